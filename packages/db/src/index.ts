@@ -1,2 +1,13 @@
 export { createDb, type Db, type Tx, type DbOptions } from './client.js';
-export { Prisma } from './generated/prisma/client.js';
+export { Prisma, type Transaction, type Merchant, type WebhookEvent } from './generated/prisma/client.js';
+export { migrate } from './migrate.js';
+export { HELD, insertOutbox, completeOutbox, rescheduleOutbox, releaseOutbox, findOverdueOutbox, type OutboxRow } from './outbox.js';
+export { post, type LedgerScope } from './ledger.js';
+export { recordWebhookEvent, releaseNextWebhookEvent, WEBHOOK_TOPIC } from './webhook-events.js';
+export { transition, EXPIRY_TOPIC, type TransitionRequest, type TransitionOutcome, type TransitionPatch } from './transactions/transition.js';
+export { createCashin, isUniqueViolation, OPERATOR_REQUEST_TOPIC, type NewCashin, type CreateCashinResult } from './transactions/create-cashin.js';
+export { snapshotOf } from './transactions/snapshot.js';
+export { SecretBox } from './secret-box.js';
+export { createMerchant, createApiKey, revokeApiKey, findActiveKey, newestActiveSecret, type IssuedKey, type ActiveKey } from './merchants.js';
+export { upsertSubsidiary, setSubsidiaryActive, findActiveSubsidiary, SEED_SUBSIDIARIES, type SubsidiaryInput } from './subsidiaries.js';
+export { balancesOf, type BalanceRow } from './balances.js';

@@ -71,7 +71,7 @@ CREATE TABLE transaction_events (
 );
 CREATE INDEX transaction_events_tx_idx ON transaction_events (transaction_id, id);
 
--- Transactional outbox: a job that must happen is a row first. available_at = 'infinity' holds a row
+-- Transactional outbox: a job that must happen is a row first. available_at = 9999-12-31 holds a row
 -- back until something releases it (a webhook waiting for the previous event of its transaction).
 CREATE TABLE outbox (
   id           uuid PRIMARY KEY DEFAULT gen_random_uuid(),

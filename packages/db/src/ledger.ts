@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import type { AccountKind, Posting } from '@mm/domain';
+import type { Tx } from './client.js';
+
+export interface LedgerScope {
+  merchantId: string;
+  countryCode: string;
+  currency: string;
+}
+
+// System accounts keep no running balance: one row per country would serialise every cash-in of that
+// country. Their balance is derived from the journal (ledger verification does it).
+async function systemAccountId(tx: Tx, scope: LedgerScope, kind: AccountKind): Promise<bigint> {
+  const find = () => tx.$queryRaw<{ id: bigint }[]>`
+    SELECT id FROM ledger_accounts WHERE merchant_id IS NULL AND country_code = ${scope.countryCode} AND kind = ${kind}`;
+  const [existing] = await find();
+  if (existing) return existing.id;
+  await tx.$executeRaw`
+    INSERT INTO ledger_accounts (merchant_id, country_code, currency, kind)
+    VALUES (NULL, ${scope.countryCode}, ${scope.currency}, ${kind})
+    ON CONFLICT ON CONSTRAINT ledger_accounts_owner_key DO NOTHING`;
+  const [row] = await find();
+  if (!row) throw new Error(`system account ${scope.countryCode}/${kind} missing`);
+  return row.id;
+}
+
+// The CHECK (balance >= 0) on merchant accounts turns an overdraft into an error that aborts the
+// whole database transaction.
+async function applyToMerchantAccount(tx: Tx, scope: LedgerScope, kind: AccountKind, amount: number): Promise<bigint> {
+  const [row] = await tx.$queryRaw<{ id: bigint }[]>`
+    INSERT INTO ledger_accounts (merchant_id, country_code, currency, kind, balance)
+    VALUES (${scope.merchantId}::uuid, ${scope.countryCode}, ${scope.currency}, ${kind}, ${amount})
+    ON CONFLICT ON CONSTRAINT ledger_accounts_owner_key
+    DO UPDATE SET balance = ledger_accounts.balance + EXCLUDED.balance, updated_at = now()
+    RETURNING id`;
+  if (!row) throw new Error('ledger account upsert returned nothing');
+  return row.id;
+}
+
+/** Writes one balanced journal (the deferred trigger rejects an unbalanced one at commit). */
+export async function post(tx: Tx, scope: LedgerScope, posting: Posting, transactionId: string | null): Promise<string> {
+  const journalId = randomUUID();
+  const entries = [];
+  for (const line of posting.lines) {
+    const accountId = line.account === 'OPERATOR_RECEIVABLE'
+      ? await systemAccountId(tx, scope, line.account)
+      : await applyToMerchantAccount(tx, scope, line.account, line.amount);
+    entries.push({ journalId, accountId, amount: BigInt(line.amount), posting: posting.name, transactionId });
+  }
+  await tx.journalEntry.createMany({ data: entries });
+  return journalId;
+}

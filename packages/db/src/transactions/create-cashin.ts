@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { cashinPosting } from '@mm/domain';
+import { QUEUE_NAMES } from '@mm/queues/names';
+import type { Db } from '../client.js';
+import { Prisma, type Transaction } from '../generated/prisma/client.js';
+import { post } from '../ledger.js';
+import { insertOutbox, type OutboxRow } from '../outbox.js';
+
+export const OPERATOR_REQUEST_TOPIC = QUEUE_NAMES.operatorRequests;
+
+export interface NewCashin {
+  merchantId: string;
+  merchantOrderId: string;
+  amount: number;
+  currency: string;
+  countryCode: string;
+  msisdn: string;
+  motif: string | null;
+  returnUrl: string | null;
+  notifyUrl: string | null;
+  metadata: Record<string, unknown> | null;
+  /** Hash of the normalised request: tells a replay from a conflicting reuse of the order id. */
+  requestFingerprint: string;
+}
+
+export type CreateCashinResult =
+  | { kind: 'created'; transaction: Transaction; outbox: OutboxRow[] }
+  | { kind: 'existing'; transaction: Transaction };
+
+/**
+ * Inserts the CREATED transaction, its pending journal and the operator-request outbox row in one
+ * database transaction. A unique violation on (merchant, merchant_order_id) means another request won:
+ * the existing row is returned and the caller decides replay (same fingerprint) or conflict.
+ */
+export async function createCashin(db: Db, input: NewCashin): Promise<CreateCashinResult> {
+  try {
+    return await db.$transaction(async (tx) => {
+      const id = randomUUID();
+      const transaction = await tx.transaction.create({
+        data: {
+          id,
+          merchantId: input.merchantId,
+          merchantOrderId: input.merchantOrderId,
+          type: 'CASHIN',
+          status: 'CREATED',
+          amount: BigInt(input.amount),
+          currency: input.currency,
+          countryCode: input.countryCode,
+          msisdn: input.msisdn,
+          motif: input.motif,
+          returnUrl: input.returnUrl,
+          notifyUrl: input.notifyUrl,
+          metadata: input.metadata === null ? Prisma.DbNull : (input.metadata as Prisma.InputJsonValue),
+          requestFingerprint: input.requestFingerprint,
+          providerReference: `MM${id.replace(/-/g, '').slice(0, 20).toUpperCase()}`,
+        },
+      });
+      await tx.transactionEvent.create({ data: { transactionId: id, fromStatus: null, toStatus: 'CREATED', cause: 'cashin-accepted' } });
+      const posting = cashinPosting(null, 'CREATED', input.amount);
+      if (posting) await post(tx, { merchantId: input.merchantId, countryCode: input.countryCode, currency: input.currency }, posting, id);
+      const row = await insertOutbox(tx, { topic: OPERATOR_REQUEST_TOPIC, payload: { transaction_id: id } });
+      return { kind: 'created' as const, transaction, outbox: [row] };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) {
+      const transaction = await db.transaction.findUnique({
+        where: { merchantId_merchantOrderId: { merchantId: input.merchantId, merchantOrderId: input.merchantOrderId } },
+      });
+      if (transaction) return { kind: 'existing', transaction };
+    }
+    throw err;
+  }
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
+}

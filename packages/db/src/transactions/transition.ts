@@ -1,0 +1,91 @@
+import {
+  allowedSources, cashinPosting, NOTIFIED_STATUSES, transactionStatusChangedPayload,
+  type TransactionStatus,
+} from '@mm/domain';
+import { QUEUE_NAMES } from '@mm/queues/names';
+import type { Tx } from '../client.js';
+import type { Transaction } from '../generated/prisma/client.js';
+import { post } from '../ledger.js';
+import { insertOutbox, type OutboxRow } from '../outbox.js';
+import { recordWebhookEvent } from '../webhook-events.js';
+import { snapshotOf } from './snapshot.js';
+
+export const EXPIRY_TOPIC = QUEUE_NAMES.expiryChecks;
+
+export interface TransitionPatch {
+  providerState?: string | null;
+  providerTxnStatus?: string | null;
+  providerTxId?: string | null;
+  providerSessionId?: string | null;
+  failureCode?: string | null;
+  failureReason?: string | null;
+  /** With `to: 'PENDING'`: when the expiry check runs. */
+  expiresAt?: Date;
+}
+
+export interface TransitionRequest {
+  transactionId: string;
+  to: TransactionStatus;
+  /** Why, for the audit trail: 'operator-ack', 'operator-result:callback', 'expiry', ... */
+  cause: string;
+  patch?: TransitionPatch;
+  now?: Date;
+}
+
+export interface TransitionOutcome {
+  from: TransactionStatus;
+  transaction: Transaction;
+  /** Jobs to publish once the database transaction has committed. */
+  outbox: OutboxRow[];
+}
+
+/**
+ * The one way a transaction changes state: a conditional move from an allowed source status, its
+ * journal entries, its history row and its outbox rows, all inside the caller's database transaction.
+ * Returns null (and writes nothing) when the row is not in an allowed source status: duplicate and
+ * late messages are harmless.
+ */
+export async function transition(tx: Tx, req: TransitionRequest): Promise<TransitionOutcome | null> {
+  const now = req.now ?? new Date();
+  const sources = allowedSources(req.to);
+  const [locked] = await tx.$queryRaw<{ status: TransactionStatus }[]>`
+    SELECT status FROM transactions WHERE id = ${req.transactionId}::uuid FOR UPDATE`;
+  if (!locked || !sources.includes(locked.status)) return null;
+  const from = locked.status;
+
+  const { expiresAt, ...patch } = req.patch ?? {};
+  const terminal = NOTIFIED_STATUSES.includes(req.to);
+  const transaction = await tx.transaction.update({
+    where: { id: req.transactionId },
+    data: {
+      ...patch,
+      status: req.to,
+      updatedAt: now,
+      ...(expiresAt ? { expiresAt } : {}),
+      ...(terminal ? { completedAt: now } : {}),
+    },
+  });
+  await tx.transactionEvent.create({ data: { transactionId: transaction.id, fromStatus: from, toStatus: req.to, cause: req.cause, createdAt: now } });
+
+  const posting = cashinPosting(from, req.to, Number(transaction.amount));
+  if (posting) {
+    await post(tx, { merchantId: transaction.merchantId, countryCode: transaction.countryCode, currency: transaction.currency }, posting, transaction.id);
+  }
+
+  const outbox: OutboxRow[] = [];
+  if (req.to === 'PENDING' && expiresAt) {
+    outbox.push(await insertOutbox(tx, { topic: EXPIRY_TOPIC, payload: { transaction_id: transaction.id }, availableAt: expiresAt }));
+  }
+  if (terminal) {
+    const merchant = await tx.merchant.findUniqueOrThrow({ where: { id: transaction.merchantId }, select: { webhookUrl: true } });
+    const row = await recordWebhookEvent(tx, {
+      merchantId: transaction.merchantId,
+      transactionId: transaction.id,
+      eventType: 'transaction.status_changed',
+      targetUrl: transaction.notifyUrl ?? merchant.webhookUrl,
+      buildPayload: (eventId) => transactionStatusChangedPayload(snapshotOf(transaction), eventId, now),
+    });
+    if (row) outbox.push(row);
+  }
+  return { from, transaction, outbox };
+}

@@ -1,0 +1,26 @@
+/** Error codes of decisions.md section 3; the gateway maps each to its HTTP status in one place. */
+export const ERROR_CODES = [
+  'VALIDATION_ERROR', 'INVALID_JSON',
+  'AUTHENTICATION_REQUIRED', 'INVALID_API_KEY', 'INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_TOLERANCE', 'REQUEST_REPLAYED',
+  'MERCHANT_DISABLED', 'NOT_FOUND', 'DUPLICATE_ORDER_ID', 'INVALID_STATE', 'INSUFFICIENT_BALANCE',
+  'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'COUNTRY_NOT_SUPPORTED', 'CURRENCY_MISMATCH',
+  'AMOUNT_OUT_OF_RANGE', 'REFUND_EXCEEDS_AMOUNT', 'RATE_LIMITED', 'DISBURSEMENT_NOT_CONFIGURED',
+  'OPERATOR_UNAVAILABLE', 'INTERNAL_ERROR',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface FieldIssue {
+  field: string;
+  issue: string;
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: FieldIssue[],
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}

@@ -1,0 +1,39 @@
+import { failureCodeForCause, type FailureCode } from './failure-codes.js';
+import type { TransactionStatus } from './transaction-status.js';
+
+/** Raw operator states of the interface: PENDING, OK, canceled, KO. */
+export type ProviderState = 'PENDING' | 'OK' | 'canceled' | 'KO';
+
+export interface OperatorResult {
+  providerState: ProviderState;
+  providerTxnStatus: string | null;
+  providerTxId: string | null;
+  failureReason: string | null;
+}
+
+export interface ResultOutcome {
+  to: Extract<TransactionStatus, 'SUCCESS' | 'FAILED'>;
+  failureCode: FailureCode | null;
+  failureReason: string | null;
+}
+
+/** Maps an operator result onto the state machine; null when the result decides nothing yet. */
+export function outcomeOfOperatorResult(r: OperatorResult): ResultOutcome | null {
+  switch (r.providerState) {
+    case 'PENDING':
+      return null;
+    case 'OK':
+      // OK is success only with 200: anything else is not a confirmation we can credit.
+      return r.providerTxnStatus === '200' || r.providerTxnStatus === null
+        ? { to: 'SUCCESS', failureCode: null, failureReason: null }
+        : { to: 'FAILED', failureCode: 'UNKNOWN', failureReason: null };
+    case 'canceled':
+      if (r.providerTxnStatus === null) return { to: 'FAILED', failureCode: 'CUSTOMER_DID_NOT_VALIDATE', failureReason: null };
+      if (r.providerTxnStatus === '54321') {
+        return { to: 'FAILED', failureCode: failureCodeForCause(r.failureReason), failureReason: r.failureReason };
+      }
+      return { to: 'FAILED', failureCode: failureCodeForCause(r.providerTxnStatus), failureReason: null };
+    case 'KO':
+      return { to: 'FAILED', failureCode: 'OPERATOR_REJECTED', failureReason: null };
+  }
+}

@@ -1,0 +1,39 @@
+import type { OperatorResult } from '@mm/domain';
+
+/** What the service asks of a mobile operator. One implementation per operator, plus the simulator. */
+export interface UssdPushRequest {
+  /** Our provider_reference: the operator dedupes on it, so a retried push never pushes twice. */
+  partnerReference: string;
+  msisdn: string;
+  amount: number;
+  currency: string;
+  motif: string | null;
+  /** Where the operator posts the result (the operator bridge's callback route). */
+  callbackUrl: string;
+}
+
+export type UssdPushAck =
+  | { accepted: true; providerSessionId: string }
+  | { accepted: false; providerState: 'KO'; providerTxnStatus: string | null };
+
+/** Thrown when the operator could not be reached or did not answer in time: nothing is known. */
+export class OperatorUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'OperatorUnavailableError';
+  }
+}
+
+export interface OperatorAdapter {
+  readonly name: string;
+  pushUssd(req: UssdPushRequest): Promise<UssdPushAck>;
+  /** Current result for a reference; providerState PENDING when the customer has not answered yet. */
+  queryStatus(partnerReference: string): Promise<OperatorResult & { found: boolean }>;
+  /**
+   * Verifies and parses an inbound callback. Returns null when the signature or timestamp is wrong:
+   * the bridge answers 401 and applies nothing.
+   */
+  parseCallback(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowMs: number):
+    | (OperatorResult & { partnerReference: string; providerSessionId: string | null })
+    | null;
+}

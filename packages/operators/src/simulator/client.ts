@@ -1,0 +1,99 @@
+import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
+import { signatureMatches, timestampWithinTolerance, type OperatorResult } from '@mm/domain';
+import { OperatorUnavailableError, type OperatorAdapter, type UssdPushAck, type UssdPushRequest } from '../operator-adapter.js';
+import { ackFromPushResponse, resultFromCallback, resultFromStatusResponse, toPushBody } from './mapping.js';
+
+export interface SimulatorAdapterConfig {
+  baseUrl: string;
+  apiToken: string;
+  callbackSecret: string;
+  /** Bound on each call to the operator; past it the call throws OperatorUnavailableError. */
+  timeoutMs: number;
+  /** How far X-Operator-Timestamp may be from our clock; older callbacks are treated as replays. */
+  callbackToleranceS?: number;
+}
+
+/** Statuses that say "try again later" rather than "your request is wrong". */
+function isTransient(status: number): boolean {
+  return status >= 500 || status === 408 || status === 429;
+}
+
+function singleHeader(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+  const value = key === undefined ? undefined : headers[key];
+  if (Array.isArray(value)) return value.length === 1 ? value[0] : undefined;
+  return value;
+}
+
+export class SimulatorOperatorAdapter implements OperatorAdapter {
+  readonly name = 'simulator';
+  private readonly http: AxiosInstance;
+  private readonly callbackSecret: string;
+  private readonly callbackToleranceS: number;
+
+  constructor(config: SimulatorAdapterConfig) {
+    this.http = axios.create({
+      baseURL: config.baseUrl,
+      timeout: config.timeoutMs,
+      headers: { Authorization: `Bearer ${config.apiToken}` },
+      // Statuses are mapped below; axios throws only for transport failures.
+      validateStatus: () => true,
+      maxRedirects: 0,
+    });
+    this.callbackSecret = config.callbackSecret;
+    this.callbackToleranceS = config.callbackToleranceS ?? 300;
+  }
+
+  async pushUssd(req: UssdPushRequest): Promise<UssdPushAck> {
+    const res = await this.call('push', () => this.http.post('/v1/payments/ussd-push', toPushBody(req)));
+    if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the push`);
+    if (res.status >= 400) {
+      throw new Error(`operator refused the push request as malformed: ${res.status} ${JSON.stringify(res.data)}`);
+    }
+    const ack = ackFromPushResponse(res.status, res.data);
+    // An answer outside the protocol tells us nothing; the push is idempotent, so retrying it is safe.
+    if (!ack) throw new OperatorUnavailableError(`unexpected push answer: ${res.status} ${JSON.stringify(res.data)}`);
+    return ack;
+  }
+
+  async queryStatus(partnerReference: string): Promise<OperatorResult & { found: boolean }> {
+    const res = await this.call('status', () => this.http.get(`/v1/payments/${encodeURIComponent(partnerReference)}`));
+    if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the status query`);
+    const result = resultFromStatusResponse(res.status, res.data);
+    if (result) return result;
+    if (res.status >= 400) throw new Error(`operator refused the status query: ${res.status} ${JSON.stringify(res.data)}`);
+    throw new OperatorUnavailableError(`unexpected status answer: ${res.status} ${JSON.stringify(res.data)}`);
+  }
+
+  parseCallback(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+    nowMs: number,
+  ): (OperatorResult & { partnerReference: string; providerSessionId: string | null }) | null {
+    const timestamp = singleHeader(headers, 'x-operator-timestamp');
+    const signature = singleHeader(headers, 'x-operator-signature');
+    if (timestamp === undefined || signature === undefined) return null;
+    if (!timestampWithinTolerance(timestamp, nowMs, this.callbackToleranceS)) return null;
+    // Verified over the raw bytes before parsing: a re-serialised body would not be what was signed.
+    if (!signatureMatches(this.callbackSecret, timestamp, rawBody, signature)) return null;
+    let data: unknown;
+    try {
+      data = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      return null;
+    }
+    return resultFromCallback(data);
+  }
+
+  private async call(what: string, request: () => Promise<AxiosResponse>): Promise<AxiosResponse> {
+    try {
+      return await request();
+    } catch (err) {
+      // With validateStatus accepting every status, an axios error is a transport failure: timeout, refused, reset.
+      if (axios.isAxiosError(err)) {
+        throw new OperatorUnavailableError(`operator ${what} call failed: ${err.code ?? ''} ${err.message}`.trim(), { cause: err });
+      }
+      throw err;
+    }
+  }
+}

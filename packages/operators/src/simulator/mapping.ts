@@ -1,0 +1,92 @@
+import Joi from 'joi';
+import type { OperatorResult, ProviderState } from '@mm/domain';
+import type { UssdPushAck, UssdPushRequest } from '../operator-adapter.js';
+
+/**
+ * The simulator's wire format <-> our OperatorResult. Pure: no I/O, every function returns null for an
+ * answer that does not follow the protocol, and the client decides what that means.
+ */
+
+export interface PushRequestBody {
+  partner_reference: string;
+  msisdn: string;
+  amount: number;
+  currency: string;
+  motif: string | null;
+  callback_url: string;
+}
+
+const STATES: readonly ProviderState[] = ['PENDING', 'OK', 'canceled', 'KO'];
+const nullableString = () => Joi.string().allow(null).required();
+
+// Unknown fields are allowed: an operator adding a field must not make us drop its results.
+const resultFields = {
+  state: Joi.string().valid(...STATES).required(),
+  txn_status: nullableString(),
+  provider_tx_id: nullableString(),
+  failure_reason: nullableString(),
+};
+const statusSchema = Joi.object({ partner_reference: Joi.string().required(), ...resultFields }).unknown(true);
+const callbackSchema = Joi.object({ partner_reference: Joi.string().min(1).required(), session_id: nullableString(), ...resultFields }).unknown(true);
+const acceptedSchema = Joi.object({ session_id: Joi.string().min(1).required() }).unknown(true);
+const rejectedSchema = Joi.object({ state: Joi.string().valid('KO').required(), txn_status: Joi.string().allow(null).default(null) }).unknown(true);
+
+interface WireResult {
+  state: ProviderState;
+  txn_status: string | null;
+  provider_tx_id: string | null;
+  failure_reason: string | null;
+}
+
+function validated<T>(schema: Joi.ObjectSchema, data: unknown): T | null {
+  const { value, error } = schema.validate(data, { convert: false });
+  return error ? null : (value as T);
+}
+
+function resultOf(wire: WireResult): OperatorResult {
+  return {
+    providerState: wire.state,
+    providerTxnStatus: wire.txn_status,
+    providerTxId: wire.provider_tx_id,
+    failureReason: wire.failure_reason,
+  };
+}
+
+export function toPushBody(req: UssdPushRequest): PushRequestBody {
+  return {
+    partner_reference: req.partnerReference,
+    msisdn: req.msisdn,
+    amount: req.amount,
+    currency: req.currency,
+    motif: req.motif,
+    callback_url: req.callbackUrl,
+  };
+}
+
+/** 201 = push accepted (a session exists), 200 with state KO = refused outright. */
+export function ackFromPushResponse(status: number, data: unknown): UssdPushAck | null {
+  if (status === 201) {
+    const body = validated<{ session_id: string }>(acceptedSchema, data);
+    return body && { accepted: true, providerSessionId: body.session_id };
+  }
+  if (status === 200) {
+    const body = validated<{ txn_status: string | null }>(rejectedSchema, data);
+    return body && { accepted: false, providerState: 'KO', providerTxnStatus: body.txn_status };
+  }
+  return null;
+}
+
+/** 404 = the operator never registered the reference: nothing happened, which reads as still pending. */
+export function resultFromStatusResponse(status: number, data: unknown): (OperatorResult & { found: boolean }) | null {
+  if (status === 404) {
+    return { found: false, providerState: 'PENDING', providerTxnStatus: null, providerTxId: null, failureReason: null };
+  }
+  if (status !== 200) return null;
+  const body = validated<WireResult>(statusSchema, data);
+  return body && { found: true, ...resultOf(body) };
+}
+
+export function resultFromCallback(data: unknown): (OperatorResult & { partnerReference: string; providerSessionId: string | null }) | null {
+  const body = validated<WireResult & { partner_reference: string; session_id: string | null }>(callbackSchema, data);
+  return body && { partnerReference: body.partner_reference, providerSessionId: body.session_id, ...resultOf(body) };
+}

@@ -1,0 +1,34 @@
+import Joi from 'joi';
+import { defineQueue } from '../queue-definition.js';
+import { QUEUE_NAMES } from '../queue-names.js';
+
+/** operator-bridge callback route (or a status poll) -> the worker applying the result. */
+export interface OperatorResultJob {
+  provider_reference: string;
+  provider_state: 'PENDING' | 'OK' | 'canceled' | 'KO';
+  provider_txn_status: string | null;
+  provider_tx_id: string | null;
+  provider_session_id: string | null;
+  failure_reason: string | null;
+  source: 'callback' | 'status-query';
+}
+
+export const operatorResults = defineQueue<OperatorResultJob>({
+  name: QUEUE_NAMES.operatorResults,
+  fromOutbox: false,
+  schema: Joi.object({
+    provider_reference: Joi.string().max(100).required(),
+    provider_state: Joi.string().valid('PENDING', 'OK', 'canceled', 'KO').required(),
+    provider_txn_status: Joi.string().max(50).allow(null).required(),
+    provider_tx_id: Joi.string().max(100).allow(null).required(),
+    provider_session_id: Joi.string().max(100).allow(null).required(),
+    failure_reason: Joi.string().max(200).allow(null).required(),
+    source: Joi.string().valid('callback', 'status-query').required(),
+  }),
+  jobOptions: {
+    attempts: 8,
+    backoff: { type: 'exponential', delay: 500 },
+    removeOnComplete: true,
+    removeOnFail: { age: 7 * 24 * 3600 },
+  },
+});

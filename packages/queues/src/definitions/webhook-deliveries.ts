@@ -1,0 +1,25 @@
+import Joi from 'joi';
+import { defineQueue } from '../queue-definition.js';
+import { QUEUE_NAMES } from '../queue-names.js';
+
+/**
+ * One delivery attempt of a webhook event (outbox id = event id). The retry schedule of the spec is
+ * not BullMQ's backoff: the dispatcher records each attempt and re-schedules through the outbox, so a
+ * 24 h retry survives Redis losing its data. BullMQ's attempts only cover our own crashes.
+ */
+export interface WebhookDeliveryJob {
+  outbox_id: string;
+  event_id: string;
+}
+
+export const webhookDeliveries = defineQueue<WebhookDeliveryJob>({
+  name: QUEUE_NAMES.webhookDeliveries,
+  fromOutbox: true,
+  schema: Joi.object({ outbox_id: Joi.string().uuid().required(), event_id: Joi.string().uuid().required() }),
+  jobOptions: {
+    attempts: 5,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: true,
+    removeOnFail: { age: 7 * 24 * 3600 },
+  },
+});

@@ -1,0 +1,16 @@
+export { QUEUE_NAMES } from './queue-names.js';
+export { defineQueue, outboxJobId, type QueueDefinition } from './queue-definition.js';
+export { createRedisConnection, bullPrefix } from './redis-connection.js';
+export { QueueProducer, type ProducerOptions } from './producer.js';
+export { createWorker, isFinalAttempt, type JobHandler, type WorkerOptions } from './worker.js';
+export { OutboxPublisher } from './outbox-publisher.js';
+export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';
+export type { PublishableOutboxRow } from './outbox-row.js';
+export {
+  announceTransactionUpdate, transactionUpdatesChannel, TransactionUpdateWaiter, type TransactionUpdate,
+} from './transaction-updates.js';
+export { operatorRequests, type OperatorRequestJob } from './definitions/operator-requests.js';
+export { operatorResults, type OperatorResultJob } from './definitions/operator-results.js';
+export { expiryChecks, type ExpiryCheckJob } from './definitions/expiry-checks.js';
+export { webhookDeliveries, type WebhookDeliveryJob } from './definitions/webhook-deliveries.js';
+export { AfterCommit, type CommittedChange } from './after-commit.js';

@@ -1,0 +1,41 @@
+import { outboxJobId } from './queue-definition.js';
+import type { QueueProducer } from './producer.js';
+import { HELD_YEAR, type PublishableOutboxRow } from './outbox-row.js';
+
+export interface PublishLogger {
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * Publishes committed outbox rows to their queues. A failure here loses nothing: the row is still in
+ * PostgreSQL and the relay re-publishes it, so errors are logged, not thrown.
+ */
+export class OutboxPublisher {
+  private readonly byTopic = new Map<string, QueueProducer<object>>();
+
+  constructor(producers: QueueProducer<object>[], private readonly logger?: PublishLogger) {
+    for (const p of producers) this.byTopic.set(p.definition.name, p);
+  }
+
+  topics(): string[] {
+    return [...this.byTopic.keys()];
+  }
+
+  async publish(rows: PublishableOutboxRow[], now = Date.now()): Promise<void> {
+    await Promise.all(rows.map((row) => this.publishOne(row, now)));
+  }
+
+  private async publishOne(row: PublishableOutboxRow, now: number): Promise<void> {
+    if (row.availableAt.getUTCFullYear() >= HELD_YEAR) return;
+    const producer = this.byTopic.get(row.topic);
+    if (!producer) {
+      this.logger?.warn({ topic: row.topic, outboxId: row.id }, 'no producer for outbox topic; the relay of its consumer will publish it');
+      return;
+    }
+    try {
+      await producer.add({ ...row.payload, outbox_id: row.id }, { jobId: outboxJobId(row.id, row.run), delayMs: row.availableAt.getTime() - now });
+    } catch (err) {
+      this.logger?.warn({ err, topic: row.topic, outboxId: row.id }, 'outbox publish failed; the relay will retry');
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import { Queue, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { QueueDefinition } from './queue-definition.js';
+import { bullPrefix } from './redis-connection.js';
+
+export interface ProducerOptions {
+  connection: Redis;
+  redisPrefix: string;
+  /** Overrides of the definition's options, e.g. shorter backoff delays in tests. */
+  jobOptions?: Partial<JobsOptions>;
+}
+
+/** Typed producer: the payload is checked against the queue's schema before it reaches Redis. */
+export class QueueProducer<P extends object> {
+  readonly queue: Queue;
+
+  constructor(
+    readonly definition: QueueDefinition<P>,
+    private readonly options: ProducerOptions,
+  ) {
+    this.queue = new Queue(definition.name, { connection: options.connection, prefix: bullPrefix(options.redisPrefix) });
+  }
+
+  async add(payload: P, opts: { jobId?: string; delayMs?: number } = {}): Promise<void> {
+    const { error, value } = this.definition.schema.validate(payload);
+    if (error) throw new Error(`invalid ${this.definition.name} payload: ${error.message}`);
+    await this.queue.add(this.definition.name, value, {
+      ...this.definition.jobOptions,
+      ...this.options.jobOptions,
+      ...(opts.jobId ? { jobId: opts.jobId } : {}),
+      ...(opts.delayMs && opts.delayMs > 0 ? { delay: Math.ceil(opts.delayMs) } : {}),
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+  }
+}

@@ -1,0 +1,77 @@
+import axios from 'axios';
+import { signPayload } from '@mm/domain';
+import type { Log } from './log.js';
+import type { TimerSet } from './timer-set.js';
+import type { CallbackBody } from './wire.js';
+
+const ATTEMPT_TIMEOUT_MS = 5_000;
+
+export interface CallbackSenderOptions {
+  secret: string;
+  /** Delay before each retry; the number of entries is the number of retries. */
+  retryDelaysMs: readonly number[];
+  timers: TimerSet;
+  log: Log;
+}
+
+/** Posts signed callbacks like a real operator: fire and forget, a few retries on failure, then give up. */
+export class CallbackSender {
+  private readonly inFlight = new Set<AbortController>();
+  private stopped = false;
+
+  constructor(private readonly options: CallbackSenderOptions) {}
+
+  send(url: string, body: CallbackBody): void {
+    // One body string for every attempt: the signature covers these exact bytes.
+    void this.attempt(url, JSON.stringify(body), body.partner_reference, 0);
+  }
+
+  /** Aborts requests in flight; pending retries are the TimerSet's to clear. */
+  stop(): void {
+    this.stopped = true;
+    for (const controller of this.inFlight) controller.abort();
+    this.inFlight.clear();
+  }
+
+  private async attempt(url: string, payload: string, reference: string, attempt: number): Promise<void> {
+    if (this.stopped) return;
+    const { secret, retryDelaysMs, timers, log } = this.options;
+    // A fresh timestamp per attempt, so a retry many seconds later is still within the receiver's tolerance.
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const controller = new AbortController();
+    this.inFlight.add(controller);
+    let outcome: string;
+    try {
+      const res = await axios.post(url, payload, {
+        headers: {
+          'Content-Type': 'application/json',
+          'X-Operator-Timestamp': timestamp,
+          'X-Operator-Signature': signPayload(secret, timestamp, payload),
+        },
+        // axios would re-serialise (and trim) a string body; send the signed bytes untouched.
+        transformRequest: [(data: unknown) => data],
+        timeout: ATTEMPT_TIMEOUT_MS,
+        signal: controller.signal,
+        validateStatus: () => true,
+        maxRedirects: 0,
+      });
+      if (res.status >= 200 && res.status < 300) {
+        log('callback.delivered', { partner_reference: reference, attempt, status: res.status });
+        return;
+      }
+      outcome = `HTTP ${res.status}`;
+    } catch (err) {
+      if (this.stopped) return;
+      outcome = err instanceof Error ? err.message : String(err);
+    } finally {
+      this.inFlight.delete(controller);
+    }
+    const delay = retryDelaysMs[attempt];
+    if (delay === undefined) {
+      log('callback.gave_up', { partner_reference: reference, attempts: attempt + 1, last_error: outcome });
+      return;
+    }
+    log('callback.retry_scheduled', { partner_reference: reference, attempt, delay_ms: delay, error: outcome });
+    timers.after(delay, () => void this.attempt(url, payload, reference, attempt + 1));
+  }
+}

@@ -1,0 +1,83 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CallbackSender } from './callback-sender.js';
+import { jsonLineLog, type Log } from './log.js';
+import { PushEngine } from './push-engine.js';
+import { PushStore } from './push-store.js';
+import { createSimulatorApp } from './simulator-app.js';
+import { TimerSet } from './timer-set.js';
+
+export interface SimulatorOptions {
+  /** 0 picks a free port. */
+  port: number;
+  /** Interface to bind; all interfaces when omitted. */
+  host?: string;
+  apiToken: string;
+  callbackSecret: string;
+  outcomeDelayMs: number;
+  lateConfirmDelayMs: number;
+  hangMs: number;
+  callbackRetryDelaysMs?: number[];
+  log?: Log;
+}
+
+export interface RunningSimulator {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  /** How many times a push was really sent to the phone for this reference (0 when never, 1 when deduped right). */
+  pushCount(partnerReference: string): number;
+}
+
+export const DEFAULT_CALLBACK_RETRY_DELAYS_MS = [200, 1000, 5000, 15000];
+
+export async function startSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
+  const log = options.log ?? jsonLineLog;
+  const timers = new TimerSet();
+  const store = new PushStore();
+  const sender = new CallbackSender({
+    secret: options.callbackSecret,
+    retryDelaysMs: options.callbackRetryDelaysMs ?? DEFAULT_CALLBACK_RETRY_DELAYS_MS,
+    timers,
+    log,
+  });
+  const engine = new PushEngine({
+    store,
+    timers,
+    sender,
+    outcomeDelayMs: options.outcomeDelayMs,
+    lateConfirmDelayMs: options.lateConfirmDelayMs,
+    log,
+  });
+  const app = createSimulatorApp({ apiToken: options.apiToken, engine, store, timers, hangMs: options.hangMs });
+  const server = createServer(app);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : '127.0.0.1';
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= new Promise<void>((resolve, reject) => {
+      timers.clear();
+      sender.stop();
+      server.close((err) => (err ? reject(err) : resolve()));
+      // Hanging (08) requests and keep-alive sockets would otherwise hold close() open.
+      server.closeAllConnections();
+    });
+    return closing;
+  };
+
+  return {
+    url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`,
+    port,
+    close,
+    pushCount: (reference) => store.pushCount(reference),
+  };
+}

@@ -1,0 +1,40 @@
+import type { WireResult } from './wire.js';
+
+/**
+ * What the sandbox does with a push, decided by the customer number's last two digits
+ * (decisions.md section 11), like a card sandbox's magic numbers.
+ */
+export type Scenario =
+  /** Result after outcomeDelayMs ('soon') or lateConfirmDelayMs ('late'); provider_tx_id is generated on success. */
+  | { kind: 'scripted'; after: 'soon' | 'late'; result: Omit<WireResult, 'provider_tx_id'> }
+  /** The operator refuses the push outright: answered synchronously, no session. */
+  | { kind: 'rejected'; result: Omit<WireResult, 'provider_tx_id'> }
+  /** The operator never answers the push request (the caller's timeout fires first). */
+  | { kind: 'hang' }
+  /** Accepted, then nothing ever happens: the transaction must expire on our side. */
+  | { kind: 'never' }
+  /** Accepted; a person confirms or declines on the virtual phone page. */
+  | { kind: 'manual' };
+
+const OK = { state: 'OK', txn_status: '200', failure_reason: null } as const;
+const canceled = (failureReason: string) => ({ state: 'canceled', txn_status: '54321', failure_reason: failureReason }) as const;
+
+const BY_SUFFIX: Readonly<Record<string, Scenario>> = {
+  '01': { kind: 'scripted', after: 'soon', result: OK },
+  '02': { kind: 'scripted', after: 'soon', result: canceled('60019') },
+  '03': { kind: 'scripted', after: 'soon', result: canceled('00017') },
+  '04': { kind: 'scripted', after: 'soon', result: canceled('100004') },
+  '05': { kind: 'scripted', after: 'soon', result: { state: 'canceled', txn_status: null, failure_reason: null } },
+  '06': { kind: 'never' },
+  '07': { kind: 'rejected', result: { state: 'KO', txn_status: '40001', failure_reason: null } },
+  '08': { kind: 'hang' },
+  '09': { kind: 'scripted', after: 'late', result: OK },
+};
+
+export function scenarioFor(msisdn: string): Scenario {
+  return BY_SUFFIX[msisdn.slice(-2)] ?? { kind: 'manual' };
+}
+
+/** What a person's answer on the virtual phone produces. */
+export const CONFIRMED: Omit<WireResult, 'provider_tx_id'> = OK;
+export const DECLINED: Omit<WireResult, 'provider_tx_id'> = { state: 'canceled', txn_status: null, failure_reason: null };

@@ -11,3 +11,4 @@ export { SecretBox } from './secret-box.js';
 export { createMerchant, createApiKey, revokeApiKey, findActiveKey, newestActiveSecret, type IssuedKey, type ActiveKey } from './merchants.js';
 export { upsertSubsidiary, setSubsidiaryActive, findActiveSubsidiary, SEED_SUBSIDIARIES, type SubsidiaryInput } from './subsidiaries.js';
 export { balancesOf, type BalanceRow } from './balances.js';
+export { applyOperatorResult } from './transactions/apply-operator-result.js';

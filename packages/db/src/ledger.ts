@@ -25,15 +25,18 @@ async function systemAccountId(tx: Tx, scope: LedgerScope, kind: AccountKind): P
 }
 
 // The CHECK (balance >= 0) on merchant accounts turns an overdraft into an error that aborts the
-// whole database transaction.
+// whole database transaction. Insert-then-update: an upsert would check the CHECK on the proposed
+// (negative) row before seeing the conflict.
 async function applyToMerchantAccount(tx: Tx, scope: LedgerScope, kind: AccountKind, amount: number): Promise<bigint> {
+  await tx.$executeRaw`
+    INSERT INTO ledger_accounts (merchant_id, country_code, currency, kind)
+    VALUES (${scope.merchantId}::uuid, ${scope.countryCode}, ${scope.currency}, ${kind})
+    ON CONFLICT ON CONSTRAINT ledger_accounts_owner_key DO NOTHING`;
   const [row] = await tx.$queryRaw<{ id: bigint }[]>`
-    INSERT INTO ledger_accounts (merchant_id, country_code, currency, kind, balance)
-    VALUES (${scope.merchantId}::uuid, ${scope.countryCode}, ${scope.currency}, ${kind}, ${amount})
-    ON CONFLICT ON CONSTRAINT ledger_accounts_owner_key
-    DO UPDATE SET balance = ledger_accounts.balance + EXCLUDED.balance, updated_at = now()
+    UPDATE ledger_accounts SET balance = balance + ${amount}, updated_at = now()
+     WHERE merchant_id = ${scope.merchantId}::uuid AND country_code = ${scope.countryCode} AND kind = ${kind}
     RETURNING id`;
-  if (!row) throw new Error('ledger account upsert returned nothing');
+  if (!row) throw new Error('ledger account update returned nothing');
   return row.id;
 }
 

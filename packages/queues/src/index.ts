@@ -3,7 +3,7 @@ export { defineQueue, outboxJobId, type QueueDefinition } from './queue-definiti
 export { createRedisConnection, bullPrefix } from './redis-connection.js';
 export { QueueProducer, type ProducerOptions } from './producer.js';
 export { createWorker, isFinalAttempt, type JobHandler, type WorkerOptions } from './worker.js';
-export { OutboxPublisher } from './outbox-publisher.js';
+export { OutboxPublisher, createOutboxPublisher } from './outbox-publisher.js';
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';
 export type { PublishableOutboxRow } from './outbox-row.js';
 export {

@@ -1,5 +1,5 @@
-import { outboxJobId } from './queue-definition.js';
-import type { QueueProducer } from './producer.js';
+import { outboxJobId, type QueueDefinition } from './queue-definition.js';
+import { QueueProducer, type ProducerOptions } from './producer.js';
 import { HELD_YEAR, type PublishableOutboxRow } from './outbox-row.js';
 
 export interface PublishLogger {
@@ -38,4 +38,17 @@ export class OutboxPublisher {
       this.logger?.warn({ err, topic: row.topic, outboxId: row.id }, 'outbox publish failed; the relay will retry');
     }
   }
+}
+
+/** A publisher with one producer per queue definition; close() closes them all. */
+export function createOutboxPublisher(
+  definitions: QueueDefinition<object>[],
+  options: ProducerOptions,
+  logger?: PublishLogger,
+): { publisher: OutboxPublisher; close(): Promise<void> } {
+  const producers = definitions.map((d) => new QueueProducer<object>(d, options));
+  return {
+    publisher: new OutboxPublisher(producers, logger),
+    close: async () => { await Promise.all(producers.map((p) => p.close())); },
+  };
 }

@@ -68,7 +68,7 @@ export class CallbackSender {
     }
     const delay = retryDelaysMs[attempt];
     if (delay === undefined) {
-      log('callback.gave_up', { partner_reference: reference, attempts: attempt + 1, last_error: outcome });
+      log('callback.gave_up', { partner_reference: reference, attempts: attempt + 1, last_error: outcome }, 'warn');
       return;
     }
     log('callback.retry_scheduled', { partner_reference: reference, attempt, delay_ms: delay, error: outcome });

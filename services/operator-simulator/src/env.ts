@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import { common, Joi, operator, parseEnv as parseWithSchema } from '@mm/config';
 
 export interface SimulatorEnv {
   port: number;
@@ -7,30 +7,33 @@ export interface SimulatorEnv {
   outcomeDelayMs: number;
   lateConfirmDelayMs: number;
   hangMs: number;
+  logLevel: string;
 }
 
 const ms = () => Joi.number().integer().min(0);
 
+// Token and secret come from the shared operator fragment so the bridge's defaults and ours cannot drift apart.
 const schema = Joi.object({
   OPERATOR_SIMULATOR_PORT: Joi.number().port().default(3003),
-  OPERATOR_API_TOKEN: Joi.string().min(1).default('sim-token'),
-  OPERATOR_CALLBACK_SECRET: Joi.string().min(1).default('sim-callback-secret'),
+  OPERATOR_API_TOKEN: operator.OPERATOR_API_TOKEN,
+  OPERATOR_CALLBACK_SECRET: operator.OPERATOR_CALLBACK_SECRET,
   SIM_OUTCOME_DELAY_MS: ms().default(2000),
   // Past the default 300 s confirmation timeout, so a 09 number lands on an EXPIRED transaction.
   SIM_LATE_CONFIRM_DELAY_MS: ms().default(330_000),
   SIM_HANG_MS: ms().default(60_000),
-}).unknown(true);
+  LOG_LEVEL: common.LOG_LEVEL,
+});
 
-/** Parses the simulator's environment once at boot; throws with every problem listed. */
+/** Parses the simulator's environment once at boot; throws listing every bad variable. */
 export function parseEnv(source: NodeJS.ProcessEnv): SimulatorEnv {
-  const { value, error } = schema.validate(source, { abortEarly: false, convert: true });
-  if (error) throw new Error(`invalid operator-simulator environment: ${error.message}`);
+  const env = parseWithSchema(schema, source);
   return {
-    port: value.OPERATOR_SIMULATOR_PORT,
-    apiToken: value.OPERATOR_API_TOKEN,
-    callbackSecret: value.OPERATOR_CALLBACK_SECRET,
-    outcomeDelayMs: value.SIM_OUTCOME_DELAY_MS,
-    lateConfirmDelayMs: value.SIM_LATE_CONFIRM_DELAY_MS,
-    hangMs: value.SIM_HANG_MS,
+    port: env.OPERATOR_SIMULATOR_PORT,
+    apiToken: env.OPERATOR_API_TOKEN,
+    callbackSecret: env.OPERATOR_CALLBACK_SECRET,
+    outcomeDelayMs: env.SIM_OUTCOME_DELAY_MS,
+    lateConfirmDelayMs: env.SIM_LATE_CONFIRM_DELAY_MS,
+    hangMs: env.SIM_HANG_MS,
+    logLevel: env.LOG_LEVEL,
   };
 }

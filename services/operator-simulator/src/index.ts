@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CallbackSender } from './callback-sender.js';
-import { jsonLineLog, type Log } from './log.js';
+import { createLogger } from '@mm/observability';
+import { logTo, type Log } from './log.js';
 import { PushEngine } from './push-engine.js';
 import { PushStore } from './push-store.js';
 import { createSimulatorApp } from './simulator-app.js';
@@ -32,7 +33,7 @@ export interface RunningSimulator {
 export const DEFAULT_CALLBACK_RETRY_DELAYS_MS = [200, 1000, 5000, 15000];
 
 export async function startSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
-  const log = options.log ?? jsonLineLog;
+  const log = options.log ?? logTo(createLogger('operator-simulator'));
   const timers = new TimerSet();
   const store = new PushStore();
   const sender = new CallbackSender({

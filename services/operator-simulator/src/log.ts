@@ -1,6 +1,8 @@
-/** Structured log line writer; tests pass their own to observe events such as a callback given up. */
-export type Log = (event: string, fields?: Record<string, unknown>) => void;
+import type { Logger } from '@mm/observability';
 
-export const jsonLineLog: Log = (event, fields = {}) => {
-  console.log(JSON.stringify({ time: new Date().toISOString(), service: 'operator-simulator', event, ...fields }));
-};
+/** Event-style log sink; tests pass their own to wait on events such as a callback given up. */
+export type Log = (event: string, fields?: Record<string, unknown>, level?: 'info' | 'warn') => void;
+
+export function logTo(logger: Logger): Log {
+  return (event, fields = {}, level = 'info') => logger[level](fields, event);
+}

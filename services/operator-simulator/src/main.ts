@@ -1,20 +1,23 @@
+import { createLogger } from '@mm/observability';
 import { parseEnv } from './env.js';
 import { startSimulator } from './index.js';
-import { jsonLineLog } from './log.js';
+import { logTo } from './log.js';
 
 const env = parseEnv(process.env);
-const simulator = await startSimulator({ ...env, log: jsonLineLog });
-jsonLineLog('started', { url: simulator.url, phone: `${simulator.url}/phone` });
+const logger = createLogger('operator-simulator', env.logLevel);
+const log = logTo(logger);
+const simulator = await startSimulator({ ...env, log });
+log('started', { url: simulator.url, phone: `${simulator.url}/phone` });
 
 let stopping = false;
 const stop = (signal: NodeJS.Signals) => {
   if (stopping) return;
   stopping = true;
-  jsonLineLog('stopping', { signal });
+  log('stopping', { signal });
   simulator.close().then(
     () => process.exit(0),
     (err: unknown) => {
-      jsonLineLog('stop_failed', { error: String(err) });
+      logger.error({ err }, 'stop failed');
       process.exit(1);
     },
   );

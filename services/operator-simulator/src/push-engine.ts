@@ -32,7 +32,10 @@ export class PushEngine {
     if (existing) return { kind: existing.sessionId === null ? 'rejected' : 'accepted', push: existing, replayed: true };
 
     const scenario = scenarioFor(body.msisdn);
-    if (scenario.kind === 'hang') return { kind: 'hang' };
+    if (scenario.kind === 'hang') {
+      log('push.hanging', { partner_reference: body.partner_reference });
+      return { kind: 'hang' };
+    }
     if (scenario.kind === 'rejected') {
       const push = store.create(body, scenario.result, false);
       log('push.rejected', { partner_reference: push.partnerReference });

@@ -58,7 +58,9 @@ describe('scripted test numbers (decisions.md section 11), driven through Simula
 
   it('number ending 08 answers 504 after hangMs to a caller that waits longer, which is also OperatorUnavailableError', async () => {
     const patient = h.adapterWith({ timeoutMs: 3_000 });
-    await expect(patient.pushUssd(h.request('08'))).rejects.toThrow(/answered 504/);
+    const error = await patient.pushUssd(h.request('08')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OperatorUnavailableError);
+    expect(String(error)).toMatch(/answered 504/);
   });
 
   it('number ending 09 stays PENDING past the normal outcome delay, then confirms OK / 200 after lateConfirmDelayMs', async () => {

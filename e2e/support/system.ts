@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { createApiKey, createDb, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary, type Db } from '@mm/db';
+import { createLogger } from '@mm/observability';
+import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@mm/testing';
+import { parseEnv as gatewayEnv, startGateway } from '@mm/gateway';
+import { parseEnv as bridgeEnv, startOperatorBridge } from '@mm/operator-bridge';
+import { parseEnv as expiryEnv, startExpiryWorker } from '@mm/expiry-worker';
+import { parseEnv as dispatcherEnv, startWebhookDispatcher } from '@mm/webhook-dispatcher';
+import { startSimulator, type RunningSimulator } from '@mm/operator-simulator';
+import { signedClient } from './signed-client.js';
+import { startWebhookReceiver } from './webhook-receiver.js';
+
+export interface SystemOptions {
+  outcomeDelayMs?: number;
+  lateConfirmDelayMs?: number;
+  confirmationTimeoutS?: number;
+  operatorTimeoutMs?: number;
+  hangMs?: number;
+  ackWaitMs?: number;
+  webhookScheduleS?: string;
+  relayIntervalMs?: number;
+  relayGraceMs?: number;
+  /** Start without the operator bridge (outbox tests start it later). */
+  withoutBridge?: boolean;
+}
+
+/**
+ * The whole system for one test suite: its own database and Redis prefix, the real operator simulator
+ * over HTTP, every service in-process, a merchant with a key and a webhook receiver.
+ */
+export async function startSystem(o: SystemOptions = {}) {
+  const database: TestDatabase = await createTestDatabase();
+  const redis: TestRedis = await createTestRedis();
+  const db: Db = createDb({ databaseUrl: database.url, poolSize: 5 });
+  for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
+  const masterKey = randomBytes(32).toString('hex');
+  const box = new SecretBox(masterKey);
+  const receiver = await startWebhookReceiver();
+  const merchant = await createMerchant(db, { name: 'Boutique Test', webhookUrl: receiver.url });
+  const key = await createApiKey(db, box, merchant.id);
+  const logger = createLogger('e2e', process.env.E2E_LOG_LEVEL ?? 'silent');
+
+  const sim: RunningSimulator = await startSimulator({
+    port: 0, host: '127.0.0.1', apiToken: 'sim-token', callbackSecret: 'sim-callback-secret',
+    outcomeDelayMs: o.outcomeDelayMs ?? 50, lateConfirmDelayMs: o.lateConfirmDelayMs ?? 1500, hangMs: o.hangMs ?? 1500,
+    callbackRetryDelaysMs: [50, 100, 200], log: () => undefined,
+  });
+  const base = {
+    DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, MASTER_KEY: masterKey,
+    LOG_LEVEL: 'silent', DB_POOL_SIZE: '5',
+    OPERATOR_BASE_URL: sim.url, OPERATOR_TIMEOUT_MS: String(o.operatorTimeoutMs ?? 1000),
+    OUTBOX_RELAY_INTERVAL_MS: String(o.relayIntervalMs ?? 100), OUTBOX_GRACE_MS: String(o.relayGraceMs ?? 300),
+  };
+  const jobOptions = { backoff: { type: 'fixed', delay: 50 } };
+
+  const gateway = await startGateway(gatewayEnv({ ...base, GATEWAY_PORT: '0', CASHIN_ACK_WAIT_MS: String(o.ackWaitMs ?? 3000), PUBLIC_BASE_URL: 'http://pay.example.test' }), { logger, jobOptions });
+  const bridgeSettings = bridgeEnv({ ...base, OPERATOR_BRIDGE_PORT: '0', CASHIN_CONFIRMATION_TIMEOUT_S: String(o.confirmationTimeoutS ?? 300) });
+  // The bridge's callback URL must be known before it listens: take a free port first.
+  const bridgePort = await freePort();
+  bridgeSettings.OPERATOR_BRIDGE_PORT = bridgePort;
+  bridgeSettings.OPERATOR_CALLBACK_BASE_URL = `http://127.0.0.1:${bridgePort}`;
+  const startBridge = () => startOperatorBridge(bridgeSettings, { logger, jobOptions });
+  let bridge = o.withoutBridge ? null : await startBridge();
+  const expiry = await startExpiryWorker(expiryEnv({ ...base, EXPIRY_WORKER_PORT: '0' }), { logger, jobOptions });
+  const dispatcher = await startWebhookDispatcher(
+    dispatcherEnv({ ...base, WEBHOOK_DISPATCHER_PORT: '0', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE_S: o.webhookScheduleS ?? '0.05,0.05,0.05,0.05,0.05,0.05', WEBHOOK_TIMEOUT_MS: '1000' }),
+    { logger },
+  );
+
+  return {
+    db, database, redis, sim, receiver, merchant: { id: merchant.id, ...key }, box, masterKey,
+    gatewayUrl: gateway.url,
+    api: signedClient(gateway.url, key.apiKey, key.apiSecret),
+    async startBridge() { bridge ??= await startBridge(); },
+    async stopBridge() { await bridge?.stop(); bridge = null; },
+    async stop() {
+      await gateway.stop();
+      await bridge?.stop();
+      await expiry.stop();
+      await dispatcher.stop();
+      await sim.close();
+      await receiver.close();
+      await db.$disconnect();
+      await redis.close();
+      await database.drop();
+    },
+  };
+}
+
+export type System = Awaited<ReturnType<typeof startSystem>>;
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Test numbers of the simulator (decisions 11), Côte d'Ivoire. */
+export const CI_NUMBER = (suffix: string) => `+22507070000${suffix}`;

@@ -1,0 +1,75 @@
+import { ackFromPushResponse, resultFromCallback, resultFromStatusResponse, toPushBody } from './mapping.js';
+
+describe('simulator wire mapping', () => {
+  it('builds the push body in the operator\'s snake_case', () => {
+    expect(
+      toPushBody({ partnerReference: 'tx_1', msisdn: '+2250700000001', amount: 1500, currency: 'XOF', motif: null, callbackUrl: 'http://h/cb' }),
+    ).toEqual({ partner_reference: 'tx_1', msisdn: '+2250700000001', amount: 1500, currency: 'XOF', motif: null, callback_url: 'http://h/cb' });
+  });
+
+  describe('push acknowledgement', () => {
+    it('201 with a session is accepted, whatever state it reports', () => {
+      expect(ackFromPushResponse(201, { session_id: 'S1', state: 'PENDING' })).toEqual({ accepted: true, providerSessionId: 'S1' });
+      expect(ackFromPushResponse(201, { session_id: 'S1', state: 'OK' })).toEqual({ accepted: true, providerSessionId: 'S1' });
+    });
+
+    it('200 KO is a refusal carrying the txn status', () => {
+      expect(ackFromPushResponse(200, { state: 'KO', txn_status: '40001' })).toEqual({ accepted: false, providerState: 'KO', providerTxnStatus: '40001' });
+      expect(ackFromPushResponse(200, { state: 'KO' })).toEqual({ accepted: false, providerState: 'KO', providerTxnStatus: null });
+    });
+
+    it.each([
+      [201, {}],
+      [201, { session_id: '' }],
+      [200, { state: 'PENDING', session_id: 'S1' }],
+      [200, 'KO'],
+      [202, { session_id: 'S1' }],
+    ])('%s %j is outside the protocol (null)', (status, body) => {
+      expect(ackFromPushResponse(status, body)).toBeNull();
+    });
+  });
+
+  describe('status query', () => {
+    it('maps every field', () => {
+      expect(
+        resultFromStatusResponse(200, { partner_reference: 'tx_1', session_id: 'S1', state: 'canceled', txn_status: '54321', provider_tx_id: null, failure_reason: '60019' }),
+      ).toEqual({ found: true, providerState: 'canceled', providerTxnStatus: '54321', providerTxId: null, failureReason: '60019' });
+    });
+
+    it('404 means never registered: not found, still PENDING', () => {
+      expect(resultFromStatusResponse(404, { error: 'not_found' })).toEqual({ found: false, providerState: 'PENDING', providerTxnStatus: null, providerTxId: null, failureReason: null });
+    });
+
+    it.each([
+      [{ partner_reference: 'tx_1', state: 'DONE', txn_status: null, provider_tx_id: null, failure_reason: null }],
+      [{ partner_reference: 'tx_1', state: 'OK', txn_status: 200, provider_tx_id: 'MP1', failure_reason: null }],
+      [{ partner_reference: 'tx_1', state: 'OK', txn_status: '200', failure_reason: null }],
+    ])('rejects %j', (body) => {
+      expect(resultFromStatusResponse(200, body)).toBeNull();
+    });
+  });
+
+  describe('callback body', () => {
+    const body = { partner_reference: 'tx_1', session_id: 'S1', provider_tx_id: 'MP1', state: 'OK', txn_status: '200', failure_reason: null };
+
+    it('maps to OperatorResult plus the reference and session', () => {
+      expect(resultFromCallback(body)).toEqual({
+        partnerReference: 'tx_1', providerSessionId: 'S1', providerState: 'OK', providerTxnStatus: '200', providerTxId: 'MP1', failureReason: null,
+      });
+    });
+
+    it('tolerates fields the operator adds later', () => {
+      expect(resultFromCallback({ ...body, new_field: 1 })).not.toBeNull();
+    });
+
+    it.each([
+      ['no reference', { ...body, partner_reference: undefined }],
+      ['an unknown state', { ...body, state: 'SUCCESS' }],
+      ['a missing failure_reason', { ...body, failure_reason: undefined }],
+      ['not an object', ['tx_1']],
+      ['null', null],
+    ])('rejects %s', (_what, data) => {
+      expect(resultFromCallback(data)).toBeNull();
+    });
+  });
+});

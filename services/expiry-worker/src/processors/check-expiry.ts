@@ -1,0 +1,35 @@
+import type { Job } from 'bullmq';
+import { applyOperatorResult, completeOutbox, transition, type Db } from '@mm/db';
+import { OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
+import { isFinalAttempt, type AfterCommit, type ExpiryCheckJob } from '@mm/queues';
+import type { Logger } from '@mm/observability';
+
+/**
+ * A PENDING cash-in whose confirmation delay ran out: ask the operator once more (decisions 4). A
+ * decided result is applied as it is; only a still-pending one becomes EXPIRED. If the operator stays
+ * unreachable through every retry, the cash-in expires anyway: a late confirmation can still move it
+ * EXPIRED -> SUCCESS, so no money is lost by deciding.
+ */
+export function checkExpiryProcessor(deps: { db: Db; adapter: OperatorAdapter; afterCommit: AfterCommit; logger: Logger }) {
+  return async (payload: ExpiryCheckJob, job: Job): Promise<void> => {
+    const t = await deps.db.transaction.findUnique({ where: { id: payload.transaction_id } });
+    if (!t || t.status !== 'PENDING') {
+      await completeOutbox(deps.db, payload.outbox_id);
+      return;
+    }
+    let status = null;
+    try {
+      status = await deps.adapter.queryStatus(t.providerReference);
+    } catch (err) {
+      if (!(err instanceof OperatorUnavailableError) || !isFinalAttempt(job)) throw err;
+      deps.logger.warn({ transactionId: t.id }, 'operator unreachable for the final status check; expiring');
+    }
+    const outcome = await deps.db.$transaction(async (tx) => {
+      const decided = status?.found ? await applyOperatorResult(tx, t.id, status, 'expiry-check:operator-result') : null;
+      const o = decided ?? (await transition(tx, { transactionId: t.id, to: 'EXPIRED', cause: 'expiry' }));
+      await completeOutbox(tx, payload.outbox_id);
+      return o;
+    });
+    await deps.afterCommit.run([outcome]);
+  };
+}

@@ -1,0 +1,62 @@
+import express, { type Express } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { Db, ActiveKey } from '@mm/db';
+import type { AmountLimits } from '@mm/domain';
+import type { Logger, Registry } from '@mm/observability';
+import { createHealthRouter, type ReadinessCheck } from '@mm/observability';
+import type { AfterCommit, TransactionUpdateWaiter } from '@mm/queues';
+import { authenticate } from './http/authenticate.js';
+import { errorHandler, notFound } from './http/error-handler.js';
+import { jsonBody } from './http/json-body.js';
+import type { ReplayGuard } from './http/replay-guard.js';
+import { requestId } from './http/request-id.js';
+import { balancesRouter } from './routes/balances.js';
+import { cashoutRouter } from './routes/cashout.js';
+import { paymentPageRouter } from './routes/payment-page.js';
+import { paymentsRouter } from './routes/payments.js';
+
+export interface GatewayDeps {
+  db: Db;
+  logger: Logger;
+  metrics: Registry;
+  readiness: Record<string, ReadinessCheck>;
+  findKey(apiKey: string): Promise<ActiveKey | null>;
+  replayGuard: ReplayGuard;
+  afterCommit: AfterCommit;
+  waiter: TransactionUpdateWaiter;
+  publicBaseUrl: string;
+  toleranceS: number;
+  ackWaitMs: number;
+  limits: AmountLimits;
+  now(): number;
+}
+
+const BODY_LIMIT = '64kb';
+
+export function createGatewayApp(deps: GatewayDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(requestId);
+  app.use(pinoHttp({ logger: deps.logger, genReqId: (_req, res) => (res as express.Response).locals.requestId as string }));
+  app.use(createHealthRouter(deps.readiness, deps.metrics));
+  app.use(paymentPageRouter({ db: deps.db }));
+
+  const paymentUrl = (id: string) => `${deps.publicBaseUrl.replace(/\/$/, '')}/pay/${id}`;
+  const isActiveCountry = async (c: string) => (await deps.db.subsidiary.findFirst({ where: { countryCode: c, active: true } })) !== null;
+
+  const api = express.Router();
+  // Raw bytes first: the signature covers the exact body received, never re-serialised JSON.
+  api.use(express.raw({ type: () => true, limit: BODY_LIMIT }));
+  api.use(authenticate({ findKey: deps.findKey, replayGuard: deps.replayGuard, toleranceS: deps.toleranceS, now: deps.now }));
+  api.use(jsonBody);
+  api.use(paymentsRouter({ db: deps.db, afterCommit: deps.afterCommit, waiter: deps.waiter, limits: deps.limits, ackWaitMs: deps.ackWaitMs, paymentUrl }));
+  api.use(cashoutRouter({ isActiveCountry }));
+  api.use(balancesRouter({ db: deps.db }));
+  api.use(notFound);
+  app.use('/api/v1', api);
+
+  app.use(notFound);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,34 @@
+import { common, Joi, masterKey, parseEnv as parse } from '@mm/config';
+
+export interface GatewayEnv {
+  GATEWAY_PORT: number;
+  PUBLIC_BASE_URL: string;
+  DATABASE_URL: string;
+  REDIS_URL: string;
+  REDIS_PREFIX: string;
+  LOG_LEVEL: string;
+  DB_POOL_SIZE: number;
+  MASTER_KEY: string;
+  AUTH_TOLERANCE_S: number;
+  CASHIN_ACK_WAIT_MS: number;
+  AMOUNT_MIN: number;
+  AMOUNT_MAX: number;
+  DISBURSEMENT_ENABLED: boolean;
+}
+
+const schema = Joi.object<GatewayEnv>({
+  ...common,
+  ...masterKey,
+  GATEWAY_PORT: Joi.number().port().default(3000),
+  PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('http://127.0.0.1:3000'),
+  AUTH_TOLERANCE_S: Joi.number().integer().min(1).default(300),
+  // How long POST /cashin waits for the operator's acknowledgement before answering 202 anyway.
+  CASHIN_ACK_WAIT_MS: Joi.number().integer().min(0).default(5000),
+  AMOUNT_MIN: Joi.number().integer().min(1).default(100),
+  AMOUNT_MAX: Joi.number().integer().min(1).default(5_000_000),
+  DISBURSEMENT_ENABLED: Joi.boolean().default(false),
+});
+
+export function parseEnv(source: NodeJS.ProcessEnv): GatewayEnv {
+  return parse(schema, source);
+}

@@ -1,0 +1,33 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { DomainError } from '@mm/domain';
+import type { Logger } from '@mm/observability';
+import { HTTP_STATUS } from './error-status.js';
+
+/** Body-parser errors carry a `type`; they become the documented codes. */
+function fromBodyParser(err: { type?: string }): DomainError | null {
+  if (err.type === 'entity.too.large') return new DomainError('PAYLOAD_TOO_LARGE', 'request body exceeds 64 KiB');
+  if (err.type === 'entity.verify.failed' || err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') {
+    return new DomainError('VALIDATION_ERROR', 'request body encoding is not supported');
+  }
+  return null;
+}
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const known = err instanceof DomainError ? err : fromBodyParser(err as { type?: string });
+    const error = known ?? new DomainError('INTERNAL_ERROR', 'an internal error occurred');
+    if (!known) logger.error({ err, requestId: res.locals.requestId, path: req.path }, 'unhandled error');
+    res.status(HTTP_STATUS[error.code]).json({
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(error.details ? { details: error.details } : {}),
+        request_id: res.locals.requestId,
+      },
+    });
+  };
+}
+
+export const notFound: RequestHandler = (_req, _res, next) => {
+  next(new DomainError('NOT_FOUND', 'no such endpoint'));
+};

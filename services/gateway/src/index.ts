@@ -1,0 +1,2 @@
+export { startGateway, type RunningGateway, type GatewayOverrides } from './service.js';
+export { parseEnv, type GatewayEnv } from './env.js';

@@ -1,0 +1,59 @@
+import { isInFlight, maskMsisdn, type TransactionStatus } from '@mm/domain';
+import type { Transaction } from '@mm/db';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+// Until the operator has decided, its raw state is PENDING (the spec's cash-in response shows it so).
+function providerState(t: Transaction): string | null {
+  return t.providerState ?? (isInFlight(t.status as TransactionStatus) ? 'PENDING' : null);
+}
+
+function common(t: Transaction) {
+  return {
+    transaction_id: t.id,
+    merchant_order_id: t.merchantOrderId,
+    type: t.type,
+    status: t.status,
+    amount: Number(t.amount),
+    currency: t.currency,
+    country_code: t.countryCode,
+  };
+}
+
+/** The field set of the spec's cash-in (202) response, plus failure_code/failure_reason/refunded_amount. */
+export function presentCashinResponse(t: Transaction, paymentUrl: string) {
+  return {
+    ...common(t),
+    msisdn: maskMsisdn(t.msisdn),
+    payment_method: 'USSD_PUSH',
+    payment_url: paymentUrl,
+    provider_reference: t.providerReference,
+    provider_tx_id: t.providerTxId,
+    // The spec: null in the cash-in response (the session is reported by the status read).
+    provider_session_id: null,
+    provider_state: providerState(t),
+    provider_txn_status: t.providerTxnStatus,
+    failure_code: t.failureCode,
+    failure_reason: t.failureReason,
+    refunded_amount: Number(t.refundedAmount),
+    created_at: iso(t.createdAt),
+    updated_at: iso(t.updatedAt),
+  };
+}
+
+/** The field set of the spec's status (GET) response, plus failure_code/failure_reason/refunded_amount. */
+export function presentStatusResponse(t: Transaction) {
+  return {
+    ...common(t),
+    payment_method: 'USSD_PUSH',
+    provider_reference: t.providerReference,
+    provider_tx_id: t.providerTxId,
+    provider_session_id: t.providerSessionId,
+    provider_state: providerState(t),
+    provider_txn_status: t.providerTxnStatus,
+    failure_code: t.failureCode,
+    failure_reason: t.failureReason,
+    refunded_amount: Number(t.refundedAmount),
+    completed_at: iso(t.completedAt),
+  };
+}

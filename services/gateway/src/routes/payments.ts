@@ -1,0 +1,32 @@
+import { Router } from 'express';
+import { DomainError } from '@mm/domain';
+import type { Db } from '@mm/db';
+import { initiateCashin, type InitiateCashinDeps } from '../use-cases/initiate-cashin.js';
+import { cashinSchema } from '../validation/cashin-schema.js';
+import { validate } from '../validation/validate.js';
+import { presentCashinResponse, presentStatusResponse } from '../presenters/transaction-presenter.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function paymentsRouter(deps: InitiateCashinDeps & { db: Db; paymentUrl(id: string): string }): Router {
+  const router = Router();
+
+  router.post('/payments/cashin', async (_req, res) => {
+    const body = validate(cashinSchema, res.locals.body);
+    const { replayed, transaction } = await initiateCashin(deps, res.locals.merchantId as string, body);
+    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.status(replayed ? 200 : 202).json({ data: presentCashinResponse(transaction, deps.paymentUrl(transaction.id)) });
+  });
+
+  router.get('/payments/:id', async (req, res) => {
+    const id = req.params.id;
+    // Another merchant's transaction answers exactly like an unknown one.
+    const transaction = UUID.test(id)
+      ? await deps.db.transaction.findFirst({ where: { id, merchantId: res.locals.merchantId as string } })
+      : null;
+    if (!transaction) throw new DomainError('NOT_FOUND', 'no transaction with this id');
+    res.json({ data: presentStatusResponse(transaction) });
+  });
+
+  return router;
+}

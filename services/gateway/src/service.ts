@@ -1,0 +1,74 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDb, findActiveKey, SecretBox } from '@mm/db';
+import { assertRedisNoEviction, createLogger, createMetricsRegistry, type Logger } from '@mm/observability';
+import {
+  AfterCommit, createOutboxPublisher, createRedisConnection, operatorRequests, TransactionUpdateWaiter,
+  type ProducerOptions, type QueueDefinition,
+} from '@mm/queues';
+import { createGatewayApp } from './app.js';
+import type { GatewayEnv } from './env.js';
+import { ReplayGuard } from './http/replay-guard.js';
+
+export interface GatewayOverrides {
+  logger?: Logger;
+  now?: () => number;
+  /** Lets tests shorten the retry policy of the jobs this service produces. */
+  jobOptions?: ProducerOptions['jobOptions'];
+}
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides = {}): Promise<RunningGateway> {
+  const logger = overrides.logger ?? createLogger('gateway', env.LOG_LEVEL);
+  const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
+  const redis = createRedisConnection(env.REDIS_URL);
+  await assertRedisNoEviction(redis);
+  const subscriber = createRedisConnection(env.REDIS_URL);
+  const box = new SecretBox(env.MASTER_KEY);
+
+  // Operator requests lost between commit and publish are re-published by the relay of their
+  // consumer, the operator bridge.
+  const producers = createOutboxPublisher([operatorRequests as QueueDefinition<object>], { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: overrides.jobOptions }, logger);
+  const afterCommit = new AfterCommit(producers.publisher, redis, env.REDIS_PREFIX);
+  const waiter = await TransactionUpdateWaiter.start(subscriber, env.REDIS_PREFIX);
+
+  const app = createGatewayApp({
+    db,
+    logger,
+    metrics: createMetricsRegistry('gateway'),
+    readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
+    findKey: (apiKey) => findActiveKey(db, box, apiKey),
+    replayGuard: new ReplayGuard(redis, env.REDIS_PREFIX, env.AUTH_TOLERANCE_S),
+    afterCommit,
+    waiter,
+    publicBaseUrl: env.PUBLIC_BASE_URL,
+    toleranceS: env.AUTH_TOLERANCE_S,
+    ackWaitMs: env.CASHIN_ACK_WAIT_MS,
+    limits: { min: env.AMOUNT_MIN, max: env.AMOUNT_MAX },
+    now: overrides.now ?? Date.now,
+  });
+
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(env.GATEWAY_PORT, '0.0.0.0', () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port }, 'gateway listening');
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    async stop() {
+      // Stop taking requests, let in-flight ones finish, then close connections.
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await waiter.close();
+      await producers.close();
+      redis.disconnect();
+      await db.$disconnect();
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { DomainError, isAmountInRange, type AmountLimits } from '@mm/domain';
+import { createCashin, findActiveSubsidiary, type Db, type Transaction } from '@mm/db';
+import type { AfterCommit, TransactionUpdateWaiter } from '@mm/queues';
+import type { CashinBody } from '../validation/cashin-schema.js';
+import { requestFingerprint } from './request-fingerprint.js';
+import { resolvePayer } from './resolve-payer.js';
+
+export interface InitiateCashinDeps {
+  db: Db;
+  afterCommit: AfterCommit;
+  waiter: TransactionUpdateWaiter;
+  limits: AmountLimits;
+  ackWaitMs: number;
+}
+
+export type InitiateCashinResult = { replayed: boolean; transaction: Transaction };
+
+const AWAITING_ACK = new Set(['CREATED', 'INITIATED']);
+
+/**
+ * Validates against the subsidiaries, records the cash-in with its outbox row, hands it to the
+ * operator bridge and waits (bounded) for the operator's acknowledgement.
+ */
+export async function initiateCashin(deps: InitiateCashinDeps, merchantId: string, body: CashinBody): Promise<InitiateCashinResult> {
+  const payer = await resolvePayer(
+    { msisdn: body.customer_msisdn, msisdnField: 'customer_msisdn', countryCode: body.country_code, currency: body.currency },
+    async (c) => (await findActiveSubsidiary(deps.db, c)) !== null,
+  );
+  if (!isAmountInRange(body.amount, deps.limits)) {
+    throw new DomainError('AMOUNT_OUT_OF_RANGE', `amount must be between ${deps.limits.min} and ${deps.limits.max} ${payer.currency}`);
+  }
+  const fields = {
+    merchantId,
+    merchantOrderId: body.merchant_order_id,
+    amount: body.amount,
+    currency: payer.currency,
+    countryCode: payer.countryCode,
+    msisdn: payer.e164,
+    motif: body.motif ?? null,
+    returnUrl: body.return_url ?? null,
+    notifyUrl: body.notify_url ?? null,
+    metadata: body.metadata ?? null,
+  };
+  const { merchantId: _m, ...fingerprinted } = fields;
+  const result = await createCashin(deps.db, { ...fields, requestFingerprint: requestFingerprint(fingerprinted) });
+
+  if (result.kind === 'existing') {
+    if (result.transaction.requestFingerprint !== requestFingerprint(fingerprinted)) {
+      throw new DomainError('DUPLICATE_ORDER_ID', `merchant_order_id ${body.merchant_order_id} was already used with different parameters`);
+    }
+    return { replayed: true, transaction: result.transaction };
+  }
+
+  // Subscribe before publishing: the acknowledgement may come back before publish() returns.
+  const ack = deps.waiter.wait(result.transaction.id, (s) => !AWAITING_ACK.has(s), deps.ackWaitMs);
+  await deps.afterCommit.run([{ transaction: result.transaction, outbox: result.outbox }]);
+  await ack.promise;
+  // Read back either way: without an announcement the row may still have moved to INITIATED.
+  const current = await deps.db.transaction.findUnique({ where: { id: result.transaction.id } });
+  return { replayed: false, transaction: current ?? result.transaction };
+}

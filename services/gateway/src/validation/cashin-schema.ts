@@ -1,0 +1,32 @@
+import Joi from 'joi';
+
+export interface CashinBody {
+  merchant_order_id: string;
+  amount: number;
+  currency?: string;
+  customer_msisdn: string;
+  country_code?: string;
+  motif?: string;
+  return_url?: string;
+  notify_url?: string;
+  metadata?: Record<string, string | number | boolean>;
+}
+
+export const orderId = Joi.string().min(1).max(100).pattern(/^[\x21-\x7E]+$/).messages({
+  'string.pattern.base': 'must contain printable ASCII characters without spaces',
+});
+export const httpUrl = Joi.string().max(2048).uri({ scheme: ['http', 'https'] });
+
+export const cashinSchema = Joi.object<CashinBody>({
+  merchant_order_id: orderId.required(),
+  amount: Joi.number().integer().positive().unsafe(false).required(),
+  currency: Joi.string().pattern(/^[A-Z]{3}$/).messages({ 'string.pattern.base': 'must be an ISO 4217 code such as XOF' }),
+  customer_msisdn: Joi.string().max(20).required(),
+  country_code: Joi.string().pattern(/^[A-Z]{2}$/).messages({ 'string.pattern.base': 'must be an ISO 3166 alpha-2 code such as CI' }),
+  motif: Joi.string().max(255),
+  return_url: httpUrl,
+  notify_url: httpUrl,
+  metadata: Joi.object()
+    .max(10)
+    .pattern(Joi.string().max(100), Joi.alternatives(Joi.string().max(500), Joi.number(), Joi.boolean())),
+});

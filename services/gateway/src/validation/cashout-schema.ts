@@ -1,0 +1,11 @@
+import Joi from 'joi';
+import { httpUrl, orderId } from './cashin-schema.js';
+
+export const cashoutSchema = Joi.object({
+  merchant_order_id: orderId.required(),
+  amount: Joi.number().integer().positive().unsafe(false).required(),
+  beneficiary_msisdn: Joi.string().max(20).required(),
+  currency: Joi.string().pattern(/^[A-Z]{3}$/),
+  reason: Joi.string().max(255),
+  notify_url: httpUrl,
+});

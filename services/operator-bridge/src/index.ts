@@ -1,0 +1,2 @@
+export { startOperatorBridge, type RunningBridge, type BridgeOverrides } from './service.js';
+export { parseEnv, type BridgeEnv } from './env.js';

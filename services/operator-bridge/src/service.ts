@@ -1,0 +1,99 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { createDb, findOverdueOutbox } from '@mm/db';
+import { assertRedisNoEviction, createHealthRouter, createLogger, createMetricsRegistry, type Logger } from '@mm/observability';
+import { createOperatorAdapter, type OperatorAdapter } from '@mm/operators';
+import {
+  AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, expiryChecks, operatorRequests,
+  operatorResults, QueueProducer, startOutboxRelay, webhookDeliveries, type ProducerOptions, type QueueDefinition,
+} from '@mm/queues';
+import type { BridgeEnv } from './env.js';
+import { applyOperatorResultProcessor } from './processors/apply-operator-result.js';
+import { pushUssdProcessor } from './processors/push-ussd.js';
+import { operatorCallbackRouter } from './routes/operator-callback.js';
+
+export interface BridgeOverrides {
+  logger?: Logger;
+  adapter?: OperatorAdapter;
+  jobOptions?: ProducerOptions['jobOptions'];
+  now?: () => number;
+}
+
+export interface RunningBridge {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides = {}): Promise<RunningBridge> {
+  const logger = overrides.logger ?? createLogger('operator-bridge', env.LOG_LEVEL);
+  const now = overrides.now ?? Date.now;
+  const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
+  const redis = createRedisConnection(env.REDIS_URL);
+  await assertRedisNoEviction(redis);
+  const adapter = overrides.adapter ?? createOperatorAdapter({
+    operator: env.OPERATOR,
+    baseUrl: env.OPERATOR_BASE_URL,
+    apiToken: env.OPERATOR_API_TOKEN,
+    callbackSecret: env.OPERATOR_CALLBACK_SECRET,
+    timeoutMs: env.OPERATOR_TIMEOUT_MS,
+  });
+
+  const queueOptions = { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: overrides.jobOptions };
+  const outbox = createOutboxPublisher(
+    [operatorRequests, expiryChecks, webhookDeliveries] as QueueDefinition<object>[],
+    queueOptions,
+    logger,
+  );
+  const afterCommit = new AfterCommit(outbox.publisher, redis, env.REDIS_PREFIX);
+  const results = new QueueProducer(operatorResults, queueOptions);
+  // This service consumes operator requests: it re-publishes those committed but never queued.
+  const relay = startOutboxRelay({
+    publisher: outbox.publisher,
+    topics: [operatorRequests.name],
+    findOverdue: (topics, before) => findOverdueOutbox(db, topics, before),
+    graceMs: env.OUTBOX_GRACE_MS,
+    intervalMs: env.OUTBOX_RELAY_INTERVAL_MS,
+    onError: (err) => logger.warn({ err }, 'outbox relay pass failed'),
+  });
+
+  const workerOptions = { connection: createRedisConnection(env.REDIS_URL), redisPrefix: env.REDIS_PREFIX, concurrency: env.BRIDGE_CONCURRENCY };
+  const pushWorker = createWorker(operatorRequests, workerOptions, pushUssdProcessor({
+    db, adapter, afterCommit, now,
+    callbackUrl: `${env.OPERATOR_CALLBACK_BASE_URL.replace(/\/$/, '')}/operator/callbacks/${adapter.name}`,
+    confirmationTimeoutMs: Math.round(env.CASHIN_CONFIRMATION_TIMEOUT_S * 1000),
+  }));
+  const resultConnection = createRedisConnection(env.REDIS_URL);
+  const resultWorker = createWorker(operatorResults, { ...workerOptions, connection: resultConnection },
+    applyOperatorResultProcessor({ db, afterCommit, logger }));
+  for (const w of [pushWorker, resultWorker]) {
+    w.on('failed', (job, err) => logger.warn({ err, queue: w.name, jobId: job?.id, attempts: job?.attemptsMade }, 'job failed'));
+  }
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(createHealthRouter({ database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() }, createMetricsRegistry('operator-bridge')));
+  app.use(operatorCallbackRouter({ adapter, results, now }));
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(env.OPERATOR_BRIDGE_PORT, '0.0.0.0', () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port }, 'operator bridge listening');
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    async stop() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await relay.stop();
+      // close() waits for the jobs in flight.
+      await Promise.all([pushWorker.close(), resultWorker.close()]);
+      await Promise.all([outbox.close(), results.close()]);
+      workerOptions.connection.disconnect();
+      resultConnection.disconnect();
+      redis.disconnect();
+      await db.$disconnect();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { parseEnv } from './env.js';
+
+describe('parseEnv', () => {
+  it('applies the documented defaults', () => {
+    expect(parseEnv({})).toEqual({
+      port: 3003,
+      apiToken: 'sim-token',
+      callbackSecret: 'sim-callback-secret',
+      outcomeDelayMs: 2000,
+      lateConfirmDelayMs: 330_000,
+      hangMs: 60_000,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable, ignoring unrelated ones', () => {
+    expect(
+      parseEnv({
+        OPERATOR_SIMULATOR_PORT: '4003',
+        OPERATOR_API_TOKEN: 't',
+        OPERATOR_CALLBACK_SECRET: 's',
+        SIM_OUTCOME_DELAY_MS: '10',
+        SIM_LATE_CONFIRM_DELAY_MS: '20',
+        SIM_HANG_MS: '0',
+        LOG_LEVEL: 'warn',
+        PATH: '/usr/bin',
+      }),
+    ).toEqual({ port: 4003, apiToken: 't', callbackSecret: 's', outcomeDelayMs: 10, lateConfirmDelayMs: 20, hangMs: 0, logLevel: 'warn' });
+  });
+
+  it('fails at boot listing every bad value', () => {
+    const message = (() => {
+      try {
+        parseEnv({ OPERATOR_SIMULATOR_PORT: 'http', SIM_HANG_MS: '-1', OPERATOR_API_TOKEN: '' });
+      } catch (err) {
+        return String(err);
+      }
+      return 'no error';
+    })();
+    for (const name of ['OPERATOR_SIMULATOR_PORT', 'SIM_HANG_MS', 'OPERATOR_API_TOKEN']) expect(message).toContain(name);
+  });
+});

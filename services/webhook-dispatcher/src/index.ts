@@ -1,0 +1,3 @@
+export { startWebhookDispatcher, type WebhookDispatcher } from './service.js';
+export { parseEnv, type WebhookDispatcherEnv } from './env.js';
+export { resendWebhookEvent } from './use-cases/resend-webhook-event.js';

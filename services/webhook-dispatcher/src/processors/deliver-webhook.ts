@@ -1,0 +1,79 @@
+import { completeOutbox, newestActiveSecret, type Db, type SecretBox, type WebhookEvent } from '@mm/db';
+import type { Logger } from '@mm/observability';
+import type { JobHandler, OutboxPublisher, WebhookDeliveryJob } from '@mm/queues';
+import { sendWebhook, type SendResult } from '../send-webhook.js';
+import { resolveTarget, type Lookup } from '../target-guard.js';
+import { recordAttempt } from '../use-cases/record-attempt.js';
+import { webhookBody } from '../webhook-body.js';
+
+export interface DeliverWebhookDeps {
+  db: Db;
+  box: SecretBox;
+  publisher: OutboxPublisher;
+  scheduleMs: readonly number[];
+  timeoutMs: number;
+  allowPrivate: boolean;
+  logger: Logger;
+  /** Injected in tests to resolve names without a network. */
+  lookup?: Lookup;
+}
+
+/** A job may run this much before its event's next_attempt_at (clock skew between hosts). */
+const EARLY_SLACK_MS = 1000;
+
+function notSent(error: string): SendResult {
+  return { statusCode: null, latencyMs: 0, error, success: false };
+}
+
+/** Guard, key, request: whatever stops the attempt is its recorded error, never an exception. */
+async function attempt(deps: DeliverWebhookDeps, event: WebhookEvent, targetUrl: string): Promise<SendResult> {
+  const target = await resolveTarget(targetUrl, { allowPrivate: deps.allowPrivate, lookup: deps.lookup });
+  if (!target.ok) return notSent(target.reason);
+  const secret = await newestActiveSecret(deps.db, deps.box, event.merchantId);
+  if (!secret) return notSent('merchant has no active key');
+  return sendWebhook({
+    url: target.url,
+    connectTo: target.connectTo,
+    body: webhookBody(event.payload as Record<string, unknown>),
+    secret,
+    eventId: event.id,
+    timeoutMs: deps.timeoutMs,
+  });
+}
+
+/**
+ * One delivery attempt of one webhook event. The database decides what to do, not the job: BullMQ
+ * may run a job twice, and the relay may re-publish a row whose job already ran.
+ */
+export function deliverWebhook(deps: DeliverWebhookDeps): JobHandler<WebhookDeliveryJob> {
+  return async ({ outbox_id: outboxId, event_id: eventId }) => {
+    const event = await deps.db.webhookEvent.findUnique({ where: { id: eventId } });
+    if (!event) {
+      deps.logger.warn({ eventId }, 'webhook job for an unknown event; dropped');
+      return;
+    }
+    // Delivered or abandoned already: a duplicate run. Its outbox row is done (idempotent).
+    if (event.status !== 'PENDING') {
+      await completeOutbox(deps.db, outboxId);
+      return;
+    }
+    // Held behind an earlier event of its transaction (null), or a stale re-publication of a run
+    // whose next attempt is scheduled later: that later job does the work.
+    if (!event.nextAttemptAt || event.nextAttemptAt.getTime() > Date.now() + EARLY_SLACK_MS) return;
+
+    const attemptNo = event.attemptCount + 1;
+    const targetUrl = event.targetUrl ?? '';
+    const attemptedAt = new Date();
+    const result = await attempt(deps, event, targetUrl);
+    const recorded = await recordAttempt(
+      deps.db,
+      { eventId, outboxId, transactionId: event.transactionId, attemptNo, targetUrl, attemptedAt, finishedAt: new Date(), result },
+      deps.scheduleMs,
+    );
+    deps.logger.info(
+      { eventId, attemptNo, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error, outcome: recorded.recordedAs, nextAttemptAt: recorded.nextAttemptAt },
+      'webhook attempt',
+    );
+    await deps.publisher.publish(recorded.publish);
+  };
+}

@@ -1,0 +1,102 @@
+import type { Server } from 'node:http';
+import { createDb, findOverdueOutbox, SecretBox } from '@mm/db';
+import { assertRedisNoEviction, createHealthRouter, createLogger, startHealthServer, type Logger } from '@mm/observability';
+import {
+  createRedisConnection, createWorker, OutboxPublisher, QueueProducer, startOutboxRelay, webhookDeliveries,
+  type OutboxRelay,
+} from '@mm/queues';
+import type { WebhookDispatcherEnv } from './env.js';
+import { deliverWebhook } from './processors/deliver-webhook.js';
+
+export interface WebhookDispatcher {
+  /** Stops taking work, finishes the attempts in flight, then closes every connection. */
+  stop(): Promise<void>;
+  relay: OutboxRelay;
+  /** The health server's port (useful when WEBHOOK_DISPATCHER_PORT is 0). */
+  port: number;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/**
+ * Wires the dispatcher: the BullMQ worker delivering attempts, the relay re-publishing delivery rows
+ * whose jobs were lost, and the health server. Delivery rows are this service's own work, so its
+ * relay watches the webhook-deliveries topic only.
+ */
+export async function startWebhookDispatcher(env: WebhookDispatcherEnv, overrides: { logger?: Logger } = {}): Promise<WebhookDispatcher> {
+  const logger = overrides.logger ?? createLogger('webhook-dispatcher', env.LOG_LEVEL);
+  // Fails fast on a malformed MASTER_KEY, before any connection is opened.
+  const box = new SecretBox(env.MASTER_KEY);
+  const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
+  const redis = createRedisConnection(env.REDIS_URL);
+  try {
+    await assertRedisNoEviction(redis);
+  } catch (err) {
+    redis.disconnect();
+    await db.$disconnect();
+    throw err;
+  }
+
+  const producer = new QueueProducer(webhookDeliveries, { connection: redis, redisPrefix: env.REDIS_PREFIX });
+  const publisher = new OutboxPublisher([producer as QueueProducer<object>], logger);
+
+  const worker = createWorker(
+    webhookDeliveries,
+    { connection: redis, redisPrefix: env.REDIS_PREFIX, concurrency: env.WEBHOOK_CONCURRENCY },
+    deliverWebhook({
+      db,
+      box,
+      publisher,
+      scheduleMs: env.retryScheduleMs,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      logger,
+    }),
+  );
+  // An EventEmitter 'error' without a listener would crash the process; BullMQ reconnects by itself.
+  worker.on('error', (err) => logger.error({ err }, 'webhook worker error'));
+  worker.on('failed', (job, err) => logger.warn({ err, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'webhook job failed'));
+
+  const relay = startOutboxRelay({
+    publisher,
+    topics: publisher.topics(),
+    findOverdue: (topics, before) => findOverdueOutbox(db, topics, before),
+    graceMs: env.OUTBOX_GRACE_MS,
+    intervalMs: env.OUTBOX_RELAY_INTERVAL_MS,
+    onError: (err) => logger.warn({ err }, 'outbox relay pass failed'),
+  });
+
+  const health = await startHealthServer(
+    env.WEBHOOK_DISPATCHER_PORT,
+    createHealthRouter({
+      database: () => db.$queryRaw`SELECT 1`,
+      redis: () => redis.ping(),
+    }),
+  );
+  const address = health.address();
+  const port = typeof address === 'object' && address ? address.port : env.WEBHOOK_DISPATCHER_PORT;
+  logger.info({ port, concurrency: env.WEBHOOK_CONCURRENCY, allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS }, 'webhook dispatcher started');
+
+  let stopping: Promise<void> | null = null;
+  const stop = async () => {
+    // Order: no new publications, then let the attempts in flight finish (they publish their next
+    // run through the producer), then close what they used.
+    await relay.stop();
+    await worker.close();
+    await producer.close();
+    await closeServer(health);
+    await redis.quit().catch(() => redis.disconnect());
+    await db.$disconnect();
+    logger.info('webhook dispatcher stopped');
+  };
+  return {
+    relay,
+    port,
+    stop: () => (stopping ??= stop()),
+  };
+}

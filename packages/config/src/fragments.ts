@@ -31,3 +31,16 @@ export function secondsList() {
 export function parseSecondsList(value: string): number[] {
   return value.split(',').map((s) => Math.round(Number(s.trim()) * 1000));
 }
+
+/**
+ * Development-only master key, used by `pnpm start` and `pnpm admin` when NODE_ENV is not
+ * production. Production must set MASTER_KEY (the services require it).
+ */
+export const DEV_MASTER_KEY = '6d6d2d6465762d6d61737465722d6b65792d6e6f742d666f722d70726f642121';
+
+/** The demo merchant the development seed creates, with a known key (decisions 1). */
+export const DEMO_MERCHANT = {
+  name: 'Demo Shop',
+  apiKey: 'pk_demo_5f1c2a9e4b7d4c3a8e6f0b1d2c3e4f50',
+  apiSecret: 'sk_demo_9b8a7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f',
+} as const;

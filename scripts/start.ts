@@ -1,0 +1,72 @@
+/**
+ * `pnpm start`: the whole system on this machine. Creates the database if needed, migrates, seeds the
+ * subsidiaries and the demo merchant, then runs every service in one process tree with prefixed logs.
+ * Ctrl-C (or SIGTERM) stops them all; each service shuts down gracefully.
+ */
+import concurrently from 'concurrently';
+import pg from 'pg';
+import { DEMO_MERCHANT, DEV_MASTER_KEY } from '@mm/config';
+import { parseEnv as adminEnv, runCommand } from '@mm/admin-cli';
+
+const env = {
+  NODE_ENV: process.env.NODE_ENV ?? 'development',
+  DATABASE_URL: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/mobilemoney',
+  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  MASTER_KEY: process.env.MASTER_KEY ?? DEV_MASTER_KEY,
+  GATEWAY_PORT: process.env.GATEWAY_PORT ?? '3000',
+  OPERATOR_BRIDGE_PORT: process.env.OPERATOR_BRIDGE_PORT ?? '3002',
+  OPERATOR_SIMULATOR_PORT: process.env.OPERATOR_SIMULATOR_PORT ?? '3003',
+  WEBHOOK_INBOX_PORT: process.env.WEBHOOK_INBOX_PORT ?? '3004',
+  // The demo merchant's webhook inbox runs on this machine.
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? 'true',
+};
+const inboxUrl = `http://127.0.0.1:${env.WEBHOOK_INBOX_PORT}/webhooks`;
+
+async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = target.pathname.replace(/^\//, '');
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+await ensureDatabase(env.DATABASE_URL);
+const admin = adminEnv({ ...process.env, ...env, DEMO_WEBHOOK_URL: inboxUrl });
+console.log(await runCommand(['migrate'], admin));
+await runCommand(['seed'], admin);
+
+const gateway = `http://127.0.0.1:${env.GATEWAY_PORT}`;
+console.log(`
+Demo merchant
+  api_key     ${DEMO_MERCHANT.apiKey}
+  api_secret  ${DEMO_MERCHANT.apiSecret}
+Merchant API  ${gateway}/api/v1
+Webhooks received by the demo merchant: http://127.0.0.1:${env.WEBHOOK_INBOX_PORT}/
+Virtual phone (confirm pushes by hand):  http://127.0.0.1:${env.OPERATOR_SIMULATOR_PORT}/phone
+Ctrl-C stops everything.
+`);
+
+const service = (name: string, dir: string) => ({
+  name,
+  command: `node --import tsx services/${dir}/src/main.ts`,
+  env: { ...env, DEMO_API_SECRET: DEMO_MERCHANT.apiSecret },
+});
+const { result } = concurrently(
+  [
+    service('simulator', 'operator-simulator'),
+    service('gateway', 'gateway'),
+    service('bridge', 'operator-bridge'),
+    service('expiry', 'expiry-worker'),
+    service('webhooks', 'webhook-dispatcher'),
+    service('inbox', 'webhook-inbox'),
+  ],
+  { prefix: 'name', killOthersOn: ['failure'], killSignal: 'SIGTERM' },
+);
+await result.then(() => process.exit(0), () => process.exit(1));

@@ -1,0 +1,7 @@
+import { createApiKey, createMerchant, type Db, type SecretBox } from '@mm/db';
+
+export async function merchantCreate(db: Db, box: SecretBox, opts: { name: string; webhookUrl: string | null }) {
+  const merchant = await createMerchant(db, { name: opts.name, webhookUrl: opts.webhookUrl });
+  const key = await createApiKey(db, box, merchant.id);
+  return { merchant_id: merchant.id, api_key: key.apiKey, api_secret: key.apiSecret };
+}

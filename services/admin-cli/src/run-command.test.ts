@@ -1,0 +1,45 @@
+import { createDb, type Db } from '@mm/db';
+import { DEMO_MERCHANT } from '@mm/config';
+import { createTestDatabase, type TestDatabase } from '@mm/testing';
+import { runCommand } from './run-command.js';
+import { parseEnv } from './env.js';
+
+describe('admin CLI', () => {
+  let database: TestDatabase;
+  let db: Db;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = createDb({ databaseUrl: database.url, poolSize: 2 });
+  });
+  afterAll(async () => {
+    await db.$disconnect();
+    await database.drop();
+  });
+  const env = () => parseEnv({ DATABASE_URL: database.url });
+
+  it('merchant:create --json prints merchant_id, api_key and api_secret on its last line, the secret stored encrypted', async () => {
+    const out = await runCommand(['merchant:create', '--name', 'Shop', '--webhook-url', 'https://shop.example/hooks', '--json'], env());
+    const parsed = JSON.parse(out.split('\n').at(-1)!);
+    expect(parsed).toEqual({ merchant_id: expect.any(String), api_key: expect.stringMatching(/^pk_/), api_secret: expect.stringMatching(/^sk_/) });
+    const key = await db.apiKey.findUniqueOrThrow({ where: { apiKey: parsed.api_key } });
+    expect(key.secretCiphertext).not.toContain(parsed.api_secret);
+    expect((await db.merchant.findUniqueOrThrow({ where: { id: parsed.merchant_id } })).webhookUrl).toBe('https://shop.example/hooks');
+  });
+
+  it('seed is idempotent: subsidiaries CI, SN, CM and one demo merchant with the known key', async () => {
+    await runCommand(['seed'], env());
+    await runCommand(['seed'], env());
+    expect((await db.subsidiary.findMany({ where: { active: true }, orderBy: { countryCode: 'asc' } })).map((s) => s.countryCode)).toEqual(['CI', 'CM', 'SN']);
+    expect(await db.apiKey.count({ where: { apiKey: DEMO_MERCHANT.apiKey } })).toBe(1);
+  });
+
+  it('key:revoke revokes, subsidiary:activate adds a franc-zone country, unknown commands fail', async () => {
+    const { api_key } = JSON.parse(await runCommand(['merchant:create', '--name', 'Other', '--json'], env()));
+    await runCommand(['key:revoke', '--api-key', api_key], env());
+    expect((await db.apiKey.findUniqueOrThrow({ where: { apiKey: api_key } })).revokedAt).toBeInstanceOf(Date);
+    await runCommand(['subsidiary:activate', '--country', 'TG', '--name', 'Togo'], env());
+    expect(await db.subsidiary.findUniqueOrThrow({ where: { countryCode: 'TG' } })).toMatchObject({ currency: 'XOF', active: true });
+    await expect(runCommand(['subsidiary:activate', '--country', 'FR'], env())).rejects.toThrow(/XOF or XAF/);
+    await expect(runCommand(['nope'], env())).rejects.toThrow(/unknown command/);
+  });
+});

@@ -1,0 +1,78 @@
+import { parseArgs } from 'node:util';
+import { createApiKey, createDb, migrate, revokeApiKey, SecretBox, setSubsidiaryActive, upsertSubsidiary } from '@mm/db';
+import { currencyForCountry } from '@mm/domain';
+import type { AdminEnv } from './env.js';
+import { merchantCreate } from './commands/merchant-create.js';
+import { seed } from './commands/seed.js';
+
+export const USAGE = `usage: pnpm --silent admin <command> [options]
+  migrate                                         apply pending SQL migrations
+  seed                                            subsidiaries CI, SN, CM and the demo merchant (idempotent)
+  merchant:create --name N [--webhook-url U] [--json]
+  key:create --merchant-id ID [--json]            a new key; the secret is shown once
+  key:revoke --api-key K
+  subsidiary:activate --country CC [--name N]     activates (creating it if needed)
+  subsidiary:deactivate --country CC`;
+
+/** Runs one admin command; returns what to print (the last line is JSON with --json). */
+export async function runCommand(argv: string[], env: AdminEnv): Promise<string> {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' }, 'webhook-url': { type: 'string' }, json: { type: 'boolean', default: false },
+      'merchant-id': { type: 'string' }, 'api-key': { type: 'string' }, country: { type: 'string' },
+    },
+    strict: true,
+  });
+  const need = (k: keyof typeof values) => {
+    const v = values[k];
+    if (typeof v !== 'string' || v === '') throw new Error(`--${k} is required\n${USAGE}`);
+    return v;
+  };
+  if (command === 'migrate') {
+    const r = await migrate(env.DATABASE_URL);
+    return `applied ${r.applied.length} migration(s)${r.applied.length ? `: ${r.applied.join(', ')}` : ''}`;
+  }
+  const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: 2 });
+  const box = new SecretBox(env.MASTER_KEY);
+  const out = (obj: Record<string, unknown>, text: string) => (values.json ? JSON.stringify(obj) : text);
+  try {
+    switch (command) {
+      case 'seed': {
+        const r = await seed(db, box, env.DEMO_WEBHOOK_URL);
+        return out(r, `demo merchant ${r.merchant_id}\n  api_key    ${r.api_key}\n  api_secret ${r.api_secret}`);
+      }
+      case 'merchant:create': {
+        const webhook = values['webhook-url'] ?? null;
+        if (webhook !== null && !/^https?:\/\//.test(webhook)) throw new Error('--webhook-url must be an http(s) URL');
+        const r = await merchantCreate(db, box, { name: need('name'), webhookUrl: webhook });
+        return out(r, `merchant ${r.merchant_id}\n  api_key    ${r.api_key}\n  api_secret ${r.api_secret}  (shown once)`);
+      }
+      case 'key:create': {
+        const k = await createApiKey(db, box, need('merchant-id'));
+        return out({ merchant_id: k.merchantId, api_key: k.apiKey, api_secret: k.apiSecret }, `api_key ${k.apiKey}\napi_secret ${k.apiSecret}  (shown once)`);
+      }
+      case 'key:revoke': {
+        if (!(await revokeApiKey(db, need('api-key')))) throw new Error('no active key with this api_key');
+        return out({ revoked: true }, 'revoked');
+      }
+      case 'subsidiary:activate': {
+        const country = need('country').toUpperCase();
+        const currency = currencyForCountry(country);
+        if (!currency) throw new Error(`${country} is not in the XOF or XAF zone`);
+        const existing = await db.subsidiary.findUnique({ where: { countryCode: country } });
+        await upsertSubsidiary(db, { countryCode: country, countryName: values.name ?? existing?.countryName ?? country, currency, active: true });
+        return out({ country_code: country, active: true }, `${country} active`);
+      }
+      case 'subsidiary:deactivate': {
+        if (!(await setSubsidiaryActive(db, need('country').toUpperCase(), false))) throw new Error('unknown subsidiary');
+        return out({ active: false }, 'deactivated');
+      }
+      default:
+        throw new Error(`unknown command "${command ?? ''}"\n${USAGE}`);
+    }
+  } finally {
+    await db.$disconnect();
+  }
+}

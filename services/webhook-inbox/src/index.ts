@@ -1,0 +1,1 @@
+export { createInboxApp, type InboxEntry } from './inbox-app.js';

@@ -6,7 +6,11 @@ export default {
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   extensionsToTreatAsEsm: ['.ts'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    // Its ESM build imports JSON without an import attribute, which jest warns about in every suite.
+    '^libphonenumber-js/max$': '<rootDir>/packages/domain/node_modules/libphonenumber-js/max/index.cjs',
+  },
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',

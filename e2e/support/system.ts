@@ -20,6 +20,8 @@ export interface SystemOptions {
   webhookScheduleS?: string;
   relayIntervalMs?: number;
   relayGraceMs?: number;
+  /** Extra gateway environment, e.g. RATE_LIMIT_PER_S. */
+  gatewayEnv?: Record<string, string>;
   /** Start without the operator bridge (outbox tests start it later). */
   withoutBridge?: boolean;
 }
@@ -53,7 +55,7 @@ export async function startSystem(o: SystemOptions = {}) {
   };
   const jobOptions = { backoff: { type: 'fixed', delay: 50 } };
 
-  const gateway = await startGateway(gatewayEnv({ ...base, GATEWAY_PORT: '0', CASHIN_ACK_WAIT_MS: String(o.ackWaitMs ?? 3000), PUBLIC_BASE_URL: 'http://pay.example.test' }), { logger, jobOptions });
+  const gateway = await startGateway(gatewayEnv({ ...base, GATEWAY_PORT: '0', CASHIN_ACK_WAIT_MS: String(o.ackWaitMs ?? 3000), PUBLIC_BASE_URL: 'http://pay.example.test', ...o.gatewayEnv }), { logger, jobOptions });
   const bridgeSettings = bridgeEnv({ ...base, OPERATOR_BRIDGE_PORT: '0', CASHIN_CONFIRMATION_TIMEOUT_S: String(o.confirmationTimeoutS ?? 300) });
   // The bridge's callback URL must be known before it listens: take a free port first.
   const bridgePort = await freePort();
@@ -70,6 +72,7 @@ export async function startSystem(o: SystemOptions = {}) {
   return {
     db, database, redis, sim, receiver, merchant: { id: merchant.id, ...key }, box, masterKey,
     gatewayUrl: gateway.url,
+    bridgeUrl: `http://127.0.0.1:${bridgePort}`,
     api: signedClient(gateway.url, key.apiKey, key.apiSecret),
     async startBridge() { bridge ??= await startBridge(); },
     async stopBridge() { await bridge?.stop(); bridge = null; },

@@ -8,12 +8,14 @@ import type { AfterCommit, TransactionUpdateWaiter } from '@mm/queues';
 import { authenticate } from './http/authenticate.js';
 import { errorHandler, notFound } from './http/error-handler.js';
 import { jsonBody } from './http/json-body.js';
+import type { RequestHandler } from 'express';
 import type { ReplayGuard } from './http/replay-guard.js';
 import { requestId } from './http/request-id.js';
 import { balancesRouter } from './routes/balances.js';
 import { cashoutRouter } from './routes/cashout.js';
 import { paymentPageRouter } from './routes/payment-page.js';
 import { paymentsRouter } from './routes/payments.js';
+import { webhookEventsRouter } from './routes/webhook-events.js';
 
 export interface GatewayDeps {
   db: Db;
@@ -22,6 +24,7 @@ export interface GatewayDeps {
   readiness: Record<string, ReadinessCheck>;
   findKey(apiKey: string): Promise<ActiveKey | null>;
   replayGuard: ReplayGuard;
+  rateLimit: RequestHandler;
   afterCommit: AfterCommit;
   waiter: TransactionUpdateWaiter;
   publicBaseUrl: string;
@@ -49,10 +52,12 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   // Raw bytes first: the signature covers the exact body received, never re-serialised JSON.
   api.use(express.raw({ type: () => true, limit: BODY_LIMIT }));
   api.use(authenticate({ findKey: deps.findKey, replayGuard: deps.replayGuard, toleranceS: deps.toleranceS, now: deps.now }));
+  api.use(deps.rateLimit);
   api.use(jsonBody);
   api.use(paymentsRouter({ db: deps.db, afterCommit: deps.afterCommit, waiter: deps.waiter, limits: deps.limits, ackWaitMs: deps.ackWaitMs, paymentUrl }));
   api.use(cashoutRouter({ isActiveCountry }));
   api.use(balancesRouter({ db: deps.db }));
+  api.use(webhookEventsRouter({ db: deps.db }));
   api.use(notFound);
   app.use('/api/v1', api);
 

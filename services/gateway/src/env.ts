@@ -14,6 +14,8 @@ export interface GatewayEnv {
   AMOUNT_MIN: number;
   AMOUNT_MAX: number;
   DISBURSEMENT_ENABLED: boolean;
+  RATE_LIMIT_PER_S: number;
+  RATE_LIMIT_BURST: number;
 }
 
 const schema = Joi.object<GatewayEnv>({
@@ -27,6 +29,8 @@ const schema = Joi.object<GatewayEnv>({
   AMOUNT_MIN: Joi.number().integer().min(1).default(100),
   AMOUNT_MAX: Joi.number().integer().min(1).default(5_000_000),
   DISBURSEMENT_ENABLED: Joi.boolean().default(false),
+  RATE_LIMIT_PER_S: Joi.number().integer().min(1).default(50),
+  RATE_LIMIT_BURST: Joi.number().integer().min(1).default(100),
 });
 
 export function parseEnv(source: NodeJS.ProcessEnv): GatewayEnv {

@@ -9,6 +9,7 @@ import {
 import { createGatewayApp } from './app.js';
 import type { GatewayEnv } from './env.js';
 import { ReplayGuard } from './http/replay-guard.js';
+import { rateLimit } from './http/rate-limit.js';
 
 export interface GatewayOverrides {
   logger?: Logger;
@@ -44,6 +45,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
     findKey: (apiKey) => findActiveKey(db, box, apiKey),
     replayGuard: new ReplayGuard(redis, env.REDIS_PREFIX, env.AUTH_TOLERANCE_S),
+    rateLimit: rateLimit({ redis, redisPrefix: env.REDIS_PREFIX, perSecond: env.RATE_LIMIT_PER_S, burst: env.RATE_LIMIT_BURST, logger }),
     afterCommit,
     waiter,
     publicBaseUrl: env.PUBLIC_BASE_URL,

@@ -34,11 +34,13 @@ describe('idempotency on merchant_order_id (decisions 4)', () => {
 
   it('answers a repeated cash-in with the same body 200, Idempotent-Replayed: true and the same transaction', async () => {
     const body = order();
-    const first = await sys.api('POST', CASHIN, body);
+    const t0 = Number(unixTime());
+    const first = await sys.api('POST', CASHIN, body, { timestamp: String(t0) });
     expect(first.status).toBe(202);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
-    // Re-signed with another timestamp: otherwise it would be the same signed request, i.e. a replay attack.
-    const again = await withoutWrites(sys, () => sys.api('POST', CASHIN, body, { timestamp: unixTime(-1) }));
+    // Re-signed with another timestamp: the same signed request again would be a replay (401 REQUEST_REPLAYED).
+    // (t0 - 1, not now - 1: the first answer may take over a second, and now - 1 could then equal t0.)
+    const again = await withoutWrites(sys, () => sys.api('POST', CASHIN, body, { timestamp: String(t0 - 1) }));
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.data).toEqual({ ...first.body.data, updated_at: again.body.data.updated_at });
@@ -54,7 +56,7 @@ describe('idempotency on merchant_order_id (decisions 4)', () => {
       amount: body.amount, merchant_order_id: body.merchant_order_id,
     });
     expect(reordered).not.toBe(JSON.stringify(body));
-    const again = await withoutWrites(sys, () => sys.api('POST', CASHIN, reordered, { timestamp: unixTime(-1) }));
+    const again = await withoutWrites(sys, () => sys.api('POST', CASHIN, reordered));
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.data.transaction_id).toBe(first.body.data.transaction_id);
@@ -89,7 +91,8 @@ describe('idempotency on merchant_order_id (decisions 4)', () => {
     const body = order();
     const outboxBefore = await sys.db.outbox.count();
     // Distinct timestamps inside the tolerance: ten genuine retries, not replays of one signed request.
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => sys.api('POST', CASHIN, body, { timestamp: unixTime(-i) })));
+    const t0 = Number(unixTime());
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => sys.api('POST', CASHIN, body, { timestamp: String(t0 - i) })));
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 202]);
     for (const a of answers) expect(a.headers.get('idempotent-replayed')).toBe(a.status === 200 ? 'true' : null);

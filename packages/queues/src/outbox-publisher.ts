@@ -22,10 +22,18 @@ export class OutboxPublisher {
   }
 
   async publish(rows: PublishableOutboxRow[], now = Date.now()): Promise<void> {
-    await Promise.all(rows.map((row) => this.publishOne(row, now)));
+    await Promise.all(rows.map((row) => this.publishOne(row, now, false)));
   }
 
-  private async publishOne(row: PublishableOutboxRow, now: number): Promise<void> {
+  /**
+   * For the relay: like publish, but a job that exhausted its attempts (kept in Redis as failed, which
+   * would make re-adding its id a no-op) is removed first, so work whose row is not done runs again.
+   */
+  async republish(rows: PublishableOutboxRow[], now = Date.now()): Promise<void> {
+    await Promise.all(rows.map((row) => this.publishOne(row, now, true)));
+  }
+
+  private async publishOne(row: PublishableOutboxRow, now: number, replaceFailed: boolean): Promise<void> {
     if (row.availableAt.getUTCFullYear() >= HELD_YEAR) return;
     const producer = this.byTopic.get(row.topic);
     if (!producer) {
@@ -33,6 +41,7 @@ export class OutboxPublisher {
       return;
     }
     try {
+      if (replaceFailed) await producer.removeIfFailed(outboxJobId(row.id, row.run));
       await producer.add({ ...row.payload, outbox_id: row.id }, { jobId: outboxJobId(row.id, row.run), delayMs: row.availableAt.getTime() - now });
     } catch (err) {
       this.logger?.warn({ err, topic: row.topic, outboxId: row.id }, 'outbox publish failed; the relay will retry');

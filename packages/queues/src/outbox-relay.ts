@@ -27,7 +27,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let running: Promise<number> | null = null;
   const runOnce = async (now = Date.now()) => {
     const rows = await options.findOverdue(options.topics, new Date(now - options.graceMs));
-    await options.publisher.publish(rows, now);
+    await options.publisher.republish(rows, now);
     return rows.length;
   };
   const timer = setInterval(() => {

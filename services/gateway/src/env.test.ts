@@ -1,0 +1,16 @@
+import { parseEnv } from './env.js';
+
+describe('gateway environment', () => {
+  it('applies the defaults of architecture.md', () => {
+    expect(parseEnv({ MASTER_KEY: 'k' })).toMatchObject({
+      GATEWAY_PORT: 3000, PUBLIC_BASE_URL: 'http://127.0.0.1:3000', AUTH_TOLERANCE_S: 300, CASHIN_ACK_WAIT_MS: 5000,
+      AMOUNT_MIN: 100, AMOUNT_MAX: 5_000_000, RATE_LIMIT_PER_S: 50, RATE_LIMIT_BURST: 100, DISBURSEMENT_ENABLED: false,
+      REDIS_PREFIX: 'mm',
+    });
+  });
+
+  it('refuses to start without MASTER_KEY or with a bad value, naming every problem', () => {
+    expect(() => parseEnv({ GATEWAY_PORT: 'abc' })).toThrow(/MASTER_KEY.*|GATEWAY_PORT/);
+    expect(() => parseEnv({ MASTER_KEY: 'k', GATEWAY_PORT: 'abc', PUBLIC_BASE_URL: 'ftp://x' })).toThrow(/GATEWAY_PORT.*PUBLIC_BASE_URL|PUBLIC_BASE_URL.*GATEWAY_PORT/);
+  });
+});

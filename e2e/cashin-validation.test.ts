@@ -58,6 +58,12 @@ describe('cash-in body validation: 400 VALIDATION_ERROR naming the field, nothin
     expect(details[0]!.issue).toMatch(/not allowed/);
   });
 
+  it('rejects a "__proto__" key, at the top or inside metadata, instead of silently dropping it', async () => {
+    const base = JSON.stringify(valid({}));
+    expectValidationError(await rejected(base.replace('{', '{"__proto__":{"x":1},')), '__proto__');
+    expectValidationError(await rejected(base.replace('{', '{"metadata":{"__proto__":"a"},')), '__proto__');
+  });
+
   it('rejects a body that is JSON but not an object', async () => {
     for (const body of ['[]', '"cashin"', '42', 'null']) {
       const error = expectError(await rejected(body), 400, 'VALIDATION_ERROR');

@@ -176,7 +176,9 @@ describe('expiry asks the operator once more', () => {
     expect(data.status).toBe('PENDING');
     // The callback cannot reach us: the bridge is down while the customer confirms, and the
     // simulator gives up after its few retries.
+    const t0 = Date.now();
     await sys.stopBridge();
+    console.log('STOPBRIDGE ms', Date.now() - t0);
     try {
       const confirm = await fetch(`${sys.sim.url}/sandbox/payments/${data.provider_reference}/confirm`, { method: 'POST' });
       expect(confirm.status).toBe(200);

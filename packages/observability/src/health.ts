@@ -1,6 +1,7 @@
 import express, { type Router } from 'express';
 import type { Server } from 'node:http';
 import type { Registry } from 'prom-client';
+import { listen } from './listen.js';
 
 export type ReadinessCheck = () => Promise<unknown>;
 
@@ -36,9 +37,7 @@ export function createHealthRouter(checks: Record<string, ReadinessCheck>, regis
 export async function startHealthServer(port: number, router: Router): Promise<Server> {
   const app = express();
   app.use(router);
-  return new Promise((resolve) => {
-    const server = app.listen(port, '0.0.0.0', () => resolve(server));
-  });
+  return (await listen(app, port)).server;
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

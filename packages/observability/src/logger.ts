@@ -9,6 +9,7 @@ const REDACT = [
   'req.headers["x-service-signature"]', 'req.headers.authorization', 'req.headers["x-operator-signature"]',
 ];
 
-export function createLogger(service: string, level = 'info'): Logger {
-  return pino({ name: service, level, redact: { paths: REDACT, censor: '[redacted]' } });
+export function createLogger(service: string, level = 'info', destination?: NodeJS.WritableStream): Logger {
+  const options = { name: service, level, redact: { paths: REDACT, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -1,7 +1,5 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createDb, findActiveKey, SecretBox } from '@mm/db';
-import { assertRedisNoEviction, createLogger, createMetricsRegistry, type Logger } from '@mm/observability';
+import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, type Logger } from '@mm/observability';
 import {
   AfterCommit, createOutboxPublisher, createRedisConnection, operatorRequests, TransactionUpdateWaiter,
   type ProducerOptions, type QueueDefinition,
@@ -55,10 +53,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     now: overrides.now ?? Date.now,
   });
 
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(env.GATEWAY_PORT, '0.0.0.0', () => resolve(s));
-  });
-  const port = (server.address() as AddressInfo).port;
+  const { server, port } = await listen(app, env.GATEWAY_PORT);
   logger.info({ port }, 'gateway listening');
 
   return {

@@ -1,8 +1,6 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createDb, findOverdueOutbox } from '@mm/db';
-import { assertRedisNoEviction, createHealthRouter, createLogger, createMetricsRegistry, type Logger } from '@mm/observability';
+import { assertRedisNoEviction, createHealthRouter, createLogger, createMetricsRegistry, listen, type Logger } from '@mm/observability';
 import { createOperatorAdapter, type OperatorAdapter } from '@mm/operators';
 import {
   AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, expiryChecks, operatorRequests,
@@ -75,10 +73,7 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
   app.disable('x-powered-by');
   app.use(createHealthRouter({ database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() }, createMetricsRegistry('operator-bridge')));
   app.use(operatorCallbackRouter({ adapter, results, now }));
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(env.OPERATOR_BRIDGE_PORT, '0.0.0.0', () => resolve(s));
-  });
-  const port = (server.address() as AddressInfo).port;
+  const { server, port } = await listen(app, env.OPERATOR_BRIDGE_PORT);
   logger.info({ port }, 'operator bridge listening');
 
   return {

@@ -12,10 +12,18 @@ export const jsonBody: RequestHandler = (req, res, next) => {
   if (!req.is('application/json')) {
     return next(new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json'));
   }
+  let forbiddenKey = false;
   try {
-    res.locals.body = JSON.parse(rawBodyOf(req.body).toString('utf8')) as unknown;
+    // joi silently drops "__proto__" keys; an unknown field must be refused, not lost.
+    res.locals.body = JSON.parse(rawBodyOf(req.body).toString('utf8'), (key, value: unknown) => {
+      if (key === '__proto__') forbiddenKey = true;
+      return value;
+    }) as unknown;
   } catch {
     return next(new DomainError('INVALID_JSON', 'request body is not valid JSON'));
+  }
+  if (forbiddenKey) {
+    return next(new DomainError('VALIDATION_ERROR', 'the request is not valid', [{ field: '__proto__', issue: 'is not allowed' }]));
   }
   next();
 };

@@ -21,6 +21,12 @@ let seq = 0;
 const order = () => `relop-${Date.now()}-${++seq}`;
 const CONFIRMATION_TIMEOUT_S = 3;
 
+import { EventEmitter } from 'node:events';
+const origEmit = EventEmitter.prototype.emit;
+EventEmitter.prototype.emit = function (this: EventEmitter & { name?: string; opts?: { prefix?: string } }, event: string | symbol, ...args: unknown[]) {
+  if (event === 'error' && this.listenerCount('error') === 0) console.log('NOLISTENER', this.constructor.name, this.name, String(args[0]), new Error().stack);
+  return origEmit.call(this, event, ...args);
+} as typeof origEmit;
 beforeAll(async () => {
   // 4 push attempts against a hanging operator take about 4 x 300 ms.
   sys = await startSystem({ operatorTimeoutMs: 300, hangMs: 1000, confirmationTimeoutS: CONFIRMATION_TIMEOUT_S });

@@ -39,6 +39,9 @@ afterAll(async () => {
   await results.close();
   connection.disconnect();
   await sys.stop();
+  await new Promise((r) => setTimeout(r, 500));
+  const hs = (process as unknown as { _getActiveHandles(): object[] })._getActiveHandles();
+  for (const h of hs) { const x = h as { constructor: { name: string }; remoteAddress?: string; remotePort?: number; localPort?: number; _idleTimeout?: number; _onTimeout?: { toString(): string } }; console.log('HANDLE', x.constructor.name, x.remoteAddress, x.remotePort, x.localPort, x._idleTimeout, x._onTimeout?.toString().slice(0, 200)); }
 });
 
 const transaction = (id: string) => sys.db.transaction.findUniqueOrThrow({ where: { id } });

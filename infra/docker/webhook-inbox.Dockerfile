@@ -37,8 +37,7 @@ ENV WEBHOOK_INBOX_PORT=3004
 EXPOSE 3004
 # Services stop taking work, finish what is in flight and close their connections on SIGTERM.
 STOPSIGNAL SIGTERM
-# No curl in slim images: node's fetch. GET /health is liveness (process up); /ready also checks
-# PostgreSQL and Redis (Kubernetes uses it, see infra/k8s).
+# No curl in slim images: node's fetch. GET /health (this service has no /ready: no dependencies).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.WEBHOOK_INBOX_PORT + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "--import", "tsx", "services/webhook-inbox/src/main.ts"]

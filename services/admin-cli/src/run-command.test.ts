@@ -33,6 +33,10 @@ describe('admin CLI', () => {
     expect(await db.apiKey.count({ where: { apiKey: DEMO_MERCHANT.apiKey } })).toBe(1);
   });
 
+  it('seed refuses to run with NODE_ENV=production (the demo key is public)', async () => {
+    await expect(runCommand(['seed'], parseEnv({ DATABASE_URL: database.url, NODE_ENV: 'production', MASTER_KEY: 'ab'.repeat(32) }))).rejects.toThrow(/NODE_ENV=production/);
+  });
+
   it('key:revoke revokes, subsidiary:activate adds a franc-zone country, unknown commands fail', async () => {
     const { api_key } = JSON.parse(await runCommand(['merchant:create', '--name', 'Other', '--json'], env()));
     await runCommand(['key:revoke', '--api-key', api_key], env());

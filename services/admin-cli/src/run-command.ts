@@ -40,7 +40,7 @@ export async function runCommand(argv: string[], env: AdminEnv): Promise<string>
   try {
     switch (command) {
       case 'seed': {
-        const r = await seed(db, box, env.DEMO_WEBHOOK_URL);
+        const r = await seed(db, box, env.DEMO_WEBHOOK_URL, env.NODE_ENV);
         return out(r, `demo merchant ${r.merchant_id}\n  api_key    ${r.api_key}\n  api_secret ${r.api_secret}`);
       }
       case 'merchant:create': {

@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
-import type { Db, ActiveKey } from '@mm/db';
+import { findActiveSubsidiary, type Db, type ActiveKey } from '@mm/db';
 import type { AmountLimits } from '@mm/domain';
 import type { Logger, Registry } from '@mm/observability';
 import { createHealthRouter, type ReadinessCheck } from '@mm/observability';
@@ -46,7 +46,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use(paymentPageRouter({ db: deps.db }));
 
   const paymentUrl = (id: string) => `${deps.publicBaseUrl.replace(/\/$/, '')}/pay/${id}`;
-  const isActiveCountry = async (c: string) => (await deps.db.subsidiary.findFirst({ where: { countryCode: c, active: true } })) !== null;
+  const isActiveCountry = async (c: string) => (await findActiveSubsidiary(deps.db, c)) !== null;
 
   const api = express.Router();
   // Raw bytes first: the signature covers the exact body received, never re-serialised JSON.
@@ -54,7 +54,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   api.use(authenticate({ findKey: deps.findKey, replayGuard: deps.replayGuard, toleranceS: deps.toleranceS, now: deps.now }));
   api.use(deps.rateLimit);
   api.use(jsonBody);
-  api.use(paymentsRouter({ db: deps.db, afterCommit: deps.afterCommit, waiter: deps.waiter, limits: deps.limits, ackWaitMs: deps.ackWaitMs, paymentUrl }));
+  api.use(paymentsRouter({ db: deps.db, afterCommit: deps.afterCommit, waiter: deps.waiter, limits: deps.limits, ackWaitMs: deps.ackWaitMs, paymentUrl, isActiveCountry }));
   api.use(cashoutRouter({ isActiveCountry }));
   api.use(balancesRouter({ db: deps.db }));
   api.use(webhookEventsRouter({ db: deps.db }));

@@ -21,8 +21,8 @@ export function checkExpiryProcessor(deps: { db: Db; adapter: OperatorAdapter; a
     try {
       status = await deps.adapter.queryStatus(t.providerReference);
     } catch (err) {
-      if (!(err instanceof OperatorUnavailableError) || !isFinalAttempt(job)) throw err;
-      deps.logger.warn({ transactionId: t.id }, 'operator unreachable for the final status check; expiring');
+      if (!isFinalAttempt(job)) throw err;
+      deps.logger.warn({ err, transactionId: t.id, unavailable: err instanceof OperatorUnavailableError }, 'no operator answer for the final status check; expiring');
     }
     const outcome = await deps.db.$transaction(async (tx) => {
       const decided = status?.found ? await applyOperatorResult(tx, t.id, status, 'expiry-check:operator-result') : null;

@@ -1,5 +1,5 @@
 import { DomainError, isAmountInRange, type AmountLimits } from '@mm/domain';
-import { createCashin, findActiveSubsidiary, type Db, type Transaction } from '@mm/db';
+import { createCashin, type Db, type Transaction } from '@mm/db';
 import type { AfterCommit, TransactionUpdateWaiter } from '@mm/queues';
 import type { CashinBody } from '../validation/cashin-schema.js';
 import { requestFingerprint } from './request-fingerprint.js';
@@ -11,6 +11,7 @@ export interface InitiateCashinDeps {
   waiter: TransactionUpdateWaiter;
   limits: AmountLimits;
   ackWaitMs: number;
+  isActiveCountry(countryCode: string): Promise<boolean>;
 }
 
 export type InitiateCashinResult = { replayed: boolean; transaction: Transaction };
@@ -24,7 +25,7 @@ const AWAITING_ACK = new Set(['CREATED', 'INITIATED']);
 export async function initiateCashin(deps: InitiateCashinDeps, merchantId: string, body: CashinBody): Promise<InitiateCashinResult> {
   const payer = await resolvePayer(
     { msisdn: body.customer_msisdn, msisdnField: 'customer_msisdn', countryCode: body.country_code, currency: body.currency },
-    async (c) => (await findActiveSubsidiary(deps.db, c)) !== null,
+    deps.isActiveCountry,
   );
   if (!isAmountInRange(body.amount, deps.limits)) {
     throw new DomainError('AMOUNT_OUT_OF_RANGE', `amount must be between ${deps.limits.min} and ${deps.limits.max} ${payer.currency}`);

@@ -46,11 +46,14 @@ async function push(deps: PushUssdDeps, t: Transaction, outboxId: string, job: J
       callbackUrl: deps.callbackUrl,
     });
   } catch (err) {
-    if (!(err instanceof OperatorUnavailableError) || !isFinalAttempt(job)) throw err;
+    if (!isFinalAttempt(job)) throw err;
+    // Out of attempts: decide, or the relay would retry this push for ever. An operator that kept
+    // refusing the request itself (4xx) rejected it; one that never answered is unavailable.
+    const unavailable = err instanceof OperatorUnavailableError;
     const failed = await deps.db.$transaction(async (tx) => {
       const o = await transition(tx, {
-        transactionId: t.id, to: 'FAILED', cause: 'operator-unavailable',
-        patch: { failureCode: 'OPERATOR_UNAVAILABLE' },
+        transactionId: t.id, to: 'FAILED', cause: unavailable ? 'operator-unavailable' : 'operator-request-refused',
+        patch: { failureCode: unavailable ? 'OPERATOR_UNAVAILABLE' : 'OPERATOR_REJECTED' },
       });
       await completeOutbox(tx, outboxId);
       return o;

@@ -1,0 +1,69 @@
+import type { Job } from 'bullmq';
+import { createCashin, createDb, createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary, type Db } from '@mm/db';
+import { OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
+import { createTestDatabase, type TestDatabase } from '@mm/testing';
+import type { AfterCommit } from '@mm/queues';
+import { pushUssdProcessor } from './push-ussd.js';
+
+// An operator that refuses every push the same way: the adapter interface's fake, for the paths the
+// simulator cannot produce on demand.
+function refusingOperator(error: Error): OperatorAdapter {
+  return {
+    name: 'refusing',
+    pushUssd: async () => { throw error; },
+    queryStatus: async () => { throw error; },
+    parseCallback: () => null,
+  };
+}
+
+const job = (attemptsMade: number) => ({ attemptsMade, opts: { attempts: 4 } }) as unknown as Job;
+const noEffects = { run: async () => undefined } as unknown as AfterCommit;
+
+describe('push processor on its last attempt', () => {
+  let database: TestDatabase;
+  let db: Db;
+  let merchantId: string;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = createDb({ databaseUrl: database.url, poolSize: 2 });
+    for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
+    merchantId = (await createMerchant(db, { name: 'M', webhookUrl: null })).id;
+  });
+  afterAll(async () => {
+    await db.$disconnect();
+    await database.drop();
+  });
+
+  async function newCashin(order: string) {
+    const r = await createCashin(db, {
+      merchantId, merchantOrderId: order, amount: 1000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000055',
+      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order,
+    });
+    if (r.kind !== 'created') throw new Error('not created');
+    return { id: r.transaction.id, outboxId: r.outbox[0]!.id };
+  }
+
+  const run = (adapter: OperatorAdapter, attemptsMade: number, t: { id: string; outboxId: string }) =>
+    pushUssdProcessor({ db, adapter, afterCommit: noEffects, callbackUrl: 'http://bridge/cb', confirmationTimeoutMs: 1000 })(
+      { outbox_id: t.outboxId, transaction_id: t.id }, job(attemptsMade));
+
+  it('lets BullMQ retry before the last attempt (the transaction stays INITIATED)', async () => {
+    const t = await newCashin('retry-1');
+    await expect(run(refusingOperator(new OperatorUnavailableError('down')), 1, t)).rejects.toThrow('down');
+    expect((await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).status).toBe('INITIATED');
+  });
+
+  it('fails the cash-in OPERATOR_UNAVAILABLE when the operator never answered, and closes its outbox row', async () => {
+    const t = await newCashin('unavailable-1');
+    await run(refusingOperator(new OperatorUnavailableError('down')), 3, t);
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'FAILED', failureCode: 'OPERATOR_UNAVAILABLE' });
+    expect((await db.outbox.findUniqueOrThrow({ where: { id: t.outboxId } })).completedAt).toBeInstanceOf(Date);
+  });
+
+  it('fails the cash-in OPERATOR_REJECTED when the operator kept refusing the request, instead of retrying for ever', async () => {
+    const t = await newCashin('refused-1');
+    await run(refusingOperator(new Error('operator answered 400')), 3, t);
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'FAILED', failureCode: 'OPERATOR_REJECTED' });
+    expect((await db.outbox.findUniqueOrThrow({ where: { id: t.outboxId } })).completedAt).toBeInstanceOf(Date);
+  });
+});

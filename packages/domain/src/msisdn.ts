@@ -13,7 +13,7 @@ export function parseMsisdn(raw: string): ParsedMsisdn | null {
   return { e164: phone.number, countryCode: phone.country ?? null };
 }
 
-/** "+2250707000001" -> "+22507*****01": enough to recognise a number, not to call it. */
+/** "+2250707000001" -> "+22507******01": enough to recognise a number, not to call it. */
 export function maskMsisdn(e164: string): string {
   if (e164.length <= 7) return '*'.repeat(e164.length);
   return e164.slice(0, 6) + '*'.repeat(e164.length - 8) + e164.slice(-2);

@@ -45,6 +45,10 @@ export async function startExpiryWorker(env: ExpiryEnv, overrides: ExpiryOverrid
   const worker = createWorker(expiryChecks, { connection: workerConnection, redisPrefix: env.REDIS_PREFIX, concurrency: 20 },
     checkExpiryProcessor({ db, adapter, afterCommit, logger }));
   worker.on('failed', (job, err) => logger.warn({ err, jobId: job?.id, attempts: job?.attemptsMade }, 'expiry check failed'));
+  // An 'error' event without a listener would crash the process (BullMQ reconnects by itself).
+  worker.on('error', (err) => logger.error({ err }, 'worker error'));
+  // Ready before start() returns: a stop() racing the worker's connection would leave BullMQ timers behind.
+  await worker.waitUntilReady();
   const health: Server = await startHealthServer(
     env.EXPIRY_WORKER_PORT,
     createHealthRouter({ database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() }, createMetricsRegistry('expiry-worker')),

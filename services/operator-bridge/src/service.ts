@@ -69,6 +69,9 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
     w.on('failed', (job, err) => logger.warn({ err, queue: w.name, jobId: job?.id, attempts: job?.attemptsMade }, 'job failed'));
   }
 
+  // Ready before start() returns: a stop() racing the workers' connection would leave BullMQ timers behind.
+  await Promise.all([pushWorker.waitUntilReady(), resultWorker.waitUntilReady()]);
+
   const app = express();
   app.disable('x-powered-by');
   app.use(createHealthRouter({ database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() }, createMetricsRegistry('operator-bridge')));

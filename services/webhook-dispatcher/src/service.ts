@@ -61,6 +61,8 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
   // An EventEmitter 'error' without a listener would crash the process; BullMQ reconnects by itself.
   worker.on('error', (err) => logger.error({ err }, 'webhook worker error'));
   worker.on('failed', (job, err) => logger.warn({ err, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'webhook job failed'));
+  // Ready before start returns: a stop() racing the worker's connection would leave BullMQ timers behind.
+  await worker.waitUntilReady();
 
   const relay = startOutboxRelay({
     publisher,

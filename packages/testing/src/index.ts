@@ -1,3 +1,3 @@
-export { createTestDatabase, createEmptyDatabase, type TestDatabase } from './test-database.js';
+export { createTestDatabase, createEmptyDatabase, type TestDatabase } from '@mm/db/test-database';
 export { createTestRedis, TEST_REDIS_URL, type TestRedis } from './test-redis.js';
 export { waitFor } from './wait-for.js';

@@ -1,6 +1,7 @@
+/** Test fixture (used by this package's own tests, re-exported by @mm/testing): a database per suite. */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { migrate } from '@mm/db/migrate';
+import { migrate } from './migrate.js';
 
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 

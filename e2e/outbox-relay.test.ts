@@ -3,12 +3,9 @@ import { UnrecoverableError, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createDb, findOverdueOutbox, insertOutbox, type Db } from '@mm/db';
 import { createTestDatabase, createTestRedis, waitFor, type TestDatabase, type TestRedis } from '@mm/testing';
-import { operatorRequests } from './definitions/operator-requests.js';
-import { createOutboxPublisher } from './outbox-publisher.js';
-import { startOutboxRelay } from './outbox-relay.js';
-import { createRedisConnection } from './redis-connection.js';
-import type { QueueDefinition } from './queue-definition.js';
-import { createWorker } from './worker.js';
+import {
+  createOutboxPublisher, createRedisConnection, createWorker, operatorRequests, startOutboxRelay, type QueueDefinition,
+} from '@mm/queues';
 
 describe('outbox relay', () => {
   let database: TestDatabase;

@@ -64,6 +64,7 @@ const { result } = concurrently(
     service('gateway', 'gateway'),
     service('bridge', 'operator-bridge'),
     service('expiry', 'expiry-worker'),
+    service('refunds', 'refund-worker'),
     service('webhooks', 'webhook-dispatcher'),
     service('inbox', 'webhook-inbox'),
   ],

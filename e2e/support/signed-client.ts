@@ -12,6 +12,8 @@ export interface SignOptions {
   contentType?: string | null;
   /** Send these headers instead of the computed ones (for authentication failure tests). */
   headers?: Record<string, string>;
+  /** Added to the computed headers (e.g. Idempotency-Key). */
+  extraHeaders?: Record<string, string>;
   secretOverride?: string;
 }
 
@@ -25,6 +27,7 @@ export function signedClient(baseUrl: string, apiKey: string, apiSecret: string)
       'X-Service-Timestamp': timestamp,
       'X-Service-Signature': signPayload(opts.secretOverride ?? apiSecret, timestamp, text),
     };
+    Object.assign(headers, opts.extraHeaders ?? {});
     if (text && opts.contentType !== null) headers['Content-Type'] = opts.contentType ?? 'application/json';
     const res = await fetch(`${baseUrl}${path}`, { method, headers, body: text || undefined });
     const raw = await res.text();

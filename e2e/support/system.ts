@@ -5,6 +5,7 @@ import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis 
 import { parseEnv as gatewayEnv, startGateway } from '@mm/gateway';
 import { parseEnv as bridgeEnv, startOperatorBridge } from '@mm/operator-bridge';
 import { parseEnv as expiryEnv, startExpiryWorker } from '@mm/expiry-worker';
+import { parseEnv as refundEnv, startRefundWorker } from '@mm/refund-worker';
 import { parseEnv as dispatcherEnv, startWebhookDispatcher } from '@mm/webhook-dispatcher';
 import { startSimulator, type RunningSimulator } from '@mm/operator-simulator';
 import { signedClient } from './signed-client.js';
@@ -64,6 +65,7 @@ export async function startSystem(o: SystemOptions = {}) {
   const startBridge = () => startOperatorBridge(bridgeSettings, { logger, jobOptions });
   let bridge = o.withoutBridge ? null : await startBridge();
   const expiry = await startExpiryWorker(expiryEnv({ ...base, EXPIRY_WORKER_PORT: '0' }), { logger, jobOptions });
+  const refunds = await startRefundWorker(refundEnv({ ...base, REFUND_WORKER_PORT: '0' }), { logger, jobOptions });
   const dispatcher = await startWebhookDispatcher(
     dispatcherEnv({ ...base, WEBHOOK_DISPATCHER_PORT: '0', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE_S: o.webhookScheduleS ?? '0.05,0.05,0.05,0.05,0.05,0.05', WEBHOOK_TIMEOUT_MS: '1000' }),
     { logger },
@@ -80,6 +82,7 @@ export async function startSystem(o: SystemOptions = {}) {
       await gateway.stop();
       await bridge?.stop();
       await expiry.stop();
+      await refunds.stop();
       await dispatcher.stop();
       await sim.close();
       await receiver.close();

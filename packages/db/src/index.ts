@@ -12,3 +12,8 @@ export { createMerchant, createApiKey, revokeApiKey, findActiveKey, newestActive
 export { upsertSubsidiary, setSubsidiaryActive, findActiveSubsidiary, SEED_SUBSIDIARIES, type SubsidiaryInput } from './subsidiaries.js';
 export { balancesOf, type BalanceRow } from './balances.js';
 export { applyOperatorResult } from './transactions/apply-operator-result.js';
+export { createRefund, REFUND_REQUEST_TOPIC, type NewRefund, type CreateRefundResult } from './refunds/create-refund.js';
+export { completeRefund, type RefundOutcome, type CompletedRefund } from './refunds/complete-refund.js';
+export { refundSnapshotOf } from './refunds/refund-snapshot.js';
+export type { Refund } from './generated/prisma/client.js';
+export { createExportPool, streamTransactionExport, exportQuery, type ExportPool, type ExportPoolOptions, type ExportedTransaction, type TransactionExportFilter } from './export-transactions.js';

@@ -41,14 +41,14 @@ async function applyToMerchantAccount(tx: Tx, scope: LedgerScope, kind: AccountK
 }
 
 /** Writes one balanced journal (the deferred trigger rejects an unbalanced one at commit). */
-export async function post(tx: Tx, scope: LedgerScope, posting: Posting, transactionId: string | null): Promise<string> {
+export async function post(tx: Tx, scope: LedgerScope, posting: Posting, transactionId: string | null, refundId: string | null = null): Promise<string> {
   const journalId = randomUUID();
   const entries = [];
   for (const line of posting.lines) {
     const accountId = line.account === 'OPERATOR_RECEIVABLE'
       ? await systemAccountId(tx, scope, line.account)
       : await applyToMerchantAccount(tx, scope, line.account, line.amount);
-    entries.push({ journalId, accountId, amount: BigInt(line.amount), posting: posting.name, transactionId });
+    entries.push({ journalId, accountId, amount: BigInt(line.amount), posting: posting.name, transactionId, refundId });
   }
   await tx.journalEntry.createMany({ data: entries });
   return journalId;

@@ -8,6 +8,7 @@ export const WEBHOOK_TOPIC = QUEUE_NAMES.webhookDeliveries;
 export interface NewWebhookEvent {
   merchantId: string;
   transactionId: string;
+  refundId?: string;
   eventType: string;
   targetUrl: string | null;
   buildPayload(eventId: string): Record<string, unknown>;
@@ -22,13 +23,13 @@ export async function recordWebhookEvent(tx: Tx, e: NewWebhookEvent): Promise<Ou
   const id = randomUUID();
   if (!e.targetUrl) {
     await tx.webhookEvent.create({
-      data: { id, merchantId: e.merchantId, transactionId: e.transactionId, eventType: e.eventType, payload: e.buildPayload(id) as object, targetUrl: null, status: 'NO_TARGET' },
+      data: { id, merchantId: e.merchantId, transactionId: e.transactionId, refundId: e.refundId ?? null, eventType: e.eventType, payload: e.buildPayload(id) as object, targetUrl: null, status: 'NO_TARGET' },
     });
     return null;
   }
   const earlier = await tx.webhookEvent.findFirst({ where: { transactionId: e.transactionId, status: 'PENDING' }, select: { id: true } });
   await tx.webhookEvent.create({
-    data: { id, merchantId: e.merchantId, transactionId: e.transactionId, eventType: e.eventType, payload: e.buildPayload(id) as object, targetUrl: e.targetUrl, nextAttemptAt: earlier ? null : new Date() },
+    data: { id, merchantId: e.merchantId, transactionId: e.transactionId, refundId: e.refundId ?? null, eventType: e.eventType, payload: e.buildPayload(id) as object, targetUrl: e.targetUrl, nextAttemptAt: earlier ? null : new Date() },
   });
   const row = await insertOutbox(tx, { id, topic: WEBHOOK_TOPIC, payload: { event_id: id }, availableAt: earlier ? HELD : new Date() });
   return earlier ? null : row;

@@ -32,3 +32,20 @@ export function cashinPosting(from: TransactionStatus | null, to: TransactionSta
   }
   return null;
 }
+
+export type RefundStep = 'ACCEPTED' | 'SUCCEEDED' | 'FAILED';
+
+/**
+ * A refund reserves its amount from the available balance when accepted (decisions 5), pays it out
+ * to the operator when it succeeds, and gives it back when it fails.
+ */
+export function refundPosting(step: RefundStep, amount: number): Posting {
+  switch (step) {
+    case 'ACCEPTED':
+      return { name: 'REFUND_RESERVED', lines: [{ account: 'MERCHANT_AVAILABLE', amount: -amount }, { account: 'MERCHANT_REFUND_RESERVED', amount }] };
+    case 'SUCCEEDED':
+      return { name: 'REFUND_PAID', lines: [{ account: 'MERCHANT_REFUND_RESERVED', amount: -amount }, { account: 'OPERATOR_RECEIVABLE', amount }] };
+    case 'FAILED':
+      return { name: 'REFUND_RELEASED', lines: [{ account: 'MERCHANT_REFUND_RESERVED', amount: -amount }, { account: 'MERCHANT_AVAILABLE', amount }] };
+  }
+}

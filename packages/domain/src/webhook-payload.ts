@@ -35,3 +35,41 @@ export function transactionStatusChangedPayload(t: TransactionSnapshot, eventId:
     timestamp: isoWithOffset(occurredAt),
   };
 }
+
+export interface RefundSnapshot {
+  id: string;
+  transactionId: string;
+  merchantOrderId: string;
+  amount: number;
+  currency: string;
+  reason: string | null;
+  status: 'PENDING' | 'SUCCESS' | 'FAILED';
+  failureReason: string | null;
+  providerReference: string;
+  createdAt: Date;
+  updatedAt: Date;
+  completedAt: Date | null;
+}
+
+/** The refund record of decisions 5, as the API shows it. */
+export function refundRecord(r: RefundSnapshot): Record<string, unknown> {
+  return {
+    refund_id: r.id,
+    transaction_id: r.transactionId,
+    merchant_order_id: r.merchantOrderId,
+    amount: r.amount,
+    currency: r.currency,
+    reason: r.reason,
+    status: r.status,
+    failure_reason: r.failureReason,
+    provider_reference: r.providerReference,
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+    completed_at: r.completedAt ? r.completedAt.toISOString() : null,
+  };
+}
+
+/** decisions 5: refund terminal changes are notified as `refund.status_changed` with the refund fields. */
+export function refundStatusChangedPayload(r: RefundSnapshot, eventId: string, occurredAt: Date): Record<string, unknown> {
+  return { event: 'refund.status_changed', event_id: eventId, ...refundRecord(r), timestamp: isoWithOffset(occurredAt) };
+}

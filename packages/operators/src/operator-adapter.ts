@@ -24,11 +24,27 @@ export class OperatorUnavailableError extends Error {
   }
 }
 
+/** Refund of (part of) a confirmed cash-in back to the customer's wallet. */
+export interface RefundRequest {
+  /** The refund's own reference: the operator dedupes on it, so a retried refund never pays twice. */
+  partnerReference: string;
+  /** provider_reference of the cash-in being refunded. */
+  originalPartnerReference: string;
+  amount: number;
+  currency: string;
+}
+
+export type RefundResult =
+  | { state: 'OK'; providerRefundId: string }
+  | { state: 'FAILED'; reason: string };
+
 export interface OperatorAdapter {
   readonly name: string;
   pushUssd(req: UssdPushRequest): Promise<UssdPushAck>;
   /** Current result for a reference; providerState PENDING when the customer has not answered yet. */
   queryStatus(partnerReference: string): Promise<OperatorResult & { found: boolean }>;
+  /** Refunds synchronously; idempotent on partnerReference (a repeat answers the first result). */
+  refund(req: RefundRequest): Promise<RefundResult>;
   /**
    * Verifies and parses an inbound callback. Returns null when the signature or timestamp is wrong:
    * the bridge answers 401 and applies nothing.

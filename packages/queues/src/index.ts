@@ -14,3 +14,4 @@ export { operatorResults, type OperatorResultJob } from './definitions/operator-
 export { expiryChecks, type ExpiryCheckJob } from './definitions/expiry-checks.js';
 export { webhookDeliveries, type WebhookDeliveryJob } from './definitions/webhook-deliveries.js';
 export { AfterCommit, type CommittedChange } from './after-commit.js';
+export { refundRequests, type RefundRequestJob } from './definitions/refund-requests.js';

@@ -7,4 +7,5 @@ export const QUEUE_NAMES = {
   operatorResults: 'operator-results',
   expiryChecks: 'expiry-checks',
   webhookDeliveries: 'webhook-deliveries',
+  refundRequests: 'refund-requests',
 } as const;

@@ -15,6 +15,7 @@ import { balancesRouter } from './routes/balances.js';
 import { cashoutRouter } from './routes/cashout.js';
 import { paymentPageRouter } from './routes/payment-page.js';
 import { paymentsRouter } from './routes/payments.js';
+import { refundsRouter } from './routes/refunds.js';
 import { webhookEventsRouter } from './routes/webhook-events.js';
 
 export interface GatewayDeps {
@@ -56,6 +57,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   api.use(jsonBody);
   api.use(paymentsRouter({ db: deps.db, afterCommit: deps.afterCommit, waiter: deps.waiter, limits: deps.limits, ackWaitMs: deps.ackWaitMs, paymentUrl, isActiveCountry }));
   api.use(cashoutRouter({ isActiveCountry }));
+  api.use(refundsRouter({ db: deps.db, afterCommit: deps.afterCommit }));
   api.use(balancesRouter({ db: deps.db }));
   api.use(webhookEventsRouter({ db: deps.db }));
   api.use(notFound);

@@ -1,7 +1,7 @@
 import { createDb, findActiveKey, SecretBox } from '@mm/db';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, type Logger } from '@mm/observability';
 import {
-  AfterCommit, createOutboxPublisher, createRedisConnection, operatorRequests, TransactionUpdateWaiter,
+  AfterCommit, createOutboxPublisher, createRedisConnection, operatorRequests, refundRequests, TransactionUpdateWaiter,
   type ProducerOptions, type QueueDefinition,
 } from '@mm/queues';
 import { createGatewayApp } from './app.js';
@@ -30,9 +30,9 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   const subscriber = createRedisConnection(env.REDIS_URL);
   const box = new SecretBox(env.MASTER_KEY);
 
-  // Operator requests lost between commit and publish are re-published by the relay of their
-  // consumer, the operator bridge.
-  const producers = createOutboxPublisher([operatorRequests as QueueDefinition<object>], { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: overrides.jobOptions }, logger);
+  // Jobs lost between commit and publish are re-published by the relay of their consumer (operator
+  // bridge, refund worker).
+  const producers = createOutboxPublisher([operatorRequests, refundRequests] as QueueDefinition<object>[], { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: overrides.jobOptions }, logger);
   const afterCommit = new AfterCommit(producers.publisher, redis, env.REDIS_PREFIX);
   const waiter = await TransactionUpdateWaiter.start(subscriber, env.REDIS_PREFIX);
 

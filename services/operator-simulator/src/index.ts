@@ -5,6 +5,7 @@ import { createLogger } from '@mm/observability';
 import { logTo, type Log } from './log.js';
 import { PushEngine } from './push-engine.js';
 import { PushStore } from './push-store.js';
+import { RefundBook } from './refund-book.js';
 import { createSimulatorApp } from './simulator-app.js';
 import { TimerSet } from './timer-set.js';
 
@@ -28,6 +29,8 @@ export interface RunningSimulator {
   close(): Promise<void>;
   /** How many times a push was really sent to the phone for this reference (0 when never, 1 when deduped right). */
   pushCount(partnerReference: string): number;
+  /** How many times a refund reference was really decided (0 when never, 1 when deduped right). */
+  refundCount(partnerReference: string): number;
 }
 
 export const DEFAULT_CALLBACK_RETRY_DELAYS_MS = [200, 1000, 5000, 15000];
@@ -50,7 +53,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     lateConfirmDelayMs: options.lateConfirmDelayMs,
     log,
   });
-  const app = createSimulatorApp({ apiToken: options.apiToken, engine, store, timers, hangMs: options.hangMs });
+  const refunds = new RefundBook({ store, log });
+  const app = createSimulatorApp({ apiToken: options.apiToken, engine, store, refunds, timers, hangMs: options.hangMs });
   const server = createServer(app);
 
   await new Promise<void>((resolve, reject) => {
@@ -80,5 +84,6 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     port,
     close,
     pushCount: (reference) => store.pushCount(reference),
+    refundCount: (reference) => refunds.refundCount(reference),
   };
 }

@@ -1,4 +1,4 @@
-import { CONFIRMED, DECLINED, scenarioFor } from './scenarios.js';
+import { CONFIRMED, DECLINED, refundsRejectedFor, scenarioFor } from './scenarios.js';
 
 describe('scenarioFor (the outcome of a test number by its last two digits)', () => {
   it.each([
@@ -11,11 +11,12 @@ describe('scenarioFor (the outcome of a test number by its last two digits)', ()
     ['+2250700000007', { kind: 'rejected', result: { state: 'KO', txn_status: '40001', failure_reason: null } }],
     ['+2250700000008', { kind: 'hang' }],
     ['+2250700000009', { kind: 'scripted', after: 'late', result: { state: 'OK', txn_status: '200', failure_reason: null } }],
+    ['+2250700000010', { kind: 'scripted', after: 'soon', result: { state: 'OK', txn_status: '200', failure_reason: null } }],
   ])('%s', (msisdn, expected) => {
     expect(scenarioFor(msisdn)).toEqual(expected);
   });
 
-  it.each(['+2250700000000', '+2250700000010', '+2250700000011', '+221770000019', '+2250700000042'])(
+  it.each(['+2250700000000', '+2250700000011', '+2250700000100', '+221770000019', '+2250700000042'])(
     '%s (any other ending) waits for a person on the phone',
     (msisdn) => {
       expect(scenarioFor(msisdn)).toEqual({ kind: 'manual' });
@@ -30,5 +31,11 @@ describe('scenarioFor (the outcome of a test number by its last two digits)', ()
   it('a person confirming is OK / 200, declining is canceled with no txn_status', () => {
     expect(CONFIRMED).toEqual({ state: 'OK', txn_status: '200', failure_reason: null });
     expect(DECLINED).toEqual({ state: 'canceled', txn_status: null, failure_reason: null });
+  });
+
+  it('refunds are rejected only for cash-ins from a number ending 10', () => {
+    expect(refundsRejectedFor('+2250700000010')).toBe(true);
+    expect(refundsRejectedFor('221770000010')).toBe(true);
+    expect(['+2250700000001', '+2250700000100', '+2250700000011'].map(refundsRejectedFor)).toEqual([false, false, false]);
   });
 });

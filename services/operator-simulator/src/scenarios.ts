@@ -29,10 +29,17 @@ const BY_SUFFIX: Readonly<Record<string, Scenario>> = {
   '07': { kind: 'rejected', result: { state: 'KO', txn_status: '40001', failure_reason: null } },
   '08': { kind: 'hang' },
   '09': { kind: 'scripted', after: 'late', result: OK },
+  // Cash-in as 01; its refunds are the ones that fail (refundsRejectedFor).
+  '10': { kind: 'scripted', after: 'soon', result: OK },
 };
 
 export function scenarioFor(msisdn: string): Scenario {
   return BY_SUFFIX[msisdn.slice(-2)] ?? { kind: 'manual' };
+}
+
+/** Refunds of a cash-in from a number ending 10 are refused by the operator (REFUND_REJECTED). */
+export function refundsRejectedFor(msisdn: string): boolean {
+  return msisdn.slice(-2) === '10';
 }
 
 /** What a person's answer on the virtual phone produces. */

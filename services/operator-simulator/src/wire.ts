@@ -22,3 +22,23 @@ export interface CallbackBody extends WireResult {
   partner_reference: string;
   session_id: string | null;
 }
+
+export interface RefundRequestBody {
+  partner_reference: string;
+  /** The partner_reference of the cash-in being refunded. */
+  original_partner_reference: string;
+  amount: number;
+  currency: string;
+}
+
+/**
+ * Every answer POST /v1/refunds can record. 200 carries the refund's result; 404 and 409 say the original
+ * cannot be refunded at all. The first answer for a partner_reference is kept and replayed verbatim.
+ */
+export type RefundAnswer =
+  | { status: 200; body: { state: 'OK'; refund_id: string } }
+  | { status: 200; body: { state: 'FAILED'; reason: RefundFailureReason } }
+  | { status: 404; body: { error: 'unknown_transaction' } }
+  | { status: 409; body: { error: 'not_refundable' } };
+
+export type RefundFailureReason = 'AMOUNT_EXCEEDS_REFUNDABLE' | 'REFUND_REJECTED';

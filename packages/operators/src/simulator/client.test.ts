@@ -84,6 +84,92 @@ describe('SimulatorOperatorAdapter against a scripted HTTP server', () => {
   });
 });
 
+describe('SimulatorOperatorAdapter.refund against a scripted HTTP server', () => {
+  let server: Server;
+  let baseUrl: string;
+  let answer: Answer;
+  let seen: { method: string; url: string; authorization: string | undefined; body: string }[];
+
+  beforeAll(async () => {
+    server = createServer((req: IncomingMessage, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, body });
+        const reply = () => res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer.body ?? {}));
+        if (answer.delayMs) setTimeout(reply, answer.delayMs);
+        else reply();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  beforeEach(() => { seen = []; });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const adapter = (timeoutMs = 1_000) => new SimulatorOperatorAdapter({ baseUrl, apiToken: 'tok', callbackSecret: 'sec', timeoutMs });
+  const refund = { partnerReference: 'rf_1', originalPartnerReference: 'tx_1', amount: 250.5, currency: 'XOF' };
+
+  it('posts the refund with the bearer token and the snake_case body, and maps 200 OK', async () => {
+    answer = { status: 200, body: { state: 'OK', refund_id: 'RF123' } };
+    await expect(adapter().refund(refund)).resolves.toEqual({ state: 'OK', providerRefundId: 'RF123' });
+    expect(seen).toEqual([{ method: 'POST', url: '/v1/refunds', authorization: 'Bearer tok', body: expect.any(String) }]);
+    expect(JSON.parse(seen[0]!.body)).toEqual({ partner_reference: 'rf_1', original_partner_reference: 'tx_1', amount: 250.5, currency: 'XOF' });
+  });
+
+  it.each([
+    [200, { state: 'FAILED', reason: 'REFUND_REJECTED' }, 'REFUND_REJECTED'],
+    [200, { state: 'FAILED', reason: 'AMOUNT_EXCEEDS_REFUNDABLE' }, 'AMOUNT_EXCEEDS_REFUNDABLE'],
+    [404, { error: 'unknown_transaction' }, 'UNKNOWN_TRANSACTION'],
+    [409, { error: 'not_refundable' }, 'NOT_REFUNDABLE'],
+  ])('a %s %j is FAILED / %s', async (status, body, reason) => {
+    answer = { status, body };
+    await expect(adapter().refund(refund)).resolves.toEqual({ state: 'FAILED', reason });
+  });
+
+  it.each([500, 502, 503, 504, 429, 408])('a %s to the refund is OperatorUnavailableError', async (status) => {
+    answer = { status };
+    await expect(adapter().refund(refund)).rejects.toBeInstanceOf(OperatorUnavailableError);
+  });
+
+  it.each([
+    [400, { error: 'invalid_request' }],
+    [401, { error: 'unauthorized' }],
+    [403, {}],
+    [422, {}],
+    [404, { error: 'not_found' }],
+    [409, { error: 'conflict' }],
+  ])('a %s %j is a plain Error: our request (or our configuration) is wrong', async (status, body) => {
+    answer = { status, body };
+    const error = await adapter().refund(refund).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(OperatorUnavailableError);
+    expect(String(error)).toContain(String(status));
+  });
+
+  it.each([
+    [200, { state: 'OK' }],
+    [200, { state: 'PENDING', refund_id: 'RF1' }],
+    [201, { state: 'OK', refund_id: 'RF1' }],
+  ])('a %s %j is outside the protocol: OperatorUnavailableError (the refund is idempotent, retrying is safe)', async (status, body) => {
+    answer = { status, body };
+    await expect(adapter().refund(refund)).rejects.toBeInstanceOf(OperatorUnavailableError);
+  });
+
+  it('an answer slower than timeoutMs is OperatorUnavailableError', async () => {
+    answer = { status: 200, body: { state: 'OK', refund_id: 'RF1' }, delayMs: 300 };
+    await expect(adapter(50).refund(refund)).rejects.toBeInstanceOf(OperatorUnavailableError);
+  });
+
+  it('a refused connection is OperatorUnavailableError', async () => {
+    const down = new SimulatorOperatorAdapter({ baseUrl: 'http://127.0.0.1:1', apiToken: 'tok', callbackSecret: 'sec', timeoutMs: 1_000 });
+    await expect(down.refund(refund)).rejects.toBeInstanceOf(OperatorUnavailableError);
+  });
+});
+
 describe('SimulatorOperatorAdapter.parseCallback', () => {
   const adapter = new SimulatorOperatorAdapter({ baseUrl: 'http://127.0.0.1:1', apiToken: 't', callbackSecret: 'sec', timeoutMs: 1_000, callbackToleranceS: 60 });
   const nowMs = 1_750_000_000_000;

@@ -1,7 +1,14 @@
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import { signatureMatches, timestampWithinTolerance, type OperatorResult } from '@mm/domain';
-import { OperatorUnavailableError, type OperatorAdapter, type UssdPushAck, type UssdPushRequest } from '../operator-adapter.js';
-import { ackFromPushResponse, resultFromCallback, resultFromStatusResponse, toPushBody } from './mapping.js';
+import {
+  OperatorUnavailableError,
+  type OperatorAdapter,
+  type RefundRequest,
+  type RefundResult,
+  type UssdPushAck,
+  type UssdPushRequest,
+} from '../operator-adapter.js';
+import { ackFromPushResponse, refundResultFromResponse, resultFromCallback, resultFromStatusResponse, toPushBody, toRefundBody } from './mapping.js';
 
 export interface SimulatorAdapterConfig {
   baseUrl: string;
@@ -63,6 +70,18 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
     if (result) return result;
     if (res.status >= 400) throw new Error(`operator refused the status query: ${res.status} ${JSON.stringify(res.data)}`);
     throw new OperatorUnavailableError(`unexpected status answer: ${res.status} ${JSON.stringify(res.data)}`);
+  }
+
+  async refund(req: RefundRequest): Promise<RefundResult> {
+    const res = await this.call('refund', () => this.http.post('/v1/refunds', toRefundBody(req)));
+    if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the refund`);
+    const result = refundResultFromResponse(res.status, res.data);
+    if (result) return result;
+    if (res.status >= 400) {
+      throw new Error(`operator refused the refund request as malformed: ${res.status} ${JSON.stringify(res.data)}`);
+    }
+    // Nothing is known; the refund is idempotent on its reference, so retrying it is safe.
+    throw new OperatorUnavailableError(`unexpected refund answer: ${res.status} ${JSON.stringify(res.data)}`);
   }
 
   parseCallback(

@@ -1,4 +1,4 @@
-import { ackFromPushResponse, resultFromCallback, resultFromStatusResponse, toPushBody } from './mapping.js';
+import { ackFromPushResponse, refundResultFromResponse, resultFromCallback, resultFromStatusResponse, toPushBody, toRefundBody } from './mapping.js';
 
 describe('simulator wire mapping', () => {
   it('builds the push body in the operator\'s snake_case', () => {
@@ -70,6 +70,41 @@ describe('simulator wire mapping', () => {
       ['null', null],
     ])('rejects %s', (_what, data) => {
       expect(resultFromCallback(data)).toBeNull();
+    });
+  });
+
+  describe('refund', () => {
+    it('builds the refund body in snake_case', () => {
+      expect(toRefundBody({ partnerReference: 'rf_1', originalPartnerReference: 'tx_1', amount: 99.5, currency: 'XOF' })).toEqual({
+        partner_reference: 'rf_1', original_partner_reference: 'tx_1', amount: 99.5, currency: 'XOF',
+      });
+    });
+
+    it('200 OK carries the refund id; 200 FAILED carries the operator\'s reason as is', () => {
+      expect(refundResultFromResponse(200, { state: 'OK', refund_id: 'RF1', extra: 1 })).toEqual({ state: 'OK', providerRefundId: 'RF1' });
+      expect(refundResultFromResponse(200, { state: 'FAILED', reason: 'REFUND_REJECTED' })).toEqual({ state: 'FAILED', reason: 'REFUND_REJECTED' });
+      expect(refundResultFromResponse(200, { state: 'FAILED', reason: 'SOMETHING_NEW' })).toEqual({ state: 'FAILED', reason: 'SOMETHING_NEW' });
+    });
+
+    it('404 unknown_transaction and 409 not_refundable are FAILED', () => {
+      expect(refundResultFromResponse(404, { error: 'unknown_transaction' })).toEqual({ state: 'FAILED', reason: 'UNKNOWN_TRANSACTION' });
+      expect(refundResultFromResponse(409, { error: 'not_refundable' })).toEqual({ state: 'FAILED', reason: 'NOT_REFUNDABLE' });
+    });
+
+    it.each([
+      [200, { state: 'OK' }],
+      [200, { state: 'OK', refund_id: '' }],
+      [200, { state: 'FAILED' }],
+      [200, { state: 'FAILED', reason: 12 }],
+      [200, { state: 'PENDING', refund_id: 'RF1' }],
+      [200, null],
+      [201, { state: 'OK', refund_id: 'RF1' }],
+      [404, { error: 'not_found' }],
+      [404, 'unknown_transaction'],
+      [409, {}],
+      [400, { error: 'invalid_request' }],
+    ])('%s %j is outside the protocol (null)', (status, body) => {
+      expect(refundResultFromResponse(status, body)).toBeNull();
     });
   });
 });

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { OperatorResult, ProviderState } from '@mm/domain';
-import type { UssdPushAck, UssdPushRequest } from '../operator-adapter.js';
+import type { RefundRequest, RefundResult, UssdPushAck, UssdPushRequest } from '../operator-adapter.js';
 
 /**
  * The simulator's wire format <-> our OperatorResult. Pure: no I/O, every function returns null for an
@@ -14,6 +14,13 @@ export interface PushRequestBody {
   currency: string;
   motif: string | null;
   callback_url: string;
+}
+
+export interface RefundRequestBody {
+  partner_reference: string;
+  original_partner_reference: string;
+  amount: number;
+  currency: string;
 }
 
 const STATES: readonly ProviderState[] = ['PENDING', 'OK', 'canceled', 'KO'];
@@ -30,6 +37,12 @@ const statusSchema = Joi.object({ partner_reference: Joi.string().required(), ..
 const callbackSchema = Joi.object({ partner_reference: Joi.string().min(1).required(), session_id: nullableString(), ...resultFields }).unknown(true);
 const acceptedSchema = Joi.object({ session_id: Joi.string().min(1).required() }).unknown(true);
 const rejectedSchema = Joi.object({ state: Joi.string().valid('KO').required(), txn_status: Joi.string().allow(null).default(null) }).unknown(true);
+
+const refundOkSchema = Joi.object({ state: Joi.string().valid('OK').required(), refund_id: Joi.string().min(1).required() }).unknown(true);
+const refundFailedSchema = Joi.object({ state: Joi.string().valid('FAILED').required(), reason: Joi.string().min(1).required() }).unknown(true);
+const errorSchema = (code: string) => Joi.object({ error: Joi.string().valid(code).required() }).unknown(true);
+const unknownTransactionSchema = errorSchema('unknown_transaction');
+const notRefundableSchema = errorSchema('not_refundable');
 
 interface WireResult {
   state: ProviderState;
@@ -89,4 +102,30 @@ export function resultFromStatusResponse(status: number, data: unknown): (Operat
 export function resultFromCallback(data: unknown): (OperatorResult & { partnerReference: string; providerSessionId: string | null }) | null {
   const body = validated<WireResult & { partner_reference: string; session_id: string | null }>(callbackSchema, data);
   return body && { partnerReference: body.partner_reference, providerSessionId: body.session_id, ...resultOf(body) };
+}
+
+export function toRefundBody(req: RefundRequest): RefundRequestBody {
+  return {
+    partner_reference: req.partnerReference,
+    original_partner_reference: req.originalPartnerReference,
+    amount: req.amount,
+    currency: req.currency,
+  };
+}
+
+/**
+ * 200 carries the refund's result (OK with the operator's refund id, or FAILED with its reason); 404
+ * unknown_transaction and 409 not_refundable are failures too. A 404/409 without that error code (a missing
+ * route, a proxy) is not the protocol: null, like any other answer outside it.
+ */
+export function refundResultFromResponse(status: number, data: unknown): RefundResult | null {
+  if (status === 200) {
+    const ok = validated<{ refund_id: string }>(refundOkSchema, data);
+    if (ok) return { state: 'OK', providerRefundId: ok.refund_id };
+    const failed = validated<{ reason: string }>(refundFailedSchema, data);
+    return failed && { state: 'FAILED', reason: failed.reason };
+  }
+  if (status === 404 && validated(unknownTransactionSchema, data)) return { state: 'FAILED', reason: 'UNKNOWN_TRANSACTION' };
+  if (status === 409 && validated(notRefundableSchema, data)) return { state: 'FAILED', reason: 'NOT_REFUNDABLE' };
+  return null;
 }

@@ -3,12 +3,19 @@ import type { Transaction } from '@mm/db';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/** What the status response reads of a transaction (the export selects just these, plus a few). */
+export type StatusFields = Pick<
+  Transaction,
+  | 'id' | 'merchantOrderId' | 'type' | 'status' | 'amount' | 'currency' | 'countryCode' | 'providerReference' | 'providerTxId'
+  | 'providerSessionId' | 'providerState' | 'providerTxnStatus' | 'failureCode' | 'failureReason' | 'refundedAmount' | 'completedAt'
+>;
+
 // Until the operator has decided, its raw state is PENDING (the spec's cash-in response shows it so).
-function providerState(t: Transaction): string | null {
+function providerState(t: StatusFields): string | null {
   return t.providerState ?? (isInFlight(t.status as TransactionStatus) ? 'PENDING' : null);
 }
 
-function common(t: Transaction) {
+function common(t: StatusFields) {
   return {
     transaction_id: t.id,
     merchant_order_id: t.merchantOrderId,
@@ -42,7 +49,7 @@ export function presentCashinResponse(t: Transaction, paymentUrl: string) {
 }
 
 /** The field set of the spec's status (GET) response, plus failure_code/failure_reason/refunded_amount. */
-export function presentStatusResponse(t: Transaction) {
+export function presentStatusResponse(t: StatusFields) {
   return {
     ...common(t),
     payment_method: 'USSD_PUSH',

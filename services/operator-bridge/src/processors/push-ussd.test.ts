@@ -12,6 +12,7 @@ function refusingOperator(error: Error): OperatorAdapter {
     name: 'refusing',
     pushUssd: async () => { throw error; },
     queryStatus: async () => { throw error; },
+    refund: async () => { throw error; },
     parseCallback: () => null,
   };
 }

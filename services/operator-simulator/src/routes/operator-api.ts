@@ -3,13 +3,15 @@ import { Router, type RequestHandler, type Response } from 'express';
 import Joi from 'joi';
 import type { PushEngine } from '../push-engine.js';
 import type { Push, PushStore } from '../push-store.js';
+import type { RefundBook } from '../refund-book.js';
 import type { TimerSet } from '../timer-set.js';
-import type { PushRequestBody } from '../wire.js';
+import type { PushRequestBody, RefundRequestBody } from '../wire.js';
 
 export interface OperatorApiDeps {
   apiToken: string;
   engine: PushEngine;
   store: PushStore;
+  refunds: RefundBook;
   timers: TimerSet;
   hangMs: number;
 }
@@ -21,6 +23,15 @@ const pushSchema = Joi.object<PushRequestBody>({
   currency: Joi.string().pattern(/^[A-Z]{3}$/).required(),
   motif: Joi.string().max(255).allow(null, '').default(null),
   callback_url: Joi.string().uri({ scheme: ['http', 'https'] }).required(),
+})
+  .required()
+  .prefs({ convert: false, abortEarly: false, stripUnknown: true });
+
+const refundSchema = Joi.object<RefundRequestBody>({
+  partner_reference: Joi.string().min(1).max(128).required(),
+  original_partner_reference: Joi.string().min(1).max(128).required(),
+  amount: Joi.number().positive().precision(2).max(1e12).required(),
+  currency: Joi.string().pattern(/^[A-Z]{3}$/).required(),
 })
   .required()
   .prefs({ convert: false, abortEarly: false, stripUnknown: true });
@@ -58,6 +69,34 @@ export function operatorApiRouter(deps: OperatorApiDeps): Router {
     res.json(statusBodyOf(push));
   });
 
+  router.post('/refunds', (req, res) => {
+    const { value, error } = refundSchema.validate(req.body);
+    if (error) {
+      res.status(400).json({ error: 'invalid_request', message: error.message });
+      return;
+    }
+    const outcome = deps.refunds.refund(value);
+    if (outcome.kind === 'hang') {
+      hang(res, deps);
+      return;
+    }
+    if (outcome.kind === 'invalid') {
+      res.status(400).json({ error: 'invalid_request', message: outcome.message });
+      return;
+    }
+    if (outcome.replayed) res.set('Idempotent-Replayed', 'true');
+    res.status(outcome.record.answer.status).json(outcome.record.answer.body);
+  });
+
+  router.get('/refunds/:reference', (req, res) => {
+    const record = deps.refunds.get(req.params.reference);
+    if (!record) {
+      res.status(404).json({ error: 'not_found' });
+      return;
+    }
+    res.status(record.answer.status).json(record.answer.body);
+  });
+
   return router;
 }
 
@@ -72,7 +111,10 @@ function statusBodyOf(push: Push) {
   };
 }
 
-/** The operator's timeout: nothing is registered and the answer only comes after the caller has given up. */
+/**
+ * The operator's timeout (a push from an 08 number, or a refund the sandbox made hang): nothing is registered
+ * and the answer only comes after the caller has given up.
+ */
 function hang(res: Response, deps: OperatorApiDeps): void {
   const timer = deps.timers.after(deps.hangMs, () => {
     if (!res.headersSent) res.status(504).json({ error: 'upstream_timeout' });

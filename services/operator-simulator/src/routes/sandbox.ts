@@ -2,10 +2,12 @@ import { Router, type Request, type Response } from 'express';
 import { renderPhonePage } from '../phone-page.js';
 import type { PushEngine } from '../push-engine.js';
 import type { PushStore } from '../push-store.js';
+import type { RefundBook } from '../refund-book.js';
 
 export interface SandboxDeps {
   engine: PushEngine;
   store: PushStore;
+  refunds: RefundBook;
 }
 
 /** Sandbox-only routes, no token: the virtual phone and the test hooks a real operator would not have. */
@@ -50,6 +52,30 @@ export function sandboxRouter(deps: SandboxDeps): Router {
         failure_reason: p.failure_reason,
         push_count: deps.store.pushCount(p.partnerReference),
         created_at: p.createdAt.toISOString(),
+      })),
+    });
+  });
+
+  // Refunds of this cash-in get no answer for hangMs, then 504 (the operator timing out); DELETE ends it.
+  const hangRefunds = (hang: boolean) => (req: Request<{ reference: string }>, res: Response) => {
+    if (deps.refunds.setHanging(req.params.reference, hang)) res.json({ partner_reference: req.params.reference, hang_refunds: hang });
+    else res.status(404).json({ error: 'not_found' });
+  };
+  router.post('/sandbox/payments/:reference/hang-refunds', hangRefunds(true));
+  router.delete('/sandbox/payments/:reference/hang-refunds', hangRefunds(false));
+
+  router.get('/sandbox/refunds', (_req, res) => {
+    res.json({
+      refunds: deps.refunds.list().map((r) => ({
+        partner_reference: r.partnerReference,
+        original_partner_reference: r.originalPartnerReference,
+        amount: r.amount,
+        currency: r.currency,
+        status: r.answer.status,
+        answer: r.answer.body,
+        refund_count: deps.refunds.refundCount(r.partnerReference),
+        original_refunded_amount: deps.refunds.refundedAmount(r.originalPartnerReference),
+        created_at: r.createdAt.toISOString(),
       })),
     });
   });

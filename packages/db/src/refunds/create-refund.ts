@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { DomainError, refundPosting } from '@mm/domain';
+import { QUEUE_NAMES } from '@mm/queues/names';
+import type { Db } from '../client.js';
+import type { Refund } from '../generated/prisma/client.js';
+import { post } from '../ledger.js';
+import { insertOutbox, type OutboxRow } from '../outbox.js';
+import { isUniqueViolation } from '../transactions/create-cashin.js';
+
+export const REFUND_REQUEST_TOPIC = QUEUE_NAMES.refundRequests;
+
+export interface NewRefund {
+  merchantId: string;
+  transactionId: string;
+  /** Omitted: the whole transaction amount (the spec). */
+  amount: number | null;
+  reason: string | null;
+  idempotencyKey: string | null;
+  requestFingerprint: string;
+}
+
+export type CreateRefundResult =
+  | { kind: 'created'; refund: Refund; merchantOrderId: string; outbox: OutboxRow[] }
+  | { kind: 'replayed'; refund: Refund; merchantOrderId: string };
+
+const MERCHANT_OVERDRAFT = 'ledger_accounts_merchant_non_negative';
+
+function isOverdraft(err: unknown): boolean {
+  return err instanceof Error && err.message.includes(MERCHANT_OVERDRAFT);
+}
+
+/**
+ * Accepts a refund in one database transaction: the room left on the transaction is taken by a
+ * conditional update (two concurrent refunds can never exceed the amount), the amount is reserved
+ * from the available balance (the ledger's CHECK refuses an overdraft), and the refund request is
+ * queued through the outbox.
+ */
+export async function createRefund(db: Db, input: NewRefund): Promise<CreateRefundResult> {
+  try {
+    return await db.$transaction(async (tx) => {
+      const [t] = await tx.$queryRaw<{ id: string; status: string; amount: bigint; currency: string; country_code: string; merchant_order_id: string }[]>`
+        SELECT id, status, amount, currency, country_code, merchant_order_id FROM transactions
+         WHERE id = ${input.transactionId}::uuid AND merchant_id = ${input.merchantId}::uuid FOR UPDATE`;
+      if (!t) throw new DomainError('NOT_FOUND', 'no transaction with this id');
+
+      if (input.idempotencyKey) {
+        const existing = await tx.refund.findFirst({ where: { merchantId: input.merchantId, idempotencyKey: input.idempotencyKey } });
+        if (existing) {
+          if (existing.requestFingerprint !== input.requestFingerprint) {
+            throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was already used with a different request');
+          }
+          return { kind: 'replayed' as const, refund: existing, merchantOrderId: t.merchant_order_id };
+        }
+      }
+      if (t.status !== 'SUCCESS') throw new DomainError('INVALID_STATE', `only a SUCCESS cash-in can be refunded; this one is ${t.status}`);
+      const amount = input.amount ?? Number(t.amount);
+      const room = await tx.$executeRaw`
+        UPDATE transactions SET refund_reserved_amount = refund_reserved_amount + ${amount}, updated_at = now()
+         WHERE id = ${t.id}::uuid AND status = 'SUCCESS' AND refund_reserved_amount + ${amount} <= amount`;
+      if (room !== 1) throw new DomainError('REFUND_EXCEEDS_AMOUNT', 'refunds would exceed the amount of the transaction');
+
+      const id = randomUUID();
+      const refund = await tx.refund.create({
+        data: {
+          id,
+          transactionId: t.id,
+          merchantId: input.merchantId,
+          amount: BigInt(amount),
+          currency: t.currency,
+          reason: input.reason,
+          status: 'PENDING',
+          providerReference: `RF${id.replace(/-/g, '').slice(0, 20).toUpperCase()}`,
+          idempotencyKey: input.idempotencyKey,
+          requestFingerprint: input.requestFingerprint,
+        },
+      });
+      await post(tx, { merchantId: input.merchantId, countryCode: t.country_code, currency: t.currency }, refundPosting('ACCEPTED', amount), t.id, id);
+      const row = await insertOutbox(tx, { topic: REFUND_REQUEST_TOPIC, payload: { refund_id: id } });
+      return { kind: 'created' as const, refund, merchantOrderId: t.merchant_order_id, outbox: [row] };
+    });
+  } catch (err) {
+    if (isOverdraft(err)) throw new DomainError('INSUFFICIENT_BALANCE', 'the available balance of this subsidiary cannot cover the refund');
+    // The same Idempotency-Key raced in on another transaction row: the first one won.
+    if (input.idempotencyKey && isUniqueViolation(err)) {
+      const existing = await db.refund.findFirst({ where: { merchantId: input.merchantId, idempotencyKey: input.idempotencyKey }, include: { transaction: { select: { merchantOrderId: true } } } });
+      if (existing && existing.requestFingerprint === input.requestFingerprint) {
+        return { kind: 'replayed', refund: existing, merchantOrderId: existing.transaction.merchantOrderId };
+      }
+      throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was already used with a different request');
+    }
+    throw err;
+  }
+}

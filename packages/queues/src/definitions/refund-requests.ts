@@ -1,0 +1,23 @@
+import Joi from 'joi';
+import { defineQueue } from '../queue-definition.js';
+import { QUEUE_NAMES } from '../queue-names.js';
+
+/** gateway -> refund-worker: pay an accepted refund back through the operator. */
+export interface RefundRequestJob {
+  outbox_id: string;
+  refund_id: string;
+}
+
+export const refundRequests = defineQueue<RefundRequestJob>({
+  name: QUEUE_NAMES.refundRequests,
+  fromOutbox: true,
+  schema: Joi.object({ outbox_id: Joi.string().uuid().required(), refund_id: Joi.string().uuid().required() }),
+  // An unreachable operator leaves the refund PENDING (it may have been paid): the relay runs it again
+  // after these attempts, with the same reference, which the operator dedupes.
+  jobOptions: {
+    attempts: 5,
+    backoff: { type: 'exponential', delay: 2000 },
+    removeOnComplete: true,
+    removeOnFail: { age: 7 * 24 * 3600 },
+  },
+});

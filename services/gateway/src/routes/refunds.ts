@@ -1,0 +1,33 @@
+import { Router } from 'express';
+import { DomainError, refundRecord } from '@mm/domain';
+import { refundSnapshotOf, type Db } from '@mm/db';
+import type { AfterCommit } from '@mm/queues';
+import { requestRefund } from '../use-cases/request-refund.js';
+import { idempotencyKeySchema, refundSchema } from '../validation/refund-schema.js';
+import { invalidField, validate } from '../validation/validate.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function refundsRouter(deps: { db: Db; afterCommit: AfterCommit }): Router {
+  const router = Router();
+
+  router.post('/refunds', async (req, res) => {
+    const body = validate(refundSchema, res.locals.body);
+    const key = req.get('idempotency-key') ?? null;
+    if (key !== null && idempotencyKeySchema.validate(key).error) throw invalidField('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
+    const { replayed, record } = await requestRefund(deps, res.locals.merchantId as string, body, key);
+    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.status(replayed ? 200 : 202).json({ data: record });
+  });
+
+  router.get('/refunds/:id', async (req, res) => {
+    const id = req.params.id;
+    const refund = UUID.test(id)
+      ? await deps.db.refund.findFirst({ where: { id, merchantId: res.locals.merchantId as string }, include: { transaction: { select: { merchantOrderId: true } } } })
+      : null;
+    if (!refund) throw new DomainError('NOT_FOUND', 'no refund with this id');
+    res.json({ data: refundRecord(refundSnapshotOf(refund, refund.transaction.merchantOrderId)) });
+  });
+
+  return router;
+}

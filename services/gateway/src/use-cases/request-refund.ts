@@ -1,0 +1,29 @@
+import { refundRecord } from '@mm/domain';
+import { createRefund, refundSnapshotOf, type Db } from '@mm/db';
+import type { AfterCommit } from '@mm/queues';
+import type { RefundBody } from '../validation/refund-schema.js';
+import { requestFingerprint } from './request-fingerprint.js';
+
+/**
+ * decisions 5: accepts a refund of a SUCCESS cash-in (reserving its amount) and hands it to the
+ * refund worker. The answer is the refund record, PENDING until the operator has paid it.
+ */
+export async function requestRefund(
+  deps: { db: Db; afterCommit: AfterCommit },
+  merchantId: string,
+  body: RefundBody,
+  idempotencyKey: string | null,
+): Promise<{ replayed: boolean; record: Record<string, unknown> }> {
+  const result = await createRefund(deps.db, {
+    merchantId,
+    transactionId: body.transaction_id,
+    amount: body.amount ?? null,
+    reason: body.reason ?? null,
+    idempotencyKey,
+    requestFingerprint: requestFingerprint({ transaction_id: body.transaction_id, amount: body.amount ?? null, reason: body.reason ?? null }),
+  });
+  if (result.kind === 'created') {
+    await deps.afterCommit.run([{ transaction: { id: body.transaction_id, status: 'SUCCESS' }, outbox: result.outbox }]);
+  }
+  return { replayed: result.kind === 'replayed', record: refundRecord(refundSnapshotOf(result.refund, result.merchantOrderId)) };
+}

@@ -17,3 +17,4 @@ export { completeRefund, type RefundOutcome, type CompletedRefund } from './refu
 export { refundSnapshotOf } from './refunds/refund-snapshot.js';
 export type { Refund } from './generated/prisma/client.js';
 export { createExportPool, streamTransactionExport, exportQuery, type ExportPool, type ExportPoolOptions, type ExportedTransaction, type TransactionExportFilter } from './export-transactions.js';
+export { verifyLedger, type LedgerReport, type LedgerProblem } from './ledger-verification.js';

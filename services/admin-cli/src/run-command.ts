@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createApiKey, createDb, migrate, revokeApiKey, SecretBox, setSubsidiaryActive, upsertSubsidiary } from '@mm/db';
+import { createApiKey, createDb, migrate, revokeApiKey, SecretBox, setSubsidiaryActive, upsertSubsidiary, verifyLedger } from '@mm/db';
 import { currencyForCountry } from '@mm/domain';
 import type { AdminEnv } from './env.js';
 import { merchantCreate } from './commands/merchant-create.js';
@@ -12,7 +12,15 @@ export const USAGE = `usage: pnpm --silent admin <command> [options]
   key:create --merchant-id ID [--json]            a new key; the secret is shown once
   key:revoke --api-key K
   subsidiary:activate --country CC [--name N]     activates (creating it if needed)
-  subsidiary:deactivate --country CC`;
+  subsidiary:deactivate --country CC
+  ledger:verify [--json]                          recompute balances from the journal; exit 1 on any difference`;
+
+/** A command that ran but found something wrong: printed, and the CLI exits 1. */
+export class CommandFailure extends Error {
+  constructor(readonly output: string) {
+    super(output);
+  }
+}
 
 /** Runs one admin command; returns what to print (the last line is JSON with --json). */
 export async function runCommand(argv: string[], env: AdminEnv): Promise<string> {
@@ -35,6 +43,7 @@ export async function runCommand(argv: string[], env: AdminEnv): Promise<string>
     return `applied ${r.applied.length} migration(s)${r.applied.length ? `: ${r.applied.join(', ')}` : ''}`;
   }
   const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: 2 });
+  // Only commands that handle API secrets need the master key.
   const box = new SecretBox(env.MASTER_KEY);
   const out = (obj: Record<string, unknown>, text: string) => (values.json ? JSON.stringify(obj) : text);
   try {
@@ -68,6 +77,16 @@ export async function runCommand(argv: string[], env: AdminEnv): Promise<string>
       case 'subsidiary:deactivate': {
         if (!(await setSubsidiaryActive(db, need('country').toUpperCase(), false))) throw new Error('unknown subsidiary');
         return out({ active: false }, 'deactivated');
+      }
+      case 'ledger:verify': {
+        const report = await verifyLedger(db);
+        const lines = [
+          `ledger ${report.ok ? 'OK' : 'DIFFERENCES FOUND'}: ${report.journals} journals, ${report.accounts} accounts, ${report.problems.length} problem(s)`,
+          ...report.problems.map((p) => `- ${p.check}: ${JSON.stringify(p.detail)}`),
+        ];
+        const output = out(report as unknown as Record<string, unknown>, lines.join('\n'));
+        if (!report.ok) throw new CommandFailure(output);
+        return output;
       }
       default:
         throw new Error(`unknown command "${command ?? ''}"\n${USAGE}`);

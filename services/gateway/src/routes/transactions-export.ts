@@ -51,7 +51,7 @@ export function transactionsExportRouter(deps: TransactionsExportDeps): Router {
         req.log.info({ rows: body.rows }, 'export abandoned by the client');
       } else if (res.headersSent) {
         req.log.error({ err, rows: body.rows }, 'export failed after the response started; response destroyed');
-        res.destroy(err);
+        res.destroy();
       } else {
         res.removeHeader('Content-Disposition');
         res.removeHeader('Content-Type');

@@ -1,0 +1,71 @@
+import type { Db } from './client.js';
+
+export interface LedgerProblem {
+  check: string;
+  detail: Record<string, string>;
+}
+
+export interface LedgerReport {
+  ok: boolean;
+  journals: number;
+  accounts: number;
+  problems: LedgerProblem[];
+}
+
+const text = (row: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : String(v)]));
+
+/**
+ * Recomputes the ledger from the journal and cross-checks it against the records it describes.
+ * Every check is a query that lists offending rows; an empty list everywhere is a proof of balance.
+ */
+export async function verifyLedger(db: Db): Promise<LedgerReport> {
+  const checks: [string, Promise<Record<string, unknown>[]>][] = [
+    ['journal does not sum to zero', db.$queryRaw`
+      SELECT journal_id, sum(amount) AS total FROM journal_entries GROUP BY journal_id HAVING sum(amount) <> 0`],
+    ['account balance differs from its journal entries', db.$queryRaw`
+      SELECT a.id AS account_id, a.merchant_id, a.country_code, a.kind, a.balance, coalesce(sum(e.amount), 0) AS from_journal
+        FROM ledger_accounts a LEFT JOIN journal_entries e ON e.account_id = a.id
+       WHERE a.merchant_id IS NOT NULL
+       GROUP BY a.id HAVING a.balance <> coalesce(sum(e.amount), 0)`],
+    ['merchant balance is negative', db.$queryRaw`
+      SELECT id AS account_id, merchant_id, country_code, kind, balance FROM ledger_accounts WHERE merchant_id IS NOT NULL AND balance < 0`],
+    ['pending balance differs from the cash-ins in flight', db.$queryRaw`
+      WITH inflight AS (
+        SELECT merchant_id, country_code, sum(amount) AS total FROM transactions
+         WHERE type = 'CASHIN' AND status IN ('CREATED', 'INITIATED', 'PENDING') GROUP BY merchant_id, country_code),
+      booked AS (SELECT merchant_id, country_code, balance FROM ledger_accounts WHERE kind = 'MERCHANT_PENDING')
+      SELECT coalesce(i.merchant_id, b.merchant_id) AS merchant_id, coalesce(i.country_code, b.country_code) AS country_code,
+             coalesce(i.total, 0) AS in_flight, coalesce(b.balance, 0) AS pending_balance
+        FROM inflight i FULL JOIN booked b ON b.merchant_id = i.merchant_id AND b.country_code = i.country_code
+       WHERE coalesce(i.total, 0) <> coalesce(b.balance, 0)`],
+    ['refund reservation differs from the pending refunds', db.$queryRaw`
+      WITH pending AS (
+        SELECT r.merchant_id, t.country_code, sum(r.amount) AS total FROM refunds r JOIN transactions t ON t.id = r.transaction_id
+         WHERE r.status = 'PENDING' GROUP BY r.merchant_id, t.country_code),
+      booked AS (SELECT merchant_id, country_code, balance FROM ledger_accounts WHERE kind = 'MERCHANT_REFUND_RESERVED')
+      SELECT coalesce(p.merchant_id, b.merchant_id) AS merchant_id, coalesce(p.country_code, b.country_code) AS country_code,
+             coalesce(p.total, 0) AS pending_refunds, coalesce(b.balance, 0) AS reserved_balance
+        FROM pending p FULL JOIN booked b ON b.merchant_id = p.merchant_id AND b.country_code = p.country_code
+       WHERE coalesce(p.total, 0) <> coalesce(b.balance, 0)`],
+    ['transaction refund totals differ from its refunds', db.$queryRaw`
+      SELECT t.id AS transaction_id, t.amount, t.refunded_amount, t.refund_reserved_amount,
+             coalesce(sum(r.amount) FILTER (WHERE r.status = 'SUCCESS'), 0) AS refunds_succeeded,
+             coalesce(sum(r.amount) FILTER (WHERE r.status <> 'FAILED'), 0) AS refunds_not_failed
+        FROM transactions t LEFT JOIN refunds r ON r.transaction_id = t.id
+       GROUP BY t.id
+      HAVING t.refunded_amount <> coalesce(sum(r.amount) FILTER (WHERE r.status = 'SUCCESS'), 0)
+          OR t.refund_reserved_amount <> coalesce(sum(r.amount) FILTER (WHERE r.status <> 'FAILED'), 0)
+          OR coalesce(sum(r.amount) FILTER (WHERE r.status <> 'FAILED'), 0) > t.amount`],
+    ['a REVERSED transaction is not fully refunded, or a fully refunded one is not REVERSED', db.$queryRaw`
+      SELECT id AS transaction_id, status, amount, refunded_amount FROM transactions
+       WHERE (status = 'REVERSED') <> (refunded_amount = amount AND refunded_amount > 0)`],
+  ];
+  const problems: LedgerProblem[] = [];
+  for (const [check, query] of checks) {
+    for (const row of await query) problems.push({ check, detail: text(row) });
+  }
+  const [counts] = await db.$queryRaw<{ journals: bigint; accounts: bigint }[]>`
+    SELECT (SELECT count(DISTINCT journal_id) FROM journal_entries) AS journals, (SELECT count(*) FROM ledger_accounts) AS accounts`;
+  return { ok: problems.length === 0, journals: Number(counts?.journals ?? 0), accounts: Number(counts?.accounts ?? 0), problems };
+}

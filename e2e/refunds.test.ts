@@ -145,3 +145,28 @@ describe('refunds', () => {
     expect((await sys.api('GET', '/api/v1/refunds/00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 });
+
+describe('refunds while the operator is unreachable', () => {
+  it('stay PENDING (never FAILED on a guess) and are paid exactly once when the operator answers again', async () => {
+    const { Queue } = await import('bullmq');
+    const { createRedisConnection, bullPrefix, refundRequests } = await import('@mm/queues');
+    const tx = await capturedCashin();
+    const { providerReference } = await sys.db.transaction.findUniqueOrThrow({ where: { id: tx } });
+    expect((await fetch(`${sys.sim.url}/sandbox/payments/${providerReference}/hang-refunds`, { method: 'POST' })).status).toBeLessThan(300);
+    const r = await refund({ transaction_id: tx, amount: 1000 });
+    const connection = createRedisConnection(sys.redis.url);
+    const queue = new Queue(refundRequests.name, { connection, prefix: bullPrefix(sys.redis.prefix) });
+    try {
+      await waitFor(async () => (await queue.getJobs(['delayed', 'wait', 'active', 'failed'])).some((j) => j.attemptsMade >= 1), { what: 'a failed refund attempt' });
+      expect((await sys.api('GET', `/api/v1/refunds/${r.body.data.refund_id}`)).body.data.status).toBe('PENDING');
+      expect((await fetch(`${sys.sim.url}/sandbox/payments/${providerReference}/hang-refunds`, { method: 'DELETE' })).status).toBeLessThan(300);
+      await refundStatus(r.body.data.refund_id, 'SUCCESS');
+      const refunds = await (await fetch(`${sys.sim.url}/sandbox/refunds`)).json() as { refunds: { refund_count: number; partner_reference: string }[] };
+      const ours = refunds.refunds.filter((x) => x.partner_reference === r.body.data.provider_reference);
+      expect(ours.map((x) => x.refund_count)).toEqual([1]);
+    } finally {
+      await queue.close();
+      connection.disconnect();
+    }
+  });
+});

@@ -338,9 +338,8 @@ describe('GET /api/v1/transactions/export', () => {
     });
 
     it('requires authentication', async () => {
-      const res = await fetch(`${baseUrl}${EXPORT}?date_from=2026-02-01&date_to=2026-02-28`);
-      expect(res.status).toBe(401);
-      expect((await res.json()).error.code).toBe('AUTHENTICATION_REQUIRED');
+      const res = await api('GET', `${EXPORT}?date_from=2026-02-01&date_to=2026-02-28`, undefined, { headers: {} });
+      expectError(res, 401, 'AUTHENTICATION_REQUIRED');
     });
   });
 

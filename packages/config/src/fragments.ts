@@ -1,5 +1,29 @@
 import Joi from 'joi';
 
+/** Values of the `common` fragment, as every service's env type includes them. */
+export interface CommonEnv {
+  DATABASE_URL: string;
+  REDIS_URL: string;
+  REDIS_PREFIX: string;
+  LOG_LEVEL: string;
+  DB_POOL_SIZE: number;
+}
+
+/** Values of the `operator` fragment. */
+export interface OperatorEnv {
+  OPERATOR: 'simulator';
+  OPERATOR_BASE_URL: string;
+  OPERATOR_API_TOKEN: string;
+  OPERATOR_CALLBACK_SECRET: string;
+  OPERATOR_TIMEOUT_MS: number;
+}
+
+/** Values of the `relay` fragment: how a consumer re-publishes its lost outbox jobs. */
+export interface RelayEnv {
+  OUTBOX_RELAY_INTERVAL_MS: number;
+  OUTBOX_GRACE_MS: number;
+}
+
 /** Environment variables several services share, with the defaults of architecture.md. */
 export const common = {
   DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).default('postgresql://postgres@127.0.0.1:5432/mobilemoney'),
@@ -21,6 +45,11 @@ export const operator = {
   OPERATOR_API_TOKEN: Joi.string().default('sim-token'),
   OPERATOR_CALLBACK_SECRET: Joi.string().default('sim-callback-secret'),
   OPERATOR_TIMEOUT_MS: Joi.number().integer().min(50).default(10_000),
+};
+
+export const relay = {
+  OUTBOX_RELAY_INTERVAL_MS: Joi.number().integer().min(10).default(5000),
+  OUTBOX_GRACE_MS: Joi.number().integer().min(0).default(10_000),
 };
 
 /** A list of seconds, decimals allowed so tests can run a schedule in milliseconds. */

@@ -20,3 +20,22 @@ export function createOperatorAdapter(config: OperatorConfig): OperatorAdapter {
   if (!factory) throw new Error(`unknown operator "${String(operator)}"; known: ${OPERATOR_NAMES.join(', ')}`);
   return factory(rest);
 }
+
+/** The operator settings every service reads from its environment (the `operator` fragment of @mm/config). */
+export interface OperatorSettings {
+  OPERATOR: OperatorName;
+  OPERATOR_BASE_URL: string;
+  OPERATOR_API_TOKEN: string;
+  OPERATOR_CALLBACK_SECRET: string;
+  OPERATOR_TIMEOUT_MS: number;
+}
+
+export function operatorAdapterFromEnv(env: OperatorSettings): OperatorAdapter {
+  return createOperatorAdapter({
+    operator: env.OPERATOR,
+    baseUrl: env.OPERATOR_BASE_URL,
+    apiToken: env.OPERATOR_API_TOKEN,
+    callbackSecret: env.OPERATOR_CALLBACK_SECRET,
+    timeoutMs: env.OPERATOR_TIMEOUT_MS,
+  });
+}

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { createDb, findOverdueOutbox } from '@mm/db';
 import { assertRedisNoEviction, createHealthRouter, createLogger, createMetricsRegistry, startHealthServer, type Logger } from '@mm/observability';
-import { createOperatorAdapter, type OperatorAdapter } from '@mm/operators';
+import { operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
 import {
   AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, refundRequests, startOutboxRelay,
   webhookDeliveries, type ProducerOptions, type QueueDefinition,
@@ -20,13 +20,7 @@ export async function startRefundWorker(env: RefundEnv, overrides: RefundWorkerO
   const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
   const redis = createRedisConnection(env.REDIS_URL);
   await assertRedisNoEviction(redis);
-  const adapter = overrides.adapter ?? createOperatorAdapter({
-    operator: env.OPERATOR,
-    baseUrl: env.OPERATOR_BASE_URL,
-    apiToken: env.OPERATOR_API_TOKEN,
-    callbackSecret: env.OPERATOR_CALLBACK_SECRET,
-    timeoutMs: env.OPERATOR_TIMEOUT_MS,
-  });
+  const adapter = overrides.adapter ?? operatorAdapterFromEnv(env);
   const outbox = createOutboxPublisher(
     [refundRequests, webhookDeliveries] as QueueDefinition<object>[],
     { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: overrides.jobOptions },

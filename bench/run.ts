@@ -1,7 +1,8 @@
 /**
  * `pnpm bench`: measures the cash-in path end to end on this machine (gateway + operator bridge +
  * the real simulator over HTTP, real PostgreSQL and Redis) and prints a table. A throw-away database
- * and Redis prefix are used and removed. BENCH_SECONDS and BENCH_CONNECTIONS tune the run.
+ * and Redis prefix are used and removed. BENCH_SECONDS and BENCH_CONNECTIONS tune the run;
+ * BENCH_EXPORT_ROWS (default 1 000 000, 0 to skip) sizes the transaction export run (export-bench.ts).
  */
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
@@ -12,6 +13,7 @@ import { parseEnv as bridgeEnv, startOperatorBridge } from '@mm/operator-bridge'
 import { startSimulator } from '@mm/operator-simulator';
 import { createLogger } from '@mm/observability';
 import { createTestDatabase, createTestRedis } from '@mm/testing';
+import { exportBench } from './export-bench.js';
 import { signatureVerification } from './signature-verification.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -54,6 +56,7 @@ const pending = await db.transaction.count({ where: { status: 'PENDING' } });
 const rows = [
   ['cash-in accepted (202, operator acknowledged)', `${result.requests.average.toFixed(0)} req/s`, `p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`, `${result.non2xx} non-2xx, ${result.errors} errors; ${pending}/${created} PENDING`],
   ...signatureVerification(),
+  ...(await exportBench({ baseUrl: gateway.url, databaseUrl: database.url, merchantId: merchant.id, apiKey: key.apiKey, apiSecret: key.apiSecret, rows: Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000) })),
 ];
 console.log(`\n${connections} connections, ${seconds} s, 2 cores\n`);
 console.table(rows.map(([what, rate, latency, notes]) => ({ what, rate, latency, notes })));

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { findActiveKey } from '@mm/db';
 import { waitFor } from '@mm/testing';
-import { startExportApp } from '../services/gateway/src/testing/export-app.js';
-import { signedClient, type ApiResponse } from './support/signed-client.js';
+import type { ApiResponse } from './support/signed-client.js';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 import { anotherMerchant, expectError, expectValidationError, newOrderId, signedHeaders } from './support/contract.js';
 
@@ -13,7 +11,6 @@ import { anotherMerchant, expectError, expectValidationError, newOrderId, signed
  */
 let sys: System;
 let sql: pg.Pool;
-let local: Awaited<ReturnType<typeof startExportApp>>;
 /** Where the export is served. */
 let baseUrl: string;
 let api: System['api'];
@@ -22,16 +19,11 @@ let other: { id: string; api: System['api'] };
 beforeAll(async () => {
   sys = await startSystem();
   sql = new pg.Pool({ connectionString: sys.database.url, max: 3 });
-  // Until services/gateway/src/app.ts mounts the export router, a local app made of the gateway's own
-  // middleware serves it. Once mounted: `baseUrl = sys.gatewayUrl; api = sys.api;` and no local app.
-  local = await startExportApp({ databaseUrl: sys.database.url, findKey: (k) => findActiveKey(sys.db, sys.box, k) });
-  baseUrl = local.url;
-  api = signedClient(baseUrl, sys.merchant.apiKey, sys.merchant.apiSecret);
-  const b = await anotherMerchant(sys);
-  other = { id: b.id, api: signedClient(baseUrl, b.apiKey, b.apiSecret) };
+  baseUrl = sys.gatewayUrl;
+  api = sys.api;
+  other = await anotherMerchant(sys);
 });
 afterAll(async () => {
-  await local?.stop();
   await sql?.end();
   await sys?.stop();
 });

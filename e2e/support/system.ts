@@ -21,6 +21,8 @@ export interface SystemOptions {
   webhookScheduleS?: string;
   relayIntervalMs?: number;
   relayGraceMs?: number;
+  /** Extra operator-bridge environment, e.g. CASHIN_STATUS_POLL_S. */
+  bridgeEnv?: Record<string, string>;
   /** Extra gateway environment, e.g. RATE_LIMIT_PER_S. */
   gatewayEnv?: Record<string, string>;
   /** Start without the operator bridge (outbox tests start it later). */
@@ -57,7 +59,7 @@ export async function startSystem(o: SystemOptions = {}) {
   const jobOptions = { backoff: { type: 'fixed', delay: 50 } };
 
   const gateway = await startGateway(gatewayEnv({ ...base, GATEWAY_PORT: '0', CASHIN_ACK_WAIT_MS: String(o.ackWaitMs ?? 3000), PUBLIC_BASE_URL: 'http://pay.example.test', ...o.gatewayEnv }), { logger, jobOptions });
-  const bridgeSettings = bridgeEnv({ ...base, OPERATOR_BRIDGE_PORT: '0', CASHIN_CONFIRMATION_TIMEOUT_S: String(o.confirmationTimeoutS ?? 300) });
+  const bridgeSettings = bridgeEnv({ ...base, OPERATOR_BRIDGE_PORT: '0', CASHIN_CONFIRMATION_TIMEOUT_S: String(o.confirmationTimeoutS ?? 300), ...o.bridgeEnv });
   // The bridge's callback URL must be known before it listens: take a free port first.
   const bridgePort = await freePort();
   bridgeSettings.OPERATOR_BRIDGE_PORT = bridgePort;

@@ -17,9 +17,13 @@ import { paymentPageRouter } from './routes/payment-page.js';
 import { paymentsRouter } from './routes/payments.js';
 import { refundsRouter } from './routes/refunds.js';
 import { webhookEventsRouter } from './routes/webhook-events.js';
+import { transactionsExportRouter } from './routes/transactions-export.js';
+import type { ExportPool } from '@mm/db/export-transactions';
 
 export interface GatewayDeps {
   db: Db;
+  /** pg pool of its own for GET /transactions/export (a cursor per download; Prisma cannot stream). */
+  exportPool: ExportPool;
   logger: Logger;
   metrics: Registry;
   readiness: Record<string, ReadinessCheck>;
@@ -59,6 +63,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   api.use(cashoutRouter({ isActiveCountry }));
   api.use(refundsRouter({ db: deps.db, afterCommit: deps.afterCommit }));
   api.use(balancesRouter({ db: deps.db }));
+  api.use(transactionsExportRouter({ pool: deps.exportPool }));
   api.use(webhookEventsRouter({ db: deps.db }));
   api.use(notFound);
   app.use('/api/v1', api);

@@ -4,6 +4,7 @@ import {
   AfterCommit, createOutboxPublisher, createRedisConnection, operatorRequests, refundRequests, TransactionUpdateWaiter,
   type ProducerOptions, type QueueDefinition,
 } from '@mm/queues';
+import { createExportPool } from '@mm/db/export-transactions';
 import { createGatewayApp } from './app.js';
 import type { GatewayEnv } from './env.js';
 import { ReplayGuard } from './http/replay-guard.js';
@@ -25,6 +26,7 @@ export interface RunningGateway {
 export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides = {}): Promise<RunningGateway> {
   const logger = overrides.logger ?? createLogger('gateway', env.LOG_LEVEL);
   const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
+  const exportPool = createExportPool({ databaseUrl: env.DATABASE_URL, onError: (err) => logger.warn({ err }, 'export pool: idle connection failed') });
   const redis = createRedisConnection(env.REDIS_URL);
   await assertRedisNoEviction(redis);
   const subscriber = createRedisConnection(env.REDIS_URL);
@@ -38,6 +40,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
 
   const app = createGatewayApp({
     db,
+    exportPool,
     logger,
     metrics: createMetricsRegistry('gateway'),
     readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
@@ -66,6 +69,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
       await producers.close();
       redis.disconnect();
       await db.$disconnect();
+      await exportPool.end();
     },
   };
 }

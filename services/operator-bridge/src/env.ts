@@ -1,10 +1,12 @@
-import { common, Joi, operator, parseEnv as parse, relay, type CommonEnv, type OperatorEnv, type RelayEnv } from '@mm/config';
+import { common, Joi, operator, parseEnv as parse, relay, secondsList, type CommonEnv, type OperatorEnv, type RelayEnv } from '@mm/config';
 
 export interface BridgeEnv extends CommonEnv, OperatorEnv, RelayEnv {
   OPERATOR_BRIDGE_PORT: number;
   /** Base URL the operator calls back (this service's callback route, as the operator reaches it). */
   OPERATOR_CALLBACK_BASE_URL: string;
   CASHIN_CONFIRMATION_TIMEOUT_S: number;
+  /** Delays after PENDING at which the operator is asked for the status, in case its callback was lost. */
+  CASHIN_STATUS_POLL_S: string;
   BRIDGE_CONCURRENCY: number;
 }
 
@@ -16,6 +18,7 @@ const schema = Joi.object<BridgeEnv>({
   OPERATOR_CALLBACK_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('http://127.0.0.1:3002'),
   // Decimals allowed so tests can expire in milliseconds.
   CASHIN_CONFIRMATION_TIMEOUT_S: Joi.number().positive().default(300),
+  CASHIN_STATUS_POLL_S: secondsList().allow('').default('60,150'),
   BRIDGE_CONCURRENCY: Joi.number().integer().min(1).default(20),
 });
 

@@ -6,6 +6,7 @@ import {
   AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, expiryChecks, operatorRequests,
   operatorResults, QueueProducer, startOutboxRelay, webhookDeliveries, type ProducerOptions, type QueueDefinition,
 } from '@mm/queues';
+import { parseSecondsList } from '@mm/config';
 import type { BridgeEnv } from './env.js';
 import { applyOperatorResultProcessor } from './processors/apply-operator-result.js';
 import { pushUssdProcessor } from './processors/push-ussd.js';
@@ -55,6 +56,7 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
     db, adapter, afterCommit, now,
     callbackUrl: `${env.OPERATOR_CALLBACK_BASE_URL.replace(/\/$/, '')}/operator/callbacks/${adapter.name}`,
     confirmationTimeoutMs: Math.round(env.CASHIN_CONFIRMATION_TIMEOUT_S * 1000),
+    statusPollsMs: env.CASHIN_STATUS_POLL_S ? parseSecondsList(env.CASHIN_STATUS_POLL_S) : [],
   }));
   const resultConnection = createRedisConnection(env.REDIS_URL);
   const resultWorker = createWorker(operatorResults, { ...workerOptions, connection: resultConnection },

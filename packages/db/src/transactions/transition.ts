@@ -21,6 +21,8 @@ export interface TransitionPatch {
   failureReason?: string | null;
   /** With `to: 'PENDING'`: when the expiry check runs. */
   expiresAt?: Date;
+  /** With `to: 'PENDING'`: earlier status polls of the operator (those before expiresAt are kept). */
+  pollAt?: Date[];
 }
 
 export interface TransitionRequest {
@@ -53,7 +55,7 @@ export async function transition(tx: Tx, req: TransitionRequest): Promise<Transi
   if (!locked || !sources.includes(locked.status)) return null;
   const from = locked.status;
 
-  const { expiresAt, ...patch } = req.patch ?? {};
+  const { expiresAt, pollAt = [], ...patch } = req.patch ?? {};
   const terminal = NOTIFIED_STATUSES.includes(req.to);
   const transaction = await tx.transaction.update({
     where: { id: req.transactionId },
@@ -74,7 +76,10 @@ export async function transition(tx: Tx, req: TransitionRequest): Promise<Transi
 
   const outbox: OutboxRow[] = [];
   if (req.to === 'PENDING' && expiresAt) {
-    outbox.push(await insertOutbox(tx, { topic: EXPIRY_TOPIC, payload: { transaction_id: transaction.id }, availableAt: expiresAt }));
+    for (const at of pollAt.filter((d) => d < expiresAt)) {
+      outbox.push(await insertOutbox(tx, { topic: EXPIRY_TOPIC, payload: { transaction_id: transaction.id, kind: 'poll' }, availableAt: at }));
+    }
+    outbox.push(await insertOutbox(tx, { topic: EXPIRY_TOPIC, payload: { transaction_id: transaction.id, kind: 'expiry' }, availableAt: expiresAt }));
   }
   if (terminal) {
     const merchant = await tx.merchant.findUniqueOrThrow({ where: { id: transaction.merchantId }, select: { webhookUrl: true } });

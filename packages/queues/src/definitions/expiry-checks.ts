@@ -2,16 +2,25 @@ import Joi from 'joi';
 import { defineQueue } from '../queue-definition.js';
 import { QUEUE_NAMES } from '../queue-names.js';
 
-/** Delayed until a PENDING cash-in's confirmation delay runs out; the expiry worker decides. */
+/**
+ * Delayed checks of a PENDING cash-in with the operator. `poll`: before the confirmation delay, so a
+ * lost callback cannot leave it pending until expiry; `expiry`: when the delay runs out, the last word.
+ */
 export interface ExpiryCheckJob {
   outbox_id: string;
   transaction_id: string;
+  kind: 'poll' | 'expiry';
 }
 
 export const expiryChecks = defineQueue<ExpiryCheckJob>({
   name: QUEUE_NAMES.expiryChecks,
   fromOutbox: true,
-  schema: Joi.object({ outbox_id: Joi.string().uuid().required(), transaction_id: Joi.string().uuid().required() }),
+  schema: Joi.object({
+    outbox_id: Joi.string().uuid().required(),
+    transaction_id: Joi.string().uuid().required(),
+    // Rows written before polls existed carry no kind: they are expiries.
+    kind: Joi.string().valid('poll', 'expiry').default('expiry'),
+  }),
   // Retries cover an unreachable operator during the final status check.
   jobOptions: {
     attempts: 6,

@@ -21,12 +21,18 @@ export function checkExpiryProcessor(deps: { db: Db; adapter: OperatorAdapter; a
     try {
       status = await deps.adapter.queryStatus(t.providerReference);
     } catch (err) {
+      // A poll that cannot reach the operator just gives way to the next check.
+      if (payload.kind === 'poll' && isFinalAttempt(job)) {
+        await completeOutbox(deps.db, payload.outbox_id);
+        return;
+      }
       if (!isFinalAttempt(job)) throw err;
       deps.logger.warn({ err, transactionId: t.id, unavailable: err instanceof OperatorUnavailableError }, 'no operator answer for the final status check; expiring');
     }
     const outcome = await deps.db.$transaction(async (tx) => {
-      const decided = status?.found ? await applyOperatorResult(tx, t.id, status, 'expiry-check:operator-result') : null;
-      const o = decided ?? (await transition(tx, { transactionId: t.id, to: 'EXPIRED', cause: 'expiry' }));
+      const decided = status?.found ? await applyOperatorResult(tx, t.id, status, `${payload.kind === 'poll' ? 'status-poll' : 'expiry-check'}:operator-result`) : null;
+      // A poll that finds the customer still deciding changes nothing; only the expiry check expires.
+      const o = decided ?? (payload.kind === 'expiry' ? await transition(tx, { transactionId: t.id, to: 'EXPIRED', cause: 'expiry' }) : null);
       await completeOutbox(tx, payload.outbox_id);
       return o;
     });

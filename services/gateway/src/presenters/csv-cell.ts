@@ -7,13 +7,13 @@
  * - A cell holding a comma, a double quote, CR or LF is wrapped in double quotes, its quotes doubled.
  * - null and undefined are empty cells; numbers are written as they are.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r']);
 const NEEDS_QUOTES = /[",\r\n]/;
 
 export function csvCell(value: string | number | bigint | boolean | null | undefined): string {
   if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
+  if (typeof value !== 'string') return String(value);
+  const text = FORMULA_START.has(value.charAt(0)) ? `'${value}` : value;
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

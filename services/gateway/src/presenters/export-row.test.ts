@@ -1,4 +1,5 @@
 import type { ExportedTransaction } from '@mm/db/export-transactions';
+import { maskMsisdn } from '@mm/domain';
 import { EXPORT_COLUMNS, presentExportRow } from './export-row.js';
 import { presentStatusResponse } from './transaction-presenter.js';
 
@@ -50,9 +51,14 @@ describe('presentExportRow', () => {
     });
   });
 
-  it('contains every status-response field, with the same values', () => {
-    const row = presentExportRow(base);
-    expect(row).toMatchObject(presentStatusResponse(base));
+  it.each([
+    ['a failed one', base],
+    ['an open one', { ...base, status: 'PENDING', providerState: null, providerTxId: null, providerTxnStatus: null, failureCode: null, failureReason: null, completedAt: null }],
+    ['a refunded one', { ...base, status: 'REVERSED', providerState: 'OK', refundedAmount: 5000n, failureCode: null, failureReason: null }],
+  ])('is, for %s, exactly the status response plus msisdn, created_at and updated_at', (_what, t) => {
+    const { msisdn, created_at, updated_at, ...rest } = presentExportRow(t);
+    expect(rest).toEqual(presentStatusResponse(t));
+    expect({ msisdn, created_at, updated_at }).toEqual({ msisdn: maskMsisdn(t.msisdn), created_at: t.createdAt.toISOString(), updated_at: t.updatedAt.toISOString() });
   });
 
   it('has its keys in the order of the CSV columns, and no other', () => {

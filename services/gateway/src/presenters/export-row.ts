@@ -1,14 +1,35 @@
 import { maskMsisdn } from '@mm/domain';
 import type { ExportedTransaction } from '@mm/db/export-transactions';
-import { presentStatusResponse } from './transaction-presenter.js';
+import { providerState } from './transaction-presenter.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
- * decisions 8: one exported transaction is the status response (GET /payments/{id}) plus the masked
- * customer number, the failure details, the refunded amount and both timestamps.
+ * decisions 8: one exported transaction is the status response (presentStatusResponse, same fields,
+ * same values: the unit test holds them together) plus the masked customer number and both
+ * timestamps. Written out field by field rather than spreading the status response: this runs once
+ * per row of exports of millions of rows, and a spread followed by more properties costs ~15x more
+ * in V8.
  */
 export function presentExportRow(t: ExportedTransaction) {
   return {
-    ...presentStatusResponse(t),
+    transaction_id: t.id,
+    merchant_order_id: t.merchantOrderId,
+    type: t.type,
+    status: t.status,
+    amount: Number(t.amount),
+    currency: t.currency,
+    country_code: t.countryCode,
+    payment_method: 'USSD_PUSH',
+    provider_reference: t.providerReference,
+    provider_tx_id: t.providerTxId,
+    provider_session_id: t.providerSessionId,
+    provider_state: providerState(t),
+    provider_txn_status: t.providerTxnStatus,
+    failure_code: t.failureCode,
+    failure_reason: t.failureReason,
+    refunded_amount: Number(t.refundedAmount),
+    completed_at: iso(t.completedAt),
     msisdn: maskMsisdn(t.msisdn),
     created_at: t.createdAt.toISOString(),
     updated_at: t.updatedAt.toISOString(),

@@ -11,7 +11,7 @@ export type StatusFields = Pick<
 >;
 
 // Until the operator has decided, its raw state is PENDING (the spec's cash-in response shows it so).
-function providerState(t: StatusFields): string | null {
+export function providerState(t: StatusFields): string | null {
   return t.providerState ?? (isInFlight(t.status as TransactionStatus) ? 'PENDING' : null);
 }
 

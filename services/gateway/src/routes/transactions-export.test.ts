@@ -40,7 +40,7 @@ describe('transactions export route', () => {
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('content-disposition')).toBeNull();
-    expect((await res.json()).error.code).toBe('INTERNAL_ERROR');
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('INTERNAL_ERROR');
   });
 
   it('answers HEAD with the headers only, without querying', async () => {
@@ -53,6 +53,6 @@ describe('transactions export route', () => {
   it('validates before anything else', async () => {
     const res = await fetch(`${url}?date_from=2026-01-01`);
     expect(res.status).toBe(400);
-    expect((await res.json()).error.details).toEqual([{ field: 'date_to', issue: 'is required' }]);
+    expect(((await res.json()) as { error: { details: unknown } }).error.details).toEqual([{ field: 'date_to', issue: 'is required' }]);
   });
 });

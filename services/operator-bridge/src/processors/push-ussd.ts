@@ -9,6 +9,8 @@ export interface PushUssdDeps {
   afterCommit: AfterCommit;
   callbackUrl: string;
   confirmationTimeoutMs: number;
+  /** Status polls after PENDING, in ms (those past the confirmation delay are dropped). */
+  statusPollsMs?: number[];
   now?: () => number;
 }
 
@@ -65,7 +67,11 @@ async function push(deps: PushUssdDeps, t: Transaction, outboxId: string, job: J
     const o = ack.accepted
       ? await transition(tx, {
           transactionId: t.id, to: 'PENDING', cause: 'operator-ack',
-          patch: { providerSessionId: ack.providerSessionId, providerState: 'PENDING', expiresAt: new Date(now() + deps.confirmationTimeoutMs) },
+          patch: {
+            providerSessionId: ack.providerSessionId, providerState: 'PENDING',
+            expiresAt: new Date(now() + deps.confirmationTimeoutMs),
+            pollAt: (deps.statusPollsMs ?? []).map((ms) => new Date(now() + ms)),
+          },
         })
       : await transition(tx, {
           transactionId: t.id, to: 'FAILED', cause: 'operator-rejected',

@@ -1,0 +1,147 @@
+/**
+ * GET /api/v1/transactions/export at volume (decisions 8: "memory stays flat for millions of rows").
+ * Inserts transactions with SQL (generate_series) into the throw-away database, downloads them as CSV
+ * and as JSON over HTTP while counting bytes and rows (nothing is kept), and samples the process RSS
+ * every 100 ms: the gateway runs in this process, so a peak that does not grow with the row count
+ * shows the export streams. Sizes: 100 000 rows, then BENCH_EXPORT_ROWS (default 1 000 000; 0 skips).
+ */
+import { request } from 'node:http';
+import pg from 'pg';
+import { signPayload } from '@mm/domain';
+
+export interface ExportBenchOptions {
+  /** Where GET /api/v1/transactions/export is served (the gateway started by run.ts). */
+  baseUrl: string;
+  databaseUrl: string;
+  merchantId: string;
+  apiKey: string;
+  apiSecret: string;
+  rows: number;
+}
+
+const SMALL = 100_000;
+const MiB = 1024 * 1024;
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US').replace(/,/g, ' ');
+
+/**
+ * `count` transactions of the merchant spread over the month `month` (YYYY-MM) of 2025, with the mix
+ * of states, countries and operator fields an export really carries.
+ */
+async function insertRows(sql: pg.Pool, merchantId: string, count: number, month: string): Promise<number> {
+  const started = performance.now();
+  const chunk = 250_000;
+  for (let offset = 0; offset < count; offset += chunk) {
+    await sql.query(
+      `INSERT INTO transactions (merchant_id, merchant_order_id, type, status, amount, currency, country_code, msisdn,
+         request_fingerprint, provider_reference, provider_tx_id, provider_session_id, provider_state, provider_txn_status,
+         failure_code, failure_reason, completed_at, created_at, updated_at)
+       SELECT $1, 'bench-${month}-' || g, 'CASHIN', s.status, 100 + (g % 50000) * 10, c.currency, c.country, c.msisdn,
+         'fp', 'BENCH-${month}-' || g, CASE WHEN s.status = 'SUCCESS' THEN 'OP' || g END, 'SESS' || g, s.pstate, s.txn,
+         s.fcode, s.freason, CASE WHEN s.status <> 'PENDING' THEN t.at + interval '40 second' END, t.at, t.at + interval '40 second'
+       FROM generate_series($2::int, $3::int) g
+       CROSS JOIN LATERAL (SELECT $4::timestamptz + (g::float8 / $5::float8) * ($6::timestamptz - $4::timestamptz) AS at) t
+       CROSS JOIN LATERAL (SELECT CASE g % 3 WHEN 0 THEN 'CI' WHEN 1 THEN 'SN' ELSE 'CM' END AS country,
+                                  CASE g % 3 WHEN 2 THEN 'XAF' ELSE 'XOF' END AS currency,
+                                  CASE g % 3 WHEN 0 THEN '+2250707' WHEN 1 THEN '+2217712' ELSE '+2376771' END || lpad((g % 1000000)::text, 6, '0') AS msisdn) c
+       CROSS JOIN LATERAL (SELECT
+           CASE WHEN g % 10 < 7 THEN 'SUCCESS' WHEN g % 10 < 9 THEN 'FAILED' ELSE 'PENDING' END AS status,
+           CASE WHEN g % 10 < 7 THEN 'OK' WHEN g % 10 < 9 THEN 'canceled' ELSE 'PENDING' END AS pstate,
+           CASE WHEN g % 10 < 7 THEN '200' WHEN g % 10 = 7 THEN '54321' END AS txn,
+           CASE WHEN g % 10 = 7 THEN 'INSUFFICIENT_BALANCE' WHEN g % 10 = 8 THEN 'CUSTOMER_DID_NOT_VALIDATE' END AS fcode,
+           CASE WHEN g % 10 = 7 THEN '60019' END AS freason) s`,
+      [merchantId, offset + 1, Math.min(offset + chunk, count), `${month}-01T00:00:00Z`, count + 1, nextMonth(month)],
+    );
+  }
+  await sql.query('VACUUM ANALYZE transactions');
+  return (performance.now() - started) / 1000;
+}
+
+function nextMonth(month: string): string {
+  const d = new Date(`${month}-01T00:00:00Z`);
+  d.setUTCMonth(d.getUTCMonth() + 1);
+  return d.toISOString();
+}
+
+function lastDay(month: string): string {
+  return new Date(new Date(nextMonth(month)).getTime() - 86_400_000).toISOString().slice(0, 10);
+}
+
+interface Download {
+  status: number;
+  bytes: number;
+  rows: number;
+  seconds: number;
+  rssBefore: number;
+  rssPeak: number;
+  rssAfter: number;
+}
+
+/** Downloads one export, counting bytes and rows on the fly, RSS sampled every 100 ms. */
+function download(o: ExportBenchOptions, query: string, format: 'csv' | 'json'): Promise<Download> {
+  const ts = String(Math.floor(Date.now() / 1000));
+  const rssBefore = process.memoryUsage.rss();
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+  }, 100);
+  const started = performance.now();
+  return new Promise<Download>((resolve, reject) => {
+    const req = request(`${o.baseUrl}/api/v1/transactions/export?${query}&format=${format}`, {
+      headers: { 'X-Service-Key': o.apiKey, 'X-Service-Timestamp': ts, 'X-Service-Signature': signPayload(o.apiSecret, ts, '') },
+    }, (res) => {
+      let bytes = 0;
+      let newlines = 0;
+      let tail = '';
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (format === 'csv') {
+          for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) newlines += 1;
+        } else {
+          // Only the end matters: {"data":[...],"meta":{"count":N,...}}
+          tail = (tail + chunk.subarray(-256).toString('latin1')).slice(-256);
+        }
+      });
+      res.on('end', () => {
+        clearInterval(sampler);
+        const seconds = (performance.now() - started) / 1000;
+        const rows = format === 'csv' ? newlines - 1 : Number(/"meta":\{"count":(\d+)/.exec(tail)?.[1] ?? -1);
+        resolve({ status: res.statusCode ?? 0, bytes, rows, seconds, rssBefore, rssPeak: Math.max(rssPeak, process.memoryUsage.rss()), rssAfter: process.memoryUsage.rss() });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', (err) => {
+      clearInterval(sampler);
+      reject(err);
+    });
+    req.end();
+  });
+}
+
+export async function exportBench(options: ExportBenchOptions): Promise<string[][]> {
+  if (options.rows <= 0) return [];
+  const sizes = options.rows > SMALL ? [SMALL, options.rows] : [options.rows];
+  const sql = new pg.Pool({ connectionString: options.databaseUrl, max: 1 });
+  const table: string[][] = [];
+  const o = options;
+  try {
+    for (const [i, size] of sizes.entries()) {
+      const month = `2025-${String(i + 1).padStart(2, '0')}`;
+      const insertS = await insertRows(sql, o.merchantId, size, month);
+      table.push([`export: insert ${fmt(size)} rows (SQL)`, `${fmt(size / insertS)} rows/s`, `${insertS.toFixed(1)} s`, 'generate_series, then VACUUM ANALYZE']);
+      const query = `date_from=${month}-01&date_to=${lastDay(month)}`;
+      for (const format of ['csv', 'json'] as const) {
+        const d = await download(o, query, format);
+        const ok = d.status === 200 && d.rows === size ? 'all rows' : `status ${d.status}, ${d.rows} rows!`;
+        table.push([
+          `export ${format.toUpperCase()}, ${fmt(size)} rows over HTTP`,
+          `${fmt(d.rows / d.seconds)} rows/s`,
+          `${d.seconds.toFixed(1)} s, ${fmt(d.bytes / MiB)} MiB`,
+          `${ok}; RSS ${fmt(d.rssBefore / MiB)} MiB before, peak ${fmt(d.rssPeak / MiB)} (+${fmt((d.rssPeak - d.rssBefore) / MiB)}), ${fmt(d.rssAfter / MiB)} after`,
+        ]);
+      }
+    }
+  } finally {
+    await sql.end();
+  }
+  return table;
+}

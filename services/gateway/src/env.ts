@@ -1,13 +1,8 @@
-import { common, Joi, masterKey, parseEnv as parse } from '@mm/config';
+import { common, Joi, masterKey, parseEnv as parse, type CommonEnv } from '@mm/config';
 
-export interface GatewayEnv {
+export interface GatewayEnv extends CommonEnv {
   GATEWAY_PORT: number;
   PUBLIC_BASE_URL: string;
-  DATABASE_URL: string;
-  REDIS_URL: string;
-  REDIS_PREFIX: string;
-  LOG_LEVEL: string;
-  DB_POOL_SIZE: number;
   MASTER_KEY: string;
   AUTH_TOLERANCE_S: number;
   CASHIN_ACK_WAIT_MS: number;

@@ -1,11 +1,8 @@
-import { common, Joi, masterKey, parseEnv as parseWithSchema, parseSecondsList, secondsList } from '@mm/config';
+import {
+  common, Joi, masterKey, parseEnv as parseWithSchema, parseSecondsList, relay, secondsList, type CommonEnv, type RelayEnv,
+} from '@mm/config';
 
-export interface WebhookDispatcherEnv {
-  DATABASE_URL: string;
-  REDIS_URL: string;
-  REDIS_PREFIX: string;
-  LOG_LEVEL: string;
-  DB_POOL_SIZE: number;
+export interface WebhookDispatcherEnv extends CommonEnv, RelayEnv {
   MASTER_KEY: string;
   /** Delays (seconds) before each retry, as configured: decisions 9's 1m, 5m, 15m, 1h, 6h, 24h. */
   WEBHOOK_RETRY_SCHEDULE_S: string;
@@ -14,8 +11,6 @@ export interface WebhookDispatcherEnv {
   WEBHOOK_TIMEOUT_MS: number;
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolean;
   WEBHOOK_DISPATCHER_PORT: number;
-  OUTBOX_RELAY_INTERVAL_MS: number;
-  OUTBOX_GRACE_MS: number;
   WEBHOOK_CONCURRENCY: number;
 }
 
@@ -30,8 +25,7 @@ const schema = Joi.object({
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: Joi.boolean().truthy('1').falsy('0').default(false),
   // Port 0 picks a free port (tests).
   WEBHOOK_DISPATCHER_PORT: Joi.number().port().default(3005),
-  OUTBOX_RELAY_INTERVAL_MS: Joi.number().integer().min(1).default(5000),
-  OUTBOX_GRACE_MS: Joi.number().integer().min(0).default(10_000),
+  ...relay,
   WEBHOOK_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(20),
 });
 

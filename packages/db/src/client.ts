@@ -13,5 +13,6 @@ export interface DbOptions {
 
 export function createDb({ databaseUrl, poolSize = 10 }: DbOptions): Db {
   const adapter = new PrismaPg({ connectionString: databaseUrl, max: poolSize });
-  return new PrismaClient({ adapter });
+  // 'minimal': no call-site capture (a stack trace per query) on the hot path.
+  return new PrismaClient({ adapter, errorFormat: 'minimal' });
 }

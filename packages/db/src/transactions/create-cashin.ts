@@ -56,9 +56,11 @@ export async function createCashin(db: Db, input: NewCashin): Promise<CreateCash
         },
       });
       await tx.transactionEvent.create({ data: { transactionId: id, fromStatus: null, toStatus: 'CREATED', cause: 'cashin-accepted' } });
+      const row = await insertOutbox(tx, { topic: OPERATOR_REQUEST_TOPIC, payload: { transaction_id: id } });
+      // Last: the posting locks the merchant's balance row, which every cash-in of the merchant
+      // updates; holding it only until the commit keeps concurrent cash-ins from queueing behind it.
       const posting = cashinPosting(null, 'CREATED', input.amount);
       if (posting) await post(tx, { merchantId: input.merchantId, countryCode: input.countryCode, currency: input.currency }, posting, id);
-      const row = await insertOutbox(tx, { topic: OPERATOR_REQUEST_TOPIC, payload: { transaction_id: id } });
       return { kind: 'created' as const, transaction, outbox: [row] };
     });
   } catch (err) {

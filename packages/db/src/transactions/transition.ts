@@ -69,11 +69,6 @@ export async function transition(tx: Tx, req: TransitionRequest): Promise<Transi
   });
   await tx.transactionEvent.create({ data: { transactionId: transaction.id, fromStatus: from, toStatus: req.to, cause: req.cause, createdAt: now } });
 
-  const posting = cashinPosting(from, req.to, Number(transaction.amount));
-  if (posting) {
-    await post(tx, { merchantId: transaction.merchantId, countryCode: transaction.countryCode, currency: transaction.currency }, posting, transaction.id);
-  }
-
   const outbox: OutboxRow[] = [];
   if (req.to === 'PENDING' && expiresAt) {
     for (const at of pollAt.filter((d) => d < expiresAt)) {
@@ -91,6 +86,11 @@ export async function transition(tx: Tx, req: TransitionRequest): Promise<Transi
       buildPayload: (eventId) => transactionStatusChangedPayload(snapshotOf(transaction), eventId, now),
     });
     if (row) outbox.push(row);
+  }
+  // Last, for the same reason as in createCashin: the merchant's balance rows are the hot ones.
+  const posting = cashinPosting(from, req.to, Number(transaction.amount));
+  if (posting) {
+    await post(tx, { merchantId: transaction.merchantId, countryCode: transaction.countryCode, currency: transaction.currency }, posting, transaction.id);
   }
   return { from, transaction, outbox };
 }

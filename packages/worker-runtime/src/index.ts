@@ -1,0 +1,1 @@
+export { startOutboxWorker, type OutboxWorkerOptions, type RunningOutboxWorker } from './start-outbox-worker.js';

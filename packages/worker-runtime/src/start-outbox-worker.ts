@@ -1,0 +1,80 @@
+import type { Server } from 'node:http';
+import type { CommonEnv, RelayEnv } from '@mm/config';
+import { createDb, findOverdueOutbox, type Db } from '@mm/db';
+import { assertRedisNoEviction, createHealthRouter, createLogger, createMetricsRegistry, startHealthServer, type Logger } from '@mm/observability';
+import {
+  AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, startOutboxRelay,
+  type JobHandler, type ProducerOptions, type QueueDefinition,
+} from '@mm/queues';
+
+export interface OutboxWorkerOptions<P extends object> {
+  /** Service name, for logs and metrics. */
+  service: string;
+  env: CommonEnv & RelayEnv;
+  /** Port of /health, /ready and /metrics (0: any free port). */
+  healthPort: number;
+  /** The queue this worker consumes; its outbox rows are re-published by this worker's relay. */
+  consumes: QueueDefinition<P>;
+  /** Queues of the outbox rows its handler writes (e.g. webhook deliveries). */
+  produces: QueueDefinition<object>[];
+  concurrency: number;
+  logger?: Logger;
+  jobOptions?: ProducerOptions['jobOptions'];
+  handler(deps: { db: Db; afterCommit: AfterCommit; logger: Logger }): JobHandler<P>;
+}
+
+export interface RunningOutboxWorker {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The process shape of a worker fed by outbox rows: database and Redis (refused unless noeviction),
+ * the BullMQ worker, a publisher for what it produces, the relay that re-publishes its own lost jobs,
+ * health endpoints, and a stop() that finishes jobs in flight before closing connections.
+ */
+export async function startOutboxWorker<P extends object>(o: OutboxWorkerOptions<P>): Promise<RunningOutboxWorker> {
+  const { env } = o;
+  const logger = o.logger ?? createLogger(o.service, env.LOG_LEVEL);
+  const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
+  const redis = createRedisConnection(env.REDIS_URL);
+  await assertRedisNoEviction(redis);
+  const outbox = createOutboxPublisher(
+    [o.consumes as QueueDefinition<object>, ...o.produces],
+    { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: o.jobOptions },
+    logger,
+  );
+  const afterCommit = new AfterCommit(outbox.publisher, redis, env.REDIS_PREFIX);
+  const relay = startOutboxRelay({
+    publisher: outbox.publisher,
+    topics: [o.consumes.name],
+    findOverdue: (topics, before) => findOverdueOutbox(db, topics, before),
+    graceMs: env.OUTBOX_GRACE_MS,
+    intervalMs: env.OUTBOX_RELAY_INTERVAL_MS,
+    onError: (err) => logger.warn({ err }, 'outbox relay pass failed'),
+  });
+  const workerConnection = createRedisConnection(env.REDIS_URL);
+  const worker = createWorker(o.consumes, { connection: workerConnection, redisPrefix: env.REDIS_PREFIX, concurrency: o.concurrency },
+    o.handler({ db, afterCommit, logger }));
+  worker.on('failed', (job, err) => logger.warn({ err, queue: o.consumes.name, jobId: job?.id, attempts: job?.attemptsMade }, 'job failed'));
+  // An 'error' event without a listener would crash the process (BullMQ reconnects by itself).
+  worker.on('error', (err) => logger.error({ err, queue: o.consumes.name }, 'worker error'));
+  // Ready before start returns: a stop() racing the worker's connection would leave BullMQ timers behind.
+  await worker.waitUntilReady();
+  const health: Server = await startHealthServer(
+    o.healthPort,
+    createHealthRouter({ database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() }, createMetricsRegistry(o.service)),
+  );
+  return {
+    port: (health.address() as { port: number }).port,
+    async stop() {
+      await new Promise<void>((resolve) => health.close(() => resolve()));
+      await relay.stop();
+      await worker.close();
+      await outbox.close();
+      workerConnection.disconnect();
+      redis.disconnect();
+      await db.$disconnect();
+    },
+  };
+}

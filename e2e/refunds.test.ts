@@ -83,6 +83,17 @@ describe('refunds', () => {
     expect(await sys.db.refund.count({ where: { transactionId: tx } })).toBe(1);
   });
 
+  it('accepts exactly as many of 20 concurrent partial refunds as the amount allows', async () => {
+    const tx = await capturedCashin();
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => refund({ transaction_id: tx, amount: 300, reason: `part ${i}` })));
+    // 16 x 300 = 4 800 fits in 5 000; a 17th would not.
+    expect(answers.filter((a) => a.status === 202)).toHaveLength(16);
+    expect(answers.filter((a) => a.status === 422).every((a) => a.body.error.code === 'REFUND_EXCEEDS_AMOUNT')).toBe(true);
+    expect(answers.filter((a) => a.status === 422)).toHaveLength(4);
+    const row = await sys.db.transaction.findUniqueOrThrow({ where: { id: tx } });
+    expect(row.refundReservedAmount).toBe(4800n);
+  });
+
   it('refuses to refund a FAILED cash-in (409 INVALID_STATE) and writes nothing', async () => {
     const res = await sys.api('POST', '/api/v1/payments/cashin', { merchant_order_id: `rf-failed-${++seq}`, amount: 5000, customer_msisdn: CI_NUMBER('02') });
     const tx = res.body.data.transaction_id as string;

@@ -124,6 +124,6 @@ describe('cash-in lifecycle against the operator simulator', () => {
     await statusOf(data.transaction_id, (s) => s === 'SUCCESS');
     const html = await (await fetch(`${sys.gatewayUrl}/pay/${data.transaction_id}`)).text();
     expect(html).toContain('data-status="SUCCESS"');
-    expect(html).toContain('href="https://shop.example/thanks"');
+    expect(html).toContain('href="https://shop.example/thanks?transaction_id=');
   });
 });

@@ -1,53 +1,79 @@
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import { isInFlight, maskMsisdn, type TransactionStatus } from '@mm/domain';
 import type { Db } from '@mm/db';
+import { formatAmount, returnTarget } from '../payment-page/format.js';
+import { newNonce, securityHeaders } from '../payment-page/headers.js';
+import { negotiateLang } from '../payment-page/i18n.js';
+import { renderNotFound, renderPage, type StatusBody } from '../payment-page/render.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+export interface PaymentPageDeps {
+  db: Db;
+  now?: () => number;
+}
 
-const MESSAGES: Record<string, string> = {
-  CREATED: 'Sending the payment request to your phone…',
-  INITIATED: 'Sending the payment request to your phone…',
-  PENDING: 'Check your phone and confirm the payment with your secret code.',
-  SUCCESS: 'Payment confirmed. Thank you!',
-  FAILED: 'The payment did not go through.',
-  EXPIRED: 'The confirmation delay has passed; the payment was not made.',
-  REVERSED: 'This payment was refunded.',
-};
+function secure(res: Response): string {
+  const nonce = newNonce();
+  res.set(securityHeaders(nonce));
+  return nonce;
+}
 
 /**
- * The payment_url page: the customer follows the USSD confirmation here. It refreshes itself while the
- * outcome is open. The transaction id is the only key, so the page shows nothing a customer would not
- * see on their own phone (masked number, amount, merchant name).
+ * The payment_url page and its status JSON. The transaction id is the only key, so both show nothing a
+ * customer would not see on their own phone: merchant name, amount, masked number, status in words.
  */
-export function paymentPageRouter(deps: { db: Db }): Router {
+export function paymentPageRouter(deps: PaymentPageDeps): Router {
+  const now = deps.now ?? Date.now;
   const router = Router();
+
   router.get('/pay/:id', async (req, res) => {
+    const nonce = secure(res);
+    res.vary('Accept-Language');
+    const lang = negotiateLang(req.get('accept-language'));
     const id = req.params.id;
-    const t = UUID.test(id) ? await deps.db.transaction.findUnique({ where: { id }, include: { merchant: { select: { name: true } } } }) : null;
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+    const t = UUID.test(id)
+      ? await deps.db.transaction.findUnique({
+          where: { id },
+          select: { status: true, amount: true, currency: true, msisdn: true, motif: true, returnUrl: true, failureCode: true, expiresAt: true, merchant: { select: { name: true } } },
+        })
+      : null;
     if (!t) {
-      res.status(404).type('html').send('<!doctype html><meta charset="utf-8"><title>Payment not found</title><p>Payment not found.</p>');
+      res.status(404).type('html').send(renderNotFound(lang, nonce));
       return;
     }
     const open = isInFlight(t.status as TransactionStatus);
-    const back = !open && t.returnUrl ? `<p><a id="return" href="${escape(t.returnUrl)}">Return to ${escape(t.merchant.name)}</a></p>` : '';
-    res.type('html').send(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-${open ? '<meta http-equiv="refresh" content="3">' : ''}
-<title>Payment to ${escape(t.merchant.name)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem}
-.amount{font-size:2rem;font-weight:600}.status{padding:.75rem;border-radius:.5rem;background:#f3f4f6}</style></head>
-<body><h1>${escape(t.merchant.name)}</h1>
-<p class="amount">${Number(t.amount).toLocaleString('fr-FR')} ${escape(t.currency)}</p>
-<p>Phone: ${escape(maskMsisdn(t.msisdn))}</p>
-${t.motif ? `<p>${escape(t.motif)}</p>` : ''}
-<p class="status" id="status" data-status="${t.status}">${escape(MESSAGES[t.status] ?? t.status)}</p>
-${back}
-</body></html>`);
+    const html = renderPage({
+      merchantName: t.merchant.name,
+      amountText: formatAmount(t.amount, t.currency),
+      maskedMsisdn: maskMsisdn(t.msisdn),
+      motif: t.motif,
+      status: t.status,
+      failureCode: t.failureCode,
+      remainingS: open && t.expiresAt ? Math.max(0, Math.floor((t.expiresAt.getTime() - now()) / 1000)) : null,
+      redirectUrl: open ? null : returnTarget(t.returnUrl, id, t.status),
+    }, lang, nonce);
+    res.type('html').send(html);
   });
+
+  router.get('/pay/:id/status', async (req, res) => {
+    secure(res);
+    const id = req.params.id;
+    const t = UUID.test(id)
+      ? await deps.db.transaction.findUnique({ where: { id }, select: { status: true, failureCode: true, returnUrl: true } })
+      : null;
+    if (!t) {
+      res.status(404).json({ error: 'not_found' });
+      return;
+    }
+    const body: StatusBody = { status: t.status };
+    if (t.status === 'FAILED') body.failure_code = t.failureCode ?? 'UNKNOWN';
+    if (!isInFlight(t.status as TransactionStatus)) {
+      const target = returnTarget(t.returnUrl, id, t.status);
+      if (target) body.redirect_url = target;
+    }
+    res.json(body);
+  });
+
   return router;
 }

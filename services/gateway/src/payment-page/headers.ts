@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+
+/** A fresh CSP nonce per response (128 bits, base64). */
+export function newNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+/**
+ * Headers of every payment-page response (HTML and JSON): nothing loads but the page's own nonce'd
+ * style and script, it only talks to its own origin, it cannot be framed and sends no referrer.
+ */
+export function securityHeaders(nonce: string): Record<string, string> {
+  return {
+    'Content-Security-Policy': [
+      "default-src 'none'",
+      `style-src 'nonce-${nonce}'`,
+      `script-src 'nonce-${nonce}'`,
+      "connect-src 'self'",
+      'img-src data:',
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'none'",
+    ].join('; '),
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-store',
+  };
+}

@@ -1,7 +1,7 @@
 import type { CallbackSender } from './callback-sender.js';
 import type { Log } from './log.js';
 import { callbackBodyOf, type Push, type PushStore } from './push-store.js';
-import { CONFIRMED, DECLINED, scenarioFor } from './scenarios.js';
+import { CONFIRMED, DECLINED, scenarioFor, WRONG_CODE } from './scenarios.js';
 import type { TimerSet } from './timer-set.js';
 import type { PushRequestBody, WireResult } from './wire.js';
 
@@ -9,6 +9,15 @@ export type PushOutcome =
   | { kind: 'accepted'; push: Push; replayed: boolean }
   | { kind: 'rejected'; push: Push; replayed: boolean }
   | { kind: 'hang' };
+
+/** What a person does with a prompt: confirms, declines, or types a wrong secret code. */
+export type PersonAnswer = 'confirm' | 'decline' | 'wrong-code';
+
+const ANSWER_RESULTS: Readonly<Record<PersonAnswer, Omit<WireResult, 'provider_tx_id'>>> = {
+  confirm: CONFIRMED,
+  decline: DECLINED,
+  'wrong-code': WRONG_CODE,
+};
 
 export type AnswerOutcome = { kind: 'unknown' } | { kind: 'not-pending'; push: Push } | { kind: 'answered'; push: Push };
 
@@ -51,10 +60,10 @@ export class PushEngine {
   }
 
   /** A person's answer on the virtual phone. */
-  answer(partnerReference: string, answer: 'confirm' | 'decline'): AnswerOutcome {
+  answer(partnerReference: string, answer: PersonAnswer): AnswerOutcome {
     const push = this.deps.store.get(partnerReference);
     if (!push) return { kind: 'unknown' };
-    const resolved = this.resolve(partnerReference, answer === 'confirm' ? CONFIRMED : DECLINED);
+    const resolved = this.resolve(partnerReference, ANSWER_RESULTS[answer]);
     return resolved ? { kind: 'answered', push: resolved } : { kind: 'not-pending', push };
   }
 

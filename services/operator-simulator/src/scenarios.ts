@@ -45,3 +45,8 @@ export function refundsRejectedFor(msisdn: string): boolean {
 /** What a person's answer on the virtual phone produces. */
 export const CONFIRMED: Omit<WireResult, 'provider_tx_id'> = OK;
 export const DECLINED: Omit<WireResult, 'provider_tx_id'> = { state: 'canceled', txn_status: null, failure_reason: null };
+/** A wrong secret code typed on the virtual phone: what a real operator answers (as the number ending 03). */
+export const WRONG_CODE: Omit<WireResult, 'provider_tx_id'> = canceled('00017');
+
+/** The code the sandbox treats as wrong; any other 4 digits confirm. */
+export const WRONG_SECRET_CODE = '0000';

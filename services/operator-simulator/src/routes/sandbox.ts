@@ -1,6 +1,7 @@
-import { Router, type Request, type Response } from 'express';
-import { renderPhonePage } from '../phone-page.js';
-import type { PushEngine } from '../push-engine.js';
+import express, { Router, type Request, type Response } from 'express';
+import { parsePhoneNumber, renderNumberPage, renderPhoneError, renderPhonePage, SECRET_CODE } from '../phone-page.js';
+import type { PersonAnswer, PushEngine } from '../push-engine.js';
+import { WRONG_SECRET_CODE } from '../scenarios.js';
 import type { PushStore } from '../push-store.js';
 import type { RefundBook } from '../refund-book.js';
 
@@ -14,21 +15,47 @@ export interface SandboxDeps {
 export function sandboxRouter(deps: SandboxDeps): Router {
   const router = Router();
 
+  /** Where a phone page form goes back to: the number's page when it came from one, else the listing. */
+  const phoneTarget = (req: Request) => {
+    const msisdn = typeof req.query.msisdn === 'string' ? parsePhoneNumber(req.query.msisdn) : null;
+    return msisdn ? `/phone?msisdn=${encodeURIComponent(msisdn)}` : '/phone';
+  };
+
+  /**
+   * confirm may carry the secret code typed on the phone (`code`, JSON or form): any 4 digits confirm, 0000 is
+   * a wrong code. Without a code it confirms, as before.
+   */
+  const personAnswer = (verb: 'confirm' | 'decline', body: unknown): PersonAnswer | 'invalid-code' => {
+    if (verb === 'decline') return 'decline';
+    const code = (body as { code?: unknown } | undefined)?.code;
+    if (code === undefined) return 'confirm';
+    if (typeof code !== 'string' || !SECRET_CODE.test(code)) return 'invalid-code';
+    return code === WRONG_SECRET_CODE ? 'wrong-code' : 'confirm';
+  };
+
   const answer = (verb: 'confirm' | 'decline') => (req: Request<{ reference: string }>, res: Response) => {
-    const outcome = deps.engine.answer(req.params.reference, verb);
+    const fromPhone = req.query.then === 'phone';
+    const kind = personAnswer(verb, req.body);
+    if (kind === 'invalid-code') {
+      if (fromPhone) res.status(400).type('html').send(renderPhoneError('The secret code is 4 digits.', typeof req.query.msisdn === 'string' ? req.query.msisdn : ''));
+      else res.status(400).json({ error: 'invalid_request', message: 'code must be 4 digits' });
+      return;
+    }
+    const outcome = deps.engine.answer(req.params.reference, kind);
     if (outcome.kind === 'unknown') {
       res.status(404).json({ error: 'not_found' });
-    } else if (req.query.then === 'phone') {
-      // A form on the phone page: back to the page whatever happened, the list shows the result.
-      res.redirect(303, '/phone');
+    } else if (fromPhone) {
+      // A form on the phone page: back to the page whatever happened, the page shows the result.
+      res.redirect(303, phoneTarget(req));
     } else if (outcome.kind === 'not-pending') {
       res.status(409).json({ error: 'not_pending', state: outcome.push.state });
     } else {
       res.json({ partner_reference: outcome.push.partnerReference, state: outcome.push.state, txn_status: outcome.push.txn_status, provider_tx_id: outcome.push.provider_tx_id });
     }
   };
-  router.post('/sandbox/payments/:reference/confirm', answer('confirm'));
-  router.post('/sandbox/payments/:reference/decline', answer('decline'));
+  const form = express.urlencoded({ extended: false, limit: '2kb' });
+  router.post('/sandbox/payments/:reference/confirm', form, answer('confirm'));
+  router.post('/sandbox/payments/:reference/decline', form, answer('decline'));
 
   router.post('/sandbox/payments/:reference/resend-callback', (req, res) => {
     const result = deps.engine.resendCallback(req.params.reference);
@@ -80,8 +107,19 @@ export function sandboxRouter(deps: SandboxDeps): Router {
     });
   });
 
-  router.get('/phone', (_req, res) => {
-    res.type('html').send(renderPhonePage(deps.store.list()));
+  // GET /phone?msisdn=+225...: that number's screen; without a number, every pending push.
+  router.get('/phone', (req, res) => {
+    const raw = req.query.msisdn;
+    if (raw === undefined || raw === '') {
+      res.type('html').send(renderPhonePage(deps.store.list()));
+      return;
+    }
+    const msisdn = typeof raw === 'string' ? parsePhoneNumber(raw) : null;
+    if (!msisdn) {
+      res.status(400).type('html').send(renderPhoneError('Enter the number in E.164 form, e.g. +2250707000055.', typeof raw === 'string' ? raw : ''));
+      return;
+    }
+    res.type('html').send(renderNumberPage(deps.store.list(), msisdn));
   });
 
   return router;

@@ -5,8 +5,7 @@ import { formatAmount, returnTarget } from '../payment-page/format.js';
 import { newNonce, securityHeaders } from '../payment-page/headers.js';
 import { negotiateLang } from '../payment-page/i18n.js';
 import { renderNotFound, renderPage, type StatusBody } from '../payment-page/render.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../validation/uuid.js';
 
 export interface PaymentPageDeps {
   db: Db;
@@ -32,7 +31,7 @@ export function paymentPageRouter(deps: PaymentPageDeps): Router {
     res.vary('Accept-Language');
     const lang = negotiateLang(req.get('accept-language'));
     const id = req.params.id;
-    const t = UUID.test(id)
+    const t = isUuid(id)
       ? await deps.db.transaction.findUnique({
           where: { id },
           select: { status: true, amount: true, currency: true, msisdn: true, motif: true, returnUrl: true, failureCode: true, expiresAt: true, merchant: { select: { name: true } } },
@@ -59,7 +58,7 @@ export function paymentPageRouter(deps: PaymentPageDeps): Router {
   router.get('/pay/:id/status', async (req, res) => {
     secure(res);
     const id = req.params.id;
-    const t = UUID.test(id)
+    const t = isUuid(id)
       ? await deps.db.transaction.findUnique({ where: { id }, select: { status: true, failureCode: true, returnUrl: true } })
       : null;
     if (!t) {

@@ -5,8 +5,7 @@ import { initiateCashin, type InitiateCashinDeps } from '../use-cases/initiate-c
 import { cashinSchema } from '../validation/cashin-schema.js';
 import { validate } from '../validation/validate.js';
 import { presentCashinResponse, presentStatusResponse } from '../presenters/transaction-presenter.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../validation/uuid.js';
 
 export function paymentsRouter(deps: InitiateCashinDeps & { db: Db; paymentUrl(id: string): string }): Router {
   const router = Router();
@@ -21,7 +20,7 @@ export function paymentsRouter(deps: InitiateCashinDeps & { db: Db; paymentUrl(i
   router.get('/payments/:id', async (req, res) => {
     const id = req.params.id;
     // Another merchant's transaction answers exactly like an unknown one.
-    const transaction = UUID.test(id)
+    const transaction = isUuid(id)
       ? await deps.db.transaction.findFirst({ where: { id, merchantId: res.locals.merchantId as string } })
       : null;
     if (!transaction) throw new DomainError('NOT_FOUND', 'no transaction with this id');

@@ -5,8 +5,7 @@ import type { AfterCommit } from '@mm/queues';
 import { requestRefund } from '../use-cases/request-refund.js';
 import { idempotencyKeySchema, refundSchema } from '../validation/refund-schema.js';
 import { invalidField, validate } from '../validation/validate.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../validation/uuid.js';
 
 export function refundsRouter(deps: { db: Db; afterCommit: AfterCommit }): Router {
   const router = Router();
@@ -22,7 +21,7 @@ export function refundsRouter(deps: { db: Db; afterCommit: AfterCommit }): Route
 
   router.get('/refunds/:id', async (req, res) => {
     const id = req.params.id;
-    const refund = UUID.test(id)
+    const refund = isUuid(id)
       ? await deps.db.refund.findFirst({ where: { id, merchantId: res.locals.merchantId as string }, include: { transaction: { select: { merchantOrderId: true } } } })
       : null;
     if (!refund) throw new DomainError('NOT_FOUND', 'no refund with this id');

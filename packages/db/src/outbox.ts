@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { HELD_UNTIL } from '@mm/queues/outbox-row';
 import type { Db, Tx } from './client.js';
 
-/** available_at of a row that waits to be released (a webhook behind an earlier one). */
-export const HELD = new Date('9999-12-31T00:00:00.000Z');
+/** available_at of a row that waits to be released; the publisher skips such rows. */
+export const HELD = HELD_UNTIL;
 
 export interface OutboxRow {
   id: string;

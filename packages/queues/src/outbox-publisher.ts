@@ -1,6 +1,6 @@
 import { outboxJobId, type QueueDefinition } from './queue-definition.js';
 import { QueueProducer, type ProducerOptions } from './producer.js';
-import { HELD_YEAR, type PublishableOutboxRow } from './outbox-row.js';
+import { isHeld, type PublishableOutboxRow } from './outbox-row.js';
 
 export interface PublishLogger {
   warn(obj: object, msg: string): void;
@@ -34,7 +34,7 @@ export class OutboxPublisher {
   }
 
   private async publishOne(row: PublishableOutboxRow, now: number, replaceFailed: boolean): Promise<void> {
-    if (row.availableAt.getUTCFullYear() >= HELD_YEAR) return;
+    if (isHeld(row.availableAt)) return;
     const producer = this.byTopic.get(row.topic);
     if (!producer) {
       this.logger?.warn({ topic: row.topic, outboxId: row.id }, 'no producer for outbox topic; the relay of its consumer will publish it');

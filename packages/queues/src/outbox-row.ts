@@ -7,5 +7,12 @@ export interface PublishableOutboxRow {
   run: number;
 }
 
-/** Far-future available_at: the row waits to be released and is not published. */
-export const HELD_YEAR = 9999;
+/**
+ * available_at of a row that waits to be released (a webhook behind an earlier one of its
+ * transaction): never published until then. This file has no imports so the db package can use it.
+ */
+export const HELD_UNTIL = new Date('9999-12-31T00:00:00.000Z');
+
+export function isHeld(availableAt: Date): boolean {
+  return availableAt.getTime() >= HELD_UNTIL.getTime();
+}

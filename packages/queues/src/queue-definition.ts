@@ -9,8 +9,6 @@ export interface QueueDefinition<P extends object> {
   readonly name: string;
   readonly schema: Joi.ObjectSchema<P>;
   readonly jobOptions: JobsOptions;
-  /** True when jobs come from outbox rows (payload carries outbox_id; the relay may re-publish). */
-  readonly fromOutbox: boolean;
 }
 
 export function defineQueue<P extends object>(def: QueueDefinition<P>): QueueDefinition<P> {

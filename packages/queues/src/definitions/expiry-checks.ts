@@ -14,7 +14,6 @@ export interface ExpiryCheckJob {
 
 export const expiryChecks = defineQueue<ExpiryCheckJob>({
   name: QUEUE_NAMES.expiryChecks,
-  fromOutbox: true,
   schema: Joi.object({
     outbox_id: Joi.string().uuid().required(),
     transaction_id: Joi.string().uuid().required(),

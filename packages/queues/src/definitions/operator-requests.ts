@@ -10,7 +10,6 @@ export interface OperatorRequestJob {
 
 export const operatorRequests = defineQueue<OperatorRequestJob>({
   name: QUEUE_NAMES.operatorRequests,
-  fromOutbox: true,
   schema: Joi.object({ outbox_id: Joi.string().uuid().required(), transaction_id: Joi.string().uuid().required() }),
   // The operator may be briefly down; after the last attempt the bridge fails the transaction.
   jobOptions: {

@@ -15,7 +15,6 @@ export interface OperatorResultJob {
 
 export const operatorResults = defineQueue<OperatorResultJob>({
   name: QUEUE_NAMES.operatorResults,
-  fromOutbox: false,
   schema: Joi.object({
     provider_reference: Joi.string().max(100).required(),
     provider_state: Joi.string().valid('PENDING', 'OK', 'canceled', 'KO').required(),

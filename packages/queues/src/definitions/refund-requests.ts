@@ -10,7 +10,6 @@ export interface RefundRequestJob {
 
 export const refundRequests = defineQueue<RefundRequestJob>({
   name: QUEUE_NAMES.refundRequests,
-  fromOutbox: true,
   schema: Joi.object({ outbox_id: Joi.string().uuid().required(), refund_id: Joi.string().uuid().required() }),
   // An unreachable operator leaves the refund PENDING (it may have been paid): the relay runs it again
   // after these attempts, with the same reference, which the operator dedupes.

@@ -14,7 +14,6 @@ export interface WebhookDeliveryJob {
 
 export const webhookDeliveries = defineQueue<WebhookDeliveryJob>({
   name: QUEUE_NAMES.webhookDeliveries,
-  fromOutbox: true,
   schema: Joi.object({ outbox_id: Joi.string().uuid().required(), event_id: Joi.string().uuid().required() }),
   jobOptions: {
     attempts: 5,

@@ -43,10 +43,11 @@ export async function initiateCashin(deps: InitiateCashinDeps, merchantId: strin
     metadata: body.metadata ?? null,
   };
   const { merchantId: _m, ...fingerprinted } = fields;
-  const result = await createCashin(deps.db, { ...fields, requestFingerprint: requestFingerprint(fingerprinted) });
+  const fingerprint = requestFingerprint(fingerprinted);
+  const result = await createCashin(deps.db, { ...fields, requestFingerprint: fingerprint });
 
   if (result.kind === 'existing') {
-    if (result.transaction.requestFingerprint !== requestFingerprint(fingerprinted)) {
+    if (result.transaction.requestFingerprint !== fingerprint) {
       throw new DomainError('DUPLICATE_ORDER_ID', `merchant_order_id ${body.merchant_order_id} was already used with different parameters`);
     }
     return { replayed: true, transaction: result.transaction };

@@ -105,13 +105,32 @@ describe('cash-in lifecycle against the operator simulator', () => {
   });
 
   it('ignores a duplicate operator callback after the terminal state: one transition, one webhook event', async () => {
+    const { Queue, QueueEvents } = await import('bullmq');
+    const { bullPrefix, createRedisConnection, operatorResults } = await import('@mm/queues');
     const data = await cashin('01');
     await statusOf(data.transaction_id, (s) => s === 'SUCCESS');
-    const res = await fetch(`${sys.sim.url}/sandbox/payments/${data.provider_reference}/resend-callback`, { method: 'POST' });
-    expect(res.status).toBeLessThan(300);
-    // A second cash-in completing proves the resent callback has been processed by the same worker.
-    const marker = await cashin('01');
-    await statusOf(marker.transaction_id, (s) => s === 'SUCCESS');
+    // Watch the operator-results worker so the test knows the resent callback was applied (or ignored).
+    const connection = createRedisConnection(sys.redis.url);
+    const queue = new Queue(operatorResults.name, { connection, prefix: bullPrefix(sys.redis.prefix) });
+    const eventsConnection = connection.duplicate();
+    const events = new QueueEvents(operatorResults.name, { connection: eventsConnection, prefix: bullPrefix(sys.redis.prefix) });
+    try {
+      // Earlier results done first, so the next 'completed' event can only be the resent callback's.
+      await waitFor(async () => {
+        const c = await queue.getJobCounts('wait', 'active', 'delayed');
+        return (c.wait ?? 0) + (c.active ?? 0) + (c.delayed ?? 0) === 0;
+      }, { what: 'operator-results idle' });
+      await events.waitUntilReady();
+      const processed = new Promise<void>((resolve) => events.once('completed', () => resolve()));
+      const res = await fetch(`${sys.sim.url}/sandbox/payments/${data.provider_reference}/resend-callback`, { method: 'POST' });
+      expect(res.status).toBeLessThan(300);
+      await waitFor(() => Promise.race([processed.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 50))]), { what: 'the resent callback processed' });
+    } finally {
+      await events.close();
+      await queue.close();
+      eventsConnection.disconnect();
+      connection.disconnect();
+    }
     expect(await sys.db.webhookEvent.count({ where: { transactionId: data.transaction_id } })).toBe(1);
     expect(await sys.db.transactionEvent.count({ where: { transactionId: data.transaction_id, toStatus: 'SUCCESS' } })).toBe(1);
   });

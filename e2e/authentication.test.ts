@@ -1,5 +1,5 @@
 import { createApiKey, revokeApiKey } from '@mm/db';
-import { signedClient } from './support/signed-client.js';
+import { signedClient } from '@mm/testing';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 import {
   anotherMerchant, expectError, newOrderId, rawRequest, signedHeaders, unixTime, withoutWrites,

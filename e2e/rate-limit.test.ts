@@ -24,7 +24,7 @@ describe('per-merchant rate limit', () => {
 
   it('counts each merchant separately', async () => {
     const { createApiKey, createMerchant } = await import('@mm/db');
-    const { signedClient } = await import('./support/signed-client.js');
+    const { signedClient } = await import('@mm/testing');
     const other = await createMerchant(sys.db, { name: 'Other', webhookUrl: null });
     const key = await createApiKey(sys.db, sys.box, other.id);
     const api = signedClient(sys.gatewayUrl, key.apiKey, key.apiSecret);

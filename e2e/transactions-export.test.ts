@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { waitFor } from '@mm/testing';
-import type { ApiResponse } from './support/signed-client.js';
+import type { ApiResponse } from '@mm/testing';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 import { anotherMerchant, expectError, expectValidationError, newOrderId, signedHeaders } from './support/contract.js';
 

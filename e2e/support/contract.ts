@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { createApiKey, createMerchant } from '@mm/db';
 import { signPayload } from '@mm/domain';
 import { waitFor } from '@mm/testing';
-import { signedClient, type ApiResponse } from './signed-client.js';
+import { signedClient, type ApiResponse } from '@mm/testing';
 import type { System } from './system.js';
 
 /** The documented error body (decisions 3): `{error: {code, message, details?, request_id}}`. */

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createApiKey, createDb, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary, type Db } from '@mm/db';
 import { createLogger } from '@mm/observability';
-import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@mm/testing';
+import { createTestDatabase, createTestRedis, freePort, type TestDatabase, type TestRedis } from '@mm/testing';
 import { parseEnv as gatewayEnv, startGateway } from '@mm/gateway';
 import { parseEnv as bridgeEnv, startOperatorBridge } from '@mm/operator-bridge';
 import { parseEnv as expiryEnv, startExpiryWorker } from '@mm/expiry-worker';
 import { parseEnv as refundEnv, startRefundWorker } from '@mm/refund-worker';
 import { parseEnv as dispatcherEnv, startWebhookDispatcher } from '@mm/webhook-dispatcher';
 import { startSimulator, type RunningSimulator } from '@mm/operator-simulator';
-import { signedClient } from './signed-client.js';
+import { signedClient } from '@mm/testing';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
 export interface SystemOptions {
@@ -96,17 +96,6 @@ export async function startSystem(o: SystemOptions = {}) {
 }
 
 export type System = Awaited<ReturnType<typeof startSystem>>;
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Test numbers of the simulator (decisions 11), Côte d'Ivoire. */
 export const CI_NUMBER = (suffix: string) => `+22507070000${suffix}`;

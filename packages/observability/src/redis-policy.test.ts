@@ -1,18 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
-import { waitFor } from '@mm/testing';
+import { freePort, waitFor } from '@mm/testing';
 import { assertRedisNoEviction } from './redis-policy.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('Redis eviction policy check', () => {
   let server: ChildProcess;

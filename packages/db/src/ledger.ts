@@ -40,11 +40,16 @@ async function applyToMerchantAccount(tx: Tx, scope: LedgerScope, kind: AccountK
   return row.id;
 }
 
-/** Writes one balanced journal (the deferred trigger rejects an unbalanced one at commit). */
+/**
+ * Writes one balanced journal (the deferred trigger rejects an unbalanced one at commit). Merchant
+ * account rows are locked in one fixed order (by kind), whatever the order of the posting's lines:
+ * journals of one merchant that touch its accounts in opposite orders would otherwise deadlock.
+ */
 export async function post(tx: Tx, scope: LedgerScope, posting: Posting, transactionId: string | null, refundId: string | null = null): Promise<string> {
   const journalId = randomUUID();
   const entries = [];
-  for (const line of posting.lines) {
+  const lines = [...posting.lines].sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
+  for (const line of lines) {
     const accountId = line.account === 'OPERATOR_RECEIVABLE'
       ? await systemAccountId(tx, scope, line.account)
       : await applyToMerchantAccount(tx, scope, line.account, line.amount);

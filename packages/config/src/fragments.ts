@@ -22,6 +22,7 @@ export interface OperatorEnv {
 export interface RelayEnv {
   OUTBOX_RELAY_INTERVAL_MS: number;
   OUTBOX_GRACE_MS: number;
+  WORKER_LOCK_MS: number;
 }
 
 /** Environment variables several services share, with the defaults of architecture.md. */
@@ -50,6 +51,12 @@ export const operator = {
 export const relay = {
   OUTBOX_RELAY_INTERVAL_MS: Joi.number().integer().min(10).default(5000),
   OUTBOX_GRACE_MS: Joi.number().integer().min(0).default(10_000),
+  /**
+   * BullMQ's job lock: a worker killed mid-job leaves its jobs locked this long before another worker
+   * takes them over (stall detection runs at the same interval). Shorter means faster recovery and more
+   * lock renewals; the chaos suite shortens it.
+   */
+  WORKER_LOCK_MS: Joi.number().integer().min(1000).default(30_000),
 };
 
 /** A list of seconds, decimals allowed so tests can run a schedule in milliseconds. */

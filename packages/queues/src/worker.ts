@@ -7,6 +7,8 @@ export interface WorkerOptions {
   connection: Redis;
   redisPrefix: string;
   concurrency?: number;
+  /** Lock duration and stall check interval (BullMQ's defaults: 30 s). */
+  lockMs?: number;
 }
 
 export type JobHandler<P> = (payload: P, job: Job) => Promise<void>;
@@ -21,7 +23,12 @@ export function createWorker<P extends object>(def: QueueDefinition<P>, options:
       if (error) throw new UnrecoverableError(`invalid ${def.name} payload: ${error.message}`);
       await handler(value as P, job);
     },
-    { connection: options.connection, prefix: bullPrefix(options.redisPrefix), concurrency: options.concurrency ?? 10 },
+    {
+      connection: options.connection,
+      prefix: bullPrefix(options.redisPrefix),
+      concurrency: options.concurrency ?? 10,
+      ...(options.lockMs ? { lockDuration: options.lockMs, stalledInterval: options.lockMs } : {}),
+    },
   );
 }
 

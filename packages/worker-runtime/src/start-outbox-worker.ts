@@ -54,7 +54,7 @@ export async function startOutboxWorker<P extends object>(o: OutboxWorkerOptions
     onError: (err) => logger.warn({ err }, 'outbox relay pass failed'),
   });
   const workerConnection = createRedisConnection(env.REDIS_URL);
-  const worker = createWorker(o.consumes, { connection: workerConnection, redisPrefix: env.REDIS_PREFIX, concurrency: o.concurrency },
+  const worker = createWorker(o.consumes, { connection: workerConnection, redisPrefix: env.REDIS_PREFIX, concurrency: o.concurrency, lockMs: env.WORKER_LOCK_MS },
     o.handler({ db, afterCommit, logger }));
   worker.on('failed', (job, err) => logger.warn({ err, queue: o.consumes.name, jobId: job?.id, attempts: job?.attemptsMade }, 'job failed'));
   // An 'error' event without a listener would crash the process (BullMQ reconnects by itself).

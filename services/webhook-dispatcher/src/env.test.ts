@@ -13,6 +13,7 @@ describe('webhook dispatcher env', () => {
       WEBHOOK_DISPATCHER_PORT: 3005,
       OUTBOX_RELAY_INTERVAL_MS: 5000,
       OUTBOX_GRACE_MS: 10_000,
+      WORKER_LOCK_MS: 30_000,
       WEBHOOK_CONCURRENCY: 20,
       REDIS_PREFIX: 'mm',
     }));
@@ -24,6 +25,11 @@ describe('webhook dispatcher env', () => {
     expect(env.WEBHOOK_ALLOW_PRIVATE_NETWORKS).toBe(true);
     expect(env.WEBHOOK_DISPATCHER_PORT).toBe(0);
     expect(parseEnv({ MASTER_KEY, WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1' }).WEBHOOK_ALLOW_PRIVATE_NETWORKS).toBe(true);
+  });
+
+  it('takes a shorter worker lock, but not one under a second', () => {
+    expect(parseEnv({ MASTER_KEY, WORKER_LOCK_MS: '2000' }).WORKER_LOCK_MS).toBe(2000);
+    expect(() => parseEnv({ MASTER_KEY, WORKER_LOCK_MS: '500' })).toThrow(/WORKER_LOCK_MS/);
   });
 
   it('refuses to start without MASTER_KEY or with a malformed schedule, naming every problem', () => {

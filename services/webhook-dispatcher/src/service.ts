@@ -47,7 +47,7 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
 
   const worker = createWorker(
     webhookDeliveries,
-    { connection: redis, redisPrefix: env.REDIS_PREFIX, concurrency: env.WEBHOOK_CONCURRENCY },
+    { connection: redis, redisPrefix: env.REDIS_PREFIX, concurrency: env.WEBHOOK_CONCURRENCY, lockMs: env.WORKER_LOCK_MS },
     deliverWebhook({
       db,
       box,

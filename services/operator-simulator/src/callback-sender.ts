@@ -21,9 +21,13 @@ export class CallbackSender {
 
   constructor(private readonly options: CallbackSenderOptions) {}
 
-  send(url: string, body: CallbackBody): void {
+  /**
+   * Resolves (never rejects) once the first attempt has settled, so a caller can send something strictly after
+   * it (the stale callback of the out-of-order fault); retries go on without it.
+   */
+  send(url: string, body: CallbackBody): Promise<void> {
     // One body string for every attempt: the signature covers these exact bytes.
-    void this.attempt(url, JSON.stringify(body), body.partner_reference, 0);
+    return this.attempt(url, JSON.stringify(body), body.partner_reference, 0);
   }
 
   /** Aborts requests in flight; pending retries are the TimerSet's to clear. */

@@ -2,10 +2,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CallbackSender } from './callback-sender.js';
 import { createLogger } from '@mm/observability';
+import { Faults } from './faults.js';
 import { logTo, type Log } from './log.js';
 import { PushEngine } from './push-engine.js';
 import { PushStore } from './push-store.js';
 import { RefundBook } from './refund-book.js';
+import { ResultCallbacks } from './result-callbacks.js';
 import { createSimulatorApp } from './simulator-app.js';
 import { TimerSet } from './timer-set.js';
 
@@ -29,6 +31,8 @@ export interface RunningSimulator {
   close(): Promise<void>;
   /** How many times a push was really sent to the phone for this reference (0 when never, 1 when deduped right). */
   pushCount(partnerReference: string): number;
+  /** How many push requests for this reference reached the operator, replays included (faulted ones never do). */
+  pushRequestCount(partnerReference: string): number;
   /** How many times a refund reference was really decided (0 when never, 1 when deduped right). */
   refundCount(partnerReference: string): number;
 }
@@ -39,6 +43,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const log = options.log ?? logTo(createLogger('operator-simulator'));
   const timers = new TimerSet();
   const store = new PushStore();
+  // One instance for the /v1 middleware, the sandbox routes and the result callbacks.
+  const faults = new Faults();
   const sender = new CallbackSender({
     secret: options.callbackSecret,
     retryDelaysMs: options.callbackRetryDelaysMs ?? DEFAULT_CALLBACK_RETRY_DELAYS_MS,
@@ -49,12 +55,13 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     store,
     timers,
     sender,
+    results: new ResultCallbacks({ sender, faults, timers, log }),
     outcomeDelayMs: options.outcomeDelayMs,
     lateConfirmDelayMs: options.lateConfirmDelayMs,
     log,
   });
   const refunds = new RefundBook({ store, log });
-  const app = createSimulatorApp({ apiToken: options.apiToken, engine, store, refunds, timers, hangMs: options.hangMs });
+  const app = createSimulatorApp({ apiToken: options.apiToken, engine, store, refunds, timers, hangMs: options.hangMs, faults, log });
   const server = createServer(app);
 
   await new Promise<void>((resolve, reject) => {
@@ -84,6 +91,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     port,
     close,
     pushCount: (reference) => store.pushCount(reference),
+    pushRequestCount: (reference) => store.requestCount(reference),
     refundCount: (reference) => refunds.refundCount(reference),
   };
 }

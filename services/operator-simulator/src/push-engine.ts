@@ -1,6 +1,7 @@
 import type { CallbackSender } from './callback-sender.js';
 import type { Log } from './log.js';
 import { callbackBodyOf, type Push, type PushStore } from './push-store.js';
+import type { ResultCallbacks } from './result-callbacks.js';
 import { CONFIRMED, DECLINED, scenarioFor, WRONG_CODE } from './scenarios.js';
 import type { TimerSet } from './timer-set.js';
 import type { PushRequestBody, WireResult } from './wire.js';
@@ -24,7 +25,10 @@ export type AnswerOutcome = { kind: 'unknown' } | { kind: 'not-pending'; push: P
 export interface PushEngineDeps {
   store: PushStore;
   timers: TimerSet;
+  /** Sends resend-callback's duplicates as asked, whatever the callback fault. */
   sender: CallbackSender;
+  /** Sends each result's callback through the current callback fault. */
+  results: ResultCallbacks;
   outcomeDelayMs: number;
   lateConfirmDelayMs: number;
   log: Log;
@@ -36,6 +40,7 @@ export class PushEngine {
 
   push(body: PushRequestBody): PushOutcome {
     const { store, timers, outcomeDelayMs, lateConfirmDelayMs, log } = this.deps;
+    store.countRequest(body.partner_reference);
     const existing = store.get(body.partner_reference);
     // Idempotent on the reference: a retried request (ours timed out, theirs did not) must not ring the phone twice.
     if (existing) return { kind: existing.sessionId === null ? 'rejected' : 'accepted', push: existing, replayed: true };
@@ -72,7 +77,7 @@ export class PushEngine {
     const push = this.deps.store.get(partnerReference);
     if (!push) return 'unknown';
     if (!push.lastCallback) return 'no-callback';
-    this.deps.sender.send(push.callbackUrl, push.lastCallback);
+    void this.deps.sender.send(push.callbackUrl, push.lastCallback);
     return 'resent';
   }
 
@@ -81,7 +86,7 @@ export class PushEngine {
     if (!push) return undefined;
     this.deps.log('push.resolved', { partner_reference: partnerReference, state: push.state, txn_status: push.txn_status });
     push.lastCallback = callbackBodyOf(push);
-    this.deps.sender.send(push.callbackUrl, push.lastCallback);
+    this.deps.results.send(push.callbackUrl, push.lastCallback);
     return push;
   }
 }

@@ -17,11 +17,13 @@ export interface Push extends WireResult {
 
 /**
  * The sandbox operator's memory. Keyed by partner_reference because that is what the operator dedupes on.
- * pushCount is kept apart from the pushes so a bug that registered one reference twice would show as 2.
+ * pushCount is kept apart from the pushes so a bug that registered one reference twice would show as 2;
+ * requestCount also counts replays, so a test can tell a retry that reached us from one that never did.
  */
 export class PushStore {
   private readonly pushes = new Map<string, Push>();
   private readonly counts = new Map<string, number>();
+  private readonly requests = new Map<string, number>();
 
   get(partnerReference: string): Push | undefined {
     return this.pushes.get(partnerReference);
@@ -33,6 +35,15 @@ export class PushStore {
 
   pushCount(partnerReference: string): number {
     return this.counts.get(partnerReference) ?? 0;
+  }
+
+  /** Push requests that reached the operator for this reference, replays included. */
+  requestCount(partnerReference: string): number {
+    return this.requests.get(partnerReference) ?? 0;
+  }
+
+  countRequest(partnerReference: string): void {
+    this.requests.set(partnerReference, this.requestCount(partnerReference) + 1);
   }
 
   /** Registers a new push; the caller has checked the reference is unknown. */

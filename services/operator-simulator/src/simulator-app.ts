@@ -1,18 +1,32 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
+import type { Faults } from './faults.js';
+import type { Log } from './log.js';
+import { faultsRouter } from './routes/faults.js';
 import { operatorApiRouter, type OperatorApiDeps } from './routes/operator-api.js';
+import { delayWhileSlow, refuseWhileDown } from './routes/partner-faults.js';
 import { sandboxRouter } from './routes/sandbox.js';
 
-/** The HTTP surface: partner API under /v1, sandbox and virtual phone outside it, health. */
-export function createSimulatorApp(deps: OperatorApiDeps): Express {
+export interface SimulatorAppDeps extends OperatorApiDeps {
+  faults: Faults;
+  log: Log;
+}
+
+/**
+ * The HTTP surface: partner API under /v1, sandbox and virtual phone outside it, health. Faults touch /v1 only,
+ * so a chaos test can always reach the sandbox to switch them off again.
+ */
+export function createSimulatorApp(deps: SimulatorAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use('/v1', refuseWhileDown(deps.faults, deps.log));
   app.use(express.json({ limit: '16kb' }));
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.use('/v1', operatorApiRouter(deps));
+  app.use('/v1', delayWhileSlow(deps.faults, deps.timers, deps.log), operatorApiRouter(deps));
   app.use(sandboxRouter(deps));
+  app.use(faultsRouter(deps.faults, deps.log));
   app.use((_req, res) => {
     res.status(404).json({ error: 'not_found' });
   });

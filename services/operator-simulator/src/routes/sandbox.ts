@@ -78,6 +78,7 @@ export function sandboxRouter(deps: SandboxDeps): Router {
         provider_tx_id: p.provider_tx_id,
         failure_reason: p.failure_reason,
         push_count: deps.store.pushCount(p.partnerReference),
+        request_count: deps.store.requestCount(p.partnerReference),
         created_at: p.createdAt.toISOString(),
       })),
     });

@@ -19,6 +19,19 @@ export function applyOperatorResultProcessor(deps: { db: Db; afterCommit: AfterC
         providerSessionId: payload.provider_session_id,
       }, `operator-result:${payload.source}`),
     );
+    if (!outcome && payload.provider_state === 'OK') await flagCapturedButFailed(deps, t.id, payload.provider_reference);
     await deps.afterCommit.run([outcome]);
   };
+}
+
+/**
+ * The operator took the customer's money for a cash-in that is FAILED here (final, decisions 4): only
+ * possible when every push call and the last status query went unanswered although the push reached
+ * the operator. Nothing may move it now; an operator must reconcile, so it is logged as an error.
+ */
+async function flagCapturedButFailed(deps: { db: Db; logger: Logger }, transactionId: string, providerReference: string): Promise<void> {
+  const t = await deps.db.transaction.findUnique({ where: { id: transactionId }, select: { status: true, failureCode: true } });
+  if (t?.status === 'FAILED') {
+    deps.logger.error({ transactionId, providerReference, failureCode: t.failureCode }, 'operator confirmed a payment that is FAILED here: reconcile by hand');
+  }
 }

@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
 import { createCashin, createDb, createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary, type Db } from '@mm/db';
+import type { OperatorResult } from '@mm/domain';
 import { OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
 import { createTestDatabase, type TestDatabase } from '@mm/testing';
 import type { AfterCommit } from '@mm/queues';
@@ -16,6 +17,14 @@ function refusingOperator(error: Error): OperatorAdapter {
     parseCallback: () => null,
   };
 }
+
+// A slow operator: every push times out on our side, but it registered the push and its status query
+// answers (or says it never saw it).
+function slowOperator(status: OperatorResult & { found: boolean }): OperatorAdapter {
+  return { ...refusingOperator(new OperatorUnavailableError('timeout')), queryStatus: async () => status };
+}
+const known = (providerState: OperatorResult['providerState'], providerTxnStatus: string | null) =>
+  ({ found: true, providerState, providerTxnStatus, providerTxId: providerState === 'OK' ? 'MP1' : null, failureReason: null });
 
 const job = (attemptsMade: number) => ({ attemptsMade, opts: { attempts: 4 } }) as unknown as Job;
 const noEffects = { run: async () => undefined } as unknown as AfterCommit;
@@ -66,5 +75,28 @@ describe('push processor on its last attempt', () => {
     await run(refusingOperator(new Error('operator answered 400')), 3, t);
     expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'FAILED', failureCode: 'OPERATOR_REJECTED' });
     expect((await db.outbox.findUniqueOrThrow({ where: { id: t.outboxId } })).completedAt).toBeInstanceOf(Date);
+  });
+
+  it('adopts a push the operator registered although every push call timed out: PENDING with its expiry', async () => {
+    const t = await newCashin('slow-pending-1');
+    await run(slowOperator(known('PENDING', null)), 3, t);
+    const after = await db.transaction.findUniqueOrThrow({ where: { id: t.id } });
+    expect(after).toMatchObject({ status: 'PENDING', providerState: 'PENDING', failureCode: null });
+    expect(after.expiresAt).toBeInstanceOf(Date);
+    expect(await db.outbox.count({ where: { topic: 'expiry-checks', payload: { path: ['transaction_id'], equals: t.id } } })).toBe(1);
+    expect((await db.transactionEvent.findFirstOrThrow({ where: { transactionId: t.id, toStatus: 'PENDING' } })).cause).toBe('push-timeout:operator-ack');
+  });
+
+  it('applies the result of a push the operator already decided although every push call timed out', async () => {
+    const t = await newCashin('slow-ok-1');
+    await run(slowOperator(known('OK', '200')), 3, t);
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'SUCCESS', providerTxId: 'MP1' });
+    expect((await db.outbox.findUniqueOrThrow({ where: { id: t.outboxId } })).completedAt).toBeInstanceOf(Date);
+  });
+
+  it('fails OPERATOR_UNAVAILABLE when the operator answers the status query that it never saw the push', async () => {
+    const t = await newCashin('slow-unknown-1');
+    await run(slowOperator({ found: false, providerState: 'PENDING', providerTxnStatus: null, providerTxId: null, failureReason: null }), 3, t);
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'FAILED', failureCode: 'OPERATOR_UNAVAILABLE' });
   });
 });

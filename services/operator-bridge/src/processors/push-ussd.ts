@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { completeOutbox, transition, type Db, type Transaction } from '@mm/db';
+import { applyOperatorResult, completeOutbox, transition, type Db, type Transaction, type TransitionRequest } from '@mm/db';
 import { OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type OperatorRequestJob } from '@mm/queues';
 
@@ -49,30 +49,12 @@ async function push(deps: PushUssdDeps, t: Transaction, outboxId: string, job: J
     });
   } catch (err) {
     if (!isFinalAttempt(job)) throw err;
-    // Out of attempts: decide, or the relay would retry this push for ever. An operator that kept
-    // refusing the request itself (4xx) rejected it; one that never answered is unavailable.
-    const unavailable = err instanceof OperatorUnavailableError;
-    const failed = await deps.db.$transaction(async (tx) => {
-      const o = await transition(tx, {
-        transactionId: t.id, to: 'FAILED', cause: unavailable ? 'operator-unavailable' : 'operator-request-refused',
-        patch: { failureCode: unavailable ? 'OPERATOR_UNAVAILABLE' : 'OPERATOR_REJECTED' },
-      });
-      await completeOutbox(tx, outboxId);
-      return o;
-    });
-    await deps.afterCommit.run([failed]);
+    await decideAfterLastAttempt(deps, t, outboxId, err instanceof OperatorUnavailableError, now);
     return;
   }
   const outcome = await deps.db.$transaction(async (tx) => {
     const o = ack.accepted
-      ? await transition(tx, {
-          transactionId: t.id, to: 'PENDING', cause: 'operator-ack',
-          patch: {
-            providerSessionId: ack.providerSessionId, providerState: 'PENDING',
-            expiresAt: new Date(now() + deps.confirmationTimeoutMs),
-            pollAt: (deps.statusPollsMs ?? []).map((ms) => new Date(now() + ms)),
-          },
-        })
+      ? await transition(tx, pendingMove(deps, t, 'operator-ack', ack.providerSessionId, now))
       : await transition(tx, {
           transactionId: t.id, to: 'FAILED', cause: 'operator-rejected',
           patch: { providerState: 'KO', providerTxnStatus: ack.providerTxnStatus, failureCode: 'OPERATOR_REJECTED' },
@@ -81,4 +63,44 @@ async function push(deps: PushUssdDeps, t: Transaction, outboxId: string, job: J
     return o;
   });
   await deps.afterCommit.run([outcome]);
+}
+
+/**
+ * Out of attempts: decide, or the relay would retry this push for ever. A push that timed out may
+ * still have reached the operator (a slow operator registers it after we gave up), so the operator is
+ * asked first: a push it knows is adopted (PENDING, or its result applied), and only one it does not
+ * know fails. An operator that kept refusing the request itself (4xx) rejected it; one that never
+ * answered, not even the status query, is unavailable (decisions 4).
+ */
+async function decideAfterLastAttempt(deps: PushUssdDeps, t: Transaction, outboxId: string, unavailable: boolean, now: () => number): Promise<void> {
+  const known = unavailable ? await deps.adapter.queryStatus(t.providerReference).catch(() => null) : null;
+  const outcome = await deps.db.$transaction(async (tx) => {
+    let o;
+    if (known?.found && known.providerState !== 'PENDING') {
+      o = await applyOperatorResult(tx, t.id, known, 'push-timeout:operator-result');
+    } else if (known?.found) {
+      o = await transition(tx, pendingMove(deps, t, 'push-timeout:operator-ack', null, now));
+    } else {
+      o = await transition(tx, {
+        transactionId: t.id, to: 'FAILED', cause: unavailable ? 'operator-unavailable' : 'operator-request-refused',
+        patch: { failureCode: unavailable ? 'OPERATOR_UNAVAILABLE' : 'OPERATOR_REJECTED' },
+      });
+    }
+    await completeOutbox(tx, outboxId);
+    return o;
+  });
+  await deps.afterCommit.run([outcome]);
+}
+
+/** The push is with the customer: PENDING, its expiry check and status polls scheduled. */
+function pendingMove(deps: PushUssdDeps, t: Transaction, cause: string, sessionId: string | null, now: () => number): TransitionRequest {
+  return {
+    transactionId: t.id, to: 'PENDING', cause,
+    patch: {
+      ...(sessionId ? { providerSessionId: sessionId } : {}),
+      providerState: 'PENDING',
+      expiresAt: new Date(now() + deps.confirmationTimeoutMs),
+      pollAt: (deps.statusPollsMs ?? []).map((ms) => new Date(now() + ms)),
+    },
+  };
 }

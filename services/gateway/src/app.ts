@@ -10,6 +10,7 @@ import { errorHandler, notFound } from './http/error-handler.js';
 import { jsonBody } from './http/json-body.js';
 import type { RequestHandler } from 'express';
 import type { ReplayGuard } from './http/replay-guard.js';
+import type { FaultHooks } from './faults/fault-hooks.js';
 import { requestId } from './http/request-id.js';
 import { balancesRouter } from './routes/balances.js';
 import { cashoutRouter } from './routes/cashout.js';
@@ -37,6 +38,7 @@ export interface GatewayDeps {
   ackWaitMs: number;
   limits: AmountLimits;
   now(): number;
+  faults?: FaultHooks;
 }
 
 const BODY_LIMIT = '64kb';
@@ -59,7 +61,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   api.use(authenticate({ findKey: deps.findKey, replayGuard: deps.replayGuard, toleranceS: deps.toleranceS, now: deps.now }));
   api.use(deps.rateLimit);
   api.use(jsonBody);
-  api.use(paymentsRouter({ db: deps.db, afterCommit: deps.afterCommit, waiter: deps.waiter, limits: deps.limits, ackWaitMs: deps.ackWaitMs, paymentUrl, isActiveCountry }));
+  api.use(paymentsRouter({ db: deps.db, afterCommit: deps.afterCommit, waiter: deps.waiter, limits: deps.limits, ackWaitMs: deps.ackWaitMs, paymentUrl, isActiveCountry, faults: deps.faults }));
   api.use(cashoutRouter({ isActiveCountry }));
   api.use(refundsRouter({ db: deps.db, afterCommit: deps.afterCommit }));
   api.use(balancesRouter({ db: deps.db }));

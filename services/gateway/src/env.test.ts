@@ -5,8 +5,14 @@ describe('gateway environment', () => {
     expect(parseEnv({ MASTER_KEY: 'k' })).toMatchObject({
       GATEWAY_PORT: 3000, PUBLIC_BASE_URL: 'http://127.0.0.1:3000', AUTH_TOLERANCE_S: 300, CASHIN_ACK_WAIT_MS: 5000,
       AMOUNT_MIN: 100, AMOUNT_MAX: 5_000_000, RATE_LIMIT_PER_S: 50, RATE_LIMIT_BURST: 100, DISBURSEMENT_ENABLED: false,
-      REDIS_PREFIX: 'mm',
+      REDIS_PREFIX: 'mm', CHAOS_KILL_AFTER_COMMIT_PREFIX: '',
     });
+  });
+
+  it('takes the chaos kill hook outside production only', () => {
+    expect(parseEnv({ MASTER_KEY: 'k', CHAOS_KILL_AFTER_COMMIT_PREFIX: 'crash-' }).CHAOS_KILL_AFTER_COMMIT_PREFIX).toBe('crash-');
+    expect(() => parseEnv({ MASTER_KEY: 'k', NODE_ENV: 'production', CHAOS_KILL_AFTER_COMMIT_PREFIX: 'crash-' })).toThrow(/refused when NODE_ENV=production/);
+    expect(parseEnv({ MASTER_KEY: 'k', NODE_ENV: 'production' }).CHAOS_KILL_AFTER_COMMIT_PREFIX).toBe('');
   });
 
   it('refuses to start without MASTER_KEY or with a bad value, naming every problem', () => {

@@ -11,6 +11,8 @@ export interface GatewayEnv extends CommonEnv {
   DISBURSEMENT_ENABLED: boolean;
   RATE_LIMIT_PER_S: number;
   RATE_LIMIT_BURST: number;
+  /** Chaos suite only: kill -9 after the commit of cash-ins whose merchant_order_id starts with it. */
+  CHAOS_KILL_AFTER_COMMIT_PREFIX: string;
 }
 
 const schema = Joi.object<GatewayEnv>({
@@ -26,8 +28,14 @@ const schema = Joi.object<GatewayEnv>({
   DISBURSEMENT_ENABLED: Joi.boolean().default(false),
   RATE_LIMIT_PER_S: Joi.number().integer().min(1).default(50),
   RATE_LIMIT_BURST: Joi.number().integer().min(1).default(100),
+  CHAOS_KILL_AFTER_COMMIT_PREFIX: Joi.string().allow('').default(''),
 });
 
 export function parseEnv(source: NodeJS.ProcessEnv): GatewayEnv {
-  return parse(schema, source);
+  const env = parse(schema, source);
+  // A fault hook in production would let a crafted merchant_order_id kill the gateway.
+  if (source.NODE_ENV === 'production' && env.CHAOS_KILL_AFTER_COMMIT_PREFIX) {
+    throw new Error('CHAOS_KILL_AFTER_COMMIT_PREFIX is a test hook and is refused when NODE_ENV=production');
+  }
+  return env;
 }

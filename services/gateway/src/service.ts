@@ -9,6 +9,7 @@ import { createGatewayApp } from './app.js';
 import type { GatewayEnv } from './env.js';
 import { ReplayGuard } from './http/replay-guard.js';
 import { rateLimit } from './http/rate-limit.js';
+import { killAfterCommitHooks } from './faults/fault-hooks.js';
 
 export interface GatewayOverrides {
   logger?: Logger;
@@ -54,6 +55,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     ackWaitMs: env.CASHIN_ACK_WAIT_MS,
     limits: { min: env.AMOUNT_MIN, max: env.AMOUNT_MAX },
     now: overrides.now ?? Date.now,
+    faults: killAfterCommitHooks(env.CHAOS_KILL_AFTER_COMMIT_PREFIX),
   });
 
   const { server, port } = await listen(app, env.GATEWAY_PORT);

@@ -1,6 +1,7 @@
 import { DomainError, isAmountInRange, type AmountLimits } from '@mm/domain';
 import { createCashin, type Db, type Transaction } from '@mm/db';
 import type { AfterCommit, TransactionUpdateWaiter } from '@mm/queues';
+import type { FaultHooks } from '../faults/fault-hooks.js';
 import type { CashinBody } from '../validation/cashin-schema.js';
 import { requestFingerprint } from './request-fingerprint.js';
 import { resolvePayer } from './resolve-payer.js';
@@ -12,6 +13,7 @@ export interface InitiateCashinDeps {
   limits: AmountLimits;
   ackWaitMs: number;
   isActiveCountry(countryCode: string): Promise<boolean>;
+  faults?: FaultHooks;
 }
 
 export type InitiateCashinResult = { replayed: boolean; transaction: Transaction };
@@ -53,6 +55,7 @@ export async function initiateCashin(deps: InitiateCashinDeps, merchantId: strin
     return { replayed: true, transaction: result.transaction };
   }
 
+  deps.faults?.afterCashinCommit(body.merchant_order_id);
   // Subscribe before publishing: the acknowledgement may come back before publish() returns.
   const ack = deps.waiter.wait(result.transaction.id, (s) => !AWAITING_ACK.has(s), deps.ackWaitMs);
   await deps.afterCommit.run([{ transaction: result.transaction, outbox: result.outbox }]);

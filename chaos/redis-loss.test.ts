@@ -1,0 +1,66 @@
+import { waitFor } from '@mm/testing';
+import { startChaosSystem, type ChaosSystem } from './support/chaos-system.js';
+import { settle, violations } from './support/invariants.js';
+import { runLoad } from './support/load.js';
+
+/**
+ * Scenario 3: Redis loses everything in the middle of a load, by FLUSHALL and by a kill -9 and restart
+ * of the server (it keeps nothing on disk). Queued, delayed and retrying jobs, acknowledged operator
+ * callbacks and replay keys are gone; every job that must happen is a PostgreSQL row first, so the
+ * relays publish it again and status checks with the operator find the results whose callback was lost.
+ */
+let sys: ChaosSystem;
+
+beforeAll(async () => {
+  // Failed webhooks wait 1 s: long enough for their delayed retry to be in Redis when it is emptied.
+  sys = await startChaosSystem({ suite: 'redis-loss', webhookScheduleS: '1,1,1,1,1,1', confirmationTimeoutS: 5 });
+});
+afterAll(async () => {
+  await sys?.stop();
+});
+
+// 06 never confirms: its expiry check is a delayed job when Redis is emptied.
+const SUFFIXES = ['01', '02', '06', '01', '05', '01'];
+
+it('FLUSHALL in the middle of a load loses no cash-in, refund, expiry or webhook', async () => {
+  // A failing merchant endpoint first, so webhook retries are waiting in Redis.
+  sys.receiver.setMode({ kind: 'status', code: 503 });
+  const load = runLoad(sys.api, { prefix: 'flush', count: 40, concurrency: 6, suffixes: SUFFIXES, refundEvery: 3 });
+  const loadOutcome = load.then(() => null, (err: unknown) => err);
+  await until('webhook retries and delayed expiry checks in Redis', async () =>
+    (await sys.db.webhookEvent.count({ where: { attemptCount: { gte: 1 }, status: 'PENDING' } })) >= 3
+    && (await sys.db.transaction.count({ where: { status: 'PENDING' } })) >= 2);
+
+  const keysBefore = await sys.redis.dbSize();
+  await sys.redis.flushAll();
+  sys.receiver.setMode({ kind: 'ok' });
+
+  expect(await loadOutcome).toBeNull();
+  const report = await load;
+  await settle(sys);
+  expect(keysBefore).toBeGreaterThan(0);
+  expect(await violations(sys)).toEqual([]);
+  expect(report.transactionIds).toHaveLength(40);
+  expect(report.statuses['500'] ?? 0).toBe(0);
+});
+
+it('a Redis server killed and restarted empty in the middle of a load: every service reconnects and nothing is lost', async () => {
+  const load = runLoad(sys.api, { prefix: 'restart', count: 40, concurrency: 6, suffixes: SUFFIXES, refundEvery: 3 });
+  const loadOutcome = load.then(() => null, (err: unknown) => err);
+  await until('cash-ins of this load in flight', async () =>
+    (await sys.db.transaction.count({ where: { merchantOrderId: { startsWith: 'restart-' }, status: 'PENDING' } })) >= 3);
+
+  await sys.redis.restart(1500);
+
+  expect(await loadOutcome).toBeNull();
+  const report = await load;
+  await settle(sys);
+  expect(await violations(sys)).toEqual([]);
+  expect(report.transactionIds).toHaveLength(40);
+  // Every service is the one started at the beginning: none died of the outage.
+  for (const s of Object.values(sys.services)) expect({ service: s.spec.name, running: s.running, starts: s.starts }).toEqual({ service: s.spec.name, running: true, starts: 1 });
+});
+
+async function until(what: string, probe: () => Promise<boolean>): Promise<void> {
+  await waitFor(async () => (await probe()) || undefined, { what, timeoutMs: 60_000, intervalMs: 50 });
+}

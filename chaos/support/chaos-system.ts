@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { createApiKey, createDb, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary, type Db } from '@mm/db';
+import { createTestDatabase, freePort, signedClient, type TestDatabase } from '@mm/testing';
+import { startMerchantReceiver, type MerchantReceiver } from './merchant-receiver.js';
+import { PrivateRedis } from './private-redis.js';
+import { LOG_DIR, ServiceProcess } from './service-process.js';
+import { SimulatorControl } from './simulator-control.js';
+
+/** Timings of one suite, all short so that expiry, retries and recovery happen in seconds. */
+export interface ChaosOptions {
+  /** Log file names start with it. */
+  suite: string;
+  confirmationTimeoutS?: number;
+  /** Status polls of PENDING cash-ins (CASHIN_STATUS_POLL_S); none by default. */
+  statusPollS?: string;
+  outcomeDelayMs?: number;
+  lateConfirmDelayMs?: number;
+  operatorTimeoutMs?: number;
+  webhookScheduleS?: string;
+  webhookTimeoutMs?: number;
+  /** Extra environment per service, e.g. a fault hook of the gateway. */
+  env?: Partial<Record<ServiceName, Record<string, string>>>;
+}
+
+export type ServiceName = 'simulator' | 'gateway' | 'bridge' | 'expiry' | 'refunds' | 'dispatcher';
+/** The services that consume queues: the ones a kill -9 leaves with jobs locked in Redis. */
+export const WORKER_SERVICES = ['bridge', 'expiry', 'refunds', 'dispatcher'] as const satisfies readonly ServiceName[];
+
+/**
+ * The whole system for one chaos suite, every service its own process: its own database, its own
+ * Redis server, the operator simulator, and a merchant whose webhook endpoint is in this process.
+ */
+export async function startChaosSystem(o: ChaosOptions) {
+  const database: TestDatabase = await createTestDatabase();
+  const redis = await PrivateRedis.start();
+  const db: Db = createDb({ databaseUrl: database.url, poolSize: 4 });
+  for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
+  const masterKey = randomBytes(32).toString('hex');
+  const receiver: MerchantReceiver = await startMerchantReceiver();
+  const merchant = await createMerchant(db, { name: 'Boutique Chaos', webhookUrl: receiver.url });
+  const key = await createApiKey(db, new SecretBox(masterKey), merchant.id);
+
+  const port = { simulator: await freePort(), gateway: await freePort(), bridge: await freePort(), expiry: await freePort(), refunds: await freePort(), dispatcher: await freePort() };
+  const url = (p: number) => `http://127.0.0.1:${p}`;
+  const common = {
+    DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: 'chaos', MASTER_KEY: masterKey,
+    LOG_LEVEL: process.env.CHAOS_LOG_LEVEL ?? 'info', DB_POOL_SIZE: '5',
+    OPERATOR_BASE_URL: url(port.simulator), OPERATOR_TIMEOUT_MS: String(o.operatorTimeoutMs ?? 2000),
+    OUTBOX_RELAY_INTERVAL_MS: '250', OUTBOX_GRACE_MS: '1500', WORKER_LOCK_MS: '2000',
+  };
+  const spec = (name: ServiceName, dir: string, portValue: number, env: Record<string, string>, readyPath = '/ready') =>
+    new ServiceProcess({
+      name, dir, readyUrl: `${url(portValue)}${readyPath}`, logFile: `${LOG_DIR}/${o.suite}-${name}.log`,
+      env: { ...common, ...env, ...o.env?.[name] },
+    });
+
+  const services: Record<ServiceName, ServiceProcess> = {
+    simulator: spec('simulator', 'operator-simulator', port.simulator, {
+      OPERATOR_SIMULATOR_PORT: String(port.simulator), SIM_OUTCOME_DELAY_MS: String(o.outcomeDelayMs ?? 300),
+      SIM_LATE_CONFIRM_DELAY_MS: String(o.lateConfirmDelayMs ?? 60_000), SIM_HANG_MS: '5000',
+    }, '/health'),
+    gateway: spec('gateway', 'gateway', port.gateway, {
+      GATEWAY_PORT: String(port.gateway), PUBLIC_BASE_URL: url(port.gateway), CASHIN_ACK_WAIT_MS: '1500',
+      // The load of a suite is one merchant's: the limiter is tested elsewhere.
+      RATE_LIMIT_PER_S: '5000', RATE_LIMIT_BURST: '10000',
+    }),
+    bridge: spec('bridge', 'operator-bridge', port.bridge, {
+      OPERATOR_BRIDGE_PORT: String(port.bridge), OPERATOR_CALLBACK_BASE_URL: url(port.bridge),
+      CASHIN_CONFIRMATION_TIMEOUT_S: String(o.confirmationTimeoutS ?? 6), CASHIN_STATUS_POLL_S: o.statusPollS ?? '',
+    }),
+    expiry: spec('expiry', 'expiry-worker', port.expiry, { EXPIRY_WORKER_PORT: String(port.expiry) }),
+    refunds: spec('refunds', 'refund-worker', port.refunds, { REFUND_WORKER_PORT: String(port.refunds) }),
+    dispatcher: spec('dispatcher', 'webhook-dispatcher', port.dispatcher, {
+      WEBHOOK_DISPATCHER_PORT: String(port.dispatcher), WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      WEBHOOK_RETRY_SCHEDULE_S: o.webhookScheduleS ?? '0.2,0.4,0.8,1,1,1', WEBHOOK_TIMEOUT_MS: String(o.webhookTimeoutMs ?? 1000),
+    }),
+  };
+  await Promise.all(Object.values(services).map((s) => s.start()));
+  /** Every merchant endpoint of the suite: the default one, and those given as notify_url. */
+  const receivers: MerchantReceiver[] = [receiver];
+
+  return {
+    db, database, redis, receiver, receivers, services,
+    merchant: { id: merchant.id, ...key },
+    gatewayUrl: url(port.gateway),
+    simulator: new SimulatorControl(url(port.simulator)),
+    api: signedClient(url(port.gateway), key.apiKey, key.apiSecret),
+    /** Another endpoint of the merchant, for cash-ins that name it as notify_url. */
+    async addReceiver(): Promise<MerchantReceiver> {
+      const r = await startMerchantReceiver();
+      receivers.push(r);
+      return r;
+    },
+    /** Stops every service gracefully and returns how each exited (0 is a clean shutdown). */
+    async stop(): Promise<Record<string, NodeJS.Signals | number | null>> {
+      const exits: Record<string, NodeJS.Signals | number | null> = {};
+      // Callers first, the operator last, as a deployment would be drained.
+      for (const name of ['gateway', 'bridge', 'expiry', 'refunds', 'dispatcher', 'simulator'] as const) exits[name] = await services[name].stop();
+      for (const r of receivers) await r.close();
+      await db.$disconnect();
+      await redis.stop();
+      await database.drop();
+      return exits;
+    },
+  };
+}
+
+export type ChaosSystem = Awaited<ReturnType<typeof startChaosSystem>>;

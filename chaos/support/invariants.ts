@@ -1,0 +1,131 @@
+import { verifyLedger } from '@mm/db';
+import { signatureMatches } from '@mm/domain';
+import { waitFor } from '@mm/testing';
+import type { ChaosSystem } from './chaos-system.js';
+
+const NOTIFIED = ['SUCCESS', 'FAILED', 'EXPIRED', 'REVERSED'];
+/** Slack past expires_at for the expiry check to run (relay grace, lock, operator answer). */
+const EXPIRY_SLACK_MS = 20_000;
+
+/**
+ * Waits until the system has nothing left to do: no cash-in before PENDING, none past its expiry,
+ * no refund or webhook event in flight. Fails with what is still open after the deadline.
+ */
+export async function settle(sys: ChaosSystem, timeoutMs = 120_000): Promise<void> {
+  await waitFor(async () => {
+    const open = await openWork(sys);
+    return open.length === 0 || undefined;
+  }, { what: 'the system to settle', timeoutMs, intervalMs: 250 }).catch(async (err: Error) => {
+    throw new Error(`${err.message}\nstill open: ${JSON.stringify(await openWork(sys), null, 1)}`);
+  });
+}
+
+async function openWork(sys: ChaosSystem): Promise<string[]> {
+  const [early, overdue, refunds, hooks] = await Promise.all([
+    sys.db.transaction.findMany({ where: { status: { in: ['CREATED', 'INITIATED'] } }, select: { id: true, status: true } }),
+    sys.db.transaction.findMany({ where: { status: 'PENDING', expiresAt: { lt: new Date() } }, select: { id: true } }),
+    sys.db.refund.findMany({ where: { status: 'PENDING' }, select: { id: true } }),
+    sys.db.webhookEvent.findMany({ where: { status: 'PENDING' }, select: { id: true, attemptCount: true } }),
+  ]);
+  return [
+    ...early.map((t) => `transaction ${t.id} ${t.status}`),
+    ...overdue.map((t) => `transaction ${t.id} PENDING past expiry`),
+    ...refunds.map((r) => `refund ${r.id} PENDING`),
+    ...hooks.map((h) => `webhook event ${h.id} PENDING after ${h.attemptCount} attempts`),
+  ];
+}
+
+/**
+ * The invariants of issue 4, checked on the rows in PostgreSQL, the operator's own records and the
+ * bytes the merchant received. Returns every violation found (an empty list is a pass).
+ */
+export async function violations(sys: ChaosSystem): Promise<string[]> {
+  const found: string[] = [];
+  const now = Date.now();
+  const [transactions, events, webhookEvents, refunds, pushes, operatorRefunds, ledger] = await Promise.all([
+    sys.db.transaction.findMany(),
+    sys.db.transactionEvent.findMany({ orderBy: { id: 'asc' } }),
+    sys.db.webhookEvent.findMany(),
+    sys.db.refund.findMany(),
+    sys.simulator.pushes(),
+    sys.simulator.refunds(),
+    verifyLedger(sys.db),
+  ]);
+
+  // Every cash-in decided, or PENDING inside its confirmation window.
+  for (const t of transactions) {
+    if (t.status === 'CREATED' || t.status === 'INITIATED') found.push(`stuck: ${t.id} is ${t.status}`);
+    if (t.status === 'PENDING' && (!t.expiresAt || t.expiresAt.getTime() + EXPIRY_SLACK_MS < now)) found.push(`stuck: ${t.id} PENDING past its expiry`);
+  }
+
+  // One USSD push per transaction, and our outcome agrees with what the operator did.
+  const reached = new Set(events.filter((e) => e.toStatus === 'PENDING').map((e) => e.transactionId));
+  for (const t of transactions) {
+    const push = pushes.get(t.providerReference);
+    const rings = push?.push_count ?? 0;
+    if (rings > 1) found.push(`push: ${t.id} rang the phone ${rings} times`);
+    if (reached.has(t.id) && rings !== 1) found.push(`push: ${t.id} reached PENDING with ${rings} pushes`);
+    if (t.failureCode === 'OPERATOR_UNAVAILABLE' && push) found.push(`push: ${t.id} FAILED OPERATOR_UNAVAILABLE but the operator has its push (${push.state})`);
+    if (!push) continue;
+    const agrees = {
+      OK: ['SUCCESS', 'REVERSED'], canceled: ['FAILED'], KO: ['FAILED'], PENDING: ['PENDING', 'EXPIRED'],
+    }[push.state];
+    if (!agrees.includes(t.status)) found.push(`operator: ${t.id} is ${t.status} but the operator says ${push.state}`);
+  }
+
+  // Refunds: within the amount, paid out exactly once when SUCCESS, never when FAILED.
+  for (const t of transactions) {
+    const sum = refunds.filter((r) => r.transactionId === t.id && r.status !== 'FAILED').reduce((s, r) => s + r.amount, 0n);
+    if (sum > t.amount) found.push(`refund: ${t.id} refunds ${sum} of ${t.amount}`);
+  }
+  for (const r of refunds) {
+    const paid = operatorRefunds.get(r.providerReference);
+    const payouts = paid?.answer.state === 'OK' ? paid.refund_count : 0;
+    if (r.status === 'SUCCESS' && payouts !== 1) found.push(`refund: ${r.id} SUCCESS with ${payouts} payouts`);
+    if (r.status === 'FAILED' && payouts !== 0) found.push(`refund: ${r.id} FAILED but paid out ${payouts} times`);
+    if (r.status === 'PENDING') found.push(`refund: ${r.id} still PENDING`);
+  }
+
+  // The ledger: journals balance, balances equal their journal and are never negative.
+  for (const p of ledger.problems) found.push(`ledger: ${p.check} ${JSON.stringify(p.detail)}`);
+
+  // One webhook event per terminal change (and none other), each delivered at least once.
+  const transactionHooks = webhookEvents.filter((w) => w.eventType === 'transaction.status_changed');
+  for (const e of events.filter((x) => NOTIFIED.includes(x.toStatus))) {
+    const matching = transactionHooks.filter((w) => w.transactionId === e.transactionId && (w.payload as { status?: string }).status === e.toStatus);
+    if (matching.length !== 1) found.push(`webhook: ${e.transactionId} -> ${e.toStatus} has ${matching.length} events`);
+  }
+  const terminalChanges = events.filter((x) => NOTIFIED.includes(x.toStatus)).length;
+  if (transactionHooks.length !== terminalChanges) found.push(`webhook: ${transactionHooks.length} transaction events for ${terminalChanges} terminal changes`);
+  for (const r of refunds.filter((x) => x.status !== 'PENDING')) {
+    const n = webhookEvents.filter((w) => w.refundId === r.id && w.eventType === 'refund.status_changed').length;
+    if (n !== 1) found.push(`webhook: refund ${r.id} ${r.status} has ${n} events`);
+  }
+  found.push(...deliveryViolations(sys, webhookEvents));
+  return found;
+}
+
+/** Every event reached the merchant, always with its own event_id, identical bytes and a valid signature. */
+function deliveryViolations(sys: ChaosSystem, webhookEvents: { id: string; status: string }[]): string[] {
+  const found: string[] = [];
+  const byEvent = new Map<string, string[]>();
+  for (const d of sys.receivers.flatMap((r) => r.deliveries)) {
+    const headerId = d.headers['x-service-event-id'];
+    if (headerId !== d.body.event_id) found.push(`delivery: header event id ${String(headerId)} carries body event_id ${String(d.body.event_id)}`);
+    const timestamp = String(d.headers['x-service-timestamp']);
+    if (!signatureMatches(sys.merchant.apiSecret, timestamp, Buffer.from(d.rawBody), String(d.headers['x-service-signature']))) {
+      found.push(`delivery: bad signature on event ${String(d.body.event_id)}`);
+    }
+    const bodies = byEvent.get(String(d.body.event_id)) ?? [];
+    bodies.push(d.rawBody);
+    byEvent.set(String(d.body.event_id), bodies);
+  }
+  for (const [id, bodies] of byEvent) {
+    if (new Set(bodies).size !== 1) found.push(`delivery: event ${id} was sent with ${new Set(bodies).size} different bodies`);
+  }
+  for (const e of webhookEvents) {
+    if (e.status !== 'DELIVERED') found.push(`webhook: event ${e.id} is ${e.status}`);
+    if (!byEvent.has(e.id)) found.push(`webhook: event ${e.id} never reached the merchant`);
+  }
+  return found;
+}

@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Redis } from 'ioredis';
+import { freePort, waitFor } from '@mm/testing';
+
+/**
+ * A Redis server of the suite's own, on a free loopback port, configured as production must be
+ * (noeviction) and keeping nothing on disk: FLUSHALL and a restart lose everything, which is the
+ * fault under test, and the machine's shared Redis is never touched.
+ */
+export class PrivateRedis {
+  private server: ChildProcess | null = null;
+  private admin: Redis | null = null;
+
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<PrivateRedis> {
+    const redis = new PrivateRedis(await freePort());
+    await redis.boot();
+    return redis;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  private async boot(): Promise<void> {
+    this.server = spawn('redis-server', [
+      '--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction',
+    ], { stdio: 'ignore' });
+    const admin = new Redis(this.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 100 });
+    await waitFor(async () => (await admin.connect().then(() => true, () => false)) || undefined, { what: `redis-server on ${this.port}` });
+    this.admin = admin;
+  }
+
+  /** Every key of every client gone at once. */
+  async flushAll(): Promise<void> {
+    await this.admin!.flushall();
+  }
+
+  async dbSize(): Promise<number> {
+    return this.admin!.dbsize();
+  }
+
+  /** Whether a BullMQ job of the chaos prefix is in Redis, in whatever state. */
+  async jobExists(queue: string, jobId: string): Promise<boolean> {
+    return (await this.admin!.exists(`chaos:bull:${queue}:${jobId}`)) === 1;
+  }
+
+  /** Jobs a worker holds right now in a BullMQ queue of the chaos prefix. */
+  async activeJobs(queue: string): Promise<number> {
+    return this.admin!.llen(`chaos:bull:${queue}:active`);
+  }
+
+  /** kill -9 and start again on the same port: every connection drops, the data is gone. */
+  async restart(downMs = 0): Promise<void> {
+    await this.kill();
+    if (downMs > 0) await new Promise((r) => setTimeout(r, downMs));
+    await this.boot();
+  }
+
+  private async kill(): Promise<void> {
+    this.admin?.disconnect();
+    this.admin = null;
+    const server = this.server;
+    if (!server || server.exitCode !== null || server.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      server.once('exit', () => resolve());
+      server.kill('SIGKILL');
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.kill();
+  }
+}

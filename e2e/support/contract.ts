@@ -58,7 +58,7 @@ export const newOrderId = (prefix = 'order') => `${prefix}-${Date.now()}-${++seq
 export const unixTime = (offsetS = 0) => String(Math.floor(Date.now() / 1000) + offsetS);
 
 /** Headers signed over `signedText` (which the caller may then not send). */
-export function signedHeaders(apiKey: string, apiSecret: string, signedText: string, timestamp = unixTime()): Record<string, string> {
+export function signedHeaders(apiKey: string, apiSecret: string, signedText: string | Buffer, timestamp = unixTime()): Record<string, string> {
   return { 'X-Service-Key': apiKey, 'X-Service-Timestamp': timestamp, 'X-Service-Signature': signPayload(apiSecret, timestamp, signedText) };
 }
 
@@ -73,7 +73,7 @@ export async function anotherMerchant(sys: System, name = 'Autre Boutique') {
  * A request sent with exactly these headers and body bytes (fetch would add a Content-Type of its own
  * to a string body): for "no Content-Type at all".
  */
-export function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string>, body: string): Promise<ApiResponse> {
+export function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string>, body: string | Buffer): Promise<ApiResponse> {
   return new Promise((resolve, reject) => {
     const req = request(`${baseUrl}${path}`, { method, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } }, (res) => {
       const chunks: Buffer[] = [];

@@ -57,7 +57,9 @@ export function createGatewayApp(deps: GatewayDeps): Express {
 
   const api = express.Router();
   // Raw bytes first: the signature covers the exact body received, never re-serialised JSON.
-  api.use(express.raw({ type: () => true, limit: BODY_LIMIT }));
+  // inflate false: a compressed body is refused (400) before anything decompresses bytes that nobody
+  // has authenticated yet, and a broken gzip stream cannot reach the error handler as a 500.
+  api.use(express.raw({ type: () => true, limit: BODY_LIMIT, inflate: false }));
   api.use(authenticate({ findKey: deps.findKey, replayGuard: deps.replayGuard, toleranceS: deps.toleranceS, now: deps.now }));
   api.use(deps.rateLimit);
   api.use(jsonBody);

@@ -12,9 +12,14 @@ function fromBodyParser(err: { type?: string }): DomainError | null {
   return null;
 }
 
+/** Express could not percent-decode a path parameter ("/payments/%E0%A4%A"): no such id. */
+function fromRouter(err: unknown): DomainError | null {
+  return err instanceof URIError ? new DomainError('NOT_FOUND', 'no such resource') : null;
+}
+
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const known = err instanceof DomainError ? err : fromBodyParser(err as { type?: string });
+    const known = err instanceof DomainError ? err : fromBodyParser(err as { type?: string }) ?? fromRouter(err);
     const error = known ?? new DomainError('INTERNAL_ERROR', 'an internal error occurred');
     if (!known) logger.error({ err, requestId: res.locals.requestId, path: req.path }, 'unhandled error');
     res.status(HTTP_STATUS[error.code]).json({

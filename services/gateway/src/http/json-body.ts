@@ -13,10 +13,14 @@ export const jsonBody: RequestHandler = (req, res, next) => {
     return next(new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json'));
   }
   let forbiddenKey = false;
+  let unstorable: string | null = null;
   try {
-    // joi silently drops "__proto__" keys; an unknown field must be refused, not lost.
-    res.locals.body = JSON.parse(rawBodyOf(req.body).toString('utf8'), (key, value: unknown) => {
+    // Invalid UTF-8 is invalid JSON (RFC 8259), not text to repair with U+FFFD behind the merchant's back.
+    const text = UTF8.decode(rawBodyOf(req.body));
+    res.locals.body = JSON.parse(text, (key, value: unknown) => {
+      // joi silently drops "__proto__" keys; an unknown field must be refused, not lost.
       if (key === '__proto__') forbiddenKey = true;
+      if (unstorable === null && (!isStorableText(key) || (typeof value === 'string' && !isStorableText(value)))) unstorable = key || '(body)';
       return value;
     }) as unknown;
   } catch {
@@ -25,5 +29,20 @@ export const jsonBody: RequestHandler = (req, res, next) => {
   if (forbiddenKey) {
     return next(new DomainError('VALIDATION_ERROR', 'the request is not valid', [{ field: '__proto__', issue: 'is not allowed' }]));
   }
+  if (unstorable !== null) {
+    return next(new DomainError('VALIDATION_ERROR', 'the request is not valid', [{ field: unstorable, issue: 'must not contain NUL or unpaired surrogate characters' }]));
+  }
   next();
 };
+
+// ignoreBOM: a byte order mark stays in the text, where JSON.parse refuses it as before.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * PostgreSQL text and jsonb cannot hold NUL, and "\ud800"-style lone surrogates are no text at all:
+ * JSON lets both through, the database then failed with a 500.
+ */
+export function isStorableText(s: string): boolean {
+  // With the u flag a surrogate pair is one code point, so \p{Cs} matches only a lone surrogate.
+  return !/[\u0000\p{Cs}]/u.test(s);
+}

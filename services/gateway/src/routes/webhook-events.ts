@@ -1,10 +1,11 @@
 import { Router } from 'express';
 import Joi from 'joi';
 import type { Db } from '@mm/db';
+import { uuidField } from '../validation/uuid.js';
 import { validate } from '../validation/validate.js';
 
 const querySchema = Joi.object({
-  transaction_id: Joi.string().guid(),
+  transaction_id: uuidField(),
   limit: Joi.string().pattern(/^\d+$/).custom((v: string, h) => (Number(v) >= 1 && Number(v) <= 100 ? v : h.error('any.invalid'))),
 });
 

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { uuidField } from './uuid.js';
 
 export interface RefundBody {
   transaction_id: string;
@@ -7,7 +8,7 @@ export interface RefundBody {
 }
 
 export const refundSchema = Joi.object<RefundBody>({
-  transaction_id: Joi.string().guid().required(),
+  transaction_id: uuidField().required(),
   amount: Joi.number().integer().positive().unsafe(false),
   reason: Joi.string().max(255),
 });

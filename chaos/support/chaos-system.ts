@@ -91,8 +91,8 @@ export async function startChaosSystem(o: ChaosOptions) {
       receivers.push(r);
       return r;
     },
-    /** Stops every service gracefully and returns how each exited (0 is a clean shutdown). */
-    async stop(): Promise<Record<string, NodeJS.Signals | number | null>> {
+    /** Stops every service with SIGTERM; throws unless each one shut down cleanly (exit code 0). */
+    async stop(): Promise<void> {
       const exits: Record<string, NodeJS.Signals | number | null> = {};
       // Callers first, the operator last, as a deployment would be drained.
       for (const name of ['gateway', 'bridge', 'expiry', 'refunds', 'dispatcher', 'simulator'] as const) exits[name] = await services[name].stop();
@@ -100,7 +100,8 @@ export async function startChaosSystem(o: ChaosOptions) {
       await db.$disconnect();
       await redis.stop();
       await database.drop();
-      return exits;
+      const unclean = Object.entries(exits).filter(([, how]) => how !== 0);
+      if (unclean.length > 0) throw new Error(`services did not shut down cleanly on SIGTERM: ${JSON.stringify(Object.fromEntries(unclean))}`);
     },
   };
 }

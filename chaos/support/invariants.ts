@@ -8,8 +8,9 @@ const NOTIFIED = ['SUCCESS', 'FAILED', 'EXPIRED', 'REVERSED'];
 const EXPIRY_SLACK_MS = 20_000;
 
 /**
- * Waits until the system has nothing left to do: no cash-in before PENDING, none past its expiry,
- * no refund or webhook event in flight. Fails with what is still open after the deadline.
+ * Waits until the system has nothing left to do: no cash-in before PENDING, none past its expiry or
+ * PENDING here while the operator has decided it, no refund or webhook event in flight. Fails with
+ * what is still open after the deadline.
  */
 export async function settle(sys: ChaosSystem, timeoutMs = 120_000): Promise<void> {
   await waitFor(async () => {
@@ -21,15 +22,19 @@ export async function settle(sys: ChaosSystem, timeoutMs = 120_000): Promise<voi
 }
 
 async function openWork(sys: ChaosSystem): Promise<string[]> {
-  const [early, overdue, refunds, hooks] = await Promise.all([
+  const [early, pending, refunds, hooks, pushes] = await Promise.all([
     sys.db.transaction.findMany({ where: { status: { in: ['CREATED', 'INITIATED'] } }, select: { id: true, status: true } }),
-    sys.db.transaction.findMany({ where: { status: 'PENDING', expiresAt: { lt: new Date() } }, select: { id: true } }),
+    sys.db.transaction.findMany({ where: { status: 'PENDING' }, select: { id: true, expiresAt: true, providerReference: true } }),
     sys.db.refund.findMany({ where: { status: 'PENDING' }, select: { id: true } }),
     sys.db.webhookEvent.findMany({ where: { status: 'PENDING' }, select: { id: true, attemptCount: true } }),
+    sys.simulator.pushes(),
   ]);
+  const now = Date.now();
   return [
     ...early.map((t) => `transaction ${t.id} ${t.status}`),
-    ...overdue.map((t) => `transaction ${t.id} PENDING past expiry`),
+    ...pending.filter((t) => !t.expiresAt || t.expiresAt.getTime() < now).map((t) => `transaction ${t.id} PENDING past expiry`),
+    // Its result is on its way (a callback retried, a poll due): not settled yet.
+    ...pending.filter((t) => (pushes.get(t.providerReference)?.state ?? 'PENDING') !== 'PENDING').map((t) => `transaction ${t.id} PENDING, decided by the operator`),
     ...refunds.map((r) => `refund ${r.id} PENDING`),
     ...hooks.map((h) => `webhook event ${h.id} PENDING after ${h.attemptCount} attempts`),
   ];

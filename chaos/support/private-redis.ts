@@ -51,6 +51,13 @@ export class PrivateRedis {
     return this.admin!.llen(`chaos:bull:${queue}:active`);
   }
 
+  /** The payloads of those jobs. */
+  async activePayloads(queue: string): Promise<Record<string, unknown>[]> {
+    const ids = await this.admin!.lrange(`chaos:bull:${queue}:active`, 0, -1);
+    const data = await Promise.all(ids.map((id) => this.admin!.hget(`chaos:bull:${queue}:${id}`, 'data')));
+    return data.filter((d): d is string => d !== null).map((d) => JSON.parse(d) as Record<string, unknown>);
+  }
+
   /** kill -9 and start again on the same port: every connection drops, the data is gone. */
   async restart(downMs = 0): Promise<void> {
     await this.kill();

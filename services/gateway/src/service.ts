@@ -31,6 +31,8 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   const redis = createRedisConnection(env.REDIS_URL);
   await assertRedisNoEviction(redis);
   const subscriber = createRedisConnection(env.REDIS_URL);
+  // ioredis reconnects by itself; without a listener it prints "Unhandled error event" to stderr instead of a log line.
+  for (const connection of [redis, subscriber]) connection.on('error', (err) => logger.error({ err }, 'redis connection error'));
   const box = new SecretBox(env.MASTER_KEY);
 
   // Jobs lost between commit and publish are re-published by the relay of their consumer (operator

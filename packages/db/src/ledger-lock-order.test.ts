@@ -1,9 +1,7 @@
 import { refundPosting, cashinPosting, type Posting } from '@mm/domain';
-import { createDb, type Db } from './client.js';
+import type { Db } from './client.js';
 import { post } from './ledger.js';
-import { createMerchant } from './merchants.js';
-import { SEED_SUBSIDIARIES, upsertSubsidiary } from './subsidiaries.js';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createMerchantTestDatabase, type MerchantTestDatabase } from './test-database.js';
 
 /**
  * Postings of one merchant touch its accounts in different orders (a refund reserve debits AVAILABLE
@@ -12,18 +10,15 @@ import { createTestDatabase, type TestDatabase } from './test-database.js';
  * refund answered 500, found by the chaos suite.
  */
 describe('ledger postings under concurrency', () => {
-  let database: TestDatabase;
+  let fixture: MerchantTestDatabase;
   let db: Db;
   let merchantId: string;
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = createDb({ databaseUrl: database.url, poolSize: 12 });
-    for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
-    merchantId = (await createMerchant(db, { name: 'M', webhookUrl: null })).id;
+    fixture = await createMerchantTestDatabase(12);
+    ({ db, merchantId } = fixture);
   });
   afterAll(async () => {
-    await db.$disconnect();
-    await database.drop();
+    await fixture.close();
   });
 
   const scope = () => ({ merchantId, countryCode: 'CI', currency: 'XOF' });

@@ -1,7 +1,10 @@
 /** Test fixture (used by this package's own tests, re-exported by @mm/testing): a database per suite. */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { createDb, type Db } from './client.js';
+import { createMerchant } from './merchants.js';
 import { migrate } from './migrate.js';
+import { SEED_SUBSIDIARIES, upsertSubsidiary } from './subsidiaries.js';
 
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -57,6 +60,28 @@ export async function createEmptyDatabase(): Promise<TestDatabase> {
       const c = new pg.Client({ connectionString: ADMIN_URL });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => c.end());
+    },
+  };
+}
+
+export interface MerchantTestDatabase {
+  database: TestDatabase;
+  db: Db;
+  merchantId: string;
+  close(): Promise<void>;
+}
+
+/** A fresh database with the seed subsidiaries and one merchant (no webhook URL): the usual start of a db-level test. */
+export async function createMerchantTestDatabase(poolSize = 2): Promise<MerchantTestDatabase> {
+  const database = await createTestDatabase();
+  const db = createDb({ databaseUrl: database.url, poolSize });
+  for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
+  const merchantId = (await createMerchant(db, { name: 'M', webhookUrl: null })).id;
+  return {
+    database, db, merchantId,
+    async close() {
+      await db.$disconnect();
+      await database.drop();
     },
   };
 }

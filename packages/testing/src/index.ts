@@ -1,4 +1,6 @@
-export { createTestDatabase, createEmptyDatabase, type TestDatabase } from '@mm/db/test-database';
+export {
+  createTestDatabase, createEmptyDatabase, createMerchantTestDatabase, type TestDatabase, type MerchantTestDatabase,
+} from '@mm/db/test-database';
 export { createTestRedis, TEST_REDIS_URL, type TestRedis } from './test-redis.js';
 export { waitFor } from './wait-for.js';
 export { signedClient, type ApiResponse, type SignOptions } from './signed-client.js';

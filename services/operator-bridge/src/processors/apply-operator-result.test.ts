@@ -1,28 +1,25 @@
 import { Writable } from 'node:stream';
-import { createCashin, createDb, createMerchant, SEED_SUBSIDIARIES, transition, upsertSubsidiary, type Db } from '@mm/db';
+import { createCashin, transition, type Db } from '@mm/db';
 import { createLogger } from '@mm/observability';
 import type { AfterCommit, OperatorResultJob } from '@mm/queues';
-import { createTestDatabase, type TestDatabase } from '@mm/testing';
+import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing';
 import { applyOperatorResultProcessor } from './apply-operator-result.js';
 
 const noEffects = { run: async () => undefined } as unknown as AfterCommit;
 
 describe('operator result for a cash-in that is already final', () => {
-  let database: TestDatabase;
+  let fixture: MerchantTestDatabase;
   let db: Db;
   let merchantId: string;
   const lines: Record<string, unknown>[] = [];
   const logger = createLogger('test', 'info', new Writable({ write(chunk, _enc, done) { lines.push(JSON.parse(String(chunk))); done(); } }));
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = createDb({ databaseUrl: database.url, poolSize: 2 });
-    for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
-    merchantId = (await createMerchant(db, { name: 'M', webhookUrl: null })).id;
+    fixture = await createMerchantTestDatabase();
+    ({ db, merchantId } = fixture);
   });
   afterAll(async () => {
-    await db.$disconnect();
-    await database.drop();
+    await fixture.close();
   });
 
   async function failedCashin(order: string, failureCode: string) {

@@ -1,8 +1,8 @@
 import type { Job } from 'bullmq';
-import { createCashin, createDb, createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary, type Db } from '@mm/db';
+import { createCashin, type Db } from '@mm/db';
 import type { OperatorResult } from '@mm/domain';
 import { OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
-import { createTestDatabase, type TestDatabase } from '@mm/testing';
+import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing';
 import type { AfterCommit } from '@mm/queues';
 import { pushUssdProcessor } from './push-ussd.js';
 
@@ -30,18 +30,15 @@ const job = (attemptsMade: number) => ({ attemptsMade, opts: { attempts: 4 } }) 
 const noEffects = { run: async () => undefined } as unknown as AfterCommit;
 
 describe('push processor on its last attempt', () => {
-  let database: TestDatabase;
+  let fixture: MerchantTestDatabase;
   let db: Db;
   let merchantId: string;
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = createDb({ databaseUrl: database.url, poolSize: 2 });
-    for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
-    merchantId = (await createMerchant(db, { name: 'M', webhookUrl: null })).id;
+    fixture = await createMerchantTestDatabase();
+    ({ db, merchantId } = fixture);
   });
   afterAll(async () => {
-    await db.$disconnect();
-    await database.drop();
+    await fixture.close();
   });
 
   async function newCashin(order: string) {

@@ -22,9 +22,9 @@ export async function settle(sys: ChaosSystem, timeoutMs = 120_000): Promise<voi
 }
 
 async function openWork(sys: ChaosSystem): Promise<string[]> {
-  const [early, pending, refunds, hooks, pushes] = await Promise.all([
+  const [early, undecided, refunds, hooks, pushes] = await Promise.all([
     sys.db.transaction.findMany({ where: { status: { in: ['CREATED', 'INITIATED'] } }, select: { id: true, status: true } }),
-    sys.db.transaction.findMany({ where: { status: 'PENDING' }, select: { id: true, expiresAt: true, providerReference: true } }),
+    sys.db.transaction.findMany({ where: { status: { in: ['PENDING', 'EXPIRED'] } }, select: { id: true, status: true, expiresAt: true, providerReference: true } }),
     sys.db.refund.findMany({ where: { status: 'PENDING' }, select: { id: true } }),
     sys.db.webhookEvent.findMany({ where: { status: 'PENDING' }, select: { id: true, attemptCount: true } }),
     sys.simulator.pushes(),
@@ -32,9 +32,12 @@ async function openWork(sys: ChaosSystem): Promise<string[]> {
   const now = Date.now();
   return [
     ...early.map((t) => `transaction ${t.id} ${t.status}`),
-    ...pending.filter((t) => !t.expiresAt || t.expiresAt.getTime() < now).map((t) => `transaction ${t.id} PENDING past expiry`),
-    // Its result is on its way (a callback retried, a poll due): not settled yet.
-    ...pending.filter((t) => (pushes.get(t.providerReference)?.state ?? 'PENDING') !== 'PENDING').map((t) => `transaction ${t.id} PENDING, decided by the operator`),
+    ...undecided.filter((t) => t.status === 'PENDING' && (!t.expiresAt || t.expiresAt.getTime() < now)).map((t) => `transaction ${t.id} PENDING past expiry`),
+    // Its result is on its way (a callback retried, a poll due, a late confirmation): not settled yet.
+    ...undecided.filter((t) => {
+      const operator = pushes.get(t.providerReference)?.state ?? 'PENDING';
+      return t.status === 'PENDING' ? operator !== 'PENDING' : operator === 'OK';
+    }).map((t) => `transaction ${t.id} ${t.status}, decided otherwise by the operator`),
     ...refunds.map((r) => `refund ${r.id} PENDING`),
     ...hooks.map((h) => `webhook event ${h.id} PENDING after ${h.attemptCount} attempts`),
   ];

@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { applyOperatorResult, completeOutbox, transition, type Db } from '@mm/db';
+import { applyOperatorResult, completeOutbox, transition, type Db, type TransitionRequest } from '@mm/db';
 import { OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type ExpiryCheckJob } from '@mm/queues';
 import type { Logger } from '@mm/observability';
@@ -10,6 +10,18 @@ import type { Logger } from '@mm/observability';
  * unreachable through every retry, the cash-in expires anyway: a late confirmation can still move it
  * EXPIRED -> SUCCESS, so no money is lost by deciding.
  */
+/**
+ * What the expiry check decides when the operator gave no result. A push whose acknowledgement never
+ * came (no session: its outcome was unknown) that the operator says it never received was never sent:
+ * FAILED / OPERATOR_UNAVAILABLE, as decisions 4 says. Anything else expires.
+ */
+function expiryMove(t: { id: string; providerSessionId: string | null }, status: { found: boolean } | null): TransitionRequest {
+  if (status && !status.found && t.providerSessionId === null) {
+    return { transactionId: t.id, to: 'FAILED', cause: 'expiry-check:operator-unknown', patch: { failureCode: 'OPERATOR_UNAVAILABLE' } };
+  }
+  return { transactionId: t.id, to: 'EXPIRED', cause: 'expiry' };
+}
+
 export function checkExpiryProcessor(deps: { db: Db; adapter: OperatorAdapter; afterCommit: AfterCommit; logger: Logger }) {
   return async (payload: ExpiryCheckJob, job: Job): Promise<void> => {
     const t = await deps.db.transaction.findUnique({ where: { id: payload.transaction_id } });
@@ -31,8 +43,8 @@ export function checkExpiryProcessor(deps: { db: Db; adapter: OperatorAdapter; a
     }
     const outcome = await deps.db.$transaction(async (tx) => {
       const decided = status?.found ? await applyOperatorResult(tx, t.id, status, `${payload.kind === 'poll' ? 'status-poll' : 'expiry-check'}:operator-result`) : null;
-      // A poll that finds the customer still deciding changes nothing; only the expiry check expires.
-      const o = decided ?? (payload.kind === 'expiry' ? await transition(tx, { transactionId: t.id, to: 'EXPIRED', cause: 'expiry' }) : null);
+      // A poll that finds the customer still deciding changes nothing; only the expiry check decides.
+      const o = decided ?? (payload.kind === 'expiry' ? await transition(tx, expiryMove(t, status)) : null);
       await completeOutbox(tx, payload.outbox_id);
       return o;
     });

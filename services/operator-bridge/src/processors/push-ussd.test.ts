@@ -60,10 +60,14 @@ describe('push processor on its last attempt', () => {
     expect((await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).status).toBe('INITIATED');
   });
 
-  it('fails the cash-in OPERATOR_UNAVAILABLE when the operator never answered, and closes its outbox row', async () => {
+  it('leaves a push nobody can vouch for (no answer to the pushes nor to the status query) to the expiry check, never FAILED on a guess', async () => {
     const t = await newCashin('unavailable-1');
     await run(refusingOperator(new OperatorUnavailableError('down')), 3, t);
-    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'FAILED', failureCode: 'OPERATOR_UNAVAILABLE' });
+    const after = await db.transaction.findUniqueOrThrow({ where: { id: t.id } });
+    expect(after).toMatchObject({ status: 'PENDING', failureCode: null, providerSessionId: null });
+    expect(after.expiresAt).toBeInstanceOf(Date);
+    expect((await db.transactionEvent.findFirstOrThrow({ where: { transactionId: t.id, toStatus: 'PENDING' } })).cause).toBe('push-timeout:outcome-unknown');
+    expect(await db.outbox.count({ where: { topic: 'expiry-checks', completedAt: null, payload: { path: ['transaction_id'], equals: t.id } } })).toBe(1);
     expect((await db.outbox.findUniqueOrThrow({ where: { id: t.outboxId } })).completedAt).toBeInstanceOf(Date);
   });
 

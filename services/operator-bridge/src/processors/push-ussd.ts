@@ -68,15 +68,20 @@ async function push(deps: PushUssdDeps, t: Transaction, outboxId: string, job: J
 /**
  * Out of attempts: decide, or the relay would retry this push for ever. A push that timed out may
  * still have reached the operator (a slow operator registers it after we gave up), so the operator is
- * asked first: a push it knows is adopted (PENDING, or its result applied), and only one it does not
- * know fails. An operator that kept refusing the request itself (4xx) rejected it; one that never
- * answered, not even the status query, is unavailable (decisions 4).
+ * asked first: a push it knows is adopted (PENDING, or its result applied), and one it says it does not
+ * know is FAILED / OPERATOR_UNAVAILABLE (decisions 4). When the status query goes unanswered too,
+ * nobody knows: FAILED is final and would lose a payment the customer then confirms, so the cash-in
+ * waits as PENDING for its expiry check, which asks again (not found: FAILED; a result: applied; still
+ * silent: EXPIRED, from which a late OK still credits the merchant). An operator that kept refusing
+ * the request itself (4xx) rejected it.
  */
 async function decideAfterLastAttempt(deps: PushUssdDeps, t: Transaction, outboxId: string, unavailable: boolean, now: () => number): Promise<void> {
-  const known = unavailable ? await deps.adapter.queryStatus(t.providerReference).catch(() => null) : null;
+  const known = unavailable ? await deps.adapter.queryStatus(t.providerReference).catch(() => 'no answer' as const) : null;
   const outcome = await deps.db.$transaction(async (tx) => {
     let o;
-    if (known?.found && known.providerState !== 'PENDING') {
+    if (known === 'no answer') {
+      o = await transition(tx, pendingMove(deps, t, 'push-timeout:outcome-unknown', null, now));
+    } else if (known?.found && known.providerState !== 'PENDING') {
       o = await applyOperatorResult(tx, t.id, known, 'push-timeout:operator-result');
     } else if (known?.found) {
       o = await transition(tx, pendingMove(deps, t, 'push-timeout:operator-ack', null, now));

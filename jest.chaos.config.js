@@ -7,4 +7,7 @@ export default {
   roots: ['<rootDir>/chaos'],
   maxWorkers: 1,
   testTimeout: 180_000,
+  // After a failed suite a load may still be retrying against a stopped gateway; exiting kills it, and
+  // the child registry's exit hook kills any process a failed start left behind.
+  forceExit: true,
 };

@@ -11,8 +11,8 @@ let sys: ChaosSystem;
 
 beforeAll(async () => {
   // The customer answers after 1 s and the confirmation delay is 1 s: callbacks and expiry checks race.
-  // Numbers ending 09 confirm after 1.5 s: always after the expiry, the late confirmation path.
-  sys = await startChaosSystem({ suite: 'races', confirmationTimeoutS: 1, outcomeDelayMs: 1000, lateConfirmDelayMs: 1500 });
+  // Numbers ending 09 confirm after 3 s: always after the expiry, the late confirmation path.
+  sys = await startChaosSystem({ suite: 'races', confirmationTimeoutS: 1, outcomeDelayMs: 1000, lateConfirmDelayMs: 3000 });
 });
 afterAll(async () => {
   await sys?.stop();
@@ -23,7 +23,8 @@ const now = () => Math.floor(Date.now() / 1000);
 it('50 concurrent identical cash-ins: one transaction, one push, the same transaction in every answer', async () => {
   const body = { merchant_order_id: 'race-same', amount: 4100, customer_msisdn: '+2250707000001' };
   // The same body signed at 50 different seconds: 50 distinct requests, as 50 retries of a merchant would be.
-  const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => sys.api('POST', '/api/v1/payments/cashin', body, { timestamp: String(now() - i) })));
+  const base = now();
+  const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => sys.api('POST', '/api/v1/payments/cashin', body, { timestamp: String(base - i) })));
   expect(answers.map((a) => a.status).sort()).toEqual([...Array(49).fill(200), 202]);
   expect(new Set(answers.map((a) => a.body.data.transaction_id)).size).toBe(1);
   expect(answers.filter((a) => a.headers.get('idempotent-replayed') === 'true')).toHaveLength(49);

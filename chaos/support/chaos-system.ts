@@ -31,12 +31,33 @@ export const WORKER_SERVICES = ['bridge', 'expiry', 'refunds', 'dispatcher'] as 
  * Redis server, the operator simulator, and a merchant whose webhook endpoint is in this process.
  */
 export async function startChaosSystem(o: ChaosOptions) {
+  // Teardown steps, newest first when run: a failure at any point of the start undoes what was done,
+  // so nothing (process, Redis server, database) outlives a suite that could not start.
+  const teardown: (() => Promise<unknown>)[] = [];
+  const undo = async () => {
+    for (const step of teardown.reverse()) await step().catch(() => undefined);
+  };
+  try {
+    return await build(o, teardown);
+  } catch (err) {
+    await undo();
+    throw err;
+  }
+}
+
+async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
   const database: TestDatabase = await createTestDatabase();
+  teardown.push(() => database.drop());
   const redis = await PrivateRedis.start();
+  teardown.push(() => redis.stop());
   const db: Db = createDb({ databaseUrl: database.url, poolSize: 4 });
+  teardown.push(() => db.$disconnect());
   for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
   const masterKey = randomBytes(32).toString('hex');
-  const receiver: MerchantReceiver = await startMerchantReceiver();
+  /** Every merchant endpoint of the suite: the default one, and those given as notify_url. */
+  const receivers: MerchantReceiver[] = [await startMerchantReceiver()];
+  teardown.push(async () => { for (const r of receivers) await r.close(); });
+  const receiver = receivers[0]!;
   const merchant = await createMerchant(db, { name: 'Boutique Chaos', webhookUrl: receiver.url });
   const key = await createApiKey(db, new SecretBox(masterKey), merchant.id);
 
@@ -75,9 +96,13 @@ export async function startChaosSystem(o: ChaosOptions) {
       WEBHOOK_RETRY_SCHEDULE_S: o.webhookScheduleS ?? '0.2,0.4,0.8,1,1,1', WEBHOOK_TIMEOUT_MS: String(o.webhookTimeoutMs ?? 1000),
     }),
   };
-  await Promise.all(Object.values(services).map((s) => s.start()));
-  /** Every merchant endpoint of the suite: the default one, and those given as notify_url. */
-  const receivers: MerchantReceiver[] = [receiver];
+  // Callers first, the operator last, as a deployment would be drained.
+  const stopOrder = ['gateway', 'bridge', 'expiry', 'refunds', 'dispatcher', 'simulator'] as const;
+  const exits: Record<string, NodeJS.Signals | number | null> = {};
+  teardown.push(async () => { for (const name of stopOrder) exits[name] = await services[name].stop(); });
+  const started = await Promise.allSettled(Object.values(services).map((s) => s.start()));
+  const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 
   return {
     db, database, redis, receiver, receivers, services,
@@ -91,15 +116,9 @@ export async function startChaosSystem(o: ChaosOptions) {
       receivers.push(r);
       return r;
     },
-    /** Stops every service with SIGTERM; throws unless each one shut down cleanly (exit code 0). */
+    /** Stops every service with SIGTERM and frees the rest; throws unless each service exited 0. */
     async stop(): Promise<void> {
-      const exits: Record<string, NodeJS.Signals | number | null> = {};
-      // Callers first, the operator last, as a deployment would be drained.
-      for (const name of ['gateway', 'bridge', 'expiry', 'refunds', 'dispatcher', 'simulator'] as const) exits[name] = await services[name].stop();
-      for (const r of receivers) await r.close();
-      await db.$disconnect();
-      await redis.stop();
-      await database.drop();
+      for (const step of teardown.reverse()) await step();
       const unclean = Object.entries(exits).filter(([, how]) => how !== 0);
       if (unclean.length > 0) throw new Error(`services did not shut down cleanly on SIGTERM: ${JSON.stringify(Object.fromEntries(unclean))}`);
     },

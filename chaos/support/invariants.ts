@@ -74,11 +74,13 @@ export async function violations(sys: ChaosSystem): Promise<string[]> {
     if (rings > 1) found.push(`push: ${t.id} rang the phone ${rings} times`);
     if (reached.has(t.id) && rings !== 1) found.push(`push: ${t.id} reached PENDING with ${rings} pushes`);
     if (t.failureCode === 'OPERATOR_UNAVAILABLE' && push) found.push(`push: ${t.id} FAILED OPERATOR_UNAVAILABLE but the operator has its push (${push.state})`);
-    if (!push) continue;
-    const agrees = {
-      OK: ['SUCCESS', 'REVERSED'], canceled: ['FAILED'], KO: ['FAILED'], PENDING: ['PENDING', 'EXPIRED'],
-    }[push.state];
-    if (!agrees.includes(t.status)) found.push(`operator: ${t.id} is ${t.status} but the operator says ${push.state}`);
+    // Money both ways: never credited unless the operator took it, never failed when it did. A PENDING or
+    // EXPIRED one the operator has confirmed is still converging: settle() waits for it.
+    const credited = t.status === 'SUCCESS' || t.status === 'REVERSED';
+    const taken = push?.state === 'OK';
+    if (credited !== taken && !(taken && (t.status === 'PENDING' || t.status === 'EXPIRED'))) {
+      found.push(`operator: ${t.id} is ${t.status} but the operator says ${push?.state ?? 'it never saw it'}`);
+    }
   }
 
   // Refunds: within the amount, paid out exactly once when SUCCESS, never when FAILED.

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { freePort, waitFor } from '@mm/testing';
+import { track } from './child-registry.js';
 
 /**
  * A Redis server of the suite's own, on a free loopback port, configured as production must be
@@ -24,12 +25,27 @@ export class PrivateRedis {
   }
 
   private async boot(): Promise<void> {
-    this.server = spawn('redis-server', [
+    const server = track(spawn('redis-server', [
       '--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction',
-    ], { stdio: 'ignore' });
-    const admin = new Redis(this.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 100 });
-    await waitFor(async () => (await admin.connect().then(() => true, () => false)) || undefined, { what: `redis-server on ${this.port}` });
-    this.admin = admin;
+    ], { stdio: 'ignore' }));
+    this.server = server;
+    // A fresh client per probe: one client retried by hand races its own reconnects.
+    await waitFor(async () => {
+      if (server.exitCode !== null || server.signalCode !== null) throw new Error(`redis-server on ${this.port} exited`);
+      const probe = new Redis(this.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      try {
+        await probe.connect();
+        return (await probe.ping()) === 'PONG';
+      } catch {
+        return false;
+      } finally {
+        probe.disconnect();
+      }
+    }, { what: `redis-server on ${this.port}`, intervalMs: 50 }).catch(async (err: unknown) => {
+      await this.kill();
+      throw err;
+    });
+    this.admin = new Redis(this.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
   }
 
   /** Every key of every client gone at once. */

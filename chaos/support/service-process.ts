@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '@mm/testing';
+import { track } from './child-registry.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Service output, one file per service and suite; ignored by git, kept for reading after a failure. */
@@ -40,20 +41,21 @@ export class ServiceProcess {
   async start(): Promise<void> {
     if (this.running) return;
     mkdirSync(LOG_DIR, { recursive: true });
-    this.log ??= createWriteStream(this.spec.logFile, { flags: 'a' });
+    // A new file for each run of the suite, appended to across restarts within it.
+    this.log ??= createWriteStream(this.spec.logFile, { flags: this.starts === 0 ? 'w' : 'a' });
     this.log.write(`\n===== start ${++this.starts} of ${this.spec.name} at ${new Date().toISOString()} =====\n`);
-    const child = spawn(process.execPath, ['--import', 'tsx', `services/${this.spec.dir}/src/main.ts`], {
+    const child = track(spawn(process.execPath, ['--import', 'tsx', `services/${this.spec.dir}/src/main.ts`], {
       cwd: REPO_ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', ...this.spec.env },
       stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    }));
     child.stdout?.pipe(this.log, { end: false });
     child.stderr?.pipe(this.log, { end: false });
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
     await waitFor(async () => {
       if (!this.running) throw new Error(`${this.spec.name} exited while starting (see ${this.spec.logFile})`);
-      const res = await fetch(this.spec.readyUrl).catch(() => null);
+      const res = await fetch(this.spec.readyUrl, { signal: AbortSignal.timeout(2000) }).catch(() => null);
       return res?.status === 200;
     }, { what: `${this.spec.name} ready`, timeoutMs: 30_000, intervalMs: 100 });
   }
@@ -79,6 +81,8 @@ export class ServiceProcess {
   async stop(timeoutMs = 15_000): Promise<NodeJS.Signals | number | null> {
     let result: NodeJS.Signals | number | null = null;
     if (this.running) {
+      // A process a failed test left frozen (SIGSTOP) must run to handle its SIGTERM.
+      this.child!.kill('SIGCONT');
       this.child!.kill('SIGTERM');
       result = await this.exit(timeoutMs).catch(async () => {
         this.child!.kill('SIGKILL');

@@ -9,9 +9,11 @@ describe('gateway environment', () => {
     });
   });
 
-  it('takes the chaos kill hook outside production only', () => {
-    expect(parseEnv({ MASTER_KEY: 'k', CHAOS_KILL_AFTER_COMMIT_PREFIX: 'crash-' }).CHAOS_KILL_AFTER_COMMIT_PREFIX).toBe('crash-');
-    expect(() => parseEnv({ MASTER_KEY: 'k', NODE_ENV: 'production', CHAOS_KILL_AFTER_COMMIT_PREFIX: 'crash-' })).toThrow(/refused when NODE_ENV=production/);
+  it('takes the chaos kill hook in a test run only', () => {
+    expect(parseEnv({ MASTER_KEY: 'k', NODE_ENV: 'test', CHAOS_KILL_AFTER_COMMIT_PREFIX: 'crash-' }).CHAOS_KILL_AFTER_COMMIT_PREFIX).toBe('crash-');
+    for (const NODE_ENV of ['production', 'development', undefined]) {
+      expect(() => parseEnv({ MASTER_KEY: 'k', NODE_ENV, CHAOS_KILL_AFTER_COMMIT_PREFIX: 'crash-' })).toThrow(/refused unless NODE_ENV=test/);
+    }
     expect(parseEnv({ MASTER_KEY: 'k', NODE_ENV: 'production' }).CHAOS_KILL_AFTER_COMMIT_PREFIX).toBe('');
   });
 

@@ -14,7 +14,7 @@ function fromBodyParser(err: { type?: string }): DomainError | null {
 
 /** Express could not percent-decode a path parameter ("/payments/%E0%A4%A"): no such id. */
 function fromRouter(err: unknown): DomainError | null {
-  return err instanceof URIError ? new DomainError('NOT_FOUND', 'no such resource') : null;
+  return err instanceof URIError && /^Failed to decode param/.test(err.message) ? new DomainError('NOT_FOUND', 'no such resource') : null;
 }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {

@@ -1,25 +1,18 @@
-import { faultsClient, NO_FAULTS_BODY } from './test-support/faults-client.js';
-import { startHarness, type Harness } from './test-support/harness.js';
+import { NO_FAULTS_BODY } from './test-support/faults-client.js';
+import { simulatorWithFaults } from './test-support/with-faults.js';
 
 describe('GET | PUT | DELETE /sandbox/faults', () => {
-  let h: Harness;
-  let faults: ReturnType<typeof faultsClient>;
-  beforeAll(async () => {
-    h = await startHarness();
-    faults = faultsClient(h.sim.url);
-  });
-  afterEach(async () => { await faults.reset(); });
-  afterAll(async () => { await h.close(); });
+  const ctx = simulatorWithFaults();
 
   it('start with every fault off', async () => {
-    await expect(faults.get()).resolves.toEqual(NO_FAULTS_BODY);
+    await expect(ctx.faults.get()).resolves.toEqual(NO_FAULTS_BODY);
   });
 
   it('PUT applies a partial change, keeps the other settings, and answers the full settings', async () => {
-    await expect(faults.set({ latency_ms: 20, callbacks: 'repeat' })).resolves.toEqual({ ...NO_FAULTS_BODY, latency_ms: 20, callbacks: 'repeat' });
+    await expect(ctx.faults.set({ latency_ms: 20, callbacks: 'repeat' })).resolves.toEqual({ ...NO_FAULTS_BODY, latency_ms: 20, callbacks: 'repeat' });
     const both = { ...NO_FAULTS_BODY, latency_ms: 20, callbacks: 'repeat', callback_repeat: 2 };
-    await expect(faults.set({ callback_repeat: 2 })).resolves.toEqual(both);
-    await expect(faults.get()).resolves.toEqual(both);
+    await expect(ctx.faults.set({ callback_repeat: 2 })).resolves.toEqual(both);
+    await expect(ctx.faults.get()).resolves.toEqual(both);
   });
 
   it.each([
@@ -35,16 +28,16 @@ describe('GET | PUT | DELETE /sandbox/faults', () => {
     ['an array', '[]'],
     ['a body that is not JSON', '{"latency_ms":'],
   ])('PUT answers 400 invalid_request to %s and changes nothing', async (_what, body) => {
-    const before = await faults.set({ callbacks: 'drop', callback_repeat: 3 });
-    const res = await faults.putRaw(body);
+    const before = await ctx.faults.set({ callbacks: 'drop', callback_repeat: 3 });
+    const res = await ctx.faults.putRaw(body);
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: 'invalid_request', message: expect.any(String) });
-    await expect(faults.get()).resolves.toEqual(before);
+    await expect(ctx.faults.get()).resolves.toEqual(before);
   });
 
   it('DELETE turns every fault off and answers the settings', async () => {
-    await faults.set({ latency_ms: 5, fail_with_5xx: true, unreachable: true, callbacks: 'out-of-order', callback_repeat: 9, callback_spread_ms: 1 });
-    await expect(faults.reset()).resolves.toEqual(NO_FAULTS_BODY);
-    await expect(faults.get()).resolves.toEqual(NO_FAULTS_BODY);
+    await ctx.faults.set({ latency_ms: 5, fail_with_5xx: true, unreachable: true, callbacks: 'out-of-order', callback_repeat: 9, callback_spread_ms: 1 });
+    await expect(ctx.faults.reset()).resolves.toEqual(NO_FAULTS_BODY);
+    await expect(ctx.faults.get()).resolves.toEqual(NO_FAULTS_BODY);
   });
 });

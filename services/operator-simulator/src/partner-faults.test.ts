@@ -1,74 +1,68 @@
 import { OperatorUnavailableError, type UssdPushRequest } from '@mm/operators';
-import { faultsClient, rawRequest } from './test-support/faults-client.js';
-import { API_TOKEN, startHarness, type Harness } from './test-support/harness.js';
+import { rawRequest } from './test-support/faults-client.js';
+import { API_TOKEN } from './test-support/harness.js';
+import { simulatorWithFaults } from './test-support/with-faults.js';
 import { waitFor } from './test-support/wait-for.js';
 
 describe('partner API (/v1) faults', () => {
-  let h: Harness;
-  let faults: ReturnType<typeof faultsClient>;
-  beforeAll(async () => {
-    h = await startHarness();
-    faults = faultsClient(h.sim.url);
-  });
-  afterEach(async () => { await faults.reset(); });
-  afterAll(async () => { await h.close(); });
+  const ctx = simulatorWithFaults();
 
   const auth = { Authorization: `Bearer ${API_TOKEN}` };
   const pushBody = (req: UssdPushRequest) => ({ partner_reference: req.partnerReference, msisdn: req.msisdn, amount: req.amount, currency: req.currency, motif: req.motif, callback_url: req.callbackUrl });
-  const push = (req: UssdPushRequest) => rawRequest(`${h.sim.url}/v1/payments/ussd-push`, 'POST', pushBody(req), auth);
-  const statusOf = (reference: string) => rawRequest(`${h.sim.url}/v1/payments/${reference}`, 'GET', undefined, auth);
-  const logged = (event: string, reference: string) => h.events.filter((e) => e.event === event && e.fields.partner_reference === reference);
+  const push = (req: UssdPushRequest) => rawRequest(`${ctx.h.sim.url}/v1/payments/ussd-push`, 'POST', pushBody(req), auth);
+  const statusOf = (reference: string) => rawRequest(`${ctx.h.sim.url}/v1/payments/${reference}`, 'GET', undefined, auth);
+  const logged = (event: string, reference: string) => ctx.h.events.filter((e) => e.event === event && e.fields.partner_reference === reference);
   const listed = async (reference: string) => {
-    const body = (await (await fetch(`${h.sim.url}/sandbox/pushes`)).json()) as { pushes: { partner_reference: string; push_count: number; request_count: number }[] };
+    const body = (await (await fetch(`${ctx.h.sim.url}/sandbox/pushes`)).json()) as { pushes: { partner_reference: string; push_count: number; request_count: number }[] };
     return body.pushes.filter((p) => p.partner_reference === reference);
   };
   /** Nothing was registered for this reference: checked once the fault is off, through every window. */
   const expectNothingRegistered = async (reference: string) => {
     expect((await statusOf(reference)).status).toBe(404);
     await expect(listed(reference)).resolves.toEqual([]);
-    expect(h.sim.pushRequestCount(reference)).toBe(0);
+    expect(ctx.h.sim.pushRequestCount(reference)).toBe(0);
   };
 
   it('fail_with_5xx answers exactly 503 {"error":"unavailable"} to every call, registers nothing, refunds nothing', async () => {
-    const req = h.request('01');
-    await faults.set({ fail_with_5xx: true });
+    const req = ctx.h.request('01');
+    await ctx.faults.set({ fail_with_5xx: true });
     const answer = await push(req);
     expect(answer.status).toBe(503);
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
     expect(answer.text).toBe('{"error":"unavailable"}');
     expect((await statusOf(req.partnerReference)).status).toBe(503);
-    const refund = await rawRequest(`${h.sim.url}/v1/refunds`, 'POST', { partner_reference: `rf_${req.partnerReference}`, original_partner_reference: req.partnerReference, amount: 1, currency: 'XOF' }, auth);
+    const refund = await rawRequest(`${ctx.h.sim.url}/v1/refunds`, 'POST', { partner_reference: `rf_${req.partnerReference}`, original_partner_reference: req.partnerReference, amount: 1, currency: 'XOF' }, auth);
     expect(refund.text).toBe('{"error":"unavailable"}');
-    await expect(h.adapter.pushUssd(req)).rejects.toBeInstanceOf(OperatorUnavailableError);
+    await expect(ctx.h.adapter.pushUssd(req)).rejects.toBeInstanceOf(OperatorUnavailableError);
 
-    await faults.reset();
+    await ctx.faults.reset();
     await expectNothingRegistered(req.partnerReference);
-    expect((await rawRequest(`${h.sim.url}/v1/refunds/rf_${req.partnerReference}`, 'GET', undefined, auth)).status).toBe(404);
+    expect((await rawRequest(`${ctx.h.sim.url}/v1/refunds/rf_${req.partnerReference}`, 'GET', undefined, auth)).status).toBe(404);
   });
 
   it('unreachable resets the connection of every call (ECONNRESET) and registers nothing', async () => {
-    const req = h.request('01');
-    await faults.set({ unreachable: true });
+    const req = ctx.h.request('01');
+    await ctx.faults.set({ unreachable: true });
     await expect(push(req)).rejects.toMatchObject({ code: 'ECONNRESET' });
     await expect(statusOf(req.partnerReference)).rejects.toMatchObject({ code: 'ECONNRESET' });
-    await expect(h.adapter.pushUssd(req)).rejects.toBeInstanceOf(OperatorUnavailableError);
+    await expect(ctx.h.adapter.pushUssd(req)).rejects.toBeInstanceOf(OperatorUnavailableError);
 
-    await faults.reset();
+    await ctx.faults.reset();
     await expectNothingRegistered(req.partnerReference);
   });
 
   it('checks unreachable before fail_with_5xx, and fail_with_5xx before latency', async () => {
-    await faults.set({ unreachable: true, fail_with_5xx: true, latency_ms: 600_000 });
-    await expect(push(h.request('01'))).rejects.toMatchObject({ code: 'ECONNRESET' });
-    await faults.set({ unreachable: false });
+    await ctx.faults.set({ unreachable: true, fail_with_5xx: true, latency_ms: 600_000 });
+    await expect(push(ctx.h.request('01'))).rejects.toMatchObject({ code: 'ECONNRESET' });
+    await ctx.faults.set({ unreachable: false });
     // With the latency first this would not answer for 10 minutes; the abort only turns that into a clear failure.
-    const res = await fetch(`${h.sim.url}/v1/payments/anything`, { headers: auth, signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(`${ctx.h.sim.url}/v1/payments/anything`, { headers: auth, signal: AbortSignal.timeout(10_000) });
     expect(res.status).toBe(503);
   });
 
   it('latency_ms holds each call at least that long, then answers it as usual', async () => {
-    await faults.set({ latency_ms: 300 });
-    const req = h.request('01');
+    await ctx.faults.set({ latency_ms: 300 });
+    const req = ctx.h.request('01');
     const startedAt = performance.now();
     const answer = await push(req);
     expect(performance.now() - startedAt).toBeGreaterThanOrEqual(250);
@@ -77,52 +71,52 @@ describe('partner API (/v1) faults', () => {
   });
 
   it('a slow push whose caller hung up during the wait is still registered after the latency, and goes on to its result', async () => {
-    await faults.set({ latency_ms: 1_000 });
-    const req = h.request('01');
+    await ctx.faults.set({ latency_ms: 1_000 });
+    const req = ctx.h.request('01');
     const caller = new AbortController();
     const sentAt = Date.now();
-    const pushing = rawRequest(`${h.sim.url}/v1/payments/ussd-push`, 'POST', pushBody(req), auth, caller.signal).catch((e: unknown) => e);
+    const pushing = rawRequest(`${ctx.h.sim.url}/v1/payments/ussd-push`, 'POST', pushBody(req), auth, caller.signal).catch((e: unknown) => e);
     // Hang up once the simulator holds the request, not on a timer: a hang-up before it arrived proves nothing.
     await waitFor(() => logged('fault.delayed', req.partnerReference).length === 1, { what: 'the push held' });
     caller.abort();
     await expect(pushing).resolves.toMatchObject({ name: 'AbortError' });
     await waitFor(() => logged('fault.caller_gone', req.partnerReference).length === 1, { what: 'the hold ending with the caller gone' });
-    await waitFor(() => h.sim.pushCount(req.partnerReference) === 1, { what: 'the abandoned push registered' });
+    await waitFor(() => ctx.h.sim.pushCount(req.partnerReference) === 1, { what: 'the abandoned push registered' });
     expect(Date.now() - sentAt).toBeGreaterThanOrEqual(950);
-    await faults.reset();
+    await ctx.faults.reset();
     await expect(listed(req.partnerReference)).resolves.toEqual([expect.objectContaining({ push_count: 1, request_count: 1 })]);
-    await waitFor(() => h.receiver.for(req.partnerReference).length > 0, { what: 'its callback' });
-    await expect(h.adapter.queryStatus(req.partnerReference)).resolves.toMatchObject({ found: true, providerState: 'OK' });
+    await waitFor(() => ctx.h.receiver.for(req.partnerReference).length > 0, { what: 'its callback' });
+    await expect(ctx.h.adapter.queryStatus(req.partnerReference)).resolves.toMatchObject({ found: true, providerState: 'OK' });
   });
 
   it('a slow push the adapter timed out on is an OperatorUnavailableError', async () => {
-    await faults.set({ latency_ms: 1_000 });
-    await expect(h.adapterWith({ timeoutMs: 50 }).pushUssd(h.request('01'))).rejects.toBeInstanceOf(OperatorUnavailableError);
+    await ctx.faults.set({ latency_ms: 1_000 });
+    await expect(ctx.h.adapterWith({ timeoutMs: 50 }).pushUssd(ctx.h.request('01'))).rejects.toBeInstanceOf(OperatorUnavailableError);
   });
 
   it('never touch /sandbox, /phone or /health', async () => {
-    const req = h.request('42');
-    await h.adapter.pushUssd(req);
-    await faults.set({ unreachable: true, fail_with_5xx: true });
-    expect((await fetch(`${h.sim.url}/health`)).status).toBe(200);
-    expect((await fetch(`${h.sim.url}/phone`)).status).toBe(200);
+    const req = ctx.h.request('42');
+    await ctx.h.adapter.pushUssd(req);
+    await ctx.faults.set({ unreachable: true, fail_with_5xx: true });
+    expect((await fetch(`${ctx.h.sim.url}/health`)).status).toBe(200);
+    expect((await fetch(`${ctx.h.sim.url}/phone`)).status).toBe(200);
     await expect(listed(req.partnerReference)).resolves.toHaveLength(1);
-    await faults.set({ unreachable: false, fail_with_5xx: false, latency_ms: 600_000 });
+    await ctx.faults.set({ unreachable: false, fail_with_5xx: false, latency_ms: 600_000 });
     // A 10-minute latency on these would fail the test through the abort, not through a timing assertion.
     const quick = { signal: AbortSignal.timeout(10_000) };
-    expect((await fetch(`${h.sim.url}/health`, quick)).status).toBe(200);
-    expect((await fetch(`${h.sim.url}/sandbox/payments/${req.partnerReference}/confirm`, { method: 'POST', ...quick })).status).toBe(200);
-    await expect(faults.get()).resolves.toMatchObject({ latency_ms: 600_000 });
+    expect((await fetch(`${ctx.h.sim.url}/health`, quick)).status).toBe(200);
+    expect((await fetch(`${ctx.h.sim.url}/sandbox/payments/${req.partnerReference}/confirm`, { method: 'POST', ...quick })).status).toBe(200);
+    await expect(ctx.faults.get()).resolves.toMatchObject({ latency_ms: 600_000 });
   });
 
   it('request_count counts every push request that got through, replays included; push_count only real pushes', async () => {
-    const req = h.request('42');
-    await faults.set({ fail_with_5xx: true });
+    const req = ctx.h.request('42');
+    await ctx.faults.set({ fail_with_5xx: true });
     expect((await push(req)).status).toBe(503);
-    await faults.reset();
+    await ctx.faults.reset();
     for (let i = 0; i < 3; i++) expect((await push(req)).status).toBe(201);
     await expect(listed(req.partnerReference)).resolves.toEqual([expect.objectContaining({ push_count: 1, request_count: 3 })]);
-    expect(h.sim.pushRequestCount(req.partnerReference)).toBe(3);
-    expect(h.sim.pushCount(req.partnerReference)).toBe(1);
+    expect(ctx.h.sim.pushRequestCount(req.partnerReference)).toBe(3);
+    expect(ctx.h.sim.pushCount(req.partnerReference)).toBe(1);
   });
 });

@@ -141,6 +141,12 @@ describe('operator callbacks are authenticated', () => {
   const signed = (body: string, secret = 'sim-callback-secret', timestamp = String(Math.floor(Date.now() / 1000))) =>
     ({ 'X-Operator-Timestamp': timestamp, 'X-Operator-Signature': signPayload(secret, timestamp, body) });
 
+  it('exposes the count of operator OKs for FAILED cash-ins on /metrics, for an alert', async () => {
+    const res = await fetch(`${bridge.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/^mm_operator_ok_for_failed_cashin_total\{service="operator-bridge"\} 0$/m);
+  });
+
   it('rejects an unsigned, wrongly signed, stale or altered callback with 401 and applies nothing; the right signature is applied', async () => {
     const data = await cashin('55');
     expect(data.status).toBe('PENDING');

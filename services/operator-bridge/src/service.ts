@@ -1,6 +1,6 @@
 import express from 'express';
 import { createDb, findOverdueOutbox } from '@mm/db';
-import { assertRedisNoEviction, createHealthRouter, createLogger, createMetricsRegistry, listen, type Logger } from '@mm/observability';
+import { assertRedisNoEviction, Counter, createHealthRouter, createLogger, createMetricsRegistry, listen, type Logger } from '@mm/observability';
 import { operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
 import {
   AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, expiryChecks, operatorRequests,
@@ -58,9 +58,15 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
     confirmationTimeoutMs: Math.round(env.CASHIN_CONFIRMATION_TIMEOUT_S * 1000),
     statusPollsMs: env.CASHIN_STATUS_POLL_S ? parseSecondsList(env.CASHIN_STATUS_POLL_S) : [],
   }));
+  const metrics = createMetricsRegistry('operator-bridge');
+  const capturedButFailed = new Counter({
+    name: 'mm_operator_ok_for_failed_cashin_total',
+    help: 'Operator confirmations (money taken) of cash-ins that are FAILED here: each one must be reconciled by hand.',
+    registers: [metrics],
+  });
   const resultConnection = createRedisConnection(env.REDIS_URL);
   const resultWorker = createWorker(operatorResults, { ...workerOptions, connection: resultConnection },
-    applyOperatorResultProcessor({ db, afterCommit, logger }));
+    applyOperatorResultProcessor({ db, afterCommit, logger, onCapturedButFailed: () => capturedButFailed.inc() }));
   for (const w of [pushWorker, resultWorker]) {
     w.on('failed', (job, err) => logger.warn({ err, queue: w.name, jobId: job?.id, attempts: job?.attemptsMade }, 'job failed'));
     // Redis unreachable and the like: BullMQ reconnects by itself; an SRE should see it.
@@ -72,7 +78,7 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
 
   const app = express();
   app.disable('x-powered-by');
-  app.use(createHealthRouter({ database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() }, createMetricsRegistry('operator-bridge')));
+  app.use(createHealthRouter({ database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() }, metrics));
   app.use(operatorCallbackRouter({ adapter, results, now }));
   const { server, port } = await listen(app, env.OPERATOR_BRIDGE_PORT);
   logger.info({ port }, 'operator bridge listening');

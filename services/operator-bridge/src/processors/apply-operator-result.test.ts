@@ -36,9 +36,11 @@ describe('operator result for a cash-in that is already final', () => {
     provider_tx_id: state === 'OK' ? 'MP9' : null, provider_session_id: null, failure_reason: null, source: 'callback',
   });
 
-  it('an OK for a FAILED cash-in changes nothing and is logged as an error to reconcile', async () => {
+  it('an OK for a FAILED cash-in changes nothing, is logged as an error to reconcile and counted', async () => {
     const t = await failedCashin('captured-but-failed', 'OPERATOR_UNAVAILABLE');
-    await applyOperatorResultProcessor({ db, afterCommit: noEffects, logger })(result(t.providerReference, 'OK'));
+    let counted = 0;
+    await applyOperatorResultProcessor({ db, afterCommit: noEffects, logger, onCapturedButFailed: () => { counted++; } })(result(t.providerReference, 'OK'));
+    expect(counted).toBe(1);
     expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'FAILED', providerTxId: null });
     expect(lines).toContainEqual(expect.objectContaining({
       level: 50, transactionId: t.id, providerReference: t.providerReference, failureCode: 'OPERATOR_UNAVAILABLE',
@@ -49,7 +51,9 @@ describe('operator result for a cash-in that is already final', () => {
   it('a duplicate cancel of a FAILED cash-in is just a duplicate: no error', async () => {
     const t = await failedCashin('cancel-twice', 'CUSTOMER_DID_NOT_VALIDATE');
     lines.length = 0;
-    await applyOperatorResultProcessor({ db, afterCommit: noEffects, logger })(result(t.providerReference, 'canceled'));
+    let counted = 0;
+    await applyOperatorResultProcessor({ db, afterCommit: noEffects, logger, onCapturedButFailed: () => { counted++; } })(result(t.providerReference, 'canceled'));
     expect(lines.filter((l) => l.level === 50)).toEqual([]);
+    expect(counted).toBe(0);
   });
 });

@@ -2,8 +2,16 @@ import { applyOperatorResult, type Db } from '@mm/db';
 import type { AfterCommit, OperatorResultJob } from '@mm/queues';
 import type { Logger } from '@mm/observability';
 
+export interface ApplyOperatorResultDeps {
+  db: Db;
+  afterCommit: AfterCommit;
+  logger: Logger;
+  /** Counts operator OKs for cash-ins FAILED here (a metric an SRE alerts on). */
+  onCapturedButFailed?(): void;
+}
+
 /** operator-results consumer: a callback or status answer becomes a state transition (or nothing). */
-export function applyOperatorResultProcessor(deps: { db: Db; afterCommit: AfterCommit; logger: Logger }) {
+export function applyOperatorResultProcessor(deps: ApplyOperatorResultDeps) {
   return async (payload: OperatorResultJob): Promise<void> => {
     const t = await deps.db.transaction.findUnique({ where: { providerReference: payload.provider_reference }, select: { id: true } });
     if (!t) {
@@ -29,9 +37,10 @@ export function applyOperatorResultProcessor(deps: { db: Db; afterCommit: AfterC
  * possible when every push call and the last status query went unanswered although the push reached
  * the operator. Nothing may move it now; an operator must reconcile, so it is logged as an error.
  */
-async function flagCapturedButFailed(deps: { db: Db; logger: Logger }, transactionId: string, providerReference: string): Promise<void> {
+async function flagCapturedButFailed(deps: ApplyOperatorResultDeps, transactionId: string, providerReference: string): Promise<void> {
   const t = await deps.db.transaction.findUnique({ where: { id: transactionId }, select: { status: true, failureCode: true } });
   if (t?.status === 'FAILED') {
+    deps.onCapturedButFailed?.();
     deps.logger.error({ transactionId, providerReference, failureCode: t.failureCode }, 'operator confirmed a payment that is FAILED here: reconcile by hand');
   }
 }

@@ -5,12 +5,6 @@ import { isFinalAttempt, type AfterCommit, type ExpiryCheckJob } from '@mm/queue
 import type { Logger } from '@mm/observability';
 
 /**
- * A PENDING cash-in whose confirmation delay ran out: ask the operator once more (decisions 4). A
- * decided result is applied as it is; only a still-pending one becomes EXPIRED. If the operator stays
- * unreachable through every retry, the cash-in expires anyway: a late confirmation can still move it
- * EXPIRED -> SUCCESS, so no money is lost by deciding.
- */
-/**
  * What the expiry check decides when the operator gave no result. A push whose acknowledgement never
  * came (no session: its outcome was unknown) that the operator says it never received was never sent:
  * FAILED / OPERATOR_UNAVAILABLE, as decisions 4 says. Anything else expires.
@@ -22,6 +16,12 @@ function expiryMove(t: { id: string; providerSessionId: string | null }, status:
   return { transactionId: t.id, to: 'EXPIRED', cause: 'expiry' };
 }
 
+/**
+ * A PENDING cash-in whose confirmation delay ran out: ask the operator once more (decisions 4). A
+ * decided result is applied as it is; only a still-pending one becomes EXPIRED. If the operator stays
+ * unreachable through every retry, the cash-in expires anyway: a late confirmation can still move it
+ * EXPIRED -> SUCCESS, so no money is lost by deciding.
+ */
 export function checkExpiryProcessor(deps: { db: Db; adapter: OperatorAdapter; afterCommit: AfterCommit; logger: Logger }) {
   return async (payload: ExpiryCheckJob, job: Job): Promise<void> => {
     const t = await deps.db.transaction.findUnique({ where: { id: payload.transaction_id } });

@@ -1,6 +1,6 @@
 /**
  * Fault points for the chaos suite: places where a test makes the process die at the worst moment.
- * Off unless CHAOS_KILL_AFTER_COMMIT_PREFIX is set, and refused in production (env.ts).
+ * Off unless CHAOS_KILL_AFTER_COMMIT_PREFIX is set, which env.ts refuses unless NODE_ENV=test.
  */
 export interface FaultHooks {
   /** Right after a cash-in's database commit, before its operator request is published. */

@@ -12,26 +12,23 @@ export const jsonBody: RequestHandler = (req, res, next) => {
   if (!req.is('application/json')) {
     return next(new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json'));
   }
-  let forbiddenKey = false;
-  let unstorable: string | null = null;
+  // The first field refused while parsing: JSON allows it, but it must not reach validation or storage.
+  let refused: { field: string; issue: string } | null = null;
   try {
     // Invalid UTF-8 is invalid JSON (RFC 8259), not text to repair with U+FFFD behind the merchant's back.
     const text = UTF8.decode(rawBodyOf(req.body));
     res.locals.body = JSON.parse(text, (key, value: unknown) => {
       // joi silently drops "__proto__" keys; an unknown field must be refused, not lost.
-      if (key === '__proto__') forbiddenKey = true;
-      if (unstorable === null && (!isStorableText(key) || (typeof value === 'string' && !isStorableText(value)))) unstorable = key || '(body)';
+      if (key === '__proto__') refused ??= { field: key, issue: 'is not allowed' };
+      if (!isStorableText(key) || (typeof value === 'string' && !isStorableText(value))) {
+        refused ??= { field: key || '(body)', issue: 'must not contain NUL or unpaired surrogate characters' };
+      }
       return value;
     }) as unknown;
   } catch {
     return next(new DomainError('INVALID_JSON', 'request body is not valid JSON'));
   }
-  if (forbiddenKey) {
-    return next(new DomainError('VALIDATION_ERROR', 'the request is not valid', [{ field: '__proto__', issue: 'is not allowed' }]));
-  }
-  if (unstorable !== null) {
-    return next(new DomainError('VALIDATION_ERROR', 'the request is not valid', [{ field: unstorable, issue: 'must not contain NUL or unpaired surrogate characters' }]));
-  }
+  if (refused) return next(new DomainError('VALIDATION_ERROR', 'the request is not valid', [refused]));
   next();
 };
 

@@ -54,7 +54,7 @@ async function push(deps: PushUssdDeps, t: Transaction, outboxId: string, job: J
   }
   const outcome = await deps.db.$transaction(async (tx) => {
     const o = ack.accepted
-      ? await transition(tx, pendingMove(deps, t, 'operator-ack', ack.providerSessionId, now))
+      ? await transition(tx, pendingMove(deps, t.id, 'operator-ack', ack.providerSessionId, now))
       : await transition(tx, {
           transactionId: t.id, to: 'FAILED', cause: 'operator-rejected',
           patch: { providerState: 'KO', providerTxnStatus: ack.providerTxnStatus, failureCode: 'OPERATOR_REJECTED' },
@@ -80,11 +80,11 @@ async function decideAfterLastAttempt(deps: PushUssdDeps, t: Transaction, outbox
   const outcome = await deps.db.$transaction(async (tx) => {
     let o;
     if (known === 'no answer') {
-      o = await transition(tx, pendingMove(deps, t, 'push-timeout:outcome-unknown', null, now));
+      o = await transition(tx, pendingMove(deps, t.id, 'push-timeout:outcome-unknown', null, now));
     } else if (known?.found && known.providerState !== 'PENDING') {
       o = await applyOperatorResult(tx, t.id, known, 'push-timeout:operator-result');
     } else if (known?.found) {
-      o = await transition(tx, pendingMove(deps, t, 'push-timeout:operator-ack', null, now));
+      o = await transition(tx, pendingMove(deps, t.id, 'push-timeout:operator-ack', null, now));
     } else {
       o = await transition(tx, {
         transactionId: t.id, to: 'FAILED', cause: unavailable ? 'operator-unavailable' : 'operator-request-refused',
@@ -98,9 +98,9 @@ async function decideAfterLastAttempt(deps: PushUssdDeps, t: Transaction, outbox
 }
 
 /** The push is with the customer: PENDING, its expiry check and status polls scheduled. */
-function pendingMove(deps: PushUssdDeps, t: Transaction, cause: string, sessionId: string | null, now: () => number): TransitionRequest {
+function pendingMove(deps: PushUssdDeps, transactionId: string, cause: string, sessionId: string | null, now: () => number): TransitionRequest {
   return {
-    transactionId: t.id, to: 'PENDING', cause,
+    transactionId, to: 'PENDING', cause,
     patch: {
       ...(sessionId ? { providerSessionId: sessionId } : {}),
       providerState: 'PENDING',

@@ -38,11 +38,13 @@ describe.each(Object.keys(WORK) as (keyof typeof WORK & ServiceName)[])('kill -9
     const failedLoad = load.then(() => null, (err: unknown) => err);
 
     const held = await waitFor(async () => {
-      const n = await sys.redis.activeJobs(WORK[name]);
-      return n > 0 ? n : undefined;
+      const ids = await sys.redis.activeJobIds(WORK[name]);
+      return ids.length > 0 ? ids : undefined;
     }, { what: `${name} holding ${WORK[name]} jobs`, timeoutMs: 60_000, intervalMs: 20 });
     await sys.services[name].kill();
-    expect(held).toBeGreaterThan(0);
+    // Cut in the middle: jobs it held are still active, locked by a worker that no longer exists.
+    const cut = (await sys.redis.activeJobIds(WORK[name])).filter((id) => held.includes(id));
+    expect(cut.length).toBeGreaterThan(0);
     // Down long enough for work to pile up behind it.
     await new Promise((r) => setTimeout(r, 1000));
     await sys.services[name].start();
@@ -57,6 +59,8 @@ describe.each(Object.keys(WORK) as (keyof typeof WORK & ServiceName)[])('kill -9
     expect(report.transactionIds).toHaveLength(48);
     expect(report.statuses['500'] ?? 0).toBe(0);
     expect(sys.services[name].starts).toBe(2);
+    // Taken over after the lock expired and finished: none of the cut jobs is still active.
+    expect((await sys.redis.activeJobIds(WORK[name])).filter((id) => cut.includes(id))).toEqual([]);
   });
 });
 

@@ -23,8 +23,6 @@ export interface ChaosOptions {
 }
 
 export type ServiceName = 'simulator' | 'gateway' | 'bridge' | 'expiry' | 'refunds' | 'dispatcher';
-/** The services that consume queues: the ones a kill -9 leaves with jobs locked in Redis. */
-export const WORKER_SERVICES = ['bridge', 'expiry', 'refunds', 'dispatcher'] as const satisfies readonly ServiceName[];
 
 /**
  * The whole system for one chaos suite, every service its own process: its own database, its own
@@ -34,13 +32,10 @@ export async function startChaosSystem(o: ChaosOptions) {
   // Teardown steps, newest first when run: a failure at any point of the start undoes what was done,
   // so nothing (process, Redis server, database) outlives a suite that could not start.
   const teardown: (() => Promise<unknown>)[] = [];
-  const undo = async () => {
-    for (const step of teardown.reverse()) await step().catch(() => undefined);
-  };
   try {
     return await build(o, teardown);
   } catch (err) {
-    await undo();
+    for (const step of [...teardown].reverse()) await step().catch(() => undefined);
     throw err;
   }
 }
@@ -118,7 +113,7 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
     },
     /** Stops every service with SIGTERM and frees the rest; throws unless each service exited 0. */
     async stop(): Promise<void> {
-      for (const step of teardown.reverse()) await step();
+      for (const step of [...teardown].reverse()) await step();
       const unclean = Object.entries(exits).filter(([, how]) => how !== 0);
       if (unclean.length > 0) throw new Error(`services did not shut down cleanly on SIGTERM: ${JSON.stringify(Object.fromEntries(unclean))}`);
     },

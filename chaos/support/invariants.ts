@@ -101,12 +101,14 @@ export async function violations(sys: ChaosSystem): Promise<string[]> {
 
   // One webhook event per terminal change (and none other), each delivered at least once.
   const transactionHooks = webhookEvents.filter((w) => w.eventType === 'transaction.status_changed');
-  for (const e of events.filter((x) => NOTIFIED.includes(x.toStatus))) {
+  const terminalChanges = events.filter((x) => NOTIFIED.includes(x.toStatus));
+  for (const e of terminalChanges) {
     const matching = transactionHooks.filter((w) => w.transactionId === e.transactionId && (w.payload as { status?: string }).status === e.toStatus);
     if (matching.length !== 1) found.push(`webhook: ${e.transactionId} -> ${e.toStatus} has ${matching.length} events`);
   }
-  const terminalChanges = events.filter((x) => NOTIFIED.includes(x.toStatus)).length;
-  if (transactionHooks.length !== terminalChanges) found.push(`webhook: ${transactionHooks.length} transaction events for ${terminalChanges} terminal changes`);
+  if (transactionHooks.length !== terminalChanges.length) {
+    found.push(`webhook: ${transactionHooks.length} transaction events for ${terminalChanges.length} terminal changes`);
+  }
   for (const r of refunds.filter((x) => x.status !== 'PENDING')) {
     const n = webhookEvents.filter((w) => w.refundId === r.id && w.eventType === 'refund.status_changed').length;
     if (n !== 1) found.push(`webhook: refund ${r.id} ${r.status} has ${n} events`);

@@ -53,10 +53,6 @@ export class PrivateRedis {
     await this.admin!.flushall();
   }
 
-  async dbSize(): Promise<number> {
-    return this.admin!.dbsize();
-  }
-
   /** Whether a BullMQ job of the chaos prefix is in Redis, in whatever state. */
   async jobExists(queue: string, jobId: string): Promise<boolean> {
     return (await this.admin!.exists(`chaos:bull:${queue}:${jobId}`)) === 1;
@@ -67,9 +63,19 @@ export class PrivateRedis {
     return this.admin!.llen(`chaos:bull:${queue}:active`);
   }
 
-  /** The payloads of those jobs. */
+  /** Ids of those jobs. */
+  async activeJobIds(queue: string): Promise<string[]> {
+    return this.admin!.lrange(`chaos:bull:${queue}:active`, 0, -1);
+  }
+
+  /** Jobs waiting for their time (retries, expiry checks) in a BullMQ queue of the chaos prefix. */
+  async delayedJobs(queue: string): Promise<number> {
+    return this.admin!.zcard(`chaos:bull:${queue}:delayed`);
+  }
+
+  /** The payloads of the active jobs. */
   async activePayloads(queue: string): Promise<Record<string, unknown>[]> {
-    const ids = await this.admin!.lrange(`chaos:bull:${queue}:active`, 0, -1);
+    const ids = await this.activeJobIds(queue);
     const data = await Promise.all(ids.map((id) => this.admin!.hget(`chaos:bull:${queue}:${id}`, 'data')));
     return data.filter((d): d is string => d !== null).map((d) => JSON.parse(d) as Record<string, unknown>);
   }

@@ -72,11 +72,6 @@ export class ServiceProcess {
     return Promise.race([this.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${this.spec.name} still running after ${timeoutMs} ms`)), timeoutMs).unref())]);
   }
 
-  async restart(): Promise<void> {
-    await this.kill();
-    await this.start();
-  }
-
   /** SIGTERM (graceful shutdown), then SIGKILL if it has not exited in time. */
   async stop(timeoutMs = 15_000): Promise<NodeJS.Signals | number | null> {
     let result: NodeJS.Signals | number | null = null;

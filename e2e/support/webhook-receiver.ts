@@ -1,5 +1,5 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
+import { startReceiver } from '@mm/testing';
 
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
@@ -7,7 +7,7 @@ export interface ReceivedWebhook {
   body: Record<string, unknown>;
 }
 
-/** A merchant's webhook endpoint: records every delivery; answers with `status()` (200 by default). */
+/** A merchant's webhook endpoint (the shared test receiver): records every delivery; answers with `status()` (200 by default). */
 export async function startWebhookReceiver(): Promise<{
   url: string;
   received: ReceivedWebhook[];
@@ -16,21 +16,9 @@ export async function startWebhookReceiver(): Promise<{
 }> {
   const received: ReceivedWebhook[] = [];
   let answer = 200;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const rawBody = Buffer.concat(chunks).toString('utf8');
-      received.push({ headers: req.headers, rawBody, body: JSON.parse(rawBody) as Record<string, unknown> });
-      res.statusCode = answer;
-      res.end();
-    });
+  const receiver = await startReceiver((_n, req) => {
+    received.push({ headers: req.headers, rawBody: req.body, body: JSON.parse(req.body) as Record<string, unknown> });
+    return answer;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
-    received,
-    status: (code) => { answer = code; },
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
+  return { url: receiver.url, received, status: (code) => { answer = code; }, close: () => receiver.close() };
 }

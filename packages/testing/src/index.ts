@@ -5,3 +5,4 @@ export { createTestRedis, TEST_REDIS_URL, type TestRedis } from './test-redis.js
 export { waitFor } from './wait-for.js';
 export { signedClient, type ApiResponse, type SignOptions } from './signed-client.js';
 export { freePort } from './free-port.js';
+export { startReceiver, type Receiver, type ReceivedRequest, type Reply } from './webhook-receiver.js';

@@ -1,7 +1,6 @@
 import { signatureMatches, timestampWithinTolerance } from '@mm/domain';
-import { waitFor } from '@mm/testing';
+import { startReceiver, waitFor, type Receiver } from '@mm/testing';
 import { createFixture, FAST_SCHEDULE_MS, type Fixture } from './test-support/fixture.js';
-import { startReceiver, type Receiver } from './test-support/receiver.js';
 
 describe('webhook delivery', () => {
   let f: Fixture;

@@ -1,7 +1,6 @@
 import { revokeApiKey } from '@mm/db';
-import { waitFor } from '@mm/testing';
+import { startReceiver, waitFor, type Receiver } from '@mm/testing';
 import { createFixture, type Fixture } from './test-support/fixture.js';
-import { startReceiver, type Receiver } from './test-support/receiver.js';
 
 async function firstAttempt(f: Fixture, eventId: string) {
   return waitFor(() => f.db.webhookAttempt.findFirst({ where: { eventId, attemptNo: 1 } }).then((a) => a ?? undefined), { what: 'first attempt' });

@@ -1,6 +1,5 @@
-import { waitFor } from '@mm/testing';
+import { startReceiver, waitFor, type Receiver } from '@mm/testing';
 import { createFixture, type Fixture } from './test-support/fixture.js';
-import { startReceiver, type Receiver } from './test-support/receiver.js';
 
 describe('outbox relay', () => {
   let f: Fixture;

@@ -1,7 +1,6 @@
-import { waitFor } from '@mm/testing';
+import { startReceiver, waitFor, type Receiver } from '@mm/testing';
 import { createFixture, type Fixture } from './test-support/fixture.js';
 import { moveTransaction } from './test-support/move-transaction.js';
-import { startReceiver, type Receiver } from './test-support/receiver.js';
 import { resendWebhookEvent } from './use-cases/resend-webhook-event.js';
 
 describe('resending an abandoned webhook event by hand', () => {

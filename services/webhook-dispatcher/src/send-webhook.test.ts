@@ -1,6 +1,6 @@
 import { signatureMatches } from '@mm/domain';
 import { sendWebhook } from './send-webhook.js';
-import { startReceiver, type Receiver } from './test-support/receiver.js';
+import { startReceiver, type Receiver } from '@mm/testing';
 
 describe('sending one webhook request', () => {
   let r: Receiver;

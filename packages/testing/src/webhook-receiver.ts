@@ -1,3 +1,4 @@
+/** A merchant's webhook endpoint for tests (dispatcher, e2e, chaos): records every request, answers as told. */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

@@ -15,6 +15,11 @@ describe('outbox relay', () => {
   let workerConnection: Redis;
   let worker: Worker | undefined;
   let outbox: ReturnType<typeof createOutboxPublisher>;
+  const logged: { level: string; msg: string; obj: object }[] = [];
+  const log = {
+    warn: (obj: object, msg: string) => { logged.push({ level: 'warn', msg, obj }); },
+    error: (obj: object, msg: string) => { logged.push({ level: 'error', msg, obj }); },
+  };
 
   beforeEach(async () => {
     database = await createTestDatabase();
@@ -44,7 +49,7 @@ describe('outbox relay', () => {
 
   it('publishes a committed row that was never published (process died after commit)', async () => {
     const seen: string[] = [];
-    worker = createWorker(operatorRequests, { connection: workerConnection, redisPrefix: testRedis.prefix }, async (p) => { seen.push(p.transaction_id); });
+    worker = createWorker(operatorRequests, { connection: workerConnection, redisPrefix: testRedis.prefix, logger: log }, async (p) => { seen.push(p.transaction_id); });
     const transactionId = randomUUID();
     await db.$transaction((tx) => insertOutbox(tx, { topic: operatorRequests.name, payload: { transaction_id: transactionId } }));
     const r = relay();
@@ -56,7 +61,7 @@ describe('outbox relay', () => {
 
   it('runs again a job that failed for good while its row is not done, instead of leaving it stuck', async () => {
     let calls = 0;
-    worker = createWorker(operatorRequests, { connection: workerConnection, redisPrefix: testRedis.prefix }, async () => {
+    worker = createWorker(operatorRequests, { connection: workerConnection, redisPrefix: testRedis.prefix, logger: log }, async () => {
       calls += 1;
       if (calls === 1) throw new UnrecoverableError('database was down');
     });
@@ -66,6 +71,14 @@ describe('outbox relay', () => {
     const r = relay();
     await waitFor(async () => { await r.runOnce(); return calls === 2; }, { what: 'second run after the relay' });
     await r.stop();
+    // Every worker logs its failed attempts: createWorker attaches the listener, no caller can forget it.
+    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'job failed', obj: expect.objectContaining({ queue: operatorRequests.name }) }));
+  });
+
+  it('a worker logs its connection errors instead of crashing the process (an unheard error event throws)', async () => {
+    worker = createWorker(operatorRequests, { connection: workerConnection, redisPrefix: testRedis.prefix, logger: log }, async () => undefined);
+    expect(() => worker!.emit('error', new Error('connect ECONNREFUSED'))).not.toThrow();
+    expect(logged).toContainEqual(expect.objectContaining({ level: 'error', msg: 'worker error', obj: expect.objectContaining({ queue: operatorRequests.name }) }));
   });
 
   it('does not publish held rows nor rows of other topics', async () => {

@@ -54,11 +54,8 @@ export async function startOutboxWorker<P extends object>(o: OutboxWorkerOptions
     onError: (err) => logger.warn({ err }, 'outbox relay pass failed'),
   });
   const workerConnection = createRedisConnection(env.REDIS_URL);
-  const worker = createWorker(o.consumes, { connection: workerConnection, redisPrefix: env.REDIS_PREFIX, concurrency: o.concurrency, lockMs: env.WORKER_LOCK_MS },
+  const worker = createWorker(o.consumes, { connection: workerConnection, redisPrefix: env.REDIS_PREFIX, concurrency: o.concurrency, lockMs: env.WORKER_LOCK_MS, logger },
     o.handler({ db, afterCommit, logger }));
-  worker.on('failed', (job, err) => logger.warn({ err, queue: o.consumes.name, jobId: job?.id, attempts: job?.attemptsMade }, 'job failed'));
-  // An 'error' event without a listener would crash the process (BullMQ reconnects by itself).
-  worker.on('error', (err) => logger.error({ err, queue: o.consumes.name }, 'worker error'));
   // Ready before start returns: a stop() racing the worker's connection would leave BullMQ timers behind.
   await worker.waitUntilReady();
   const health: Server = await startHealthServer(

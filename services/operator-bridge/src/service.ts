@@ -51,7 +51,7 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
     onError: (err) => logger.warn({ err }, 'outbox relay pass failed'),
   });
 
-  const workerOptions = { connection: createRedisConnection(env.REDIS_URL), redisPrefix: env.REDIS_PREFIX, concurrency: env.BRIDGE_CONCURRENCY, lockMs: env.WORKER_LOCK_MS };
+  const workerOptions = { connection: createRedisConnection(env.REDIS_URL), redisPrefix: env.REDIS_PREFIX, concurrency: env.BRIDGE_CONCURRENCY, lockMs: env.WORKER_LOCK_MS, logger };
   const pushWorker = createWorker(operatorRequests, workerOptions, pushUssdProcessor({
     db, adapter, afterCommit, now,
     callbackUrl: `${env.OPERATOR_CALLBACK_BASE_URL.replace(/\/$/, '')}/operator/callbacks/${adapter.name}`,
@@ -67,11 +67,6 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
   const resultConnection = createRedisConnection(env.REDIS_URL);
   const resultWorker = createWorker(operatorResults, { ...workerOptions, connection: resultConnection },
     applyOperatorResultProcessor({ db, afterCommit, logger, onCapturedButFailed: () => capturedButFailed.inc() }));
-  for (const w of [pushWorker, resultWorker]) {
-    w.on('failed', (job, err) => logger.warn({ err, queue: w.name, jobId: job?.id, attempts: job?.attemptsMade }, 'job failed'));
-    // Redis unreachable and the like: BullMQ reconnects by itself; an SRE should see it.
-    w.on('error', (err) => logger.error({ err, queue: w.name }, 'worker error'));
-  }
 
   // Ready before start() returns: a stop() racing the workers' connection would leave BullMQ timers behind.
   await Promise.all([pushWorker.waitUntilReady(), resultWorker.waitUntilReady()]);

@@ -47,7 +47,7 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
 
   const worker = createWorker(
     webhookDeliveries,
-    { connection: redis, redisPrefix: env.REDIS_PREFIX, concurrency: env.WEBHOOK_CONCURRENCY, lockMs: env.WORKER_LOCK_MS },
+    { connection: redis, redisPrefix: env.REDIS_PREFIX, concurrency: env.WEBHOOK_CONCURRENCY, lockMs: env.WORKER_LOCK_MS, logger },
     deliverWebhook({
       db,
       box,
@@ -58,9 +58,6 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
       logger,
     }),
   );
-  // An EventEmitter 'error' without a listener would crash the process; BullMQ reconnects by itself.
-  worker.on('error', (err) => logger.error({ err }, 'webhook worker error'));
-  worker.on('failed', (job, err) => logger.warn({ err, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'webhook job failed'));
   // Ready before start returns: a stop() racing the worker's connection would leave BullMQ timers behind.
   await worker.waitUntilReady();
 

@@ -1,5 +1,5 @@
 import { waitFor } from '@mm/testing';
-import { resendWebhookEvent } from '@mm/webhook-dispatcher';
+import { resendWebhookEvent } from '@mm/db';
 import { startChaosSystem, type ChaosSystem } from './support/chaos-system.js';
 import { settle, violations } from './support/invariants.js';
 import { runLoad } from './support/load.js';
@@ -70,7 +70,7 @@ it('an endpoint gone (410) for good: each event is abandoned after exactly 7 att
 
   // The merchant fixes the endpoint; staff re-send the abandoned events (the relay publishes them).
   gone.setMode({ kind: 'ok' });
-  for (const e of abandoned) expect(await resendWebhookEvent(sys.db, e.id)).not.toBeNull();
+  for (const e of abandoned) expect(await sys.db.$transaction((tx) => resendWebhookEvent(tx, e.id))).not.toBeNull();
   await settle(sys);
   expect(await violations(sys)).toEqual([]);
   for (const e of abandoned) {

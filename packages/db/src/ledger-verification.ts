@@ -48,6 +48,26 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
              coalesce(p.total, 0) AS pending_refunds, coalesce(b.balance, 0) AS reserved_balance
         FROM pending p FULL JOIN booked b ON b.merchant_id = p.merchant_id AND b.country_code = p.country_code
        WHERE coalesce(p.total, 0) <> coalesce(b.balance, 0)`],
+    ['cash-out reservation differs from the cash-outs not yet paid', db.$queryRaw`
+      WITH open AS (
+        SELECT merchant_id, country_code, sum(amount) AS total FROM transactions
+         WHERE type = 'CASHOUT' AND status IN ('CREATED', 'AWAITING_APPROVAL', 'INITIATED') GROUP BY merchant_id, country_code),
+      booked AS (SELECT merchant_id, country_code, balance FROM ledger_accounts WHERE kind = 'MERCHANT_CASHOUT_RESERVED')
+      SELECT coalesce(o.merchant_id, b.merchant_id) AS merchant_id, coalesce(o.country_code, b.country_code) AS country_code,
+             coalesce(o.total, 0) AS open_cashouts, coalesce(b.balance, 0) AS reserved_balance
+        FROM open o FULL JOIN booked b ON b.merchant_id = o.merchant_id AND b.country_code = o.country_code
+       WHERE coalesce(o.total, 0) <> coalesce(b.balance, 0)`],
+    ['a cash-out journal does not match its status', db.$queryRaw`
+      SELECT t.id AS transaction_id, t.status,
+             count(*) FILTER (WHERE e.posting = 'CASHOUT_RESERVED' AND e.amount > 0) AS reserved,
+             count(*) FILTER (WHERE e.posting = 'CASHOUT_PAID' AND e.amount > 0) AS paid,
+             count(*) FILTER (WHERE e.posting = 'CASHOUT_RELEASED' AND e.amount > 0) AS released
+        FROM transactions t LEFT JOIN journal_entries e ON e.transaction_id = t.id
+       WHERE t.type = 'CASHOUT'
+       GROUP BY t.id
+      HAVING count(*) FILTER (WHERE e.posting = 'CASHOUT_RESERVED' AND e.amount > 0) <> 1
+          OR count(*) FILTER (WHERE e.posting = 'CASHOUT_PAID' AND e.amount > 0) <> (CASE WHEN t.status = 'SUCCESS' THEN 1 ELSE 0 END)
+          OR count(*) FILTER (WHERE e.posting = 'CASHOUT_RELEASED' AND e.amount > 0) <> (CASE WHEN t.status = 'FAILED' THEN 1 ELSE 0 END)`],
     ['transaction refund totals differ from its refunds', db.$queryRaw`
       SELECT t.id AS transaction_id, t.amount, t.refunded_amount, t.refund_reserved_amount,
              coalesce(sum(r.amount) FILTER (WHERE r.status = 'SUCCESS'), 0) AS refunds_succeeded,

@@ -2,6 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { AccountKind, Posting } from '@mm/domain';
 import type { Tx } from './client.js';
 
+const MERCHANT_OVERDRAFT = 'ledger_accounts_merchant_non_negative';
+
+/** The ledger's CHECK refused a posting that would take a merchant account below zero. */
+export function isOverdraft(err: unknown): boolean {
+  return err instanceof Error && err.message.includes(MERCHANT_OVERDRAFT);
+}
+
 export interface LedgerScope {
   merchantId: string;
   countryCode: string;

@@ -7,3 +7,5 @@ export * from './msisdn.js';
 export * from './ledger-postings.js';
 export * from './request-signature.js';
 export * from './webhook-payload.js';
+export * from './staff-permissions.js';
+export * from './cashout-rules.js';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { cashinPosting, type AccountKind } from './ledger-postings.js';
+import { cashinPosting, cashoutPosting, transactionPosting, type AccountKind } from './ledger-postings.js';
 import { isAllowedTransition, isInFlight, TRANSACTION_STATUSES, type TransactionStatus } from './transaction-status.js';
 
 const ALLOWED_MOVES = TRANSACTION_STATUSES.flatMap((from) =>
@@ -8,7 +8,7 @@ const MERCHANT_ACCOUNTS: AccountKind[] = ['MERCHANT_AVAILABLE', 'MERCHANT_PENDIN
 const amountArb = fc.integer({ min: 1, max: 5_000_000_000 });
 
 type Balances = Record<AccountKind, number>;
-const zero = (): Balances => ({ MERCHANT_AVAILABLE: 0, MERCHANT_PENDING: 0, MERCHANT_REFUND_RESERVED: 0, OPERATOR_RECEIVABLE: 0 });
+const zero = (): Balances => ({ MERCHANT_AVAILABLE: 0, MERCHANT_PENDING: 0, MERCHANT_REFUND_RESERVED: 0, MERCHANT_CASHOUT_RESERVED: 0, OPERATOR_RECEIVABLE: 0 });
 
 function apply(b: Balances, from: TransactionStatus | null, to: TransactionStatus, amount: number): void {
   for (const line of cashinPosting(from, to, amount)?.lines ?? []) b[line.account] += line.amount;
@@ -92,5 +92,50 @@ describe('cash-in ledger postings (decisions 6)', () => {
       const inFlight = cashins.reduce((s, c, i) => s + (isInFlight(paths[i]![position[i]!]!) ? c.amount : 0), 0);
       expect(b.MERCHANT_PENDING).toBe(inFlight);
     }));
+  });
+});
+
+describe('cash-out ledger postings (decisions 6 and 7)', () => {
+  /** A cash-out's life from its first status, each choice picking one of the allowed next statuses. */
+  function cashoutWalk(first: TransactionStatus, choices: number[]): TransactionStatus[] {
+    const path: TransactionStatus[] = [first];
+    for (const c of choices) {
+      const next = TRANSACTION_STATUSES.filter((to) => isAllowedTransition(path[path.length - 1]!, to, 'CASHOUT'));
+      if (next.length === 0) break;
+      path.push(next[c % next.length]!);
+    }
+    return path;
+  }
+
+  it('reserves on acceptance, pays out on SUCCESS, gives back on FAILED, never overdrawing, along any path', () => {
+    const first = fc.constantFrom<TransactionStatus>('CREATED', 'AWAITING_APPROVAL');
+    fc.assert(fc.property(amountArb, fc.nat({ max: 1_000_000 }), first, fc.array(fc.nat(), { maxLength: 6 }), (amount, extra, start, choices) => {
+      const b = zero();
+      b.MERCHANT_AVAILABLE = amount + extra;
+      b.OPERATOR_RECEIVABLE = -(amount + extra);
+      const path = cashoutWalk(start, choices);
+      const move = (from: TransactionStatus | null, to: TransactionStatus) => {
+        for (const line of transactionPosting('CASHOUT', from, to, amount)?.lines ?? []) b[line.account] += line.amount;
+        for (const k of MERCHANT_ACCOUNTS) expect(b[k]).toBeGreaterThanOrEqual(0);
+        expect(b.MERCHANT_CASHOUT_RESERVED).toBeGreaterThanOrEqual(0);
+      };
+      move(null, start);
+      for (let i = 1; i < path.length; i++) move(path[i - 1]!, path[i]!);
+      const last = path[path.length - 1]!;
+      expect(Object.values(b).reduce((x, y) => x + y, 0)).toBe(0);
+      expect(b.MERCHANT_CASHOUT_RESERVED).toBe(last === 'SUCCESS' || last === 'FAILED' ? 0 : amount);
+      expect(b.MERCHANT_AVAILABLE).toBe(last === 'FAILED' ? amount + extra : extra);
+    }));
+  });
+
+  it('names its journals and writes nothing for a move that leaves the money where it is', () => {
+    expect(cashoutPosting(null, 'CREATED', 100)?.name).toBe('CASHOUT_RESERVED');
+    expect(cashoutPosting(null, 'AWAITING_APPROVAL', 100)?.name).toBe('CASHOUT_RESERVED');
+    expect(cashoutPosting('INITIATED', 'SUCCESS', 100)?.name).toBe('CASHOUT_PAID');
+    expect(cashoutPosting('AWAITING_APPROVAL', 'FAILED', 100)?.name).toBe('CASHOUT_RELEASED');
+    expect(cashoutPosting('INITIATED', 'FAILED', 100)?.name).toBe('CASHOUT_RELEASED');
+    expect(cashoutPosting('AWAITING_APPROVAL', 'INITIATED', 100)).toBeNull();
+    expect(cashoutPosting('CREATED', 'INITIATED', 100)).toBeNull();
+    expect(transactionPosting('CASHIN', null, 'CREATED', 100)?.name).toBe('CASHIN_PENDING');
   });
 });

@@ -1,6 +1,7 @@
-import type { TransactionStatus } from './transaction-status.js';
+import type { TransactionStatus, TransactionType } from './transaction-status.js';
 
-export type AccountKind = 'MERCHANT_AVAILABLE' | 'MERCHANT_PENDING' | 'MERCHANT_REFUND_RESERVED' | 'OPERATOR_RECEIVABLE';
+export type AccountKind =
+  | 'MERCHANT_AVAILABLE' | 'MERCHANT_PENDING' | 'MERCHANT_REFUND_RESERVED' | 'MERCHANT_CASHOUT_RESERVED' | 'OPERATOR_RECEIVABLE';
 
 export interface PostingLine {
   account: AccountKind;
@@ -31,6 +32,28 @@ export function cashinPosting(from: TransactionStatus | null, to: TransactionSta
     return { name: 'CASHIN_LATE_CAPTURED', lines: [{ account: 'OPERATOR_RECEIVABLE', amount: -amount }, { account: 'MERCHANT_AVAILABLE', amount }] };
   }
   return null;
+}
+
+/**
+ * Journal lines a cash-out status change writes (decisions 6 and 7). Its amount is reserved from the
+ * available balance when it is accepted (waiting for approval or not), paid out to the operator on
+ * SUCCESS, and given back on FAILED (rejected by an approver, or refused by the operator).
+ */
+export function cashoutPosting(from: TransactionStatus | null, to: TransactionStatus, amount: number): Posting | null {
+  if (from === null && (to === 'CREATED' || to === 'AWAITING_APPROVAL')) {
+    return { name: 'CASHOUT_RESERVED', lines: [{ account: 'MERCHANT_AVAILABLE', amount: -amount }, { account: 'MERCHANT_CASHOUT_RESERVED', amount }] };
+  }
+  if (from === 'INITIATED' && to === 'SUCCESS') {
+    return { name: 'CASHOUT_PAID', lines: [{ account: 'MERCHANT_CASHOUT_RESERVED', amount: -amount }, { account: 'OPERATOR_RECEIVABLE', amount }] };
+  }
+  if (from !== null && to === 'FAILED') {
+    return { name: 'CASHOUT_RELEASED', lines: [{ account: 'MERCHANT_CASHOUT_RESERVED', amount: -amount }, { account: 'MERCHANT_AVAILABLE', amount }] };
+  }
+  return null;
+}
+
+export function transactionPosting(type: TransactionType, from: TransactionStatus | null, to: TransactionStatus, amount: number): Posting | null {
+  return type === 'CASHOUT' ? cashoutPosting(from, to, amount) : cashinPosting(from, to, amount);
 }
 
 export type RefundStep = 'ACCEPTED' | 'SUCCEEDED' | 'FAILED';

@@ -7,8 +7,8 @@ import {
  * decisions.md section 4, written out independently of the implementation's table:
  * CREATED -> INITIATED -> PENDING -> SUCCESS | FAILED | EXPIRED; a result can overtake the push
  * acknowledgement (INITIATED -> SUCCESS | FAILED, and FAILED for a push that never got out);
- * EXPIRED -> SUCCESS is the late confirmation; SUCCESS -> REVERSED once fully refunded;
- * a cash-out awaiting approval can be rejected (FAILED).
+ * EXPIRED -> SUCCESS is the late confirmation; SUCCESS -> REVERSED once fully refunded.
+ * A cash-in never waits for approval.
  */
 const ALLOWED: ReadonlyArray<[TransactionStatus, TransactionStatus]> = [
   ['CREATED', 'INITIATED'],
@@ -21,7 +21,6 @@ const ALLOWED: ReadonlyArray<[TransactionStatus, TransactionStatus]> = [
   ['PENDING', 'EXPIRED'],
   ['EXPIRED', 'SUCCESS'],
   ['SUCCESS', 'REVERSED'],
-  ['AWAITING_APPROVAL', 'FAILED'],
 ];
 const key = (from: TransactionStatus, to: TransactionStatus) => `${from}->${to}`;
 const allowedKeys = new Set(ALLOWED.map(([f, t]) => key(f, t)));
@@ -78,5 +77,36 @@ describe('transaction state machine (decisions 4)', () => {
     for (const s of TRANSACTION_STATUSES) expect(isInFlight(s)).toBe(IN_FLIGHT_STATUSES.includes(s));
     // A status is never both waiting for a decision and notified as decided.
     expect(NOTIFIED_STATUSES.filter((s) => isInFlight(s))).toEqual([]);
+  });
+});
+
+/**
+ * decisions 7: a cash-out is sent at once (CREATED) or waits for an approver (AWAITING_APPROVAL);
+ * approved -> INITIATED, rejected -> FAILED; the operator's synchronous answer -> SUCCESS | FAILED.
+ */
+const CASHOUT_ALLOWED: ReadonlyArray<[TransactionStatus, TransactionStatus]> = [
+  ['CREATED', 'INITIATED'],
+  ['CREATED', 'FAILED'],
+  ['AWAITING_APPROVAL', 'INITIATED'],
+  ['AWAITING_APPROVAL', 'FAILED'],
+  ['INITIATED', 'SUCCESS'],
+  ['INITIATED', 'FAILED'],
+];
+
+describe('cash-out state machine (decisions 7)', () => {
+  it('allows exactly the cash-out moves and no other', () => {
+    const actual = allPairs.filter(([f, t]) => isAllowedTransition(f, t, 'CASHOUT')).map(([f, t]) => key(f, t));
+    expect(new Set(actual)).toEqual(new Set(CASHOUT_ALLOWED.map(([f, t]) => key(f, t))));
+  });
+
+  it('an approval cannot be repeated and a rejection cannot be approved', () => {
+    expect(isAllowedTransition('INITIATED', 'INITIATED', 'CASHOUT')).toBe(false);
+    expect(isAllowedTransition('FAILED', 'INITIATED', 'CASHOUT')).toBe(false);
+    expect(isAllowedTransition('SUCCESS', 'INITIATED', 'CASHOUT')).toBe(false);
+  });
+
+  it('a cash-in cannot be put in approval nor approved', () => {
+    expect(allowedSources('INITIATED')).not.toContain('AWAITING_APPROVAL');
+    expect(TRANSACTION_STATUSES.filter((to) => isAllowedTransition('AWAITING_APPROVAL', to))).toEqual([]);
   });
 });

@@ -38,6 +38,20 @@ export type RefundResult =
   | { state: 'OK'; providerRefundId: string }
   | { state: 'FAILED'; reason: string };
 
+/** Cash-out: pays money from the merchant's balance to a customer's wallet. */
+export interface DisbursementRequest {
+  /** Our provider_reference of the CASHOUT transaction: the operator dedupes on it, so a retry never pays twice. */
+  partnerReference: string;
+  msisdn: string;
+  amount: number;
+  currency: string;
+  reason: string | null;
+}
+
+export type DisbursementResult =
+  | { state: 'OK'; providerTxId: string }
+  | { state: 'FAILED'; reason: string };
+
 export interface OperatorAdapter {
   readonly name: string;
   pushUssd(req: UssdPushRequest): Promise<UssdPushAck>;
@@ -45,6 +59,8 @@ export interface OperatorAdapter {
   queryStatus(partnerReference: string): Promise<OperatorResult & { found: boolean }>;
   /** Refunds synchronously; idempotent on partnerReference (a repeat answers the first result). */
   refund(req: RefundRequest): Promise<RefundResult>;
+  /** Pays out synchronously; idempotent on partnerReference (a repeat answers the first result and pays nothing). */
+  disburse(req: DisbursementRequest): Promise<DisbursementResult>;
   /**
    * Verifies and parses an inbound callback. Returns null when the signature or timestamp is wrong:
    * the bridge answers 401 and applies nothing.

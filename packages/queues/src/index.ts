@@ -15,3 +15,4 @@ export { expiryChecks, type ExpiryCheckJob } from './definitions/expiry-checks.j
 export { webhookDeliveries, type WebhookDeliveryJob } from './definitions/webhook-deliveries.js';
 export { AfterCommit, type CommittedChange } from './after-commit.js';
 export { refundRequests, type RefundRequestJob } from './definitions/refund-requests.js';
+export { cashoutRequests, type CashoutRequestJob } from './definitions/cashout-requests.js';

@@ -8,4 +8,5 @@ export const QUEUE_NAMES = {
   expiryChecks: 'expiry-checks',
   webhookDeliveries: 'webhook-deliveries',
   refundRequests: 'refund-requests',
+  cashoutRequests: 'cashout-requests',
 } as const;

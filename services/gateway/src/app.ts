@@ -37,6 +37,8 @@ export interface GatewayDeps {
   toleranceS: number;
   ackWaitMs: number;
   limits: AmountLimits;
+  disbursementEnabled: boolean;
+  cashoutApprovalThreshold: number;
   now(): number;
   faults?: FaultHooks;
 }
@@ -64,7 +66,10 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   api.use(deps.rateLimit);
   api.use(jsonBody);
   api.use(paymentsRouter({ db: deps.db, afterCommit: deps.afterCommit, waiter: deps.waiter, limits: deps.limits, ackWaitMs: deps.ackWaitMs, paymentUrl, isActiveCountry, faults: deps.faults }));
-  api.use(cashoutRouter({ isActiveCountry }));
+  api.use(cashoutRouter({
+    db: deps.db, afterCommit: deps.afterCommit, limits: deps.limits, isActiveCountry,
+    disbursementEnabled: deps.disbursementEnabled, approvalThreshold: deps.cashoutApprovalThreshold,
+  }));
   api.use(refundsRouter({ db: deps.db, afterCommit: deps.afterCommit }));
   api.use(balancesRouter({ db: deps.db }));
   api.use(transactionsExportRouter({ pool: deps.exportPool }));

@@ -9,6 +9,7 @@ export interface GatewayEnv extends CommonEnv {
   AMOUNT_MIN: number;
   AMOUNT_MAX: number;
   DISBURSEMENT_ENABLED: boolean;
+  CASHOUT_APPROVAL_THRESHOLD: number;
   RATE_LIMIT_PER_S: number;
   RATE_LIMIT_BURST: number;
   /** Chaos suite only (NODE_ENV=test): kill -9 after the commit of cash-ins whose merchant_order_id starts with it. */
@@ -26,6 +27,7 @@ const schema = Joi.object<GatewayEnv>({
   AMOUNT_MIN: Joi.number().integer().min(1).default(100),
   AMOUNT_MAX: Joi.number().integer().min(1).default(5_000_000),
   DISBURSEMENT_ENABLED: Joi.boolean().default(false),
+  CASHOUT_APPROVAL_THRESHOLD: Joi.number().integer().min(1).default(1_000_000),
   RATE_LIMIT_PER_S: Joi.number().integer().min(1).default(50),
   RATE_LIMIT_BURST: Joi.number().integer().min(1).default(100),
   CHAOS_KILL_AFTER_COMMIT_PREFIX: Joi.string().allow('').default(''),

@@ -1,7 +1,7 @@
 import { createDb, findActiveKey, SecretBox } from '@mm/db';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, type Logger } from '@mm/observability';
 import {
-  AfterCommit, createOutboxPublisher, createRedisConnection, operatorRequests, refundRequests, TransactionUpdateWaiter,
+  AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, operatorRequests, refundRequests, TransactionUpdateWaiter,
   type ProducerOptions, type QueueDefinition,
 } from '@mm/queues';
 import { createExportPool } from '@mm/db/export-transactions';
@@ -37,7 +37,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
 
   // Jobs lost between commit and publish are re-published by the relay of their consumer (operator
   // bridge, refund worker).
-  const producers = createOutboxPublisher([operatorRequests, refundRequests] as QueueDefinition<object>[], { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: overrides.jobOptions }, logger);
+  const producers = createOutboxPublisher([operatorRequests, refundRequests, cashoutRequests] as QueueDefinition<object>[], { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: overrides.jobOptions }, logger);
   const afterCommit = new AfterCommit(producers.publisher, redis, env.REDIS_PREFIX);
   const waiter = await TransactionUpdateWaiter.start(subscriber, env.REDIS_PREFIX);
 
@@ -56,6 +56,8 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     toleranceS: env.AUTH_TOLERANCE_S,
     ackWaitMs: env.CASHIN_ACK_WAIT_MS,
     limits: { min: env.AMOUNT_MIN, max: env.AMOUNT_MAX },
+    disbursementEnabled: env.DISBURSEMENT_ENABLED,
+    cashoutApprovalThreshold: env.CASHOUT_APPROVAL_THRESHOLD,
     now: overrides.now ?? Date.now,
     faults: killAfterCommitHooks(env.CHAOS_KILL_AFTER_COMMIT_PREFIX),
   });

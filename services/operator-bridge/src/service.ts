@@ -3,12 +3,13 @@ import { createDb, findOverdueOutbox } from '@mm/db';
 import { assertRedisNoEviction, Counter, createHealthRouter, createLogger, createMetricsRegistry, listen, type Logger } from '@mm/observability';
 import { operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
 import {
-  AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, expiryChecks, operatorRequests,
+  AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, createWorker, expiryChecks, operatorRequests,
   operatorResults, QueueProducer, startOutboxRelay, webhookDeliveries, type ProducerOptions, type QueueDefinition,
 } from '@mm/queues';
 import { parseSecondsList } from '@mm/config';
 import type { BridgeEnv } from './env.js';
 import { applyOperatorResultProcessor } from './processors/apply-operator-result.js';
+import { executeCashoutProcessor } from './processors/execute-cashout.js';
 import { pushUssdProcessor } from './processors/push-ussd.js';
 import { operatorCallbackRouter } from './routes/operator-callback.js';
 
@@ -35,7 +36,7 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
 
   const queueOptions = { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: overrides.jobOptions };
   const outbox = createOutboxPublisher(
-    [operatorRequests, expiryChecks, webhookDeliveries] as QueueDefinition<object>[],
+    [operatorRequests, cashoutRequests, expiryChecks, webhookDeliveries] as QueueDefinition<object>[],
     queueOptions,
     logger,
   );
@@ -44,7 +45,7 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
   // This service consumes operator requests: it re-publishes those committed but never queued.
   const relay = startOutboxRelay({
     publisher: outbox.publisher,
-    topics: [operatorRequests.name],
+    topics: [operatorRequests.name, cashoutRequests.name],
     findOverdue: (topics, before) => findOverdueOutbox(db, topics, before),
     graceMs: env.OUTBOX_GRACE_MS,
     intervalMs: env.OUTBOX_RELAY_INTERVAL_MS,
@@ -68,8 +69,11 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
   const resultWorker = createWorker(operatorResults, { ...workerOptions, connection: resultConnection },
     applyOperatorResultProcessor({ db, afterCommit, logger, onCapturedButFailed: () => capturedButFailed.inc() }));
 
+  const cashoutConnection = createRedisConnection(env.REDIS_URL);
+  const cashoutWorker = createWorker(cashoutRequests, { ...workerOptions, connection: cashoutConnection }, executeCashoutProcessor({ db, adapter, afterCommit }));
+
   // Ready before start() returns: a stop() racing the workers' connection would leave BullMQ timers behind.
-  await Promise.all([pushWorker.waitUntilReady(), resultWorker.waitUntilReady()]);
+  await Promise.all([pushWorker.waitUntilReady(), resultWorker.waitUntilReady(), cashoutWorker.waitUntilReady()]);
 
   const app = express();
   app.disable('x-powered-by');
@@ -85,10 +89,11 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await relay.stop();
       // close() waits for the jobs in flight.
-      await Promise.all([pushWorker.close(), resultWorker.close()]);
+      await Promise.all([pushWorker.close(), resultWorker.close(), cashoutWorker.close()]);
       await Promise.all([outbox.close(), results.close()]);
       workerOptions.connection.disconnect();
       resultConnection.disconnect();
+      cashoutConnection.disconnect();
       redis.disconnect();
       await db.$disconnect();
     },

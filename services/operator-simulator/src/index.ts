@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CallbackSender } from './callback-sender.js';
 import { createLogger } from '@mm/observability';
+import { DisbursementBook } from './disbursement-book.js';
 import { Faults } from './faults.js';
 import { logTo, type Log } from './log.js';
 import { PushEngine } from './push-engine.js';
@@ -35,6 +36,8 @@ export interface RunningSimulator {
   pushRequestCount(partnerReference: string): number;
   /** How many times a refund reference was really decided (0 when never, 1 when deduped right). */
   refundCount(partnerReference: string): number;
+  /** How many times a disbursement reference was really decided (0 when never, 1 when deduped right). */
+  disbursementCount(partnerReference: string): number;
 }
 
 export const DEFAULT_CALLBACK_RETRY_DELAYS_MS = [200, 1000, 5000, 15000];
@@ -61,7 +64,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     log,
   });
   const refunds = new RefundBook({ store, log });
-  const app = createSimulatorApp({ apiToken: options.apiToken, engine, store, refunds, timers, hangMs: options.hangMs, faults, log });
+  const disbursements = new DisbursementBook({ log });
+  const app = createSimulatorApp({ apiToken: options.apiToken, engine, store, refunds, disbursements, timers, hangMs: options.hangMs, faults, log });
   const server = createServer(app);
 
   await new Promise<void>((resolve, reject) => {
@@ -93,5 +97,6 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     pushCount: (reference) => store.pushCount(reference),
     pushRequestCount: (reference) => store.requestCount(reference),
     refundCount: (reference) => refunds.refundCount(reference),
+    disbursementCount: (reference) => disbursements.disbursementCount(reference),
   };
 }

@@ -119,4 +119,58 @@ describe('partner API (/v1) faults', () => {
     expect(ctx.h.sim.pushRequestCount(req.partnerReference)).toBe(3);
     expect(ctx.h.sim.pushCount(req.partnerReference)).toBe(1);
   });
+
+  describe('on disbursements', () => {
+    const readDisbursement = (reference: string) => rawRequest(`${ctx.h.sim.url}/v1/disbursements/${reference}`, 'GET', undefined, auth);
+    const listedDisbursements = async (reference: string) => {
+      const body = (await (await fetch(`${ctx.h.sim.url}/sandbox/disbursements`)).json()) as { disbursements: { partner_reference: string }[] };
+      return body.disbursements.filter((d) => d.partner_reference === reference);
+    };
+    const expectNothingPaid = async (reference: string) => {
+      expect(ctx.h.sim.disbursementCount(reference)).toBe(0);
+      expect((await readDisbursement(reference)).status).toBe(404);
+      await expect(listedDisbursements(reference)).resolves.toEqual([]);
+    };
+
+    it('fail_with_5xx answers 503 {"error":"unavailable"}, pays nothing, and the adapter throws OperatorUnavailableError', async () => {
+      const disbursement = ctx.h.disbursement('42');
+      await ctx.faults.set({ fail_with_5xx: true });
+      const raw = await rawRequest(`${ctx.h.sim.url}/v1/disbursements`, 'POST', { partner_reference: disbursement.partnerReference, msisdn: disbursement.msisdn, amount: 1, currency: 'XOF' }, auth);
+      expect(raw.status).toBe(503);
+      expect(raw.text).toBe('{"error":"unavailable"}');
+      expect((await readDisbursement(disbursement.partnerReference)).status).toBe(503);
+      await expect(ctx.h.adapter.disburse(disbursement)).rejects.toBeInstanceOf(OperatorUnavailableError);
+
+      await ctx.faults.reset();
+      await expectNothingPaid(disbursement.partnerReference);
+      // The retry the unavailability calls for pays, once.
+      await expect(ctx.h.adapter.disburse(disbursement)).resolves.toMatchObject({ state: 'OK' });
+      expect(ctx.h.sim.disbursementCount(disbursement.partnerReference)).toBe(1);
+    });
+
+    it('unreachable resets the connection (ECONNRESET), pays nothing, and the adapter throws OperatorUnavailableError', async () => {
+      const disbursement = ctx.h.disbursement('42');
+      await ctx.faults.set({ unreachable: true });
+      await expect(rawRequest(`${ctx.h.sim.url}/v1/disbursements`, 'POST', { partner_reference: disbursement.partnerReference }, auth)).rejects.toMatchObject({ code: 'ECONNRESET' });
+      await expect(ctx.h.adapter.disburse(disbursement)).rejects.toBeInstanceOf(OperatorUnavailableError);
+
+      await ctx.faults.reset();
+      await expectNothingPaid(disbursement.partnerReference);
+    });
+
+    it('a slow disbursement the adapter timed out on is OperatorUnavailableError, yet is paid once; the retry replays that payment', async () => {
+      await ctx.faults.set({ latency_ms: 500 });
+      const disbursement = ctx.h.disbursement('42');
+      await expect(ctx.h.adapterWith({ timeoutMs: 50 }).disburse(disbursement)).rejects.toBeInstanceOf(OperatorUnavailableError);
+      // The operator paid after the latency although nobody was listening: what makes the reference matter.
+      await waitFor(() => ctx.h.sim.disbursementCount(disbursement.partnerReference) === 1, { what: 'the abandoned disbursement paid' });
+      expect(logged('fault.caller_gone', disbursement.partnerReference)).toHaveLength(1);
+      await ctx.faults.reset();
+
+      const paid = JSON.parse((await readDisbursement(disbursement.partnerReference)).text) as { disbursement_id: string };
+      await expect(ctx.h.adapter.disburse(disbursement)).resolves.toEqual({ state: 'OK', providerTxId: paid.disbursement_id });
+      expect(ctx.h.sim.disbursementCount(disbursement.partnerReference)).toBe(1);
+      await expect(listedDisbursements(disbursement.partnerReference)).resolves.toEqual([expect.objectContaining({ disbursement_count: 1 })]);
+    });
+  });
 });

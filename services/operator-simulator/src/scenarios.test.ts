@@ -1,4 +1,4 @@
-import { CONFIRMED, DECLINED, refundsRejectedFor, scenarioFor } from './scenarios.js';
+import { CONFIRMED, DECLINED, disbursementFailureFor, refundsRejectedFor, scenarioFor } from './scenarios.js';
 
 describe('scenarioFor (the outcome of a test number by its last two digits)', () => {
   it.each([
@@ -37,5 +37,13 @@ describe('scenarioFor (the outcome of a test number by its last two digits)', ()
     expect(refundsRejectedFor('+2250700000010')).toBe(true);
     expect(refundsRejectedFor('221770000010')).toBe(true);
     expect(['+2250700000001', '+2250700000100', '+2250700000011'].map(refundsRejectedFor)).toEqual([false, false, false]);
+  });
+
+  it('disbursements fail only to a beneficiary number ending 11 (not found) or 12 (limit exceeded)', () => {
+    expect(disbursementFailureFor('+2250700000011')).toBe('BENEFICIARY_NOT_FOUND');
+    expect(disbursementFailureFor('221770000012')).toBe('BENEFICIARY_LIMIT_EXCEEDED');
+    expect(['+2250700000001', '+2250700000010', '+2250700000110', '+2250700000121', '+2250700000042'].map(disbursementFailureFor)).toEqual([null, null, null, null, null]);
+    // Cash-ins from them are not scripted: a person answers on the phone, as for any other number.
+    expect([scenarioFor('+2250700000011'), scenarioFor('+2250700000012')]).toEqual([{ kind: 'manual' }, { kind: 'manual' }]);
   });
 });

@@ -1,4 +1,4 @@
-import type { WireResult } from './wire.js';
+import type { DisbursementFailureReason, WireResult } from './wire.js';
 
 /**
  * What the sandbox does with a push, decided by the customer number's last two digits
@@ -40,6 +40,20 @@ export function scenarioFor(msisdn: string): Scenario {
 /** Refunds of a cash-in from a number ending 10 are refused by the operator (REFUND_REJECTED). */
 export function refundsRejectedFor(msisdn: string): boolean {
   return msisdn.slice(-2) === '10';
+}
+
+/**
+ * Disbursements (cash-out) to a number ending 11 or 12 are refused, the beneficiary's side failing as a real
+ * operator's would; any other number is paid. Cash-ins from these numbers are unaffected (a person answers them).
+ */
+const DISBURSEMENT_FAILURE_BY_SUFFIX: Readonly<Record<string, DisbursementFailureReason>> = {
+  '11': 'BENEFICIARY_NOT_FOUND',
+  '12': 'BENEFICIARY_LIMIT_EXCEEDED',
+};
+
+/** Why a disbursement to this beneficiary fails, or null when it is paid. */
+export function disbursementFailureFor(msisdn: string): DisbursementFailureReason | null {
+  return DISBURSEMENT_FAILURE_BY_SUFFIX[msisdn.slice(-2)] ?? null;
 }
 
 /** What a person's answer on the virtual phone produces. */

@@ -42,3 +42,23 @@ export type RefundAnswer =
   | { status: 409; body: { error: 'not_refundable' } };
 
 export type RefundFailureReason = 'AMOUNT_EXCEEDS_REFUNDABLE' | 'REFUND_REJECTED';
+
+export interface DisbursementRequestBody {
+  partner_reference: string;
+  /** The beneficiary: the wallet the money is paid into. */
+  msisdn: string;
+  amount: number;
+  currency: string;
+  /** Shown on the beneficiary's statement; optional on the wire. */
+  reason: string | null;
+}
+
+/**
+ * Every answer POST /v1/disbursements can record: always a 200, the result is in the body. The first answer for
+ * a partner_reference is kept and replayed verbatim.
+ */
+export type DisbursementAnswer =
+  | { state: 'OK'; disbursement_id: string }
+  | { state: 'FAILED'; reason: DisbursementFailureReason };
+
+export type DisbursementFailureReason = 'BENEFICIARY_NOT_FOUND' | 'BENEFICIARY_LIMIT_EXCEEDED';

@@ -1,3 +1,2 @@
 export { startWebhookDispatcher, type WebhookDispatcher } from './service.js';
 export { parseEnv, type WebhookDispatcherEnv } from './env.js';
-export { resendWebhookEvent } from './use-cases/resend-webhook-event.js';

@@ -1,7 +1,9 @@
+import { resendWebhookEvent as resendInTx } from '@mm/db';
 import { startReceiver, waitFor, type Receiver } from '@mm/testing';
 import { createFixture, type Fixture } from './test-support/fixture.js';
 import { moveTransaction } from './test-support/move-transaction.js';
-import { resendWebhookEvent } from './use-cases/resend-webhook-event.js';
+
+const resendWebhookEvent = (db: Fixture['db'], eventId: string) => db.$transaction((tx) => resendInTx(tx, eventId));
 
 describe('resending an abandoned webhook event by hand', () => {
   let f: Fixture;

@@ -3,7 +3,7 @@ import { DomainError, refundPosting } from '@mm/domain';
 import { QUEUE_NAMES } from '@mm/queues/names';
 import type { Db } from '../client.js';
 import type { Refund } from '../generated/prisma/client.js';
-import { post } from '../ledger.js';
+import { isOverdraft, post } from '../ledger.js';
 import { insertOutbox, type OutboxRow } from '../outbox.js';
 import { isUniqueViolation } from '../transactions/create-cashin.js';
 
@@ -22,12 +22,6 @@ export interface NewRefund {
 export type CreateRefundResult =
   | { kind: 'created'; refund: Refund; merchantOrderId: string; outbox: OutboxRow[] }
   | { kind: 'replayed'; refund: Refund; merchantOrderId: string };
-
-const MERCHANT_OVERDRAFT = 'ledger_accounts_merchant_non_negative';
-
-function isOverdraft(err: unknown): boolean {
-  return err instanceof Error && err.message.includes(MERCHANT_OVERDRAFT);
-}
 
 /**
  * Accepts a refund in one database transaction: the room left on the transaction is taken by a

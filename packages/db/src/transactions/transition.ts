@@ -1,6 +1,6 @@
 import {
-  allowedSources, cashinPosting, NOTIFIED_STATUSES, transactionStatusChangedPayload,
-  type TransactionStatus,
+  allowedSources, NOTIFIED_STATUSES, transactionPosting, transactionStatusChangedPayload,
+  type TransactionStatus, type TransactionType,
 } from '@mm/domain';
 import { QUEUE_NAMES } from '@mm/queues/names';
 import type { Tx } from '../client.js';
@@ -28,9 +28,13 @@ export interface TransitionPatch {
 export interface TransitionRequest {
   transactionId: string;
   to: TransactionStatus;
+  /** Narrows the allowed sources (an approval moves only a cash-out that awaits one). */
+  from?: readonly TransactionStatus[];
   /** Why, for the audit trail: 'operator-ack', 'operator-result:callback', 'expiry', ... */
   cause: string;
   patch?: TransitionPatch;
+  /** Kept on the history row for the back-office timeline (who decided, what they wrote). */
+  detail?: Record<string, string | null>;
   now?: Date;
 }
 
@@ -49,10 +53,10 @@ export interface TransitionOutcome {
  */
 export async function transition(tx: Tx, req: TransitionRequest): Promise<TransitionOutcome | null> {
   const now = req.now ?? new Date();
-  const sources = allowedSources(req.to);
-  const [locked] = await tx.$queryRaw<{ status: TransactionStatus }[]>`
-    SELECT status FROM transactions WHERE id = ${req.transactionId}::uuid FOR UPDATE`;
-  if (!locked || !sources.includes(locked.status)) return null;
+  const [locked] = await tx.$queryRaw<{ status: TransactionStatus; type: TransactionType }[]>`
+    SELECT status, type FROM transactions WHERE id = ${req.transactionId}::uuid FOR UPDATE`;
+  if (!locked || !allowedSources(req.to, locked.type).includes(locked.status)) return null;
+  if (req.from && !req.from.includes(locked.status)) return null;
   const from = locked.status;
 
   const { expiresAt, pollAt = [], ...patch } = req.patch ?? {};
@@ -67,7 +71,10 @@ export async function transition(tx: Tx, req: TransitionRequest): Promise<Transi
       ...(terminal ? { completedAt: now } : {}),
     },
   });
-  await tx.transactionEvent.create({ data: { transactionId: transaction.id, fromStatus: from, toStatus: req.to, cause: req.cause, createdAt: now } });
+  const detail = eventDetail(patch, req.detail);
+  await tx.transactionEvent.create({
+    data: { transactionId: transaction.id, fromStatus: from, toStatus: req.to, cause: req.cause, createdAt: now, ...(detail ? { detail } : {}) },
+  });
 
   const outbox: OutboxRow[] = [];
   if (req.to === 'PENDING' && expiresAt) {
@@ -88,9 +95,21 @@ export async function transition(tx: Tx, req: TransitionRequest): Promise<Transi
     if (row) outbox.push(row);
   }
   // Last, for the same reason as in createCashin: the merchant's balance rows are the hot ones.
-  const posting = cashinPosting(from, req.to, Number(transaction.amount));
+  const posting = transactionPosting(locked.type, from, req.to, Number(transaction.amount));
   if (posting) {
     await post(tx, { merchantId: transaction.merchantId, countryCode: transaction.countryCode, currency: transaction.currency }, posting, transaction.id);
   }
   return { from, transaction, outbox };
+}
+
+/** What the operator said with this change (its raw state and codes), plus the caller's own detail. */
+function eventDetail(patch: Omit<TransitionPatch, 'expiresAt' | 'pollAt'>, extra: Record<string, string | null> | undefined): Record<string, string | null> | null {
+  const said: Record<string, string | null> = {};
+  if (patch.providerState !== undefined) said.provider_state = patch.providerState;
+  if (patch.providerTxnStatus !== undefined) said.provider_txn_status = patch.providerTxnStatus;
+  if (patch.failureCode !== undefined) said.failure_code = patch.failureCode;
+  if (patch.failureReason !== undefined) said.failure_reason = patch.failureReason;
+  if (patch.providerTxId !== undefined) said.provider_tx_id = patch.providerTxId;
+  const all = { ...said, ...extra };
+  return Object.keys(all).length > 0 ? all : null;
 }

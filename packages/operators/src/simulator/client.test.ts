@@ -6,62 +6,74 @@ import { SimulatorOperatorAdapter } from './client.js';
 
 /** A stand-in operator answering whatever the test sets; the end-to-end protocol is tested in @mm/operator-simulator. */
 interface Answer { status: number; body?: unknown; delayMs?: number }
+interface Seen { method: string; url: string; authorization: string | undefined; body: string }
 
-describe('SimulatorOperatorAdapter against a scripted HTTP server', () => {
+/**
+ * Inside a describe block: one scripted server for the block. Set `answer` before a call; `seen` holds the
+ * requests of the current test. Read both through the returned object (set in beforeAll / beforeEach).
+ */
+function scriptedOperator() {
   let server: Server;
-  let baseUrl: string;
-  let answer: Answer;
-  let seen: { method: string; url: string; authorization: string | undefined; body: string }[];
-
+  const ctx = {
+    answer: { status: 500 } as Answer,
+    seen: [] as Seen[],
+    baseUrl: '',
+    adapter: (timeoutMs = 1_000) => new SimulatorOperatorAdapter({ baseUrl: ctx.baseUrl, apiToken: 'tok', callbackSecret: 'sec', timeoutMs }),
+  };
   beforeAll(async () => {
     server = createServer((req: IncomingMessage, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString('utf8')));
       req.on('end', () => {
-        seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, body });
+        ctx.seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, body });
+        const { answer } = ctx;
         const reply = () => res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer.body ?? {}));
         if (answer.delayMs) setTimeout(reply, answer.delayMs);
         else reply();
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ctx.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  beforeEach(() => { seen = []; });
+  beforeEach(() => { ctx.seen = []; });
   afterAll(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
+  return ctx;
+}
 
-  const adapter = (timeoutMs = 1_000) => new SimulatorOperatorAdapter({ baseUrl, apiToken: 'tok', callbackSecret: 'sec', timeoutMs });
+describe('SimulatorOperatorAdapter against a scripted HTTP server', () => {
+  const op = scriptedOperator();
+  const adapter = (timeoutMs?: number) => op.adapter(timeoutMs);
   const request = { partnerReference: 'tx/1', msisdn: '+2250700000001', amount: 100, currency: 'XOF', motif: null, callbackUrl: 'http://h/cb' };
 
   it('posts the push with the bearer token and the snake_case body', async () => {
-    answer = { status: 201, body: { session_id: 'S1', state: 'PENDING' } };
+    op.answer = { status: 201, body: { session_id: 'S1', state: 'PENDING' } };
     await expect(adapter().pushUssd(request)).resolves.toEqual({ accepted: true, providerSessionId: 'S1' });
-    expect(seen).toEqual([{ method: 'POST', url: '/v1/payments/ussd-push', authorization: 'Bearer tok', body: expect.any(String) }]);
-    expect(JSON.parse(seen[0]!.body)).toEqual({ partner_reference: 'tx/1', msisdn: '+2250700000001', amount: 100, currency: 'XOF', motif: null, callback_url: 'http://h/cb' });
+    expect(op.seen).toEqual([{ method: 'POST', url: '/v1/payments/ussd-push', authorization: 'Bearer tok', body: expect.any(String) }]);
+    expect(JSON.parse(op.seen[0]!.body)).toEqual({ partner_reference: 'tx/1', msisdn: '+2250700000001', amount: 100, currency: 'XOF', motif: null, callback_url: 'http://h/cb' });
   });
 
   it.each([500, 502, 503, 504, 429, 408])('a %s to the push is OperatorUnavailableError', async (status) => {
-    answer = { status };
+    op.answer = { status };
     await expect(adapter().pushUssd(request)).rejects.toBeInstanceOf(OperatorUnavailableError);
   });
 
   it.each([400, 401, 403, 404, 422])('a %s to the push is a plain Error: our request is wrong, retrying will not help', async (status) => {
-    answer = { status, body: { error: 'x' } };
+    op.answer = { status, body: { error: 'x' } };
     const error = await adapter().pushUssd(request).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(OperatorUnavailableError);
   });
 
   it('an answer outside the protocol is OperatorUnavailableError (nothing is known, the push may be retried)', async () => {
-    answer = { status: 201, body: { state: 'PENDING' } };
+    op.answer = { status: 201, body: { state: 'PENDING' } };
     await expect(adapter().pushUssd(request)).rejects.toBeInstanceOf(OperatorUnavailableError);
   });
 
   it('an answer slower than timeoutMs is OperatorUnavailableError', async () => {
-    answer = { status: 201, body: { session_id: 'S1' }, delayMs: 300 };
+    op.answer = { status: 201, body: { session_id: 'S1' }, delayMs: 300 };
     await expect(adapter(50).pushUssd(request)).rejects.toBeInstanceOf(OperatorUnavailableError);
   });
 
@@ -72,12 +84,12 @@ describe('SimulatorOperatorAdapter against a scripted HTTP server', () => {
   });
 
   it('queries the status with the reference URL-encoded and maps 5xx / 4xx like the push', async () => {
-    answer = { status: 200, body: { partner_reference: 'tx/1', session_id: 'S1', state: 'PENDING', txn_status: null, provider_tx_id: null, failure_reason: null } };
+    op.answer = { status: 200, body: { partner_reference: 'tx/1', session_id: 'S1', state: 'PENDING', txn_status: null, provider_tx_id: null, failure_reason: null } };
     await expect(adapter().queryStatus('tx/1')).resolves.toMatchObject({ found: true, providerState: 'PENDING' });
-    expect(seen[0]).toMatchObject({ method: 'GET', url: '/v1/payments/tx%2F1', authorization: 'Bearer tok' });
-    answer = { status: 503 };
+    expect(op.seen[0]).toMatchObject({ method: 'GET', url: '/v1/payments/tx%2F1', authorization: 'Bearer tok' });
+    op.answer = { status: 503 };
     await expect(adapter().queryStatus('tx_1')).rejects.toBeInstanceOf(OperatorUnavailableError);
-    answer = { status: 401 };
+    op.answer = { status: 401 };
     const error = await adapter().queryStatus('tx_1').catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(OperatorUnavailableError);
     expect(String(error)).toMatch(/401/);
@@ -85,39 +97,15 @@ describe('SimulatorOperatorAdapter against a scripted HTTP server', () => {
 });
 
 describe('SimulatorOperatorAdapter.refund against a scripted HTTP server', () => {
-  let server: Server;
-  let baseUrl: string;
-  let answer: Answer;
-  let seen: { method: string; url: string; authorization: string | undefined; body: string }[];
-
-  beforeAll(async () => {
-    server = createServer((req: IncomingMessage, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      req.on('end', () => {
-        seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, body });
-        const reply = () => res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer.body ?? {}));
-        if (answer.delayMs) setTimeout(reply, answer.delayMs);
-        else reply();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  beforeEach(() => { seen = []; });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
-
-  const adapter = (timeoutMs = 1_000) => new SimulatorOperatorAdapter({ baseUrl, apiToken: 'tok', callbackSecret: 'sec', timeoutMs });
+  const op = scriptedOperator();
+  const adapter = (timeoutMs?: number) => op.adapter(timeoutMs);
   const refund = { partnerReference: 'rf_1', originalPartnerReference: 'tx_1', amount: 250.5, currency: 'XOF' };
 
   it('posts the refund with the bearer token and the snake_case body, and maps 200 OK', async () => {
-    answer = { status: 200, body: { state: 'OK', refund_id: 'RF123' } };
+    op.answer = { status: 200, body: { state: 'OK', refund_id: 'RF123' } };
     await expect(adapter().refund(refund)).resolves.toEqual({ state: 'OK', providerRefundId: 'RF123' });
-    expect(seen).toEqual([{ method: 'POST', url: '/v1/refunds', authorization: 'Bearer tok', body: expect.any(String) }]);
-    expect(JSON.parse(seen[0]!.body)).toEqual({ partner_reference: 'rf_1', original_partner_reference: 'tx_1', amount: 250.5, currency: 'XOF' });
+    expect(op.seen).toEqual([{ method: 'POST', url: '/v1/refunds', authorization: 'Bearer tok', body: expect.any(String) }]);
+    expect(JSON.parse(op.seen[0]!.body)).toEqual({ partner_reference: 'rf_1', original_partner_reference: 'tx_1', amount: 250.5, currency: 'XOF' });
   });
 
   it.each([
@@ -126,12 +114,12 @@ describe('SimulatorOperatorAdapter.refund against a scripted HTTP server', () =>
     [404, { error: 'unknown_transaction' }, 'UNKNOWN_TRANSACTION'],
     [409, { error: 'not_refundable' }, 'NOT_REFUNDABLE'],
   ])('a %s %j is FAILED / %s', async (status, body, reason) => {
-    answer = { status, body };
+    op.answer = { status, body };
     await expect(adapter().refund(refund)).resolves.toEqual({ state: 'FAILED', reason });
   });
 
   it.each([500, 502, 503, 504, 429, 408])('a %s to the refund is OperatorUnavailableError', async (status) => {
-    answer = { status };
+    op.answer = { status };
     await expect(adapter().refund(refund)).rejects.toBeInstanceOf(OperatorUnavailableError);
   });
 
@@ -143,7 +131,7 @@ describe('SimulatorOperatorAdapter.refund against a scripted HTTP server', () =>
     [404, { error: 'not_found' }],
     [409, { error: 'conflict' }],
   ])('a %s %j is a plain Error: our request (or our configuration) is wrong', async (status, body) => {
-    answer = { status, body };
+    op.answer = { status, body };
     const error = await adapter().refund(refund).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(OperatorUnavailableError);
@@ -155,18 +143,83 @@ describe('SimulatorOperatorAdapter.refund against a scripted HTTP server', () =>
     [200, { state: 'PENDING', refund_id: 'RF1' }],
     [201, { state: 'OK', refund_id: 'RF1' }],
   ])('a %s %j is outside the protocol: OperatorUnavailableError (the refund is idempotent, retrying is safe)', async (status, body) => {
-    answer = { status, body };
+    op.answer = { status, body };
     await expect(adapter().refund(refund)).rejects.toBeInstanceOf(OperatorUnavailableError);
   });
 
   it('an answer slower than timeoutMs is OperatorUnavailableError', async () => {
-    answer = { status: 200, body: { state: 'OK', refund_id: 'RF1' }, delayMs: 300 };
+    op.answer = { status: 200, body: { state: 'OK', refund_id: 'RF1' }, delayMs: 300 };
     await expect(adapter(50).refund(refund)).rejects.toBeInstanceOf(OperatorUnavailableError);
   });
 
   it('a refused connection is OperatorUnavailableError', async () => {
     const down = new SimulatorOperatorAdapter({ baseUrl: 'http://127.0.0.1:1', apiToken: 'tok', callbackSecret: 'sec', timeoutMs: 1_000 });
     await expect(down.refund(refund)).rejects.toBeInstanceOf(OperatorUnavailableError);
+  });
+});
+
+describe('SimulatorOperatorAdapter.disburse against a scripted HTTP server', () => {
+  const op = scriptedOperator();
+  const adapter = (timeoutMs?: number) => op.adapter(timeoutMs);
+  const disbursement = { partnerReference: 'co/1', msisdn: '+2250700000042', amount: 7500.25, currency: 'XOF', reason: 'Payout 7' };
+
+  it('posts the disbursement with the bearer token and the snake_case body, and maps 200 OK to the operator\'s id', async () => {
+    op.answer = { status: 200, body: { state: 'OK', disbursement_id: 'DB123' } };
+    await expect(adapter().disburse(disbursement)).resolves.toEqual({ state: 'OK', providerTxId: 'DB123' });
+    expect(op.seen).toEqual([{ method: 'POST', url: '/v1/disbursements', authorization: 'Bearer tok', body: expect.any(String) }]);
+    expect(JSON.parse(op.seen[0]!.body)).toEqual({ partner_reference: 'co/1', msisdn: '+2250700000042', amount: 7500.25, currency: 'XOF', reason: 'Payout 7' });
+  });
+
+  it('sends a null reason as null', async () => {
+    op.answer = { status: 200, body: { state: 'OK', disbursement_id: 'DB1' } };
+    await adapter().disburse({ ...disbursement, reason: null });
+    expect(JSON.parse(op.seen[0]!.body)).toMatchObject({ reason: null });
+  });
+
+  it.each(['BENEFICIARY_NOT_FOUND', 'BENEFICIARY_LIMIT_EXCEEDED', 'SOMETHING_NEW'])('a 200 FAILED %s is FAILED with that reason', async (reason) => {
+    op.answer = { status: 200, body: { state: 'FAILED', reason } };
+    await expect(adapter().disburse(disbursement)).resolves.toEqual({ state: 'FAILED', reason });
+  });
+
+  it.each([500, 502, 503, 504, 429, 408])('a %s to the disbursement is OperatorUnavailableError', async (status) => {
+    op.answer = { status, body: { error: 'unavailable' } };
+    await expect(adapter().disburse(disbursement)).rejects.toBeInstanceOf(OperatorUnavailableError);
+  });
+
+  it.each([
+    [400, { error: 'invalid_request' }],
+    [401, { error: 'unauthorized' }],
+    [403, {}],
+    [404, { error: 'not_found' }],
+    [409, { error: 'conflict' }],
+    [422, {}],
+  ])('a %s %j is a plain Error: our request (or our configuration) is wrong', async (status, body) => {
+    op.answer = { status, body };
+    const error = await adapter().disburse(disbursement).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(OperatorUnavailableError);
+    expect(String(error)).toContain(String(status));
+  });
+
+  it.each([
+    [200, { state: 'OK' }],
+    [200, { state: 'OK', refund_id: 'RF1' }],
+    [200, { state: 'PENDING', disbursement_id: 'DB1' }],
+    [201, { state: 'OK', disbursement_id: 'DB1' }],
+    [202, { state: 'OK', disbursement_id: 'DB1' }],
+  ])('a %s %j is outside the protocol: OperatorUnavailableError (the disbursement is idempotent, retrying is safe)', async (status, body) => {
+    op.answer = { status, body };
+    await expect(adapter().disburse(disbursement)).rejects.toBeInstanceOf(OperatorUnavailableError);
+  });
+
+  it('an answer slower than timeoutMs is OperatorUnavailableError', async () => {
+    op.answer = { status: 200, body: { state: 'OK', disbursement_id: 'DB1' }, delayMs: 300 };
+    await expect(adapter(50).disburse(disbursement)).rejects.toBeInstanceOf(OperatorUnavailableError);
+  });
+
+  it('a refused connection is OperatorUnavailableError', async () => {
+    const down = new SimulatorOperatorAdapter({ baseUrl: 'http://127.0.0.1:1', apiToken: 'tok', callbackSecret: 'sec', timeoutMs: 1_000 });
+    await expect(down.disburse(disbursement)).rejects.toBeInstanceOf(OperatorUnavailableError);
   });
 });
 

@@ -2,13 +2,24 @@ import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import { signatureMatches, timestampWithinTolerance, type OperatorResult } from '@mm/domain';
 import {
   OperatorUnavailableError,
+  type DisbursementRequest,
+  type DisbursementResult,
   type OperatorAdapter,
   type RefundRequest,
   type RefundResult,
   type UssdPushAck,
   type UssdPushRequest,
 } from '../operator-adapter.js';
-import { ackFromPushResponse, refundResultFromResponse, resultFromCallback, resultFromStatusResponse, toPushBody, toRefundBody } from './mapping.js';
+import {
+  ackFromPushResponse,
+  disbursementResultFromResponse,
+  refundResultFromResponse,
+  resultFromCallback,
+  resultFromStatusResponse,
+  toDisbursementBody,
+  toPushBody,
+  toRefundBody,
+} from './mapping.js';
 
 export interface SimulatorAdapterConfig {
   baseUrl: string;
@@ -82,6 +93,18 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
     }
     // Nothing is known; the refund is idempotent on its reference, so retrying it is safe.
     throw new OperatorUnavailableError(`unexpected refund answer: ${res.status} ${JSON.stringify(res.data)}`);
+  }
+
+  async disburse(req: DisbursementRequest): Promise<DisbursementResult> {
+    const res = await this.call('disbursement', () => this.http.post('/v1/disbursements', toDisbursementBody(req)));
+    if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the disbursement`);
+    const result = disbursementResultFromResponse(res.status, res.data);
+    if (result) return result;
+    if (res.status >= 400) {
+      throw new Error(`operator refused the disbursement request as malformed: ${res.status} ${JSON.stringify(res.data)}`);
+    }
+    // Nothing is known, not even whether it paid; the disbursement is idempotent on its reference, so retrying is safe.
+    throw new OperatorUnavailableError(`unexpected disbursement answer: ${res.status} ${JSON.stringify(res.data)}`);
   }
 
   parseCallback(

@@ -1,4 +1,13 @@
-import { ackFromPushResponse, refundResultFromResponse, resultFromCallback, resultFromStatusResponse, toPushBody, toRefundBody } from './mapping.js';
+import {
+  ackFromPushResponse,
+  disbursementResultFromResponse,
+  refundResultFromResponse,
+  resultFromCallback,
+  resultFromStatusResponse,
+  toDisbursementBody,
+  toPushBody,
+  toRefundBody,
+} from './mapping.js';
 
 describe('simulator wire mapping', () => {
   it('builds the push body in the operator\'s snake_case', () => {
@@ -105,6 +114,40 @@ describe('simulator wire mapping', () => {
       [400, { error: 'invalid_request' }],
     ])('%s %j is outside the protocol (null)', (status, body) => {
       expect(refundResultFromResponse(status, body)).toBeNull();
+    });
+  });
+
+  describe('disbursement', () => {
+    it('builds the disbursement body in snake_case, reason included even when null', () => {
+      expect(toDisbursementBody({ partnerReference: 'co_1', msisdn: '+2250700000042', amount: 99.5, currency: 'XOF', reason: 'Payout' })).toEqual({
+        partner_reference: 'co_1', msisdn: '+2250700000042', amount: 99.5, currency: 'XOF', reason: 'Payout',
+      });
+      expect(toDisbursementBody({ partnerReference: 'co_1', msisdn: '+2250700000042', amount: 1, currency: 'XOF', reason: null })).toMatchObject({ reason: null });
+    });
+
+    it('200 OK carries the disbursement id as providerTxId; 200 FAILED carries the operator\'s reason as is', () => {
+      expect(disbursementResultFromResponse(200, { state: 'OK', disbursement_id: 'DB1', extra: 1 })).toEqual({ state: 'OK', providerTxId: 'DB1' });
+      expect(disbursementResultFromResponse(200, { state: 'FAILED', reason: 'BENEFICIARY_NOT_FOUND' })).toEqual({ state: 'FAILED', reason: 'BENEFICIARY_NOT_FOUND' });
+      expect(disbursementResultFromResponse(200, { state: 'FAILED', reason: 'BENEFICIARY_LIMIT_EXCEEDED' })).toEqual({ state: 'FAILED', reason: 'BENEFICIARY_LIMIT_EXCEEDED' });
+      expect(disbursementResultFromResponse(200, { state: 'FAILED', reason: 'SOMETHING_NEW' })).toEqual({ state: 'FAILED', reason: 'SOMETHING_NEW' });
+    });
+
+    it.each([
+      [200, { state: 'OK' }],
+      [200, { state: 'OK', disbursement_id: '' }],
+      [200, { state: 'OK', disbursement_id: 7 }],
+      [200, { state: 'OK', refund_id: 'RF1' }],
+      [200, { state: 'FAILED' }],
+      [200, { state: 'FAILED', reason: '' }],
+      [200, { state: 'PENDING', disbursement_id: 'DB1' }],
+      [200, null],
+      [200, 'OK'],
+      [201, { state: 'OK', disbursement_id: 'DB1' }],
+      [404, { error: 'not_found' }],
+      [400, { error: 'invalid_request' }],
+      [503, { error: 'unavailable' }],
+    ])('%s %j is outside the protocol (null)', (status, body) => {
+      expect(disbursementResultFromResponse(status, body)).toBeNull();
     });
   });
 });

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { OperatorResult, ProviderState } from '@mm/domain';
-import type { RefundRequest, RefundResult, UssdPushAck, UssdPushRequest } from '../operator-adapter.js';
+import type { DisbursementRequest, DisbursementResult, RefundRequest, RefundResult, UssdPushAck, UssdPushRequest } from '../operator-adapter.js';
 
 /**
  * The simulator's wire format <-> our OperatorResult. Pure: no I/O, every function returns null for an
@@ -23,6 +23,14 @@ export interface RefundRequestBody {
   currency: string;
 }
 
+export interface DisbursementRequestBody {
+  partner_reference: string;
+  msisdn: string;
+  amount: number;
+  currency: string;
+  reason: string | null;
+}
+
 const STATES: readonly ProviderState[] = ['PENDING', 'OK', 'canceled', 'KO'];
 const nullableString = () => Joi.string().allow(null).required();
 
@@ -39,7 +47,9 @@ const acceptedSchema = Joi.object({ session_id: Joi.string().min(1).required() }
 const rejectedSchema = Joi.object({ state: Joi.string().valid('KO').required(), txn_status: Joi.string().allow(null).default(null) }).unknown(true);
 
 const refundOkSchema = Joi.object({ state: Joi.string().valid('OK').required(), refund_id: Joi.string().min(1).required() }).unknown(true);
-const refundFailedSchema = Joi.object({ state: Joi.string().valid('FAILED').required(), reason: Joi.string().min(1).required() }).unknown(true);
+// Refunds and disbursements fail the same way: 200, state FAILED, the operator's reason.
+const failedSchema = Joi.object({ state: Joi.string().valid('FAILED').required(), reason: Joi.string().min(1).required() }).unknown(true);
+const disbursementOkSchema = Joi.object({ state: Joi.string().valid('OK').required(), disbursement_id: Joi.string().min(1).required() }).unknown(true);
 const errorSchema = (code: string) => Joi.object({ error: Joi.string().valid(code).required() }).unknown(true);
 const unknownTransactionSchema = errorSchema('unknown_transaction');
 const notRefundableSchema = errorSchema('not_refundable');
@@ -122,10 +132,32 @@ export function refundResultFromResponse(status: number, data: unknown): RefundR
   if (status === 200) {
     const ok = validated<{ refund_id: string }>(refundOkSchema, data);
     if (ok) return { state: 'OK', providerRefundId: ok.refund_id };
-    const failed = validated<{ reason: string }>(refundFailedSchema, data);
+    const failed = validated<{ reason: string }>(failedSchema, data);
     return failed && { state: 'FAILED', reason: failed.reason };
   }
   if (status === 404 && validated(unknownTransactionSchema, data)) return { state: 'FAILED', reason: 'UNKNOWN_TRANSACTION' };
   if (status === 409 && validated(notRefundableSchema, data)) return { state: 'FAILED', reason: 'NOT_REFUNDABLE' };
   return null;
+}
+
+export function toDisbursementBody(req: DisbursementRequest): DisbursementRequestBody {
+  return {
+    partner_reference: req.partnerReference,
+    msisdn: req.msisdn,
+    amount: req.amount,
+    currency: req.currency,
+    reason: req.reason,
+  };
+}
+
+/**
+ * Only a 200 carries a disbursement's result: OK with the operator's disbursement id, or FAILED with its reason
+ * (passed on as is, so a reason the operator adds later still reads as a failure). Anything else is null.
+ */
+export function disbursementResultFromResponse(status: number, data: unknown): DisbursementResult | null {
+  if (status !== 200) return null;
+  const ok = validated<{ disbursement_id: string }>(disbursementOkSchema, data);
+  if (ok) return { state: 'OK', providerTxId: ok.disbursement_id };
+  const failed = validated<{ reason: string }>(failedSchema, data);
+  return failed && { state: 'FAILED', reason: failed.reason };
 }

@@ -11,7 +11,7 @@ import { checkExpiryProcessor } from './check-expiry.js';
 function operatorAnswering(status: (OperatorResult & { found: boolean }) | Error): OperatorAdapter {
   const fail = async () => { throw new Error('not used'); };
   return {
-    name: 'fake', pushUssd: fail, refund: fail, parseCallback: () => null,
+    name: 'fake', pushUssd: fail, refund: fail, disburse: fail, parseCallback: () => null,
     queryStatus: async () => { if (status instanceof Error) throw status; return status; },
   };
 }

@@ -15,6 +15,9 @@ export function providerState(t: StatusFields): string | null {
   return t.providerState ?? (isInFlight(t.status as TransactionStatus) ? 'PENDING' : null);
 }
 
+// A cash-out is a transfer to the wallet: no push, no customer confirmation.
+const paymentMethod = (t: Pick<Transaction, 'type'>) => (t.type === 'CASHOUT' ? 'WALLET_TRANSFER' : 'USSD_PUSH');
+
 function common(t: StatusFields) {
   return {
     transaction_id: t.id,
@@ -48,11 +51,27 @@ export function presentCashinResponse(t: Transaction, paymentUrl: string) {
   };
 }
 
+/** A cash-out (decisions 7; the spec shows no field set): the cash-in's fields that apply, the beneficiary masked. */
+export function presentCashoutResponse(t: Transaction) {
+  return {
+    ...common(t),
+    beneficiary_msisdn: maskMsisdn(t.msisdn),
+    payment_method: paymentMethod(t),
+    reason: t.motif,
+    provider_reference: t.providerReference,
+    provider_tx_id: t.providerTxId,
+    failure_code: t.failureCode,
+    failure_reason: t.failureReason,
+    created_at: iso(t.createdAt),
+    updated_at: iso(t.updatedAt),
+  };
+}
+
 /** The field set of the spec's status (GET) response, plus failure_code/failure_reason/refunded_amount. */
 export function presentStatusResponse(t: StatusFields) {
   return {
     ...common(t),
-    payment_method: 'USSD_PUSH',
+    payment_method: paymentMethod(t),
     provider_reference: t.providerReference,
     provider_tx_id: t.providerTxId,
     provider_session_id: t.providerSessionId,

@@ -1,7 +1,16 @@
 import Joi from 'joi';
 import { httpUrl, orderId } from './cashin-schema.js';
 
-export const cashoutSchema = Joi.object({
+export interface CashoutBody {
+  merchant_order_id: string;
+  amount: number;
+  beneficiary_msisdn: string;
+  currency?: string;
+  reason?: string;
+  notify_url?: string;
+}
+
+export const cashoutSchema = Joi.object<CashoutBody>({
   merchant_order_id: orderId.required(),
   amount: Joi.number().integer().positive().unsafe(false).required(),
   beneficiary_msisdn: Joi.string().max(20).required(),

@@ -14,6 +14,7 @@ function refusingOperator(error: Error): OperatorAdapter {
     pushUssd: async () => { throw error; },
     queryStatus: async () => { throw error; },
     refund: async () => { throw error; },
+    disburse: async () => { throw error; },
     parseCallback: () => null,
   };
 }

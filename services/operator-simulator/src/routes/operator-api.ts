@@ -1,17 +1,19 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router, type RequestHandler, type Response } from 'express';
 import Joi from 'joi';
+import type { DisbursementBook } from '../disbursement-book.js';
 import type { PushEngine } from '../push-engine.js';
 import type { Push, PushStore } from '../push-store.js';
 import type { RefundBook } from '../refund-book.js';
 import type { TimerSet } from '../timer-set.js';
-import type { PushRequestBody, RefundRequestBody } from '../wire.js';
+import type { DisbursementRequestBody, PushRequestBody, RefundRequestBody } from '../wire.js';
 
 export interface OperatorApiDeps {
   apiToken: string;
   engine: PushEngine;
   store: PushStore;
   refunds: RefundBook;
+  disbursements: DisbursementBook;
   timers: TimerSet;
   hangMs: number;
 }
@@ -32,6 +34,16 @@ const refundSchema = Joi.object<RefundRequestBody>({
   original_partner_reference: Joi.string().min(1).max(128).required(),
   amount: Joi.number().positive().precision(2).max(1e12).required(),
   currency: Joi.string().pattern(/^[A-Z]{3}$/).required(),
+})
+  .required()
+  .prefs({ convert: false, abortEarly: false, stripUnknown: true });
+
+const disbursementSchema = Joi.object<DisbursementRequestBody>({
+  partner_reference: Joi.string().min(1).max(128).required(),
+  msisdn: Joi.string().pattern(/^\+?\d{6,15}$/).required(),
+  amount: Joi.number().positive().precision(2).max(1e12).required(),
+  currency: Joi.string().pattern(/^[A-Z]{3}$/).required(),
+  reason: Joi.string().max(255).allow(null, '').default(null),
 })
   .required()
   .prefs({ convert: false, abortEarly: false, stripUnknown: true });
@@ -95,6 +107,26 @@ export function operatorApiRouter(deps: OperatorApiDeps): Router {
       return;
     }
     res.status(record.answer.status).json(record.answer.body);
+  });
+
+  router.post('/disbursements', (req, res) => {
+    const { value, error } = disbursementSchema.validate(req.body);
+    if (error) {
+      res.status(400).json({ error: 'invalid_request', message: error.message });
+      return;
+    }
+    const outcome = deps.disbursements.disburse(value);
+    if (outcome.replayed) res.set('Idempotent-Replayed', 'true');
+    res.status(200).json(outcome.record.answer);
+  });
+
+  router.get('/disbursements/:reference', (req, res) => {
+    const record = deps.disbursements.get(req.params.reference);
+    if (!record) {
+      res.status(404).json({ error: 'not_found' });
+      return;
+    }
+    res.json(record.answer);
   });
 
   return router;

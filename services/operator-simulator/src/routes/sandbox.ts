@@ -1,4 +1,5 @@
 import express, { Router, type Request, type Response } from 'express';
+import type { DisbursementBook } from '../disbursement-book.js';
 import { parsePhoneNumber, renderNumberPage, renderPhoneError, renderPhonePage, SECRET_CODE } from '../phone-page.js';
 import type { PersonAnswer, PushEngine } from '../push-engine.js';
 import { WRONG_SECRET_CODE } from '../scenarios.js';
@@ -9,6 +10,7 @@ export interface SandboxDeps {
   engine: PushEngine;
   store: PushStore;
   refunds: RefundBook;
+  disbursements: DisbursementBook;
 }
 
 /** Sandbox-only routes, no token: the virtual phone and the test hooks a real operator would not have. */
@@ -104,6 +106,21 @@ export function sandboxRouter(deps: SandboxDeps): Router {
         refund_count: deps.refunds.refundCount(r.partnerReference),
         original_refunded_amount: deps.refunds.refundedAmount(r.originalPartnerReference),
         created_at: r.createdAt.toISOString(),
+      })),
+    });
+  });
+
+  router.get('/sandbox/disbursements', (_req, res) => {
+    res.json({
+      disbursements: deps.disbursements.list().map((d) => ({
+        partner_reference: d.partnerReference,
+        msisdn: d.msisdn,
+        amount: d.amount,
+        currency: d.currency,
+        reason: d.reason,
+        answer: d.answer,
+        disbursement_count: deps.disbursements.disbursementCount(d.partnerReference),
+        created_at: d.createdAt.toISOString(),
       })),
     });
   });

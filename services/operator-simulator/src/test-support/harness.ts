@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SimulatorOperatorAdapter, type UssdPushRequest } from '@mm/operators';
+import { SimulatorOperatorAdapter, type DisbursementRequest, type UssdPushRequest } from '@mm/operators';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../index.js';
 import type { Log } from '../log.js';
 import { startCallbackReceiver, type CallbackReceiver } from './callback-receiver.js';
@@ -15,6 +15,8 @@ export interface Harness {
   events: { event: string; fields: Record<string, unknown> }[];
   /** A push request for a test number ending in `suffix`, with a fresh reference. */
   request(suffix: string, overrides?: Partial<UssdPushRequest>): UssdPushRequest;
+  /** A disbursement to a beneficiary number ending in `suffix`, with a fresh reference. */
+  disbursement(suffix: string, overrides?: Partial<DisbursementRequest>): DisbursementRequest;
   adapterWith(overrides: { timeoutMs?: number; callbackSecret?: string; apiToken?: string }): SimulatorOperatorAdapter;
   close(): Promise<void>;
 }
@@ -55,6 +57,14 @@ export async function startHarness(
       currency: 'XOF',
       motif: 'Order 42',
       callbackUrl: receiver.url,
+      ...overrides,
+    }),
+    disbursement: (suffix, overrides = {}) => ({
+      partnerReference: `co_${randomUUID()}`,
+      msisdn: `+22507000000${suffix}`,
+      amount: 2500,
+      currency: 'XOF',
+      reason: 'Payout 7',
       ...overrides,
     }),
     close: async () => {

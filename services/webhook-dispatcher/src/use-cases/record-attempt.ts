@@ -1,7 +1,6 @@
-import { completeOutbox, releaseNextWebhookEvent, rescheduleOutbox, type Db, type OutboxRow } from '@mm/db';
+import { completeOutbox, lockTransactionRow, releaseNextWebhookEvent, rescheduleOutbox, type Db, type OutboxRow } from '@mm/db';
 import { afterFailedAttempt } from '../retry-policy.js';
 import type { SendResult } from '../send-webhook.js';
-import { lockTransaction } from './lock-transaction.js';
 
 export interface AttemptToRecord {
   eventId: string;
@@ -43,7 +42,7 @@ export async function recordAttempt(db: Db, a: AttemptToRecord, scheduleMs: read
       : { ...common, status: 'ABANDONED', lastError };
 
   return db.$transaction(async (tx): Promise<RecordedAttempt> => {
-    await lockTransaction(tx, a.transactionId);
+    await lockTransactionRow(tx, a.transactionId);
     const { count } = await tx.webhookEvent.updateMany({
       where: { id: a.eventId, status: 'PENDING', attemptCount: a.attemptNo - 1 },
       data,

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { cashoutPosting, DomainError } from '@mm/domain';
+import { QUEUE_NAMES } from '@mm/queues/names';
+import type { Db } from '../client.js';
+import type { Transaction } from '../generated/prisma/client.js';
+import { isOverdraft, post } from '../ledger.js';
+import { insertOutbox, type OutboxRow } from '../outbox.js';
+import { isUniqueViolation } from './create-cashin.js';
+
+export const CASHOUT_REQUEST_TOPIC = QUEUE_NAMES.cashoutRequests;
+
+export interface NewCashout {
+  merchantId: string;
+  merchantOrderId: string;
+  amount: number;
+  currency: string;
+  countryCode: string;
+  /** The beneficiary's number, E.164. */
+  msisdn: string;
+  reason: string | null;
+  notifyUrl: string | null;
+  requestFingerprint: string;
+  /** At or above the approval threshold: it waits for a back-office approver instead of being sent. */
+  needsApproval: boolean;
+}
+
+export type CreateCashoutResult =
+  | { kind: 'created'; transaction: Transaction; outbox: OutboxRow[] }
+  | { kind: 'existing'; transaction: Transaction };
+
+/**
+ * Records a cash-out and reserves its amount from the available balance in one database
+ * transaction (the ledger's CHECK refuses an overdraft: INSUFFICIENT_BALANCE, nothing written).
+ * One that needs no approval also gets its operator request (outbox); one that does waits in
+ * AWAITING_APPROVAL with nothing queued. merchant_order_id is shared with cash-ins: a reuse finds
+ * the existing row and the caller decides replay or conflict.
+ */
+export async function createCashout(db: Db, input: NewCashout): Promise<CreateCashoutResult> {
+  const status = input.needsApproval ? 'AWAITING_APPROVAL' : 'CREATED';
+  try {
+    return await db.$transaction(async (tx) => {
+      const id = randomUUID();
+      const transaction = await tx.transaction.create({
+        data: {
+          id,
+          merchantId: input.merchantId,
+          merchantOrderId: input.merchantOrderId,
+          type: 'CASHOUT',
+          status,
+          amount: BigInt(input.amount),
+          currency: input.currency,
+          countryCode: input.countryCode,
+          msisdn: input.msisdn,
+          // The cash-out's free-text purpose; shown to the beneficiary where the operator supports it.
+          motif: input.reason,
+          notifyUrl: input.notifyUrl,
+          requestFingerprint: input.requestFingerprint,
+          providerReference: `CO${id.replace(/-/g, '').slice(0, 20).toUpperCase()}`,
+        },
+      });
+      await tx.transactionEvent.create({ data: { transactionId: id, fromStatus: null, toStatus: status, cause: 'cashout-accepted' } });
+      const outbox = input.needsApproval ? [] : [await insertOutbox(tx, { topic: CASHOUT_REQUEST_TOPIC, payload: { transaction_id: id } })];
+      await post(tx, { merchantId: input.merchantId, countryCode: input.countryCode, currency: input.currency }, cashoutPosting(null, status, input.amount)!, id);
+      return { kind: 'created' as const, transaction, outbox };
+    });
+  } catch (err) {
+    if (isOverdraft(err)) throw new DomainError('INSUFFICIENT_BALANCE', 'the available balance of this subsidiary cannot cover the cash-out');
+    if (isUniqueViolation(err)) {
+      const transaction = await db.transaction.findUnique({
+        where: { merchantId_merchantOrderId: { merchantId: input.merchantId, merchantOrderId: input.merchantOrderId } },
+      });
+      if (transaction) return { kind: 'existing', transaction };
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,50 @@
+import type { Tx } from './client.js';
+import { HELD, type OutboxRow } from './outbox.js';
+import { WEBHOOK_TOPIC } from './webhook-events.js';
+
+/**
+ * Takes the transaction's row lock, as `transition` does before it records a webhook event. Whoever
+ * ends or re-opens an event of a transaction must hold it too: otherwise a new event could be held
+ * behind this one (seen PENDING) while this one ends without seeing the new one to release, and the
+ * new event would wait forever.
+ */
+export async function lockTransactionRow(tx: Tx, transactionId: string | null): Promise<void> {
+  if (!transactionId) return;
+  await tx.$queryRaw`SELECT 1 FROM transactions WHERE id = ${transactionId}::uuid FOR UPDATE`;
+}
+
+/**
+ * Decisions 9: an abandoned delivery can be re-sent by hand (back-office). The event goes back to
+ * PENDING with its attempt_count kept (attempt numbers keep counting, their history stays whole) and
+ * gets a fresh round of attempts. Its outbox row (id = event id) is re-opened under a new run, so the
+ * new job id cannot collide with a job of the earlier round still kept in Redis.
+ *
+ * Order still holds: when another event of the transaction is being delivered, this one is held
+ * and released when that one ends, like a new event would be.
+ *
+ * Runs in the caller's database transaction (the back-office writes its audit row in it too). Returns
+ * the outbox row to publish after commit (the relay publishes it anyway once overdue), or null when
+ * the event does not exist or is not ABANDONED. A held row is returned too: the publisher skips it.
+ */
+export async function resendWebhookEvent(tx: Tx, eventId: string, now = new Date()): Promise<OutboxRow | null> {
+  const event = await tx.webhookEvent.findUnique({ where: { id: eventId }, select: { status: true, transactionId: true } });
+  if (!event || event.status !== 'ABANDONED') return null;
+  await lockTransactionRow(tx, event.transactionId);
+
+  const busy = event.transactionId
+    ? await tx.webhookEvent.findFirst({ where: { transactionId: event.transactionId, status: 'PENDING' }, select: { id: true } })
+    : null;
+  const { count } = await tx.webhookEvent.updateMany({
+    where: { id: eventId, status: 'ABANDONED' },
+    data: { status: 'PENDING', nextAttemptAt: busy ? null : now, updatedAt: now },
+  });
+  if (count === 0) return null;
+
+  const availableAt = busy ? HELD : now;
+  const row = await tx.outbox.upsert({
+    where: { id: eventId },
+    update: { completedAt: null, availableAt, run: { increment: 1 } },
+    create: { id: eventId, topic: WEBHOOK_TOPIC, payload: { event_id: eventId }, availableAt },
+  });
+  return { id: row.id, topic: row.topic, payload: row.payload as Record<string, unknown>, availableAt: row.availableAt, run: row.run };
+}

@@ -1,0 +1,67 @@
+/**
+ * Who among the back-office staff may do what. The back-office checks `can()` on the server for every
+ * route; the navigation only hides what a role cannot use.
+ *
+ * | permission            | viewer | approver | admin |
+ * |-----------------------|:------:|:--------:|:-----:|
+ * | transactions:read     |   x    |    x     |   x   |
+ * | webhooks:read         |   x    |    x     |   x   |
+ * | cashouts:read         |   x    |    x     |   x   |
+ * | merchants:read        |   x    |    x     |   x   |
+ * | webhooks:resend       |        |    x     |   x   |
+ * | cashouts:decide       |        |    x     |   x   |
+ * | merchants:manage      |        |          |   x   |
+ * | keys:manage           |        |          |   x   |
+ * | subsidiaries:manage   |        |          |   x   |
+ * | audit:read            |        |          |   x   |
+ * | queues:dashboard      |        |          |   x   |
+ * | staff:manage          |        |          |   x   |
+ *
+ * The audit log is admin-only although it is a "read": it tells who did what, which is itself a
+ * staff-management matter.
+ */
+
+export const STAFF_ROLES = ['admin', 'approver', 'viewer'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+export const STAFF_PERMISSIONS = [
+  'transactions:read',
+  'webhooks:read',
+  'webhooks:resend',
+  'cashouts:read',
+  'cashouts:decide',
+  'merchants:read',
+  'merchants:manage',
+  'keys:manage',
+  'subsidiaries:manage',
+  'audit:read',
+  'queues:dashboard',
+  'staff:manage',
+] as const;
+export type StaffPermission = (typeof STAFF_PERMISSIONS)[number];
+
+const VIEWER: readonly StaffPermission[] = ['transactions:read', 'webhooks:read', 'cashouts:read', 'merchants:read'];
+const APPROVER: readonly StaffPermission[] = [...VIEWER, 'cashouts:decide', 'webhooks:resend'];
+
+const GRANTS: Readonly<Record<StaffRole, ReadonlySet<StaffPermission>>> = {
+  viewer: new Set(VIEWER),
+  approver: new Set(APPROVER),
+  admin: new Set(STAFF_PERMISSIONS),
+};
+
+export function isStaffRole(value: unknown): value is StaffRole {
+  return typeof value === 'string' && (STAFF_ROLES as readonly string[]).includes(value);
+}
+
+/**
+ * Takes any string because roles come from the database: an unknown role is granted nothing, so a bad
+ * row fails closed instead of throwing in the middle of a request.
+ */
+export function can(role: string, permission: StaffPermission): boolean {
+  return isStaffRole(role) && GRANTS[role].has(permission);
+}
+
+/** The permissions of a role, in the order of STAFF_PERMISSIONS (for display). */
+export function permissionsOf(role: string): StaffPermission[] {
+  return STAFF_PERMISSIONS.filter((p) => can(role, p));
+}

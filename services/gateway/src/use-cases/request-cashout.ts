@@ -1,0 +1,53 @@
+import { cashoutNeedsApproval, DomainError, isAmountInRange, type AmountLimits } from '@mm/domain';
+import { createCashout, type Db, type Transaction } from '@mm/db';
+import type { AfterCommit } from '@mm/queues';
+import type { CashoutBody } from '../validation/cashout-schema.js';
+import { requestFingerprint } from './request-fingerprint.js';
+import { resolvePayer } from './resolve-payer.js';
+
+export interface RequestCashoutDeps {
+  db: Db;
+  afterCommit: AfterCommit;
+  limits: AmountLimits;
+  /** decisions 7: false answers 501 and writes nothing. */
+  disbursementEnabled: boolean;
+  approvalThreshold: number;
+  isActiveCountry(countryCode: string): Promise<boolean>;
+}
+
+/**
+ * Validates the beneficiary against the subsidiaries, reserves the amount and either hands the
+ * cash-out to the operator bridge or leaves it waiting for an approver. The merchant learns the
+ * outcome by webhook (or GET /payments/{id}): the answer does not wait for the operator.
+ */
+export async function requestCashout(deps: RequestCashoutDeps, merchantId: string, body: CashoutBody): Promise<{ replayed: boolean; transaction: Transaction }> {
+  const payee = await resolvePayer({ msisdn: body.beneficiary_msisdn, msisdnField: 'beneficiary_msisdn', currency: body.currency }, deps.isActiveCountry);
+  if (!deps.disbursementEnabled) {
+    throw new DomainError('DISBURSEMENT_NOT_CONFIGURED', 'cash-out is not available: no disbursement capability is configured with the operator');
+  }
+  if (!isAmountInRange(body.amount, deps.limits)) {
+    throw new DomainError('AMOUNT_OUT_OF_RANGE', `amount must be between ${deps.limits.min} and ${deps.limits.max} ${payee.currency}`);
+  }
+  const fields = {
+    merchantOrderId: body.merchant_order_id,
+    amount: body.amount,
+    currency: payee.currency,
+    countryCode: payee.countryCode,
+    msisdn: payee.e164,
+    reason: body.reason ?? null,
+    notifyUrl: body.notify_url ?? null,
+  };
+  // 'CASHOUT' in the fingerprint: the same order id and fields used by a cash-in is a conflict, not a replay.
+  const fingerprint = requestFingerprint({ type: 'CASHOUT', ...fields });
+  const result = await createCashout(deps.db, {
+    ...fields, merchantId, requestFingerprint: fingerprint, needsApproval: cashoutNeedsApproval(body.amount, deps.approvalThreshold),
+  });
+  if (result.kind === 'existing') {
+    if (result.transaction.requestFingerprint !== fingerprint) {
+      throw new DomainError('DUPLICATE_ORDER_ID', `merchant_order_id ${body.merchant_order_id} was already used with different parameters`);
+    }
+    return { replayed: true, transaction: result.transaction };
+  }
+  await deps.afterCommit.run([{ transaction: result.transaction, outbox: result.outbox }]);
+  return { replayed: false, transaction: result.transaction };
+}

@@ -1,0 +1,40 @@
+import { completeOutbox, transition, type Db } from '@mm/db';
+import type { OperatorAdapter } from '@mm/operators';
+import type { AfterCommit, CashoutRequestJob } from '@mm/queues';
+
+/**
+ * cashout-requests consumer: CREATED -> INITIATED, pay through the operator, then SUCCESS or FAILED
+ * (which pays out or gives back the reservation). An unreachable operator throws (BullMQ retries, then
+ * the outbox relay): the cash-out stays INITIATED, because the money may already have moved, and the
+ * retry uses the same reference, which the operator dedupes. It is never FAILED unless the operator
+ * says so.
+ */
+export function executeCashoutProcessor(deps: { db: Db; adapter: OperatorAdapter; afterCommit: AfterCommit }) {
+  return async (payload: CashoutRequestJob): Promise<void> => {
+    let t = await deps.db.transaction.findUnique({ where: { id: payload.transaction_id } });
+    if (t?.type === 'CASHOUT' && t.status === 'CREATED') {
+      const moved = await deps.db.$transaction((tx) => transition(tx, { transactionId: payload.transaction_id, to: 'INITIATED', cause: 'cashout-request' }));
+      await deps.afterCommit.run([moved]);
+      t = moved?.transaction ?? (await deps.db.transaction.findUnique({ where: { id: payload.transaction_id } }));
+    }
+    if (!t || t.type !== 'CASHOUT' || t.status !== 'INITIATED') {
+      await completeOutbox(deps.db, payload.outbox_id);
+      return;
+    }
+    const result = await deps.adapter.disburse({
+      partnerReference: t.providerReference,
+      msisdn: t.msisdn,
+      amount: Number(t.amount),
+      currency: t.currency,
+      reason: t.motif,
+    });
+    const done = await deps.db.$transaction(async (tx) => {
+      const moved = await transition(tx, result.state === 'OK'
+        ? { transactionId: t.id, to: 'SUCCESS', cause: 'operator-disbursement', patch: { providerState: 'OK', providerTxId: result.providerTxId } }
+        : { transactionId: t.id, to: 'FAILED', cause: 'operator-disbursement', patch: { providerState: 'FAILED', failureCode: 'OPERATOR_REJECTED', failureReason: result.reason } });
+      await completeOutbox(tx, payload.outbox_id);
+      return moved;
+    });
+    await deps.afterCommit.run([done]);
+  };
+}

@@ -1,0 +1,33 @@
+import type { Db } from '../client.js';
+
+/** One line of a transaction's history, as the back-office shows it. */
+export type TimelineItem =
+  | { at: Date; kind: 'state'; from: string | null; to: string; cause: string; detail: Record<string, unknown> | null }
+  | { at: Date; kind: 'refund'; refundId: string; amount: bigint; status: string; failureReason: string | null; completedAt: Date | null }
+  | { at: Date; kind: 'webhook'; eventId: string; eventType: string; eventStatus: string; attemptNo: number; statusCode: number | null; latencyMs: number; error: string | null; success: boolean; targetUrl: string };
+
+/**
+ * Everything that happened to a transaction, oldest first: each state change with its cause and what
+ * the operator said (or who decided), each refund, each webhook delivery attempt with its HTTP status.
+ * Null when there is no such transaction.
+ */
+export async function transactionTimeline(db: Db, transactionId: string) {
+  const transaction = await db.transaction.findUnique({ where: { id: transactionId }, include: { merchant: { select: { id: true, name: true } } } });
+  if (!transaction) return null;
+  const [events, refunds, webhooks] = await Promise.all([
+    db.transactionEvent.findMany({ where: { transactionId }, orderBy: { id: 'asc' } }),
+    db.refund.findMany({ where: { transactionId }, orderBy: { createdAt: 'asc' } }),
+    db.webhookEvent.findMany({ where: { transactionId }, orderBy: { seq: 'asc' }, include: { attempts: { orderBy: { attemptNo: 'asc' } } } }),
+  ]);
+  const items: TimelineItem[] = [
+    ...events.map((e): TimelineItem => ({ at: e.createdAt, kind: 'state', from: e.fromStatus, to: e.toStatus, cause: e.cause, detail: e.detail as Record<string, unknown> | null })),
+    ...refunds.map((r): TimelineItem => ({ at: r.createdAt, kind: 'refund', refundId: r.id, amount: r.amount, status: r.status, failureReason: r.failureReason, completedAt: r.completedAt })),
+    ...webhooks.flatMap((w) => w.attempts.map((a): TimelineItem => ({
+      at: a.createdAt, kind: 'webhook', eventId: w.id, eventType: w.eventType, eventStatus: w.status, attemptNo: a.attemptNo,
+      statusCode: a.statusCode, latencyMs: a.latencyMs, error: a.error, success: a.success, targetUrl: a.targetUrl,
+    }))),
+  ];
+  // Stable: items of one instant keep the order they were listed in (state, refund, webhook).
+  items.sort((a, b) => a.at.getTime() - b.at.getTime());
+  return { transaction, items, webhookEvents: webhooks.map(({ attempts: _a, ...w }) => w) };
+}

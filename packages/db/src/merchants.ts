@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from './client.js';
+import type { Db, Tx } from './client.js';
 import type { SecretBox } from './secret-box.js';
 
 export interface IssuedKey {
@@ -9,12 +9,12 @@ export interface IssuedKey {
   apiSecret: string;
 }
 
-export async function createMerchant(db: Db, input: { name: string; webhookUrl: string | null }): Promise<{ id: string }> {
+export async function createMerchant(db: Db | Tx, input: { name: string; webhookUrl: string | null }): Promise<{ id: string }> {
   return db.merchant.create({ data: { name: input.name, webhookUrl: input.webhookUrl }, select: { id: true } });
 }
 
 export async function createApiKey(
-  db: Db,
+  db: Db | Tx,
   box: SecretBox,
   merchantId: string,
   fixed?: { apiKey: string; apiSecret: string },
@@ -25,8 +25,34 @@ export async function createApiKey(
   return { merchantId, apiKey, apiSecret };
 }
 
-export async function revokeApiKey(db: Db, apiKey: string): Promise<boolean> {
-  const { count } = await db.apiKey.updateMany({ where: { apiKey, revokedAt: null }, data: { revokedAt: new Date() } });
+/** Revokes at once (also a key already set to expire later). False when no such key is still usable. */
+export async function revokeApiKey(db: Db | Tx, apiKey: string, now = new Date()): Promise<boolean> {
+  const { count } = await db.apiKey.updateMany({ where: { apiKey, OR: [{ revokedAt: null }, { revokedAt: { gt: now } }] }, data: { revokedAt: now } });
+  return count === 1;
+}
+
+/**
+ * Rotation: a new key, and the old one kept working for `graceS` seconds (revoked_at set in the
+ * future) so the merchant can deploy the new secret without a gap. graceS 0 revokes it at once.
+ * Null when the old key is unknown or no longer usable.
+ */
+export async function rotateApiKey(db: Db, box: SecretBox, apiKey: string, graceS: number, now = new Date()): Promise<IssuedKey | null> {
+  return db.$transaction(async (tx) => {
+    const old = await tx.apiKey.findFirst({ where: { apiKey, OR: [{ revokedAt: null }, { revokedAt: { gt: now } }] } });
+    if (!old) return null;
+    await tx.apiKey.update({ where: { id: old.id }, data: { revokedAt: new Date(now.getTime() + graceS * 1000) } });
+    return createApiKey(tx, box, old.merchantId);
+  });
+}
+
+/** ACTIVE or DISABLED; a disabled merchant's keys answer 403 MERCHANT_DISABLED (decisions 2). */
+export async function setMerchantStatus(db: Db | Tx, merchantId: string, status: 'ACTIVE' | 'DISABLED'): Promise<boolean> {
+  const { count } = await db.merchant.updateMany({ where: { id: merchantId }, data: { status, updatedAt: new Date() } });
+  return count === 1;
+}
+
+export async function setMerchantWebhookUrl(db: Db | Tx, merchantId: string, webhookUrl: string | null): Promise<boolean> {
+  const { count } = await db.merchant.updateMany({ where: { id: merchantId }, data: { webhookUrl, updatedAt: new Date() } });
   return count === 1;
 }
 
@@ -38,7 +64,8 @@ export interface ActiveKey {
 
 export async function findActiveKey(db: Db, box: SecretBox, apiKey: string): Promise<ActiveKey | null> {
   const key = await db.apiKey.findUnique({ where: { apiKey }, include: { merchant: { select: { status: true } } } });
-  if (!key || key.revokedAt) return null;
+  // A rotated key has a revoked_at in the future: it works until then.
+  if (!key || (key.revokedAt && key.revokedAt <= new Date())) return null;
   return { merchantId: key.merchantId, merchantStatus: key.merchant.status, secret: box.open(key.secretCiphertext) };
 }
 

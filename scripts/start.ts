@@ -1,11 +1,11 @@
 /**
  * `pnpm start`: the whole system on this machine. Creates the database if needed, migrates, seeds the
- * subsidiaries and the demo merchant, then runs every service in one process tree with prefixed logs.
- * Ctrl-C (or SIGTERM) stops them all; each service shuts down gracefully.
+ * subsidiaries, the demo merchant and the demo staff, then runs every service in one process tree with
+ * prefixed logs. Ctrl-C (or SIGTERM) stops them all; each service shuts down gracefully.
  */
 import concurrently from 'concurrently';
 import pg from 'pg';
-import { DEMO_MERCHANT, DEV_MASTER_KEY } from '@mm/config';
+import { DEMO_MERCHANT, DEMO_STAFF, DEV_MASTER_KEY } from '@mm/config';
 import { parseEnv as adminEnv, runCommand } from '@mm/admin-cli';
 
 const env = {
@@ -14,6 +14,7 @@ const env = {
   REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
   MASTER_KEY: process.env.MASTER_KEY ?? DEV_MASTER_KEY,
   GATEWAY_PORT: process.env.GATEWAY_PORT ?? '3000',
+  BACKOFFICE_PORT: process.env.BACKOFFICE_PORT ?? '3001',
   OPERATOR_BRIDGE_PORT: process.env.OPERATOR_BRIDGE_PORT ?? '3002',
   OPERATOR_SIMULATOR_PORT: process.env.OPERATOR_SIMULATOR_PORT ?? '3003',
   WEBHOOK_INBOX_PORT: process.env.WEBHOOK_INBOX_PORT ?? '3004',
@@ -48,6 +49,8 @@ Demo merchant
   api_key     ${DEMO_MERCHANT.apiKey}
   api_secret  ${DEMO_MERCHANT.apiSecret}
 Merchant API  ${gateway}/api/v1
+Back-office   http://127.0.0.1:${env.BACKOFFICE_PORT}/  (password ${DEMO_STAFF.password})
+${DEMO_STAFF.users.map((u) => `  ${u.role.padEnd(9)} ${u.email}`).join('\n')}
 Webhooks received by the demo merchant: http://127.0.0.1:${env.WEBHOOK_INBOX_PORT}/
 Virtual phone (confirm pushes by hand):  http://127.0.0.1:${env.OPERATOR_SIMULATOR_PORT}/phone
 Ctrl-C stops everything.
@@ -62,6 +65,7 @@ const { result } = concurrently(
   [
     service('simulator', 'operator-simulator'),
     service('gateway', 'gateway'),
+    service('backoffice', 'backoffice'),
     service('bridge', 'operator-bridge'),
     service('expiry', 'expiry-worker'),
     service('refunds', 'refund-worker'),

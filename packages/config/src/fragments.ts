@@ -80,3 +80,16 @@ export const DEMO_MERCHANT = {
   apiKey: 'pk_demo_5f1c2a9e4b7d4c3a8e6f0b1d2c3e4f50',
   apiSecret: 'sk_demo_9b8a7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f',
 } as const;
+
+/**
+ * The demo staff the development seed creates (never in production): one per role, sharing a
+ * published password, so the back-office can be tried at once.
+ */
+export const DEMO_STAFF = {
+  password: 'demo-password',
+  users: [
+    { email: 'admin@demo.local', name: 'Demo Admin', role: 'admin' },
+    { email: 'approver@demo.local', name: 'Demo Approver', role: 'approver' },
+    { email: 'viewer@demo.local', name: 'Demo Viewer', role: 'viewer' },
+  ],
+} as const;

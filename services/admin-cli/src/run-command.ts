@@ -4,15 +4,18 @@ import { currencyForCountry } from '@mm/domain';
 import type { AdminEnv } from './env.js';
 import { merchantCreate } from './commands/merchant-create.js';
 import { seed } from './commands/seed.js';
+import { staffCreate } from './commands/staff-create.js';
 
 export const USAGE = `usage: pnpm --silent admin <command> [options]
   migrate                                         apply pending SQL migrations
-  seed                                            subsidiaries CI, SN, CM and the demo merchant (idempotent)
+  seed                                            subsidiaries CI, SN, CM, the demo merchant and demo staff (idempotent)
   merchant:create --name N [--webhook-url U] [--json]
   key:create --merchant-id ID [--json]            a new key; the secret is shown once
   key:revoke --api-key K
   subsidiary:activate --country CC [--name N]     activates (creating it if needed)
   subsidiary:deactivate --country CC
+  staff:create --email E --name N --role admin|approver|viewer [--password P] [--json]
+                                                  a back-office account; without --password one is generated, shown once
   ledger:verify [--json]                          recompute balances from the journal; exit 1 on any difference`;
 
 /** A command that ran but found something wrong: printed, and the CLI exits 1. */
@@ -30,6 +33,7 @@ export async function runCommand(argv: string[], env: AdminEnv): Promise<string>
     options: {
       name: { type: 'string' }, 'webhook-url': { type: 'string' }, json: { type: 'boolean', default: false },
       'merchant-id': { type: 'string' }, 'api-key': { type: 'string' }, country: { type: 'string' },
+      email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' },
     },
     strict: true,
   });
@@ -50,7 +54,8 @@ export async function runCommand(argv: string[], env: AdminEnv): Promise<string>
     switch (command) {
       case 'seed': {
         const r = await seed(db, box, env.DEMO_WEBHOOK_URL, env.NODE_ENV);
-        return out(r, `demo merchant ${r.merchant_id}\n  api_key    ${r.api_key}\n  api_secret ${r.api_secret}`);
+        const staff = r.staff.map((s) => `\n  ${s.role.padEnd(8)}  ${s.email}`).join('');
+        return out(r, `demo merchant ${r.merchant_id}\n  api_key    ${r.api_key}\n  api_secret ${r.api_secret}\ndemo staff (password ${r.staff_password})${staff}`);
       }
       case 'merchant:create': {
         const webhook = values['webhook-url'] ?? null;
@@ -77,6 +82,11 @@ export async function runCommand(argv: string[], env: AdminEnv): Promise<string>
       case 'subsidiary:deactivate': {
         if (!(await setSubsidiaryActive(db, need('country').toUpperCase(), false))) throw new Error('unknown subsidiary');
         return out({ active: false }, 'deactivated');
+      }
+      case 'staff:create': {
+        const r = await staffCreate(db, { email: need('email'), name: need('name'), role: need('role'), password: values.password });
+        const shown = r.password ? `\n  password ${r.password}  (shown once)` : '';
+        return out({ ...r }, `staff ${r.staff_id} ${r.email} (${r.role})${shown}`);
       }
       case 'ledger:verify': {
         const report = await verifyLedger(db);

@@ -1,0 +1,79 @@
+/**
+ * The back-office web app. To add an area (transactions, webhooks, merchants, ...):
+ *   1. src/routes/<area>.ts exporting `<area>Router(deps)`, starting with `router.use(requirePermission(...))`
+ *      (finer permissions per route where they differ, e.g. cashouts:read vs cashouts:decide);
+ *   2. mount it below with `app.use('/<area>', <area>Router(...))` (its own path, so its guard applies
+ *      to it alone);
+ *   3. one line in src/views/nav.ts for the link.
+ * Every POST form carries `csrfToken(req)` in `_csrf`; every change writes `recordAudit(tx, ...)` with
+ * `auditContext(req, res)` inside the same database transaction (see routes/staff.ts).
+ */
+import express, { type Express } from 'express';
+import type { Store } from 'express-session';
+import { pinoHttp } from 'pino-http';
+import type { Db } from '@mm/db';
+import { Counter, createHealthRouter, type Logger, type ReadinessCheck, type Registry } from '@mm/observability';
+import { loadStaff, requireLogin } from './auth/guard.js';
+import type { LoginThrottle } from './auth/login-throttle.js';
+import { csrfProtection } from './http/csrf.js';
+import { errorHandler, notFound } from './http/error-handler.js';
+import { requestId } from './http/request-id.js';
+import { securityHeaders } from './http/security-headers.js';
+import { sessionMiddleware } from './http/session.js';
+import { homeRouter } from './routes/home.js';
+import { loginRouter } from './routes/login.js';
+import { staffRouter } from './routes/staff.js';
+
+export interface BackofficeDeps {
+  db: Db;
+  logger: Logger;
+  metrics: Registry;
+  readiness: Record<string, ReadinessCheck>;
+  /** express-session store: Redis (connect-redis) in service.ts. */
+  sessionStore: Store;
+  throttle: LoginThrottle;
+  sessionSecret: string;
+  sessionTtlS: number;
+  secureCookies: boolean;
+  trustProxy: boolean;
+  now(): number;
+}
+
+export function createBackofficeApp(deps: BackofficeDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.trustProxy ? 1 : false);
+  app.use(requestId);
+  app.use(pinoHttp({
+    logger: deps.logger,
+    genReqId: (_req, res) => (res as express.Response).locals.requestId as string,
+    // Never the headers: the session cookie (request) and Set-Cookie (response) would hand sessions to log readers.
+    serializers: {
+      req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  }));
+  app.use(securityHeaders);
+  // Probes and scrapers need no session.
+  app.use(createHealthRouter(deps.readiness, deps.metrics));
+
+  app.use(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 100 }));
+  app.use(sessionMiddleware({ store: deps.sessionStore, secret: deps.sessionSecret, ttlS: deps.sessionTtlS, secureCookies: deps.secureCookies }));
+  // Before any route: a POST without the session's token never reaches a handler.
+  app.use(csrfProtection);
+  app.use(loadStaff({ db: deps.db, sessionTtlS: deps.sessionTtlS, now: deps.now }));
+
+  const attempts = new Counter({
+    name: 'backoffice_login_attempts_total', help: 'Login attempts by outcome', labelNames: ['outcome'] as const, registers: [deps.metrics],
+  });
+  app.use(loginRouter({ db: deps.db, throttle: deps.throttle, attempts, now: deps.now }));
+
+  // Everything below needs a login, whatever its router forgets; each router then checks its permission.
+  app.use(requireLogin);
+  app.use('/staff', staffRouter({ db: deps.db }));
+  app.use(homeRouter());
+
+  app.use(notFound);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

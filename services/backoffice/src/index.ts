@@ -1,0 +1,3 @@
+export { startBackoffice, type RunningBackoffice, type BackofficeOverrides } from './service.js';
+export { parseEnv, type BackofficeEnv } from './env.js';
+export { createBackofficeApp, type BackofficeDeps } from './app.js';

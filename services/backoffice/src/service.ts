@@ -1,0 +1,65 @@
+import { RedisStore } from 'connect-redis';
+import { Redis } from 'ioredis';
+import { createClient } from 'redis';
+import { createDb } from '@mm/db';
+import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, type Logger } from '@mm/observability';
+import { createBackofficeApp } from './app.js';
+import { LoginThrottle } from './auth/login-throttle.js';
+import type { BackofficeEnv } from './env.js';
+import { sessionKeyPrefix } from './http/session.js';
+
+export interface BackofficeOverrides {
+  logger?: Logger;
+  now?: () => number;
+}
+
+export interface RunningBackoffice {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeOverrides = {}): Promise<RunningBackoffice> {
+  const logger = overrides.logger ?? createLogger('backoffice', env.LOG_LEVEL);
+  const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
+  // ioredis for our own keys (login throttle) and the eviction check, like every service; connect-redis
+  // 8+ only speaks to node-redis, so the session store gets a node-redis client of its own.
+  const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 });
+  redis.on('error', (err) => logger.error({ err }, 'redis connection error'));
+  await assertRedisNoEviction(redis);
+  const sessionRedis = createClient({ url: env.REDIS_URL });
+  sessionRedis.on('error', (err: unknown) => logger.error({ err }, 'session redis connection error'));
+  await sessionRedis.connect();
+
+  const app = createBackofficeApp({
+    db,
+    logger,
+    metrics: createMetricsRegistry('backoffice'),
+    readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping(), sessions: () => sessionRedis.ping() },
+    sessionStore: new RedisStore({ client: sessionRedis, prefix: sessionKeyPrefix(env.REDIS_PREFIX) }),
+    throttle: new LoginThrottle(redis, env.REDIS_PREFIX, env.LOGIN_MAX_FAILURES, env.LOGIN_LOCKOUT_S),
+    sessionSecret: env.SESSION_SECRET,
+    sessionTtlS: env.SESSION_TTL_S,
+    secureCookies: env.SECURE_COOKIES,
+    trustProxy: env.TRUST_PROXY,
+    now: overrides.now ?? Date.now,
+  });
+
+  const { server, port } = await listen(app, env.BACKOFFICE_PORT);
+  logger.info({ port }, 'backoffice listening');
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    async stop() {
+      // Stop taking requests, let in-flight ones finish (idle keep-alive sockets are closed), then close connections.
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await sessionRedis.close();
+      redis.disconnect();
+      await db.$disconnect();
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/** A running back-office for one test suite: its own database, its own Redis prefix, real wiring (service.ts). */
+import { Redis } from 'ioredis';
+import { createDb, createStaffUser, type Db, type StaffAccount } from '@mm/db';
+import type { StaffRole } from '@mm/domain';
+import { createLogger } from '@mm/observability';
+import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@mm/testing';
+import { parseEnv } from '../env.js';
+import { sessionKeyPrefix } from '../http/session.js';
+import { startBackoffice, type BackofficeOverrides, type RunningBackoffice } from '../service.js';
+import { TestClient } from './client.js';
+
+export const TEST_PASSWORD = 'test-password-123';
+
+export interface BackofficeFixture {
+  url: string;
+  db: Db;
+  /** For looking at the suite's keys (sessions, login counters). */
+  redis: Redis;
+  prefix: string;
+  client(): TestClient;
+  createStaff(role: StaffRole, email?: string): Promise<StaffAccount>;
+  /** The Redis key of a session id. */
+  sessionKey(sessionId: string): string;
+  stop(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startBackofficeFixture(env: Record<string, string> = {}, overrides: BackofficeOverrides = {}): Promise<BackofficeFixture> {
+  const database: TestDatabase = await createTestDatabase();
+  const testRedis: TestRedis = await createTestRedis();
+  const db = createDb({ databaseUrl: database.url, poolSize: 3 });
+  const redis = new Redis(testRedis.url);
+  const running: RunningBackoffice = await startBackoffice(
+    parseEnv({ DATABASE_URL: database.url, REDIS_URL: testRedis.url, REDIS_PREFIX: testRedis.prefix, BACKOFFICE_PORT: '0', DB_POOL_SIZE: '3', ...env }),
+    { logger: createLogger('backoffice-test', process.env.TEST_LOG_LEVEL ?? 'silent'), ...overrides },
+  );
+  return {
+    url: running.url,
+    db,
+    redis,
+    prefix: testRedis.prefix,
+    client: () => new TestClient(running.url),
+    createStaff: (role, email) => createStaffUser(db, { email: email ?? `${role}${++counter}@example.test`, name: `Test ${role}`, role, password: TEST_PASSWORD }),
+    sessionKey: (id) => `${sessionKeyPrefix(testRedis.prefix)}${id}`,
+    async stop() {
+      await running.stop();
+      redis.disconnect();
+      await testRedis.close();
+      await db.$disconnect();
+      await database.drop();
+    },
+  };
+}

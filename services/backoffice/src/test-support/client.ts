@@ -1,0 +1,62 @@
+/**
+ * A browser-like HTTP client for tests: keeps cookies, does not follow redirects (tests look at them),
+ * posts forms urlencoded and reads the CSRF token out of the last page, as a browser submitting the form would.
+ */
+export interface PageResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The Location header of a redirect. */
+  location: string | null;
+}
+
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+  /** The `_csrf` value of the last HTML page received that had one. */
+  csrf: string | undefined;
+
+  constructor(readonly baseUrl: string) {}
+
+  async get(path: string): Promise<PageResponse> {
+    return this.request('GET', path);
+  }
+
+  /** Posts a form; `_csrf` is the last page's token unless the form gives its own (or null: none sent). */
+  async post(path: string, form: Record<string, string | null> = {}): Promise<PageResponse> {
+    const fields: Record<string, string> = {};
+    if (!('_csrf' in form) && this.csrf) fields._csrf = this.csrf;
+    for (const [k, v] of Object.entries(form)) if (v !== null) fields[k] = v;
+    return this.request('POST', path, new URLSearchParams(fields).toString());
+  }
+
+  /** GET /login, then POST the form. */
+  async logIn(email: string, password: string): Promise<PageResponse> {
+    await this.get('/login');
+    return this.post('/login', { email, password });
+  }
+
+  /** The session id inside the signed `mm_bo_sid` cookie (`s:<id>.<signature>`), as the Redis key names it. */
+  sessionId(): string | undefined {
+    const cookie = this.cookies.get('mm_bo_sid');
+    return cookie ? /^s:([^.]+)\./.exec(decodeURIComponent(cookie))?.[1] : undefined;
+  }
+
+  private async request(method: string, path: string, body?: string): Promise<PageResponse> {
+    const headers: Record<string, string> = {};
+    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const expired = attributes.some((a) => /^\s*expires=Thu, 01 Jan 1970/i.test(a) || /^\s*max-age=0$/i.test(a));
+      if (expired) this.cookies.delete(name);
+      else this.cookies.set(name, pair!.slice(eq + 1).trim());
+    }
+    const text = await res.text();
+    const token = /name="_csrf" value="([^"]+)"/.exec(text)?.[1];
+    if (token) this.csrf = token;
+    return { status: res.status, headers: res.headers, text, location: res.headers.get('location') };
+  }
+}

@@ -1,0 +1,80 @@
+import type { StaffAccount } from '@mm/db';
+import { html, raw, type SafeHtml } from './html.js';
+import { navFor } from './nav.js';
+
+export interface LayoutInput {
+  title: string;
+  body: SafeHtml;
+  /** The logged-in staff member, or null on the login and error pages of anonymous visitors. */
+  staff: StaffAccount | null;
+  /** Needed when staff is set: the logout form is a POST. */
+  csrfToken: string | null;
+  /** The CSP nonce of this response, allowing the inline style below and nothing else. */
+  nonce: string;
+  /** The request path, to mark the current nav entry. */
+  path: string;
+}
+
+// Plain, readable, no framework. Tables and forms are the whole UI.
+const CSS = raw(`
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2430;background:#f4f6f9}
+header{display:flex;align-items:center;gap:1.5rem;padding:.6rem 1.2rem;background:#1d2a3a;color:#fff;flex-wrap:wrap}
+header .brand{font-weight:600;letter-spacing:.02em}
+header nav{display:flex;gap:.2rem;flex:1;flex-wrap:wrap}
+header nav a{color:#cfd8e3;text-decoration:none;padding:.3rem .6rem;border-radius:4px}
+header nav a[aria-current=page],header nav a:hover{background:#2f4257;color:#fff}
+header .who{font-size:.9em;color:#cfd8e3;display:flex;align-items:center;gap:.6rem}
+header .who form{margin:0}
+main{max-width:1200px;margin:1.5rem auto;padding:0 1.2rem}
+h1{font-size:1.4rem;margin:0 0 1rem}
+table{width:100%;border-collapse:collapse;background:#fff;border:1px solid #dde3ea}
+th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid #e8ecf1;vertical-align:top}
+th{background:#eef2f6;font-weight:600;font-size:.9em}
+form.inline{display:inline;margin:0}
+label{display:block;margin:.7rem 0 .2rem;font-weight:500}
+input,select,textarea{font:inherit;padding:.4rem .5rem;border:1px solid #b9c3cf;border-radius:4px;width:100%;max-width:24rem}
+button{font:inherit;padding:.4rem .9rem;border:1px solid #2f4257;border-radius:4px;background:#2f4257;color:#fff;cursor:pointer}
+button.secondary{background:#fff;color:#2f4257}
+button.danger{background:#a4262c;border-color:#a4262c}
+.card{background:#fff;border:1px solid #dde3ea;border-radius:6px;padding:1.2rem;max-width:26rem}
+.login{margin:8vh auto}
+.error{color:#a4262c;background:#fdecec;border:1px solid #f3c1c3;padding:.5rem .7rem;border-radius:4px}
+.notice{color:#1f5132;background:#e7f5ec;border:1px solid #b9e0c6;padding:.5rem .7rem;border-radius:4px}
+.muted{color:#5f6b7a}
+.badge{display:inline-block;padding:0 .45rem;border-radius:3px;font-size:.85em;background:#e6ebf1}
+.badge.off{background:#fdecec;color:#a4262c}
+`);
+
+/** The page around every back-office screen. Every value is escaped by `html`. */
+export function layout(input: LayoutInput): SafeHtml {
+  const { staff } = input;
+  const header = staff
+    ? html`<header>
+  <span class="brand">Back-office</span>
+  <nav aria-label="Main">${navFor(staff.role).map((item) => {
+    const current = item.href === '/' ? input.path === '/' : input.path === item.href || input.path.startsWith(`${item.href}/`);
+    return html`<a href="${item.href}" data-nav="${item.id}"${current ? raw(' aria-current="page"') : ''}>${item.label}</a>`;
+  })}</nav>
+  <span class="who"><span id="staff-email">${staff.email}</span> <span class="badge" id="staff-role">${staff.role}</span>
+    <form method="post" action="/logout" class="inline"><input type="hidden" name="_csrf" value="${input.csrfToken}"><button type="submit" class="secondary">Log out</button></form>
+  </span>
+</header>`
+    : html`<header><span class="brand">Back-office</span></header>`;
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="same-origin">
+<title>${input.title} · Back-office</title>
+<style nonce="${input.nonce}">${CSS}</style>
+</head>
+<body>
+${header}
+<main id="main">
+${input.body}
+</main>
+</body>
+</html>`;
+}

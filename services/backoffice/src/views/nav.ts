@@ -1,0 +1,23 @@
+import { can, type StaffPermission } from '@mm/domain';
+
+export interface NavItem {
+  /** Stable id for browser tests: the link has data-nav="<id>". */
+  id: string;
+  href: string;
+  label: string;
+  /** Shown only to roles that have it; null: every logged-in staff member. */
+  permission: StaffPermission | null;
+}
+
+/**
+ * The navigation, in display order. A new area adds one line here (and mounts its router in app.ts).
+ * Hiding a link is a convenience only: each router checks its permission on the server.
+ */
+export const NAV: readonly NavItem[] = [
+  { id: 'home', href: '/', label: 'Home', permission: null },
+  { id: 'staff', href: '/staff', label: 'Staff', permission: 'staff:manage' },
+];
+
+export function navFor(role: string): NavItem[] {
+  return NAV.filter((item) => item.permission === null || can(role, item.permission));
+}

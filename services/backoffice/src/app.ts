@@ -12,6 +12,7 @@ import express, { type Express } from 'express';
 import type { Store } from 'express-session';
 import { pinoHttp } from 'pino-http';
 import type { Db } from '@mm/db';
+import type { AfterCommit } from '@mm/queues';
 import { Counter, createHealthRouter, type Logger, type ReadinessCheck, type Registry } from '@mm/observability';
 import { loadStaff, requireLogin } from './auth/guard.js';
 import type { LoginThrottle } from './auth/login-throttle.js';
@@ -26,6 +27,8 @@ import { staffRouter } from './routes/staff.js';
 
 export interface BackofficeDeps {
   db: Db;
+  /** Publishes the outbox rows of a committed change (an approved cash-out, a re-sent webhook). */
+  afterCommit: AfterCommit;
   logger: Logger;
   metrics: Registry;
   readiness: Record<string, ReadinessCheck>;

@@ -2,6 +2,7 @@ import { RedisStore } from 'connect-redis';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { createDb } from '@mm/db';
+import { AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, webhookDeliveries, type QueueDefinition } from '@mm/queues';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, type Logger } from '@mm/observability';
 import { createBackofficeApp } from './app.js';
 import { LoginThrottle } from './auth/login-throttle.js';
@@ -27,12 +28,18 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
   const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 });
   redis.on('error', (err) => logger.error({ err }, 'redis connection error'));
   await assertRedisNoEviction(redis);
+  // Approvals and re-sent webhooks are outbox rows first; published at once after commit (the bridge's
+  // and the dispatcher's relays publish them anyway if this process dies in between).
+  const queueRedis = createRedisConnection(env.REDIS_URL);
+  const outbox = createOutboxPublisher([cashoutRequests, webhookDeliveries] as QueueDefinition<object>[], { connection: queueRedis, redisPrefix: env.REDIS_PREFIX }, logger);
+  const afterCommit = new AfterCommit(outbox.publisher, queueRedis, env.REDIS_PREFIX);
   const sessionRedis = createClient({ url: env.REDIS_URL });
   sessionRedis.on('error', (err: unknown) => logger.error({ err }, 'session redis connection error'));
   await sessionRedis.connect();
 
   const app = createBackofficeApp({
     db,
+    afterCommit,
     logger,
     metrics: createMetricsRegistry('backoffice'),
     readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping(), sessions: () => sessionRedis.ping() },
@@ -57,6 +64,8 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await outbox.close();
+      queueRedis.disconnect();
       await sessionRedis.close();
       redis.disconnect();
       await db.$disconnect();

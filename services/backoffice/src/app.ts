@@ -24,6 +24,7 @@ import { sessionMiddleware } from './http/session.js';
 import { homeRouter } from './routes/home.js';
 import { loginRouter } from './routes/login.js';
 import { staffRouter } from './routes/staff.js';
+import { cashoutsRouter } from './routes/cashouts.js';
 
 export interface BackofficeDeps {
   db: Db;
@@ -74,6 +75,7 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   // Everything below needs a login, whatever its router forgets; each router then checks its permission.
   app.use(requireLogin);
   app.use('/staff', staffRouter({ db: deps.db }));
+  app.use('/cashouts', cashoutsRouter({ db: deps.db, afterCommit: deps.afterCommit }));
   app.use(homeRouter());
 
   app.use(notFound);

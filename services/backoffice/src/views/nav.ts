@@ -15,6 +15,7 @@ export interface NavItem {
  */
 export const NAV: readonly NavItem[] = [
   { id: 'home', href: '/', label: 'Home', permission: null },
+  { id: 'cashouts', href: '/cashouts', label: 'Cash-out approvals', permission: 'cashouts:read' },
   { id: 'staff', href: '/staff', label: 'Staff', permission: 'staff:manage' },
 ];
 

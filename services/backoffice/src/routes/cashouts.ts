@@ -1,0 +1,65 @@
+/**
+ * `/cashouts` (cashouts:read): cash-outs waiting for approval; approve / reject (cashouts:decide).
+ */
+import express, { type Router } from 'express';
+import Joi from 'joi';
+import type { Db } from '@mm/db';
+import { can } from '@mm/domain';
+import type { AfterCommit } from '@mm/queues';
+import { auditContext } from '../auth/audit-context.js';
+import { requirePermission } from '../auth/guard.js';
+import { csrfToken } from '../http/csrf.js';
+import { currentStaff } from '../http/locals.js';
+import { notFoundError, PageError } from '../http/page-error.js';
+import { decideCashout } from '../use-cases/decide-cashout.js';
+import { cashoutsView } from '../views/cashouts.js';
+import { renderPage } from '../views/render.js';
+
+const NOTICES: Record<string, string> = {
+  approved: 'Approved: the cash-out is sent to the operator.',
+  rejected: 'Rejected: the cash-out failed and its reservation is released.',
+};
+const idSchema = Joi.string().guid({ version: ['uuidv4'] }).required();
+const reasonSchema = Joi.string().trim().min(3).max(255).required();
+
+export function cashoutsRouter(deps: { db: Db; afterCommit: AfterCommit }): Router {
+  const router = express.Router();
+  router.use(requirePermission('cashouts:read'));
+
+  router.get('/', async (req, res) => {
+    const awaiting = await deps.db.transaction.findMany({
+      where: { type: 'CASHOUT', status: 'AWAITING_APPROVAL' },
+      orderBy: { createdAt: 'asc' },
+      take: 200,
+      include: { merchant: { select: { name: true } } },
+    });
+    const done = typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined;
+    renderPage(req, res, {
+      title: 'Cash-out approvals',
+      body: cashoutsView({
+        awaiting, canDecide: can(currentStaff(res).role, 'cashouts:decide'), csrfToken: csrfToken(req),
+        notice: done,
+      }),
+    });
+  });
+
+  router.post('/:id/:decision', requirePermission('cashouts:decide'), async (req, res) => {
+    const id = String(req.params.id);
+    const decision = String(req.params.decision);
+    if ((decision !== 'approve' && decision !== 'reject') || idSchema.validate(id).error) throw notFoundError();
+    let verdict: { decision: 'approve' } | { decision: 'reject'; reason: string } = { decision: 'approve' };
+    if (decision === 'reject') {
+      const { value, error } = reasonSchema.validate((req.body as Record<string, unknown>).reason);
+      if (error) throw new PageError(400, 'A rejection needs a reason of 3 to 255 characters: the merchant receives it.');
+      verdict = { decision: 'reject', reason: value as string };
+    }
+    const outcome = await decideCashout(deps, auditContext(req, res), id, verdict);
+    if (outcome.kind === 'not_found') throw notFoundError();
+    if (outcome.kind === 'already_decided') {
+      throw new PageError(409, `Nothing changed: this cash-out is no longer waiting for approval (it is ${outcome.status}).`);
+    }
+    res.redirect(303, `/cashouts?done=${decision === 'approve' ? 'approved' : 'rejected'}`);
+  });
+
+  return router;
+}

@@ -1,0 +1,50 @@
+import { approveCashout, recordAudit, rejectCashout, type Db } from '@mm/db';
+import { DomainError } from '@mm/domain';
+import type { AfterCommit } from '@mm/queues';
+import type { AuditContext } from '../auth/audit-context.js';
+
+export type CashoutVerdict = { decision: 'approve' } | { decision: 'reject'; reason: string };
+
+export type DecideCashoutOutcome =
+  | { kind: 'decided'; status: string }
+  /** Already approved or rejected (by someone else, or a double click): nothing changed. */
+  | { kind: 'already_decided'; status: string }
+  | { kind: 'not_found' };
+
+/**
+ * An approver's decision on a cash-out AWAITING_APPROVAL (decisions 7): approved, it is sent to the
+ * operator (INITIATED + its operator request); rejected, it is FAILED and its reservation released.
+ * The move and its audit row commit together; a cash-out that has already moved is refused by the
+ * conditional update in the database, so two approvers can never send it twice.
+ */
+export async function decideCashout(
+  deps: { db: Db; afterCommit: AfterCommit },
+  context: AuditContext,
+  transactionId: string,
+  verdict: CashoutVerdict,
+): Promise<DecideCashoutOutcome> {
+  try {
+    const moved = await deps.db.$transaction(async (tx) => {
+      const d = { transactionId, decidedBy: context.actor };
+      const outcome = verdict.decision === 'approve' ? await approveCashout(tx, d) : await rejectCashout(tx, { ...d, reason: verdict.reason });
+      await recordAudit(tx, {
+        ...context,
+        action: verdict.decision === 'approve' ? 'cashout.approve' : 'cashout.reject',
+        targetType: 'transaction',
+        targetId: transactionId,
+        before: { status: outcome.from, amount: Number(outcome.transaction.amount), currency: outcome.transaction.currency },
+        after: { status: outcome.transaction.status, ...(verdict.decision === 'reject' ? { reason: verdict.reason } : {}) },
+      });
+      return outcome;
+    });
+    await deps.afterCommit.run([moved]);
+    return { kind: 'decided', status: moved.transaction.status };
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'NOT_FOUND') return { kind: 'not_found' };
+    if (err instanceof DomainError && err.code === 'INVALID_STATE') {
+      const row = await deps.db.transaction.findUnique({ where: { id: transactionId }, select: { status: true } });
+      return { kind: 'already_decided', status: row?.status ?? 'unknown' };
+    }
+    throw err;
+  }
+}

@@ -20,6 +20,8 @@ const env = {
   WEBHOOK_INBOX_PORT: process.env.WEBHOOK_INBOX_PORT ?? '3004',
   // The demo merchant's webhook inbox runs on this machine.
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? 'true',
+  // The simulator can disburse: the demo has cash-outs, and large ones to approve in the back-office.
+  DISBURSEMENT_ENABLED: process.env.DISBURSEMENT_ENABLED ?? 'true',
 };
 const inboxUrl = `http://127.0.0.1:${env.WEBHOOK_INBOX_PORT}/webhooks`;
 

@@ -5,6 +5,7 @@
  */
 import type { Db, Tx } from './client.js';
 import { Prisma, type AuditEntry } from './generated/prisma/client.js';
+import { normalizeStaffEmail } from './staff.js';
 
 export type { AuditEntry };
 
@@ -60,6 +61,11 @@ export interface AuditQuery {
   targetType?: string;
   targetId?: string;
   staffId?: string;
+  /**
+   * Who, as stored in `actor` (a staff email, lower-cased at login; for failed logins the email tried,
+   * also lower-cased): matched exactly after the same normalisation, so an admin can type it any case.
+   */
+  actor?: string;
 }
 
 export interface AuditPage {
@@ -82,6 +88,7 @@ export async function listAudit(db: Db | Tx, query: AuditQuery): Promise<AuditPa
       ...(query.targetType !== undefined ? { targetType: query.targetType } : {}),
       ...(query.targetId !== undefined ? { targetId: query.targetId } : {}),
       ...(query.staffId !== undefined ? { staffId: query.staffId } : {}),
+      ...(query.actor !== undefined ? { actor: normalizeStaffEmail(query.actor) } : {}),
     },
     orderBy: { id: 'desc' },
     take: limit + 1,

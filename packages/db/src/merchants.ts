@@ -37,12 +37,15 @@ export async function revokeApiKey(db: Db | Tx, apiKey: string, now = new Date()
  * Null when the old key is unknown or no longer usable.
  */
 export async function rotateApiKey(db: Db, box: SecretBox, apiKey: string, graceS: number, now = new Date()): Promise<IssuedKey | null> {
-  return db.$transaction(async (tx) => {
-    const old = await tx.apiKey.findFirst({ where: { apiKey, OR: [{ revokedAt: null }, { revokedAt: { gt: now } }] } });
-    if (!old) return null;
-    await tx.apiKey.update({ where: { id: old.id }, data: { revokedAt: new Date(now.getTime() + graceS * 1000) } });
-    return createApiKey(tx, box, old.merchantId);
-  });
+  return db.$transaction((tx) => rotateApiKeyIn(tx, box, apiKey, graceS, now));
+}
+
+/** rotateApiKey inside the caller's transaction, so that an audit row commits with the rotation or not at all. */
+export async function rotateApiKeyIn(tx: Tx, box: SecretBox, apiKey: string, graceS: number, now = new Date()): Promise<IssuedKey | null> {
+  const old = await tx.apiKey.findFirst({ where: { apiKey, OR: [{ revokedAt: null }, { revokedAt: { gt: now } }] } });
+  if (!old) return null;
+  await tx.apiKey.update({ where: { id: old.id }, data: { revokedAt: new Date(now.getTime() + graceS * 1000) } });
+  return createApiKey(tx, box, old.merchantId);
 }
 
 /** ACTIVE or DISABLED; a disabled merchant's keys answer 403 MERCHANT_DISABLED (decisions 2). */

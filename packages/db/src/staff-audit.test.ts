@@ -98,6 +98,20 @@ describe('staff users and the audit log', () => {
       await expect(listAudit(db, { limit: 2, beforeId: '1; DROP' })).rejects.toThrow(RangeError);
     });
 
+    it('filters by actor (normalised like a login email), alone or with a target, and pages within the filter', async () => {
+      for (const actor of ['fay@example.com', 'gus@example.com', 'fay@example.com', 'fay@example.com']) {
+        await recordAudit(db, { staffId: null, actor, action: 'actor.test', targetType: 'actor-test', targetId: actor === 'gus@example.com' ? 't2' : 't1' });
+      }
+      const fay = await listAudit(db, { limit: 2, actor: '  FAY@Example.com ' });
+      expect(fay.entries.map((e) => e.actor)).toEqual(['fay@example.com', 'fay@example.com']);
+      const rest = await listAudit(db, { limit: 2, actor: 'fay@example.com', beforeId: fay.nextBeforeId! });
+      expect(rest.entries.map((e) => e.actor)).toEqual(['fay@example.com']);
+      expect(rest.nextBeforeId).toBeNull();
+      expect((await listAudit(db, { limit: 10, actor: 'gus@example.com', targetType: 'actor-test', targetId: 't1' })).entries).toEqual([]);
+      expect((await listAudit(db, { limit: 10, actor: 'gus@example.com', targetType: 'actor-test', targetId: 't2' })).entries).toHaveLength(1);
+      expect((await listAudit(db, { limit: 10, actor: 'nobody@example.com' })).entries).toEqual([]);
+    });
+
     it('refuses UPDATE and DELETE, through Prisma and in plain SQL', async () => {
       const row = await recordAudit(db, { staffId: null, actor: 'x@example.com', action: 'login_failed' });
       await expect(db.auditEntry.update({ where: { id: row.id }, data: { action: 'login' } })).rejects.toThrow(/append-only/);

@@ -1,4 +1,4 @@
-import type { Db } from './client.js';
+import type { Db, Tx } from './client.js';
 
 export interface SubsidiaryInput {
   countryCode: string;
@@ -15,7 +15,8 @@ export async function upsertSubsidiary(db: Db, s: SubsidiaryInput): Promise<void
   });
 }
 
-export async function setSubsidiaryActive(db: Db, countryCode: string, active: boolean): Promise<boolean> {
+/** Takes a transaction client too, so the back-office's audit row commits with the change. */
+export async function setSubsidiaryActive(db: Db | Tx, countryCode: string, active: boolean): Promise<boolean> {
   const { count } = await db.subsidiary.updateMany({ where: { countryCode }, data: { active, updatedAt: new Date() } });
   return count === 1;
 }

@@ -8,10 +8,12 @@
  * Every POST form carries `csrfToken(req)` in `_csrf`; every change writes `recordAudit(tx, ...)` with
  * `auditContext(req, res)` inside the same database transaction (see routes/staff.ts).
  */
+import type { Queue } from 'bullmq';
 import express, { type Express } from 'express';
 import type { Store } from 'express-session';
 import { pinoHttp } from 'pino-http';
 import type { Db } from '@mm/db';
+import type { SecretBox } from '@mm/db';
 import type { AfterCommit } from '@mm/queues';
 import { Counter, createHealthRouter, type Logger, type ReadinessCheck, type Registry } from '@mm/observability';
 import { loadStaff, requireLogin } from './auth/guard.js';
@@ -24,12 +26,22 @@ import { sessionMiddleware } from './http/session.js';
 import { homeRouter } from './routes/home.js';
 import { loginRouter } from './routes/login.js';
 import { staffRouter } from './routes/staff.js';
+import { merchantsRouter } from './routes/merchants.js';
+import { subsidiariesRouter } from './routes/subsidiaries.js';
 import { cashoutsRouter } from './routes/cashouts.js';
+import { transactionsRouter } from './routes/transactions.js';
+import { webhooksRouter } from './routes/webhooks.js';
+import { auditRouter } from './routes/audit.js';
+import { queuesRouter, QUEUES_PATH } from './routes/queues.js';
 
 export interface BackofficeDeps {
   db: Db;
+  /** Seals the secrets of the API keys issued in /merchants (MASTER_KEY, the gateway's). */
+  box: SecretBox;
   /** Publishes the outbox rows of a committed change (an approved cash-out, a re-sent webhook). */
   afterCommit: AfterCommit;
+  /** One bullmq Queue per queue, for the Bull dashboard (service.ts opens them and closes them on stop). */
+  dashboardQueues: Queue[];
   logger: Logger;
   metrics: Registry;
   readiness: Record<string, ReadinessCheck>;
@@ -63,6 +75,9 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
 
   app.use(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 100 }));
   app.use(sessionMiddleware({ store: deps.sessionStore, secret: deps.sessionSecret, ttlS: deps.sessionTtlS, secureCookies: deps.secureCookies }));
+  // The Bull dashboard's JSON actions cannot carry the form token: its router comes before the CSRF
+  // check, with its own login, admin permission and same-origin checks (see routes/queues.ts).
+  app.use(QUEUES_PATH, queuesRouter({ db: deps.db, logger: deps.logger, queues: deps.dashboardQueues, sessionTtlS: deps.sessionTtlS, now: deps.now }));
   // Before any route: a POST without the session's token never reaches a handler.
   app.use(csrfProtection);
   app.use(loadStaff({ db: deps.db, sessionTtlS: deps.sessionTtlS, now: deps.now }));
@@ -75,7 +90,12 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   // Everything below needs a login, whatever its router forgets; each router then checks its permission.
   app.use(requireLogin);
   app.use('/staff', staffRouter({ db: deps.db }));
+  app.use('/merchants', merchantsRouter({ db: deps.db, box: deps.box, now: deps.now }));
+  app.use('/subsidiaries', subsidiariesRouter({ db: deps.db }));
   app.use('/cashouts', cashoutsRouter({ db: deps.db, afterCommit: deps.afterCommit }));
+  app.use('/transactions', transactionsRouter({ db: deps.db }));
+  app.use('/webhooks', webhooksRouter({ db: deps.db, afterCommit: deps.afterCommit }));
+  app.use('/audit', auditRouter({ db: deps.db }));
   app.use(homeRouter());
 
   app.use(notFound);

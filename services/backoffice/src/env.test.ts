@@ -1,4 +1,8 @@
-import { DEV_SESSION_SECRET, parseEnv } from './env.js';
+import { DEV_SESSION_SECRET, parseEnv as parseBackofficeEnv } from './env.js';
+
+const MASTER_KEY = 'ab'.repeat(32);
+// Every case but the MASTER_KEY one is about other variables: give it the key it requires.
+const parseEnv = (source: NodeJS.ProcessEnv) => parseBackofficeEnv({ MASTER_KEY, ...source });
 
 describe('backoffice environment', () => {
   it('applies the defaults of architecture.md and the README', () => {
@@ -24,6 +28,11 @@ describe('backoffice environment', () => {
     expect(() => parseEnv({ NODE_ENV: 'production', SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET/);
     expect(() => parseEnv({ NODE_ENV: 'production', SESSION_SECRET: DEV_SESSION_SECRET })).toThrow(/SESSION_SECRET/);
     expect(parseEnv({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32) }).SESSION_SECRET).toBe('s'.repeat(32));
+  });
+
+  it('requires MASTER_KEY (the gateway\'s: no development default that could differ from it)', () => {
+    expect(() => parseBackofficeEnv({})).toThrow(/MASTER_KEY/);
+    expect(parseEnv({}).MASTER_KEY).toBe(MASTER_KEY);
   });
 
   it('refuses bad values, naming every problem', () => {

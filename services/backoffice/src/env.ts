@@ -1,4 +1,4 @@
-import { common, Joi, parseEnv as parse, type CommonEnv } from '@mm/config';
+import { common, Joi, masterKey, parseEnv as parse, type CommonEnv } from '@mm/config';
 
 export interface BackofficeEnv extends CommonEnv {
   NODE_ENV: string;
@@ -13,6 +13,11 @@ export interface BackofficeEnv extends CommonEnv {
   SECURE_COOKIES: boolean;
   /** Behind a TLS-terminating proxy: trust its X-Forwarded-* (client IP in the audit log, secure cookies). */
   TRUST_PROXY: boolean;
+  /**
+   * Seals the secrets of the API keys issued here. Required, with no development default: it must be the
+   * gateway's key, or the gateway could not open the secrets of keys created in the back-office.
+   */
+  MASTER_KEY: string;
 }
 
 /** Development only: anyone who reads this file could forge cookies, so production must set its own. */
@@ -20,6 +25,7 @@ export const DEV_SESSION_SECRET = 'mm-backoffice-dev-session-secret-not-for-prod
 
 const schema = Joi.object<BackofficeEnv>({
   ...common,
+  ...masterKey,
   NODE_ENV: Joi.string().default('development'),
   BACKOFFICE_PORT: Joi.number().port().default(3001),
   SESSION_SECRET: Joi.string().when('NODE_ENV', {

@@ -1,11 +1,12 @@
 import { RedisStore } from 'connect-redis';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
-import { createDb } from '@mm/db';
+import { createDb, SecretBox } from '@mm/db';
 import { AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, webhookDeliveries, type QueueDefinition } from '@mm/queues';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, type Logger } from '@mm/observability';
 import { createBackofficeApp } from './app.js';
 import { LoginThrottle } from './auth/login-throttle.js';
+import { openDashboardQueues } from './dashboard-queues.js';
 import type { BackofficeEnv } from './env.js';
 import { sessionKeyPrefix } from './http/session.js';
 
@@ -22,6 +23,8 @@ export interface RunningBackoffice {
 
 export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeOverrides = {}): Promise<RunningBackoffice> {
   const logger = overrides.logger ?? createLogger('backoffice', env.LOG_LEVEL);
+  // First, before any connection is opened: a malformed MASTER_KEY stops the start, not the first key creation.
+  const box = new SecretBox(env.MASTER_KEY);
   const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
   // ioredis for our own keys (login throttle) and the eviction check, like every service; connect-redis
   // 8+ only speaks to node-redis, so the session store gets a node-redis client of its own.
@@ -33,13 +36,16 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
   const queueRedis = createRedisConnection(env.REDIS_URL);
   const outbox = createOutboxPublisher([cashoutRequests, webhookDeliveries] as QueueDefinition<object>[], { connection: queueRedis, redisPrefix: env.REDIS_PREFIX }, logger);
   const afterCommit = new AfterCommit(outbox.publisher, queueRedis, env.REDIS_PREFIX);
+  const dashboard = openDashboardQueues(queueRedis, env.REDIS_PREFIX);
   const sessionRedis = createClient({ url: env.REDIS_URL });
   sessionRedis.on('error', (err: unknown) => logger.error({ err }, 'session redis connection error'));
   await sessionRedis.connect();
 
   const app = createBackofficeApp({
     db,
+    box,
     afterCommit,
+    dashboardQueues: dashboard.queues,
     logger,
     metrics: createMetricsRegistry('backoffice'),
     readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping(), sessions: () => sessionRedis.ping() },
@@ -65,6 +71,7 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
         server.closeIdleConnections();
       });
       await outbox.close();
+      await dashboard.close();
       queueRedis.disconnect();
       await sessionRedis.close();
       redis.disconnect();

@@ -1,6 +1,7 @@
 /** A running back-office for one test suite: its own database, its own Redis prefix, real wiring (service.ts). */
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createDb, createStaffUser, type Db, type StaffAccount } from '@mm/db';
+import { createDb, createStaffUser, SecretBox, type Db, type StaffAccount } from '@mm/db';
 import type { StaffRole } from '@mm/domain';
 import { createLogger } from '@mm/observability';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@mm/testing';
@@ -17,6 +18,8 @@ export interface BackofficeFixture {
   /** For looking at the suite's keys (sessions, login counters). */
   redis: Redis;
   prefix: string;
+  /** Opens the secrets of keys the back-office issued (findActiveKey), with the suite's MASTER_KEY. */
+  box: SecretBox;
   client(): TestClient;
   createStaff(role: StaffRole, email?: string): Promise<StaffAccount>;
   /** The Redis key of a session id. */
@@ -31,8 +34,10 @@ export async function startBackofficeFixture(env: Record<string, string> = {}, o
   const testRedis: TestRedis = await createTestRedis();
   const db = createDb({ databaseUrl: database.url, poolSize: 3 });
   const redis = new Redis(testRedis.url);
+  // A random key per suite, as production has its own: nothing may depend on a known one.
+  const masterKey = randomBytes(32).toString('hex');
   const running: RunningBackoffice = await startBackoffice(
-    parseEnv({ DATABASE_URL: database.url, REDIS_URL: testRedis.url, REDIS_PREFIX: testRedis.prefix, BACKOFFICE_PORT: '0', DB_POOL_SIZE: '3', ...env }),
+    parseEnv({ DATABASE_URL: database.url, REDIS_URL: testRedis.url, REDIS_PREFIX: testRedis.prefix, BACKOFFICE_PORT: '0', DB_POOL_SIZE: '3', MASTER_KEY: masterKey, ...env }),
     { logger: createLogger('backoffice-test', process.env.TEST_LOG_LEVEL ?? 'silent'), ...overrides },
   );
   return {
@@ -40,6 +45,7 @@ export async function startBackofficeFixture(env: Record<string, string> = {}, o
     db,
     redis,
     prefix: testRedis.prefix,
+    box: new SecretBox(masterKey),
     client: () => new TestClient(running.url),
     createStaff: (role, email) => createStaffUser(db, { email: email ?? `${role}${++counter}@example.test`, name: `Test ${role}`, role, password: TEST_PASSWORD }),
     sessionKey: (id) => `${sessionKeyPrefix(testRedis.prefix)}${id}`,

@@ -21,12 +21,15 @@ export class TestClient {
     return this.request('GET', path);
   }
 
-  /** Posts a form; `_csrf` is the last page's token unless the form gives its own (or null: none sent). */
-  async post(path: string, form: Record<string, string | null> = {}): Promise<PageResponse> {
-    const fields: Record<string, string> = {};
-    if (!('_csrf' in form) && this.csrf) fields._csrf = this.csrf;
-    for (const [k, v] of Object.entries(form)) if (v !== null) fields[k] = v;
-    return this.request('POST', path, new URLSearchParams(fields).toString());
+  /**
+   * Posts a form; `_csrf` is the last page's token unless the form gives its own (or null: none sent).
+   * An array sends the field once per value, as checked checkboxes of one name do.
+   */
+  async post(path: string, form: Record<string, string | string[] | null> = {}): Promise<PageResponse> {
+    const fields = new URLSearchParams();
+    if (!('_csrf' in form) && this.csrf) fields.append('_csrf', this.csrf);
+    for (const [k, v] of Object.entries(form)) for (const one of v === null ? [] : [v].flat()) fields.append(k, one);
+    return this.request('POST', path, fields.toString());
   }
 
   /** GET /login, then POST the form. */

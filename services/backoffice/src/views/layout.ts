@@ -44,6 +44,18 @@ button.danger{background:#a4262c;border-color:#a4262c}
 .muted{color:#5f6b7a}
 .badge{display:inline-block;padding:0 .45rem;border-radius:3px;font-size:.85em;background:#e6ebf1}
 .badge.off{background:#fdecec;color:#a4262c}
+.badge.ok{background:#e7f5ec;color:#1f5132}
+h2{font-size:1.15rem;margin:1.6rem 0 .6rem}
+form.filters{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:flex-end;margin:0 0 1rem}
+form.filters>div{flex:1 1 12rem}
+form.filters input,form.filters select{max-width:none}
+input[type=checkbox]{width:auto}
+pre.json{margin:0;white-space:pre-wrap;word-break:break-word;font-size:.85em}
+dl.fields{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1.2rem;background:#fff;border:1px solid #dde3ea;padding:1rem;margin:0}
+dl.fields dt{font-weight:600}
+dl.fields dd{margin:0;word-break:break-word}
+ul.detail{margin:.3rem 0 0;padding-left:1.1rem}
+.pager{margin:1rem 0}
 `);
 
 /** The page around every back-office screen. Every value is escaped by `html`. */

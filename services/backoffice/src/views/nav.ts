@@ -15,8 +15,14 @@ export interface NavItem {
  */
 export const NAV: readonly NavItem[] = [
   { id: 'home', href: '/', label: 'Home', permission: null },
+  { id: 'transactions', href: '/transactions', label: 'Transactions', permission: 'transactions:read' },
+  { id: 'webhooks', href: '/webhooks', label: 'Webhooks', permission: 'webhooks:read' },
   { id: 'cashouts', href: '/cashouts', label: 'Cash-out approvals', permission: 'cashouts:read' },
+  { id: 'merchants', href: '/merchants', label: 'Merchants', permission: 'merchants:read' },
+  { id: 'subsidiaries', href: '/subsidiaries', label: 'Subsidiaries', permission: 'merchants:read' },
   { id: 'staff', href: '/staff', label: 'Staff', permission: 'staff:manage' },
+  { id: 'audit', href: '/audit', label: 'Audit log', permission: 'audit:read' },
+  { id: 'queues', href: '/queues', label: 'Queues', permission: 'queues:dashboard' },
 ];
 
 export function navFor(role: string): NavItem[] {

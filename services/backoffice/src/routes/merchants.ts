@@ -1,0 +1,115 @@
+/**
+ * `/merchants` (merchants:read, every role): the list, a merchant's page with its keys. Changes need
+ * merchants:manage (create, disable/enable, default webhook URL); the keys sub-router (routes/merchant-keys.ts)
+ * needs keys:manage. Creation answers with the page showing the first key's secret, once (no redirect:
+ * the secret is never kept anywhere to be shown later); the other POSTs redirect (303).
+ */
+import express, { type Request, type Response, type Router } from 'express';
+import { findMerchant, listMerchantKeys, listMerchants, type Db, type SecretBox } from '@mm/db';
+import { can } from '@mm/domain';
+import { auditContext } from '../auth/audit-context.js';
+import { requirePermission } from '../auth/guard.js';
+import { csrfToken } from '../http/csrf.js';
+import { formField } from '../http/form.js';
+import { currentStaff } from '../http/locals.js';
+import { notFoundError } from '../http/page-error.js';
+import { changeMerchantStatus } from '../use-cases/change-merchant-status.js';
+import { changeMerchantWebhookUrl } from '../use-cases/change-merchant-webhook-url.js';
+import { createMerchantWithKey } from '../use-cases/create-merchant.js';
+import { DEFAULT_ROTATION_GRACE_S } from '../use-cases/rotate-api-key.js';
+import { issuedKeyView } from '../views/issued-key.js';
+import { merchantDetailView } from '../views/merchant-detail.js';
+import { merchantListView, type MerchantFormState } from '../views/merchants.js';
+import { renderPage } from '../views/render.js';
+import { GRACE_OPTIONS, merchantKeysRouter } from './merchant-keys.js';
+
+export interface MerchantsDeps {
+  db: Db;
+  /** Seals the secrets of the keys issued here (MASTER_KEY). */
+  box: SecretBox;
+  now(): number;
+}
+
+const NOTICES: Record<string, string> = {
+  disabled: 'The merchant is disabled: its API calls are refused from now on.',
+  enabled: 'The merchant is enabled.',
+  'webhook-url': 'The default webhook URL is saved.',
+  revoked: 'The key is revoked: it no longer works.',
+  unchanged: 'Nothing changed: it already was so.',
+};
+
+function noticeOf(req: Request): string | undefined {
+  return typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined;
+}
+
+async function renderList(req: Request, res: Response, db: Db, refused?: MerchantFormState): Promise<void> {
+  renderPage(req, res, {
+    status: refused ? 400 : 200,
+    title: 'Merchants',
+    body: merchantListView({
+      merchants: await listMerchants(db),
+      canManage: can(currentStaff(res).role, 'merchants:manage'),
+      csrfToken: csrfToken(req),
+      notice: noticeOf(req),
+      form: refused,
+    }),
+  });
+}
+
+async function renderDetail(req: Request, res: Response, deps: MerchantsDeps, id: string, webhookForm?: { value: string; error: string }): Promise<void> {
+  const merchant = await findMerchant(deps.db, id);
+  if (!merchant) throw notFoundError();
+  const role = currentStaff(res).role;
+  renderPage(req, res, {
+    status: webhookForm ? 400 : 200,
+    title: merchant.name,
+    body: merchantDetailView({
+      merchant,
+      keys: await listMerchantKeys(deps.db, merchant.id),
+      now: new Date(deps.now()),
+      canManage: can(role, 'merchants:manage'),
+      canManageKeys: can(role, 'keys:manage'),
+      graceOptions: GRACE_OPTIONS,
+      defaultGraceS: DEFAULT_ROTATION_GRACE_S,
+      csrfToken: csrfToken(req),
+      notice: webhookForm ? undefined : noticeOf(req),
+      webhookForm,
+    }),
+  });
+}
+
+export function merchantsRouter(deps: MerchantsDeps): Router {
+  const { db, box } = deps;
+  const router = express.Router();
+  router.use(requirePermission('merchants:read'));
+
+  router.get('/', (req, res) => renderList(req, res, db));
+
+  router.post('/', requirePermission('merchants:manage'), async (req, res) => {
+    const input = { name: formField(req, 'name'), webhookUrl: formField(req, 'webhook_url') };
+    const outcome = await createMerchantWithKey(db, box, auditContext(req, res), input);
+    if (outcome.kind === 'invalid') return renderList(req, res, db, { ...input, errors: outcome.errors });
+    renderPage(req, res, { status: 201, title: 'Merchant created', body: issuedKeyView({ heading: 'Merchant created', merchant: outcome.merchant, key: outcome.key }) });
+  });
+
+  router.get('/:id', (req, res) => renderDetail(req, res, deps, req.params.id));
+
+  for (const action of ['disable', 'enable'] as const) {
+    router.post(`/:id/${action}`, requirePermission('merchants:manage'), async (req: Request<{ id: string }>, res) => {
+      const outcome = await changeMerchantStatus(db, auditContext(req, res), { merchantId: req.params.id, status: action === 'disable' ? 'DISABLED' : 'ACTIVE' });
+      if (outcome === 'not_found') throw notFoundError();
+      res.redirect(303, `/merchants/${req.params.id}?done=${outcome === 'changed' ? `${action}d` : 'unchanged'}`);
+    });
+  }
+
+  router.post('/:id/webhook-url', requirePermission('merchants:manage'), async (req: Request<{ id: string }>, res) => {
+    const webhookUrl = formField(req, 'webhook_url');
+    const outcome = await changeMerchantWebhookUrl(db, auditContext(req, res), { merchantId: req.params.id, webhookUrl });
+    if (outcome === 'not_found') throw notFoundError();
+    if (typeof outcome === 'object') return renderDetail(req, res, deps, req.params.id, { value: webhookUrl, error: outcome.error });
+    res.redirect(303, `/merchants/${req.params.id}?done=${outcome === 'changed' ? 'webhook-url' : 'unchanged'}`);
+  });
+
+  router.use('/:merchantId/keys', merchantKeysRouter(deps));
+  return router;
+}

@@ -1,0 +1,32 @@
+import { lockMerchant, recordAudit, setMerchantWebhookUrl, type Db } from '@mm/db';
+import type { AuditContext } from '../auth/audit-context.js';
+import type { ChangeOutcome } from './change-merchant-status.js';
+import { parseWebhookUrl } from './merchant-fields.js';
+
+/** `invalid`: nothing was written, the message goes next to the field. */
+export type ChangeWebhookUrlOutcome = ChangeOutcome | { kind: 'invalid'; error: string };
+
+/** Sets (or, with an empty field, removes) a merchant's default webhook URL, with its audit row. */
+export async function changeMerchantWebhookUrl(
+  db: Db,
+  context: AuditContext,
+  input: { merchantId: string; webhookUrl: string },
+): Promise<ChangeWebhookUrlOutcome> {
+  const url = parseWebhookUrl(input.webhookUrl);
+  if (!url.ok) return { kind: 'invalid', error: url.error };
+  return db.$transaction(async (tx) => {
+    const merchant = await lockMerchant(tx, input.merchantId);
+    if (!merchant) return 'not_found';
+    if (merchant.webhookUrl === url.value) return 'unchanged';
+    await setMerchantWebhookUrl(tx, merchant.id, url.value);
+    await recordAudit(tx, {
+      ...context,
+      action: 'merchant.webhook_url',
+      targetType: 'merchant',
+      targetId: merchant.id,
+      before: { webhookUrl: merchant.webhookUrl },
+      after: { webhookUrl: url.value },
+    });
+    return 'changed';
+  });
+}

@@ -1,0 +1,56 @@
+import { recordAudit, resendWebhookEvent, type Db } from '@mm/db';
+import type { AfterCommit, CommittedChange } from '@mm/queues';
+import type { AuditContext } from '../auth/audit-context.js';
+
+export interface ResendOutcome {
+  resent: string[];
+  /** Not ABANDONED any more (re-sent by someone else meanwhile, or unknown): nothing changed for them. */
+  skipped: string[];
+}
+
+/**
+ * Re-sends abandoned webhook deliveries (decisions 9), each in its own database transaction with its
+ * own audit row: one event's failure does not undo the others, and each transaction takes a single
+ * transaction-row lock (several in one could deadlock against the dispatcher taking them in another
+ * order). Each event's job is published right after its commit; if that publish fails, the outbox
+ * relay publishes it anyway (the re-opened row is due at once).
+ *
+ * Only ABANDONED events: a failing one (still PENDING) already has its next attempt scheduled, and a
+ * second round of attempts would race it.
+ */
+export async function resendWebhooks(
+  deps: { db: Db; afterCommit: AfterCommit },
+  context: AuditContext,
+  eventIds: string[],
+): Promise<ResendOutcome> {
+  const outcome: ResendOutcome = { resent: [], skipped: [] };
+  for (const eventId of eventIds) {
+    const change = await deps.db.$transaction(async (tx): Promise<CommittedChange | 'resent' | null> => {
+      const before = await tx.webhookEvent.findUnique({ where: { id: eventId }, select: { status: true, attemptCount: true, transactionId: true } });
+      if (!before || before.status !== 'ABANDONED') return null;
+      // Re-checks ABANDONED under the transaction's row lock: of two staff re-sending at once, one wins.
+      const row = await resendWebhookEvent(tx, eventId);
+      if (!row) return null;
+      await recordAudit(tx, {
+        ...context,
+        action: 'webhook.resend',
+        targetType: 'webhook_event',
+        targetId: eventId,
+        before: { status: 'ABANDONED', attempt_count: before.attemptCount },
+        after: { status: 'PENDING' },
+      });
+      // Every event written today has a transaction; one without would be left to the relay.
+      const transaction = before.transactionId
+        ? await tx.transaction.findUnique({ where: { id: before.transactionId }, select: { id: true, status: true } })
+        : null;
+      return transaction ? { transaction, outbox: [row] } : 'resent';
+    });
+    if (change === null) {
+      outcome.skipped.push(eventId);
+      continue;
+    }
+    outcome.resent.push(eventId);
+    if (change !== 'resent') await deps.afterCommit.run([change]);
+  }
+  return outcome;
+}

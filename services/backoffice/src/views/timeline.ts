@@ -1,0 +1,46 @@
+import type { TimelineItem } from '@mm/db';
+import { amount, statusBadge, when } from './format.js';
+import { html, type SafeHtml } from './html.js';
+
+// What the operator said, or who decided, under the names staff know them by.
+const DETAIL_LABELS: Record<string, string> = {
+  provider_state: 'Operator state',
+  provider_txn_status: 'Operator txn_status',
+  provider_tx_id: 'Operator transaction id',
+  failure_code: 'Failure code',
+  failure_reason: 'Failure reason',
+  decided_by: 'Decided by',
+};
+
+function detailList(detail: Record<string, unknown> | null): SafeHtml | string {
+  if (!detail || Object.keys(detail).length === 0) return '';
+  return html`<ul class="detail">${Object.entries(detail).map(([key, value]) => html`<li data-detail="${key}"><span class="muted">${DETAIL_LABELS[key] ?? key}:</span> ${
+    value === null ? html`<span class="muted">none</span>` : typeof value === 'string' ? value : JSON.stringify(value)
+  }</li>`)}</ul>`;
+}
+
+function row(item: TimelineItem, currency: string): SafeHtml {
+  switch (item.kind) {
+    case 'state':
+      return html`<tr data-kind="state" data-to="${item.to}"><td>${when(item.at)}</td><td>State</td>
+<td>${item.from ? html`${statusBadge(item.from)} → ` : ''}${statusBadge(item.to)}</td>
+<td><code>${item.cause}</code>${detailList(item.detail)}</td></tr>`;
+    case 'refund':
+      return html`<tr data-kind="refund" data-refund-id="${item.refundId}"><td>${when(item.at)}</td><td>Refund</td>
+<td>${amount(item.amount, currency)} ${statusBadge(item.status)}</td>
+<td><code>${item.refundId}</code>${item.failureReason ? html`<br>Failure reason: ${item.failureReason}` : ''}${item.completedAt ? html`<br>Completed ${when(item.completedAt)}` : ''}</td></tr>`;
+    case 'webhook':
+      return html`<tr data-kind="webhook" data-event-id="${item.eventId}" data-attempt="${item.attemptNo}"><td>${when(item.at)}</td><td>Webhook attempt ${item.attemptNo}</td>
+<td>${item.success ? html`<span class="badge ok">delivered</span>` : html`<span class="badge off">failed</span>`}
+${item.statusCode === null ? 'no response' : html`HTTP <span data-status-code>${item.statusCode}</span>`}, ${item.latencyMs} ms</td>
+<td>${item.eventType} to <code>${item.targetUrl}</code>${item.error ? html`<br>Error: ${item.error}` : ''}
+<br><span class="muted">event ${item.eventId} (now ${item.eventStatus})</span></td></tr>`;
+  }
+}
+
+/** Everything that happened, oldest first: state changes with operator detail, refunds, webhook attempts. */
+export function timelineView(items: TimelineItem[], currency: string): SafeHtml {
+  if (items.length === 0) return html`<p class="muted">Nothing recorded yet.</p>`;
+  return html`<table id="timeline"><thead><tr><th>When</th><th>What</th><th>Change / result</th><th>Detail</th></tr></thead>
+<tbody>${items.map((i) => row(i, currency))}</tbody></table>`;
+}

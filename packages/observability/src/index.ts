@@ -3,3 +3,4 @@ export { createMetricsRegistry, Counter, Histogram, Registry } from './metrics.j
 export { createHealthRouter, startHealthServer, type ReadinessCheck } from './health.js';
 export { assertRedisNoEviction } from './redis-policy.js';
 export { listen } from './listen.js';
+export { requestId } from './request-id.js';

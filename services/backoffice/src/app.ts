@@ -20,7 +20,7 @@ import { loadStaff, requireLogin } from './auth/guard.js';
 import type { LoginThrottle } from './auth/login-throttle.js';
 import { csrfProtection } from './http/csrf.js';
 import { errorHandler, notFound } from './http/error-handler.js';
-import { requestId } from './http/request-id.js';
+import { requestId } from '@mm/observability';
 import { securityHeaders } from './http/security-headers.js';
 import { sessionMiddleware } from './http/session.js';
 import { homeRouter } from './routes/home.js';

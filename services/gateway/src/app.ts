@@ -11,7 +11,7 @@ import { jsonBody } from './http/json-body.js';
 import type { RequestHandler } from 'express';
 import type { ReplayGuard } from './http/replay-guard.js';
 import type { FaultHooks } from './faults/fault-hooks.js';
-import { requestId } from './http/request-id.js';
+import { requestId } from '@mm/observability';
 import { balancesRouter } from './routes/balances.js';
 import { cashoutRouter } from './routes/cashout.js';
 import { paymentPageRouter } from './routes/payment-page.js';

@@ -64,14 +64,21 @@ export async function createCashin(db: Db, input: NewCashin): Promise<CreateCash
       return { kind: 'created' as const, transaction, outbox: [row] };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) {
-      const transaction = await db.transaction.findUnique({
-        where: { merchantId_merchantOrderId: { merchantId: input.merchantId, merchantOrderId: input.merchantOrderId } },
-      });
-      if (transaction) return { kind: 'existing', transaction };
-    }
+    const transaction = await existingOrder(db, err, input);
+    if (transaction) return { kind: 'existing', transaction };
     throw err;
   }
+}
+
+/**
+ * After a failed insert: the transaction that already holds (merchant, merchant_order_id) when the
+ * failure was that unique violation, else null. Shared by cash-ins and cash-outs (one order id space).
+ */
+export async function existingOrder(db: Db, err: unknown, order: { merchantId: string; merchantOrderId: string }): Promise<Transaction | null> {
+  if (!isUniqueViolation(err)) return null;
+  return db.transaction.findUnique({
+    where: { merchantId_merchantOrderId: { merchantId: order.merchantId, merchantOrderId: order.merchantOrderId } },
+  });
 }
 
 export function isUniqueViolation(err: unknown): boolean {

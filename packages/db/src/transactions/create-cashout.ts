@@ -5,7 +5,7 @@ import type { Db } from '../client.js';
 import type { Transaction } from '../generated/prisma/client.js';
 import { isOverdraft, post } from '../ledger.js';
 import { insertOutbox, type OutboxRow } from '../outbox.js';
-import { isUniqueViolation } from './create-cashin.js';
+import { existingOrder } from './create-cashin.js';
 
 export const CASHOUT_REQUEST_TOPIC = QUEUE_NAMES.cashoutRequests;
 
@@ -65,12 +65,8 @@ export async function createCashout(db: Db, input: NewCashout): Promise<CreateCa
     });
   } catch (err) {
     if (isOverdraft(err)) throw new DomainError('INSUFFICIENT_BALANCE', 'the available balance of this subsidiary cannot cover the cash-out');
-    if (isUniqueViolation(err)) {
-      const transaction = await db.transaction.findUnique({
-        where: { merchantId_merchantOrderId: { merchantId: input.merchantId, merchantOrderId: input.merchantOrderId } },
-      });
-      if (transaction) return { kind: 'existing', transaction };
-    }
+    const transaction = await existingOrder(db, err, input);
+    if (transaction) return { kind: 'existing', transaction };
     throw err;
   }
 }

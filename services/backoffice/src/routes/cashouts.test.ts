@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { createCashin, createCashout, createMerchant, SEED_SUBSIDIARIES, transition, upsertSubsidiary, verifyLedger } from '@mm/db';
 import { bullPrefix, cashoutRequests } from '@mm/queues';
-import { startBackofficeFixture, TEST_PASSWORD, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
+import type { StaffRole } from '@mm/domain';
+import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
+import { loggedIn as logInAs } from '../test-support/merchant-test-helpers.js';
 
 describe('cash-out approvals in the back-office (decisions 7)', () => {
   let bo: BackofficeFixture;
@@ -28,13 +30,7 @@ describe('cash-out approvals in the back-office (decisions 7)', () => {
     await bo.stop();
   });
 
-  async function loggedIn(role: 'admin' | 'approver' | 'viewer') {
-    const staff = await bo.createStaff(role);
-    const client = bo.client();
-    expect((await client.logIn(staff.email, TEST_PASSWORD)).status).toBe(303);
-    await client.get('/cashouts');
-    return { staff, client };
-  }
+  const loggedIn = (role: StaffRole) => logInAs(bo, role);
 
   async function awaiting(amount = 1_500_000): Promise<string> {
     const r = await createCashout(bo.db, {

@@ -4,21 +4,12 @@
  */
 import { Queue } from 'bullmq';
 import { completeOutbox, createCashin, createMerchant, SEED_SUBSIDIARIES, transition, upsertSubsidiary, type Db, type Transaction } from '@mm/db';
-import type { StaffRole } from '@mm/domain';
 import { bullPrefix, createRedisConnection } from '@mm/queues';
 import { TEST_REDIS_URL } from '@mm/testing';
-import { TEST_PASSWORD, type BackofficeFixture } from './backoffice-fixture.js';
-import type { TestClient } from './client.js';
+import type { BackofficeFixture } from './backoffice-fixture.js';
 
 /** A logged-in client holding a CSRF token (from the home page), and its staff account. */
-export async function logInAs(bo: BackofficeFixture, role: StaffRole): Promise<{ staff: { id: string; email: string }; client: TestClient }> {
-  const staff = await bo.createStaff(role);
-  const client = bo.client();
-  const login = await client.logIn(staff.email, TEST_PASSWORD);
-  if (login.status !== 303) throw new Error(`login as ${role} failed: ${login.status}`);
-  await client.get('/');
-  return { staff, client };
-}
+export { loggedIn as logInAs } from './merchant-test-helpers.js';
 
 export async function seedSubsidiaries(db: Db): Promise<void> {
   for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);

@@ -5,7 +5,7 @@ import { pinoHttp } from 'pino-http';
 import { createExportPool, type ExportPool } from '@mm/db/export-transactions';
 import { createLogger } from '@mm/observability';
 import { errorHandler } from '../http/error-handler.js';
-import { requestId } from '../http/request-id.js';
+import { requestId } from '@mm/observability';
 import { transactionsExportRouter } from './transactions-export.js';
 
 // The route against a database that cannot be reached: what happens before the first byte.

@@ -1,3 +1,4 @@
+import { waitFor } from '@mm/testing';
 import { startChaosSystem, type ChaosSystem } from './support/chaos-system.js';
 import { settle, violations } from './support/invariants.js';
 import { runLoad } from './support/load.js';
@@ -51,8 +52,9 @@ it('a cash-in committed by a gateway killed before publishing is pushed once, an
   expect(await loadOutcome).toBeNull();
   const report = await load;
   await settle(sys);
-
-  expect(await sys.db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'SUCCESS' });
+  // Settled counts a PENDING the customer has not answered yet; the 01 number confirms a moment later.
+  await waitFor(async () => (await sys.db.transaction.findUniqueOrThrow({ where: { id: t.id } })).status === 'SUCCESS', { what: 'crash-1 SUCCESS', timeoutMs: 30_000 });
+  await settle(sys);
   expect((await sys.db.outbox.findUniqueOrThrow({ where: { id: row.id } })).completedAt).toBeInstanceOf(Date);
   expect(await sys.db.transaction.count({ where: { merchantOrderId: 'crash-1' } })).toBe(1);
   expect(await violations(sys)).toEqual([]);

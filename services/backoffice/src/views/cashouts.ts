@@ -1,4 +1,5 @@
 import type { Transaction } from '@mm/db';
+import { amount, csrfField, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
 export type AwaitingCashout = Transaction & { merchant: { name: string } };
@@ -10,14 +11,12 @@ export interface CashoutsView {
   notice?: string;
 }
 
-const amount = (t: Transaction) => `${new Intl.NumberFormat('fr-FR').format(t.amount).replace(/\u202f/g, ' ')} ${t.currency}`;
-
 function decisionForms(t: AwaitingCashout, csrf: string): SafeHtml {
   return html`<form method="post" action="/cashouts/${t.id}/approve" class="inline">
-<input type="hidden" name="_csrf" value="${csrf}">
+${csrfField(csrf)}
 <button type="submit" data-action="approve">Approve</button></form>
 <form method="post" action="/cashouts/${t.id}/reject" class="inline">
-<input type="hidden" name="_csrf" value="${csrf}">
+${csrfField(csrf)}
 <input type="text" name="reason" required minlength="3" maxlength="255" placeholder="Reason for rejecting" aria-label="Reason for rejecting">
 <button type="submit" class="danger" data-action="reject">Reject</button></form>`;
 }
@@ -25,10 +24,10 @@ function decisionForms(t: AwaitingCashout, csrf: string): SafeHtml {
 /** Cash-outs waiting for an approver, oldest first (the longest-waiting merchant first). Rows: tr[data-cashout-id]. */
 export function cashoutsView(v: CashoutsView): SafeHtml {
   const rows = v.awaiting.map((t) => html`<tr data-cashout-id="${t.id}" data-order-id="${t.merchantOrderId}">
-<td>${t.createdAt.toISOString().replace('T', ' ').slice(0, 19)}</td>
+<td>${when(t.createdAt)}</td>
 <td>${t.merchant.name}</td>
 <td><a href="/transactions/${t.id}">${t.merchantOrderId}</a></td>
-<td class="num">${amount(t)}</td>
+<td class="num">${amount(t.amount, t.currency)}</td>
 <td>${t.msisdn}</td>
 <td>${t.motif ?? ''}</td>
 <td>${v.canDecide ? decisionForms(t, v.csrfToken) : html`<span class="muted">approvers only</span>`}</td></tr>`);

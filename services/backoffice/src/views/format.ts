@@ -13,6 +13,11 @@ export function amount(value: bigint | number, currency: string): string {
   return `${value.toString().replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f')} ${currency}`;
 }
 
+/** The hidden field every POST form carries (csrf-sync checks it before any handler runs). */
+export function csrfField(token: string): SafeHtml {
+  return html`<input type="hidden" name="_csrf" value="${token}">`;
+}
+
 /** A value that may be missing: a dash instead of an empty cell. */
 export function orDash(value: string | number | bigint | null | undefined): SafeHtml {
   return value === null || value === undefined || value === '' ? html`<span class="muted">—</span>` : html`${String(value)}`;

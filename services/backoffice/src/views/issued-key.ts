@@ -1,6 +1,6 @@
 import type { IssuedKey } from '@mm/db';
 import { html, type SafeHtml } from './html.js';
-import { when } from './merchant-detail.js';
+import { when } from './format.js';
 
 export interface IssuedKeyView {
   heading: string;

@@ -1,4 +1,5 @@
 import type { StaffAccount } from '@mm/db';
+import { csrfField } from './format.js';
 import { html, raw, type SafeHtml } from './html.js';
 import { navFor } from './nav.js';
 
@@ -69,7 +70,7 @@ export function layout(input: LayoutInput): SafeHtml {
     return html`<a href="${item.href}" data-nav="${item.id}"${current ? raw(' aria-current="page"') : ''}>${item.label}</a>`;
   })}</nav>
   <span class="who"><span id="staff-email">${staff.email}</span> <span class="badge" id="staff-role">${staff.role}</span>
-    <form method="post" action="/logout" class="inline"><input type="hidden" name="_csrf" value="${input.csrfToken}"><button type="submit" class="secondary">Log out</button></form>
+    <form method="post" action="/logout" class="inline">${csrfField(input.csrfToken ?? "")}<button type="submit" class="secondary">Log out</button></form>
   </span>
 </header>`
     : html`<header><span class="brand">Back-office</span></header>`;

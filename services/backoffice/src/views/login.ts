@@ -1,3 +1,4 @@
+import { csrfField } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
 export interface LoginView {
@@ -15,7 +16,7 @@ export function loginView(v: LoginView): SafeHtml {
 ${v.notice ? html`<p class="notice" id="login-notice">${v.notice}</p>` : ''}
 ${v.error ? html`<p class="error" id="login-error" role="alert">${v.error}</p>` : ''}
 <form method="post" action="/login" id="login-form">
-<input type="hidden" name="_csrf" value="${v.csrfToken}">
+${csrfField(v.csrfToken)}
 ${v.next ? html`<input type="hidden" name="next" value="${v.next}">` : ''}
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${v.email ?? ''}" autofocus>

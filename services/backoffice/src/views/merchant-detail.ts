@@ -1,5 +1,6 @@
 import type { ApiKeySummary, MerchantSummary } from '@mm/db';
 import { html, type SafeHtml } from './html.js';
+import { csrfField, when } from './format.js';
 import { statusBadge } from './merchants.js';
 
 /** The grace periods of a rotation, as the form offers them (values in seconds). */
@@ -24,19 +25,11 @@ export interface MerchantDetailView {
   webhookForm?: { value: string; error: string };
 }
 
-export function when(date: Date): SafeHtml {
-  return html`<time datetime="${date.toISOString()}">${date.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
-}
-
 function keyStatus(key: ApiKeySummary, now: Date): SafeHtml {
   if (key.revokedAt === null) return html`<span class="badge">active</span>`;
   // A rotated key keeps working until revoked_at (decisions 1).
   if (key.revokedAt > now) return html`<span class="badge">expires at ${when(key.revokedAt)}</span>`;
   return html`<span class="badge off">revoked</span>`;
-}
-
-function csrfField(token: string): SafeHtml {
-  return html`<input type="hidden" name="_csrf" value="${token}">`;
 }
 
 function keyActions(v: MerchantDetailView, key: ApiKeySummary): SafeHtml | '' {

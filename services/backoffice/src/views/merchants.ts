@@ -1,4 +1,5 @@
 import type { MerchantSummary } from '@mm/db';
+import { csrfField } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
 export interface MerchantFormState {
@@ -30,7 +31,7 @@ function createForm(v: MerchantListView): SafeHtml {
   return html`<section class="card" id="merchant-create">
 <h2>New merchant</h2>
 <form method="post" action="/merchants">
-<input type="hidden" name="_csrf" value="${v.csrfToken}">
+${csrfField(v.csrfToken)}
 <label for="merchant-name">Name</label>
 <input id="merchant-name" name="name" required maxlength="200" value="${f.name}">
 ${fieldError('merchant-name-error', f.errors.name)}

@@ -1,4 +1,5 @@
 import type { StaffAccount } from '@mm/db';
+import { csrfField } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
 export interface StaffListView {
@@ -15,7 +16,7 @@ export function staffListView(v: StaffListView): SafeHtml {
     const button = m.id === v.me.id
       ? html`<span class="muted">you</span>`
       : html`<form method="post" action="/staff/${m.id}/${action}" class="inline">
-<input type="hidden" name="_csrf" value="${v.csrfToken}">
+${csrfField(v.csrfToken)}
 <button type="submit" class="${m.disabledAt ? 'secondary' : 'danger'}">${m.disabledAt ? 'Enable' : 'Disable'}</button></form>`;
     return html`<tr data-staff-email="${m.email}">
 <td>${m.email}</td><td>${m.name}</td><td><span class="badge">${m.role}</span></td>

@@ -1,4 +1,5 @@
 import type { SubsidiarySummary } from '@mm/db';
+import { csrfField } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
 export interface SubsidiaryListView {
@@ -15,7 +16,7 @@ export function subsidiaryListView(v: SubsidiaryListView): SafeHtml {
     const action = s.active ? 'deactivate' : 'activate';
     const button = v.canManage
       ? html`<form method="post" action="/subsidiaries/${s.countryCode}/${action}" class="inline">
-<input type="hidden" name="_csrf" value="${v.csrfToken}">
+${csrfField(v.csrfToken)}
 <button type="submit" class="${s.active ? 'danger' : 'secondary'}">${s.active ? 'Deactivate' : 'Activate'}</button></form>`
       : '';
     return html`<tr data-country="${s.countryCode}">

@@ -1,5 +1,5 @@
 import type { DeliveryProblem, listProblemDeliveries } from '@mm/db';
-import { orDash, when } from './format.js';
+import { csrfField, orDash, when } from './format.js';
 import { html, raw, type SafeHtml } from './html.js';
 
 export type ProblemDelivery = Awaited<ReturnType<typeof listProblemDeliveries>>[number];
@@ -16,7 +16,7 @@ export interface WebhooksView {
 /** One event's Re-send button (a form of its own: forms cannot nest). `back` is where to return. */
 export function resendForm(v: { eventId: string; back: string; csrfToken: string }): SafeHtml {
   return html`<form method="post" action="/webhooks/resend" class="inline" data-resend="${v.eventId}">
-<input type="hidden" name="_csrf" value="${v.csrfToken}"><input type="hidden" name="back" value="${v.back}">
+${csrfField(v.csrfToken)}<input type="hidden" name="back" value="${v.back}">
 <input type="hidden" name="event_id" value="${v.eventId}"><button type="submit" class="secondary">Re-send</button></form>`;
 }
 
@@ -64,7 +64,7 @@ ${v.deliveries.length >= v.limit ? html`<p class="muted">The ${v.limit} newest a
 
   const bulk = selectable && v.deliveries.length > 0
     ? html`<form method="post" action="/webhooks/resend" id="resend-selected" class="pager">
-<input type="hidden" name="_csrf" value="${v.csrfToken}"><input type="hidden" name="back" value="${back}">
+${csrfField(v.csrfToken)}<input type="hidden" name="back" value="${back}">
 <button type="submit">Re-send selected</button></form>`
     : '';
   return html`<h1>Webhook deliveries</h1>

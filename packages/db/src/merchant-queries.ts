@@ -5,6 +5,7 @@
  * "before" written to the audit log is the state the change really replaced, even under concurrent staff.
  */
 import type { Db, Tx } from './client.js';
+import { isUuid } from '@mm/domain';
 
 export interface MerchantSummary {
   id: string;
@@ -35,7 +36,6 @@ export interface SubsidiarySummary {
 
 const MERCHANT = { id: true, name: true, status: true, webhookUrl: true, createdAt: true, updatedAt: true } as const;
 const KEY = { id: true, merchantId: true, apiKey: true, createdAt: true, revokedAt: true } as const;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Newest first. */
 export async function listMerchants(db: Db | Tx): Promise<MerchantSummary[]> {
@@ -44,18 +44,18 @@ export async function listMerchants(db: Db | Tx): Promise<MerchantSummary[]> {
 
 export async function findMerchant(db: Db | Tx, id: string): Promise<MerchantSummary | null> {
   // A malformed id would be a database error (invalid uuid), not "no such merchant".
-  if (!UUID.test(id)) return null;
+  if (!isUuid(id)) return null;
   return db.merchant.findUnique({ where: { id }, select: MERCHANT });
 }
 
 /** Newest first. */
 export async function listMerchantKeys(db: Db | Tx, merchantId: string): Promise<ApiKeySummary[]> {
-  if (!UUID.test(merchantId)) return [];
+  if (!isUuid(merchantId)) return [];
   return db.apiKey.findMany({ where: { merchantId }, select: KEY, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] });
 }
 
 export async function lockMerchant(tx: Tx, id: string): Promise<MerchantSummary | null> {
-  if (!UUID.test(id)) return null;
+  if (!isUuid(id)) return null;
   await tx.$queryRaw`SELECT 1 FROM merchants WHERE id = ${id}::uuid FOR UPDATE`;
   return tx.merchant.findUnique({ where: { id }, select: MERCHANT });
 }

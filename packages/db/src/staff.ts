@@ -1,6 +1,6 @@
 /** Back-office staff accounts (staff_users). Emails are stored lower-cased, as the table requires. */
 import { randomUUID } from 'node:crypto';
-import type { StaffRole } from '@mm/domain';
+import { isUuid, type StaffRole } from '@mm/domain';
 import type { Db, Tx } from './client.js';
 import type { StaffUser } from './generated/prisma/client.js';
 import { hashPassword } from './staff-password.js';
@@ -9,7 +9,6 @@ import { hashPassword } from './staff-password.js';
 export type StaffAccount = Omit<StaffUser, 'passwordHash'>;
 
 const ACCOUNT = { id: true, email: true, name: true, role: true, disabledAt: true, createdAt: true, updatedAt: true } as const;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function normalizeStaffEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -44,7 +43,7 @@ export async function findStaffByEmail(db: Db | Tx, email: string): Promise<Staf
 
 export async function findStaffById(db: Db | Tx, id: string): Promise<StaffAccount | null> {
   // A malformed id would be a database error (invalid uuid), not "no such user".
-  if (!UUID.test(id)) return null;
+  if (!isUuid(id)) return null;
   return db.staffUser.findUnique({ where: { id }, select: ACCOUNT });
 }
 

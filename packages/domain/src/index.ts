@@ -9,3 +9,4 @@ export * from './request-signature.js';
 export * from './webhook-payload.js';
 export * from './staff-permissions.js';
 export * from './cashout-rules.js';
+export * from './uuid.js';

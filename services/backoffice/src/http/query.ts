@@ -3,11 +3,7 @@
  * for any key (a key repeated by hand becomes an array): these helpers take only what a form sends.
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
+export { isUuid } from '@mm/domain';
 
 /** The trimmed text of a single-valued field; '' when absent or blank; null when it is not one string. */
 export function textField(source: unknown, key: string): string | null {

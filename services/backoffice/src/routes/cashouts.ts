@@ -4,7 +4,7 @@
 import express, { type Router } from 'express';
 import Joi from 'joi';
 import type { Db } from '@mm/db';
-import { can } from '@mm/domain';
+import { can, isUuid } from '@mm/domain';
 import type { AfterCommit } from '@mm/queues';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
@@ -19,7 +19,6 @@ const NOTICES: Record<string, string> = {
   approved: 'Approved: the cash-out is sent to the operator.',
   rejected: 'Rejected: the cash-out failed and its reservation is released.',
 };
-const idSchema = Joi.string().guid({ version: ['uuidv4'] }).required();
 const reasonSchema = Joi.string().trim().min(3).max(255).required();
 
 export function cashoutsRouter(deps: { db: Db; afterCommit: AfterCommit }): Router {
@@ -46,7 +45,7 @@ export function cashoutsRouter(deps: { db: Db; afterCommit: AfterCommit }): Rout
   router.post('/:id/:decision', requirePermission('cashouts:decide'), async (req, res) => {
     const id = String(req.params.id);
     const decision = String(req.params.decision);
-    if ((decision !== 'approve' && decision !== 'reject') || idSchema.validate(id).error) throw notFoundError();
+    if ((decision !== 'approve' && decision !== 'reject') || !isUuid(id)) throw notFoundError();
     let verdict: { decision: 'approve' } | { decision: 'reject'; reason: string } = { decision: 'approve' };
     if (decision === 'reject') {
       const { value, error } = reasonSchema.validate((req.body as Record<string, unknown>).reason);

@@ -1,16 +1,9 @@
 import Joi from 'joi';
+import { UUID_PATTERN } from '@mm/domain';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export { isUuid } from '@mm/domain';
 
-/** Path ids that are not UUIDs answer 404 like unknown ones, without asking the database. */
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
-
-/**
- * A UUID in its canonical spelling only. joi's guid() also takes "(…)", "[…]" and colon-separated
- * spellings, which PostgreSQL's uuid type refuses: they reached the database and answered 500.
- */
+/** A UUID body or query field, in its canonical spelling only (see UUID_PATTERN). */
 export function uuidField(): Joi.StringSchema {
-  return Joi.string().pattern(UUID, 'uuid');
+  return Joi.string().pattern(UUID_PATTERN, 'uuid');
 }

@@ -82,7 +82,7 @@ describe('cash-out approvals in the back-office (decisions 7)', () => {
     await client.get('/cashouts');
     const again = await client.post(`/cashouts/${id}/approve`);
     expect(again.status).toBe(409);
-    expect(again.text).toContain('no longer waiting for approval');
+    expect(again.text).toContain('cannot be approved: it is INITIATED, not AWAITING_APPROVAL');
     expect(await outboxRows(id)).toBe(1);
     expect(await audits(id)).toHaveLength(1);
   });

@@ -55,7 +55,7 @@ export function cashoutsRouter(deps: { db: Db; afterCommit: AfterCommit }): Rout
     const outcome = await decideCashout(deps, auditContext(req, res), id, verdict);
     if (outcome.kind === 'not_found') throw notFoundError();
     if (outcome.kind === 'already_decided') {
-      throw new PageError(409, `Nothing changed: this cash-out is no longer waiting for approval (it is ${outcome.status}).`);
+      throw new PageError(409, `Nothing changed: ${outcome.message}.`);
     }
     res.redirect(303, `/cashouts?done=${decision === 'approve' ? 'approved' : 'rejected'}`);
   });

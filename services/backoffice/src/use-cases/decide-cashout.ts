@@ -6,9 +6,9 @@ import type { AuditContext } from '../auth/audit-context.js';
 export type CashoutVerdict = { decision: 'approve' } | { decision: 'reject'; reason: string };
 
 export type DecideCashoutOutcome =
-  | { kind: 'decided'; status: string }
-  /** Already approved or rejected (by someone else, or a double click): nothing changed. */
-  | { kind: 'already_decided'; status: string }
+  | { kind: 'decided' }
+  /** Already approved or rejected (by someone else, or a double click): nothing changed. `message` says its status. */
+  | { kind: 'already_decided'; message: string }
   | { kind: 'not_found' };
 
 /**
@@ -38,13 +38,10 @@ export async function decideCashout(
       return outcome;
     });
     await deps.afterCommit.run([moved]);
-    return { kind: 'decided', status: moved.transaction.status };
+    return { kind: 'decided' };
   } catch (err) {
     if (err instanceof DomainError && err.code === 'NOT_FOUND') return { kind: 'not_found' };
-    if (err instanceof DomainError && err.code === 'INVALID_STATE') {
-      const row = await deps.db.transaction.findUnique({ where: { id: transactionId }, select: { status: true } });
-      return { kind: 'already_decided', status: row?.status ?? 'unknown' };
-    }
+    if (err instanceof DomainError && err.code === 'INVALID_STATE') return { kind: 'already_decided', message: err.message };
     throw err;
   }
 }

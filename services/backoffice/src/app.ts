@@ -14,7 +14,7 @@ import type { Store } from 'express-session';
 import { pinoHttp } from 'pino-http';
 import type { Db } from '@mm/db';
 import type { SecretBox } from '@mm/db';
-import type { AfterCommit } from '@mm/queues';
+import type { AfterCommit, OutboxPublisher } from '@mm/queues';
 import { Counter, createHealthRouter, type Logger, type ReadinessCheck, type Registry } from '@mm/observability';
 import { loadStaff, requireLogin } from './auth/guard.js';
 import type { LoginThrottle } from './auth/login-throttle.js';
@@ -40,6 +40,8 @@ export interface BackofficeDeps {
   box: SecretBox;
   /** Publishes the outbox rows of a committed change (an approved cash-out, a re-sent webhook). */
   afterCommit: AfterCommit;
+  /** Publishes outbox rows that change no transaction's state (a re-sent webhook): nothing to announce. */
+  publisher: OutboxPublisher;
   /** One bullmq Queue per queue, for the Bull dashboard (service.ts opens them and closes them on stop). */
   dashboardQueues: Queue[];
   logger: Logger;
@@ -94,7 +96,7 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   app.use('/subsidiaries', subsidiariesRouter({ db: deps.db }));
   app.use('/cashouts', cashoutsRouter({ db: deps.db, afterCommit: deps.afterCommit }));
   app.use('/transactions', transactionsRouter({ db: deps.db }));
-  app.use('/webhooks', webhooksRouter({ db: deps.db, afterCommit: deps.afterCommit }));
+  app.use('/webhooks', webhooksRouter({ db: deps.db, publisher: deps.publisher }));
   app.use('/audit', auditRouter({ db: deps.db }));
   app.use(homeRouter());
 

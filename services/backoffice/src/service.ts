@@ -45,6 +45,7 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
     db,
     box,
     afterCommit,
+    publisher: outbox.publisher,
     dashboardQueues: dashboard.queues,
     logger,
     metrics: createMetricsRegistry('backoffice'),

@@ -5,7 +5,7 @@
 import express, { type Router } from 'express';
 import { can } from '@mm/domain';
 import { listProblemDeliveries, type Db } from '@mm/db';
-import type { AfterCommit } from '@mm/queues';
+import type { OutboxPublisher } from '@mm/queues';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
 import { csrfToken } from '../http/csrf.js';
@@ -33,7 +33,7 @@ export function noticeFromQuery(query: unknown): string | undefined {
   return resendNotice(Number(resent), skipped && /^\d{1,3}$/.test(skipped) ? Number(skipped) : 0);
 }
 
-export function webhooksRouter(deps: { db: Db; afterCommit: AfterCommit }): Router {
+export function webhooksRouter(deps: { db: Db; publisher: OutboxPublisher }): Router {
   const router = express.Router();
   router.use(requirePermission('webhooks:read'));
 

@@ -1,5 +1,5 @@
 import { recordAudit, resendWebhookEvent, type Db } from '@mm/db';
-import type { AfterCommit, CommittedChange } from '@mm/queues';
+import type { OutboxPublisher } from '@mm/queues';
 import type { AuditContext } from '../auth/audit-context.js';
 
 export interface ResendOutcome {
@@ -19,18 +19,18 @@ export interface ResendOutcome {
  * second round of attempts would race it.
  */
 export async function resendWebhooks(
-  deps: { db: Db; afterCommit: AfterCommit },
+  deps: { db: Db; publisher: OutboxPublisher },
   context: AuditContext,
   eventIds: string[],
 ): Promise<ResendOutcome> {
   const outcome: ResendOutcome = { resent: [], skipped: [] };
   for (const eventId of eventIds) {
-    const change = await deps.db.$transaction(async (tx): Promise<CommittedChange | 'resent' | null> => {
-      const before = await tx.webhookEvent.findUnique({ where: { id: eventId }, select: { status: true, attemptCount: true, transactionId: true } });
+    const row = await deps.db.$transaction(async (tx) => {
+      const before = await tx.webhookEvent.findUnique({ where: { id: eventId }, select: { status: true, attemptCount: true } });
       if (!before || before.status !== 'ABANDONED') return null;
       // Re-checks ABANDONED under the transaction's row lock: of two staff re-sending at once, one wins.
-      const row = await resendWebhookEvent(tx, eventId);
-      if (!row) return null;
+      const reopened = await resendWebhookEvent(tx, eventId);
+      if (!reopened) return null;
       await recordAudit(tx, {
         ...context,
         action: 'webhook.resend',
@@ -39,18 +39,15 @@ export async function resendWebhooks(
         before: { status: 'ABANDONED', attempt_count: before.attemptCount },
         after: { status: 'PENDING' },
       });
-      // Every event written today has a transaction; one without would be left to the relay.
-      const transaction = before.transactionId
-        ? await tx.transaction.findUnique({ where: { id: before.transactionId }, select: { id: true, status: true } })
-        : null;
-      return transaction ? { transaction, outbox: [row] } : 'resent';
+      return reopened;
     });
-    if (change === null) {
+    if (row === null) {
       outcome.skipped.push(eventId);
       continue;
     }
     outcome.resent.push(eventId);
-    if (change !== 'resent') await deps.afterCommit.run([change]);
+    // No transaction changed state: the row is published, nothing is announced.
+    await deps.publisher.publish([row]);
   }
   return outcome;
 }

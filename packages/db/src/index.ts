@@ -8,7 +8,7 @@ export { transition, EXPIRY_TOPIC, type TransitionRequest, type TransitionOutcom
 export { createCashin, isUniqueViolation, OPERATOR_REQUEST_TOPIC, type NewCashin, type CreateCashinResult } from './transactions/create-cashin.js';
 export { snapshotOf } from './transactions/snapshot.js';
 export { SecretBox } from './secret-box.js';
-export { createMerchant, createApiKey, revokeApiKey, rotateApiKey, rotateApiKeyIn, setMerchantStatus, setMerchantWebhookUrl, findActiveKey, newestActiveSecret, type IssuedKey, type ActiveKey } from './merchants.js';
+export { createMerchant, createApiKey, revokeApiKey, rotateApiKey, setMerchantStatus, setMerchantWebhookUrl, findActiveKey, newestActiveSecret, type IssuedKey, type ActiveKey } from './merchants.js';
 export { upsertSubsidiary, setSubsidiaryActive, findActiveSubsidiary, SEED_SUBSIDIARIES, type SubsidiaryInput } from './subsidiaries.js';
 export { balancesOf, type BalanceRow } from './balances.js';
 export { applyOperatorResult } from './transactions/apply-operator-result.js';

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { createDb, type Db } from './client.js';
-import { createApiKey, createMerchant, findActiveKey, revokeApiKey, rotateApiKey, setMerchantStatus, setMerchantWebhookUrl } from './merchants.js';
+import { createApiKey, createMerchant, findActiveKey, revokeApiKey, rotateApiKey as rotateInTx, setMerchantStatus, setMerchantWebhookUrl } from './merchants.js';
 import { SecretBox } from './secret-box.js';
 
 let database: TestDatabase;
+const rotateApiKey = (d: Db, box: SecretBox, apiKey: string, graceS: number, now?: Date) => d.$transaction((tx) => rotateInTx(tx, box, apiKey, graceS, now));
 let db: Db;
 const box = new SecretBox(randomBytes(32).toString('hex'));
 

@@ -34,14 +34,10 @@ export async function revokeApiKey(db: Db | Tx, apiKey: string, now = new Date()
 /**
  * Rotation: a new key, and the old one kept working for `graceS` seconds (revoked_at set in the
  * future) so the merchant can deploy the new secret without a gap. graceS 0 revokes it at once.
- * Null when the old key is unknown or no longer usable.
+ * Null when the old key is unknown or no longer usable. In the caller's transaction, so that an
+ * audit row commits with the rotation or not at all.
  */
-export async function rotateApiKey(db: Db, box: SecretBox, apiKey: string, graceS: number, now = new Date()): Promise<IssuedKey | null> {
-  return db.$transaction((tx) => rotateApiKeyIn(tx, box, apiKey, graceS, now));
-}
-
-/** rotateApiKey inside the caller's transaction, so that an audit row commits with the rotation or not at all. */
-export async function rotateApiKeyIn(tx: Tx, box: SecretBox, apiKey: string, graceS: number, now = new Date()): Promise<IssuedKey | null> {
+export async function rotateApiKey(tx: Tx, box: SecretBox, apiKey: string, graceS: number, now = new Date()): Promise<IssuedKey | null> {
   const old = await tx.apiKey.findFirst({ where: { apiKey, OR: [{ revokedAt: null }, { revokedAt: { gt: now } }] } });
   if (!old) return null;
   await tx.apiKey.update({ where: { id: old.id }, data: { revokedAt: new Date(now.getTime() + graceS * 1000) } });

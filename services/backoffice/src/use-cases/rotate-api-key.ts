@@ -1,4 +1,4 @@
-import { lockApiKey, recordAudit, rotateApiKeyIn, type Db, type IssuedKey, type SecretBox } from '@mm/db';
+import { lockApiKey, recordAudit, rotateApiKey, type Db, type IssuedKey, type SecretBox } from '@mm/db';
 import type { AuditContext } from '../auth/audit-context.js';
 
 /** How long a rotated key keeps working, as the form offers it: none, 1 hour, 24 hours, 7 days. */
@@ -34,7 +34,7 @@ export async function rotateMerchantApiKey(
     if (!old || old.merchantId !== input.merchantId) return 'not_found';
     // Rotating a key already in its grace period would move its end date (and could extend it).
     if (old.revokedAt !== null) return 'not_active';
-    const key = await rotateApiKeyIn(tx, box, old.apiKey, input.graceS, input.now);
+    const key = await rotateApiKey(tx, box, old.apiKey, input.graceS, input.now);
     if (!key) return 'not_active';
     const oldExpiresAt = new Date(input.now.getTime() + input.graceS * 1000);
     await recordAudit(tx, {

@@ -59,11 +59,13 @@ describe('back-office in a browser', () => {
     await page.fill('input[name="email"]', email);
     await page.fill('input[name="password"]', 'wrong-password-1');
     await page.click('button:has-text("Log in")');
-    await expect(page.locator('body').innerText()).resolves.toMatch(/incorrect|invalid|wrong/i);
+    await expect(page.locator('body').innerText()).resolves.toContain('Incorrect email or password');
     expect(page.url()).toContain('/login');
 
     const admin = await logIn('admin');
-    await expect(admin.locator('body').innerText()).resolves.toContain('admin');
+    await expect(admin.locator('#staff-role').innerText()).resolves.toBe('admin');
+    // An admin's menu reaches every area.
+    expect(await admin.locator('[data-nav]').evaluateAll((links) => links.map((l) => l.getAttribute('data-nav')))).toEqual(expect.arrayContaining(['transactions', 'webhooks', 'cashouts', 'merchants', 'audit', 'queues', 'staff']));
     await screenshot(admin, 'backoffice-home');
   });
 
@@ -76,10 +78,11 @@ describe('back-office in a browser', () => {
     await page.click('button:has-text("Search")');
     await page.locator('tr', { hasText: orderId }).locator(`a[href="/transactions/${id}"]`).first().click();
     await page.waitForURL(`${backoffice.url}/transactions/${id}`);
-    const text = await page.locator('body').innerText();
-    expect(text).toContain('SUCCESS');
-    expect(text).toContain('PENDING');
-    expect(text).toMatch(/\b200\b/);
+    // The timeline itself: each state change in order, the operator's word on the last one, the delivery's HTTP 200.
+    const states = await page.locator('#timeline tr[data-kind="state"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-to')));
+    expect(states).toEqual(['CREATED', 'INITIATED', 'PENDING', 'SUCCESS']);
+    await expect(page.locator('#timeline tr[data-to="SUCCESS"] [data-detail="provider_state"]').innerText()).resolves.toContain('OK');
+    await expect(page.locator('#timeline tr[data-kind="webhook"] [data-status-code]').first().innerText()).resolves.toBe('200');
     await screenshot(page, 'backoffice-transaction');
   });
 

@@ -1,8 +1,9 @@
-import { DomainError, isAmountInRange, type AmountLimits } from '@mm/domain';
+import type { AmountLimits } from '@mm/domain';
 import { createCashin, type Db, type Transaction } from '@mm/db';
 import type { AfterCommit, TransactionUpdateWaiter } from '@mm/queues';
 import type { FaultHooks } from '../faults/fault-hooks.js';
 import type { CashinBody } from '../validation/cashin-schema.js';
+import { assertAmountInRange, replayOf } from './order-rules.js';
 import { requestFingerprint } from './request-fingerprint.js';
 import { resolvePayer } from './resolve-payer.js';
 
@@ -29,9 +30,7 @@ export async function initiateCashin(deps: InitiateCashinDeps, merchantId: strin
     { msisdn: body.customer_msisdn, msisdnField: 'customer_msisdn', countryCode: body.country_code, currency: body.currency },
     deps.isActiveCountry,
   );
-  if (!isAmountInRange(body.amount, deps.limits)) {
-    throw new DomainError('AMOUNT_OUT_OF_RANGE', `amount must be between ${deps.limits.min} and ${deps.limits.max} ${payer.currency}`);
-  }
+  assertAmountInRange(body.amount, deps.limits, payer.currency);
   const fields = {
     merchantId,
     merchantOrderId: body.merchant_order_id,
@@ -48,12 +47,7 @@ export async function initiateCashin(deps: InitiateCashinDeps, merchantId: strin
   const fingerprint = requestFingerprint(fingerprinted);
   const result = await createCashin(deps.db, { ...fields, requestFingerprint: fingerprint });
 
-  if (result.kind === 'existing') {
-    if (result.transaction.requestFingerprint !== fingerprint) {
-      throw new DomainError('DUPLICATE_ORDER_ID', `merchant_order_id ${body.merchant_order_id} was already used with different parameters`);
-    }
-    return { replayed: true, transaction: result.transaction };
-  }
+  if (result.kind === 'existing') return replayOf(result.transaction, fingerprint, body.merchant_order_id);
 
   deps.faults?.afterCashinCommit(body.merchant_order_id);
   // Subscribe before publishing: the acknowledgement may come back before publish() returns.

@@ -1,7 +1,8 @@
-import { cashoutNeedsApproval, DomainError, isAmountInRange, type AmountLimits } from '@mm/domain';
+import { cashoutNeedsApproval, DomainError, type AmountLimits } from '@mm/domain';
 import { createCashout, type Db, type Transaction } from '@mm/db';
 import type { AfterCommit } from '@mm/queues';
 import type { CashoutBody } from '../validation/cashout-schema.js';
+import { assertAmountInRange, replayOf } from './order-rules.js';
 import { requestFingerprint } from './request-fingerprint.js';
 import { resolvePayer } from './resolve-payer.js';
 
@@ -25,9 +26,7 @@ export async function requestCashout(deps: RequestCashoutDeps, merchantId: strin
   if (!deps.disbursementEnabled) {
     throw new DomainError('DISBURSEMENT_NOT_CONFIGURED', 'cash-out is not available: no disbursement capability is configured with the operator');
   }
-  if (!isAmountInRange(body.amount, deps.limits)) {
-    throw new DomainError('AMOUNT_OUT_OF_RANGE', `amount must be between ${deps.limits.min} and ${deps.limits.max} ${payee.currency}`);
-  }
+  assertAmountInRange(body.amount, deps.limits, payee.currency);
   const fields = {
     merchantOrderId: body.merchant_order_id,
     amount: body.amount,
@@ -42,12 +41,7 @@ export async function requestCashout(deps: RequestCashoutDeps, merchantId: strin
   const result = await createCashout(deps.db, {
     ...fields, merchantId, requestFingerprint: fingerprint, needsApproval: cashoutNeedsApproval(body.amount, deps.approvalThreshold),
   });
-  if (result.kind === 'existing') {
-    if (result.transaction.requestFingerprint !== fingerprint) {
-      throw new DomainError('DUPLICATE_ORDER_ID', `merchant_order_id ${body.merchant_order_id} was already used with different parameters`);
-    }
-    return { replayed: true, transaction: result.transaction };
-  }
+  if (result.kind === 'existing') return replayOf(result.transaction, fingerprint, body.merchant_order_id);
   await deps.afterCommit.run([{ transaction: result.transaction, outbox: result.outbox }]);
   return { replayed: false, transaction: result.transaction };
 }

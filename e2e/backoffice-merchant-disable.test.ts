@@ -1,8 +1,6 @@
-import { createStaffUser } from '@mm/db';
-import { createLogger } from '@mm/observability';
 import { signedClient } from '@mm/testing';
-import { parseEnv as backofficeEnv, startBackoffice, type RunningBackoffice } from '@mm/backoffice';
 import { TestClient, type PageResponse } from '@mm/backoffice/test-client';
+import { startSystemBackoffice, STAFF_PASSWORD } from './support/backoffice.js';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 import { expectError, newOrderId, withoutWrites } from './support/contract.js';
 
@@ -11,33 +9,27 @@ import { expectError, newOrderId, withoutWrites } from './support/contract.js';
  * the merchant's very next request (decisions 2): a disabled merchant is refused with 403
  * MERCHANT_DISABLED, a key issued in the back-office works at once, a revoked one answers 401 INVALID_API_KEY.
  */
-const PASSWORD = 'e2e-staff-password';
 const CASHIN = '/api/v1/payments/cashin';
 // Numbers ending 06 never confirm: an accepted cash-in stays PENDING and writes nothing more.
 const cashinBody = () => ({ merchant_order_id: newOrderId('bo'), amount: 5000, customer_msisdn: CI_NUMBER('06') });
 
 let sys: System;
-let backoffice: RunningBackoffice;
+let backoffice: Awaited<ReturnType<typeof startSystemBackoffice>>;
 
 beforeAll(async () => {
   sys = await startSystem();
   // The same database, Redis prefix and master key as the gateway: keys sealed here open there.
-  backoffice = await startBackoffice(backofficeEnv({
-    DATABASE_URL: sys.database.url, REDIS_URL: sys.redis.url, REDIS_PREFIX: sys.redis.prefix, MASTER_KEY: sys.masterKey,
-    BACKOFFICE_PORT: '0', DB_POOL_SIZE: '3', LOG_LEVEL: 'silent',
-  }), { logger: createLogger('e2e-backoffice', process.env.E2E_LOG_LEVEL ?? 'silent') });
+  backoffice = await startSystemBackoffice(sys);
 }, 60_000);
 afterAll(async () => {
   await backoffice?.stop();
   await sys?.stop();
 });
 
-let staffSeq = 0;
 async function logIn(role: 'admin' | 'approver' | 'viewer'): Promise<TestClient> {
-  const email = `${role}${++staffSeq}@merchant-disable.test`;
-  await createStaffUser(sys.db, { email, name: `E2E ${role}`, role, password: PASSWORD });
+  const email = await backoffice.staff(role);
   const client = new TestClient(backoffice.url);
-  expect((await client.logIn(email, PASSWORD)).status).toBe(303);
+  expect((await client.logIn(email, STAFF_PASSWORD)).status).toBe(303);
   return client;
 }
 

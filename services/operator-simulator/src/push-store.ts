@@ -11,6 +11,8 @@ export interface Push extends WireResult {
   motif: string | null;
   callbackUrl: string;
   createdAt: Date;
+  /** When the push got its result (the customer's answer or a scripted outcome); null while PENDING. */
+  decidedAt: Date | null;
   /** The last callback body sent, kept verbatim so resend-callback sends exactly the same thing. */
   lastCallback: CallbackBody | null;
 }
@@ -57,6 +59,7 @@ export class PushStore {
       motif: body.motif,
       callbackUrl: body.callback_url,
       createdAt: new Date(),
+      decidedAt: null,
       lastCallback: null,
       ...initial,
       provider_tx_id: null,
@@ -73,7 +76,7 @@ export class PushStore {
   resolve(partnerReference: string, result: Omit<WireResult, 'provider_tx_id'>): Push | undefined {
     const push = this.pushes.get(partnerReference);
     if (!push || push.state !== 'PENDING') return undefined;
-    Object.assign(push, result, { provider_tx_id: result.state === 'OK' ? newProviderTxId() : null });
+    Object.assign(push, result, { provider_tx_id: result.state === 'OK' ? newProviderTxId() : null, decidedAt: new Date() });
     return push;
   }
 }

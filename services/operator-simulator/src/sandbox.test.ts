@@ -25,6 +25,21 @@ describe('sandbox virtual phone', () => {
     await expect(h.adapter.queryStatus(req.partnerReference)).resolves.toMatchObject({ providerState: 'OK', providerTxId: body.provider_tx_id });
   });
 
+  it('GET /sandbox/pushes tells when each push was decided: null while PENDING, the moment of the answer after', async () => {
+    const req = h.request('42');
+    await h.adapter.pushUssd(req);
+    const listed = async () => {
+      const body = (await (await fetch(`${h.sim.url}/sandbox/pushes`)).json()) as { pushes: { partner_reference: string; created_at: string; decided_at: string | null }[] };
+      return body.pushes.find((p) => p.partner_reference === req.partnerReference)!;
+    };
+    expect((await listed()).decided_at).toBeNull();
+    const before = Date.now();
+    expect((await sandbox(req.partnerReference, 'confirm')).status).toBe(200);
+    const decided = Date.parse((await listed()).decided_at!);
+    expect(decided).toBeGreaterThanOrEqual(before);
+    expect(decided).toBeLessThanOrEqual(Date.now());
+  });
+
   it('decline gives canceled with a null txn_status (customer did not validate) and sends the callback', async () => {
     const req = h.request('77');
     await h.adapter.pushUssd(req);

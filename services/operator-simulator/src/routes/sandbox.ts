@@ -82,6 +82,7 @@ export function sandboxRouter(deps: SandboxDeps): Router {
         push_count: deps.store.pushCount(p.partnerReference),
         request_count: deps.store.requestCount(p.partnerReference),
         created_at: p.createdAt.toISOString(),
+        decided_at: p.decidedAt?.toISOString() ?? null,
       })),
     });
   });

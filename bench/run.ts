@@ -1,69 +1,103 @@
 /**
- * `pnpm bench`: measures the cash-in path end to end on this machine (gateway + operator bridge +
- * the real simulator over HTTP, real PostgreSQL and Redis) and prints a table. A throw-away database
- * and Redis prefix are used and removed. BENCH_SECONDS and BENCH_CONNECTIONS tune the run;
- * BENCH_EXPORT_ROWS (default 1 000 000, 0 to skip) sizes the transaction export run (export-bench.ts).
+ * `pnpm bench` (issue 7): the whole system, every service its own process (the chaos suite's
+ * system: its own database and Redis server, the simulator confirming at once), loaded from a
+ * separate process (load.ts, autocannon) on loopback, next to the ceiling measured in the same run:
+ * a bare node:http + pg server (ceiling-server.ts). Prints the table and writes it to
+ * docs/performance.md. After each cash-in phase every cash-in must be SUCCESS, notified, and the
+ * ledger must verify. BENCH_SECONDS (30) is the length of each load, BENCH_CONNECTIONS (50) the
+ * connections of the saturating loads, BENCH_EXPORT_ROWS (1 000 000; 0 skips) the export size.
  */
-import { randomBytes } from 'node:crypto';
-import autocannon from 'autocannon';
-import { createApiKey, createDb, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db';
-import { signPayload } from '@mm/domain';
-import { parseEnv as gatewayEnv, startGateway } from '@mm/gateway';
-import { parseEnv as bridgeEnv, startOperatorBridge } from '@mm/operator-bridge';
-import { startSimulator } from '@mm/operator-simulator';
-import { createLogger } from '@mm/observability';
-import { createTestDatabase, createTestRedis } from '@mm/testing';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startChaosSystem } from '@mm/chaos/system';
 import { exportBench } from './export-bench.js';
 import { signatureVerification } from './signature-verification.js';
+import { runLoad, startCeilingServer } from './support/node-process.js';
+import { fmt, pct, writeLatestRun, type Row } from './support/report.js';
+import { percentile, settle, type Settled } from './support/settle.js';
+import type { LoadResult } from './support/load-job.js';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const seconds = Number(process.env.BENCH_SECONDS ?? 30);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const exportRows = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
+const DOC = fileURLToPath(new URL('../docs/performance.md', import.meta.url));
 
-const database = await createTestDatabase();
-const redis = await createTestRedis();
-const db = createDb({ databaseUrl: database.url, poolSize: 2 });
-for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
-const masterKey = randomBytes(32).toString('hex');
-const merchant = await createMerchant(db, { name: 'Bench', webhookUrl: null });
-const key = await createApiKey(db, new SecretBox(masterKey), merchant.id);
-const logger = createLogger('bench', 'silent');
-const sim = await startSimulator({
-  port: 0, host: '127.0.0.1', apiToken: 'sim-token', callbackSecret: 'sim-callback-secret',
-  outcomeDelayMs: 50, lateConfirmDelayMs: 600_000, hangMs: 5000, log: () => undefined,
+const sys = await startChaosSystem({
+  suite: 'bench', logLevel: process.env.BENCH_LOG_LEVEL ?? 'info', outcomeDelayMs: 0, confirmationTimeoutS: 300,
+  webhookScheduleS: '1,5,30,120', webhookTimeoutMs: 5000,
+  env: { gateway: { CASHIN_ACK_WAIT_MS: '5000', RATE_LIMIT_PER_S: '100000', RATE_LIMIT_BURST: '100000' } },
 });
-const base = { DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, MASTER_KEY: masterKey, LOG_LEVEL: 'silent', OPERATOR_BASE_URL: sim.url, RATE_LIMIT_PER_S: '100000', RATE_LIMIT_BURST: '100000' };
-const gateway = await startGateway(gatewayEnv({ ...base, GATEWAY_PORT: '0', CASHIN_ACK_WAIT_MS: process.env.BENCH_ACK_WAIT_MS ?? '5000' }), { logger });
-const bridge = await startOperatorBridge(bridgeEnv({ ...base, OPERATOR_BRIDGE_PORT: '0' }), { logger });
+const rows: Row[] = [];
+try {
+  const api = { apiKey: sys.merchant.apiKey, apiSecret: sys.merchant.apiSecret };
+  const lat = (r: LoadResult) => `p50 ${r.p50} ms, p99 ${r.p99} ms`;
+  const failures = (r: LoadResult) => `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`;
+  const outcome = (s: Settled) => `${s.lost} lost; ${JSON.stringify(s.statuses)}; ledger ${s.ledgerOk ? 'OK' : `WRONG: ${s.ledgerProblems.join('; ')}`}`;
 
-let n = 0;
-// Numbers ending 06 stay PENDING: each request measures acceptance + the operator's acknowledgement.
-const result = await autocannon({
-  url: `${gateway.url}/api/v1/payments/cashin`,
-  connections,
-  duration: seconds,
-  requests: [{
-    method: 'POST',
-    setupRequest: (req) => {
-      const body = JSON.stringify({ merchant_order_id: `bench-${process.pid}-${++n}`, amount: 1000, customer_msisdn: '+2250707000006' });
-      const ts = String(Math.floor(Date.now() / 1000));
-      return { ...req, body, headers: { 'content-type': 'application/json', 'x-service-key': key.apiKey, 'x-service-timestamp': ts, 'x-service-signature': signPayload(key.apiSecret, ts, body) } };
+  console.log(`ceiling: INSERT and SELECT, ${seconds} s each, ${connections} connections`);
+  const ceiling = await startCeilingServer(sys.database.url);
+  const insert = await runLoad({ kind: 'ceiling-insert', url: ceiling.url, connections, durationS: seconds, prefix: 'ceiling' });
+  const ceilingIds = await sys.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM bench_ceiling LIMIT 10000`;
+  const select = await runLoad({ kind: 'ceiling-select', url: ceiling.url, connections, durationS: seconds, prefix: 'ceiling', ids: ceilingIds.map((r) => r.id) });
+  await ceiling.stop();
+  rows.push(
+    { what: 'ceiling: INSERT … COMMIT per request (bare node:http + pg)', rate: `${fmt(insert.rps)} req/s`, latency: lat(insert), ratio: '100%', target: '', notes: failures(insert) },
+    { what: 'ceiling: SELECT by primary key per request', rate: `${fmt(select.rps)} req/s`, latency: lat(select), ratio: '100%', target: '', notes: failures(select) },
+  );
+
+  console.log(`cash-in at saturation: ${seconds} s, ${connections} connections`);
+  const saturated = await runLoad({ kind: 'cashin', url: sys.gatewayUrl, connections, durationS: seconds, prefix: 'sat', ...api });
+  const satSettled = await settle(sys, 'sat');
+  rows.push({
+    what: 'cash-in at saturation (202 PENDING)', rate: `${fmt(saturated.accepted! / seconds)} req/s`, latency: lat(saturated),
+    ratio: pct(saturated.accepted! / seconds, insert.rps), target: '≥ 50% of INSERT',
+    notes: `${fmt(saturated.accepted!)} of ${fmt(saturated.requests)} answered 202 PENDING; ${failures(saturated)}; ${outcome(satSettled)}`,
+  });
+
+  const rate = Math.max(1, Math.round(0.7 * (saturated.accepted! / seconds)));
+  console.log(`cash-in at 70% of saturation: ${rate} req/s offered for ${seconds} s`);
+  const steady = await runLoad({ kind: 'cashin', url: sys.gatewayUrl, connections: Math.max(connections, 100), durationS: seconds, rate, prefix: 'steady', ...api });
+  const steadySettled = await settle(sys, 'steady');
+  const hooks = steadySettled.webhookLatenciesMs;
+  rows.push(
+    {
+      what: `cash-in at 70% of saturation (${fmt(rate)} req/s offered)`, rate: `${fmt(steady.accepted! / seconds)} req/s`, latency: lat(steady),
+      ratio: pct(steady.accepted! / seconds, insert.rps), target: 'p99 < 250 ms',
+      notes: `${fmt(steady.accepted!)} of ${fmt(steady.requests)} answered 202 PENDING; ${failures(steady)}; ${outcome(steadySettled)}`,
     },
-  }],
-});
-const created = await db.transaction.count();
-const pending = await db.transaction.count({ where: { status: 'PENDING' } });
+    {
+      what: 'webhook: operator confirmation → merchant endpoint (at 70%)', rate: `${fmt(steadySettled.webhooksPerS)} deliveries/s`,
+      latency: `p50 ${percentile(hooks, 50)} ms, p99 ${percentile(hooks, 99)} ms`, ratio: pct(steadySettled.webhooksPerS, insert.rps),
+      target: 'p99 < 500 ms', notes: `${hooks.length} deliveries timed from the simulator's decided_at`,
+    },
+  );
 
-const rows = [
-  ['cash-in accepted (202, operator acknowledged)', `${result.requests.average.toFixed(0)} req/s`, `p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`, `${result.non2xx} non-2xx, ${result.errors} errors; ${pending}/${created} PENDING`],
-  ...signatureVerification(),
-  ...(await exportBench({ baseUrl: gateway.url, databaseUrl: database.url, merchantId: merchant.id, apiKey: key.apiKey, apiSecret: key.apiSecret, rows: Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000) })),
-];
-console.log(`\n${connections} connections, ${seconds} s, 2 cores\n`);
-console.table(rows.map(([what, rate, latency, notes]) => ({ what, rate, latency, notes })));
+  console.log(`status reads: ${seconds} s, ${connections} connections`);
+  const ids = (await sys.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM transactions LIMIT 10000`).map((r) => r.id);
+  const reads = await runLoad({ kind: 'status', url: sys.gatewayUrl, connections, durationS: seconds, prefix: 'read', ids, ...api });
+  rows.push({
+    what: 'status read GET /payments/{id}', rate: `${fmt(reads.rps)} req/s`, latency: lat(reads), ratio: pct(reads.rps, select.rps),
+    target: '≥ 60% of SELECT', notes: failures(reads),
+  });
 
-await gateway.stop();
-await bridge.stop();
-await sim.close();
-await db.$disconnect();
-await redis.close();
-await database.drop();
+  rows.push(...signatureVerification());
+  const gatewayPid = sys.services.gateway.pid!;
+  rows.push(...(await exportBench({
+    baseUrl: sys.gatewayUrl, databaseUrl: sys.database.url, merchantId: sys.merchant.id, apiKey: api.apiKey, apiSecret: api.apiSecret,
+    rows: exportRows, rss: () => residentBytes(gatewayPid),
+  })));
+} finally {
+  await sys.stop();
+}
+
+const heading = `Latest run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${seconds} s per load, ${connections} connections, 2 cores, everything on one machine.`;
+console.log(`\n${heading}\n`);
+console.table(rows);
+writeLatestRun(DOC, heading, rows);
+console.log(`written to ${DOC}`);
+
+/** The gateway's resident memory, read from /proc: it runs in its own process. */
+function residentBytes(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb ?? 0) * 1024;
+}

@@ -18,6 +18,8 @@ export interface ChaosOptions {
   operatorTimeoutMs?: number;
   webhookScheduleS?: string;
   webhookTimeoutMs?: number;
+  /** LOG_LEVEL of every service; CHAOS_LOG_LEVEL or info by default. */
+  logLevel?: string;
   /** Extra environment per service, e.g. a fault hook of the gateway. */
   env?: Partial<Record<ServiceName, Record<string, string>>>;
 }
@@ -60,7 +62,7 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
   const url = (p: number) => `http://127.0.0.1:${p}`;
   const common = {
     DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: 'chaos', MASTER_KEY: masterKey,
-    LOG_LEVEL: process.env.CHAOS_LOG_LEVEL ?? 'info', DB_POOL_SIZE: '5',
+    LOG_LEVEL: o.logLevel ?? process.env.CHAOS_LOG_LEVEL ?? 'info', DB_POOL_SIZE: '5',
     OPERATOR_BASE_URL: url(port.simulator), OPERATOR_TIMEOUT_MS: String(o.operatorTimeoutMs ?? 2000),
     OUTBOX_RELAY_INTERVAL_MS: '250', OUTBOX_GRACE_MS: '1500', WORKER_LOCK_MS: '2000',
   };

@@ -17,6 +17,8 @@ export interface Delivery {
   body: Record<string, unknown>;
   /** The endpoint's mode when it arrived. */
   mode: ReceiverMode;
+  /** When it arrived (Date.now()). */
+  receivedAt: number;
 }
 
 function parsed(text: string): Record<string, unknown> {
@@ -33,7 +35,7 @@ export async function startMerchantReceiver() {
   const deliveries: Delivery[] = [];
   const receiver = await startReceiver((_n, req) => {
     const now = mode;
-    deliveries.push({ headers: req.headers, rawBody: req.body, body: parsed(req.body), mode: now });
+    deliveries.push({ headers: req.headers, rawBody: req.body, body: parsed(req.body), mode: now, receivedAt: Date.now() });
     switch (now.kind) {
       case 'ok': return 200;
       case 'status': return now.code;

@@ -34,6 +34,11 @@ export class ServiceProcess {
 
   constructor(readonly spec: ServiceSpec) {}
 
+  /** The operating-system process id while it runs. */
+  get pid(): number | undefined {
+    return this.running ? this.child!.pid : undefined;
+  }
+
   get running(): boolean {
     return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
   }

@@ -7,6 +7,8 @@ export interface SimulatorPush {
   push_count: number;
   /** How many push requests arrived for it, replays included. */
   request_count: number;
+  /** When the customer's answer (or the scripted outcome) came; null while PENDING. */
+  decided_at: string | null;
 }
 
 export interface SimulatorRefund {

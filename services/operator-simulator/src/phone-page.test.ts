@@ -10,6 +10,7 @@ const push = (overrides: Partial<Push>): Push => ({
   motif: 'Order 42',
   callbackUrl: 'http://127.0.0.1/cb',
   createdAt: new Date(),
+  decidedAt: null,
   lastCallback: null,
   state: 'PENDING',
   txn_status: null,

@@ -1,0 +1,53 @@
+/**
+ * The load process (issue 7): autocannon in a process of its own, so the load it generates and the
+ * bookkeeping of the benchmark never share an event loop with what is measured. Reads a LoadJob (JSON)
+ * on stdin, runs it and prints a LoadResult (JSON) as its last stdout line.
+ */
+import { readFileSync } from 'node:fs';
+import autocannon from 'autocannon';
+import { signPayload } from '@mm/domain';
+import type { LoadJob, LoadResult } from './support/load-job.js';
+
+const job = JSON.parse(readFileSync(0, 'utf8')) as LoadJob;
+let n = 0;
+let accepted = 0;
+
+const signed = (method: string, path: string, body: string) => {
+  const ts = String(Math.floor(Date.now() / 1000));
+  return {
+    'content-type': 'application/json', 'x-service-key': job.apiKey!, 'x-service-timestamp': ts,
+    'x-service-signature': signPayload(job.apiSecret!, ts, body),
+  };
+};
+const cashinBody = () => JSON.stringify({ merchant_order_id: `${job.prefix}-${++n}`, amount: 1000, customer_msisdn: job.msisdn ?? '+2250707000001' });
+
+const request: autocannon.Request = (() => {
+  switch (job.kind) {
+    case 'ceiling-insert':
+      return { method: 'POST', path: '/rows', setupRequest: (r) => ({ ...r, body: cashinBody(), headers: { 'content-type': 'application/json' } }) };
+    case 'ceiling-select':
+      return { method: 'GET', setupRequest: (r) => ({ ...r, path: `/rows/${job.ids![n++ % job.ids!.length]}` }) };
+    case 'cashin':
+      return {
+        method: 'POST', path: '/api/v1/payments/cashin',
+        setupRequest: (r) => { const body = cashinBody(); return { ...r, body, headers: signed('POST', r.path!, body) }; },
+        onResponse: (status, body) => { if (status === 202 && (JSON.parse(body) as { data: { status: string } }).data.status === 'PENDING') accepted++; },
+      };
+    case 'status':
+      return { method: 'GET', setupRequest: (r) => ({ ...r, path: `/api/v1/payments/${job.ids![n++ % job.ids!.length]}`, headers: signed('GET', r.path!, '') }) };
+  }
+})();
+
+const result = await autocannon({
+  url: job.url, connections: job.connections, duration: job.durationS, requests: [request],
+  ...(job.rate ? { overallRate: job.rate } : {}),
+});
+const out: LoadResult = {
+  requests: result.requests.total,
+  rps: result.requests.total / (result.duration || job.durationS),
+  p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max,
+  non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts,
+  accepted: job.kind === 'cashin' ? accepted : null,
+  sent: n,
+};
+console.log(JSON.stringify(out));

@@ -1,0 +1,35 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+
+export interface Row {
+  what: string;
+  rate: string;
+  latency: string;
+  /** The figure as a share of its ceiling. */
+  ratio: string;
+  target: string;
+  notes: string;
+}
+
+const START = '<!-- bench:start -->';
+const END = '<!-- bench:end -->';
+const cell = (s: string) => s.replace(/\|/g, '\\|');
+
+export const fmt = (n: number) => Math.round(n).toLocaleString('en-US').replace(/,/g, ' ');
+export const pct = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)}%`;
+
+export function markdownTable(rows: Row[]): string {
+  return [
+    '| measure | rate | latency | ratio to ceiling | target | notes |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${[r.what, r.rate, r.latency, r.ratio, r.target, r.notes].map(cell).join(' | ')} |`),
+  ].join('\n');
+}
+
+/** Replaces the block between the bench markers of docs/performance.md with this run's table. */
+export function writeLatestRun(file: string, heading: string, rows: Row[]): void {
+  const doc = readFileSync(file, 'utf8');
+  const from = doc.indexOf(START);
+  const to = doc.indexOf(END);
+  if (from < 0 || to < from) throw new Error(`${file} has no ${START} ... ${END} block`);
+  writeFileSync(file, `${doc.slice(0, from + START.length)}\n${heading}\n\n${markdownTable(rows)}\n${doc.slice(to)}`);
+}

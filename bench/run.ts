@@ -6,10 +6,13 @@
  * docs/performance.md. After each cash-in phase every cash-in must be SUCCESS, notified, and the
  * ledger must verify. BENCH_SECONDS (30) is the length of each load, BENCH_CONNECTIONS (50) the
  * connections of the saturating loads, BENCH_EXPORT_ROWS (1 000 000; 0 skips) the export size.
+ * BENCH_CPU_PROF=<dir> starts every service with --cpu-prof into that folder (profiles on exit);
+ * BENCH_PHASES (ceiling,cashin,status,export) runs only some phases, e.g. to profile one of them.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startChaosSystem } from '@mm/chaos/system';
+import { startChaosSystem, type ServiceName } from '@mm/chaos/system';
+import { cpuPerRequest, cpuSnapshot } from './support/cpu.js';
 import { exportBench } from './export-bench.js';
 import { signatureVerification } from './signature-verification.js';
 import { runLoad, startCeilingServer } from './support/node-process.js';
@@ -20,13 +23,22 @@ import type { LoadResult } from './support/load-job.js';
 const seconds = Number(process.env.BENCH_SECONDS ?? 30);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const exportRows = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
+const phases = new Set((process.env.BENCH_PHASES ?? 'ceiling,cashin,status,export').split(','));
 const DOC = fileURLToPath(new URL('../docs/performance.md', import.meta.url));
 
+const names: ServiceName[] = ['simulator', 'gateway', 'bridge', 'expiry', 'refunds', 'dispatcher'];
 const sys = await startChaosSystem({
   suite: 'bench', logLevel: process.env.BENCH_LOG_LEVEL ?? 'info', outcomeDelayMs: 0, confirmationTimeoutS: 300,
   webhookScheduleS: '1,5,30,120', webhookTimeoutMs: 5000,
-  env: { gateway: { CASHIN_ACK_WAIT_MS: '5000', RATE_LIMIT_PER_S: '100000', RATE_LIMIT_BURST: '100000' } },
+  nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+  env: Object.fromEntries(names.map((n) => [n, {
+    // The chaos suite's short timings are for provoking faults; measure production's defaults.
+    DB_POOL_SIZE: '10', OUTBOX_RELAY_INTERVAL_MS: '5000', OUTBOX_GRACE_MS: '10000', WORKER_LOCK_MS: '30000', OPERATOR_TIMEOUT_MS: '10000',
+    // One merchant sends all the load: the per-merchant limiter would measure itself.
+    ...(n === 'gateway' ? { CASHIN_ACK_WAIT_MS: '5000', RATE_LIMIT_PER_S: '100000', RATE_LIMIT_BURST: '100000' } : {}),
+  }])),
 });
+const cpu = () => cpuSnapshot(Object.fromEntries(names.map((n) => [n, sys.services[n].pid])));
 const rows: Row[] = [];
 try {
   const api = { apiKey: sys.merchant.apiKey, apiSecret: sys.merchant.apiSecret };
@@ -34,58 +46,67 @@ try {
   const failures = (r: LoadResult) => `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`;
   const outcome = (s: Settled) => `${s.lost} lost; ${JSON.stringify(s.statuses)}; ledger ${s.ledgerOk ? 'OK' : `WRONG: ${s.ledgerProblems.join('; ')}`}`;
 
-  console.log(`ceiling: INSERT and SELECT, ${seconds} s each, ${connections} connections`);
-  const ceiling = await startCeilingServer(sys.database.url);
-  const insert = await runLoad({ kind: 'ceiling-insert', url: ceiling.url, connections, durationS: seconds, prefix: 'ceiling' });
-  const ceilingIds = await sys.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM bench_ceiling LIMIT 10000`;
-  const select = await runLoad({ kind: 'ceiling-select', url: ceiling.url, connections, durationS: seconds, prefix: 'ceiling', ids: ceilingIds.map((r) => r.id) });
-  await ceiling.stop();
-  rows.push(
+  const ceiling = phases.has('ceiling') ? await measureCeiling() : { insert: null, select: null };
+  const insert = ceiling.insert ?? { rps: NaN } as LoadResult;
+  const select = ceiling.select ?? { rps: NaN } as LoadResult;
+  if (ceiling.insert && ceiling.select) rows.push(
     { what: 'ceiling: INSERT … COMMIT per request (bare node:http + pg)', rate: `${fmt(insert.rps)} req/s`, latency: lat(insert), ratio: '100%', target: '', notes: failures(insert) },
     { what: 'ceiling: SELECT by primary key per request', rate: `${fmt(select.rps)} req/s`, latency: lat(select), ratio: '100%', target: '', notes: failures(select) },
   );
 
-  console.log(`cash-in at saturation: ${seconds} s, ${connections} connections`);
-  const saturated = await runLoad({ kind: 'cashin', url: sys.gatewayUrl, connections, durationS: seconds, prefix: 'sat', ...api });
-  const satSettled = await settle(sys, 'sat');
-  rows.push({
-    what: 'cash-in at saturation (202 PENDING)', rate: `${fmt(saturated.accepted! / seconds)} req/s`, latency: lat(saturated),
-    ratio: pct(saturated.accepted! / seconds, insert.rps), target: '≥ 50% of INSERT',
-    notes: `${fmt(saturated.accepted!)} of ${fmt(saturated.requests)} answered 202 PENDING; ${failures(saturated)}; ${outcome(satSettled)}`,
-  });
+  if (phases.has('cashin')) {
+    console.log(`cash-in at saturation: ${seconds} s, ${connections} connections`);
+    const satCpu = cpu();
+    const saturated = await runLoad({ kind: 'cashin', url: sys.gatewayUrl, connections, durationS: seconds, prefix: 'sat', ...api });
+    const satSettled = await settle(sys, 'sat');
+    const satCpuUse = cpuPerRequest(satCpu, cpu(), saturated.sent);
+    rows.push({
+      what: 'cash-in at saturation (202 PENDING)', rate: `${fmt(saturated.accepted! / seconds)} req/s`, latency: lat(saturated),
+      ratio: pct(saturated.accepted! / seconds, insert.rps), target: '≥ 50% of INSERT',
+      notes: `${fmt(saturated.accepted!)} of ${fmt(saturated.requests)} answered 202 PENDING; ${failures(saturated)}; ${outcome(satSettled)}; CPU ms per cash-in: ${satCpuUse}`,
+    });
 
-  const rate = Math.max(1, Math.round(0.7 * (saturated.accepted! / seconds)));
-  console.log(`cash-in at 70% of saturation: ${rate} req/s offered for ${seconds} s`);
-  const steady = await runLoad({ kind: 'cashin', url: sys.gatewayUrl, connections: Math.max(connections, 100), durationS: seconds, rate, prefix: 'steady', ...api });
-  const steadySettled = await settle(sys, 'steady');
-  const hooks = steadySettled.webhookLatenciesMs;
-  rows.push(
-    {
-      what: `cash-in at 70% of saturation (${fmt(rate)} req/s offered)`, rate: `${fmt(steady.accepted! / seconds)} req/s`, latency: lat(steady),
-      ratio: pct(steady.accepted! / seconds, insert.rps), target: 'p99 < 250 ms',
-      notes: `${fmt(steady.accepted!)} of ${fmt(steady.requests)} answered 202 PENDING; ${failures(steady)}; ${outcome(steadySettled)}`,
-    },
-    {
-      what: 'webhook: operator confirmation → merchant endpoint (at 70%)', rate: `${fmt(steadySettled.webhooksPerS)} deliveries/s`,
-      latency: `p50 ${percentile(hooks, 50)} ms, p99 ${percentile(hooks, 99)} ms`, ratio: pct(steadySettled.webhooksPerS, insert.rps),
-      target: 'p99 < 500 ms', notes: `${hooks.length} deliveries timed from the simulator's decided_at`,
-    },
-  );
+    const rate = Math.max(1, Math.round(0.7 * (saturated.accepted! / seconds)));
+    console.log(`cash-in at 70% of saturation: ${rate} req/s offered for ${seconds} s`);
+    const steady = await runLoad({ kind: 'cashin', url: sys.gatewayUrl, connections: Math.max(connections, 100), durationS: seconds, rate, prefix: 'steady', ...api });
+    const steadySettled = await settle(sys, 'steady');
+    const hooks = steadySettled.webhookLatenciesMs;
+    rows.push(
+      {
+        what: `cash-in at 70% of saturation (${fmt(rate)} req/s offered)`, rate: `${fmt(steady.accepted! / seconds)} req/s`, latency: lat(steady),
+        ratio: pct(steady.accepted! / seconds, insert.rps), target: 'p99 < 250 ms',
+        notes: `${fmt(steady.accepted!)} of ${fmt(steady.requests)} answered 202 PENDING; ${failures(steady)}; ${outcome(steadySettled)}`,
+      },
+      {
+        what: 'webhook: operator confirmation → merchant endpoint (at 70%)', rate: `${fmt(steadySettled.webhooksPerS)} deliveries/s`,
+        latency: `p50 ${percentile(hooks, 50)} ms, p99 ${percentile(hooks, 99)} ms`, ratio: pct(steadySettled.webhooksPerS, insert.rps),
+        target: 'p99 < 500 ms', notes: `${hooks.length} deliveries timed from the simulator's decided_at`,
+      },
+    );
 
-  console.log(`status reads: ${seconds} s, ${connections} connections`);
-  const ids = (await sys.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM transactions LIMIT 10000`).map((r) => r.id);
-  const reads = await runLoad({ kind: 'status', url: sys.gatewayUrl, connections, durationS: seconds, prefix: 'read', ids, ...api });
-  rows.push({
-    what: 'status read GET /payments/{id}', rate: `${fmt(reads.rps)} req/s`, latency: lat(reads), ratio: pct(reads.rps, select.rps),
-    target: '≥ 60% of SELECT', notes: failures(reads),
-  });
+  }
+
+  if (phases.has('status')) {
+    console.log(`status reads: ${seconds} s, ${connections} connections`);
+    const ids = (await sys.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM transactions LIMIT 10000`).map((r) => r.id);
+    const readCpu = cpu();
+    const reads = await runLoad({ kind: 'status', url: sys.gatewayUrl, connections, durationS: seconds, prefix: 'read', ids, ...api });
+    const readCpuUse = cpuPerRequest(readCpu, cpu(), reads.requests);
+    rows.push({
+      what: 'status read GET /payments/{id}', rate: `${fmt(reads.rps)} req/s`, latency: lat(reads), ratio: pct(reads.rps, select.rps),
+      target: '≥ 60% of SELECT', notes: `${failures(reads)}; CPU ms per read: ${readCpuUse}`,
+    });
+
+  }
 
   rows.push(...signatureVerification());
-  const gatewayPid = sys.services.gateway.pid!;
-  rows.push(...(await exportBench({
-    baseUrl: sys.gatewayUrl, databaseUrl: sys.database.url, merchantId: sys.merchant.id, apiKey: api.apiKey, apiSecret: api.apiSecret,
-    rows: exportRows, rss: () => residentBytes(gatewayPid),
-  })));
+  if (phases.has('export')) {
+    const gatewayPid = sys.services.gateway.pid!;
+    rows.push(...(await exportBench({
+      baseUrl: sys.gatewayUrl, databaseUrl: sys.database.url, merchantId: sys.merchant.id, apiKey: api.apiKey, apiSecret: api.apiSecret,
+      rows: exportRows, rss: () => residentBytes(gatewayPid),
+    })));
+  }
 } finally {
   await sys.stop();
 }
@@ -95,6 +116,20 @@ console.log(`\n${heading}\n`);
 console.table(rows);
 writeLatestRun(DOC, heading, rows);
 console.log(`written to ${DOC}`);
+
+/** The bare server's INSERT and SELECT rates, measured while the system is up and idle. */
+async function measureCeiling(): Promise<{ insert: LoadResult; select: LoadResult }> {
+  console.log(`ceiling: INSERT and SELECT, ${seconds} s each, ${connections} connections`);
+  const server = await startCeilingServer(sys.database.url);
+  try {
+    const insert = await runLoad({ kind: 'ceiling-insert', url: server.url, connections, durationS: seconds, prefix: 'ceiling' });
+    const ids = await sys.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM bench_ceiling LIMIT 10000`;
+    const select = await runLoad({ kind: 'ceiling-select', url: server.url, connections, durationS: seconds, prefix: 'ceiling', ids: ids.map((r) => r.id) });
+    return { insert, select };
+  } finally {
+    await server.stop();
+  }
+}
 
 /** The gateway's resident memory, read from /proc: it runs in its own process. */
 function residentBytes(pid: number): number {

@@ -62,10 +62,13 @@ export interface ActiveKey {
 }
 
 export async function findActiveKey(db: Db, box: SecretBox, apiKey: string): Promise<ActiveKey | null> {
-  const key = await db.apiKey.findUnique({ where: { apiKey }, include: { merchant: { select: { status: true } } } });
+  // One round trip on every API request: the key and its merchant's status together.
+  const [key] = await db.$queryRaw<{ merchant_id: string; merchant_status: string; secret_ciphertext: string; revoked_at: Date | null }[]>`
+    SELECT k.merchant_id::text, m.status AS merchant_status, k.secret_ciphertext, k.revoked_at
+      FROM api_keys k JOIN merchants m ON m.id = k.merchant_id WHERE k.api_key = ${apiKey}`;
   // A rotated key has a revoked_at in the future: it works until then.
-  if (!key || (key.revokedAt && key.revokedAt <= new Date())) return null;
-  return { merchantId: key.merchantId, merchantStatus: key.merchant.status, secret: box.open(key.secretCiphertext) };
+  if (!key || (key.revoked_at && key.revoked_at <= new Date())) return null;
+  return { merchantId: key.merchant_id, merchantStatus: key.merchant_status, secret: box.open(key.secret_ciphertext) };
 }
 
 /** Webhooks are signed with the newest active key's secret (decisions 9). */

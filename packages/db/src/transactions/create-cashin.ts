@@ -4,7 +4,8 @@ import { QUEUE_NAMES } from '@mm/queues/names';
 import type { Db } from '../client.js';
 import { Prisma, type Transaction } from '../generated/prisma/client.js';
 import { post } from '../ledger.js';
-import { insertOutbox, type OutboxRow } from '../outbox.js';
+import type { OutboxRow } from '../outbox.js';
+import { recordChange } from './record-change.js';
 
 export const OPERATOR_REQUEST_TOPIC = QUEUE_NAMES.operatorRequests;
 
@@ -55,13 +56,13 @@ export async function createCashin(db: Db, input: NewCashin): Promise<CreateCash
           providerReference: `MM${id.replace(/-/g, '').slice(0, 20).toUpperCase()}`,
         },
       });
-      await tx.transactionEvent.create({ data: { transactionId: id, fromStatus: null, toStatus: 'CREATED', cause: 'cashin-accepted' } });
-      const row = await insertOutbox(tx, { topic: OPERATOR_REQUEST_TOPIC, payload: { transaction_id: id } });
+      const outbox = await recordChange(tx, { transactionId: id, fromStatus: null, toStatus: 'CREATED', cause: 'cashin-accepted', createdAt: transaction.createdAt },
+        [{ topic: OPERATOR_REQUEST_TOPIC, payload: { transaction_id: id } }]);
       // Last: the posting locks the merchant's balance row, which every cash-in of the merchant
       // updates; holding it only until the commit keeps concurrent cash-ins from queueing behind it.
       const posting = cashinPosting(null, 'CREATED', input.amount);
       if (posting) await post(tx, { merchantId: input.merchantId, countryCode: input.countryCode, currency: input.currency }, posting, id);
-      return { kind: 'created' as const, transaction, outbox: [row] };
+      return { kind: 'created' as const, transaction, outbox };
     });
   } catch (err) {
     const transaction = await existingOrder(db, err, input);

@@ -20,6 +20,8 @@ export interface ChaosOptions {
   webhookTimeoutMs?: number;
   /** LOG_LEVEL of every service; CHAOS_LOG_LEVEL or info by default. */
   logLevel?: string;
+  /** Extra options of node for every service (the benchmark's --cpu-prof). */
+  nodeArgs?: string[];
   /** Extra environment per service, e.g. a fault hook of the gateway. */
   env?: Partial<Record<ServiceName, Record<string, string>>>;
 }
@@ -68,7 +70,7 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
   };
   const spec = (name: ServiceName, dir: string, portValue: number, env: Record<string, string>, readyPath = '/ready') =>
     new ServiceProcess({
-      name, dir, readyUrl: `${url(portValue)}${readyPath}`, logFile: `${LOG_DIR}/${o.suite}-${name}.log`,
+      name, dir, readyUrl: `${url(portValue)}${readyPath}`, logFile: `${LOG_DIR}/${o.suite}-${name}.log`, nodeArgs: o.nodeArgs,
       env: { ...common, ...env, ...o.env?.[name] },
     });
 

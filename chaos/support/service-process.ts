@@ -18,6 +18,8 @@ export interface ServiceSpec {
   readyUrl: string;
   /** Log file, appended to across restarts. */
   logFile: string;
+  /** Extra options of node itself (e.g. --cpu-prof, which NODE_OPTIONS refuses). */
+  nodeArgs?: string[];
 }
 
 /**
@@ -49,7 +51,7 @@ export class ServiceProcess {
     // A new file for each run of the suite, appended to across restarts within it.
     this.log ??= createWriteStream(this.spec.logFile, { flags: this.starts === 0 ? 'w' : 'a' });
     this.log.write(`\n===== start ${++this.starts} of ${this.spec.name} at ${new Date().toISOString()} =====\n`);
-    const child = track(spawn(process.execPath, ['--import', 'tsx', `services/${this.spec.dir}/src/main.ts`], {
+    const child = track(spawn(process.execPath, [...(this.spec.nodeArgs ?? []), '--import', 'tsx', `services/${this.spec.dir}/src/main.ts`], {
       cwd: REPO_ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', ...this.spec.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,6 +11,8 @@ import type { LoadJob, LoadResult } from './support/load-job.js';
 const job = JSON.parse(readFileSync(0, 'utf8')) as LoadJob;
 let n = 0;
 let accepted = 0;
+/** Cash-in answers by HTTP status and transaction status, e.g. "202 PENDING". */
+const answers: Record<string, number> = {};
 
 const signed = (method: string, path: string, body: string) => {
   const ts = String(Math.floor(Date.now() / 1000));
@@ -31,7 +33,11 @@ const request: autocannon.Request = (() => {
       return {
         method: 'POST', path: '/api/v1/payments/cashin',
         setupRequest: (r) => { const body = cashinBody(); return { ...r, body, headers: signed('POST', r.path!, body) }; },
-        onResponse: (status, body) => { if (status === 202 && (JSON.parse(body) as { data: { status: string } }).data.status === 'PENDING') accepted++; },
+        onResponse: (status, body) => {
+          const answer = `${status} ${(JSON.parse(body) as { data?: { status: string } }).data?.status ?? ''}`.trim();
+          answers[answer] = (answers[answer] ?? 0) + 1;
+          if (answer === '202 PENDING') accepted++;
+        },
       };
     case 'status':
       return { method: 'GET', setupRequest: (r) => ({ ...r, path: `/api/v1/payments/${job.ids![n++ % job.ids!.length]}`, headers: signed('GET', r.path!, '') }) };
@@ -48,6 +54,7 @@ const out: LoadResult = {
   p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max,
   non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts,
   accepted: job.kind === 'cashin' ? accepted : null,
+  answers,
   sent: n,
 };
 console.log(JSON.stringify(out));

@@ -17,7 +17,8 @@ import { exportBench } from './export-bench.js';
 import { signatureVerification } from './signature-verification.js';
 import { runLoad, startCeilingServer } from './support/node-process.js';
 import { fmt, pct, writeLatestRun, type Row } from './support/report.js';
-import { percentile, settle, type Settled } from './support/settle.js';
+import { percentile } from './support/percentile.js';
+import { settle, type Settled } from './support/settle.js';
 import type { LoadResult } from './support/load-job.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 30);
@@ -63,7 +64,7 @@ try {
     rows.push({
       what: 'cash-in at saturation (202 PENDING)', rate: `${fmt(saturated.accepted! / seconds)} req/s`, latency: lat(saturated),
       ratio: pct(saturated.accepted! / seconds, insert.rps), target: '≥ 50% of INSERT',
-      notes: `${fmt(saturated.accepted!)} of ${fmt(saturated.requests)} answered 202 PENDING; ${failures(saturated)}; ${outcome(satSettled)}; CPU ms per cash-in: ${satCpuUse}`,
+      notes: `answers ${JSON.stringify(saturated.answers)}; ${failures(saturated)}; ${outcome(satSettled)}; CPU ms per cash-in: ${satCpuUse}`,
     });
 
     const rate = Math.max(1, Math.round(0.7 * (saturated.accepted! / seconds)));
@@ -75,7 +76,7 @@ try {
       {
         what: `cash-in at 70% of saturation (${fmt(rate)} req/s offered)`, rate: `${fmt(steady.accepted! / seconds)} req/s`, latency: lat(steady),
         ratio: pct(steady.accepted! / seconds, insert.rps), target: 'p99 < 250 ms',
-        notes: `${fmt(steady.accepted!)} of ${fmt(steady.requests)} answered 202 PENDING; ${failures(steady)}; ${outcome(steadySettled)}`,
+        notes: `answers ${JSON.stringify(steady.answers)}; ${failures(steady)}; ${outcome(steadySettled)}`,
       },
       {
         what: 'webhook: operator confirmation → merchant endpoint (at 70%)', rate: `${fmt(steadySettled.webhooksPerS)} deliveries/s`,

@@ -26,5 +26,7 @@ export interface LoadResult {
   timeouts: number;
   /** Cash-ins answered 202 with status PENDING. */
   accepted: number | null;
+  /** Cash-in answers by HTTP status and transaction status ("202 PENDING": how many). */
+  answers: Record<string, number>;
   sent: number;
 }

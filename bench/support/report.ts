@@ -15,7 +15,11 @@ const END = '<!-- bench:end -->';
 const cell = (s: string) => s.replace(/\|/g, '\\|');
 
 export const fmt = (n: number) => Math.round(n).toLocaleString('en-US').replace(/,/g, ' ');
-export const pct = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)}%`;
+/** A share as a percentage: one decimal below 10 %, so that small ratios still compare across runs. */
+export const pct = (part: number, whole: number) => {
+  const p = (100 * part) / whole;
+  return `${p.toFixed(p < 10 ? 1 : 0)}%`;
+};
 
 export function markdownTable(rows: Row[]): string {
   return [

@@ -70,9 +70,3 @@ export async function settle(sys: ChaosSystem, prefix: string): Promise<Settled>
     ledgerProblems: ledger.problems.map((p) => `${p.check}: ${p.detail}`),
   };
 }
-
-export function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}

@@ -33,6 +33,8 @@ export class PrivateRedis {
     await waitFor(async () => {
       if (server.exitCode !== null || server.signalCode !== null) throw new Error(`redis-server on ${this.port} exited`);
       const probe = new Redis(this.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      // A refused connection is the answer "not yet"; without a listener ioredis prints it as unhandled.
+      probe.on('error', () => undefined);
       try {
         await probe.connect();
         return (await probe.ping()) === 'PONG';

@@ -62,7 +62,7 @@ try {
     const satSettled = await settle(sys, 'sat');
     const satCpuUse = cpuPerRequest(satCpu, cpu(), saturated.sent);
     rows.push({
-      what: 'cash-in at saturation (202 PENDING)', rate: `${fmt(saturated.accepted! / seconds)} req/s`, latency: lat(saturated),
+      what: 'cash-in at saturation (202, operator acknowledged)', rate: `${fmt(saturated.accepted! / seconds)} req/s`, latency: lat(saturated),
       ratio: pct(saturated.accepted! / seconds, insert.rps), target: '≥ 50% of INSERT',
       notes: `answers ${JSON.stringify(saturated.answers)}; ${failures(saturated)}; ${outcome(satSettled)}; CPU ms per cash-in: ${satCpuUse}`,
     });

@@ -24,7 +24,7 @@ export interface LoadResult {
   non2xx: number;
   errors: number;
   timeouts: number;
-  /** Cash-ins answered 202 with status PENDING. */
+  /** Cash-ins answered 202 once the operator acknowledged them (PENDING, or already SUCCESS). */
   accepted: number | null;
   /** Cash-in answers by HTTP status and transaction status ("202 PENDING": how many). */
   answers: Record<string, number>;

@@ -90,6 +90,7 @@ try {
   if (phases.has('status')) {
     console.log(`status reads: ${seconds} s, ${connections} connections`);
     const ids = (await sys.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM transactions LIMIT 10000`).map((r) => r.id);
+    if (ids.length === 0) throw new Error('the status phase reads the cash-ins of the cashin phase: run both');
     const readCpu = cpu();
     const reads = await runLoad({ kind: 'status', url: sys.gatewayUrl, connections, durationS: seconds, prefix: 'read', ids, ...api });
     const readCpuUse = cpuPerRequest(readCpu, cpu(), reads.requests);

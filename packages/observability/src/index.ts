@@ -4,3 +4,4 @@ export { createHealthRouter, startHealthServer, type ReadinessCheck } from './he
 export { assertRedisNoEviction } from './redis-policy.js';
 export { listen } from './listen.js';
 export { requestId } from './request-id.js';
+export { accessLog } from './access-log.js';

@@ -11,7 +11,6 @@
 import type { Queue } from 'bullmq';
 import express, { type Express } from 'express';
 import type { Store } from 'express-session';
-import { pinoHttp } from 'pino-http';
 import type { Db } from '@mm/db';
 import type { SecretBox } from '@mm/db';
 import type { AfterCommit, OutboxPublisher } from '@mm/queues';
@@ -20,7 +19,7 @@ import { loadStaff, requireLogin } from './auth/guard.js';
 import type { LoginThrottle } from './auth/login-throttle.js';
 import { csrfProtection } from './http/csrf.js';
 import { errorHandler, notFound } from './http/error-handler.js';
-import { requestId } from '@mm/observability';
+import { accessLog, requestId } from '@mm/observability';
 import { securityHeaders } from './http/security-headers.js';
 import { sessionMiddleware } from './http/session.js';
 import { homeRouter } from './routes/home.js';
@@ -62,15 +61,8 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustProxy ? 1 : false);
   app.use(requestId);
-  app.use(pinoHttp({
-    logger: deps.logger,
-    genReqId: (_req, res) => (res as express.Response).locals.requestId as string,
-    // Never the headers: the session cookie (request) and Set-Cookie (response) would hand sessions to log readers.
-    serializers: {
-      req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-  }));
+  // Never the headers: the session cookie (request) and Set-Cookie (response) would hand sessions to log readers.
+  app.use(accessLog(deps.logger));
   app.use(securityHeaders);
   // Probes and scrapers need no session.
   app.use(createHealthRouter(deps.readiness, deps.metrics));

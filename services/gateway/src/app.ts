@@ -1,5 +1,4 @@
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import { findActiveSubsidiary, type Db, type ActiveKey } from '@mm/db';
 import type { AmountLimits } from '@mm/domain';
 import type { Logger, Registry } from '@mm/observability';
@@ -11,7 +10,7 @@ import { jsonBody } from './http/json-body.js';
 import type { RequestHandler } from 'express';
 import type { ReplayGuard } from './http/replay-guard.js';
 import type { FaultHooks } from './faults/fault-hooks.js';
-import { requestId } from '@mm/observability';
+import { accessLog, requestId } from '@mm/observability';
 import { balancesRouter } from './routes/balances.js';
 import { cashoutRouter } from './routes/cashout.js';
 import { paymentPageRouter } from './routes/payment-page.js';
@@ -50,7 +49,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(requestId);
-  app.use(pinoHttp({ logger: deps.logger, genReqId: (_req, res) => (res as express.Response).locals.requestId as string }));
+  app.use(accessLog(deps.logger));
   app.use(createHealthRouter(deps.readiness, deps.metrics));
   app.use(paymentPageRouter({ db: deps.db }));
 

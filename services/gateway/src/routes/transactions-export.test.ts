@@ -1,11 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { pinoHttp } from 'pino-http';
 import { createExportPool, type ExportPool } from '@mm/db/export-transactions';
-import { createLogger } from '@mm/observability';
+import { accessLog, createLogger, requestId } from '@mm/observability';
 import { errorHandler } from '../http/error-handler.js';
-import { requestId } from '@mm/observability';
 import { transactionsExportRouter } from './transactions-export.js';
 
 // The route against a database that cannot be reached: what happens before the first byte.
@@ -18,7 +16,7 @@ beforeAll(async () => {
   pool = createExportPool({ databaseUrl: 'postgresql://postgres@127.0.0.1:1/nowhere', connectionTimeoutMs: 500 });
   const app = express();
   app.use(requestId);
-  app.use(pinoHttp({ logger }));
+  app.use(accessLog(logger));
   app.use((_req, res, next) => {
     res.locals.merchantId = '00000000-0000-4000-8000-000000000000';
     next();

@@ -22,12 +22,10 @@ export interface PushUssdDeps {
 export function pushUssdProcessor(deps: PushUssdDeps) {
   const now = deps.now ?? Date.now;
   return async (payload: OperatorRequestJob, job: Job): Promise<void> => {
-    let t = await deps.db.transaction.findUnique({ where: { id: payload.transaction_id } });
-    if (t?.status === 'CREATED') {
-      const moved = await deps.db.$transaction((tx) => transition(tx, { transactionId: payload.transaction_id, to: 'INITIATED', cause: 'operator-request' }));
-      await deps.afterCommit.run([moved]);
-      t = moved?.transaction ?? (await deps.db.transaction.findUnique({ where: { id: payload.transaction_id } }));
-    }
+    // The move itself tells whether the cash-in was still CREATED: no read before it in the usual case.
+    const moved = await deps.db.$transaction((tx) => transition(tx, { transactionId: payload.transaction_id, to: 'INITIATED', from: ['CREATED'], cause: 'operator-request' }));
+    if (moved) await deps.afterCommit.run([moved]);
+    const t = moved?.transaction ?? (await deps.db.transaction.findUnique({ where: { id: payload.transaction_id } }));
     if (!t || t.status !== 'INITIATED') {
       await completeOutbox(deps.db, payload.outbox_id);
       return;

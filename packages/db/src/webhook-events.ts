@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { QUEUE_NAMES } from '@mm/queues/names';
 import type { Tx } from './client.js';
-import { HELD, insertOutbox, releaseOutbox, type OutboxRow } from './outbox.js';
+import { HELD, releaseOutbox, type OutboxRow } from './outbox.js';
 
 export const WEBHOOK_TOPIC = QUEUE_NAMES.webhookDeliveries;
 
@@ -27,12 +27,24 @@ export async function recordWebhookEvent(tx: Tx, e: NewWebhookEvent): Promise<Ou
     });
     return null;
   }
-  const earlier = await tx.webhookEvent.findFirst({ where: { transactionId: e.transactionId, status: 'PENDING' }, select: { id: true } });
-  await tx.webhookEvent.create({
-    data: { id, merchantId: e.merchantId, transactionId: e.transactionId, refundId: e.refundId ?? null, eventType: e.eventType, payload: e.buildPayload(id) as object, targetUrl: e.targetUrl, nextAttemptAt: earlier ? null : new Date() },
-  });
-  const row = await insertOutbox(tx, { id, topic: WEBHOOK_TOPIC, payload: { event_id: id }, availableAt: earlier ? HELD : new Date() });
-  return earlier ? null : row;
+  // One statement for the check, the event and its job: every terminal move of every cash-in writes them.
+  const now = new Date();
+  const job = { event_id: id };
+  const [row] = await tx.$queryRaw<{ held: boolean }[]>`
+    WITH earlier AS (
+      SELECT EXISTS (SELECT 1 FROM webhook_events WHERE transaction_id = ${e.transactionId}::uuid AND status = 'PENDING') AS held),
+    event AS (
+      INSERT INTO webhook_events (id, merchant_id, transaction_id, refund_id, event_type, payload, target_url, next_attempt_at)
+      SELECT ${id}::uuid, ${e.merchantId}::uuid, ${e.transactionId}::uuid, ${e.refundId ?? null}::uuid, ${e.eventType}::text,
+             ${JSON.stringify(e.buildPayload(id))}::jsonb, ${e.targetUrl}::text, CASE WHEN held THEN NULL ELSE ${now}::timestamptz END
+        FROM earlier),
+    job AS (
+      INSERT INTO outbox (id, topic, payload, available_at)
+      SELECT ${id}::uuid, ${WEBHOOK_TOPIC}::text, ${JSON.stringify(job)}::jsonb, CASE WHEN held THEN ${HELD}::timestamptz ELSE ${now}::timestamptz END
+        FROM earlier)
+    SELECT held FROM earlier`;
+  if (!row) throw new Error('webhook event not recorded');
+  return row.held ? null : { id, topic: WEBHOOK_TOPIC, payload: job, availableAt: now, run: 0 };
 }
 
 /** After an event ends (delivered or abandoned): the next held event of its transaction may go. */

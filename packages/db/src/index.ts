@@ -25,6 +25,7 @@ export type { StaffUser } from './generated/prisma/client.js';
 export { recordAudit, listAudit, type AuditEntry, type AuditInput, type AuditQuery, type AuditPage } from './audit-log.js';
 export { hashPassword, verifyPassword, dummyVerifyPassword, generatePassword, DEFAULT_SCRYPT_PARAMS, type ScryptParams } from './staff-password.js';
 export { resendWebhookEvent, lockTransactionRow } from './webhook-resend.js';
+export { recordAttemptRow, type AttemptRow } from './webhook-attempts.js';
 export { searchTransactions, type TransactionSearch, type SearchPage } from './transactions/search-transactions.js';
 export { transactionTimeline, type TimelineItem } from './transactions/transaction-timeline.js';
 export { listProblemDeliveries, type DeliveryProblem } from './webhook-deliveries.js';

@@ -1,4 +1,4 @@
-import { completeOutbox, lockTransactionRow, releaseNextWebhookEvent, rescheduleOutbox, type Db, type OutboxRow } from '@mm/db';
+import { lockTransactionRow, recordAttemptRow, releaseNextWebhookEvent, rescheduleOutbox, type Db, type OutboxRow } from '@mm/db';
 import { afterFailedAttempt } from '../retry-policy.js';
 import type { SendResult } from '../send-webhook.js';
 
@@ -34,39 +34,22 @@ export async function recordAttempt(db: Db, a: AttemptToRecord, scheduleMs: read
   const step = a.result.success ? null : afterFailedAttempt(a.attemptNo, scheduleMs);
   const nextAttemptAt = step?.kind === 'retry' ? new Date(a.finishedAt.getTime() + step.delayMs) : null;
   const lastError = a.result.error ?? `HTTP ${a.result.statusCode}`;
-  const common = { attemptCount: a.attemptNo, updatedAt: a.finishedAt, nextAttemptAt };
-  const data = !step
-    ? { ...common, status: 'DELIVERED', deliveredAt: a.finishedAt }
-    : step.kind === 'retry'
-      ? { ...common, lastError }
-      : { ...common, status: 'ABANDONED', lastError };
+  const status = !step ? 'DELIVERED' : step.kind === 'retry' ? 'PENDING' : 'ABANDONED';
 
   return db.$transaction(async (tx): Promise<RecordedAttempt> => {
     await lockTransactionRow(tx, a.transactionId);
-    const { count } = await tx.webhookEvent.updateMany({
-      where: { id: a.eventId, status: 'PENDING', attemptCount: a.attemptNo - 1 },
-      data,
+    const recorded = await recordAttemptRow(tx, {
+      eventId: a.eventId, attemptNo: a.attemptNo, targetUrl: a.targetUrl, attemptedAt: a.attemptedAt,
+      statusCode: a.result.statusCode, latencyMs: a.result.latencyMs, error: a.result.error, success: a.result.success,
+      event: { status, updatedAt: a.finishedAt, nextAttemptAt, deliveredAt: step ? null : a.finishedAt, lastError: step ? lastError : null },
+      completeOutboxId: nextAttemptAt ? null : a.outboxId,
     });
-    if (count === 0) return { recordedAs: 'DUPLICATE', publish: [], nextAttemptAt: null };
-
-    await tx.webhookAttempt.create({
-      data: {
-        eventId: a.eventId,
-        attemptNo: a.attemptNo,
-        targetUrl: a.targetUrl,
-        statusCode: a.result.statusCode,
-        latencyMs: a.result.latencyMs,
-        error: a.result.error,
-        success: a.result.success,
-        createdAt: a.attemptedAt,
-      },
-    });
+    if (!recorded) return { recordedAs: 'DUPLICATE', publish: [], nextAttemptAt: null };
 
     if (nextAttemptAt) {
       const row = await rescheduleOutbox(tx, a.outboxId, nextAttemptAt);
       return { recordedAs: 'RETRY_SCHEDULED', publish: [row], nextAttemptAt };
     }
-    await completeOutbox(tx, a.outboxId);
     const released = await releaseNextWebhookEvent(tx, a.transactionId);
     return { recordedAs: step ? 'ABANDONED' : 'DELIVERED', publish: released ? [released] : [], nextAttemptAt: null };
   });

@@ -20,6 +20,8 @@ export interface ExportBenchOptions {
   rows: number;
   /** Resident memory of the process that serves the export (the gateway's, in its own process). */
   rss(): number;
+  /** Told of a download that did not answer 200 with every row. */
+  onProblem(problem: string): void;
 }
 
 const SMALL = 100_000;
@@ -134,6 +136,7 @@ export async function exportBench(options: ExportBenchOptions): Promise<Row[]> {
       for (const format of ['csv', 'json'] as const) {
         const d = await download(o, query, format);
         const ok = d.status === 200 && d.rows === size ? 'all rows' : `status ${d.status}, ${d.rows} rows!`;
+        if (ok !== 'all rows') o.onProblem(`export ${format} of ${size} rows: ${ok}`);
         table.push({
           what: `export ${format.toUpperCase()}, ${fmt(size)} rows over HTTP`,
           rate: `${fmt(d.rows / d.seconds)} rows/s`,

@@ -42,6 +42,7 @@ describe('bench report', () => {
   it('gives ratios as percentages, with one decimal below 10%', () => {
     expect(pct(41, 5000)).toBe('0.8%');
     expect(pct(3000, 5000)).toBe('60%');
+    expect(pct(41, NaN)).toBe('—');
   });
 });
 

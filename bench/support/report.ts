@@ -18,6 +18,8 @@ export const fmt = (n: number) => Math.round(n).toLocaleString('en-US').replace(
 /** A share as a percentage: one decimal below 10 %, so that small ratios still compare across runs. */
 export const pct = (part: number, whole: number) => {
   const p = (100 * part) / whole;
+  // No ceiling in this run (BENCH_PHASES without it): no ratio.
+  if (!Number.isFinite(p)) return '—';
   return `${p.toFixed(p < 10 ? 1 : 0)}%`;
 };
 

@@ -4,8 +4,9 @@ import { QUEUE_NAMES } from '@mm/queues/names';
 import type { Db } from '../client.js';
 import type { Transaction } from '../generated/prisma/client.js';
 import { isOverdraft, post } from '../ledger.js';
-import { insertOutbox, type OutboxRow } from '../outbox.js';
+import type { OutboxRow } from '../outbox.js';
 import { existingOrder } from './create-cashin.js';
+import { recordChange } from './record-change.js';
 
 export const CASHOUT_REQUEST_TOPIC = QUEUE_NAMES.cashoutRequests;
 
@@ -58,8 +59,8 @@ export async function createCashout(db: Db, input: NewCashout): Promise<CreateCa
           providerReference: `CO${id.replace(/-/g, '').slice(0, 20).toUpperCase()}`,
         },
       });
-      await tx.transactionEvent.create({ data: { transactionId: id, fromStatus: null, toStatus: status, cause: 'cashout-accepted' } });
-      const outbox = input.needsApproval ? [] : [await insertOutbox(tx, { topic: CASHOUT_REQUEST_TOPIC, payload: { transaction_id: id } })];
+      const outbox = await recordChange(tx, { transactionId: id, fromStatus: null, toStatus: status, cause: 'cashout-accepted', createdAt: transaction.createdAt },
+        input.needsApproval ? [] : [{ topic: CASHOUT_REQUEST_TOPIC, payload: { transaction_id: id } }]);
       await post(tx, { merchantId: input.merchantId, countryCode: input.countryCode, currency: input.currency }, cashoutPosting(null, status, input.amount)!, id);
       return { kind: 'created' as const, transaction, outbox };
     });

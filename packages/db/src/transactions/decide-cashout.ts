@@ -1,6 +1,5 @@
 import { DomainError } from '@mm/domain';
 import type { Tx } from '../client.js';
-import { insertOutbox } from '../outbox.js';
 import { CASHOUT_REQUEST_TOPIC } from './create-cashout.js';
 import { transition, type TransitionOutcome } from './transition.js';
 
@@ -32,10 +31,9 @@ export async function approveCashout(tx: Tx, d: CashoutDecision): Promise<Transi
   const moved = await transition(tx, {
     transactionId: d.transactionId, to: 'INITIATED', from: ['AWAITING_APPROVAL'], cause: 'cashout-approved',
     detail: { decided_by: d.decidedBy }, now: d.now,
+    jobs: [{ topic: CASHOUT_REQUEST_TOPIC, payload: { transaction_id: d.transactionId } }],
   });
-  if (!moved) return refuse(tx, d.transactionId, 'approved');
-  const row = await insertOutbox(tx, { topic: CASHOUT_REQUEST_TOPIC, payload: { transaction_id: d.transactionId } });
-  return { ...moved, outbox: [...moved.outbox, row] };
+  return moved ?? refuse(tx, d.transactionId, 'approved');
 }
 
 /** AWAITING_APPROVAL -> FAILED (REJECTED_BY_APPROVER): the reservation is released and the merchant notified. */

@@ -36,6 +36,8 @@ export interface TransitionRequest {
   patch?: TransitionPatch;
   /** Kept on the history row for the back-office timeline (who decided, what they wrote). */
   detail?: Record<string, string | null>;
+  /** Jobs the move queues (an approved cash-out's operator request), written with its history row. */
+  jobs?: NewJob[];
   now?: Date;
 }
 
@@ -74,7 +76,7 @@ export async function transition(tx: Tx, req: TransitionRequest): Promise<Transi
       ...(terminal ? { completedAt: now } : {}),
     },
   });
-  const jobs: NewJob[] = [];
+  const jobs: NewJob[] = [...(req.jobs ?? [])];
   if (req.to === 'PENDING' && expiresAt) {
     for (const at of pollAt.filter((d) => d < expiresAt)) jobs.push({ topic: EXPIRY_TOPIC, payload: { transaction_id: transaction.id, kind: 'poll' }, availableAt: at });
     jobs.push({ topic: EXPIRY_TOPIC, payload: { transaction_id: transaction.id, kind: 'expiry' }, availableAt: expiresAt });

@@ -4,11 +4,11 @@ import { isOverdraft, post } from './ledger.js';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from './test-database.js';
 
 /**
- * post() writes a whole journal in one statement and opens the accounts it needs only when one is
- * missing. These pin what that statement must do: the accounts it opens, the rows it writes, and that
- * a refused posting writes nothing at all.
+ * post() updates an account first and opens it only when the update finds none. These pin what a
+ * posting must do either way: the accounts it opens, the rows it writes, and that a refused posting
+ * writes nothing at all.
  */
-describe('one-statement ledger posting', () => {
+describe('ledger posting', () => {
   let fixture: MerchantTestDatabase;
   let db: Db;
   let merchantId: string;

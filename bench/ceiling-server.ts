@@ -5,12 +5,10 @@
  * SELECT by primary key. No framework, no validation, no logging. It prints its URL on stdout.
  */
 import { createServer } from 'node:http';
-import pg from 'pg';
+import { ceilingPool, createCeilingTable, insertRow, selectRow, type CeilingBody } from './support/ceiling-sql.js';
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_SIZE ?? 10) });
-await pool.query(`CREATE TABLE IF NOT EXISTS bench_ceiling (
-  id uuid PRIMARY KEY DEFAULT gen_random_uuid(), merchant_order_id text NOT NULL, amount bigint NOT NULL,
-  msisdn text NOT NULL, status text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
+const pool = ceilingPool();
+await createCeilingTable(pool);
 
 const server = createServer((req, res) => {
   const answer = (status: number, body: unknown) => {
@@ -23,17 +21,14 @@ const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const b = JSON.parse(Buffer.concat(chunks).toString()) as { merchant_order_id: string; amount: number; customer_msisdn: string };
-      pool.query<{ id: string }>('INSERT INTO bench_ceiling (merchant_order_id, amount, msisdn, status) VALUES ($1, $2, $3, $4) RETURNING id',
-        [b.merchant_order_id, b.amount, b.customer_msisdn, 'PENDING'])
-        .then((r) => answer(202, { data: { id: r.rows[0]!.id, status: 'PENDING' } }), fail);
+      const b = JSON.parse(Buffer.concat(chunks).toString()) as CeilingBody;
+      insertRow(pool, b).then((id) => answer(202, { data: { id, status: 'PENDING' } }), fail);
     });
     return;
   }
   const read = /^\/rows\/([0-9a-f-]{36})$/.exec(req.url ?? '');
   if (req.method === 'GET' && read) {
-    pool.query('SELECT * FROM bench_ceiling WHERE id = $1', [read[1]])
-      .then((r) => (r.rows[0] ? answer(200, { data: r.rows[0] }) : answer(404, { error: 'not found' })), fail);
+    selectRow(pool, read[1]!).then((row) => (row ? answer(200, { data: row }) : answer(404, { error: 'not found' })), fail);
     return;
   }
   answer(404, { error: 'not found' });

@@ -65,9 +65,20 @@ try {
     const { insert, select } = ceiling;
     check('ceiling INSERT', insert);
     check('ceiling SELECT', select);
+    const { floorInsert, floorSelect } = ceiling;
+    check('Express floor INSERT', floorInsert);
+    check('Express floor SELECT', floorSelect);
     rows.push(
       { what: 'ceiling: INSERT … COMMIT per request (bare node:http + pg)', rate: `${fmt(insert.rps)} req/s`, latency: lat(insert), ratio: '100%', target: '', notes: failures(insert) },
       { what: 'ceiling: SELECT by primary key per request', rate: `${fmt(select.rps)} req/s`, latency: lat(select), ratio: '100%', target: '', notes: failures(select) },
+      {
+        what: 'Express floor: the same INSERT behind Express 5, nothing else', rate: `${fmt(floorInsert.rps)} req/s`, latency: lat(floorInsert),
+        ratio: pct(floorInsert.rps, insert.rps), target: '', notes: `the most an Express route doing this INSERT reaches here; ${failures(floorInsert)}`,
+      },
+      {
+        what: 'Express floor: the same SELECT behind Express 5, nothing else', rate: `${fmt(floorSelect.rps)} req/s`, latency: lat(floorSelect),
+        ratio: pct(floorSelect.rps, select.rps), target: '', notes: `the most an Express route doing this SELECT reaches here; ${failures(floorSelect)}`,
+      },
     );
   }
 
@@ -144,18 +155,26 @@ if (problems.length > 0) {
   process.exitCode = 1;
 }
 
-/** The bare server's INSERT and SELECT rates, measured while the system is up and idle. */
-async function measureCeiling(): Promise<{ insert: LoadResult; select: LoadResult }> {
-  console.log(`ceiling: INSERT and SELECT, ${seconds} s each, ${connections} connections`);
-  const server = await startCeilingServer(sys.database.url);
-  try {
-    const insert = await runLoad({ kind: 'ceiling-insert', url: server.url, connections, durationS: seconds, prefix: 'ceiling' });
-    const ids = await sys.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM bench_ceiling LIMIT 10000`;
-    const select = await runLoad({ kind: 'ceiling-select', url: server.url, connections, durationS: seconds, prefix: 'ceiling', ids: ids.map((r) => r.id) });
-    return { insert, select };
-  } finally {
-    await server.stop();
-  }
+/**
+ * The bare server's INSERT and SELECT rates (the ceiling), then the same two behind Express 5 with
+ * nothing else (the framework floor), measured while the system is up and idle.
+ */
+async function measureCeiling(): Promise<Record<'insert' | 'select' | 'floorInsert' | 'floorSelect', LoadResult>> {
+  console.log(`ceiling and Express floor: INSERT and SELECT, ${seconds} s each, ${connections} connections`);
+  const both = async (script: string) => {
+    const server = await startCeilingServer(sys.database.url, script);
+    try {
+      const insert = await runLoad({ kind: 'ceiling-insert', url: server.url, connections, durationS: seconds, prefix: script });
+      const ids = await sys.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM bench_ceiling LIMIT 10000`;
+      const select = await runLoad({ kind: 'ceiling-select', url: server.url, connections, durationS: seconds, prefix: script, ids: ids.map((r) => r.id) });
+      return { insert, select };
+    } finally {
+      await server.stop();
+    }
+  };
+  const bare = await both('ceiling-server.ts');
+  const floor = await both('framework-floor-server.ts');
+  return { ...bare, floorInsert: floor.insert, floorSelect: floor.select };
 }
 
 /** The gateway's resident memory, read from /proc: it runs in its own process. */

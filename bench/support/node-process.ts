@@ -26,14 +26,14 @@ export function runLoad(job: LoadJob): Promise<LoadResult> {
   });
 }
 
-/** The ceiling server (ceiling-server.ts) on a free port; stop() ends it. */
-export async function startCeilingServer(databaseUrl: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = node('ceiling-server.ts', { DATABASE_URL: databaseUrl });
+/** A server that prints its URL on stdout (ceiling-server.ts, framework-floor-server.ts) on a free port; stop() ends it. */
+export async function startCeilingServer(databaseUrl: string, script = 'ceiling-server.ts'): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = node(script, { DATABASE_URL: databaseUrl });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const lines = createInterface({ input: child.stdout });
   const url = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`ceiling server exited ${code} while starting`)));
+    child.once('exit', (code) => reject(new Error(`${script} exited ${code} while starting`)));
   });
   return { url, async stop() { child.kill('SIGTERM'); await exited; } };
 }

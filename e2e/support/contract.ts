@@ -50,6 +50,18 @@ export async function withoutWrites(sys: System, send: () => Promise<ApiResponse
   return res;
 }
 
+/**
+ * The gateway keeps API keys and merchant statuses in memory and drops them when PostgreSQL notifies a
+ * change, milliseconds after its commit: repeats `send` (deadline 5 s, far under the cache's 60 s TTL,
+ * so only the notification can make it pass) until it answers `status`.
+ */
+export async function onceHeard(send: () => Promise<ApiResponse>, status: number): Promise<ApiResponse> {
+  return waitFor(async () => {
+    const res = await send();
+    return res.status === status ? res : undefined;
+  }, { timeoutMs: 5000, what: `the gateway to answer ${status} once it heard the change` });
+}
+
 let seq = 0;
 /** A merchant_order_id no other test uses. */
 export const newOrderId = (prefix = 'order') => `${prefix}-${Date.now()}-${++seq}`;

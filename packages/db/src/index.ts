@@ -8,7 +8,7 @@ export { transition, EXPIRY_TOPIC, type TransitionRequest, type TransitionOutcom
 export { createCashin, isUniqueViolation, OPERATOR_REQUEST_TOPIC, type NewCashin, type CreateCashinResult } from './transactions/create-cashin.js';
 export { snapshotOf } from './transactions/snapshot.js';
 export { SecretBox } from './secret-box.js';
-export { createMerchant, createApiKey, revokeApiKey, rotateApiKey, setMerchantStatus, setMerchantWebhookUrl, findActiveKey, newestActiveSecret, type IssuedKey, type ActiveKey } from './merchants.js';
+export { createMerchant, createApiKey, revokeApiKey, rotateApiKey, setMerchantStatus, setMerchantWebhookUrl, findActiveKey, lookupApiKey, keyUsableAt, newestActiveSecret, type IssuedKey, type ActiveKey, type ApiKeyRecord } from './merchants.js';
 export { upsertSubsidiary, setSubsidiaryActive, findActiveSubsidiary, SEED_SUBSIDIARIES, type SubsidiaryInput } from './subsidiaries.js';
 export { balancesOf, type BalanceRow } from './balances.js';
 export { applyOperatorResult } from './transactions/apply-operator-result.js';
@@ -30,3 +30,5 @@ export { searchTransactions, type TransactionSearch, type SearchPage } from './t
 export { transactionTimeline, type TimelineItem } from './transactions/transaction-timeline.js';
 export { listProblemDeliveries, type DeliveryProblem } from './webhook-deliveries.js';
 export { listMerchants, findMerchant, listMerchantKeys, lockMerchant, lockApiKey, listSubsidiaries, lockSubsidiary, type MerchantSummary, type ApiKeySummary, type SubsidiarySummary } from './merchant-queries.js';
+export { listenForReferenceChanges, REFERENCE_CHANGES_CHANNEL, type ReferenceChangeFeed, type ReferenceChangeOptions } from './reference-changes.js';
+export { ReferenceCache, type ReferenceCacheOptions } from './reference-cache.js';

@@ -61,14 +61,27 @@ export interface ActiveKey {
   secret: string;
 }
 
-export async function findActiveKey(db: Db, box: SecretBox, apiKey: string): Promise<ActiveKey | null> {
-  // One round trip on every API request: the key and its merchant's status together.
+/** A key as stored, revoked or not: a rotated key has a revoked_at in the future and works until then. */
+export interface ApiKeyRecord extends ActiveKey {
+  revokedAt: Date | null;
+}
+
+export function keyUsableAt(key: ApiKeyRecord, now: Date): boolean {
+  return key.revokedAt === null || key.revokedAt > now;
+}
+
+/** One round trip: the key and its merchant's status together; null for a key that never existed. */
+export async function lookupApiKey(db: Db, box: SecretBox, apiKey: string): Promise<ApiKeyRecord | null> {
   const [key] = await db.$queryRaw<{ merchant_id: string; merchant_status: string; secret_ciphertext: string; revoked_at: Date | null }[]>`
     SELECT k.merchant_id::text, m.status AS merchant_status, k.secret_ciphertext, k.revoked_at
       FROM api_keys k JOIN merchants m ON m.id = k.merchant_id WHERE k.api_key = ${apiKey}`;
-  // A rotated key has a revoked_at in the future: it works until then.
-  if (!key || (key.revoked_at && key.revoked_at <= new Date())) return null;
-  return { merchantId: key.merchant_id, merchantStatus: key.merchant_status, secret: box.open(key.secret_ciphertext) };
+  if (!key) return null;
+  return { merchantId: key.merchant_id, merchantStatus: key.merchant_status, secret: box.open(key.secret_ciphertext), revokedAt: key.revoked_at };
+}
+
+export async function findActiveKey(db: Db, box: SecretBox, apiKey: string): Promise<ActiveKey | null> {
+  const key = await lookupApiKey(db, box, apiKey);
+  return key && keyUsableAt(key, new Date()) ? key : null;
 }
 
 /** Webhooks are signed with the newest active key's secret (decisions 9). */

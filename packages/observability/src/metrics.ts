@@ -1,6 +1,6 @@
-import { Registry, collectDefaultMetrics, Counter, Histogram } from 'prom-client';
+import { Registry, collectDefaultMetrics, Counter, Gauge, Histogram } from 'prom-client';
 
-export { Counter, Histogram, Registry };
+export { Counter, Gauge, Histogram, Registry };
 
 /** One registry per service process, with Node's default metrics. */
 export function createMetricsRegistry(service: string): Registry {

@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import { findActiveSubsidiary, type Db, type ActiveKey } from '@mm/db';
+import type { Db, ActiveKey } from '@mm/db';
 import type { AmountLimits } from '@mm/domain';
 import type { Logger, Registry } from '@mm/observability';
 import { createHealthRouter, type ReadinessCheck } from '@mm/observability';
@@ -28,6 +28,7 @@ export interface GatewayDeps {
   metrics: Registry;
   readiness: Record<string, ReadinessCheck>;
   findKey(apiKey: string): Promise<ActiveKey | null>;
+  isActiveCountry(countryCode: string): Promise<boolean>;
   replayGuard: ReplayGuard;
   rateLimit: RequestHandler;
   afterCommit: AfterCommit;
@@ -54,7 +55,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use(paymentPageRouter({ db: deps.db }));
 
   const paymentUrl = (id: string) => `${deps.publicBaseUrl.replace(/\/$/, '')}/pay/${id}`;
-  const isActiveCountry = async (c: string) => (await findActiveSubsidiary(deps.db, c)) !== null;
+  const { isActiveCountry } = deps;
 
   const api = express.Router();
   // Raw bytes first: the signature covers the exact body received, never re-serialised JSON.

@@ -1,5 +1,5 @@
-import { createDb, findActiveKey, SecretBox } from '@mm/db';
-import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, type Logger } from '@mm/observability';
+import { createDb, findActiveSubsidiary, keyUsableAt, listenForReferenceChanges, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db';
+import { assertRedisNoEviction, createLogger, createMetricsRegistry, Gauge, listen, type Logger } from '@mm/observability';
 import {
   AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, operatorRequests, refundRequests, TransactionUpdateWaiter,
   type ProducerOptions, type QueueDefinition,
@@ -34,6 +34,24 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   // ioredis reconnects by itself; without a listener it prints "Unhandled error event" to stderr instead of a log line.
   for (const connection of [redis, subscriber]) connection.on('error', (err) => logger.error({ err }, 'redis connection error'));
   const box = new SecretBox(env.MASTER_KEY);
+  const now = overrides.now ?? Date.now;
+
+  // Every API request reads its key and every cash-in its country: from memory, dropped on any change
+  // PostgreSQL notifies (revocation, rotation, merchant disabled, subsidiary (de)activated).
+  const referenceChanges = await listenForReferenceChanges({
+    databaseUrl: env.DATABASE_URL,
+    onError: (err) => logger.warn({ err }, 'reference changes: LISTEN connection failed; keys and subsidiaries are read from the database until it is back'),
+  });
+  const ttlMs = env.REFERENCE_CACHE_TTL_S * 1000;
+  const keys = new ReferenceCache({ feed: referenceChanges, ttlMs, max: 10_000, load: (apiKey) => lookupApiKey(db, box, apiKey) });
+  const countries = new ReferenceCache({ feed: referenceChanges, ttlMs, max: 1_000, load: async (code) => (await findActiveSubsidiary(db, code)) !== null });
+  const metrics = createMetricsRegistry('gateway');
+  new Gauge({
+    name: 'mm_reference_changes_listening',
+    help: '1 while PostgreSQL change notifications reach this gateway (keys and subsidiaries served from memory); 0 while every request reads them from the database.',
+    registers: [metrics],
+    collect() { this.set(referenceChanges.listening ? 1 : 0); },
+  });
 
   // Jobs lost between commit and publish are re-published by the relay of their consumer (operator
   // bridge, refund worker).
@@ -45,9 +63,13 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     db,
     exportPool,
     logger,
-    metrics: createMetricsRegistry('gateway'),
+    metrics,
     readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
-    findKey: (apiKey) => findActiveKey(db, box, apiKey),
+    findKey: async (apiKey) => {
+      const key = await keys.get(apiKey);
+      return key && keyUsableAt(key, new Date(now())) ? key : null;
+    },
+    isActiveCountry: (code) => countries.get(code),
     replayGuard: new ReplayGuard(redis, env.REDIS_PREFIX, env.AUTH_TOLERANCE_S),
     rateLimit: rateLimit({ redis, redisPrefix: env.REDIS_PREFIX, perSecond: env.RATE_LIMIT_PER_S, burst: env.RATE_LIMIT_BURST, logger }),
     afterCommit,
@@ -58,7 +80,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     limits: { min: env.AMOUNT_MIN, max: env.AMOUNT_MAX },
     disbursementEnabled: env.DISBURSEMENT_ENABLED,
     cashoutApprovalThreshold: env.CASHOUT_APPROVAL_THRESHOLD,
-    now: overrides.now ?? Date.now,
+    now,
     faults: killAfterCommitHooks(env.CHAOS_KILL_AFTER_COMMIT_PREFIX),
   });
 
@@ -72,6 +94,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
       // Stop taking requests, let in-flight ones finish, then close connections.
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await waiter.close();
+      await referenceChanges.close();
       await producers.close();
       redis.disconnect();
       await db.$disconnect();

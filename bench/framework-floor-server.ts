@@ -11,7 +11,7 @@ const pool = ceilingPool();
 await createCeilingTable(pool);
 
 const app = express();
-// As the gateway is set up: no X-Powered-By, no ETag on API answers.
+// Less than the gateway does, never more (it also hashes each answer into an ETag): a floor, not a model.
 app.disable('x-powered-by');
 app.set('etag', false);
 app.post('/rows', express.json(), async (req, res) => {

@@ -25,6 +25,12 @@ export interface RelayEnv {
   WORKER_LOCK_MS: number;
 }
 
+/** Values of the `referenceCache` fragment. */
+export interface ReferenceCacheEnv {
+  /** API keys, merchant statuses and subsidiaries kept in memory at most this long; 0 reads them every time. */
+  REFERENCE_CACHE_TTL_S: number;
+}
+
 /** Environment variables several services share, with the defaults of architecture.md. */
 export const common = {
   DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).default('postgresql://postgres@127.0.0.1:5432/mobilemoney'),
@@ -46,6 +52,14 @@ export const operator = {
   OPERATOR_API_TOKEN: Joi.string().default('sim-token'),
   OPERATOR_CALLBACK_SECRET: Joi.string().default('sim-callback-secret'),
   OPERATOR_TIMEOUT_MS: Joi.number().integer().min(50).default(10_000),
+};
+
+/**
+ * Changes are notified by PostgreSQL and drop the cache at once; the TTL bounds the staleness only if a
+ * notification were lost without the LISTEN connection noticing.
+ */
+export const referenceCache = {
+  REFERENCE_CACHE_TTL_S: Joi.number().integer().min(0).default(60),
 };
 
 export const relay = {

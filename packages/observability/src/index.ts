@@ -1,5 +1,5 @@
 export { createLogger, type Logger } from './logger.js';
-export { createMetricsRegistry, Counter, Gauge, Histogram, Registry } from './metrics.js';
+export { createMetricsRegistry, referenceChangesGauge, Counter, Gauge, Histogram, Registry } from './metrics.js';
 export { createHealthRouter, startHealthServer, type ReadinessCheck } from './health.js';
 export { assertRedisNoEviction } from './redis-policy.js';
 export { listen } from './listen.js';

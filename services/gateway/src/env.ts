@@ -1,6 +1,6 @@
-import { common, Joi, masterKey, parseEnv as parse, type CommonEnv } from '@mm/config';
+import { common, Joi, masterKey, parseEnv as parse, referenceCache, type CommonEnv, type ReferenceCacheEnv } from '@mm/config';
 
-export interface GatewayEnv extends CommonEnv {
+export interface GatewayEnv extends CommonEnv, ReferenceCacheEnv {
   GATEWAY_PORT: number;
   PUBLIC_BASE_URL: string;
   MASTER_KEY: string;
@@ -12,8 +12,6 @@ export interface GatewayEnv extends CommonEnv {
   CASHOUT_APPROVAL_THRESHOLD: number;
   RATE_LIMIT_PER_S: number;
   RATE_LIMIT_BURST: number;
-  /** API keys and active subsidiaries kept in memory at most this long; 0 reads them on every request. */
-  REFERENCE_CACHE_TTL_S: number;
   /** Chaos suite only (NODE_ENV=test): kill -9 after the commit of cash-ins whose merchant_order_id starts with it. */
   CHAOS_KILL_AFTER_COMMIT_PREFIX: string;
 }
@@ -32,9 +30,7 @@ const schema = Joi.object<GatewayEnv>({
   CASHOUT_APPROVAL_THRESHOLD: Joi.number().integer().min(1).default(1_000_000),
   RATE_LIMIT_PER_S: Joi.number().integer().min(1).default(50),
   RATE_LIMIT_BURST: Joi.number().integer().min(1).default(100),
-  // Changes are notified by PostgreSQL and drop the cache at once; the TTL bounds the staleness only
-  // if a notification is ever lost without the LISTEN connection noticing.
-  REFERENCE_CACHE_TTL_S: Joi.number().integer().min(0).default(60),
+  ...referenceCache,
   CHAOS_KILL_AFTER_COMMIT_PREFIX: Joi.string().allow('').default(''),
 });
 

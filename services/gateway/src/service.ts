@@ -1,5 +1,5 @@
 import { createDb, findActiveSubsidiary, keyUsableAt, listenForReferenceChanges, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db';
-import { assertRedisNoEviction, createLogger, createMetricsRegistry, Gauge, listen, type Logger } from '@mm/observability';
+import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, referenceChangesGauge, type Logger } from '@mm/observability';
 import {
   AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, operatorRequests, refundRequests, TransactionUpdateWaiter,
   type ProducerOptions, type QueueDefinition,
@@ -46,12 +46,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   const keys = new ReferenceCache({ feed: referenceChanges, ttlMs, max: 10_000, load: (apiKey) => lookupApiKey(db, box, apiKey) });
   const countries = new ReferenceCache({ feed: referenceChanges, ttlMs, max: 1_000, load: async (code) => (await findActiveSubsidiary(db, code)) !== null });
   const metrics = createMetricsRegistry('gateway');
-  new Gauge({
-    name: 'mm_reference_changes_listening',
-    help: '1 while PostgreSQL change notifications reach this gateway (keys and subsidiaries served from memory); 0 while every request reads them from the database.',
-    registers: [metrics],
-    collect() { this.set(referenceChanges.listening ? 1 : 0); },
-  });
+  referenceChangesGauge(metrics, referenceChanges);
 
   // Jobs lost between commit and publish are re-published by the relay of their consumer (operator
   // bridge, refund worker).

@@ -72,6 +72,26 @@ describe('webhook delivery', () => {
     expect(outbox.completedAt).not.toBeNull();
   });
 
+  it('signs with the newest key: a key issued after a delivery signs the next one (its cached secret was dropped on the change)', async () => {
+    const r = await receiver();
+    const { merchantId, apiSecret: first } = await f.merchant(r.url);
+    let newer = 'not issued yet';
+    const secretOf = (i: number) => {
+      const { headers, body } = r.requests[i]!;
+      return [first, newer].find((k) => signatureMatches(k, headers['x-service-timestamp'] as string, body, headers['x-service-signature'] as string));
+    };
+    const deliver = async () => {
+      const { webhookRows } = await f.cashin(merchantId, ['SUCCESS']);
+      await f.publisher.publish(webhookRows);
+      await settled(webhookRows[0]!.id, 'DELIVERED');
+    };
+    await deliver();
+    await deliver();
+    newer = await f.newKey(merchantId);
+    await deliver();
+    expect([0, 1, 2].map(secretOf)).toEqual([first, first, newer]);
+  });
+
   it('abandons after exactly 7 attempts answered 500, each retry waiting at least the configured delay', async () => {
     const r = await receiver(() => 500);
     const { merchantId } = await f.merchant(r.url);

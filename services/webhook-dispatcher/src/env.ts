@@ -1,8 +1,8 @@
 import {
-  common, Joi, masterKey, parseEnv as parseWithSchema, parseSecondsList, relay, secondsList, type CommonEnv, type RelayEnv,
+  common, Joi, masterKey, parseEnv as parseWithSchema, parseSecondsList, referenceCache, relay, secondsList, type CommonEnv, type ReferenceCacheEnv, type RelayEnv,
 } from '@mm/config';
 
-export interface WebhookDispatcherEnv extends CommonEnv, RelayEnv {
+export interface WebhookDispatcherEnv extends CommonEnv, RelayEnv, ReferenceCacheEnv {
   MASTER_KEY: string;
   /** Delays (seconds) before each retry, as configured: decisions 9's 1m, 5m, 15m, 1h, 6h, 24h. */
   WEBHOOK_RETRY_SCHEDULE_S: string;
@@ -26,6 +26,7 @@ const schema = Joi.object({
   // Port 0 picks a free port (tests).
   WEBHOOK_DISPATCHER_PORT: Joi.number().port().default(3005),
   ...relay,
+  ...referenceCache,
   WEBHOOK_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(20),
 });
 

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
-import { createDb, findOverdueOutbox, SecretBox } from '@mm/db';
-import { assertRedisNoEviction, createHealthRouter, createLogger, startHealthServer, type Logger } from '@mm/observability';
+import { createDb, findOverdueOutbox, listenForReferenceChanges, newestActiveSecret, ReferenceCache, SecretBox } from '@mm/db';
+import { assertRedisNoEviction, createHealthRouter, createLogger, createMetricsRegistry, referenceChangesGauge, startHealthServer, type Logger } from '@mm/observability';
 import {
   createRedisConnection, createWorker, OutboxPublisher, QueueProducer, startOutboxRelay, webhookDeliveries,
   type OutboxRelay,
@@ -42,6 +42,18 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
     throw err;
   }
 
+  // A key lookup and its decryption per delivery, unless kept: dropped whenever PostgreSQL notifies a
+  // key change, so a delivery after a rotation is signed with the new key.
+  const referenceChanges = await listenForReferenceChanges({
+    databaseUrl: env.DATABASE_URL,
+    onError: (err) => logger.warn({ err }, 'reference changes: LISTEN connection failed; signing keys are read from the database until it is back'),
+  });
+  const secrets = new ReferenceCache({
+    feed: referenceChanges, ttlMs: env.REFERENCE_CACHE_TTL_S * 1000, max: 10_000, load: (merchantId) => newestActiveSecret(db, box, merchantId),
+  });
+  const metrics = createMetricsRegistry('webhook-dispatcher');
+  referenceChangesGauge(metrics, referenceChanges);
+
   const producer = new QueueProducer(webhookDeliveries, { connection: redis, redisPrefix: env.REDIS_PREFIX });
   const publisher = new OutboxPublisher([producer as QueueProducer<object>], logger);
 
@@ -50,7 +62,7 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
     { connection: redis, redisPrefix: env.REDIS_PREFIX, concurrency: env.WEBHOOK_CONCURRENCY, lockMs: env.WORKER_LOCK_MS, logger },
     deliverWebhook({
       db,
-      box,
+      signingSecret: (merchantId) => secrets.get(merchantId),
       publisher,
       scheduleMs: env.retryScheduleMs,
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
@@ -75,7 +87,7 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
     createHealthRouter({
       database: () => db.$queryRaw`SELECT 1`,
       redis: () => redis.ping(),
-    }),
+    }, metrics),
   );
   const address = health.address();
   const port = typeof address === 'object' && address ? address.port : env.WEBHOOK_DISPATCHER_PORT;
@@ -90,6 +102,7 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
     await producer.close();
     await closeServer(health);
     await redis.quit().catch(() => redis.disconnect());
+    await referenceChanges.close();
     await db.$disconnect();
     logger.info('webhook dispatcher stopped');
   };

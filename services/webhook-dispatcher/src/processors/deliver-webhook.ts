@@ -1,4 +1,4 @@
-import { completeOutbox, newestActiveSecret, type Db, type SecretBox, type WebhookEvent } from '@mm/db';
+import { completeOutbox, type Db, type WebhookEvent } from '@mm/db';
 import type { Logger } from '@mm/observability';
 import type { JobHandler, OutboxPublisher, WebhookDeliveryJob } from '@mm/queues';
 import { sendWebhook, type SendResult } from '../send-webhook.js';
@@ -8,7 +8,8 @@ import { webhookBody } from '../webhook-body.js';
 
 export interface DeliverWebhookDeps {
   db: Db;
-  box: SecretBox;
+  /** The secret of the merchant's newest active key (decisions 9), or null when it has none. */
+  signingSecret(merchantId: string): Promise<string | null>;
   publisher: OutboxPublisher;
   scheduleMs: readonly number[];
   timeoutMs: number;
@@ -29,7 +30,7 @@ function notSent(error: string): SendResult {
 async function attempt(deps: DeliverWebhookDeps, event: WebhookEvent, targetUrl: string): Promise<SendResult> {
   const target = await resolveTarget(targetUrl, { allowPrivate: deps.allowPrivate, lookup: deps.lookup });
   if (!target.ok) return notSent(target.reason);
-  const secret = await newestActiveSecret(deps.db, deps.box, event.merchantId);
+  const secret = await deps.signingSecret(event.merchantId);
   if (!secret) return notSent('merchant has no active key');
   return sendWebhook({
     url: target.url,

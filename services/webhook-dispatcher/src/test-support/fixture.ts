@@ -26,6 +26,8 @@ export interface Fixture {
   start(): Promise<WebhookDispatcher>;
   /** A merchant whose default webhook URL is `webhookUrl`, with one active key. */
   merchant(webhookUrl: string): Promise<{ merchantId: string; apiSecret: string }>;
+  /** Another key of the merchant, newer than its others; returns its secret. */
+  newKey(merchantId: string): Promise<string>;
   /**
    * A cash-in moved CREATED -> INITIATED -> each of `path` in turn; returns the webhook outbox rows
    * the moves produced (held rows are not returned, as `transition` does not return them).
@@ -76,6 +78,9 @@ export async function createFixture(envOverrides: Record<string, string> = {}): 
       const { id } = await createMerchant(db, { name: `merchant ${randomUUID().slice(0, 8)}`, webhookUrl });
       const key = await createApiKey(db, box, id);
       return { merchantId: id, apiSecret: key.apiSecret };
+    },
+    async newKey(merchantId) {
+      return (await createApiKey(db, box, merchantId)).apiSecret;
     },
     async cashin(merchantId, path) {
       const created = await createCashin(db, {

@@ -17,6 +17,7 @@ describe('outbox relay', () => {
   let outbox: ReturnType<typeof createOutboxPublisher>;
   const logged: { level: string; msg: string; obj: object }[] = [];
   const log = {
+    info: (obj: object, msg: string) => { logged.push({ level: 'info', msg, obj }); },
     warn: (obj: object, msg: string) => { logged.push({ level: 'warn', msg, obj }); },
     error: (obj: object, msg: string) => { logged.push({ level: 'error', msg, obj }); },
   };

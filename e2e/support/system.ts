@@ -77,6 +77,8 @@ export async function startSystem(o: SystemOptions = {}) {
     db, database, redis, sim, receiver, merchant: { id: merchant.id, ...key }, box, masterKey,
     gatewayUrl: gateway.url,
     bridgeUrl: `http://127.0.0.1:${bridgePort}`,
+    /** Where each worker serves /health, /ready and /metrics. */
+    workerUrls: { expiry: `http://127.0.0.1:${expiry.port}`, refunds: `http://127.0.0.1:${refunds.port}`, dispatcher: `http://127.0.0.1:${dispatcher.port}` },
     api: signedClient(gateway.url, key.apiKey, key.apiSecret),
     async startBridge() { bridge ??= await startBridge(); },
     async stopBridge() { await bridge?.stop(); bridge = null; },

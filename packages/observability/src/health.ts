@@ -1,6 +1,7 @@
 import express, { type Router } from 'express';
 import type { Server } from 'node:http';
 import type { Registry } from 'prom-client';
+import { httpMetrics } from './http-metrics.js';
 import { listen } from './listen.js';
 
 export type ReadinessCheck = () => Promise<unknown>;
@@ -34,8 +35,9 @@ export function createHealthRouter(checks: Record<string, ReadinessCheck>, regis
 }
 
 /** For workers that serve no other HTTP: a small server with the health routes only. */
-export async function startHealthServer(port: number, router: Router): Promise<Server> {
+export async function startHealthServer(port: number, router: Router, registry?: Registry): Promise<Server> {
   const app = express();
+  if (registry) app.use(httpMetrics(registry));
   app.use(router);
   return (await listen(app, port)).server;
 }

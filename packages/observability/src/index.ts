@@ -5,3 +5,4 @@ export { assertRedisNoEviction } from './redis-policy.js';
 export { listen } from './listen.js';
 export { requestId } from './request-id.js';
 export { accessLog } from './access-log.js';
+export { httpMetrics, singleMetric, LATENCY_BUCKETS } from './http-metrics.js';

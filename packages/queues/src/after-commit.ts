@@ -1,10 +1,16 @@
 import type { Redis } from 'ioredis';
+import { Counter, singleMetric, type Registry } from '@mm/observability';
 import type { OutboxPublisher } from './outbox-publisher.js';
 import type { PublishableOutboxRow } from './outbox-row.js';
 import { announceTransactionUpdate } from './transaction-updates.js';
 
 export interface CommittedChange {
-  transaction: { id: string; status: string };
+  transaction: { id: string; status: string; type?: string };
+  /**
+   * The status the transaction moved from, null for one just created: counted in
+   * mm_transaction_transitions_total. Absent when its status did not change (a refund's own jobs).
+   */
+  from?: string | null;
   outbox: PublishableOutboxRow[];
 }
 
@@ -14,14 +20,27 @@ export interface CommittedChange {
  * makes a waiting gateway answer with the state it reads itself.
  */
 export class AfterCommit {
+  private readonly transitions: Counter<'type' | 'from' | 'to'> | null;
+
   constructor(
     private readonly publisher: OutboxPublisher,
     private readonly redis: Redis,
     private readonly redisPrefix: string,
-  ) {}
+    metrics?: Registry,
+  ) {
+    this.transitions = metrics ? singleMetric(metrics, 'mm_transaction_transitions_total', () => new Counter({
+      name: 'mm_transaction_transitions_total',
+      help: 'Committed transaction status changes by type and from/to status (from NONE: created).',
+      labelNames: ['type', 'from', 'to'],
+      registers: [metrics],
+    })) : null;
+  }
 
   async run(changes: (CommittedChange | null)[]): Promise<void> {
     const real = changes.filter((c): c is CommittedChange => c !== null);
+    for (const c of real) {
+      if (c.from !== undefined) this.transitions?.inc({ type: c.transaction.type ?? 'UNKNOWN', from: c.from ?? 'NONE', to: c.transaction.status });
+    }
     await this.publisher.publish(real.flatMap((c) => c.outbox));
     await Promise.all(
       real.map((c) =>

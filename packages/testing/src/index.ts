@@ -6,3 +6,4 @@ export { waitFor } from './wait-for.js';
 export { signedClient, type ApiResponse, type SignOptions } from './signed-client.js';
 export { freePort } from './free-port.js';
 export { startReceiver, type Receiver, type ReceivedRequest, type Reply } from './webhook-receiver.js';
+export { samplesOf, sumBy, type Sample } from './prometheus-text.js';

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { CommonEnv, RelayEnv } from '@mm/config';
 import { createDb, findOverdueOutbox, type Db } from '@mm/db';
-import { assertRedisNoEviction, createHealthRouter, createLogger, createMetricsRegistry, startHealthServer, type Logger } from '@mm/observability';
+import { assertRedisNoEviction, createHealthRouter, createLogger, createMetricsRegistry, startHealthServer, type Logger, type Registry } from '@mm/observability';
 import {
   AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, startOutboxRelay,
   type JobHandler, type ProducerOptions, type QueueDefinition,
@@ -20,7 +20,8 @@ export interface OutboxWorkerOptions<P extends object> {
   concurrency: number;
   logger?: Logger;
   jobOptions?: ProducerOptions['jobOptions'];
-  handler(deps: { db: Db; afterCommit: AfterCommit; logger: Logger }): JobHandler<P>;
+  /** `metrics` is the process's registry: instrument the operator adapter there (instrumentAdapter). */
+  handler(deps: { db: Db; afterCommit: AfterCommit; logger: Logger; metrics: Registry }): JobHandler<P>;
 }
 
 export interface RunningOutboxWorker {
@@ -37,6 +38,7 @@ export async function startOutboxWorker<P extends object>(o: OutboxWorkerOptions
   const { env } = o;
   const logger = o.logger ?? createLogger(o.service, env.LOG_LEVEL);
   const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
+  const metrics = createMetricsRegistry(o.service);
   const redis = createRedisConnection(env.REDIS_URL);
   await assertRedisNoEviction(redis);
   const outbox = createOutboxPublisher(
@@ -44,7 +46,7 @@ export async function startOutboxWorker<P extends object>(o: OutboxWorkerOptions
     { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: o.jobOptions },
     logger,
   );
-  const afterCommit = new AfterCommit(outbox.publisher, redis, env.REDIS_PREFIX);
+  const afterCommit = new AfterCommit(outbox.publisher, redis, env.REDIS_PREFIX, metrics);
   const relay = startOutboxRelay({
     publisher: outbox.publisher,
     topics: [o.consumes.name],
@@ -54,13 +56,14 @@ export async function startOutboxWorker<P extends object>(o: OutboxWorkerOptions
     onError: (err) => logger.warn({ err }, 'outbox relay pass failed'),
   });
   const workerConnection = createRedisConnection(env.REDIS_URL);
-  const worker = createWorker(o.consumes, { connection: workerConnection, redisPrefix: env.REDIS_PREFIX, concurrency: o.concurrency, lockMs: env.WORKER_LOCK_MS, logger },
-    o.handler({ db, afterCommit, logger }));
+  const worker = createWorker(o.consumes, { connection: workerConnection, redisPrefix: env.REDIS_PREFIX, concurrency: o.concurrency, lockMs: env.WORKER_LOCK_MS, logger, metrics },
+    o.handler({ db, afterCommit, logger, metrics }));
   // Ready before start returns: a stop() racing the worker's connection would leave BullMQ timers behind.
   await worker.waitUntilReady();
   const health: Server = await startHealthServer(
     o.healthPort,
-    createHealthRouter({ database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() }, createMetricsRegistry(o.service)),
+    createHealthRouter({ database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() }, metrics),
+    metrics,
   );
   return {
     port: (health.address() as { port: number }).port,

@@ -14,7 +14,7 @@ import type { Store } from 'express-session';
 import type { Db } from '@mm/db';
 import type { SecretBox } from '@mm/db';
 import type { AfterCommit, OutboxPublisher } from '@mm/queues';
-import { Counter, createHealthRouter, type Logger, type ReadinessCheck, type Registry } from '@mm/observability';
+import { Counter, createHealthRouter, httpMetrics, type Logger, type ReadinessCheck, type Registry } from '@mm/observability';
 import { loadStaff, requireLogin } from './auth/guard.js';
 import type { LoginThrottle } from './auth/login-throttle.js';
 import { csrfProtection } from './http/csrf.js';
@@ -60,6 +60,7 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustProxy ? 1 : false);
+  app.use(httpMetrics(deps.metrics));
   app.use(requestId);
   // Never the headers: the session cookie (request) and Set-Cookie (response) would hand sessions to log readers.
   app.use(accessLog(deps.logger));
@@ -77,7 +78,7 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   app.use(loadStaff({ db: deps.db, sessionTtlS: deps.sessionTtlS, now: deps.now }));
 
   const attempts = new Counter({
-    name: 'backoffice_login_attempts_total', help: 'Login attempts by outcome', labelNames: ['outcome'] as const, registers: [deps.metrics],
+    name: 'mm_backoffice_login_attempts_total', help: 'Login attempts by outcome', labelNames: ['outcome'] as const, registers: [deps.metrics],
   });
   app.use(loginRouter({ db: deps.db, throttle: deps.throttle, attempts, now: deps.now }));
 

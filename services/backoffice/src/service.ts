@@ -35,7 +35,8 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
   // and the dispatcher's relays publish them anyway if this process dies in between).
   const queueRedis = createRedisConnection(env.REDIS_URL);
   const outbox = createOutboxPublisher([cashoutRequests, webhookDeliveries] as QueueDefinition<object>[], { connection: queueRedis, redisPrefix: env.REDIS_PREFIX }, logger);
-  const afterCommit = new AfterCommit(outbox.publisher, queueRedis, env.REDIS_PREFIX);
+  const metrics = createMetricsRegistry('backoffice');
+  const afterCommit = new AfterCommit(outbox.publisher, queueRedis, env.REDIS_PREFIX, metrics);
   const dashboard = openDashboardQueues(queueRedis, env.REDIS_PREFIX);
   const sessionRedis = createClient({ url: env.REDIS_URL });
   sessionRedis.on('error', (err: unknown) => logger.error({ err }, 'session redis connection error'));
@@ -48,7 +49,7 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
     publisher: outbox.publisher,
     dashboardQueues: dashboard.queues,
     logger,
-    metrics: createMetricsRegistry('backoffice'),
+    metrics,
     readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping(), sessions: () => sessionRedis.ping() },
     sessionStore: new RedisStore({ client: sessionRedis, prefix: sessionKeyPrefix(env.REDIS_PREFIX) }),
     throttle: new LoginThrottle(redis, env.REDIS_PREFIX, env.LOGIN_MAX_FAILURES, env.LOGIN_LOCKOUT_S),

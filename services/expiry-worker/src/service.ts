@@ -1,5 +1,5 @@
 import type { Logger } from '@mm/observability';
-import { operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
+import { instrumentAdapter, operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
 import { expiryChecks, webhookDeliveries, type ProducerOptions, type QueueDefinition } from '@mm/queues';
 import { startOutboxWorker, type RunningOutboxWorker } from '@mm/worker-runtime';
 import type { ExpiryEnv } from './env.js';
@@ -22,6 +22,6 @@ export async function startExpiryWorker(env: ExpiryEnv, overrides: ExpiryOverrid
     concurrency: 20,
     logger: overrides.logger,
     jobOptions: overrides.jobOptions,
-    handler: ({ db, afterCommit, logger }) => checkExpiryProcessor({ db, adapter, afterCommit, logger }),
+    handler: ({ db, afterCommit, logger, metrics }) => checkExpiryProcessor({ db, adapter: instrumentAdapter(adapter, metrics), afterCommit, logger }),
   });
 }

@@ -10,7 +10,7 @@ import { jsonBody } from './http/json-body.js';
 import type { RequestHandler } from 'express';
 import type { ReplayGuard } from './http/replay-guard.js';
 import type { FaultHooks } from './faults/fault-hooks.js';
-import { accessLog, requestId } from '@mm/observability';
+import { accessLog, httpMetrics, requestId } from '@mm/observability';
 import { balancesRouter } from './routes/balances.js';
 import { cashoutRouter } from './routes/cashout.js';
 import { paymentPageRouter } from './routes/payment-page.js';
@@ -49,6 +49,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  app.use(httpMetrics(deps.metrics));
   app.use(requestId);
   app.use(accessLog(deps.logger));
   app.use(createHealthRouter(deps.readiness, deps.metrics));

@@ -34,6 +34,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   // ioredis reconnects by itself; without a listener it prints "Unhandled error event" to stderr instead of a log line.
   for (const connection of [redis, subscriber]) connection.on('error', (err) => logger.error({ err }, 'redis connection error'));
   const box = new SecretBox(env.MASTER_KEY);
+  const metrics = createMetricsRegistry('gateway');
   const now = overrides.now ?? Date.now;
 
   // Every API request reads its key and every cash-in its country: from memory, dropped on any change
@@ -45,13 +46,12 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   const ttlMs = env.REFERENCE_CACHE_TTL_S * 1000;
   const keys = new ReferenceCache({ feed: referenceChanges, ttlMs, max: 10_000, load: (apiKey) => lookupApiKey(db, box, apiKey) });
   const countries = new ReferenceCache({ feed: referenceChanges, ttlMs, max: 1_000, load: async (code) => (await findActiveSubsidiary(db, code)) !== null });
-  const metrics = createMetricsRegistry('gateway');
   referenceChangesGauge(metrics, referenceChanges);
 
   // Jobs lost between commit and publish are re-published by the relay of their consumer (operator
   // bridge, refund worker).
   const producers = createOutboxPublisher([operatorRequests, refundRequests, cashoutRequests] as QueueDefinition<object>[], { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: overrides.jobOptions }, logger);
-  const afterCommit = new AfterCommit(producers.publisher, redis, env.REDIS_PREFIX);
+  const afterCommit = new AfterCommit(producers.publisher, redis, env.REDIS_PREFIX, metrics);
   const waiter = await TransactionUpdateWaiter.start(subscriber, env.REDIS_PREFIX);
 
   const app = createGatewayApp({

@@ -1,7 +1,7 @@
 import express from 'express';
 import { createDb, findOverdueOutbox } from '@mm/db';
-import { assertRedisNoEviction, Counter, createHealthRouter, createLogger, createMetricsRegistry, listen, type Logger } from '@mm/observability';
-import { operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
+import { assertRedisNoEviction, Counter, createHealthRouter, createLogger, createMetricsRegistry, httpMetrics, listen, type Logger } from '@mm/observability';
+import { instrumentAdapter, operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
 import {
   AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, createWorker, expiryChecks, operatorRequests,
   operatorResults, QueueProducer, startOutboxRelay, webhookDeliveries, type ProducerOptions, type QueueDefinition,
@@ -32,7 +32,8 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
   const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
   const redis = createRedisConnection(env.REDIS_URL);
   await assertRedisNoEviction(redis);
-  const adapter = overrides.adapter ?? operatorAdapterFromEnv(env);
+  const metrics = createMetricsRegistry('operator-bridge');
+  const adapter = instrumentAdapter(overrides.adapter ?? operatorAdapterFromEnv(env), metrics);
 
   const queueOptions = { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: overrides.jobOptions };
   const outbox = createOutboxPublisher(
@@ -40,7 +41,7 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
     queueOptions,
     logger,
   );
-  const afterCommit = new AfterCommit(outbox.publisher, redis, env.REDIS_PREFIX);
+  const afterCommit = new AfterCommit(outbox.publisher, redis, env.REDIS_PREFIX, metrics);
   const results = new QueueProducer(operatorResults, queueOptions);
   // This service consumes operator requests: it re-publishes those committed but never queued.
   const relay = startOutboxRelay({
@@ -52,14 +53,13 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
     onError: (err) => logger.warn({ err }, 'outbox relay pass failed'),
   });
 
-  const workerOptions = { connection: createRedisConnection(env.REDIS_URL), redisPrefix: env.REDIS_PREFIX, concurrency: env.BRIDGE_CONCURRENCY, lockMs: env.WORKER_LOCK_MS, logger };
+  const workerOptions = { connection: createRedisConnection(env.REDIS_URL), redisPrefix: env.REDIS_PREFIX, concurrency: env.BRIDGE_CONCURRENCY, lockMs: env.WORKER_LOCK_MS, logger, metrics };
   const pushWorker = createWorker(operatorRequests, workerOptions, pushUssdProcessor({
     db, adapter, afterCommit, now,
     callbackUrl: `${env.OPERATOR_CALLBACK_BASE_URL.replace(/\/$/, '')}/operator/callbacks/${adapter.name}`,
     confirmationTimeoutMs: Math.round(env.CASHIN_CONFIRMATION_TIMEOUT_S * 1000),
     statusPollsMs: env.CASHIN_STATUS_POLL_S ? parseSecondsList(env.CASHIN_STATUS_POLL_S) : [],
   }));
-  const metrics = createMetricsRegistry('operator-bridge');
   const capturedButFailed = new Counter({
     name: 'mm_operator_ok_for_failed_cashin_total',
     help: 'Operator confirmations (money taken) of cash-ins that are FAILED here: each one must be reconciled by hand.',
@@ -77,6 +77,7 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
 
   const app = express();
   app.disable('x-powered-by');
+  app.use(httpMetrics(metrics));
   app.use(createHealthRouter({ database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() }, metrics));
   app.use(operatorCallbackRouter({ adapter, results, now }));
   const { server, port } = await listen(app, env.OPERATOR_BRIDGE_PORT);

@@ -1,4 +1,5 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
+import { createMetricsRegistry, httpMetrics } from '@mm/observability';
 import type { Faults } from './faults.js';
 import type { Log } from './log.js';
 import { faultsRouter } from './routes/faults.js';
@@ -18,11 +19,17 @@ export interface SimulatorAppDeps extends OperatorApiDeps {
 export function createSimulatorApp(deps: SimulatorAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Its HTTP metrics are the operator's side of the bridge's mm_operator_request_duration_seconds.
+  const metrics = createMetricsRegistry('operator-simulator');
+  app.use(httpMetrics(metrics));
   app.use('/v1', refuseWhileDown(deps.faults, deps.log));
   app.use(express.json({ limit: '16kb' }));
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.contentType).send(await metrics.metrics());
   });
   app.use('/v1', delayWhileSlow(deps.faults, deps.timers, deps.log), operatorApiRouter(deps));
   app.use(sandboxRouter(deps));

@@ -1,5 +1,5 @@
 import type { Logger } from '@mm/observability';
-import { operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
+import { instrumentAdapter, operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
 import { refundRequests, webhookDeliveries, type ProducerOptions, type QueueDefinition } from '@mm/queues';
 import { startOutboxWorker, type RunningOutboxWorker } from '@mm/worker-runtime';
 import type { RefundEnv } from './env.js';
@@ -22,6 +22,6 @@ export async function startRefundWorker(env: RefundEnv, overrides: RefundWorkerO
     concurrency: 10,
     logger: overrides.logger,
     jobOptions: overrides.jobOptions,
-    handler: ({ db, afterCommit }) => executeRefundProcessor({ db, adapter, afterCommit }),
+    handler: ({ db, afterCommit, metrics }) => executeRefundProcessor({ db, adapter: instrumentAdapter(adapter, metrics), afterCommit }),
   });
 }

@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
 import { createDb, findOverdueOutbox, listenForReferenceChanges, newestActiveSecret, ReferenceCache, SecretBox } from '@mm/db';
-import { assertRedisNoEviction, createHealthRouter, createLogger, createMetricsRegistry, referenceChangesGauge, startHealthServer, type Logger } from '@mm/observability';
+import {
+  assertRedisNoEviction, createHealthRouter, createLogger, createMetricsRegistry, Histogram, LATENCY_BUCKETS, referenceChangesGauge, startHealthServer, type Logger,
+} from '@mm/observability';
 import {
   createRedisConnection, createWorker, OutboxPublisher, QueueProducer, startOutboxRelay, webhookDeliveries,
   type OutboxRelay,
@@ -53,13 +55,20 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
   });
   const metrics = createMetricsRegistry('webhook-dispatcher');
   referenceChangesGauge(metrics, referenceChanges);
+  const attempts = new Histogram({
+    name: 'mm_webhook_attempts_seconds',
+    help: 'Webhook delivery attempts by what became of the event (DELIVERED, RETRY_SCHEDULED, ABANDONED, DUPLICATE) and whether the merchant answered 2xx, with how long it took.',
+    labelNames: ['outcome', 'success'],
+    buckets: LATENCY_BUCKETS,
+    registers: [metrics],
+  });
 
   const producer = new QueueProducer(webhookDeliveries, { connection: redis, redisPrefix: env.REDIS_PREFIX });
   const publisher = new OutboxPublisher([producer as QueueProducer<object>], logger);
 
   const worker = createWorker(
     webhookDeliveries,
-    { connection: redis, redisPrefix: env.REDIS_PREFIX, concurrency: env.WEBHOOK_CONCURRENCY, lockMs: env.WORKER_LOCK_MS, logger },
+    { connection: redis, redisPrefix: env.REDIS_PREFIX, concurrency: env.WEBHOOK_CONCURRENCY, lockMs: env.WORKER_LOCK_MS, logger, metrics },
     deliverWebhook({
       db,
       signingSecret: (merchantId) => secrets.get(merchantId),
@@ -68,6 +77,7 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
       allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
       logger,
+      onAttempt: (outcome, result) => attempts.observe({ outcome, success: String(result.success) }, result.latencyMs / 1000),
     }),
   );
   // Ready before start returns: a stop() racing the worker's connection would leave BullMQ timers behind.
@@ -88,6 +98,7 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
       database: () => db.$queryRaw`SELECT 1`,
       redis: () => redis.ping(),
     }, metrics),
+    metrics,
   );
   const address = health.address();
   const port = typeof address === 'object' && address ? address.port : env.WEBHOOK_DISPATCHER_PORT;

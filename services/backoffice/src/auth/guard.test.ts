@@ -37,7 +37,7 @@ describe('backoffice access control', () => {
     expect(health.status).toBe(200);
     expect(health.headers.getSetCookie()).toEqual([]);
     expect((await fetch(`${bo.url}/ready`)).status).toBe(200);
-    expect(await (await fetch(`${bo.url}/metrics`)).text()).toContain('backoffice_login_attempts_total');
+    expect(await (await fetch(`${bo.url}/metrics`)).text()).toContain('mm_backoffice_login_attempts_total');
   });
 
   it('a viewer or an approver gets 403 on the admin-only staff page, and no link to it', async () => {

@@ -28,7 +28,7 @@ export const notFound: RequestHandler = (_req, _res, next) => next(notFoundError
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const known = toPageError(err);
-    if (!known) logger.error({ err, requestId: res.locals.requestId, path: req.path }, 'unhandled error');
+    if (!known) logger.error({ err, request_id: res.locals.requestId, path: req.path }, 'unhandled error');
     const status = known?.status ?? 500;
     const message = known?.message ?? 'An internal error occurred. It has been logged.';
     if (res.headersSent) return;

@@ -39,7 +39,7 @@ export function checkExpiryProcessor(deps: { db: Db; adapter: OperatorAdapter; a
         return;
       }
       if (!isFinalAttempt(job)) throw err;
-      deps.logger.warn({ err, transactionId: t.id, unavailable: err instanceof OperatorUnavailableError }, 'no operator answer for the final status check; expiring');
+      deps.logger.warn({ err, transaction_id: t.id, unavailable: err instanceof OperatorUnavailableError }, 'no operator answer for the final status check; expiring');
     }
     const outcome = await deps.db.$transaction(async (tx) => {
       const decided = status?.found ? await applyOperatorResult(tx, t.id, status, `${payload.kind === 'poll' ? 'status-poll' : 'expiry-check'}:operator-result`) : null;

@@ -21,7 +21,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const known = err instanceof DomainError ? err : fromBodyParser(err as { type?: string }) ?? fromRouter(err);
     const error = known ?? new DomainError('INTERNAL_ERROR', 'an internal error occurred');
-    if (!known) logger.error({ err, requestId: res.locals.requestId, path: req.path }, 'unhandled error');
+    if (!known) logger.error({ err, request_id: res.locals.requestId, path: req.path }, 'unhandled error');
     res.status(HTTP_STATUS[error.code]).json({
       error: {
         code: error.code,

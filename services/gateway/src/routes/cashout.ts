@@ -10,6 +10,7 @@ export function cashoutRouter(deps: RequestCashoutDeps): Router {
   router.post('/payments/cashout', async (_req, res) => {
     const body = validate(cashoutSchema, res.locals.body);
     const { replayed, transaction } = await requestCashout(deps, res.locals.merchantId as string, body);
+    res.locals.transactionId = transaction.id;
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(replayed ? 200 : 202).json({ data: presentCashoutResponse(transaction) });
   });

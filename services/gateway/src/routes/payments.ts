@@ -13,6 +13,7 @@ export function paymentsRouter(deps: InitiateCashinDeps & { db: Db; paymentUrl(i
   router.post('/payments/cashin', async (_req, res) => {
     const body = validate(cashinSchema, res.locals.body);
     const { replayed, transaction } = await initiateCashin(deps, res.locals.merchantId as string, body);
+    res.locals.transactionId = transaction.id;
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(replayed ? 200 : 202).json({ data: presentCashinResponse(transaction, deps.paymentUrl(transaction.id)) });
   });
@@ -24,6 +25,7 @@ export function paymentsRouter(deps: InitiateCashinDeps & { db: Db; paymentUrl(i
       ? await deps.db.transaction.findFirst({ where: { id, merchantId: res.locals.merchantId as string } })
       : null;
     if (!transaction) throw new DomainError('NOT_FOUND', 'no transaction with this id');
+    res.locals.transactionId = transaction.id;
     res.json({ data: presentStatusResponse(transaction) });
   });
 

@@ -15,6 +15,7 @@ export function refundsRouter(deps: { db: Db; afterCommit: AfterCommit }): Route
     const key = req.get('idempotency-key') ?? null;
     if (key !== null && idempotencyKeySchema.validate(key).error) throw invalidField('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
     const { replayed, record } = await requestRefund(deps, res.locals.merchantId as string, body, key);
+    res.locals.transactionId = body.transaction_id;
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(replayed ? 200 : 202).json({ data: record });
   });
@@ -25,6 +26,7 @@ export function refundsRouter(deps: { db: Db; afterCommit: AfterCommit }): Route
       ? await deps.db.refund.findFirst({ where: { id, merchantId: res.locals.merchantId as string }, include: { transaction: { select: { merchantOrderId: true } } } })
       : null;
     if (!refund) throw new DomainError('NOT_FOUND', 'no refund with this id');
+    res.locals.transactionId = refund.transactionId;
     res.json({ data: refundRecord(refundSnapshotOf(refund, refund.transaction.merchantOrderId)) });
   });
 

@@ -52,7 +52,7 @@ export async function initiateCashin(deps: InitiateCashinDeps, merchantId: strin
   deps.faults?.afterCashinCommit(body.merchant_order_id);
   // Subscribe before publishing: the acknowledgement may come back before publish() returns.
   const ack = deps.waiter.wait(result.transaction.id, (s) => !AWAITING_ACK.has(s), deps.ackWaitMs);
-  await deps.afterCommit.run([{ transaction: result.transaction, outbox: result.outbox }]);
+  await deps.afterCommit.run([{ transaction: result.transaction, from: null, outbox: result.outbox }]);
   await ack.promise;
   // Read back either way: without an announcement the row may still have moved to INITIATED.
   const current = await deps.db.transaction.findUnique({ where: { id: result.transaction.id } });

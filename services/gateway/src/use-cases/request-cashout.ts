@@ -42,6 +42,6 @@ export async function requestCashout(deps: RequestCashoutDeps, merchantId: strin
     ...fields, merchantId, requestFingerprint: fingerprint, needsApproval: cashoutNeedsApproval(body.amount, deps.approvalThreshold),
   });
   if (result.kind === 'existing') return replayOf(result.transaction, fingerprint, body.merchant_order_id);
-  await deps.afterCommit.run([{ transaction: result.transaction, outbox: result.outbox }]);
+  await deps.afterCommit.run([{ transaction: result.transaction, from: null, outbox: result.outbox }]);
   return { replayed: false, transaction: result.transaction };
 }

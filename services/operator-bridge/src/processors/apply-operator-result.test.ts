@@ -43,7 +43,7 @@ describe('operator result for a cash-in that is already final', () => {
     expect(counted).toBe(1);
     expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'FAILED', providerTxId: null });
     expect(lines).toContainEqual(expect.objectContaining({
-      level: 50, transactionId: t.id, providerReference: t.providerReference, failureCode: 'OPERATOR_UNAVAILABLE',
+      level: 50, transaction_id: t.id, providerReference: t.providerReference, failureCode: 'OPERATOR_UNAVAILABLE',
       msg: 'operator confirmed a payment that is FAILED here: reconcile by hand',
     }));
   });

@@ -41,6 +41,6 @@ async function flagCapturedButFailed(deps: ApplyOperatorResultDeps, transactionI
   const t = await deps.db.transaction.findUnique({ where: { id: transactionId }, select: { status: true, failureCode: true } });
   if (t?.status === 'FAILED') {
     deps.onCapturedButFailed?.();
-    deps.logger.error({ transactionId, providerReference, failureCode: t.failureCode }, 'operator confirmed a payment that is FAILED here: reconcile by hand');
+    deps.logger.error({ transaction_id: transactionId, providerReference, failureCode: t.failureCode }, 'operator confirmed a payment that is FAILED here: reconcile by hand');
   }
 }

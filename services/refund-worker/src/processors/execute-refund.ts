@@ -29,8 +29,11 @@ export function executeRefundProcessor(deps: { db: Db; adapter: OperatorAdapter;
       return c;
     });
     if (!done) return;
+    // The refund's webhook and, when it completed the refunds, the cash-in's move to REVERSED.
     await deps.afterCommit.run([
-      { transaction: { id: refund.transactionId, status: done.reversed?.transaction.status ?? 'SUCCESS' }, outbox: done.outbox },
+      done.reversed
+        ? { ...done.reversed, outbox: done.outbox }
+        : { transaction: { id: refund.transactionId, status: 'SUCCESS' }, outbox: done.outbox },
     ]);
   };
 }

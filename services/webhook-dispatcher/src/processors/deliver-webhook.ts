@@ -15,6 +15,8 @@ export interface DeliverWebhookDeps {
   timeoutMs: number;
   allowPrivate: boolean;
   logger: Logger;
+  /** Each recorded attempt: what became of the event (DELIVERED, RETRY_SCHEDULED, ABANDONED) and how long the merchant took. */
+  onAttempt?(recordedAs: string, result: SendResult): void;
   /** Injected in tests to resolve names without a network. */
   lookup?: Lookup;
 }
@@ -71,8 +73,9 @@ export function deliverWebhook(deps: DeliverWebhookDeps): JobHandler<WebhookDeli
       { eventId, outboxId, transactionId: event.transactionId, attemptNo, targetUrl, attemptedAt, finishedAt: new Date(), result },
       deps.scheduleMs,
     );
+    deps.onAttempt?.(recorded.recordedAs, result);
     deps.logger.info(
-      { eventId, attemptNo, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error, outcome: recorded.recordedAs, nextAttemptAt: recorded.nextAttemptAt },
+      { eventId, transaction_id: event.transactionId, attemptNo, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error, outcome: recorded.recordedAs, nextAttemptAt: recorded.nextAttemptAt },
       'webhook attempt',
     );
     await deps.publisher.publish(recorded.publish);

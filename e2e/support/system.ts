@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createApiKey, createDb, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary, type Db } from '@mm/db';
 import { createLogger } from '@mm/observability';
 import { createTestDatabase, createTestRedis, freePort, type TestDatabase, type TestRedis } from '@mm/testing';
-import { parseEnv as gatewayEnv, startGateway } from '@mm/gateway';
+import { parseEnv as gatewayEnv, startGateway, type RunningGateway } from '@mm/gateway';
 import { parseEnv as bridgeEnv, startOperatorBridge } from '@mm/operator-bridge';
 import { parseEnv as expiryEnv, startExpiryWorker } from '@mm/expiry-worker';
 import { parseEnv as refundEnv, startRefundWorker } from '@mm/refund-worker';
@@ -58,7 +58,9 @@ export async function startSystem(o: SystemOptions = {}) {
   };
   const jobOptions = { backoff: { type: 'fixed', delay: 50 } };
 
-  const gateway = await startGateway(gatewayEnv({ ...base, GATEWAY_PORT: '0', CASHIN_ACK_WAIT_MS: String(o.ackWaitMs ?? 3000), PUBLIC_BASE_URL: 'http://pay.example.test', ...o.gatewayEnv }), { logger, jobOptions });
+  const gatewaySettings = { ...base, GATEWAY_PORT: '0', CASHIN_ACK_WAIT_MS: String(o.ackWaitMs ?? 3000), PUBLIC_BASE_URL: 'http://pay.example.test' };
+  const gateway = await startGateway(gatewayEnv({ ...gatewaySettings, ...o.gatewayEnv }), { logger, jobOptions });
+  const extraGateways: RunningGateway[] = [];
   const bridgeSettings = bridgeEnv({ ...base, OPERATOR_BRIDGE_PORT: '0', CASHIN_CONFIRMATION_TIMEOUT_S: String(o.confirmationTimeoutS ?? 300), ...o.bridgeEnv });
   // The bridge's callback URL must be known before it listens: take a free port first.
   const bridgePort = await freePort();
@@ -80,10 +82,17 @@ export async function startSystem(o: SystemOptions = {}) {
     /** Where each worker serves /health, /ready and /metrics. */
     workerUrls: { expiry: `http://127.0.0.1:${expiry.port}`, refunds: `http://127.0.0.1:${refunds.port}`, dispatcher: `http://127.0.0.1:${dispatcher.port}` },
     api: signedClient(gateway.url, key.apiKey, key.apiSecret),
+    /** Another gateway instance on the same database and Redis, with settings of its own (e.g. a low rate limit). */
+    async startExtraGateway(env: Record<string, string>) {
+      const extra = await startGateway(gatewayEnv({ ...gatewaySettings, ...env }), { logger, jobOptions });
+      extraGateways.push(extra);
+      return { url: extra.url, api: signedClient(extra.url, key.apiKey, key.apiSecret) };
+    },
     async startBridge() { bridge ??= await startBridge(); },
     async stopBridge() { await bridge?.stop(); bridge = null; },
     async stop() {
       await gateway.stop();
+      for (const extra of extraGateways) await extra.stop();
       await bridge?.stop();
       await expiry.stop();
       await refunds.stop();

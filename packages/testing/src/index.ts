@@ -7,3 +7,4 @@ export { signedClient, type ApiResponse, type SignOptions } from './signed-clien
 export { freePort } from './free-port.js';
 export { startReceiver, type Receiver, type ReceivedRequest, type Reply } from './webhook-receiver.js';
 export { samplesOf, sumBy, type Sample } from './prometheus-text.js';
+export { OpenApiConformance, type ReceivedResponse } from './openapi-conformance.js';

@@ -11,6 +11,7 @@ import type { RequestHandler } from 'express';
 import type { ReplayGuard } from './http/replay-guard.js';
 import type { FaultHooks } from './faults/fault-hooks.js';
 import { accessLog, httpMetrics, requestId } from '@mm/observability';
+import { apiReferenceRouter } from './routes/api-reference.js';
 import { balancesRouter } from './routes/balances.js';
 import { cashoutRouter } from './routes/cashout.js';
 import { paymentPageRouter } from './routes/payment-page.js';
@@ -76,6 +77,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   api.use(transactionsExportRouter({ pool: deps.exportPool }));
   api.use(webhookEventsRouter({ db: deps.db }));
   api.use(notFound);
+  // The reference is public: before the authenticated router, which answers everything else under /api/v1.
+  app.use('/api/v1', apiReferenceRouter());
   app.use('/api/v1', api);
 
   app.use(notFound);

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { DomainError } from '@mm/domain';
 import type { Logger } from '@mm/observability';
-import { HTTP_STATUS } from './error-status.js';
+import { ERROR_STATUS } from '@mm/openapi';
 
 /** Body-parser errors carry a `type`; they become the documented codes. */
 function fromBodyParser(err: { type?: string }): DomainError | null {
@@ -22,7 +22,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const known = err instanceof DomainError ? err : fromBodyParser(err as { type?: string }) ?? fromRouter(err);
     const error = known ?? new DomainError('INTERNAL_ERROR', 'an internal error occurred');
     if (!known) logger.error({ err, request_id: res.locals.requestId, path: req.path }, 'unhandled error');
-    res.status(HTTP_STATUS[error.code]).json({
+    res.status(ERROR_STATUS[error.code]).json({
       error: {
         code: error.code,
         message: error.message,

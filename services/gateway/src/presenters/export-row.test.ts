@@ -55,6 +55,7 @@ describe('presentExportRow', () => {
     ['a failed one', base],
     ['an open one', { ...base, status: 'PENDING', providerState: null, providerTxId: null, providerTxnStatus: null, failureCode: null, failureReason: null, completedAt: null }],
     ['a refunded one', { ...base, status: 'REVERSED', providerState: 'OK', refundedAmount: 5000n, failureCode: null, failureReason: null }],
+    ['a cash-out (paid by wallet transfer, not a push)', { ...base, type: 'CASHOUT', status: 'SUCCESS', providerState: null, failureCode: null, failureReason: null }],
   ])('is, for %s, exactly the status response plus msisdn, created_at and updated_at', (_what, t) => {
     const { msisdn, created_at, updated_at, ...rest } = presentExportRow(t);
     expect(rest).toEqual(presentStatusResponse(t));

@@ -1,6 +1,6 @@
 import { maskMsisdn } from '@mm/domain';
 import type { ExportedTransaction } from '@mm/db/export-transactions';
-import { providerState } from './transaction-presenter.js';
+import { paymentMethod, providerState } from './transaction-presenter.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -20,7 +20,7 @@ export function presentExportRow(t: ExportedTransaction) {
     amount: Number(t.amount),
     currency: t.currency,
     country_code: t.countryCode,
-    payment_method: 'USSD_PUSH',
+    payment_method: paymentMethod(t),
     provider_reference: t.providerReference,
     provider_tx_id: t.providerTxId,
     provider_session_id: t.providerSessionId,

@@ -16,7 +16,7 @@ export function providerState(t: StatusFields): string | null {
 }
 
 // A cash-out is a transfer to the wallet: no push, no customer confirmation.
-const paymentMethod = (t: Pick<Transaction, 'type'>) => (t.type === 'CASHOUT' ? 'WALLET_TRANSFER' : 'USSD_PUSH');
+export const paymentMethod = (t: Pick<Transaction, 'type'>) => (t.type === 'CASHOUT' ? 'WALLET_TRANSFER' : 'USSD_PUSH');
 
 function common(t: StatusFields) {
   return {

@@ -1,0 +1,175 @@
+import { setMerchantStatus } from '@mm/db';
+import { waitFor } from '@mm/testing';
+import { signedClient, type SignOptions } from '@mm/testing';
+import { anotherMerchant, newOrderId, onceHeard, unixTime } from './support/contract.js';
+import { ConformanceClient, type Operation } from './support/conformance.js';
+import { CI_NUMBER, startSystem, type System } from './support/system.js';
+
+/**
+ * The OpenAPI document cannot drift from the gateway: every documented operation is called until it has
+ * given every status the document lists for it, each real answer (status, headers, body) is validated
+ * against the document, every body the gateway accepted against its request schema, every webhook
+ * received against `webhooks`, and the last test fails if any documented answer was never seen.
+ */
+let sys: System;
+/**
+ * A merchant whose requests go to a second gateway of the system: cash-out off (501) and a rate limit of
+ * 1 request/s (429). A merchant of its own, because the limit is counted per merchant by every gateway.
+ */
+let limited: (method: string, path: string, body?: unknown, opts?: SignOptions) => ReturnType<System['api']>;
+/**
+ * The same request again must be signed anew, or it is a replay (401). A timestamp a few seconds ahead
+ * (within the 300 s tolerance, and never the same twice) signs it apart from every earlier send.
+ */
+let ahead = 0;
+const resigned = (opts: SignOptions = {}): SignOptions => ({ ...opts, timestamp: unixTime(++ahead) });
+const c = new ConformanceClient();
+const today = new Date().toISOString().slice(0, 10);
+let paid: string; // a SUCCESS cash-in, refunded in part
+let refundId: string;
+
+const cashin = (o: Partial<Record<string, unknown>> = {}): Operation => ({
+  method: 'POST', template: '/payments/cashin', path: '/payments/cashin',
+  body: () => ({ merchant_order_id: newOrderId('oas'), amount: 5000, customer_msisdn: CI_NUMBER('01'), motif: 'conformance', metadata: { cart: 'c-1', items: 2 }, ...o }),
+});
+const cashout = (o: Partial<Record<string, unknown>> = {}): Operation => ({
+  method: 'POST', template: '/payments/cashout', path: '/payments/cashout',
+  body: () => ({ merchant_order_id: newOrderId('oas-out'), amount: 1000, beneficiary_msisdn: CI_NUMBER('33'), reason: 'supplier', ...o }),
+});
+const refund = (o: Partial<Record<string, unknown>> = {}): Operation => ({
+  method: 'POST', template: '/refunds', path: '/refunds', body: () => ({ transaction_id: paid, amount: 100, reason: newOrderId('refund'), ...o }),
+});
+const payment = (id: string): Operation => ({ method: 'GET', template: '/payments/{id}', path: `/payments/${id}` });
+const refundRead = (id: string): Operation => ({ method: 'GET', template: '/refunds/{id}', path: `/refunds/${id}` });
+const balances: Operation = { method: 'GET', template: '/balances', path: '/balances' };
+const exportOf = (query: string): Operation => ({ method: 'GET', template: '/transactions/export', path: `/transactions/export?${query}` });
+const webhookEvents = (query = ''): Operation => ({ method: 'GET', template: '/webhook-events', path: `/webhook-events${query}` });
+/** One request of every authenticated operation. */
+const everyOperation = (): Operation[] => [
+  cashin(), cashout(), payment(paid), refund(), refundRead(refundId), balances, exportOf(`date_from=${today}&date_to=${today}`), webhookEvents(),
+];
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+beforeAll(async () => {
+  sys = await startSystem({ gatewayEnv: { DISBURSEMENT_ENABLED: 'true' } });
+  const gateway = await sys.startExtraGateway({ RATE_LIMIT_PER_S: '1', RATE_LIMIT_BURST: '1' });
+  const merchant = await anotherMerchant(sys, 'Boutique Limitée');
+  limited = signedClient(gateway.url, merchant.apiKey, merchant.apiSecret);
+});
+afterAll(async () => {
+  await sys?.stop();
+});
+
+describe('every answer of every endpoint matches the OpenAPI document', () => {
+  it('cash-in: accepted, replayed, and each way it is refused', async () => {
+    const op = cashin();
+    const first = await c.expect(sys.api, op, 202);
+    paid = first.body.data.transaction_id;
+    const body = op.body!();
+    const again: Operation = { ...op, body: () => body };
+    await c.expect(sys.api, again, 202);
+    await c.expect(sys.api, again, 200, resigned());
+    await c.expect(sys.api, { ...again, body: () => ({ ...(body as object), amount: 6000 }) }, 409);
+    await c.expect(sys.api, cashin({ amount: '5000' }), 400);
+    await c.expect(sys.api, cashin({ amount: 50 }), 422);
+    await c.expect(sys.api, cashin(), 415, { contentType: 'text/plain' });
+    await c.expect(sys.api, { ...cashin(), body: () => JSON.stringify({ motif: 'x'.repeat(70_000) }) }, 413);
+  });
+
+  it('payment read, refunds (with Idempotency-Key) and their refusals', async () => {
+    await waitFor(async () => (await sys.db.transaction.findUnique({ where: { id: paid } }))?.status === 'SUCCESS', { what: 'the cash-in to succeed' });
+    await c.expect(sys.api, payment(paid), 200);
+    await c.expect(sys.api, payment(UNKNOWN_ID), 404);
+
+    const key = { extraHeaders: { 'Idempotency-Key': `oas-${Date.now()}` } };
+    const body = { transaction_id: paid, amount: 500, reason: 'one item returned' };
+    refundId = (await c.expect(sys.api, { ...refund(), body: () => body }, 202, key)).body.data.refund_id;
+    await c.expect(sys.api, { ...refund(), body: () => body }, 200, resigned(key));
+    await c.expect(sys.api, refundRead(refundId), 200);
+    await c.expect(sys.api, refundRead(UNKNOWN_ID), 404);
+    await c.expect(sys.api, refund({ transaction_id: UNKNOWN_ID }), 404);
+    await c.expect(sys.api, refund({ amount: 1_000_000 }), 422);
+    await c.expect(sys.api, refund({ transaction_id: 'not-a-uuid' }), 400);
+    await c.expect(sys.api, refund(), 415, { contentType: 'text/plain' });
+    await c.expect(sys.api, { ...refund(), body: () => JSON.stringify({ reason: 'x'.repeat(70_000) }) }, 413);
+    const pending = await c.expect(sys.api, cashin({ customer_msisdn: CI_NUMBER('55') }), 202);
+    await c.expect(sys.api, refund({ transaction_id: pending.body.data.transaction_id }), 409);
+  });
+
+  it('cash-out: accepted, replayed, refused; 501 where disbursement is off', async () => {
+    const op = cashout();
+    const body = op.body!();
+    await c.expect(sys.api, { ...op, body: () => body }, 202);
+    await c.expect(sys.api, { ...op, body: () => body }, 200, resigned());
+    await c.expect(sys.api, cashout({ amount: 4_000_000 }), 409);
+    await c.expect(sys.api, cashout({ amount: 50 }), 422);
+    await c.expect(sys.api, cashout({ beneficiary_msisdn: 12 }), 400);
+    await c.expect(sys.api, cashout(), 415, { contentType: 'text/plain' });
+    await c.expect(sys.api, { ...cashout(), body: () => JSON.stringify({ reason: 'x'.repeat(70_000) }) }, 413);
+    await c.expect(limited, cashout(), 501);
+  });
+
+  it('balances, export (JSON and CSV), webhook events, and their refusals', async () => {
+    await c.expect(sys.api, balances, 200);
+    const json = await c.expect(sys.api, exportOf(`date_from=${today}&date_to=${today}`), 200);
+    expect(json.body.data.length).toBeGreaterThan(2);
+    const csv = await c.expect(sys.api, exportOf(`date_from=${today}&date_to=${today}&format=csv&country_code=CI`), 200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    await c.expect(sys.api, exportOf(`date_from=${today}&date_to=2020-01-01`), 400);
+    await waitFor(async () => (await sys.db.webhookEvent.count({ where: { transactionId: paid, status: 'DELIVERED' } })) >= 2, { what: 'the webhooks of the paid cash-in' });
+    const events = await c.expect(sys.api, webhookEvents(`?transaction_id=${paid}`), 200);
+    expect(events.body.data.map((e: { event: string }) => e.event).sort()).toEqual(['refund.status_changed', 'transaction.status_changed']);
+    await c.expect(sys.api, webhookEvents('?limit=0'), 400);
+  });
+
+  it('the document itself', async () => {
+    const res = await c.expect(sys.api, { method: 'GET', template: '/openapi.json', path: '/openapi.json' }, 200, { headers: {} });
+    expect(res.body.openapi).toBe('3.1.0');
+  });
+
+  it('401 without the authentication headers, on every operation', async () => {
+    for (const op of everyOperation()) await c.expect(sys.api, op, 401, { headers: {} });
+  });
+
+  it('403 for a disabled merchant, on every operation', async () => {
+    const other = await anotherMerchant(sys);
+    await setMerchantStatus(sys.db, other.id, 'DISABLED');
+    await onceHeard(() => other.api('GET', '/api/v1/balances'), 403);
+    for (const op of everyOperation()) await c.expect(other.api, op, 403);
+  });
+
+  it('429 beyond the rate limit, on every operation', async () => {
+    for (const op of everyOperation()) {
+      // One request a second is allowed: of two in a row the second is refused, unless a new second
+      // began between them; a third then is.
+      const statuses: number[] = [];
+      while (statuses.length < 3 && !statuses.includes(429)) statuses.push((await c.send(limited, op)).status);
+      expect({ op: op.template, refused: statuses.includes(429) }).toEqual({ op: op.template, refused: true });
+    }
+  });
+
+  it('500 when the database fails, on every operation, and nothing is written', async () => {
+    // A suite of its own database: the tables every operation reads are renamed away for a moment.
+    await waitFor(async () => (await sys.db.transaction.count({ where: { status: { in: ['CREATED', 'INITIATED'] } } })) === 0
+      && (await sys.db.refund.count({ where: { status: 'PENDING' } })) === 0, { what: 'cash-ins acknowledged and refunds decided' });
+    const before = await sys.db.transaction.count();
+    const tables = ['transactions', 'refunds', 'ledger_accounts', 'webhook_events'];
+    for (const t of tables) await sys.db.$executeRawUnsafe(`ALTER TABLE ${t} RENAME TO ${t}_away`);
+    try {
+      for (const op of everyOperation()) await c.expect(sys.api, op, 500);
+    } finally {
+      for (const t of tables) await sys.db.$executeRawUnsafe(`ALTER TABLE ${t}_away RENAME TO ${t}`);
+    }
+    expect(await sys.db.transaction.count()).toBe(before);
+  });
+
+  it('every webhook received matches `webhooks`: transaction.status_changed and refund.status_changed', async () => {
+    await waitFor(() => sys.receiver.received.some((w) => w.body.event === 'refund.status_changed') || undefined, { what: 'a refund webhook' });
+    expect(sys.receiver.received.length).toBeGreaterThan(2);
+    for (const w of sys.receiver.received) expect(c.checkWebhook(w.headers, w.rawBody)).toEqual([]);
+  });
+
+  it('nothing the document promises went unexercised', () => {
+    expect(c.checker.unexercised()).toEqual([]);
+  });
+});

@@ -1,0 +1,47 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { openApiDocument } from '@mm/openapi';
+import { OpenApiConformance, type ApiResponse, type SignOptions } from '@mm/testing';
+
+type Api = (method: string, path: string, body?: unknown, opts?: SignOptions) => Promise<ApiResponse>;
+
+/** The documented operations, as `METHOD template` with the concrete request a test sends for each. */
+export interface Operation {
+  method: 'GET' | 'POST';
+  template: string;
+  path: string;
+  body?: () => unknown;
+}
+
+/**
+ * Sends requests and checks every answer against the OpenAPI document on the spot (so a failure names
+ * the request), and every body the gateway accepted against the documented request schema.
+ */
+export class ConformanceClient {
+  readonly checker = new OpenApiConformance(openApiDocument);
+
+  async send(api: Api, op: Operation, opts?: SignOptions): Promise<ApiResponse> {
+    const body = op.body?.();
+    const res = await api(op.method, `/api/v1${op.path}`, body, opts);
+    expect({ request: `${op.method} ${op.path}`, status: res.status, problems: this.checker.checkResponse(op.method, op.template, res) })
+      .toEqual({ request: `${op.method} ${op.path}`, status: res.status, problems: [] });
+    if (res.status < 300 && body !== undefined && typeof body !== 'string') {
+      expect(this.checker.checkRequestBody(op.method, op.template, body)).toEqual([]);
+    }
+    return res;
+  }
+
+  /** Sends `op` and expects `status`, the answer conforming to the document. */
+  async expect(api: Api, op: Operation, status: number, opts?: SignOptions): Promise<ApiResponse> {
+    const res = await this.send(api, op, opts);
+    expect({ request: `${op.method} ${op.path}`, status: res.status, body: res.status === status ? undefined : res.text })
+      .toEqual({ request: `${op.method} ${op.path}`, status, body: undefined });
+    return res;
+  }
+
+  checkWebhook(headers: IncomingHttpHeaders, rawBody: string): string[] {
+    const h = new Headers();
+    for (const [k, v] of Object.entries(headers)) if (typeof v === 'string') h.set(k, v);
+    const body = JSON.parse(rawBody) as { event: string };
+    return this.checker.checkWebhook(body.event, h, body);
+  }
+}

@@ -1,0 +1,81 @@
+import type { OpenAPIObject, SecuritySchemeObject } from 'openapi3-ts/oas31';
+import { errorResponses, errorSchemas } from './errors.js';
+import { headerComponents, requestIdHeader } from './headers.js';
+import { paymentPaths } from './paths/payments.js';
+import { refundPaths } from './paths/refunds.js';
+import { reportingPaths } from './paths/reporting.js';
+import { recordSchemas } from './schemas/records.js';
+import { requestSchemas } from './schemas/requests.js';
+import { transactionSchemas } from './schemas/transaction.js';
+import { webhooks } from './webhooks.js';
+
+const AUTHENTICATION = `Every request carries three headers, and together they authenticate it:
+
+- \`X-Service-Key\`: your API key (\`pk_…\`);
+- \`X-Service-Timestamp\`: the current Unix time in seconds, as a decimal string;
+- \`X-Service-Signature\`: the lowercase hex HMAC-SHA256, keyed with your API secret (\`sk_…\`), of the timestamp string immediately followed by the exact body bytes you send (the empty string for a GET).
+
+A timestamp more than 300 s from our clock is refused (401 TIMESTAMP_OUT_OF_TOLERANCE). The same signed non-GET request sent twice is refused (401 REQUEST_REPLAYED): sign every request anew, a retry in a later second. Webhooks are signed the same way in the other direction.`;
+
+const DESCRIPTION = `Collect money from customers' mobile-money wallets in West and Central Africa (XOF, XAF): ask for a cash-in, the operator sends a USSD push to the customer's phone, the customer confirms with a secret code, and you learn the outcome by a signed webhook. Refunds, balances per country subsidiary, reconciliation exports, and cash-out.
+
+Successful answers carry their payload in \`data\`; errors are \`{"error": {"code", "message", "details"?, "request_id"}}\`. Every answer carries \`X-Request-Id\`. Amounts are whole francs. Bodies are UTF-8 JSON of at most 64 KiB.
+
+## Authentication
+
+${AUTHENTICATION}
+
+## Rate limit
+
+Per merchant, 50 requests/s sustained with bursts of 100, shared by every gateway instance: \`RateLimit-*\` headers, and 429 RATE_LIMITED with \`Retry-After\` beyond it.`;
+
+const keyHeader = (name: string, description: string): SecuritySchemeObject => ({ type: 'apiKey', in: 'header', name, description });
+
+/** The OpenAPI 3.1 description of /api/v1, served at /api/v1/openapi.json. */
+export const openApiDocument: OpenAPIObject = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Mobile-money collection API',
+    version: '1.0.0',
+    description: DESCRIPTION,
+  },
+  // Relative: resolved against where this document is served, so it names the server it came from.
+  servers: [{ url: '/api/v1' }],
+  security: [{ ServiceKey: [], ServiceTimestamp: [], ServiceSignature: [] }],
+  tags: [
+    { name: 'Payments', description: 'Cash-in (collect) and cash-out (pay out), and reading either back.' },
+    { name: 'Refunds' },
+    { name: 'Balances' },
+    { name: 'Reconciliation' },
+    { name: 'Webhooks', description: 'What was sent to you, and every delivery attempt.' },
+    { name: 'Reference', description: 'This document.' },
+  ],
+  paths: {
+    ...paymentPaths,
+    ...refundPaths,
+    ...reportingPaths,
+    '/openapi.json': {
+      get: {
+        operationId: 'getOpenApiDocument',
+        tags: ['Reference'],
+        summary: 'This OpenAPI document',
+        description: 'Not authenticated. A readable rendering is at /api/v1/docs.',
+        security: [],
+        responses: {
+          200: { description: 'The document.', headers: requestIdHeader, content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } } } } } },
+        },
+      },
+    },
+  },
+  webhooks,
+  components: {
+    securitySchemes: {
+      ServiceKey: keyHeader('X-Service-Key', 'Your API key.'),
+      ServiceTimestamp: keyHeader('X-Service-Timestamp', 'Unix time in seconds; at most 300 s from our clock.'),
+      ServiceSignature: keyHeader('X-Service-Signature', 'hex(HMAC-SHA256(api_secret, timestamp + raw body)).'),
+    },
+    schemas: { ...transactionSchemas, ...requestSchemas, ...recordSchemas, ...errorSchemas },
+    responses: errorResponses,
+    headers: headerComponents,
+  },
+};

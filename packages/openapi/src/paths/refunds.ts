@@ -1,0 +1,54 @@
+import type { PathsObject } from 'openapi3-ts/oas31';
+import { errorResponse } from '../errors.js';
+import { okHeaders, replayedHeaders } from '../headers.js';
+import { dataOf, jsonBody } from './shapes.js';
+
+export const refundPaths: PathsObject = {
+  '/refunds': {
+    post: {
+      operationId: 'createRefund',
+      tags: ['Refunds'],
+      summary: 'Refund a successful cash-in, in whole or in part',
+      description: 'Only a SUCCESS cash-in can be refunded (409 INVALID_STATE otherwise, a REVERSED one included). Several partial refunds are allowed '
+        + 'while the refunds that are not FAILED stay within the amount (422 REFUND_EXCEEDS_AMOUNT otherwise, checked atomically). '
+        + 'The amount is reserved from the available balance (409 INSUFFICIENT_BALANCE when it cannot cover it). The refund becomes SUCCESS or FAILED '
+        + '(webhook refund.status_changed); when refunds that succeeded cover the whole amount the cash-in becomes REVERSED (webhook transaction.status_changed).',
+      parameters: [{
+        name: 'Idempotency-Key', in: 'header', required: false,
+        description: 'Makes a retry safe: the same key with the same body answers 200 with the same refund; with another body 409 IDEMPOTENCY_KEY_REUSED.',
+        schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+      }],
+      requestBody: jsonBody('RefundRequest'),
+      responses: {
+        202: { description: 'Accepted: the refund is PENDING.', headers: okHeaders, content: dataOf('Refund') },
+        200: { description: 'The same Idempotency-Key and body again: the existing refund.', headers: replayedHeaders, content: dataOf('Refund') },
+        400: errorResponse(400),
+        401: errorResponse(401),
+        403: errorResponse(403),
+        404: errorResponse(404),
+        409: errorResponse(409),
+        413: errorResponse(413),
+        415: errorResponse(415),
+        422: errorResponse(422),
+        429: errorResponse(429),
+        500: errorResponse(500),
+      },
+    },
+  },
+  '/refunds/{id}': {
+    get: {
+      operationId: 'getRefund',
+      tags: ['Refunds'],
+      summary: 'Read a refund',
+      parameters: [{ name: 'id', in: 'path', required: true, description: 'The refund_id.', schema: { type: 'string', format: 'uuid' } }],
+      responses: {
+        200: { description: 'The refund.', headers: okHeaders, content: dataOf('Refund') },
+        401: errorResponse(401),
+        403: errorResponse(403),
+        404: errorResponse(404),
+        429: errorResponse(429),
+        500: errorResponse(500),
+      },
+    },
+  },
+};

@@ -1,0 +1,129 @@
+import type { SchemaObject } from 'openapi3-ts/oas31';
+
+type Schema = SchemaObject;
+
+const timestamp: Schema = { type: 'string', format: 'date-time' };
+const nullable = (s: Schema): Schema => ({ oneOf: [s, { type: 'null' }] } as Schema);
+
+const refundFields: Record<string, Schema> = {
+  refund_id: { type: 'string', format: 'uuid' },
+  transaction_id: { type: 'string', format: 'uuid' },
+  merchant_order_id: { $ref: '#/components/schemas/MerchantOrderId' } as Schema,
+  amount: { type: 'integer', minimum: 1 },
+  currency: { $ref: '#/components/schemas/Currency' } as Schema,
+  reason: { type: ['string', 'null'] } as Schema,
+  status: { type: 'string', enum: ['PENDING', 'SUCCESS', 'FAILED'] },
+  failure_reason: { type: ['string', 'null'], description: "The operator's reason when the refund FAILED." } as Schema,
+  provider_reference: { type: 'string', description: 'Reference of the refund sent to the operator, which dedupes on it: a retried refund is never paid twice.' },
+  created_at: timestamp,
+  updated_at: timestamp,
+  completed_at: nullable(timestamp),
+};
+const REFUND_FIELDS = Object.keys(refundFields);
+
+/** The merchant's records other than transactions: refunds, balances, webhook events and their attempts. */
+export const recordSchemas: Record<string, Schema> = {
+  Refund: {
+    type: 'object', additionalProperties: false, required: REFUND_FIELDS, properties: refundFields,
+    description: 'A refund of a SUCCESS cash-in. Its amount is reserved from the available balance when accepted and released if it FAILS.',
+  },
+  Balance: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['country_code', 'country_name', 'currency', 'available_balance', 'pending_balance', 'updated_at'],
+    properties: {
+      country_code: { $ref: '#/components/schemas/CountryCode' } as Schema,
+      country_name: { type: 'string' },
+      currency: { $ref: '#/components/schemas/Currency' } as Schema,
+      available_balance: { type: 'integer', minimum: 0, description: 'Captured cash-ins minus refunds and cash-outs, reserved or paid.' },
+      pending_balance: { type: 'integer', minimum: 0, description: 'Cash-ins not yet decided (CREATED, INITIATED, PENDING).' },
+      updated_at: { ...timestamp, description: 'Last movement of either balance (the subsidiary\'s activation when none).' },
+    },
+  },
+  ExportMeta: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['count', 'date_from', 'date_to'],
+    properties: {
+      count: { type: 'integer', minimum: 0 },
+      date_from: { type: 'string', format: 'date' },
+      date_to: { type: 'string', format: 'date' },
+      country_code: { $ref: '#/components/schemas/CountryCode' } as Schema,
+    },
+  },
+  WebhookAttempt: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['attempt_no', 'status_code', 'latency_ms', 'error', 'success', 'at'],
+    properties: {
+      attempt_no: { type: 'integer', minimum: 1, description: '1 to 7 on the schedule; a delivery re-sent after it was abandoned continues the count.' },
+      status_code: { type: ['integer', 'null'], description: 'HTTP status your endpoint answered; null when it did not answer.' } as Schema,
+      latency_ms: { type: 'integer', minimum: 0 },
+      error: { type: ['string', 'null'], description: 'Why the attempt failed when no status explains it (timeout, connection refused, refused target).' } as Schema,
+      success: { type: 'boolean', description: 'A 2xx within 10 s.' },
+      at: timestamp,
+    },
+  },
+  WebhookEvent: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['event_id', 'event', 'transaction_id', 'status', 'target_url', 'attempt_count', 'next_attempt_at', 'delivered_at', 'created_at', 'payload', 'attempts'],
+    properties: {
+      event_id: { type: 'string', format: 'uuid' },
+      event: { type: 'string', enum: ['transaction.status_changed', 'refund.status_changed'] },
+      transaction_id: { type: 'string', format: 'uuid' },
+      status: {
+        type: 'string', enum: ['PENDING', 'DELIVERED', 'ABANDONED', 'NO_TARGET'],
+        description: 'PENDING: being delivered or retried; ABANDONED: 7 attempts failed (re-sent by the service on request); NO_TARGET: neither notify_url nor a default URL.',
+      },
+      target_url: { type: ['string', 'null'] } as Schema,
+      attempt_count: { type: 'integer', minimum: 0 },
+      next_attempt_at: nullable(timestamp),
+      delivered_at: nullable(timestamp),
+      created_at: timestamp,
+      payload: {
+        description: 'The exact JSON body sent to your endpoint.',
+        oneOf: [{ $ref: '#/components/schemas/TransactionStatusChangedEvent' }, { $ref: '#/components/schemas/RefundStatusChangedEvent' }],
+      } as Schema,
+      attempts: { type: 'array', items: { $ref: '#/components/schemas/WebhookAttempt' } },
+    },
+  },
+  TransactionStatusChangedEvent: {
+    type: 'object',
+    description: 'Sent on every move of a transaction to SUCCESS, FAILED, EXPIRED or REVERSED.',
+    additionalProperties: false,
+    required: ['event', 'event_id', 'transaction_id', 'merchant_order_id', 'type', 'status', 'amount', 'currency', 'country_code', 'provider_tx_id', 'timestamp'],
+    properties: {
+      event: { type: 'string', const: 'transaction.status_changed' },
+      event_id: { type: 'string', format: 'uuid', description: 'The same on every retry of this event: deduplicate on it.' },
+      transaction_id: { type: 'string', format: 'uuid' },
+      merchant_order_id: { $ref: '#/components/schemas/MerchantOrderId' } as Schema,
+      type: { type: 'string', enum: ['CASHIN', 'CASHOUT'] },
+      status: { type: 'string', enum: ['SUCCESS', 'FAILED', 'EXPIRED', 'REVERSED'] },
+      amount: { type: 'integer', minimum: 1 },
+      currency: { $ref: '#/components/schemas/Currency' } as Schema,
+      country_code: { $ref: '#/components/schemas/CountryCode' } as Schema,
+      provider_tx_id: { type: ['string', 'null'] } as Schema,
+      failure_code: { $ref: '#/components/schemas/FailureCode', description: 'Only on FAILED.' } as Schema,
+      failure_reason: { type: ['string', 'null'], description: 'Only on FAILED.' } as Schema,
+      timestamp: { type: 'string', format: 'date-time', pattern: '\\+00:00$', description: 'When the change happened, ISO 8601 with offset.' },
+    },
+    // failure_code and failure_reason come with FAILED and only with it.
+    if: { properties: { status: { const: 'FAILED' } } },
+    then: { required: ['failure_code', 'failure_reason'] },
+    else: { not: { anyOf: [{ required: ['failure_code'] }, { required: ['failure_reason'] }] } },
+  } as Schema,
+  RefundStatusChangedEvent: {
+    type: 'object',
+    description: 'Sent when a refund becomes SUCCESS or FAILED (before the REVERSED event a refund may cause).',
+    additionalProperties: false,
+    required: ['event', 'event_id', ...REFUND_FIELDS, 'timestamp'],
+    properties: {
+      event: { type: 'string', const: 'refund.status_changed' },
+      event_id: { type: 'string', format: 'uuid' },
+      ...refundFields,
+      status: { type: 'string', enum: ['SUCCESS', 'FAILED'] },
+      timestamp: { type: 'string', format: 'date-time', pattern: '\\+00:00$' },
+    },
+  },
+};

@@ -1,0 +1,62 @@
+import type { SchemaObject } from 'openapi3-ts/oas31';
+
+type Schema = SchemaObject;
+
+const httpUrl: Schema = { type: 'string', format: 'uri', maxLength: 2048, pattern: '^https?://', description: 'An http(s) URL.' };
+const msisdn = (who: string): Schema => ({
+  type: 'string', maxLength: 20, description: `${who} number in E.164 (e.g. +2250707000001); its country must be an active subsidiary.`, examples: ['+2250707000001'],
+});
+const amount: Schema = {
+  type: 'integer', minimum: 1,
+  description: 'Whole francs, within AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default; outside: 422 AMOUNT_OUT_OF_RANGE). JSON numbers are not coerced: "5000" is refused.',
+};
+
+/** Request bodies: unknown fields are refused (400 VALIDATION_ERROR), so every schema is closed. */
+export const requestSchemas: Record<string, Schema> = {
+  CashinRequest: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['merchant_order_id', 'amount', 'customer_msisdn'],
+    properties: {
+      merchant_order_id: { $ref: '#/components/schemas/MerchantOrderId' } as Schema,
+      amount,
+      currency: { type: 'string', pattern: '^[A-Z]{3}$', description: "Deduced from the country when omitted; when given it must be the country's (else 422 CURRENCY_MISMATCH)." },
+      customer_msisdn: msisdn('The customer'),
+      country_code: {
+        type: 'string', pattern: '^[A-Z]{2}$',
+        description: "Deduced from the number when omitted; when given it must be the number's country (else 400 VALIDATION_ERROR on country_code).",
+      },
+      motif: { type: 'string', maxLength: 255, description: 'Text shown to the customer in the USSD push.' },
+      return_url: { ...httpUrl, description: 'Where the hosted payment page sends the customer once the payment is decided.' },
+      notify_url: { ...httpUrl, description: "Webhook URL of this transaction, instead of the merchant's default one." },
+      metadata: {
+        type: 'object', maxProperties: 10, description: 'Free data, at most 10 keys; values string (at most 500 characters), number or boolean.',
+        propertyNames: { maxLength: 100 },
+        additionalProperties: { oneOf: [{ type: 'string', maxLength: 500 }, { type: 'number' }, { type: 'boolean' }] },
+      },
+    },
+  },
+  CashoutRequest: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['merchant_order_id', 'amount', 'beneficiary_msisdn'],
+    properties: {
+      merchant_order_id: { $ref: '#/components/schemas/MerchantOrderId' } as Schema,
+      amount: { ...amount, description: `${amount.description} At or above CASHOUT_APPROVAL_THRESHOLD (1 000 000) it waits for a back-office approver.` },
+      beneficiary_msisdn: msisdn('The beneficiary'),
+      currency: { type: 'string', pattern: '^[A-Z]{3}$', description: "Deduced from the beneficiary's country when omitted." },
+      reason: { type: 'string', maxLength: 255, description: 'Free-text purpose.' },
+      notify_url: httpUrl,
+    },
+  },
+  RefundRequest: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['transaction_id'],
+    properties: {
+      transaction_id: { type: 'string', format: 'uuid', description: 'The SUCCESS cash-in to refund.' },
+      amount: { type: 'integer', minimum: 1, description: 'Omitted: the whole transaction amount (not what is left after partial refunds).' },
+      reason: { type: 'string', maxLength: 255 },
+    },
+  },
+};

@@ -1,0 +1,150 @@
+import { FAILURE_CODES, TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@mm/domain';
+import type { SchemaObject } from 'openapi3-ts/oas31';
+
+type Schema = SchemaObject;
+
+const nullable = (type: 'string' | 'integer', extra: Partial<Schema> = {}): Schema => ({ type: [type, 'null'], ...extra } as Schema);
+const timestamp: Schema = { type: 'string', format: 'date-time', description: 'ISO 8601, UTC.' };
+const nullableTimestamp = nullable('string', { format: 'date-time' });
+
+/** Fields shared by every transaction record the API returns. */
+const core: Record<string, Schema> = {
+  transaction_id: { type: 'string', format: 'uuid', description: 'Service identifier of the transaction.' },
+  merchant_order_id: { $ref: '#/components/schemas/MerchantOrderId' } as Schema,
+  type: { type: 'string', enum: [...TRANSACTION_TYPES] },
+  status: { $ref: '#/components/schemas/TransactionStatus' } as Schema,
+  amount: { type: 'integer', minimum: 1, description: 'Whole francs (XOF and XAF have no minor unit).' },
+  currency: { $ref: '#/components/schemas/Currency' } as Schema,
+  country_code: { $ref: '#/components/schemas/CountryCode' } as Schema,
+};
+
+const provider: Record<string, Schema> = {
+  provider_reference: { type: 'string', description: 'Partner reference sent to the operator; the reconciliation key in a dispute.' },
+  provider_tx_id: nullable('string', { description: 'Operator transaction id; null until the customer has confirmed.' }),
+  provider_session_id: nullable('string', { description: 'Operator session id; always null in the cash-in response.' }),
+  provider_state: nullable('string', {
+    description: 'Raw operator state: PENDING until the operator has decided, then OK, canceled or KO. Null for a cash-out not yet paid.',
+  }),
+  provider_txn_status: nullable('string', { description: 'Detailed operator code: 200 on success, 54321 (cause in failure_reason), 60019, 00017, 100004..100090.' }),
+};
+
+const outcome: Record<string, Schema> = {
+  failure_code: { oneOf: [{ $ref: '#/components/schemas/FailureCode' }, { type: 'null' }] } as Schema,
+  failure_reason: nullable('string', {
+    description: "The operator's precise cause (e.g. \"60019\") when provider_txn_status is 54321; for a cash-out, the operator's or approver's reason; otherwise null.",
+  }),
+  refunded_amount: { type: 'integer', minimum: 0, description: 'Sum of the refunds that succeeded.' },
+};
+
+const STATUS_FIELDS = [
+  'transaction_id', 'merchant_order_id', 'type', 'status', 'amount', 'currency', 'country_code', 'payment_method',
+  'provider_reference', 'provider_tx_id', 'provider_session_id', 'provider_state', 'provider_txn_status',
+  'failure_code', 'failure_reason', 'refunded_amount', 'completed_at',
+];
+
+const paymentMethod: Schema = {
+  type: 'string', enum: ['USSD_PUSH', 'WALLET_TRANSFER'], description: 'USSD_PUSH for a cash-in, WALLET_TRANSFER for a cash-out.',
+};
+
+/** A cash-in's payment method is the push, a cash-out's the transfer: held together so neither can drift. */
+const methodMatchesType: Schema = {
+  if: { properties: { type: { const: 'CASHOUT' } } },
+  then: { properties: { payment_method: { const: 'WALLET_TRANSFER' } } },
+  else: { properties: { payment_method: { const: 'USSD_PUSH' } } },
+} as Schema;
+
+export const transactionSchemas: Record<string, Schema> = {
+  MerchantOrderId: {
+    type: 'string', minLength: 1, maxLength: 100, pattern: '^[\\x21-\\x7E]+$',
+    description: "The merchant's unique order id (1-100 printable ASCII characters, no spaces): the idempotency key of cash-ins and cash-outs.",
+  },
+  Currency: { type: 'string', enum: ['XOF', 'XAF'], description: 'ISO 4217. XOF for BJ BF CI GW ML NE SN TG, XAF for CM CF TD CG GQ GA.' },
+  CountryCode: { type: 'string', pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 code of a country subsidiary.', examples: ['CI'] },
+  MaskedMsisdn: { type: 'string', pattern: '^\\+\\d+\\*+\\d+$', description: 'E.164 number with its middle digits replaced by asterisks.', examples: ['+22507******01'] },
+  TransactionStatus: {
+    type: 'string', enum: [...TRANSACTION_STATUSES],
+    description: 'CREATED → INITIATED → PENDING → SUCCESS | FAILED | EXPIRED; EXPIRED → SUCCESS (late confirmation); SUCCESS → REVERSED. '
+      + 'A cash-out: CREATED | AWAITING_APPROVAL → INITIATED → SUCCESS | FAILED.',
+  },
+  FailureCode: {
+    type: 'string', enum: [...FAILURE_CODES],
+    description: 'Normalised cause of a FAILED transaction: INSUFFICIENT_BALANCE (60019), INVALID_SECRET_CODE (00017), THRESHOLD_REACHED (100004-100090), '
+      + 'CUSTOMER_DID_NOT_VALIDATE, OPERATOR_REJECTED, OPERATOR_UNAVAILABLE, REJECTED_BY_APPROVER (cash-out), UNKNOWN.',
+  },
+  CashinTransaction: {
+    type: 'object',
+    description: 'A cash-in as answered by POST /payments/cashin: the spec\'s cash-in response fields plus failure_code, failure_reason and refunded_amount.',
+    additionalProperties: false,
+    required: [
+      'transaction_id', 'merchant_order_id', 'type', 'status', 'amount', 'currency', 'country_code', 'msisdn', 'payment_method', 'payment_url',
+      'provider_reference', 'provider_tx_id', 'provider_session_id', 'provider_state', 'provider_txn_status',
+      'failure_code', 'failure_reason', 'refunded_amount', 'created_at', 'updated_at',
+    ],
+    properties: {
+      ...core,
+      type: { type: 'string', const: 'CASHIN' },
+      msisdn: { $ref: '#/components/schemas/MaskedMsisdn' } as Schema,
+      payment_method: { type: 'string', const: 'USSD_PUSH' },
+      payment_url: { type: 'string', format: 'uri', description: 'Service-hosted page following the USSD confirmation; redirect the customer there or show your own.' },
+      ...provider,
+      provider_session_id: { type: 'null', description: 'Null in this response; read it with GET /payments/{id}.' },
+      ...outcome,
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
+  },
+  Transaction: {
+    type: 'object',
+    description: 'A transaction as read by GET /payments/{id}: the spec\'s status response fields plus failure_code, failure_reason and refunded_amount.',
+    additionalProperties: false,
+    required: STATUS_FIELDS,
+    properties: {
+      ...core,
+      payment_method: paymentMethod,
+      ...provider,
+      ...outcome,
+      completed_at: { ...nullableTimestamp, description: 'Set on the move to a terminal state (SUCCESS, FAILED, EXPIRED, REVERSED); null before.' },
+    },
+    ...methodMatchesType,
+  },
+  Cashout: {
+    type: 'object',
+    description: 'A cash-out as answered by POST /payments/cashout. Read it later with GET /payments/{id}.',
+    additionalProperties: false,
+    required: [
+      'transaction_id', 'merchant_order_id', 'type', 'status', 'amount', 'currency', 'country_code', 'beneficiary_msisdn', 'payment_method',
+      'reason', 'provider_reference', 'provider_tx_id', 'failure_code', 'failure_reason', 'created_at', 'updated_at',
+    ],
+    properties: {
+      ...core,
+      type: { type: 'string', const: 'CASHOUT' },
+      status: { type: 'string', enum: ['CREATED', 'AWAITING_APPROVAL', 'INITIATED', 'SUCCESS', 'FAILED'] },
+      beneficiary_msisdn: { $ref: '#/components/schemas/MaskedMsisdn' } as Schema,
+      payment_method: { type: 'string', const: 'WALLET_TRANSFER' },
+      reason: nullable('string'),
+      provider_reference: provider.provider_reference!,
+      provider_tx_id: provider.provider_tx_id!,
+      failure_code: outcome.failure_code!,
+      failure_reason: outcome.failure_reason!,
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
+  },
+  ExportRow: {
+    type: 'object',
+    description: 'One exported transaction: the GET /payments/{id} record plus the masked customer number and both timestamps.',
+    additionalProperties: false,
+    required: [...STATUS_FIELDS, 'msisdn', 'created_at', 'updated_at'],
+    properties: {
+      ...core,
+      payment_method: paymentMethod,
+      ...provider,
+      ...outcome,
+      completed_at: nullableTimestamp,
+      msisdn: { $ref: '#/components/schemas/MaskedMsisdn' } as Schema,
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
+    ...methodMatchesType,
+  },
+};

@@ -22,11 +22,19 @@ export interface ChaosOptions {
   logLevel?: string;
   /** Extra options of node for every service (the benchmark's --cpu-prof). */
   nodeArgs?: string[];
-  /** Extra environment per service, e.g. a fault hook of the gateway. */
+  /** Extra environment per service (every instance of it), e.g. a fault hook of the gateway. */
   env?: Partial<Record<ServiceName, Record<string, string>>>;
+  /**
+   * Instances of the gateway and of each worker (1 by default), each its own process and port, all on
+   * the same database and Redis. The operator simulator stays single: its state is in memory.
+   */
+  replicas?: number;
 }
 
-export type ServiceName = 'simulator' | 'gateway' | 'bridge' | 'expiry' | 'refunds' | 'dispatcher';
+export const SERVICE_NAMES = ['simulator', 'gateway', 'bridge', 'expiry', 'refunds', 'dispatcher'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+/** The services that can run as several instances. */
+export const REPLICATED = ['gateway', 'bridge', 'expiry', 'refunds', 'dispatcher'] as const satisfies readonly ServiceName[];
 
 /**
  * The whole system for one chaos suite, every service its own process: its own database, its own
@@ -60,55 +68,77 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
   const merchant = await createMerchant(db, { name: 'Boutique Chaos', webhookUrl: receiver.url });
   const key = await createApiKey(db, new SecretBox(masterKey), merchant.id);
 
-  const port = { simulator: await freePort(), gateway: await freePort(), bridge: await freePort(), expiry: await freePort(), refunds: await freePort(), dispatcher: await freePort() };
   const url = (p: number) => `http://127.0.0.1:${p}`;
+  const simulatorPort = await freePort();
   const common = {
     DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: 'chaos', MASTER_KEY: masterKey,
     LOG_LEVEL: o.logLevel ?? process.env.CHAOS_LOG_LEVEL ?? 'info', DB_POOL_SIZE: '5',
-    OPERATOR_BASE_URL: url(port.simulator), OPERATOR_TIMEOUT_MS: String(o.operatorTimeoutMs ?? 2000),
+    OPERATOR_BASE_URL: url(simulatorPort), OPERATOR_TIMEOUT_MS: String(o.operatorTimeoutMs ?? 2000),
     OUTBOX_RELAY_INTERVAL_MS: '250', OUTBOX_GRACE_MS: '1500', WORKER_LOCK_MS: '2000',
   };
-  const spec = (name: ServiceName, dir: string, portValue: number, env: Record<string, string>, readyPath = '/ready') =>
-    new ServiceProcess({
-      name, dir, readyUrl: `${url(portValue)}${readyPath}`, logFile: `${LOG_DIR}/${o.suite}-${name}.log`, nodeArgs: o.nodeArgs,
-      env: { ...common, ...env, ...o.env?.[name] },
-    });
-
-  const services: Record<ServiceName, ServiceProcess> = {
-    simulator: spec('simulator', 'operator-simulator', port.simulator, {
-      OPERATOR_SIMULATOR_PORT: String(port.simulator), SIM_OUTCOME_DELAY_MS: String(o.outcomeDelayMs ?? 300),
+  /** What each service needs of its own, given the port of the instance. */
+  const own: Record<ServiceName, { dir: string; readyPath?: string; env(port: number): Record<string, string> }> = {
+    simulator: { dir: 'operator-simulator', readyPath: '/health', env: (p) => ({
+      OPERATOR_SIMULATOR_PORT: String(p), SIM_OUTCOME_DELAY_MS: String(o.outcomeDelayMs ?? 300),
       SIM_LATE_CONFIRM_DELAY_MS: String(o.lateConfirmDelayMs ?? 60_000), SIM_HANG_MS: '5000',
-    }, '/health'),
-    gateway: spec('gateway', 'gateway', port.gateway, {
-      GATEWAY_PORT: String(port.gateway), PUBLIC_BASE_URL: url(port.gateway), CASHIN_ACK_WAIT_MS: '1500',
+    }) },
+    gateway: { dir: 'gateway', env: (p) => ({
+      GATEWAY_PORT: String(p), PUBLIC_BASE_URL: url(p), CASHIN_ACK_WAIT_MS: '1500',
       // The load of a suite is one merchant's: the limiter is tested elsewhere.
       RATE_LIMIT_PER_S: '5000', RATE_LIMIT_BURST: '10000',
-    }),
-    bridge: spec('bridge', 'operator-bridge', port.bridge, {
-      OPERATOR_BRIDGE_PORT: String(port.bridge), OPERATOR_CALLBACK_BASE_URL: url(port.bridge),
+    }) },
+    // Each bridge gives the operator its own callback address, as replicas behind no balancer would.
+    bridge: { dir: 'operator-bridge', env: (p) => ({
+      OPERATOR_BRIDGE_PORT: String(p), OPERATOR_CALLBACK_BASE_URL: url(p),
       CASHIN_CONFIRMATION_TIMEOUT_S: String(o.confirmationTimeoutS ?? 6), CASHIN_STATUS_POLL_S: o.statusPollS ?? '',
-    }),
-    expiry: spec('expiry', 'expiry-worker', port.expiry, { EXPIRY_WORKER_PORT: String(port.expiry) }),
-    refunds: spec('refunds', 'refund-worker', port.refunds, { REFUND_WORKER_PORT: String(port.refunds) }),
-    dispatcher: spec('dispatcher', 'webhook-dispatcher', port.dispatcher, {
-      WEBHOOK_DISPATCHER_PORT: String(port.dispatcher), WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    }) },
+    expiry: { dir: 'expiry-worker', env: (p) => ({ EXPIRY_WORKER_PORT: String(p) }) },
+    refunds: { dir: 'refund-worker', env: (p) => ({ REFUND_WORKER_PORT: String(p) }) },
+    dispatcher: { dir: 'webhook-dispatcher', env: (p) => ({
+      WEBHOOK_DISPATCHER_PORT: String(p), WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOK_RETRY_SCHEDULE_S: o.webhookScheduleS ?? '0.2,0.4,0.8,1,1,1', WEBHOOK_TIMEOUT_MS: String(o.webhookTimeoutMs ?? 1000),
-    }),
+    }) },
   };
-  // Callers first, the operator last, as a deployment would be drained.
-  const stopOrder = ['gateway', 'bridge', 'expiry', 'refunds', 'dispatcher', 'simulator'] as const;
+  /** Instance 0 keeps the plain name (and log file) every single-instance suite has always used. */
+  const instance = (name: ServiceName, i: number, port: number) => {
+    const id = i === 0 ? name : `${name}-${i}`;
+    return new ServiceProcess({
+      name: id, dir: own[name].dir, url: url(port), readyUrl: `${url(port)}${own[name].readyPath ?? '/ready'}`,
+      logFile: `${LOG_DIR}/${o.suite}-${id}.log`, nodeArgs: o.nodeArgs, env: { ...common, ...own[name].env(port), ...o.env?.[name] },
+    });
+  };
+  const replicas = o.replicas ?? 1;
+  const instances = { simulator: [instance('simulator', 0, simulatorPort)] } as Record<ServiceName, ServiceProcess[]>;
+  for (const name of REPLICATED) {
+    instances[name] = [];
+    for (let i = 0; i < replicas; i++) instances[name].push(instance(name, i, await freePort()));
+  }
+  const services = Object.fromEntries(SERVICE_NAMES.map((n) => [n, instances[n][0]!])) as Record<ServiceName, ServiceProcess>;
+  const all = SERVICE_NAMES.flatMap((n) => instances[n]);
+
+  // Callers first, the operator last, as a deployment would be drained; replicas of one service together.
+  const stopOrder = [...REPLICATED, 'simulator'] as const;
   const exits: Record<string, NodeJS.Signals | number | null> = {};
-  teardown.push(async () => { for (const name of stopOrder) exits[name] = await services[name].stop(); });
-  const started = await Promise.allSettled(Object.values(services).map((s) => s.start()));
+  teardown.push(async () => {
+    for (const name of stopOrder) await Promise.all(instances[name].map(async (s) => { exits[s.spec.name] = await s.stop(); }));
+  });
+  const started = await Promise.allSettled(all.map((s) => s.start()));
   const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
+  const gatewayUrls = instances.gateway.map((s) => s.spec.url);
 
   return {
-    db, database, redis, receiver, receivers, services,
+    db, database, redis, receiver, receivers,
+    /** Instance 0 of each service. */
+    services,
+    /** Every instance of each service (one each unless `replicas`). */
+    instances,
     merchant: { id: merchant.id, ...key },
-    gatewayUrl: url(port.gateway),
-    simulator: new SimulatorControl(url(port.simulator)),
-    api: signedClient(url(port.gateway), key.apiKey, key.apiSecret),
+    gatewayUrl: gatewayUrls[0]!,
+    simulator: new SimulatorControl(url(simulatorPort)),
+    api: signedClient(gatewayUrls[0]!, key.apiKey, key.apiSecret),
+    /** The merchant's client of each gateway instance. */
+    apis: gatewayUrls.map((u) => signedClient(u, key.apiKey, key.apiSecret)),
     /** Another endpoint of the merchant, for cash-ins that name it as notify_url. */
     async addReceiver(): Promise<MerchantReceiver> {
       const r = await startMerchantReceiver();

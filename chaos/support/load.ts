@@ -1,12 +1,14 @@
 import type { ApiResponse } from '@mm/testing';
 
-type Api = (method: string, path: string, body?: unknown, opts?: { extraHeaders?: Record<string, string> }) => Promise<ApiResponse>;
+export type Api = (method: string, path: string, body?: unknown, opts?: { extraHeaders?: Record<string, string> }) => Promise<ApiResponse>;
 
 export interface LoadOptions {
   /** merchant_order_id prefix, unique per scenario. */
   prefix: string;
   count: number;
   concurrency: number;
+  /** Start no new cash-in after this long (a load by duration: count may then be Infinity). */
+  forMs?: number;
   /** Last two digits of the customer numbers (decisions 11), used in turn. */
   suffixes: string[];
   /** Every n-th cash-in that succeeds is refunded: half, then the rest (so it ends REVERSED). 0: none. */
@@ -80,9 +82,16 @@ export async function runLoad(api: Api, o: LoadOptions): Promise<LoadReport> {
   }
 
   let next = 0;
+  const until = o.forMs === undefined ? Infinity : Date.now() + o.forMs;
   const workers = Array.from({ length: o.concurrency }, async () => {
-    while (next < o.count) await flow(next++);
+    while (next < o.count && Date.now() < until) await flow(next++);
   });
   await Promise.all(workers);
   return report;
+}
+
+/** One client over several gateway instances, each request to the next one in turn (a round-robin balancer). */
+export function roundRobin(apis: Api[]): Api {
+  let n = 0;
+  return (...args) => apis[n++ % apis.length]!(...args);
 }

@@ -14,6 +14,8 @@ export interface ServiceSpec {
   /** Folder under services/ whose src/main.ts is started. */
   dir: string;
   env: Record<string, string>;
+  /** Where it listens, e.g. for its /metrics. */
+  url: string;
   /** Answers 200 once the service has started (its workers are ready before its health server). */
   readyUrl: string;
   /** Log file, appended to across restarts. */

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { MobileMoneyError } from './errors.js';
+import { Transport, type Call, type TransportOptions } from './transport.js';
+import type {
+  Balance, Cashout, CashoutRequest, CashinRequest, CashinTransaction, ExportMeta, ExportQuery, ExportRow, Refund, RefundRequest,
+  Transaction, WebhookEventRecord, WebhookEventsQuery,
+} from './types.js';
+
+export type ClientOptions = TransportOptions;
+
+/**
+ * The merchant API v1. Every method signs its request, returns the `data` of the answer, and throws a
+ * typed error (ApiError subclasses by status, ConnectionError when nothing answered).
+ */
+export class MobileMoneyClient {
+  private readonly transport: Transport;
+
+  constructor(options: ClientOptions) {
+    this.transport = new Transport(options);
+  }
+
+  /**
+   * Collects a payment by USSD push. Answers once the operator acknowledged the push (status PENDING) or
+   * after 5 s with the state reached; the outcome comes by webhook. Sending the same merchant_order_id
+   * and parameters again returns the same transaction, in its current state.
+   */
+  createCashin(body: CashinRequest): Promise<CashinTransaction> {
+    return this.data({ method: 'POST', path: '/payments/cashin', body });
+  }
+
+  /** Pays from the balance to a wallet (501 NotConfiguredError where cash-out is off). Idempotent on merchant_order_id. */
+  createCashout(body: CashoutRequest): Promise<Cashout> {
+    return this.data({ method: 'POST', path: '/payments/cashout', body });
+  }
+
+  /** A cash-in or cash-out by its transaction_id. */
+  getPayment(transactionId: string): Promise<Transaction> {
+    return this.data({ method: 'GET', path: `/payments/${encodeURIComponent(transactionId)}` });
+  }
+
+  /**
+   * Refunds a SUCCESS cash-in, in whole (amount omitted) or in part. An Idempotency-Key is generated when
+   * none is given, so the client's own retries never refund twice; pass your own to make your retries safe too.
+   */
+  createRefund(body: RefundRequest, options: { idempotencyKey?: string } = {}): Promise<Refund> {
+    return this.data({ method: 'POST', path: '/refunds', body, headers: { 'Idempotency-Key': options.idempotencyKey ?? randomUUID() } });
+  }
+
+  getRefund(refundId: string): Promise<Refund> {
+    return this.data({ method: 'GET', path: `/refunds/${encodeURIComponent(refundId)}` });
+  }
+
+  /** One balance per active country subsidiary. */
+  listBalances(): Promise<Balance[]> {
+    return this.data({ method: 'GET', path: '/balances' });
+  }
+
+  /** Transactions created from date_from to date_to (UTC days, both included), as JSON rows. */
+  async exportTransactions(query: Omit<ExportQuery, 'format'>): Promise<{ data: ExportRow[]; meta: ExportMeta }> {
+    const res = await this.transport.send({ method: 'GET', path: '/transactions/export', query: { ...query, format: 'json' } });
+    return (await res.json()) as { data: ExportRow[]; meta: ExportMeta };
+  }
+
+  /**
+   * The same export as CSV, streamed as it arrives (flat memory for millions of rows), e.g.
+   * `Readable.fromWeb(stream).pipe(createWriteStream('export.csv'))`. A download cut short fails the stream.
+   */
+  async exportTransactionsCsv(query: Omit<ExportQuery, 'format'>): Promise<ReadableStream<Uint8Array>> {
+    const res = await this.transport.send({ method: 'GET', path: '/transactions/export', query: { ...query, format: 'csv' } });
+    if (!res.body) throw new MobileMoneyError('the export answered without a body');
+    return res.body;
+  }
+
+  /** Your webhook events, newest first, each with every delivery attempt. */
+  listWebhookEvents(query: WebhookEventsQuery = {}): Promise<WebhookEventRecord[]> {
+    return this.data({ method: 'GET', path: '/webhook-events', query });
+  }
+
+  private async data<T>(call: Call): Promise<T> {
+    const res = await this.transport.send(call);
+    return ((await res.json()) as { data: T }).data;
+  }
+}

@@ -1,0 +1,135 @@
+import { apiErrorOf, ConnectionError, RateLimitError, type MobileMoneyError } from './errors.js';
+import { sign, unixSeconds } from './signature.js';
+
+export interface TransportOptions {
+  apiKey: string;
+  apiSecret: string;
+  /** The service's address, e.g. https://pay.example.com (the client adds /api/v1). */
+  baseUrl: string;
+  /** Bound on each attempt, answer included (a cash-in waits up to 5 s for the operator). Default 30 000. */
+  timeoutMs?: number;
+  /**
+   * Attempts after the first when there is no answer, a 429, or a 5xx. Safe for every operation: cash-ins and
+   * cash-outs are idempotent on merchant_order_id, refunds carry an Idempotency-Key. Default 2.
+   */
+  maxRetries?: number;
+  /** Replaces the global fetch (tests, proxies). */
+  fetch?: typeof fetch;
+  /** The clock that stamps X-Service-Timestamp. */
+  now?: () => number;
+}
+
+export interface Call {
+  method: 'GET' | 'POST';
+  /** Under /api/v1, e.g. /payments/cashin */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504]);
+const MAX_DELAY_MS = 20_000;
+
+/** Signs, sends and retries the requests of one merchant key. */
+export class Transport {
+  private readonly baseUrl: string;
+  private readonly timeoutMs: number;
+  private readonly maxRetries: number;
+  private readonly fetch: typeof fetch;
+  private readonly now: () => number;
+  /** Bodies signed in the current second (at most one second's worth is kept). */
+  private readonly recent = new Map<string, string>();
+
+  constructor(private readonly o: TransportOptions) {
+    if (!o.apiKey || !o.apiSecret) throw new TypeError('apiKey and apiSecret are required');
+    this.baseUrl = `${o.baseUrl.replace(/\/+$/, '')}/api/v1`;
+    this.timeoutMs = o.timeoutMs ?? 30_000;
+    this.maxRetries = o.maxRetries ?? 2;
+    this.fetch = o.fetch ?? globalThis.fetch;
+    this.now = o.now ?? Date.now;
+  }
+
+  /** The answer of a successful call (2xx), its body not yet read; any other outcome is thrown as a typed error. */
+  async send(call: Call): Promise<Response> {
+    const body = call.body === undefined ? '' : JSON.stringify(call.body);
+    const url = this.urlOf(call);
+    for (let attempt = 0; ; attempt++) {
+      const timestamp = call.method === 'GET' ? unixSeconds(this.now()) : await this.freshTimestamp(body);
+      const outcome = await this.attempt(call, url, body, timestamp);
+      if (outcome instanceof Response) return outcome;
+      if (attempt >= this.maxRetries || !retried(outcome)) throw outcome;
+      await delay(this.retryDelayMs(attempt, outcome, timestamp));
+    }
+  }
+
+  /**
+   * The service refuses a non-GET request whose signature it has already seen (REQUEST_REPLAYED), and a
+   * signature covers only the timestamp and the body: the same body sent twice in one second, e.g. a
+   * cash-in asked again to read its state, would be refused. This client waits for the next second instead
+   * (GETs are never refused as replays). Other processes using the same key are not seen from here.
+   */
+  private async freshTimestamp(body: string): Promise<string> {
+    for (;;) {
+      const nowMs = this.now();
+      const timestamp = unixSeconds(nowMs);
+      for (const [signed, ts] of this.recent) if (ts !== timestamp) this.recent.delete(signed);
+      const key = `${timestamp}:${body}`;
+      if (!this.recent.has(key)) {
+        this.recent.set(key, timestamp);
+        return timestamp;
+      }
+      await delay((Number(timestamp) + 1) * 1000 - nowMs);
+    }
+  }
+
+  private async attempt(call: Call, url: string, body: string, timestamp: string): Promise<Response | MobileMoneyError> {
+    const headers: Record<string, string> = {
+      ...call.headers,
+      'X-Service-Key': this.o.apiKey,
+      'X-Service-Timestamp': timestamp,
+      'X-Service-Signature': sign(this.o.apiSecret, timestamp, body),
+      Accept: 'application/json',
+    };
+    if (body) headers['Content-Type'] = 'application/json';
+    let res: Response;
+    try {
+      res = await this.fetch(url, { method: call.method, headers, body: body || undefined, signal: AbortSignal.timeout(this.timeoutMs) });
+    } catch (err) {
+      return new ConnectionError(`${call.method} ${call.path}: no answer (${(err as Error).message})`, err);
+    }
+    if (res.ok) return res;
+    const text = await res.text().catch(() => '');
+    let parsed: unknown = null;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = null;
+    }
+    return apiErrorOf(res.status, parsed, res.headers);
+  }
+
+  /**
+   * Exponential from 1 s, at least what a 429 asks, and always into a later second than the last attempt's
+   * timestamp: the same body signed in the same second would be refused as a replay.
+   */
+  private retryDelayMs(attempt: number, outcome: MobileMoneyError, timestamp: string): number {
+    const backoff = 1000 * 2 ** attempt;
+    const asked = outcome instanceof RateLimitError ? outcome.retryAfterS * 1000 : 0;
+    const nextSecond = (Number(timestamp) + 1) * 1000 - this.now();
+    return Math.min(Math.max(backoff, asked, nextSecond), MAX_DELAY_MS);
+  }
+
+  private urlOf(call: Call): string {
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) query.set(k, String(v));
+    const qs = query.toString();
+    return `${this.baseUrl}${call.path}${qs ? `?${qs}` : ''}`;
+  }
+}
+
+function retried(outcome: MobileMoneyError): boolean {
+  return outcome instanceof ConnectionError || ('status' in outcome && RETRIED_STATUSES.has(outcome.status as number));
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(ms, 0)));

@@ -38,7 +38,7 @@ it('renders every operation and both webhooks from /api/v1/openapi.json, with no
     'GET /balances', 'GET /transactions/export', 'GET /webhook-events', 'GET /openapi.json',
     'POST transaction.status_changed', 'POST refund.status_changed',
   ]));
-  expect(await page.locator('h2.title').innerText()).toContain('Mobile-money collection API');
+  expect(await page.locator('.info .title').innerText()).toContain('Mobile-money collection API');
   expect(await page.locator('.info').innerText()).toContain('X-Service-Signature');
   await screenshot(page, 'api-reference');
   // Requests must be HMAC-signed with a secret that does not belong in a browser: no "Try it out".

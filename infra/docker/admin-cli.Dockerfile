@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
-# admin-cli: one-shot operations job (migrate, seed, merchant/key/subsidiary commands). No server, no port.
+# admin-cli: one-shot operations job (migrate, seed, merchant/key/subsidiary/staff commands). No server, no port.
 # Build from the repository root (the context must hold the whole workspace and its .dockerignore):
 #   docker build -f infra/docker/admin-cli.Dockerfile -t mobilemoney/admin-cli .
+# The runtime stage holds one esbuild bundle of the service, not the workspace: see infra/README.md.
 ARG NODE_IMAGE=node:20-bookworm-slim
 
 # ---------------------------------------------------------------------------------------------------
@@ -16,27 +17,28 @@ WORKDIR /app
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
 RUN pnpm fetch --store-dir /pnpm/store
 COPY . .
-# Dev dependencies are installed on purpose: @mm/db's postinstall runs `prisma generate` (prisma is a
-# devDependency of @mm/db; PRISMA_SCHEMA_ENGINE_BINARY=/bin/false is set by that script) and tsx,
-# which runs the TypeScript sources, is a devDependency of the workspace root. pnpm installs the
-# workspace root together with the filtered projects; the last command fails the build if it did not.
+# Dev dependencies are installed in this stage only: @mm/db's postinstall runs `prisma generate` (prisma
+# is a devDependency of @mm/db; PRISMA_SCHEMA_ENGINE_BINARY=/bin/false is set by that script), and esbuild,
+# a devDependency of the workspace root (pnpm installs the root together with the filtered projects),
+# bundles the service into /out. What the bundle holds, and the few files copied beside it: bundle.mjs.
 RUN pnpm install --offline --frozen-lockfile --store-dir /pnpm/store --filter "@mm/admin-cli..." \
- && node --import tsx -e ""
+ && node infra/docker/bundle.mjs admin-cli /out
 
 # ---------------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
+# Stack traces name the TypeScript files and lines (dist/*.mjs.map; the sources themselves are not shipped).
+ENV NODE_OPTIONS=--enable-source-maps
 WORKDIR /app
-# Choice: the installed workspace is copied as it is, dev dependencies included, because the services
-# run from TypeScript source with `node --import tsx` and tsx is a root devDependency (`pnpm deploy
-# --prod` or `pnpm prune --prod` would drop it). Only what `--filter @mm/admin-cli...` installed is here.
-# Files stay owned by root: the `node` user can read them, not change them.
-COPY --from=build /app /app
+# Only the bundle and the files it reads at run time: no node_modules tree, no TypeScript, no dev
+# dependencies, no pnpm. Files stay owned by root: the `node` user can read them, not change them.
+COPY --from=build /out /app
 USER node
 STOPSIGNAL SIGTERM
 HEALTHCHECK NONE
-# Default: apply pending SQL migrations, then exit. Other commands replace the arguments, e.g.
+# Default: apply pending SQL migrations (from /app/prisma/migrations), then exit. Other commands replace
+# the arguments, e.g.
 #   docker run --rm -e DATABASE_URL=... -e MASTER_KEY=... mobilemoney/admin-cli \
-#     node --import tsx services/admin-cli/src/main.ts merchant:create --name Shop --json
+#     node dist/admin-cli.mjs merchant:create --name Shop --json
 # NODE_ENV=production (above) makes MASTER_KEY required: the dev default key is never used here.
-CMD ["node", "--import", "tsx", "services/admin-cli/src/main.ts", "migrate"]
+CMD ["node", "dist/admin-cli.mjs", "migrate"]

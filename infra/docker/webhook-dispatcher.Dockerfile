@@ -2,6 +2,7 @@
 # webhook-dispatcher: worker delivering merchant webhooks; health server on port 3005.
 # Build from the repository root (the context must hold the whole workspace and its .dockerignore):
 #   docker build -f infra/docker/webhook-dispatcher.Dockerfile -t mobilemoney/webhook-dispatcher .
+# The runtime stage holds one esbuild bundle of the service, not the workspace: see infra/README.md.
 ARG NODE_IMAGE=node:20-bookworm-slim
 
 # ---------------------------------------------------------------------------------------------------
@@ -16,22 +17,22 @@ WORKDIR /app
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
 RUN pnpm fetch --store-dir /pnpm/store
 COPY . .
-# Dev dependencies are installed on purpose: @mm/db's postinstall runs `prisma generate` (prisma is a
-# devDependency of @mm/db; PRISMA_SCHEMA_ENGINE_BINARY=/bin/false is set by that script) and tsx,
-# which runs the TypeScript sources, is a devDependency of the workspace root. pnpm installs the
-# workspace root together with the filtered projects; the last command fails the build if it did not.
+# Dev dependencies are installed in this stage only: @mm/db's postinstall runs `prisma generate` (prisma
+# is a devDependency of @mm/db; PRISMA_SCHEMA_ENGINE_BINARY=/bin/false is set by that script), and esbuild,
+# a devDependency of the workspace root (pnpm installs the root together with the filtered projects),
+# bundles the service into /out. What the bundle holds, and the few files copied beside it: bundle.mjs.
 RUN pnpm install --offline --frozen-lockfile --store-dir /pnpm/store --filter "@mm/webhook-dispatcher..." \
- && node --import tsx -e ""
+ && node infra/docker/bundle.mjs webhook-dispatcher /out
 
 # ---------------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
+# Stack traces name the TypeScript files and lines (dist/*.mjs.map; the sources themselves are not shipped).
+ENV NODE_OPTIONS=--enable-source-maps
 WORKDIR /app
-# Choice: the installed workspace is copied as it is, dev dependencies included, because the services
-# run from TypeScript source with `node --import tsx` and tsx is a root devDependency (`pnpm deploy
-# --prod` or `pnpm prune --prod` would drop it). Only what `--filter @mm/webhook-dispatcher...` installed is here.
-# Files stay owned by root: the `node` user can read them, not change them.
-COPY --from=build /app /app
+# Only the bundle and the files it reads at run time: no node_modules tree, no TypeScript, no dev
+# dependencies, no pnpm. Files stay owned by root: the `node` user can read them, not change them.
+COPY --from=build /out /app
 USER node
 ENV WEBHOOK_DISPATCHER_PORT=3005
 EXPOSE 3005
@@ -41,4 +42,4 @@ STOPSIGNAL SIGTERM
 # PostgreSQL and Redis (Kubernetes uses it, see infra/k8s).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.WEBHOOK_DISPATCHER_PORT + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "--import", "tsx", "services/webhook-dispatcher/src/main.ts"]
+CMD ["node", "dist/webhook-dispatcher.mjs"]

@@ -2,6 +2,8 @@ import { common, Joi, operator, parseEnv as parse, relay, type CommonEnv, type O
 
 export interface ExpiryEnv extends CommonEnv, OperatorEnv, RelayEnv {
   EXPIRY_WORKER_PORT: number;
+  /** Jobs one process runs at once (each mostly waits on the operator). */
+  EXPIRY_CONCURRENCY: number;
 }
 
 const schema = Joi.object<ExpiryEnv>({
@@ -9,6 +11,7 @@ const schema = Joi.object<ExpiryEnv>({
   ...operator,
   ...relay,
   EXPIRY_WORKER_PORT: Joi.number().port().default(3006),
+  EXPIRY_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(20),
 });
 
 export function parseEnv(source: NodeJS.ProcessEnv): ExpiryEnv {

@@ -19,7 +19,7 @@ export async function startExpiryWorker(env: ExpiryEnv, overrides: ExpiryOverrid
     healthPort: env.EXPIRY_WORKER_PORT,
     consumes: expiryChecks,
     produces: [webhookDeliveries as QueueDefinition<object>],
-    concurrency: 20,
+    concurrency: env.EXPIRY_CONCURRENCY,
     logger: overrides.logger,
     jobOptions: overrides.jobOptions,
     handler: ({ db, afterCommit, logger, metrics }) => checkExpiryProcessor({ db, adapter: instrumentAdapter(adapter, metrics), afterCommit, logger }),

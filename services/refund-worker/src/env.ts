@@ -2,6 +2,8 @@ import { common, Joi, operator, parseEnv as parse, relay, type CommonEnv, type O
 
 export interface RefundEnv extends CommonEnv, OperatorEnv, RelayEnv {
   REFUND_WORKER_PORT: number;
+  /** Jobs one process runs at once (each mostly waits on the operator). */
+  REFUND_CONCURRENCY: number;
 }
 
 const schema = Joi.object<RefundEnv>({
@@ -9,6 +11,7 @@ const schema = Joi.object<RefundEnv>({
   ...operator,
   ...relay,
   REFUND_WORKER_PORT: Joi.number().port().default(3007),
+  REFUND_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(10),
 });
 
 export function parseEnv(source: NodeJS.ProcessEnv): RefundEnv {

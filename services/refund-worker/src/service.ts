@@ -19,7 +19,7 @@ export async function startRefundWorker(env: RefundEnv, overrides: RefundWorkerO
     healthPort: env.REFUND_WORKER_PORT,
     consumes: refundRequests,
     produces: [webhookDeliveries as QueueDefinition<object>],
-    concurrency: 10,
+    concurrency: env.REFUND_CONCURRENCY,
     logger: overrides.logger,
     jobOptions: overrides.jobOptions,
     handler: ({ db, afterCommit, metrics }) => executeRefundProcessor({ db, adapter: instrumentAdapter(adapter, metrics), afterCommit }),

@@ -53,6 +53,17 @@ describe('cash-out with disbursement configured (decisions 7)', () => {
     expect(await available()).toBe(before - 250_000);
   });
 
+  it('a paid cash-out cannot be refunded: 409 INVALID_STATE, nothing reserved, no refund written', async () => {
+    const res = await sys.api('POST', CASHOUT, cashout());
+    const id = res.body.data.transaction_id as string;
+    await until(id, 'SUCCESS');
+    const before = await available();
+    const refused = await withoutWrites(sys, () => sys.api('POST', '/api/v1/refunds', { transaction_id: id, amount: 1000 }));
+    expect(expectError(refused, 409, 'INVALID_STATE').message).toMatch(/cash-out/);
+    expect(await sys.db.refund.count({ where: { transactionId: id } })).toBe(0);
+    expect(await available()).toBe(before);
+  });
+
   it('a repeated cash-out is a replay (200, same transaction, paid once); other parameters are a conflict', async () => {
     const body = cashout({ amount: 1000 });
     const t0 = Number(unixTime());

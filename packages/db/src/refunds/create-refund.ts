@@ -32,8 +32,8 @@ export type CreateRefundResult =
 export async function createRefund(db: Db, input: NewRefund): Promise<CreateRefundResult> {
   try {
     return await db.$transaction(async (tx) => {
-      const [t] = await tx.$queryRaw<{ id: string; status: string; amount: bigint; currency: string; country_code: string; merchant_order_id: string }[]>`
-        SELECT id, status, amount, currency, country_code, merchant_order_id FROM transactions
+      const [t] = await tx.$queryRaw<{ id: string; type: string; status: string; amount: bigint; currency: string; country_code: string; merchant_order_id: string }[]>`
+        SELECT id, type, status, amount, currency, country_code, merchant_order_id FROM transactions
          WHERE id = ${input.transactionId}::uuid AND merchant_id = ${input.merchantId}::uuid FOR UPDATE`;
       if (!t) throw new DomainError('NOT_FOUND', 'no transaction with this id');
 
@@ -46,6 +46,8 @@ export async function createRefund(db: Db, input: NewRefund): Promise<CreateRefu
           return { kind: 'replayed' as const, refund: existing, merchantOrderId: t.merchant_order_id };
         }
       }
+      // A cash-out paid money out: there is nothing of the customer's to give back (decisions 5: cash-ins only).
+      if (t.type !== 'CASHIN') throw new DomainError('INVALID_STATE', 'only a cash-in can be refunded; this is a cash-out');
       if (t.status !== 'SUCCESS') throw new DomainError('INVALID_STATE', `only a SUCCESS cash-in can be refunded; this one is ${t.status}`);
       const amount = input.amount ?? Number(t.amount);
       const room = await tx.$executeRaw`

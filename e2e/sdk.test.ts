@@ -16,7 +16,8 @@ let client: MobileMoneyClient;
 let endpoint: Awaited<ReturnType<typeof startSdkWebhookEndpoint>>;
 /** A second gateway: cash-out off and 1 request/s, for 501 and 429. */
 let limitedUrl: string;
-const today = new Date().toISOString().slice(0, 10);
+/** Today, UTC, when asked (a run may cross midnight). */
+const today = () => new Date().toISOString().slice(0, 10);
 
 const order = (o: Partial<CashinRequest> = {}): CashinRequest => ({
   merchant_order_id: newOrderId('sdk'), amount: 5000, customer_msisdn: CI_NUMBER('01'), notify_url: `${endpoint.url}/hooks`, ...o,
@@ -56,6 +57,10 @@ describe('MobileMoneyClient against the system', () => {
   });
 
   it('refunds in part (an Idempotency-Key of its own), the refund webhook arrives verified, the refund reads back', async () => {
+    const pending = await client.createCashin(order({ customer_msisdn: CI_NUMBER('55') }));
+    const refused = await errorOf(client.createRefund({ transaction_id: pending.transaction_id }));
+    // The key the client made up travels with the error, for a retry of the same refund.
+    expect(refused).toMatchObject({ constructor: ConflictError, code: 'INVALID_STATE', idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     const refund = await client.createRefund({ transaction_id: paidId, amount: 1500, reason: 'one item returned' });
     expect(refund).toMatchObject({ transaction_id: paidId, amount: 1500, status: 'PENDING' });
     const key = `sdk-refund-${Date.now()}`;
@@ -71,14 +76,25 @@ describe('MobileMoneyClient against the system', () => {
   it('balances, the export as JSON and as a CSV stream, and the webhook events with their attempts', async () => {
     const balances = await client.listBalances();
     expect(balances.find((b) => b.country_code === 'CI')).toMatchObject({ currency: 'XOF', available_balance: expect.any(Number) });
-    const exported = await client.exportTransactions({ date_from: today, date_to: today });
-    expect(exported.meta).toMatchObject({ date_from: today, date_to: today, count: exported.data.length });
+    const exported = await client.exportTransactions({ date_from: today(), date_to: today() });
+    expect(exported.meta).toMatchObject({ date_from: today(), date_to: today(), count: exported.data.length });
     expect(exported.data.map((r) => r.transaction_id)).toContain(paidId);
-    const csv = await text(Readable.fromWeb(await client.exportTransactionsCsv({ date_from: today, date_to: today, country_code: 'CI' }) as never));
+    const csv = await text(Readable.fromWeb(await client.exportTransactionsCsv({ date_from: today(), date_to: today(), country_code: 'CI' }) as never));
     expect(csv.split('\r\n')[0]).toMatch(/^transaction_id,merchant_order_id,type,status,amount/);
     expect(csv).toContain(paidId);
     const events = await client.listWebhookEvents({ transaction_id: paidId });
     expect(events.find((e) => e.event === 'transaction.status_changed')).toMatchObject({ status: 'DELIVERED', attempts: [expect.objectContaining({ success: true })] });
+  });
+
+  it('its timeout bounds the wait for an answer, not a download read for longer than it', async () => {
+    const quick = new MobileMoneyClient({ apiKey: sys.merchant.apiKey, apiSecret: sys.merchant.apiSecret, baseUrl: sys.gatewayUrl, timeoutMs: 1000 });
+    const stream = await quick.exportTransactionsCsv({ date_from: today(), date_to: today() });
+    const reader = stream.getReader();
+    const first = await reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // the reader is slower than the timeout
+    let rest = '';
+    for (let r = await reader.read(); !r.done; r = await reader.read()) rest += new TextDecoder().decode(r.value);
+    expect(new TextDecoder().decode(first.value) + rest).toContain(paidId);
   });
 
   it('cash-out where it is on, NotConfiguredError where it is off', async () => {
@@ -120,7 +136,7 @@ describe('typed errors', () => {
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => o.reason as RateLimitError);
     expect(refused.length).toBeGreaterThanOrEqual(1);
     expect(refused[0]).toMatchObject({ constructor: RateLimitError, code: 'RATE_LIMITED', retryAfterS: expect.any(Number) });
-    const patient = new MobileMoneyClient({ apiKey: m.apiKey, apiSecret: m.apiSecret, baseUrl: limitedUrl, maxRetries: 3 });
+    const patient = new MobileMoneyClient({ apiKey: m.apiKey, apiSecret: m.apiSecret, baseUrl: limitedUrl, maxRetries: 5 });
     const all = await Promise.all([patient.listBalances(), patient.listBalances(), patient.listBalances()]);
     expect(all.every((b) => Array.isArray(b) && b.length > 0)).toBe(true);
   });
@@ -148,6 +164,16 @@ describe('webhookMiddleware', () => {
 
   it('works behind express.raw(), and fails loudly behind express.json() (the signed bytes are gone)', async () => {
     expect((await post('/raw-first', event(), sys.merchant.apiSecret)).status).toBe(204);
-    expect((await post('/parsed-first', event(), sys.merchant.apiSecret)).status).toBe(500);
+    const misplaced = await post('/parsed-first', event(), sys.merchant.apiSecret);
+    expect(misplaced.status).toBe(500);
+    expect(await misplaced.text()).toContain('webhookMiddleware needs the raw body');
+  });
+
+  it('acknowledges (204) a genuine event of a type it does not know, without handing it to the handler', async () => {
+    const before = endpoint.events.length;
+    const newer = JSON.stringify({ event: 'payout.status_changed', event_id: crypto.randomUUID() });
+    expect((await post('/hooks', newer, sys.merchant.apiSecret)).status).toBe(204);
+    expect((await post('/hooks', newer, 'sk_forged')).status).toBe(401);
+    expect(endpoint.events.length).toBe(before);
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MobileMoneyError } from './errors.js';
-import { Transport, type Call, type TransportOptions } from './transport.js';
+import { readJson, Transport, type Call, type TransportOptions } from './transport.js';
 import type {
   Balance, Cashout, CashoutRequest, CashinRequest, CashinTransaction, ExportMeta, ExportQuery, ExportRow, Refund, RefundRequest,
   Transaction, WebhookEventRecord, WebhookEventsQuery,
@@ -40,10 +40,19 @@ export class MobileMoneyClient {
 
   /**
    * Refunds a SUCCESS cash-in, in whole (amount omitted) or in part. An Idempotency-Key is generated when
-   * none is given, so the client's own retries never refund twice; pass your own to make your retries safe too.
+   * none is given, so the client's own retries never refund twice; a thrown error carries the key used
+   * (`err.idempotencyKey`), so that your retry can send it again.
    */
-  createRefund(body: RefundRequest, options: { idempotencyKey?: string } = {}): Promise<Refund> {
-    return this.data({ method: 'POST', path: '/refunds', body, headers: { 'Idempotency-Key': options.idempotencyKey ?? randomUUID() } });
+  async createRefund(body: RefundRequest, options: { idempotencyKey?: string } = {}): Promise<Refund> {
+    const idempotencyKey = options.idempotencyKey ?? randomUUID();
+    try {
+      return await this.data({ method: 'POST', path: '/refunds', body, headers: { 'Idempotency-Key': idempotencyKey } });
+    } catch (err) {
+      // To retry a refund whose outcome is unknown (ConnectionError, ServerError) without refunding twice:
+      // createRefund(body, { idempotencyKey: err.idempotencyKey }).
+      if (err instanceof MobileMoneyError) err.idempotencyKey = idempotencyKey;
+      throw err;
+    }
   }
 
   getRefund(refundId: string): Promise<Refund> {
@@ -57,13 +66,14 @@ export class MobileMoneyClient {
 
   /** Transactions created from date_from to date_to (UTC days, both included), as JSON rows. */
   async exportTransactions(query: Omit<ExportQuery, 'format'>): Promise<{ data: ExportRow[]; meta: ExportMeta }> {
-    const res = await this.transport.send({ method: 'GET', path: '/transactions/export', query: { ...query, format: 'json' } });
-    return (await res.json()) as { data: ExportRow[]; meta: ExportMeta };
+    const call: Call = { method: 'GET', path: '/transactions/export', query: { ...query, format: 'json' } };
+    return readJson<{ data: ExportRow[]; meta: ExportMeta }>(await this.transport.send(call), call);
   }
 
   /**
    * The same export as CSV, streamed as it arrives (flat memory for millions of rows), e.g.
-   * `Readable.fromWeb(stream).pipe(createWriteStream('export.csv'))`. A download cut short fails the stream.
+   * `Readable.fromWeb(stream).pipe(createWriteStream('export.csv'))`. A download cut short fails the stream
+   * (the service cuts it rather than end a partial file), so a file that ends is complete.
    */
   async exportTransactionsCsv(query: Omit<ExportQuery, 'format'>): Promise<ReadableStream<Uint8Array>> {
     const res = await this.transport.send({ method: 'GET', path: '/transactions/export', query: { ...query, format: 'csv' } });
@@ -77,7 +87,6 @@ export class MobileMoneyClient {
   }
 
   private async data<T>(call: Call): Promise<T> {
-    const res = await this.transport.send(call);
-    return ((await res.json()) as { data: T }).data;
+    return (await readJson<{ data: T }>(await this.transport.send(call), call)).data;
   }
 }

@@ -3,6 +3,8 @@ import type { ErrorCode, FieldIssue } from './types.js';
 /** Everything the SDK throws. */
 export class MobileMoneyError extends Error {
   override name = 'MobileMoneyError';
+  /** On an error of createRefund: the Idempotency-Key it sent, to retry the same refund safely. */
+  idempotencyKey?: string;
 }
 
 /** The API answered with an error body (`{"error": {code, message, details?, request_id}}`). */
@@ -53,9 +55,14 @@ export class ConnectionError extends MobileMoneyError {
   }
 }
 
-export type WebhookRejection = 'MISSING_HEADER' | 'TIMESTAMP_OUT_OF_TOLERANCE' | 'INVALID_SIGNATURE' | 'INVALID_PAYLOAD';
+/**
+ * Why a webhook was not accepted. UNKNOWN_EVENT alone is genuine: signed by the service, but of an event
+ * this version of the SDK does not know; answer 2xx (there is nothing to do with it) and upgrade. The
+ * others must be refused with 401.
+ */
+export type WebhookRejection = 'MISSING_HEADER' | 'TIMESTAMP_OUT_OF_TOLERANCE' | 'INVALID_SIGNATURE' | 'INVALID_PAYLOAD' | 'UNKNOWN_EVENT';
 
-/** A webhook that must be refused (answer 401): not signed by the service, too old, or not an event. */
+/** A webhook not accepted: not signed by the service, too old, not an event, or (UNKNOWN_EVENT) an event of a newer API. */
 export class WebhookVerificationError extends MobileMoneyError {
   override name = 'WebhookVerificationError';
   constructor(readonly reason: WebhookRejection, message: string) {

@@ -92,14 +92,20 @@ export class Transport {
       Accept: 'application/json',
     };
     if (body) headers['Content-Type'] = 'application/json';
+    // The timeout bounds the wait for the answer's headers, not the body: an export streams for as long
+    // as it has rows.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
     let res: Response;
     try {
-      res = await this.fetch(url, { method: call.method, headers, body: body || undefined, signal: AbortSignal.timeout(this.timeoutMs) });
+      res = await this.fetch(url, { method: call.method, headers, body: body || undefined, signal: controller.signal });
     } catch (err) {
       return new ConnectionError(`${call.method} ${call.path}: no answer (${(err as Error).message})`, err);
+    } finally {
+      clearTimeout(timer);
     }
     if (res.ok) return res;
-    const text = await res.text().catch(() => '');
+    const text = await readBody(res, call).catch(() => '');
     let parsed: unknown = null;
     try {
       parsed = JSON.parse(text);
@@ -125,6 +131,25 @@ export class Transport {
     for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) query.set(k, String(v));
     const qs = query.toString();
     return `${this.baseUrl}${call.path}${qs ? `?${qs}` : ''}`;
+  }
+}
+
+/** The whole body of an answer; a connection cut while it arrives is a ConnectionError like any other. */
+export async function readBody(res: Response, call: Pick<Call, 'method' | 'path'>): Promise<string> {
+  try {
+    return await res.text();
+  } catch (err) {
+    throw new ConnectionError(`${call.method} ${call.path}: the answer was cut short (${(err as Error).message})`, err);
+  }
+}
+
+/** The JSON body of a successful answer. */
+export async function readJson<T>(res: Response, call: Pick<Call, 'method' | 'path'>): Promise<T> {
+  const text = await readBody(res, call);
+  try {
+    return JSON.parse(text) as T;
+  } catch (err) {
+    throw new ConnectionError(`${call.method} ${call.path}: the answer is not JSON`, err);
   }
 }
 

@@ -16,18 +16,23 @@ export type WebhookRequest = IncomingMessage & { body?: unknown; webhookEvent?: 
 /**
  * Express (or any connect-style) middleware for your webhook route: reads the raw body (or takes the Buffer
  * that `express.raw()` left in `req.body`), verifies it, sets `req.webhookEvent` and calls `next()`; a
- * webhook that fails verification is answered 401 and never reaches your handler. Mount it before any
- * JSON body parser on that route: a signature can only be checked on the bytes received.
+ * webhook that fails verification is answered 401 and never reaches your handler, and a genuine event of
+ * a type this SDK does not know is answered 204 without reaching it. Mount it before any JSON body
+ * parser on that route: a signature can only be checked on the bytes received.
  */
 export function webhookMiddleware(options: WebhookMiddlewareOptions) {
+  const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret;
+  if (secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s.length === 0)) throw new TypeError('webhookMiddleware: secret is required');
   const limit = options.limitBytes ?? 1024 * 1024;
   return (req: WebhookRequest, res: ServerResponse, next: (err?: unknown) => void): void => {
     rawBodyOf(req, limit).then((raw) => {
-      if (raw === 'too large') return refuse(res, 413, 'PAYLOAD_TOO_LARGE');
+      if (raw === 'too large') return answer(res, 413, 'PAYLOAD_TOO_LARGE');
       try {
         req.webhookEvent = verifyWebhook(raw, req.headers, options.secret, options);
       } catch (err) {
-        if (err instanceof WebhookVerificationError) return refuse(res, 401, err.reason);
+        // A genuine event of a newer API version: acknowledged (so it is not retried), not handled.
+        if (err instanceof WebhookVerificationError && err.reason === 'UNKNOWN_EVENT') return answer(res, 204, err.reason);
+        if (err instanceof WebhookVerificationError) return answer(res, 401, err.reason);
         throw err;
       }
       next();
@@ -56,8 +61,12 @@ async function rawBodyOf(req: WebhookRequest, limit: number): Promise<Buffer | '
 
 const isEmptyObject = (v: unknown) => typeof v === 'object' && v !== null && Object.keys(v).length === 0;
 
-function refuse(res: ServerResponse, status: number, reason: string): void {
+function answer(res: ServerResponse, status: number, reason: string): void {
   res.statusCode = status;
+  if (status === 204) {
+    res.end();
+    return;
+  }
   res.setHeader('Content-Type', 'application/json');
   res.end(JSON.stringify({ error: reason }));
 }

@@ -57,4 +57,10 @@ describe('verifyWebhook', () => {
     expect(reason(() => verify(signed('{"event":"other"}', nowS), '{"event":"other"}'))).toBe('INVALID_PAYLOAD');
     expect(reason(() => verify({ ...signed(body, nowS), 'x-service-event-id': 'another' }))).toBe('INVALID_PAYLOAD');
   });
+
+  it('tells a genuine event of a type it does not know (a newer API) apart from a refused one: UNKNOWN_EVENT, answered 2xx', () => {
+    const newer = JSON.stringify({ event: 'payout.status_changed', event_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7' });
+    expect(reason(() => verify(signed(newer, nowS), newer))).toBe('UNKNOWN_EVENT');
+    expect(reason(() => verify(signed(newer, nowS, 'sk_other'), newer))).toBe('INVALID_SIGNATURE');
+  });
 });

@@ -25,7 +25,8 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
  * body, keyed with your API secret, compared in constant time; timestamp within the tolerance) and returns
  * the event. `rawBody` must be the bytes received, before any JSON parsing. `secret` may list several
  * secrets while you rotate keys: webhooks are signed with your newest active key's. Throws
- * WebhookVerificationError: answer 401 and do not process.
+ * WebhookVerificationError: answer 401 and do not process, except for reason UNKNOWN_EVENT (a genuine
+ * event of a newer API version): answer 2xx so that it is not retried.
  */
 export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string | readonly string[], options: VerifyOptions = {}): WebhookEvent {
   const timestamp = header(headers, 'X-Service-Timestamp');
@@ -47,9 +48,10 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHead
   } catch {
     throw new WebhookVerificationError('INVALID_PAYLOAD', 'the body is not JSON');
   }
-  if (!event || typeof event !== 'object' || !EVENTS.has(event.event) || typeof event.event_id !== 'string') {
-    throw new WebhookVerificationError('INVALID_PAYLOAD', 'the body is not a known event');
+  if (!event || typeof event !== 'object' || typeof event.event !== 'string' || typeof event.event_id !== 'string') {
+    throw new WebhookVerificationError('INVALID_PAYLOAD', 'the body is not an event');
   }
+  if (!EVENTS.has(event.event)) throw new WebhookVerificationError('UNKNOWN_EVENT', `event ${event.event} is not known to this SDK version`);
   const eventId = header(headers, 'X-Service-Event-Id');
   if (eventId !== undefined && eventId !== event.event_id) throw new WebhookVerificationError('INVALID_PAYLOAD', 'X-Service-Event-Id differs from the body');
   return event;

@@ -6,7 +6,7 @@ import { openApiDocument } from '@mm/openapi';
 
 /** Swagger UI's prebuilt browser files (swagger-ui-dist), served as they are published. */
 const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-const ASSETS: Record<string, string> = { 'swagger-ui.css': 'text/css', 'swagger-ui-bundle.js': 'text/javascript', 'favicon-32x32.png': 'image/png' };
+const ASSETS = new Map([['swagger-ui.css', 'text/css'], ['swagger-ui-bundle.js', 'text/javascript'], ['favicon-32x32.png', 'image/png']]);
 
 // No "Try it out": every request must be HMAC-signed with a secret that has no business in a browser.
 const INITIALIZER = `window.addEventListener('load', function () {
@@ -65,12 +65,16 @@ export function apiReferenceRouter(): Router {
     referenceHeaders(res);
     res.set('Cache-Control', 'public, max-age=300').type('text/javascript').send(INITIALIZER);
   });
-  router.get('/docs/assets/:file', (req, res) => {
-    const type = ASSETS[req.params.file];
+  // A Map, not an object: "constructor" or "__proto__" must not find something to send.
+  router.get('/docs/assets/:file', (req, res, next) => {
+    const type = ASSETS.get(req.params.file);
     if (!type) throw new DomainError('NOT_FOUND', 'no such file');
     referenceHeaders(res);
     // root: the store path of pnpm holds a ".pnpm" segment, which send refuses as a dotfile in a full path.
-    res.sendFile(req.params.file, { root: SWAGGER_UI_DIR, headers: { 'Content-Type': type }, maxAge: '1d' });
+    res.sendFile(req.params.file, { root: SWAGGER_UI_DIR, headers: { 'Content-Type': type }, maxAge: '1d' }, (err) => {
+      if (!err || res.headersSent) return;
+      next((err as NodeJS.ErrnoException).code === 'ENOENT' ? new DomainError('NOT_FOUND', 'no such file') : err);
+    });
   });
   return router;
 }

@@ -1,7 +1,7 @@
 import { setMerchantStatus } from '@mm/db';
 import { waitFor } from '@mm/testing';
 import { signedClient, type SignOptions } from '@mm/testing';
-import { anotherMerchant, newOrderId, onceHeard, unixTime } from './support/contract.js';
+import { anotherMerchant, newOrderId, onceHeard, rawRequest, signedHeaders, unixTime } from './support/contract.js';
 import { ConformanceClient, type Operation } from './support/conformance.js';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 
@@ -24,7 +24,8 @@ let limited: (method: string, path: string, body?: unknown, opts?: SignOptions) 
 let ahead = 0;
 const resigned = (opts: SignOptions = {}): SignOptions => ({ ...opts, timestamp: unixTime(++ahead) });
 const c = new ConformanceClient();
-const today = new Date().toISOString().slice(0, 10);
+/** Today, UTC, when asked (a run may cross midnight). */
+const today = () => new Date().toISOString().slice(0, 10);
 let paid: string; // a SUCCESS cash-in, refunded in part
 let refundId: string;
 
@@ -46,12 +47,13 @@ const exportOf = (query: string): Operation => ({ method: 'GET', template: '/tra
 const webhookEvents = (query = ''): Operation => ({ method: 'GET', template: '/webhook-events', path: `/webhook-events${query}` });
 /** One request of every authenticated operation. */
 const everyOperation = (): Operation[] => [
-  cashin(), cashout(), payment(paid), refund(), refundRead(refundId), balances, exportOf(`date_from=${today}&date_to=${today}`), webhookEvents(),
+  cashin(), cashout(), payment(paid), refund(), refundRead(refundId), balances, exportOf(`date_from=${today()}&date_to=${today()}`), webhookEvents(),
 ];
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 beforeAll(async () => {
-  sys = await startSystem({ gatewayEnv: { DISBURSEMENT_ENABLED: 'true' } });
+  // Expiry within seconds: an EXPIRED webhook is among those checked.
+  sys = await startSystem({ gatewayEnv: { DISBURSEMENT_ENABLED: 'true' }, confirmationTimeoutS: 2 });
   const gateway = await sys.startExtraGateway({ RATE_LIMIT_PER_S: '1', RATE_LIMIT_BURST: '1' });
   const merchant = await anotherMerchant(sys, 'Boutique Limitée');
   limited = signedClient(gateway.url, merchant.apiKey, merchant.apiSecret);
@@ -99,8 +101,9 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
   it('cash-out: accepted, replayed, refused; 501 where disbursement is off', async () => {
     const op = cashout();
     const body = op.body!();
-    await c.expect(sys.api, { ...op, body: () => body }, 202);
+    const accepted = await c.expect(sys.api, { ...op, body: () => body }, 202);
     await c.expect(sys.api, { ...op, body: () => body }, 200, resigned());
+    await c.expect(sys.api, payment(accepted.body.data.transaction_id), 200);
     await c.expect(sys.api, cashout({ amount: 4_000_000 }), 409);
     await c.expect(sys.api, cashout({ amount: 50 }), 422);
     await c.expect(sys.api, cashout({ beneficiary_msisdn: 12 }), 400);
@@ -111,11 +114,11 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
 
   it('balances, export (JSON and CSV), webhook events, and their refusals', async () => {
     await c.expect(sys.api, balances, 200);
-    const json = await c.expect(sys.api, exportOf(`date_from=${today}&date_to=${today}`), 200);
+    const json = await c.expect(sys.api, exportOf(`date_from=${today()}&date_to=${today()}`), 200);
     expect(json.body.data.length).toBeGreaterThan(2);
-    const csv = await c.expect(sys.api, exportOf(`date_from=${today}&date_to=${today}&format=csv&country_code=CI`), 200);
+    const csv = await c.expect(sys.api, exportOf(`date_from=${today()}&date_to=${today()}&format=csv&country_code=CI`), 200);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
-    await c.expect(sys.api, exportOf(`date_from=${today}&date_to=2020-01-01`), 400);
+    await c.expect(sys.api, exportOf(`date_from=${today()}&date_to=2020-01-01`), 400);
     await waitFor(async () => (await sys.db.webhookEvent.count({ where: { transactionId: paid, status: 'DELIVERED' } })) >= 2, { what: 'the webhooks of the paid cash-in' });
     const events = await c.expect(sys.api, webhookEvents(`?transaction_id=${paid}`), 200);
     expect(events.body.data.map((e: { event: string }) => e.event).sort()).toEqual(['refund.status_changed', 'transaction.status_changed']);
@@ -125,6 +128,15 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
   it('the document itself', async () => {
     const res = await c.expect(sys.api, { method: 'GET', template: '/openapi.json', path: '/openapi.json' }, 200, { headers: {} });
     expect(res.body.openapi).toBe('3.1.0');
+  });
+
+  it('400 and 413 for a GET that carries a compressed or oversized body, on every GET', async () => {
+    const withBody = (headers: Record<string, string>, body: string) =>
+      (method: string, path: string) => rawRequest(sys.gatewayUrl, method, path, { ...signedHeaders(sys.merchant.apiKey, sys.merchant.apiSecret, body), ...headers }, body);
+    for (const op of everyOperation().filter((o) => o.method === 'GET')) {
+      await c.expect(withBody({ 'Content-Encoding': 'gzip', 'Content-Type': 'application/json' }, '{}'), op, 400);
+      await c.expect(withBody({}, 'x'.repeat(70_000)), op, 413);
+    }
   });
 
   it('401 without the authentication headers, on every operation', async () => {
@@ -163,9 +175,21 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
     expect(await sys.db.transaction.count()).toBe(before);
   });
 
-  it('every webhook received matches `webhooks`: transaction.status_changed and refund.status_changed', async () => {
-    await waitFor(() => sys.receiver.received.some((w) => w.body.event === 'refund.status_changed') || undefined, { what: 'a refund webhook' });
-    expect(sys.receiver.received.length).toBeGreaterThan(2);
+  it('every webhook received matches `webhooks`, every status of both events among them', async () => {
+    // FAILED (insufficient balance), EXPIRED (never confirmed), REVERSED (refunded in full), a FAILED refund
+    // (the operator refuses refunds of numbers ending 10), beside the SUCCESS ones of the tests above.
+    const failed = await c.expect(sys.api, cashin({ customer_msisdn: CI_NUMBER('02') }), 202);
+    const expiring = await c.expect(sys.api, cashin({ customer_msisdn: CI_NUMBER('06') }), 202);
+    const full = (await c.expect(sys.api, cashin({ amount: 2000 }), 202)).body.data.transaction_id as string;
+    const unrefundable = (await c.expect(sys.api, cashin({ customer_msisdn: CI_NUMBER('10') }), 202)).body.data.transaction_id as string;
+    for (const id of [full, unrefundable]) await waitFor(async () => (await sys.db.transaction.findUnique({ where: { id } }))?.status === 'SUCCESS', { what: `${id} SUCCESS` });
+    await c.expect(sys.api, refund({ transaction_id: full, amount: undefined }), 202);
+    await c.expect(sys.api, refund({ transaction_id: unrefundable, amount: 1000 }), 202);
+
+    const seen = () => new Set(sys.receiver.received.map((w) => `${w.body.event} ${w.body.status}`));
+    const every = [...['SUCCESS', 'FAILED', 'EXPIRED', 'REVERSED'].map((st) => `transaction.status_changed ${st}`), 'refund.status_changed SUCCESS', 'refund.status_changed FAILED'];
+    await waitFor(() => every.every((e) => seen().has(e)) || undefined, { what: `webhooks ${every.join(', ')}`, timeoutMs: 20_000 });
+    expect([failed, expiring].map((r) => r.body.data.status)).not.toContain('SUCCESS');
     for (const w of sys.receiver.received) expect(c.checkWebhook(w.headers, w.rawBody)).toEqual([]);
   });
 

@@ -35,6 +35,8 @@ export class ConformanceClient {
     const res = await this.send(api, op, opts);
     expect({ request: `${op.method} ${op.path}`, status: res.status, body: res.status === status ? undefined : res.text })
       .toEqual({ request: `${op.method} ${op.path}`, status, body: undefined });
+    // The document marks a replayed answer (200 to a POST) with Idempotent-Replayed; a new record never carries it.
+    if (op.method === 'POST' && status < 300) expect(res.headers.get('idempotent-replayed')).toBe(status === 200 ? 'true' : null);
     return res;
   }
 

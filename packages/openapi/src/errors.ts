@@ -34,30 +34,37 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
 
 const codesWith = (status: number) => ERROR_CODES.filter((c) => ERROR_STATUS[c] === status);
 
-/** One component response per error status, its `code` limited to the codes of that status. */
-const ERROR_RESPONSES: Record<string, { status: number; description: string }> = {
-  BadRequest: { status: 400, description: 'VALIDATION_ERROR (details name each field), or INVALID_JSON. Nothing was changed.' },
-  Unauthorized: {
-    status: 401,
-    description: 'AUTHENTICATION_REQUIRED (a header missing), INVALID_API_KEY (unknown or revoked), TIMESTAMP_OUT_OF_TOLERANCE (more than 300 s off), '
-      + 'INVALID_SIGNATURE, or REQUEST_REPLAYED (the same signed non-GET request again: sign every request anew, in a later second).',
-  },
-  Forbidden: { status: 403, description: 'MERCHANT_DISABLED.' },
-  NotFound: { status: 404, description: "NOT_FOUND: an unknown id, another merchant's id and a malformed id alike." },
-  Conflict: {
-    status: 409,
-    description: 'DUPLICATE_ORDER_ID (the order id was used with other parameters), INVALID_STATE (refund of a transaction that is not SUCCESS), '
-      + 'INSUFFICIENT_BALANCE (refund or cash-out above the available balance), IDEMPOTENCY_KEY_REUSED (the same Idempotency-Key with another body).',
-  },
-  PayloadTooLarge: { status: 413, description: 'PAYLOAD_TOO_LARGE: the body exceeds 64 KiB.' },
-  UnsupportedMediaType: { status: 415, description: 'UNSUPPORTED_MEDIA_TYPE: a body that is not application/json.' },
-  Unprocessable: {
-    status: 422,
-    description: 'COUNTRY_NOT_SUPPORTED, CURRENCY_MISMATCH, AMOUNT_OUT_OF_RANGE, or REFUND_EXCEEDS_AMOUNT (refunds not FAILED would exceed the amount).',
-  },
-  RateLimited: { status: 429, description: 'RATE_LIMITED: the per-merchant limit (50 requests/s, bursts of 100). Wait Retry-After seconds.' },
-  InternalError: { status: 500, description: 'INTERNAL_ERROR. Nothing is known to have changed: read the resource back, or retry (cash-ins and cash-outs are idempotent on merchant_order_id).' },
-  NotImplemented: { status: 501, description: 'DISBURSEMENT_NOT_CONFIGURED: cash-out is off; nothing was written or debited.' },
+/** What each code means to the merchant; a response's description lists those it can carry. */
+const MEANING: Record<ErrorCode, string> = {
+  VALIDATION_ERROR: 'a field is missing, of the wrong type or out of range, or unknown (`details` names each)',
+  INVALID_JSON: 'the body is not UTF-8 JSON',
+  AUTHENTICATION_REQUIRED: 'an authentication header is missing',
+  INVALID_API_KEY: 'the key is unknown or revoked',
+  INVALID_SIGNATURE: 'the signature does not match the timestamp and body',
+  TIMESTAMP_OUT_OF_TOLERANCE: 'the timestamp is more than 300 s from our clock',
+  REQUEST_REPLAYED: 'the same signed request was already received: sign every request anew, a retry in a later second',
+  MERCHANT_DISABLED: 'the merchant account is disabled',
+  NOT_FOUND: "no such id (unknown, another merchant's, or malformed alike)",
+  DUPLICATE_ORDER_ID: 'the merchant_order_id was used with other parameters',
+  INVALID_STATE: 'only a SUCCESS cash-in can be refunded',
+  INSUFFICIENT_BALANCE: 'the available balance cannot cover it',
+  IDEMPOTENCY_KEY_REUSED: 'the Idempotency-Key was used with another body',
+  PAYLOAD_TOO_LARGE: 'the body exceeds 64 KiB',
+  UNSUPPORTED_MEDIA_TYPE: 'a body that is not application/json',
+  COUNTRY_NOT_SUPPORTED: 'the country is not an active subsidiary, or cannot be told from the number',
+  CURRENCY_MISMATCH: "the currency is not the country's",
+  AMOUNT_OUT_OF_RANGE: 'the amount is outside AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default)',
+  REFUND_EXCEEDS_AMOUNT: 'refunds not FAILED would exceed the amount',
+  RATE_LIMITED: 'the per-merchant limit (50 requests/s, bursts of 100): wait Retry-After seconds',
+  DISBURSEMENT_NOT_CONFIGURED: 'cash-out is off; nothing was written or debited',
+  OPERATOR_UNAVAILABLE: 'the operator cannot be reached and nothing was sent',
+  INTERNAL_ERROR: 'nothing is known to have changed: read the resource back, or retry (cash-ins and cash-outs are idempotent on merchant_order_id)',
+};
+
+/** The component responses, one per error status. */
+const COMPONENT: Record<number, string> = {
+  400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType', 422: 'Unprocessable', 429: 'RateLimited', 500: 'InternalError', 501: 'NotImplemented',
 };
 
 function errorSchema(codes: readonly string[]): SchemaObject {
@@ -84,6 +91,17 @@ function errorSchema(codes: readonly string[]): SchemaObject {
   };
 }
 
+function response(status: number, codes: readonly ErrorCode[]): ResponseObject {
+  return {
+    description: codes.map((c) => `${c}: ${MEANING[c]}.`).join(' ') + (status < 500 ? ' Nothing was changed.' : ''),
+    headers: {
+      ...requestIdHeader,
+      ...(status === 429 ? { ...rateLimitHeaders, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
+    },
+    content: { 'application/json': { schema: errorSchema(codes) } },
+  };
+}
+
 export const errorSchemas: Record<string, SchemaObject> = {
   Error: { ...errorSchema(ERROR_CODES), description: 'Every error body (decisions 3).' },
   ErrorCode: { type: 'string', enum: [...ERROR_CODES] },
@@ -94,19 +112,19 @@ export const errorSchemas: Record<string, SchemaObject> = {
 };
 
 export const errorResponses: Record<string, ResponseObject> = Object.fromEntries(
-  Object.entries(ERROR_RESPONSES).map(([name, { status, description }]) => [name, {
-    description,
-    headers: {
-      ...requestIdHeader,
-      ...(status === 429 ? { ...rateLimitHeaders, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
-    },
-    content: { 'application/json': { schema: errorSchema(codesWith(status)) } },
-  } satisfies ResponseObject]),
+  Object.entries(COMPONENT).map(([status, name]) => [name, response(Number(status), codesWith(Number(status)))]),
 );
 
-/** The component response name of an error status. */
-export function errorResponse(status: number): { $ref: string } {
-  const name = Object.entries(ERROR_RESPONSES).find(([, r]) => r.status === status)?.[0];
+/**
+ * The error answer of `status` for one operation: the shared component, or, given `codes`, one whose
+ * `code` is limited to those the operation can give (a GET is never a replay, a cash-in never a refund
+ * conflict), so a wrong code under the right status is caught too.
+ */
+export function errorResponse(status: number, codes?: readonly ErrorCode[]): ResponseObject | { $ref: string } {
+  const name = COMPONENT[status];
   if (!name) throw new Error(`no error response for status ${status}`);
-  return { $ref: `#/components/responses/${name}` };
+  if (!codes) return { $ref: `#/components/responses/${name}` };
+  const stray = codes.filter((c) => ERROR_STATUS[c] !== status);
+  if (stray.length > 0) throw new Error(`${stray.join(', ')} are not answered with ${status}`);
+  return response(status, codes);
 }

@@ -1,9 +1,7 @@
 import type { PathsObject } from 'openapi3-ts/oas31';
 import { errorResponse } from '../errors.js';
 import { okHeaders, replayedHeaders } from '../headers.js';
-import { dataOf, jsonBody } from './shapes.js';
-
-const writeErrors = { 400: errorResponse(400), 401: errorResponse(401), 403: errorResponse(403), 413: errorResponse(413), 415: errorResponse(415), 429: errorResponse(429), 500: errorResponse(500) };
+import { dataOf, jsonBody, readErrors, writeErrors } from './shapes.js';
 
 export const paymentPaths: PathsObject = {
   '/payments/cashin': {
@@ -22,8 +20,8 @@ export const paymentPaths: PathsObject = {
         202: { description: 'Accepted: the push is on its way (or acknowledged).', headers: okHeaders, content: dataOf('CashinTransaction') },
         200: { description: 'The same order again: the existing transaction, in its current state.', headers: replayedHeaders, content: dataOf('CashinTransaction') },
         ...writeErrors,
-        409: errorResponse(409),
-        422: errorResponse(422),
+        409: errorResponse(409, ['DUPLICATE_ORDER_ID']),
+        422: errorResponse(422, ['COUNTRY_NOT_SUPPORTED', 'CURRENCY_MISMATCH', 'AMOUNT_OUT_OF_RANGE']),
       },
     },
   },
@@ -41,8 +39,8 @@ export const paymentPaths: PathsObject = {
         202: { description: 'Accepted: reserved, and sent or awaiting approval.', headers: okHeaders, content: dataOf('Cashout') },
         200: { description: 'The same order again: the existing cash-out.', headers: replayedHeaders, content: dataOf('Cashout') },
         ...writeErrors,
-        409: errorResponse(409),
-        422: errorResponse(422),
+        409: errorResponse(409, ['DUPLICATE_ORDER_ID', 'INSUFFICIENT_BALANCE']),
+        422: errorResponse(422, ['COUNTRY_NOT_SUPPORTED', 'CURRENCY_MISMATCH', 'AMOUNT_OUT_OF_RANGE']),
         501: errorResponse(501),
       },
     },
@@ -55,11 +53,8 @@ export const paymentPaths: PathsObject = {
       parameters: [{ name: 'id', in: 'path', required: true, description: 'The transaction_id.', schema: { type: 'string', format: 'uuid' } }],
       responses: {
         200: { description: 'The transaction.', headers: okHeaders, content: dataOf('Transaction') },
-        401: errorResponse(401),
-        403: errorResponse(403),
+        ...readErrors,
         404: errorResponse(404),
-        429: errorResponse(429),
-        500: errorResponse(500),
       },
     },
   },

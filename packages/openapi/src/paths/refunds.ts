@@ -1,7 +1,7 @@
 import type { PathsObject } from 'openapi3-ts/oas31';
 import { errorResponse } from '../errors.js';
 import { okHeaders, replayedHeaders } from '../headers.js';
-import { dataOf, jsonBody } from './shapes.js';
+import { dataOf, jsonBody, readErrors, writeErrors } from './shapes.js';
 
 export const refundPaths: PathsObject = {
   '/refunds': {
@@ -9,7 +9,7 @@ export const refundPaths: PathsObject = {
       operationId: 'createRefund',
       tags: ['Refunds'],
       summary: 'Refund a successful cash-in, in whole or in part',
-      description: 'Only a SUCCESS cash-in can be refunded (409 INVALID_STATE otherwise, a REVERSED one included). Several partial refunds are allowed '
+      description: 'Only a SUCCESS cash-in can be refunded (409 INVALID_STATE otherwise: a cash-out, or a cash-in in another state, REVERSED included). Several partial refunds are allowed '
         + 'while the refunds that are not FAILED stay within the amount (422 REFUND_EXCEEDS_AMOUNT otherwise, checked atomically). '
         + 'The amount is reserved from the available balance (409 INSUFFICIENT_BALANCE when it cannot cover it). The refund becomes SUCCESS or FAILED '
         + '(webhook refund.status_changed); when refunds that succeeded cover the whole amount the cash-in becomes REVERSED (webhook transaction.status_changed).',
@@ -22,16 +22,10 @@ export const refundPaths: PathsObject = {
       responses: {
         202: { description: 'Accepted: the refund is PENDING.', headers: okHeaders, content: dataOf('Refund') },
         200: { description: 'The same Idempotency-Key and body again: the existing refund.', headers: replayedHeaders, content: dataOf('Refund') },
-        400: errorResponse(400),
-        401: errorResponse(401),
-        403: errorResponse(403),
+        ...writeErrors,
         404: errorResponse(404),
-        409: errorResponse(409),
-        413: errorResponse(413),
-        415: errorResponse(415),
-        422: errorResponse(422),
-        429: errorResponse(429),
-        500: errorResponse(500),
+        409: errorResponse(409, ['INVALID_STATE', 'INSUFFICIENT_BALANCE', 'IDEMPOTENCY_KEY_REUSED']),
+        422: errorResponse(422, ['REFUND_EXCEEDS_AMOUNT']),
       },
     },
   },
@@ -43,11 +37,8 @@ export const refundPaths: PathsObject = {
       parameters: [{ name: 'id', in: 'path', required: true, description: 'The refund_id.', schema: { type: 'string', format: 'uuid' } }],
       responses: {
         200: { description: 'The refund.', headers: okHeaders, content: dataOf('Refund') },
-        401: errorResponse(401),
-        403: errorResponse(403),
+        ...readErrors,
         404: errorResponse(404),
-        429: errorResponse(429),
-        500: errorResponse(500),
       },
     },
   },

@@ -1,9 +1,10 @@
 import type { PathsObject, SchemaObject } from 'openapi3-ts/oas31';
-import { errorResponse } from '../errors.js';
 import { okHeaders } from '../headers.js';
-import { dataOf } from './shapes.js';
+import { transactionSchemas } from '../schemas/transaction.js';
+import { dataOf, readErrors } from './shapes.js';
 
-const readErrors = { 401: errorResponse(401), 403: errorResponse(403), 429: errorResponse(429), 500: errorResponse(500) };
+/** The CSV header line: the ExportRow fields, in their order. */
+const CSV_HEADER = (transactionSchemas.ExportRow!.required ?? []).join(',');
 const day = (description: string): SchemaObject => ({ type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description });
 
 /** Balances, the reconciliation export and the merchant's own view of its webhook deliveries. */
@@ -51,10 +52,9 @@ export const reportingPaths: PathsObject = {
                 properties: { data: { type: 'array', items: { $ref: '#/components/schemas/ExportRow' } }, meta: { $ref: '#/components/schemas/ExportMeta' } },
               },
             },
-            'text/csv': { schema: { type: 'string', pattern: '^transaction_id,merchant_order_id,type,status,amount,currency,country_code,payment_method,' } },
+            'text/csv': { schema: { type: 'string', pattern: `^${CSV_HEADER}\r\n` } },
           },
         },
-        400: errorResponse(400),
         ...readErrors,
       },
     },
@@ -71,7 +71,6 @@ export const reportingPaths: PathsObject = {
       ],
       responses: {
         200: { description: 'The events.', headers: okHeaders, content: dataOf('WebhookEvent', true) },
-        400: errorResponse(400),
         ...readErrors,
       },
     },

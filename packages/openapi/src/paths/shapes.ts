@@ -1,4 +1,5 @@
 import type { MediaTypeObject, RequestBodyObject } from 'openapi3-ts/oas31';
+import { errorResponse } from '../errors.js';
 
 const ref = (schema: string) => ({ $ref: `#/components/schemas/${schema}` });
 
@@ -17,3 +18,27 @@ export function dataOf(schema: string, array = false): Record<string, MediaTypeO
 export function jsonBody(schema: string): RequestBodyObject {
   return { required: true, content: { 'application/json': { schema: ref(schema) } } };
 }
+
+/** Errors every POST can answer: its body, its signature, its merchant, the limiter, the server. */
+export const writeErrors = {
+  400: errorResponse(400, ['VALIDATION_ERROR', 'INVALID_JSON']),
+  401: errorResponse(401),
+  403: errorResponse(403),
+  413: errorResponse(413),
+  415: errorResponse(415),
+  429: errorResponse(429),
+  500: errorResponse(500),
+};
+
+/**
+ * Errors every GET can answer. A GET is never refused as a replay. Its body (it should have none) is read
+ * and signed like any other, so one over 64 KiB is a 413 and a compressed one a 400, as for a POST.
+ */
+export const readErrors = {
+  400: errorResponse(400, ['VALIDATION_ERROR']),
+  401: errorResponse(401, ['AUTHENTICATION_REQUIRED', 'INVALID_API_KEY', 'INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_TOLERANCE']),
+  403: errorResponse(403),
+  413: errorResponse(413),
+  429: errorResponse(429),
+  500: errorResponse(500),
+};

@@ -1,9 +1,7 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
+import { orNull as nullable, timestamp } from './primitives.js';
 
 type Schema = SchemaObject;
-
-const timestamp: Schema = { type: 'string', format: 'date-time' };
-const nullable = (s: Schema): Schema => ({ oneOf: [s, { type: 'null' }] } as Schema);
 
 const refundFields: Record<string, Schema> = {
   refund_id: { type: 'string', format: 'uuid' },
@@ -82,7 +80,7 @@ export const recordSchemas: Record<string, Schema> = {
       delivered_at: nullable(timestamp),
       created_at: timestamp,
       payload: {
-        description: 'The exact JSON body sent to your endpoint.',
+        description: 'The fields of the JSON body sent to your endpoint (stored as JSON: its key order may differ from the bytes that were signed).',
         oneOf: [{ $ref: '#/components/schemas/TransactionStatusChangedEvent' }, { $ref: '#/components/schemas/RefundStatusChangedEvent' }],
       } as Schema,
       attempts: { type: 'array', items: { $ref: '#/components/schemas/WebhookAttempt' } },

@@ -1,13 +1,16 @@
 import type { SchemaObject } from 'openapi3-ts/oas31';
+import { ref, text } from './primitives.js';
 
 type Schema = SchemaObject;
 
-const httpUrl: Schema = { type: 'string', format: 'uri', maxLength: 2048, pattern: '^https?://', description: 'An http(s) URL.' };
+const httpUrl: Schema = { type: 'string', format: 'uri', maxLength: 2048, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', description: 'An http(s) URL.' };
 const msisdn = (who: string): Schema => ({
-  type: 'string', maxLength: 20, description: `${who} number in E.164 (e.g. +2250707000001); its country must be an active subsidiary.`, examples: ['+2250707000001'],
+  ...text(20, `${who} number in E.164 (e.g. +2250707000001); its country must be an active subsidiary.`), examples: ['+2250707000001'],
 });
+// JSON numbers beyond 2^53 lose digits in transit: refused rather than rounded.
+const safeInteger: Schema = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
 const amount: Schema = {
-  type: 'integer', minimum: 1,
+  ...safeInteger,
   description: 'Whole francs, within AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default; outside: 422 AMOUNT_OUT_OF_RANGE). JSON numbers are not coerced: "5000" is refused.',
 };
 
@@ -18,7 +21,7 @@ export const requestSchemas: Record<string, Schema> = {
     additionalProperties: false,
     required: ['merchant_order_id', 'amount', 'customer_msisdn'],
     properties: {
-      merchant_order_id: { $ref: '#/components/schemas/MerchantOrderId' } as Schema,
+      merchant_order_id: ref('MerchantOrderId'),
       amount,
       currency: { type: 'string', pattern: '^[A-Z]{3}$', description: "Deduced from the country when omitted; when given it must be the country's (else 422 CURRENCY_MISMATCH)." },
       customer_msisdn: msisdn('The customer'),
@@ -26,13 +29,15 @@ export const requestSchemas: Record<string, Schema> = {
         type: 'string', pattern: '^[A-Z]{2}$',
         description: "Deduced from the number when omitted; when given it must be the number's country (else 400 VALIDATION_ERROR on country_code).",
       },
-      motif: { type: 'string', maxLength: 255, description: 'Text shown to the customer in the USSD push.' },
+      motif: text(255, 'Text shown to the customer in the USSD push.'),
       return_url: { ...httpUrl, description: 'Where the hosted payment page sends the customer once the payment is decided.' },
       notify_url: { ...httpUrl, description: "Webhook URL of this transaction, instead of the merchant's default one." },
       metadata: {
         type: 'object', maxProperties: 10, description: 'Free data, at most 10 keys; values string (at most 500 characters), number or boolean.',
-        propertyNames: { maxLength: 100 },
-        additionalProperties: { oneOf: [{ type: 'string', maxLength: 500 }, { type: 'number' }, { type: 'boolean' }] },
+        propertyNames: { minLength: 1, maxLength: 100 },
+        additionalProperties: {
+          oneOf: [text(500), { type: 'number', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }, { type: 'boolean' }],
+        },
       },
     },
   },
@@ -41,11 +46,11 @@ export const requestSchemas: Record<string, Schema> = {
     additionalProperties: false,
     required: ['merchant_order_id', 'amount', 'beneficiary_msisdn'],
     properties: {
-      merchant_order_id: { $ref: '#/components/schemas/MerchantOrderId' } as Schema,
+      merchant_order_id: ref('MerchantOrderId'),
       amount: { ...amount, description: `${amount.description} At or above CASHOUT_APPROVAL_THRESHOLD (1 000 000) it waits for a back-office approver.` },
       beneficiary_msisdn: msisdn('The beneficiary'),
       currency: { type: 'string', pattern: '^[A-Z]{3}$', description: "Deduced from the beneficiary's country when omitted." },
-      reason: { type: 'string', maxLength: 255, description: 'Free-text purpose.' },
+      reason: text(255, 'Free-text purpose.'),
       notify_url: httpUrl,
     },
   },
@@ -55,8 +60,8 @@ export const requestSchemas: Record<string, Schema> = {
     required: ['transaction_id'],
     properties: {
       transaction_id: { type: 'string', format: 'uuid', description: 'The SUCCESS cash-in to refund.' },
-      amount: { type: 'integer', minimum: 1, description: 'Omitted: the whole transaction amount (not what is left after partial refunds).' },
-      reason: { type: 'string', maxLength: 255 },
+      amount: { ...safeInteger, description: 'Omitted: the whole transaction amount (not what is left after partial refunds).' },
+      reason: text(255),
     },
   },
 };

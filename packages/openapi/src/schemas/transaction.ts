@@ -1,11 +1,11 @@
 import { FAILURE_CODES, TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@mm/domain';
 import type { SchemaObject } from 'openapi3-ts/oas31';
+import { orNull, timestamp } from './primitives.js';
 
 type Schema = SchemaObject;
 
-const nullable = (type: 'string' | 'integer', extra: Partial<Schema> = {}): Schema => ({ type: [type, 'null'], ...extra } as Schema);
-const timestamp: Schema = { type: 'string', format: 'date-time', description: 'ISO 8601, UTC.' };
-const nullableTimestamp = nullable('string', { format: 'date-time' });
+const nullable = (type: 'string' | 'integer', extra: Partial<Schema> = {}): Schema => orNull({ type, ...extra });
+const nullableTimestamp = orNull(timestamp);
 
 /** Fields shared by every transaction record the API returns. */
 const core: Record<string, Schema> = {
@@ -23,7 +23,8 @@ const provider: Record<string, Schema> = {
   provider_tx_id: nullable('string', { description: 'Operator transaction id; null until the customer has confirmed.' }),
   provider_session_id: nullable('string', { description: 'Operator session id; always null in the cash-in response.' }),
   provider_state: nullable('string', {
-    description: 'Raw operator state: PENDING until the operator has decided, then OK, canceled or KO. Null for a cash-out not yet paid.',
+    description: "Raw operator state. A cash-in: PENDING until the operator has decided, then OK, canceled or KO. A cash-out: PENDING while "
+      + 'it is sent (CREATED, INITIATED), null while AWAITING_APPROVAL or when rejected by an approver, then OK or FAILED as the operator answered.',
   }),
   provider_txn_status: nullable('string', { description: 'Detailed operator code: 200 on success, 54321 (cause in failure_reason), 60019, 00017, 100004..100090.' }),
 };
@@ -89,8 +90,8 @@ export const transactionSchemas: Record<string, Schema> = {
       ...provider,
       provider_session_id: { type: 'null', description: 'Null in this response; read it with GET /payments/{id}.' },
       ...outcome,
-      created_at: timestamp,
-      updated_at: timestamp,
+      created_at: { ...timestamp, description: 'ISO 8601, UTC.' },
+      updated_at: { ...timestamp, description: 'ISO 8601, UTC.' },
     },
   },
   Transaction: {

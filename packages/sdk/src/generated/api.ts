@@ -71,7 +71,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a successful cash-in, in whole or in part
-         * @description Only a SUCCESS cash-in can be refunded (409 INVALID_STATE otherwise, a REVERSED one included). Several partial refunds are allowed while the refunds that are not FAILED stay within the amount (422 REFUND_EXCEEDS_AMOUNT otherwise, checked atomically). The amount is reserved from the available balance (409 INSUFFICIENT_BALANCE when it cannot cover it). The refund becomes SUCCESS or FAILED (webhook refund.status_changed); when refunds that succeeded cover the whole amount the cash-in becomes REVERSED (webhook transaction.status_changed).
+         * @description Only a SUCCESS cash-in can be refunded (409 INVALID_STATE otherwise: a cash-out, or a cash-in in another state, REVERSED included). Several partial refunds are allowed while the refunds that are not FAILED stay within the amount (422 REFUND_EXCEEDS_AMOUNT otherwise, checked atomically). The amount is reserved from the available balance (409 INSUFFICIENT_BALANCE when it cannot cover it). The refund becomes SUCCESS or FAILED (webhook refund.status_changed); when refunds that succeeded cover the whole amount the cash-in becomes REVERSED (webhook transaction.status_changed).
          */
         post: operations["createRefund"];
         delete?: never;
@@ -280,7 +280,7 @@ export interface components {
             provider_tx_id: string | null;
             /** @description Null in this response; read it with GET /payments/{id}. */
             provider_session_id: null;
-            /** @description Raw operator state: PENDING until the operator has decided, then OK, canceled or KO. Null for a cash-out not yet paid. */
+            /** @description Raw operator state. A cash-in: PENDING until the operator has decided, then OK, canceled or KO. A cash-out: PENDING while it is sent (CREATED, INITIATED), null while AWAITING_APPROVAL or when rejected by an approver, then OK or FAILED as the operator answered. */
             provider_state: string | null;
             /** @description Detailed operator code: 200 on success, 54321 (cause in failure_reason), 60019, 00017, 100004..100090. */
             provider_txn_status: string | null;
@@ -326,7 +326,7 @@ export interface components {
             provider_tx_id: string | null;
             /** @description Operator session id; always null in the cash-in response. */
             provider_session_id: string | null;
-            /** @description Raw operator state: PENDING until the operator has decided, then OK, canceled or KO. Null for a cash-out not yet paid. */
+            /** @description Raw operator state. A cash-in: PENDING until the operator has decided, then OK, canceled or KO. A cash-out: PENDING while it is sent (CREATED, INITIATED), null while AWAITING_APPROVAL or when rejected by an approver, then OK or FAILED as the operator answered. */
             provider_state: string | null;
             /** @description Detailed operator code: 200 on success, 54321 (cause in failure_reason), 60019, 00017, 100004..100090. */
             provider_txn_status: string | null;
@@ -368,15 +368,9 @@ export interface components {
             failure_code: components["schemas"]["FailureCode"] | null;
             /** @description The operator's precise cause (e.g. "60019") when provider_txn_status is 54321; for a cash-out, the operator's or approver's reason; otherwise null. */
             failure_reason: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601, UTC.
-             */
+            /** Format: date-time */
             created_at: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601, UTC.
-             */
+            /** Format: date-time */
             updated_at: string;
         };
         /** @description One exported transaction: the GET /payments/{id} record plus the masked customer number and both timestamps. */
@@ -405,7 +399,7 @@ export interface components {
             provider_tx_id: string | null;
             /** @description Operator session id; always null in the cash-in response. */
             provider_session_id: string | null;
-            /** @description Raw operator state: PENDING until the operator has decided, then OK, canceled or KO. Null for a cash-out not yet paid. */
+            /** @description Raw operator state. A cash-in: PENDING until the operator has decided, then OK, canceled or KO. A cash-out: PENDING while it is sent (CREATED, INITIATED), null while AWAITING_APPROVAL or when rejected by an approver, then OK or FAILED as the operator answered. */
             provider_state: string | null;
             /** @description Detailed operator code: 200 on success, 54321 (cause in failure_reason), 60019, 00017, 100004..100090. */
             provider_txn_status: string | null;
@@ -417,15 +411,9 @@ export interface components {
             /** Format: date-time */
             completed_at: string | null;
             msisdn: components["schemas"]["MaskedMsisdn"];
-            /**
-             * Format: date-time
-             * @description ISO 8601, UTC.
-             */
+            /** Format: date-time */
             created_at: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601, UTC.
-             */
+            /** Format: date-time */
             updated_at: string;
         };
         CashinRequest: {
@@ -507,6 +495,7 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** Format: date-time */
             completed_at: string | null;
         };
         Balance: {
@@ -558,11 +547,13 @@ export interface components {
             status: "PENDING" | "DELIVERED" | "ABANDONED" | "NO_TARGET";
             target_url: string | null;
             attempt_count: number;
+            /** Format: date-time */
             next_attempt_at: string | null;
+            /** Format: date-time */
             delivered_at: string | null;
             /** Format: date-time */
             created_at: string;
-            /** @description The exact JSON body sent to your endpoint. */
+            /** @description The fields of the JSON body sent to your endpoint (stored as JSON: its key order may differ from the bytes that were signed). */
             payload: components["schemas"]["TransactionStatusChangedEvent"] | components["schemas"]["RefundStatusChangedEvent"];
             attempts: components["schemas"]["WebhookAttempt"][];
         };
@@ -620,6 +611,7 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** Format: date-time */
             completed_at: string | null;
             /** Format: date-time */
             timestamp: string;
@@ -647,7 +639,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description VALIDATION_ERROR (details name each field), or INVALID_JSON. Nothing was changed. */
+        /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range, or unknown (`details` names each). INVALID_JSON: the body is not UTF-8 JSON. Nothing was changed. */
         BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -668,7 +660,7 @@ export interface components {
                 };
             };
         };
-        /** @description AUTHENTICATION_REQUIRED (a header missing), INVALID_API_KEY (unknown or revoked), TIMESTAMP_OUT_OF_TOLERANCE (more than 300 s off), INVALID_SIGNATURE, or REQUEST_REPLAYED (the same signed non-GET request again: sign every request anew, in a later second). */
+        /** @description AUTHENTICATION_REQUIRED: an authentication header is missing. INVALID_API_KEY: the key is unknown or revoked. INVALID_SIGNATURE: the signature does not match the timestamp and body. TIMESTAMP_OUT_OF_TOLERANCE: the timestamp is more than 300 s from our clock. REQUEST_REPLAYED: the same signed request was already received: sign every request anew, a retry in a later second. Nothing was changed. */
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -689,7 +681,7 @@ export interface components {
                 };
             };
         };
-        /** @description MERCHANT_DISABLED. */
+        /** @description MERCHANT_DISABLED: the merchant account is disabled. Nothing was changed. */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -710,7 +702,7 @@ export interface components {
                 };
             };
         };
-        /** @description NOT_FOUND: an unknown id, another merchant's id and a malformed id alike. */
+        /** @description NOT_FOUND: no such id (unknown, another merchant's, or malformed alike). Nothing was changed. */
         NotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -731,7 +723,7 @@ export interface components {
                 };
             };
         };
-        /** @description DUPLICATE_ORDER_ID (the order id was used with other parameters), INVALID_STATE (refund of a transaction that is not SUCCESS), INSUFFICIENT_BALANCE (refund or cash-out above the available balance), IDEMPOTENCY_KEY_REUSED (the same Idempotency-Key with another body). */
+        /** @description DUPLICATE_ORDER_ID: the merchant_order_id was used with other parameters. INVALID_STATE: only a SUCCESS cash-in can be refunded. INSUFFICIENT_BALANCE: the available balance cannot cover it. IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body. Nothing was changed. */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -752,7 +744,7 @@ export interface components {
                 };
             };
         };
-        /** @description PAYLOAD_TOO_LARGE: the body exceeds 64 KiB. */
+        /** @description PAYLOAD_TOO_LARGE: the body exceeds 64 KiB. Nothing was changed. */
         PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -773,7 +765,7 @@ export interface components {
                 };
             };
         };
-        /** @description UNSUPPORTED_MEDIA_TYPE: a body that is not application/json. */
+        /** @description UNSUPPORTED_MEDIA_TYPE: a body that is not application/json. Nothing was changed. */
         UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -794,7 +786,7 @@ export interface components {
                 };
             };
         };
-        /** @description COUNTRY_NOT_SUPPORTED, CURRENCY_MISMATCH, AMOUNT_OUT_OF_RANGE, or REFUND_EXCEEDS_AMOUNT (refunds not FAILED would exceed the amount). */
+        /** @description COUNTRY_NOT_SUPPORTED: the country is not an active subsidiary, or cannot be told from the number. CURRENCY_MISMATCH: the currency is not the country's. AMOUNT_OUT_OF_RANGE: the amount is outside AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default). REFUND_EXCEEDS_AMOUNT: refunds not FAILED would exceed the amount. Nothing was changed. */
         Unprocessable: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -815,7 +807,7 @@ export interface components {
                 };
             };
         };
-        /** @description RATE_LIMITED: the per-merchant limit (50 requests/s, bursts of 100). Wait Retry-After seconds. */
+        /** @description RATE_LIMITED: the per-merchant limit (50 requests/s, bursts of 100): wait Retry-After seconds. Nothing was changed. */
         RateLimited: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -840,7 +832,7 @@ export interface components {
                 };
             };
         };
-        /** @description INTERNAL_ERROR. Nothing is known to have changed: read the resource back, or retry (cash-ins and cash-outs are idempotent on merchant_order_id). */
+        /** @description INTERNAL_ERROR: nothing is known to have changed: read the resource back, or retry (cash-ins and cash-outs are idempotent on merchant_order_id). */
         InternalError: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -947,13 +939,73 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range, or unknown (`details` names each). INVALID_JSON: the body is not UTF-8 JSON. Nothing was changed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "INVALID_JSON";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            /** @description DUPLICATE_ORDER_ID: the merchant_order_id was used with other parameters. Nothing was changed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "DUPLICATE_ORDER_ID";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
+            /** @description COUNTRY_NOT_SUPPORTED: the country is not an active subsidiary, or cannot be told from the number. CURRENCY_MISMATCH: the currency is not the country's. AMOUNT_OUT_OF_RANGE: the amount is outside AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default). Nothing was changed. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "COUNTRY_NOT_SUPPORTED" | "CURRENCY_MISMATCH" | "AMOUNT_OUT_OF_RANGE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -1002,13 +1054,73 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range, or unknown (`details` names each). INVALID_JSON: the body is not UTF-8 JSON. Nothing was changed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "INVALID_JSON";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            /** @description DUPLICATE_ORDER_ID: the merchant_order_id was used with other parameters. INSUFFICIENT_BALANCE: the available balance cannot cover it. Nothing was changed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "DUPLICATE_ORDER_ID" | "INSUFFICIENT_BALANCE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
+            /** @description COUNTRY_NOT_SUPPORTED: the country is not an active subsidiary, or cannot be told from the number. CURRENCY_MISMATCH: the currency is not the country's. AMOUNT_OUT_OF_RANGE: the amount is outside AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default). Nothing was changed. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "COUNTRY_NOT_SUPPORTED" | "CURRENCY_MISMATCH" | "AMOUNT_OUT_OF_RANGE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
@@ -1041,9 +1153,51 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range, or unknown (`details` names each). Nothing was changed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED: an authentication header is missing. INVALID_API_KEY: the key is unknown or revoked. INVALID_SIGNATURE: the signature does not match the timestamp and body. TIMESTAMP_OUT_OF_TOLERANCE: the timestamp is more than 300 s from our clock. Nothing was changed. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_TOLERANCE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -1095,14 +1249,74 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range, or unknown (`details` names each). INVALID_JSON: the body is not UTF-8 JSON. Nothing was changed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "INVALID_JSON";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description INVALID_STATE: only a SUCCESS cash-in can be refunded. INSUFFICIENT_BALANCE: the available balance cannot cover it. IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body. Nothing was changed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "INVALID_STATE" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
+            /** @description REFUND_EXCEEDS_AMOUNT: refunds not FAILED would exceed the amount. Nothing was changed. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "REFUND_EXCEEDS_AMOUNT";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -1134,9 +1348,51 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range, or unknown (`details` names each). Nothing was changed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED: an authentication header is missing. INVALID_API_KEY: the key is unknown or revoked. INVALID_SIGNATURE: the signature does not match the timestamp and body. TIMESTAMP_OUT_OF_TOLERANCE: the timestamp is more than 300 s from our clock. Nothing was changed. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_TOLERANCE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -1165,8 +1421,50 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range, or unknown (`details` names each). Nothing was changed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED: an authentication header is missing. INVALID_API_KEY: the key is unknown or revoked. INVALID_SIGNATURE: the signature does not match the timestamp and body. TIMESTAMP_OUT_OF_TOLERANCE: the timestamp is more than 300 s from our clock. Nothing was changed. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_TOLERANCE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -1204,9 +1502,50 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range, or unknown (`details` names each). Nothing was changed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED: an authentication header is missing. INVALID_API_KEY: the key is unknown or revoked. INVALID_SIGNATURE: the signature does not match the timestamp and body. TIMESTAMP_OUT_OF_TOLERANCE: the timestamp is more than 300 s from our clock. Nothing was changed. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_TOLERANCE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -1239,9 +1578,50 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range, or unknown (`details` names each). Nothing was changed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED: an authentication header is missing. INVALID_API_KEY: the key is unknown or revoked. INVALID_SIGNATURE: the signature does not match the timestamp and body. TIMESTAMP_OUT_OF_TOLERANCE: the timestamp is more than 300 s from our clock. Nothing was changed. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_TOLERANCE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };

@@ -26,7 +26,13 @@ const payIndex = process.argv.indexOf('--pay');
 if (payIndex > 0) {
   const msisdn = process.argv[payIndex + 1] ?? '+2250707000001';
   const res = await fetch(`${publicUrl}/checkout`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ amount: 5000, msisdn }) });
-  const checkout = (await res.json()) as { order_id: string; transaction_id: string; payment_url: string };
+  const checkout = (await res.json()) as { order_id: string; transaction_id: string; payment_url: string; error?: string };
+  if (!res.ok) {
+    console.error(`checkout refused (${res.status}): ${JSON.stringify(checkout)}`);
+    server.close();
+    server.closeAllConnections();
+    process.exit(1);
+  }
   log(`order ${checkout.order_id}: payment ${checkout.transaction_id} asked; the customer confirms on the phone (${checkout.payment_url})`);
   const deadline = Date.now() + Number(process.env.SHOP_WAIT_MS ?? 60_000);
   while (orders.get(checkout.order_id)?.status === 'AWAITING_PAYMENT' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));

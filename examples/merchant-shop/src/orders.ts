@@ -5,6 +5,7 @@ export type OrderStatus = 'AWAITING_PAYMENT' | 'PAID' | 'PAYMENT_FAILED' | 'REFU
 export interface Order {
   id: string;
   amount: number;
+  msisdn: string;
   transactionId: string | null;
   status: OrderStatus;
   refunded: number;
@@ -20,8 +21,8 @@ export class Orders {
   private readonly orders = new Map<string, Order>();
   private readonly applied = new Set<string>();
 
-  create(id: string, amount: number): Order {
-    const order: Order = { id, amount, transactionId: null, status: 'AWAITING_PAYMENT', refunded: 0 };
+  create(id: string, amount: number, msisdn: string): Order {
+    const order: Order = { id, amount, msisdn, transactionId: null, status: 'AWAITING_PAYMENT', refunded: 0 };
     this.orders.set(id, order);
     return order;
   }
@@ -30,11 +31,13 @@ export class Orders {
     return this.orders.get(id);
   }
 
-  /** Applies a verified webhook event; false when it was already applied or names no order of ours. */
+  /** Applies a verified webhook event; false when it was already applied, names no order of ours, or disagrees with it. */
   apply(event: WebhookEvent): boolean {
     if (this.applied.has(event.event_id)) return false;
     const order = this.orders.get(event.merchant_order_id);
     if (!order) return false;
+    // Signed by the service, but a payment of another amount than the order's is not this order's payment.
+    if (event.event === 'transaction.status_changed' && event.amount !== order.amount) return false;
     this.applied.add(event.event_id);
     if (event.event === 'transaction.status_changed') {
       // A late confirmation (EXPIRED, then SUCCESS) is a payment like any other: the money was taken.

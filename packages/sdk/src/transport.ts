@@ -38,8 +38,9 @@ export class Transport {
   private readonly maxRetries: number;
   private readonly fetch: typeof fetch;
   private readonly now: () => number;
-  /** Bodies signed in the current second (at most one second's worth is kept). */
-  private readonly recent = new Map<string, string>();
+  /** The second last signed in, and the signatures of the non-GET requests signed in it. */
+  private second = '';
+  private readonly signedThisSecond = new Set<string>();
 
   constructor(private readonly o: TransportOptions) {
     if (!o.apiKey || !o.apiSecret) throw new TypeError('apiKey and apiSecret are required');
@@ -55,8 +56,8 @@ export class Transport {
     const body = call.body === undefined ? '' : JSON.stringify(call.body);
     const url = this.urlOf(call);
     for (let attempt = 0; ; attempt++) {
-      const timestamp = call.method === 'GET' ? unixSeconds(this.now()) : await this.freshTimestamp(body);
-      const outcome = await this.attempt(call, url, body, timestamp);
+      const { timestamp, signature } = await this.signature(call.method, body);
+      const outcome = await this.attempt(call, url, body, timestamp, signature);
       if (outcome instanceof Response) return outcome;
       if (attempt >= this.maxRetries || !retried(outcome)) throw outcome;
       await delay(this.retryDelayMs(attempt, outcome, timestamp));
@@ -69,26 +70,30 @@ export class Transport {
    * cash-in asked again to read its state, would be refused. This client waits for the next second instead
    * (GETs are never refused as replays). Other processes using the same key are not seen from here.
    */
-  private async freshTimestamp(body: string): Promise<string> {
+  private async signature(method: Call['method'], body: string): Promise<{ timestamp: string; signature: string }> {
     for (;;) {
       const nowMs = this.now();
       const timestamp = unixSeconds(nowMs);
-      for (const [signed, ts] of this.recent) if (ts !== timestamp) this.recent.delete(signed);
-      const key = `${timestamp}:${body}`;
-      if (!this.recent.has(key)) {
-        this.recent.set(key, timestamp);
-        return timestamp;
+      const signature = sign(this.o.apiSecret, timestamp, body);
+      if (method === 'GET') return { timestamp, signature };
+      if (timestamp !== this.second) {
+        this.second = timestamp;
+        this.signedThisSecond.clear();
+      }
+      if (!this.signedThisSecond.has(signature)) {
+        this.signedThisSecond.add(signature);
+        return { timestamp, signature };
       }
       await delay((Number(timestamp) + 1) * 1000 - nowMs);
     }
   }
 
-  private async attempt(call: Call, url: string, body: string, timestamp: string): Promise<Response | MobileMoneyError> {
+  private async attempt(call: Call, url: string, body: string, timestamp: string, signature: string): Promise<Response | MobileMoneyError> {
     const headers: Record<string, string> = {
       ...call.headers,
       'X-Service-Key': this.o.apiKey,
       'X-Service-Timestamp': timestamp,
-      'X-Service-Signature': sign(this.o.apiSecret, timestamp, body),
+      'X-Service-Signature': signature,
       Accept: 'application/json',
     };
     if (body) headers['Content-Type'] = 'application/json';

@@ -1,6 +1,7 @@
 import { ERROR_CODES, type ErrorCode } from '@mm/domain';
 import type { ResponseObject, SchemaObject } from 'openapi3-ts/oas31';
 import { rateLimitHeaders, requestIdHeader } from './headers.js';
+import { ref } from './schemas/primitives.js';
 
 /**
  * The HTTP status of every error code (decisions 3): the one table, which the gateway's error handler
@@ -82,7 +83,7 @@ function errorSchema(codes: readonly string[]): SchemaObject {
           message: { type: 'string', minLength: 1, description: 'For people; may change. Program against `code`.' },
           details: {
             type: 'array', description: 'With VALIDATION_ERROR: one entry per problem.',
-            items: { $ref: '#/components/schemas/FieldIssue' },
+            items: ref('FieldIssue'),
           },
           request_id: { type: 'string', description: 'The X-Request-Id of the response; quote it to support.' },
         },

@@ -1,11 +1,12 @@
 import type { ParameterObject, PathItemObject, SchemaObject } from 'openapi3-ts/oas31';
+import { ref } from './schemas/primitives.js';
 
 const header = (name: string, description: string, schema: SchemaObject): ParameterObject => ({
   name, in: 'header', required: true, description, schema,
 });
 
 /** What the service sends with every webhook: the spec's headers plus X-Service-Event-Id (decisions 9). */
-export const WEBHOOK_HEADERS: ParameterObject[] = [
+const WEBHOOK_HEADERS: ParameterObject[] = [
   header('X-Service-Timestamp', 'Unix time of sending, in seconds. Refuse (401) a timestamp more than 300 s from your clock.', { type: 'string', pattern: '^\\d+$' }),
   header('X-Service-Signature', 'Lowercase hex HMAC-SHA256, keyed with the secret of your newest active API key, of X-Service-Timestamp immediately followed by the raw body. '
     + 'Recompute it over the bytes received and compare in constant time.', { type: 'string', pattern: '^[0-9a-f]{64}$' }),
@@ -26,7 +27,7 @@ function webhook(operationId: string, summary: string, schema: string): PathItem
       description: DELIVERY,
       security: [],
       parameters: WEBHOOK_HEADERS,
-      requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } },
+      requestBody: { required: true, content: { 'application/json': { schema: ref(schema) } } },
       responses: {
         '2XX': { description: 'Received (answer before processing).' },
         '401': { description: 'Signature or timestamp refused: retried on the schedule, so a clock or secret problem can be fixed in time.' },

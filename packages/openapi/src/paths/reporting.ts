@@ -1,5 +1,6 @@
 import type { PathsObject, SchemaObject } from 'openapi3-ts/oas31';
 import { okHeaders } from '../headers.js';
+import { ref } from '../schemas/primitives.js';
 import { transactionSchemas } from '../schemas/transaction.js';
 import { dataOf, readErrors } from './shapes.js';
 
@@ -49,7 +50,7 @@ export const reportingPaths: PathsObject = {
             'application/json': {
               schema: {
                 type: 'object', additionalProperties: false, required: ['data', 'meta'],
-                properties: { data: { type: 'array', items: { $ref: '#/components/schemas/ExportRow' } }, meta: { $ref: '#/components/schemas/ExportMeta' } },
+                properties: { data: { type: 'array', items: ref('ExportRow') }, meta: ref('ExportMeta') },
               },
             },
             'text/csv': { schema: { type: 'string', pattern: `^${CSV_HEADER}\r\n` } },

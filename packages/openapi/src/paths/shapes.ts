@@ -1,7 +1,7 @@
 import type { MediaTypeObject, RequestBodyObject } from 'openapi3-ts/oas31';
 import { errorResponse } from '../errors.js';
+import { ref } from '../schemas/primitives.js';
 
-const ref = (schema: string) => ({ $ref: `#/components/schemas/${schema}` });
 
 /** `{"data": <schema>}`, the envelope of every successful answer. */
 export function dataOf(schema: string, array = false): Record<string, MediaTypeObject> {

@@ -15,3 +15,11 @@ export const ref = (schema: string): ReferenceObject => ({ $ref: `#/components/s
 
 /** A text field as joi's string() takes it: never empty. */
 export const text = (maxLength: number, description?: string): SchemaObject => ({ type: 'string', minLength: 1, maxLength, ...(description ? { description } : {}) });
+
+/**
+ * JSON Schema's if/then/else (valid in OpenAPI 3.1, whose schemas are JSON Schema 2020-12), which the
+ * openapi3-ts types do not list: typed here once.
+ */
+export function conditional(when: SchemaObject, then: SchemaObject, otherwise: SchemaObject): SchemaObject {
+  return { if: when, then, else: otherwise } as SchemaObject;
+}

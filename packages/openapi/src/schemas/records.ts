@@ -1,21 +1,22 @@
-import type { SchemaObject } from 'openapi3-ts/oas31';
-import { orNull as nullable, timestamp } from './primitives.js';
+import type { ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
+import { conditional, orNull, ref, timestamp } from './primitives.js';
 
 type Schema = SchemaObject;
+type Field = SchemaObject | ReferenceObject;
 
-const refundFields: Record<string, Schema> = {
+const refundFields: Record<string, Field> = {
   refund_id: { type: 'string', format: 'uuid' },
   transaction_id: { type: 'string', format: 'uuid' },
-  merchant_order_id: { $ref: '#/components/schemas/MerchantOrderId' } as Schema,
+  merchant_order_id: ref('MerchantOrderId'),
   amount: { type: 'integer', minimum: 1 },
-  currency: { $ref: '#/components/schemas/Currency' } as Schema,
-  reason: { type: ['string', 'null'] } as Schema,
+  currency: ref('Currency'),
+  reason: orNull({ type: 'string' }),
   status: { type: 'string', enum: ['PENDING', 'SUCCESS', 'FAILED'] },
-  failure_reason: { type: ['string', 'null'], description: "The operator's reason when the refund FAILED." } as Schema,
+  failure_reason: orNull({ type: 'string', description: "The operator's reason when the refund FAILED." }),
   provider_reference: { type: 'string', description: 'Reference of the refund sent to the operator, which dedupes on it: a retried refund is never paid twice.' },
   created_at: timestamp,
   updated_at: timestamp,
-  completed_at: nullable(timestamp),
+  completed_at: orNull(timestamp),
 };
 const REFUND_FIELDS = Object.keys(refundFields);
 
@@ -30,9 +31,9 @@ export const recordSchemas: Record<string, Schema> = {
     additionalProperties: false,
     required: ['country_code', 'country_name', 'currency', 'available_balance', 'pending_balance', 'updated_at'],
     properties: {
-      country_code: { $ref: '#/components/schemas/CountryCode' } as Schema,
+      country_code: ref('CountryCode'),
       country_name: { type: 'string' },
-      currency: { $ref: '#/components/schemas/Currency' } as Schema,
+      currency: ref('Currency'),
       available_balance: { type: 'integer', minimum: 0, description: 'Captured cash-ins minus refunds and cash-outs, reserved or paid.' },
       pending_balance: { type: 'integer', minimum: 0, description: 'Cash-ins not yet decided (CREATED, INITIATED, PENDING).' },
       updated_at: { ...timestamp, description: 'Last movement of either balance (the subsidiary\'s activation when none).' },
@@ -46,7 +47,7 @@ export const recordSchemas: Record<string, Schema> = {
       count: { type: 'integer', minimum: 0 },
       date_from: { type: 'string', format: 'date' },
       date_to: { type: 'string', format: 'date' },
-      country_code: { $ref: '#/components/schemas/CountryCode' } as Schema,
+      country_code: ref('CountryCode'),
     },
   },
   WebhookAttempt: {
@@ -55,9 +56,9 @@ export const recordSchemas: Record<string, Schema> = {
     required: ['attempt_no', 'status_code', 'latency_ms', 'error', 'success', 'at'],
     properties: {
       attempt_no: { type: 'integer', minimum: 1, description: '1 to 7 on the schedule; a delivery re-sent after it was abandoned continues the count.' },
-      status_code: { type: ['integer', 'null'], description: 'HTTP status your endpoint answered; null when it did not answer.' } as Schema,
+      status_code: orNull({ type: 'integer', description: 'HTTP status your endpoint answered; null when it did not answer.' }),
       latency_ms: { type: 'integer', minimum: 0 },
-      error: { type: ['string', 'null'], description: 'Why the attempt failed when no status explains it (timeout, connection refused, refused target).' } as Schema,
+      error: orNull({ type: 'string', description: 'Why the attempt failed when no status explains it (timeout, connection refused, refused target).' }),
       success: { type: 'boolean', description: 'A 2xx within 10 s.' },
       at: timestamp,
     },
@@ -74,16 +75,16 @@ export const recordSchemas: Record<string, Schema> = {
         type: 'string', enum: ['PENDING', 'DELIVERED', 'ABANDONED', 'NO_TARGET'],
         description: 'PENDING: being delivered or retried; ABANDONED: 7 attempts failed (re-sent by the service on request); NO_TARGET: neither notify_url nor a default URL.',
       },
-      target_url: { type: ['string', 'null'] } as Schema,
+      target_url: orNull({ type: 'string' }),
       attempt_count: { type: 'integer', minimum: 0 },
-      next_attempt_at: nullable(timestamp),
-      delivered_at: nullable(timestamp),
+      next_attempt_at: orNull(timestamp),
+      delivered_at: orNull(timestamp),
       created_at: timestamp,
       payload: {
         description: 'The fields of the JSON body sent to your endpoint (stored as JSON: its key order may differ from the bytes that were signed).',
-        oneOf: [{ $ref: '#/components/schemas/TransactionStatusChangedEvent' }, { $ref: '#/components/schemas/RefundStatusChangedEvent' }],
-      } as Schema,
-      attempts: { type: 'array', items: { $ref: '#/components/schemas/WebhookAttempt' } },
+        oneOf: [ref('TransactionStatusChangedEvent'), ref('RefundStatusChangedEvent')],
+      },
+      attempts: { type: 'array', items: ref('WebhookAttempt') },
     },
   },
   TransactionStatusChangedEvent: {
@@ -95,22 +96,24 @@ export const recordSchemas: Record<string, Schema> = {
       event: { type: 'string', const: 'transaction.status_changed' },
       event_id: { type: 'string', format: 'uuid', description: 'The same on every retry of this event: deduplicate on it.' },
       transaction_id: { type: 'string', format: 'uuid' },
-      merchant_order_id: { $ref: '#/components/schemas/MerchantOrderId' } as Schema,
+      merchant_order_id: ref('MerchantOrderId'),
       type: { type: 'string', enum: ['CASHIN', 'CASHOUT'] },
       status: { type: 'string', enum: ['SUCCESS', 'FAILED', 'EXPIRED', 'REVERSED'] },
       amount: { type: 'integer', minimum: 1 },
-      currency: { $ref: '#/components/schemas/Currency' } as Schema,
-      country_code: { $ref: '#/components/schemas/CountryCode' } as Schema,
-      provider_tx_id: { type: ['string', 'null'] } as Schema,
-      failure_code: { $ref: '#/components/schemas/FailureCode', description: 'Only on FAILED.' } as Schema,
-      failure_reason: { type: ['string', 'null'], description: 'Only on FAILED.' } as Schema,
+      currency: ref('Currency'),
+      country_code: ref('CountryCode'),
+      provider_tx_id: orNull({ type: 'string' }),
+      failure_code: { ...ref('FailureCode'), description: 'Only on FAILED.' },
+      failure_reason: orNull({ type: 'string', description: 'Only on FAILED.' }),
       timestamp: { type: 'string', format: 'date-time', pattern: '\\+00:00$', description: 'When the change happened, ISO 8601 with offset.' },
     },
     // failure_code and failure_reason come with FAILED and only with it.
-    if: { properties: { status: { const: 'FAILED' } } },
-    then: { required: ['failure_code', 'failure_reason'] },
-    else: { not: { anyOf: [{ required: ['failure_code'] }, { required: ['failure_reason'] }] } },
-  } as Schema,
+    ...conditional(
+      { properties: { status: { const: 'FAILED' } } },
+      { required: ['failure_code', 'failure_reason'] },
+      { not: { anyOf: [{ required: ['failure_code'] }, { required: ['failure_reason'] }] } },
+    ),
+  },
   RefundStatusChangedEvent: {
     type: 'object',
     description: 'Sent when a refund becomes SUCCESS or FAILED (before the REVERSED event a refund may cause).',

@@ -1,24 +1,25 @@
 import { FAILURE_CODES, TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@mm/domain';
-import type { SchemaObject } from 'openapi3-ts/oas31';
-import { orNull, timestamp } from './primitives.js';
+import type { ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
+import { conditional, orNull, ref, timestamp } from './primitives.js';
 
 type Schema = SchemaObject;
+type Field = SchemaObject | ReferenceObject;
 
 const nullable = (type: 'string' | 'integer', extra: Partial<Schema> = {}): Schema => orNull({ type, ...extra });
 const nullableTimestamp = orNull(timestamp);
 
 /** Fields shared by every transaction record the API returns. */
-const core: Record<string, Schema> = {
+const core: Record<string, Field> = {
   transaction_id: { type: 'string', format: 'uuid', description: 'Service identifier of the transaction.' },
-  merchant_order_id: { $ref: '#/components/schemas/MerchantOrderId' } as Schema,
+  merchant_order_id: ref('MerchantOrderId'),
   type: { type: 'string', enum: [...TRANSACTION_TYPES] },
-  status: { $ref: '#/components/schemas/TransactionStatus' } as Schema,
+  status: ref('TransactionStatus'),
   amount: { type: 'integer', minimum: 1, description: 'Whole francs (XOF and XAF have no minor unit).' },
-  currency: { $ref: '#/components/schemas/Currency' } as Schema,
-  country_code: { $ref: '#/components/schemas/CountryCode' } as Schema,
+  currency: ref('Currency'),
+  country_code: ref('CountryCode'),
 };
 
-const provider: Record<string, Schema> = {
+const provider: Record<string, Field> = {
   provider_reference: { type: 'string', description: 'Partner reference sent to the operator; the reconciliation key in a dispute.' },
   provider_tx_id: nullable('string', { description: 'Operator transaction id; null until the customer has confirmed.' }),
   provider_session_id: nullable('string', { description: 'Operator session id; always null in the cash-in response.' }),
@@ -29,8 +30,8 @@ const provider: Record<string, Schema> = {
   provider_txn_status: nullable('string', { description: 'Detailed operator code: 200 on success, 54321 (cause in failure_reason), 60019, 00017, 100004..100090.' }),
 };
 
-const outcome: Record<string, Schema> = {
-  failure_code: { oneOf: [{ $ref: '#/components/schemas/FailureCode' }, { type: 'null' }] } as Schema,
+const outcome: Record<string, Field> = {
+  failure_code: orNull(ref('FailureCode')),
   failure_reason: nullable('string', {
     description: "The operator's precise cause (e.g. \"60019\") when provider_txn_status is 54321; for a cash-out, the operator's or approver's reason; otherwise null.",
   }),
@@ -48,11 +49,11 @@ const paymentMethod: Schema = {
 };
 
 /** A cash-in's payment method is the push, a cash-out's the transfer: held together so neither can drift. */
-const methodMatchesType: Schema = {
-  if: { properties: { type: { const: 'CASHOUT' } } },
-  then: { properties: { payment_method: { const: 'WALLET_TRANSFER' } } },
-  else: { properties: { payment_method: { const: 'USSD_PUSH' } } },
-} as Schema;
+const methodMatchesType = conditional(
+  { properties: { type: { const: 'CASHOUT' } } },
+  { properties: { payment_method: { const: 'WALLET_TRANSFER' } } },
+  { properties: { payment_method: { const: 'USSD_PUSH' } } },
+);
 
 export const transactionSchemas: Record<string, Schema> = {
   MerchantOrderId: {
@@ -84,7 +85,7 @@ export const transactionSchemas: Record<string, Schema> = {
     properties: {
       ...core,
       type: { type: 'string', const: 'CASHIN' },
-      msisdn: { $ref: '#/components/schemas/MaskedMsisdn' } as Schema,
+      msisdn: ref('MaskedMsisdn'),
       payment_method: { type: 'string', const: 'USSD_PUSH' },
       payment_url: { type: 'string', format: 'uri', description: 'Service-hosted page following the USSD confirmation; redirect the customer there or show your own.' },
       ...provider,
@@ -120,7 +121,7 @@ export const transactionSchemas: Record<string, Schema> = {
       ...core,
       type: { type: 'string', const: 'CASHOUT' },
       status: { type: 'string', enum: ['CREATED', 'AWAITING_APPROVAL', 'INITIATED', 'SUCCESS', 'FAILED'] },
-      beneficiary_msisdn: { $ref: '#/components/schemas/MaskedMsisdn' } as Schema,
+      beneficiary_msisdn: ref('MaskedMsisdn'),
       payment_method: { type: 'string', const: 'WALLET_TRANSFER' },
       reason: nullable('string'),
       provider_reference: provider.provider_reference!,
@@ -142,7 +143,7 @@ export const transactionSchemas: Record<string, Schema> = {
       ...provider,
       ...outcome,
       completed_at: nullableTimestamp,
-      msisdn: { $ref: '#/components/schemas/MaskedMsisdn' } as Schema,
+      msisdn: ref('MaskedMsisdn'),
       created_at: timestamp,
       updated_at: timestamp,
     },

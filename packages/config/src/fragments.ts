@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { SIMULATOR_API_TOKEN, SIMULATOR_CALLBACK_SECRET } from './published-secrets.js';
 
 /** Values of the `common` fragment, as every service's env type includes them. */
 export interface CommonEnv {
@@ -49,8 +50,9 @@ export const masterKey = {
 export const operator = {
   OPERATOR: Joi.string().valid('simulator').default('simulator'),
   OPERATOR_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('http://127.0.0.1:3003'),
-  OPERATOR_API_TOKEN: Joi.string().default('sim-token'),
-  OPERATOR_CALLBACK_SECRET: Joi.string().default('sim-callback-secret'),
+  // The simulator's published values: a production process refuses them (published-secrets.ts).
+  OPERATOR_API_TOKEN: Joi.string().default(SIMULATOR_API_TOKEN),
+  OPERATOR_CALLBACK_SECRET: Joi.string().default(SIMULATOR_CALLBACK_SECRET),
   OPERATOR_TIMEOUT_MS: Joi.number().integer().min(50).default(10_000),
 };
 
@@ -81,12 +83,6 @@ export function secondsList() {
 export function parseSecondsList(value: string): number[] {
   return value.split(',').map((s) => Math.round(Number(s.trim()) * 1000));
 }
-
-/**
- * Development-only master key, used by `pnpm start` and `pnpm admin` when NODE_ENV is not
- * production. Production must set MASTER_KEY (the services require it).
- */
-export const DEV_MASTER_KEY = '6d6d2d6465762d6d61737465722d6b65792d6e6f742d666f722d70726f642121';
 
 /** The demo merchant the development seed creates, with a known key (decisions 1). */
 export const DEMO_MERCHANT = {

@@ -1,6 +1,9 @@
 export { parseEnv } from './parse-env.js';
 export {
-  common, masterKey, operator, referenceCache, relay, secondsList, parseSecondsList, DEV_MASTER_KEY, DEMO_MERCHANT, DEMO_STAFF,
+  common, masterKey, operator, referenceCache, relay, secondsList, parseSecondsList, DEMO_MERCHANT, DEMO_STAFF,
   type CommonEnv, type OperatorEnv, type ReferenceCacheEnv, type RelayEnv,
 } from './fragments.js';
+export {
+  assertNoPublishedSecrets, publishedSecretsIn, DEV_MASTER_KEY, DEV_SESSION_SECRET, SIMULATOR_API_TOKEN, SIMULATOR_CALLBACK_SECRET,
+} from './published-secrets.js';
 export { default as Joi } from 'joi';

@@ -1,4 +1,4 @@
-import { common, Joi, masterKey, parseEnv as parse, type CommonEnv } from '@mm/config';
+import { common, DEV_SESSION_SECRET, Joi, masterKey, parseEnv as parse, type CommonEnv } from '@mm/config';
 
 export interface BackofficeEnv extends CommonEnv {
   NODE_ENV: string;
@@ -20,8 +20,8 @@ export interface BackofficeEnv extends CommonEnv {
   MASTER_KEY: string;
 }
 
-/** Development only: anyone who reads this file could forge cookies, so production must set its own. */
-export const DEV_SESSION_SECRET = 'mm-backoffice-dev-session-secret-not-for-production';
+/** Development only: anyone who reads it could forge cookies; production refuses it (@mm/config's published secrets). */
+export { DEV_SESSION_SECRET };
 
 const schema = Joi.object<BackofficeEnv>({
   ...common,
@@ -30,7 +30,7 @@ const schema = Joi.object<BackofficeEnv>({
   BACKOFFICE_PORT: Joi.number().port().default(3001),
   SESSION_SECRET: Joi.string().when('NODE_ENV', {
     is: 'production',
-    then: Joi.string().min(32).invalid(DEV_SESSION_SECRET).required(),
+    then: Joi.string().min(32).required(),
     otherwise: Joi.string().min(16).default(DEV_SESSION_SECRET),
   }),
   SESSION_TTL_S: Joi.number().integer().min(60).default(28_800),

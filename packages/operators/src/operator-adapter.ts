@@ -65,7 +65,16 @@ export interface OperatorAdapter {
    * Verifies and parses an inbound callback. Returns null when the signature or timestamp is wrong:
    * the bridge answers 401 and applies nothing.
    */
-  parseCallback(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowMs: number):
-    | (OperatorResult & { partnerReference: string; providerSessionId: string | null })
-    | null;
+  parseCallback(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowMs: number): VerifiedCallback | null;
 }
+
+/** A callback whose signature held: what it says, and what identifies this very delivery. */
+export type VerifiedCallback = OperatorResult & {
+  partnerReference: string;
+  providerSessionId: string | null;
+  /**
+   * The same for the same signed bytes and different otherwise (the signature): the bridge takes a
+   * delivery once, so a captured callback sent again within the tolerance is not queued twice.
+   */
+  replayKey: string;
+};

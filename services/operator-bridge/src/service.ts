@@ -4,14 +4,20 @@ import { assertRedisNoEviction, Counter, createHealthRouter, createLogger, creat
 import { instrumentAdapter, operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
 import {
   AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, createWorker, expiryChecks, operatorRequests,
-  operatorResults, QueueProducer, startOutboxRelay, webhookDeliveries, type ProducerOptions, type QueueDefinition,
+  operatorResults, QueueProducer, rememberOnce, startOutboxRelay, webhookDeliveries, type ProducerOptions, type QueueDefinition,
 } from '@mm/queues';
 import { parseSecondsList } from '@mm/config';
 import type { BridgeEnv } from './env.js';
 import { applyOperatorResultProcessor } from './processors/apply-operator-result.js';
 import { executeCashoutProcessor } from './processors/execute-cashout.js';
 import { pushUssdProcessor } from './processors/push-ussd.js';
-import { operatorCallbackRouter } from './routes/operator-callback.js';
+import { operatorCallbackRouter, type CallbackReplays } from './routes/operator-callback.js';
+
+/**
+ * How long a callback delivery is remembered: past twice the operator's signature tolerance (300 s),
+ * a captured callback is refused as stale before it could be taken for new.
+ */
+const CALLBACK_REPLAY_WINDOW_S = 600;
 
 export interface BridgeOverrides {
   logger?: Logger;
@@ -79,7 +85,13 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
   app.disable('x-powered-by');
   app.use(httpMetrics(metrics));
   app.use(createHealthRouter({ database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() }, metrics));
-  app.use(operatorCallbackRouter({ adapter, results, now }));
+  const replayKey = (key: string) => `${env.REDIS_PREFIX}:operator-callback:${adapter.name}:${key}`;
+  const replays: CallbackReplays = {
+    firstDelivery: (key) => rememberOnce(redis, replayKey(key), CALLBACK_REPLAY_WINDOW_S),
+    forget: async (key) => { await redis.del(replayKey(key)); },
+  };
+  const callbacks = new Counter({ name: 'mm_operator_callbacks_total', help: 'Operator callbacks received, by outcome: queued, replayed (the same signed delivery again: dropped), invalid (401).', labelNames: ['outcome'], registers: [metrics] });
+  app.use(operatorCallbackRouter({ adapter, results, replays, callbacks, now }));
   const { server, port } = await listen(app, env.OPERATOR_BRIDGE_PORT);
   logger.info({ port }, 'operator bridge listening');
 

@@ -6,6 +6,7 @@ import type { Refund } from '../generated/prisma/client.js';
 import { isOverdraft, post } from '../ledger.js';
 import { insertOutbox, type OutboxRow } from '../outbox.js';
 import { isUniqueViolation } from '../transactions/create-cashin.js';
+import { newProviderReference } from '../transactions/provider-reference.js';
 
 export const REFUND_REQUEST_TOPIC = QUEUE_NAMES.refundRequests;
 
@@ -65,7 +66,7 @@ export async function createRefund(db: Db, input: NewRefund): Promise<CreateRefu
           currency: t.currency,
           reason: input.reason,
           status: 'PENDING',
-          providerReference: `RF${id.replace(/-/g, '').slice(0, 20).toUpperCase()}`,
+          providerReference: newProviderReference('RF'),
           idempotencyKey: input.idempotencyKey,
           requestFingerprint: input.requestFingerprint,
         },

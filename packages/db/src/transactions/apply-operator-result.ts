@@ -3,9 +3,10 @@ import type { Tx } from '../client.js';
 import { transition, type TransitionOutcome } from './transition.js';
 
 /**
- * Applies what the operator says about a transaction (callback, status query) through the state
- * machine. Returns null when it decides nothing: still pending, or the transaction already moved on
- * (duplicate or out-of-order result).
+ * Applies what the operator says about a cash-in (callback, status query) through the state machine.
+ * Returns null when it decides nothing: still pending, the transaction already moved on (duplicate or
+ * out-of-order result), or it is not a cash-in: a cash-out is decided only by the answer to our own
+ * disbursement call, so a callback naming its reference cannot fail it and release its reservation.
  */
 export async function applyOperatorResult(
   tx: Tx,
@@ -18,6 +19,7 @@ export async function applyOperatorResult(
   return transition(tx, {
     transactionId,
     to: outcome.to,
+    ofType: 'CASHIN',
     cause,
     patch: {
       providerState: result.providerState,

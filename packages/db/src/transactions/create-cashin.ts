@@ -6,6 +6,7 @@ import { Prisma, type Transaction } from '../generated/prisma/client.js';
 import { post } from '../ledger.js';
 import type { OutboxRow } from '../outbox.js';
 import { recordChange } from './record-change.js';
+import { newProviderReference } from './provider-reference.js';
 
 export const OPERATOR_REQUEST_TOPIC = QUEUE_NAMES.operatorRequests;
 
@@ -53,7 +54,7 @@ export async function createCashin(db: Db, input: NewCashin): Promise<CreateCash
           notifyUrl: input.notifyUrl,
           metadata: input.metadata === null ? Prisma.DbNull : (input.metadata as Prisma.InputJsonValue),
           requestFingerprint: input.requestFingerprint,
-          providerReference: `MM${id.replace(/-/g, '').slice(0, 20).toUpperCase()}`,
+          providerReference: newProviderReference('MM'),
         },
       });
       const outbox = await recordChange(tx, { transactionId: id, fromStatus: null, toStatus: 'CREATED', cause: 'cashin-accepted', createdAt: transaction.createdAt },

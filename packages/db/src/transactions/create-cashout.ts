@@ -7,6 +7,7 @@ import { isOverdraft, post } from '../ledger.js';
 import type { OutboxRow } from '../outbox.js';
 import { existingOrder } from './create-cashin.js';
 import { recordChange } from './record-change.js';
+import { newProviderReference } from './provider-reference.js';
 
 export const CASHOUT_REQUEST_TOPIC = QUEUE_NAMES.cashoutRequests;
 
@@ -56,7 +57,7 @@ export async function createCashout(db: Db, input: NewCashout): Promise<CreateCa
           motif: input.reason,
           notifyUrl: input.notifyUrl,
           requestFingerprint: input.requestFingerprint,
-          providerReference: `CO${id.replace(/-/g, '').slice(0, 20).toUpperCase()}`,
+          providerReference: newProviderReference('CO'),
         },
       });
       const outbox = await recordChange(tx, { transactionId: id, fromStatus: null, toStatus: status, cause: 'cashout-accepted', createdAt: transaction.createdAt },

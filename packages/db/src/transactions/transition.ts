@@ -31,6 +31,8 @@ export interface TransitionRequest {
   to: TransactionStatus;
   /** Narrows the allowed sources (an approval moves only a cash-out that awaits one). */
   from?: readonly TransactionStatus[];
+  /** Only a transaction of this type moves (an operator's cash-in result must never touch a cash-out). */
+  ofType?: TransactionType;
   /** Why, for the audit trail: 'operator-ack', 'operator-result:callback', 'expiry', ... */
   cause: string;
   patch?: TransitionPatch;
@@ -62,6 +64,7 @@ export async function transition(tx: Tx, req: TransitionRequest): Promise<Transi
      WHERE t.id = ${req.transactionId}::uuid FOR UPDATE OF t`;
   if (!locked || !allowedSources(req.to, locked.type).includes(locked.status)) return null;
   if (req.from && !req.from.includes(locked.status)) return null;
+  if (req.ofType && req.ofType !== locked.type) return null;
   const from = locked.status;
 
   const { expiresAt, pollAt = [], ...patch } = req.patch ?? {};

@@ -234,6 +234,7 @@ describe('SimulatorOperatorAdapter.parseCallback', () => {
     const headers = signed(raw);
     expect(adapter.parseCallback(raw, { 'X-Operator-Timestamp': headers['x-operator-timestamp'], 'X-OPERATOR-SIGNATURE': headers['x-operator-signature'] }, nowMs)).toEqual({
       partnerReference: 'tx_1', providerSessionId: 'S1', providerState: 'canceled', providerTxnStatus: null, providerTxId: null, failureReason: null,
+      replayKey: headers['x-operator-signature'],
     });
   });
 

@@ -9,6 +9,7 @@ import {
   type RefundResult,
   type UssdPushAck,
   type UssdPushRequest,
+  type VerifiedCallback,
 } from '../operator-adapter.js';
 import {
   ackFromPushResponse,
@@ -111,7 +112,7 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
     rawBody: Buffer,
     headers: Record<string, string | string[] | undefined>,
     nowMs: number,
-  ): (OperatorResult & { partnerReference: string; providerSessionId: string | null }) | null {
+  ): VerifiedCallback | null {
     const timestamp = singleHeader(headers, 'x-operator-timestamp');
     const signature = singleHeader(headers, 'x-operator-signature');
     if (timestamp === undefined || signature === undefined) return null;
@@ -124,7 +125,8 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
     } catch {
       return null;
     }
-    return resultFromCallback(data);
+    const result = resultFromCallback(data);
+    return result && { ...result, replayKey: signature.toLowerCase() };
   }
 
   private async call(what: string, request: () => Promise<AxiosResponse>): Promise<AxiosResponse> {

@@ -13,9 +13,14 @@ export interface ApplyOperatorResultDeps {
 /** operator-results consumer: a callback or status answer becomes a state transition (or nothing). */
 export function applyOperatorResultProcessor(deps: ApplyOperatorResultDeps) {
   return async (payload: OperatorResultJob): Promise<void> => {
-    const t = await deps.db.transaction.findUnique({ where: { providerReference: payload.provider_reference }, select: { id: true } });
+    const t = await deps.db.transaction.findUnique({ where: { providerReference: payload.provider_reference }, select: { id: true, type: true } });
     if (!t) {
       deps.logger.warn({ providerReference: payload.provider_reference }, 'operator result for an unknown reference ignored');
+      return;
+    }
+    if (t.type !== 'CASHIN') {
+      // A cash-out is decided by the answer to our disbursement call only (applyOperatorResult refuses it too).
+      deps.logger.warn({ transaction_id: t.id, providerReference: payload.provider_reference, source: payload.source }, 'operator result for a cash-out reference ignored');
       return;
     }
     const outcome = await deps.db.$transaction((tx) =>

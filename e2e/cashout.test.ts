@@ -5,7 +5,8 @@ import { expectError, newOrderId, unixTime, withoutWrites } from './support/cont
 
 let sys: System;
 beforeAll(async () => {
-  sys = await startSystem({ gatewayEnv: { DISBURSEMENT_ENABLED: 'true' } });
+  // Daily totals out of the way: this suite is about one cash-out at a time (e2e/cashout-splitting.test.ts has them).
+  sys = await startSystem({ gatewayEnv: { DISBURSEMENT_ENABLED: 'true', CASHOUT_MERCHANT_DAILY_APPROVAL_TOTAL: '1000000000', CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL: '1000000000' } });
   // 10 000 000 XOF available in CI, from two captured cash-ins.
   for (let i = 0; i < 2; i++) {
     const res = await sys.api('POST', '/api/v1/payments/cashin', { merchant_order_id: newOrderId('fund'), amount: 5_000_000, customer_msisdn: CI_NUMBER('01') });

@@ -111,7 +111,7 @@ describe('a signed callback', () => {
     await statusIs(paid.transaction_id, 'SUCCESS');
     const created = await createCashout(sys.db, {
       merchantId: sys.merchant.id, merchantOrderId: `forgery-out-${++seq}`, amount: 3000, currency: 'XOF', countryCode: 'CI',
-      msisdn: CI_NUMBER('01'), reason: null, notifyUrl: null, requestFingerprint: 'fp', needsApproval: true,
+      msisdn: CI_NUMBER('01'), reason: null, notifyUrl: null, requestFingerprint: 'fp', approval: 'required',
     });
     if (created.kind !== 'created') throw new Error('not created');
     const id = created.transaction.id;

@@ -39,7 +39,7 @@ async function fundedMerchant(funds: number): Promise<string> {
 
 const newCashout = (merchantId: string, amount: number, needsApproval: boolean) => createCashout(db, {
   merchantId, merchantOrderId: `out-${randomUUID()}`, amount, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000002',
-  reason: 'supplier payment', notifyUrl: null, requestFingerprint: 'fp-out', needsApproval,
+  reason: 'supplier payment', notifyUrl: null, requestFingerprint: 'fp-out', approval: needsApproval ? 'required' : 'none',
 });
 
 async function balances(merchantId: string) {

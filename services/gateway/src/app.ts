@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import type { Db, ActiveKey } from '@mm/db';
-import type { AmountLimits } from '@mm/domain';
+import type { AmountLimits, CashoutApprovalRule } from '@mm/domain';
 import type { Logger, Registry } from '@mm/observability';
 import { createHealthRouter, type ReadinessCheck } from '@mm/observability';
 import type { AfterCommit, TransactionUpdateWaiter } from '@mm/queues';
@@ -39,7 +39,7 @@ export interface GatewayDeps {
   ackWaitMs: number;
   limits: AmountLimits;
   disbursementEnabled: boolean;
-  cashoutApprovalThreshold: number;
+  cashoutApprovalRule: CashoutApprovalRule;
   now(): number;
   faults?: FaultHooks;
 }
@@ -70,7 +70,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   api.use(paymentsRouter({ db: deps.db, afterCommit: deps.afterCommit, waiter: deps.waiter, limits: deps.limits, ackWaitMs: deps.ackWaitMs, paymentUrl, isActiveCountry, faults: deps.faults }));
   api.use(cashoutRouter({
     db: deps.db, afterCommit: deps.afterCommit, limits: deps.limits, isActiveCountry,
-    disbursementEnabled: deps.disbursementEnabled, approvalThreshold: deps.cashoutApprovalThreshold,
+    disbursementEnabled: deps.disbursementEnabled, approvalRule: deps.cashoutApprovalRule,
   }));
   api.use(refundsRouter({ db: deps.db, afterCommit: deps.afterCommit }));
   api.use(balancesRouter({ db: deps.db }));

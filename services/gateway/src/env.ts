@@ -10,6 +10,10 @@ export interface GatewayEnv extends CommonEnv, ReferenceCacheEnv {
   AMOUNT_MAX: number;
   DISBURSEMENT_ENABLED: boolean;
   CASHOUT_APPROVAL_THRESHOLD: number;
+  /** Rolling 24 h total of a merchant's cash-outs above which every one waits for an approver. */
+  CASHOUT_MERCHANT_DAILY_APPROVAL_TOTAL: number;
+  /** The same, per beneficiary number. */
+  CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL: number;
   RATE_LIMIT_PER_S: number;
   RATE_LIMIT_BURST: number;
   /** Chaos suite only (NODE_ENV=test): kill -9 after the commit of cash-ins whose merchant_order_id starts with it. */
@@ -28,6 +32,10 @@ const schema = Joi.object<GatewayEnv>({
   AMOUNT_MAX: Joi.number().integer().min(1).default(5_000_000),
   DISBURSEMENT_ENABLED: Joi.boolean().default(false),
   CASHOUT_APPROVAL_THRESHOLD: Joi.number().integer().min(1).default(1_000_000),
+  // Safe by default: three threshold's worth a day leave without a person's look, and one to any one
+  // number (so splitting a large payment to one wallet waits just like the payment would).
+  CASHOUT_MERCHANT_DAILY_APPROVAL_TOTAL: Joi.number().integer().min(1).default(3_000_000),
+  CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL: Joi.number().integer().min(1).default(1_000_000),
   RATE_LIMIT_PER_S: Joi.number().integer().min(1).default(50),
   RATE_LIMIT_BURST: Joi.number().integer().min(1).default(100),
   ...referenceCache,

@@ -74,7 +74,11 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     ackWaitMs: env.CASHIN_ACK_WAIT_MS,
     limits: { min: env.AMOUNT_MIN, max: env.AMOUNT_MAX },
     disbursementEnabled: env.DISBURSEMENT_ENABLED,
-    cashoutApprovalThreshold: env.CASHOUT_APPROVAL_THRESHOLD,
+    cashoutApprovalRule: {
+      threshold: env.CASHOUT_APPROVAL_THRESHOLD,
+      merchantDailyTotal: env.CASHOUT_MERCHANT_DAILY_APPROVAL_TOTAL,
+      beneficiaryDailyTotal: env.CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL,
+    },
     now,
     faults: killAfterCommitHooks(env.CHAOS_KILL_AFTER_COMMIT_PREFIX),
   });

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { cashoutPosting, DomainError } from '@mm/domain';
+import { cashoutApprovalReason, cashoutPosting, DomainError, type CashoutApprovalReason, type CashoutApprovalRule } from '@mm/domain';
 import { QUEUE_NAMES } from '@mm/queues/names';
-import type { Db } from '../client.js';
+import type { Db, Tx } from '../client.js';
 import type { Transaction } from '../generated/prisma/client.js';
 import { isOverdraft, post } from '../ledger.js';
 import type { OutboxRow } from '../outbox.js';
 import { existingOrder } from './create-cashin.js';
 import { recordChange } from './record-change.js';
+import { cashoutWindowTotals, lockMerchantCashouts } from './cashout-window.js';
 import { newProviderReference } from './provider-reference.js';
 
 export const CASHOUT_REQUEST_TOPIC = QUEUE_NAMES.cashoutRequests;
@@ -22,8 +23,11 @@ export interface NewCashout {
   reason: string | null;
   notifyUrl: string | null;
   requestFingerprint: string;
-  /** At or above the approval threshold: it waits for a back-office approver instead of being sent. */
-  needsApproval: boolean;
+  /**
+   * When it waits for a back-office approver instead of being sent: by the rule (amount and the
+   * merchant's 24 h totals, decided under the merchant's cash-out lock), or always / never (tools, tests).
+   */
+  approval: CashoutApprovalRule | 'required' | 'none';
 }
 
 export type CreateCashoutResult =
@@ -38,9 +42,10 @@ export type CreateCashoutResult =
  * the existing row and the caller decides replay or conflict.
  */
 export async function createCashout(db: Db, input: NewCashout): Promise<CreateCashoutResult> {
-  const status = input.needsApproval ? 'AWAITING_APPROVAL' : 'CREATED';
   try {
     return await db.$transaction(async (tx) => {
+      const reason = await approvalReason(tx, input);
+      const status = reason ? 'AWAITING_APPROVAL' : 'CREATED';
       const id = randomUUID();
       const transaction = await tx.transaction.create({
         data: {
@@ -60,8 +65,10 @@ export async function createCashout(db: Db, input: NewCashout): Promise<CreateCa
           providerReference: newProviderReference('CO'),
         },
       });
-      const outbox = await recordChange(tx, { transactionId: id, fromStatus: null, toStatus: status, cause: 'cashout-accepted', createdAt: transaction.createdAt },
-        input.needsApproval ? [] : [{ topic: CASHOUT_REQUEST_TOPIC, payload: { transaction_id: id } }]);
+      const outbox = await recordChange(tx, {
+        transactionId: id, fromStatus: null, toStatus: status, cause: 'cashout-accepted', createdAt: transaction.createdAt,
+        detail: reason ? { approval_reason: reason } : null,
+      }, reason ? [] : [{ topic: CASHOUT_REQUEST_TOPIC, payload: { transaction_id: id } }]);
       await post(tx, { merchantId: input.merchantId, countryCode: input.countryCode, currency: input.currency }, cashoutPosting(null, status, input.amount)!, id);
       return { kind: 'created' as const, transaction, outbox };
     });
@@ -71,4 +78,11 @@ export async function createCashout(db: Db, input: NewCashout): Promise<CreateCa
     if (transaction) return { kind: 'existing', transaction };
     throw err;
   }
+}
+
+async function approvalReason(tx: Tx, input: NewCashout): Promise<CashoutApprovalReason | 'REQUIRED' | null> {
+  if (input.approval === 'required') return 'REQUIRED';
+  if (input.approval === 'none') return null;
+  await lockMerchantCashouts(tx, input.merchantId);
+  return cashoutApprovalReason(input.amount, input.approval, await cashoutWindowTotals(tx, input.merchantId, input.msisdn));
 }

@@ -49,7 +49,7 @@ describe('an operator result names a reference', () => {
     for (const to of ['INITIATED', 'SUCCESS'] as const) await fixture.db.$transaction((tx) => transition(tx, { transactionId: paid.id, to, cause: 'test' }));
     const created = await createCashout(fixture.db, {
       merchantId: fixture.merchantId, merchantOrderId: 'out-1', amount: 4000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
-      reason: null, notifyUrl: null, requestFingerprint: 'fp', needsApproval: false,
+      reason: null, notifyUrl: null, requestFingerprint: 'fp', approval: 'none',
     });
     if (created.kind !== 'created') throw new Error('not created');
     const id = created.transaction.id;

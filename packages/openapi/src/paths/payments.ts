@@ -33,6 +33,8 @@ export const paymentPaths: PathsObject = {
       description: 'Off by default: 501 DISBURSEMENT_NOT_CONFIGURED after authentication and validation, nothing written or debited. '
         + 'When enabled, the amount is reserved from the available balance of the beneficiary\'s subsidiary (409 INSUFFICIENT_BALANCE otherwise) and the answer is 202. '
         + 'Below CASHOUT_APPROVAL_THRESHOLD (1 000 000) it is sent at once; at or above, it waits in AWAITING_APPROVAL for a back-office approver. '
+        + 'So does every cash-out that would take the merchant\'s cash-outs of the last 24 hours (all but FAILED ones) above CASHOUT_MERCHANT_DAILY_APPROVAL_TOTAL (3 000 000), '
+        + 'or those to the same beneficiary above CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL (1 000 000): splitting a payment does not avoid approval. '
         + 'The outcome comes by webhook (transaction.status_changed, type CASHOUT). Idempotent on merchant_order_id, like a cash-in.',
       requestBody: jsonBody('CashoutRequest'),
       responses: {

@@ -47,7 +47,7 @@ export const requestSchemas: Record<string, Schema> = {
     required: ['merchant_order_id', 'amount', 'beneficiary_msisdn'],
     properties: {
       merchant_order_id: ref('MerchantOrderId'),
-      amount: { ...amount, description: `${amount.description} At or above CASHOUT_APPROVAL_THRESHOLD (1 000 000) it waits for a back-office approver.` },
+      amount: { ...amount, description: `${amount.description} At or above CASHOUT_APPROVAL_THRESHOLD (1 000 000) it waits for a back-office approver, as it does past the merchant's or the beneficiary's 24-hour cash-out total.` },
       beneficiary_msisdn: msisdn('The beneficiary'),
       currency: { type: 'string', pattern: '^[A-Z]{3}$', description: "Deduced from the beneficiary's country when omitted." },
       reason: text(255, 'Free-text purpose.'),

@@ -34,7 +34,7 @@ export interface paths {
         put?: never;
         /**
          * Pay from the merchant balance to a wallet
-         * @description Off by default: 501 DISBURSEMENT_NOT_CONFIGURED after authentication and validation, nothing written or debited. When enabled, the amount is reserved from the available balance of the beneficiary's subsidiary (409 INSUFFICIENT_BALANCE otherwise) and the answer is 202. Below CASHOUT_APPROVAL_THRESHOLD (1 000 000) it is sent at once; at or above, it waits in AWAITING_APPROVAL for a back-office approver. The outcome comes by webhook (transaction.status_changed, type CASHOUT). Idempotent on merchant_order_id, like a cash-in.
+         * @description Off by default: 501 DISBURSEMENT_NOT_CONFIGURED after authentication and validation, nothing written or debited. When enabled, the amount is reserved from the available balance of the beneficiary's subsidiary (409 INSUFFICIENT_BALANCE otherwise) and the answer is 202. Below CASHOUT_APPROVAL_THRESHOLD (1 000 000) it is sent at once; at or above, it waits in AWAITING_APPROVAL for a back-office approver. So does every cash-out that would take the merchant's cash-outs of the last 24 hours (all but FAILED ones) above CASHOUT_MERCHANT_DAILY_APPROVAL_TOTAL (3 000 000), or those to the same beneficiary above CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL (1 000 000): splitting a payment does not avoid approval. The outcome comes by webhook (transaction.status_changed, type CASHOUT). Idempotent on merchant_order_id, like a cash-in.
          */
         post: operations["createCashout"];
         delete?: never;
@@ -448,7 +448,7 @@ export interface components {
         };
         CashoutRequest: {
             merchant_order_id: components["schemas"]["MerchantOrderId"];
-            /** @description Whole francs, within AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default; outside: 422 AMOUNT_OUT_OF_RANGE). JSON numbers are not coerced: "5000" is refused. At or above CASHOUT_APPROVAL_THRESHOLD (1 000 000) it waits for a back-office approver. */
+            /** @description Whole francs, within AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default; outside: 422 AMOUNT_OUT_OF_RANGE). JSON numbers are not coerced: "5000" is refused. At or above CASHOUT_APPROVAL_THRESHOLD (1 000 000) it waits for a back-office approver, as it does past the merchant's or the beneficiary's 24-hour cash-out total. */
             amount: number;
             /**
              * @description The beneficiary number in E.164 (e.g. +2250707000001); its country must be an active subsidiary.

@@ -35,7 +35,7 @@ describe('cash-out approvals in the back-office (decisions 7)', () => {
   async function awaiting(amount = 1_500_000): Promise<string> {
     const r = await createCashout(bo.db, {
       merchantId, merchantOrderId: `co-${randomUUID()}`, amount, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707123401',
-      reason: 'paiement fournisseur', notifyUrl: null, requestFingerprint: 'fp', needsApproval: true,
+      reason: 'paiement fournisseur', notifyUrl: null, requestFingerprint: 'fp', approval: 'required',
     });
     return r.transaction.id;
   }

@@ -138,7 +138,7 @@ describe('/transactions: search and detail', () => {
     for (const to of ['INITIATED', 'SUCCESS'] as const) await bo.db.$transaction((tx) => transition(tx, { transactionId: funded.id, to, cause: 'setup' }));
     const created = await createCashout(bo.db, {
       merchantId: shopA, merchantOrderId: `out-${randomUUID()}`, amount: 20_000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000002',
-      reason: 'supplier', notifyUrl: null, requestFingerprint: 'fp', needsApproval: true,
+      reason: 'supplier', notifyUrl: null, requestFingerprint: 'fp', approval: 'required',
     });
     if (created.kind !== 'created') throw new Error('setup');
     await bo.db.$transaction((tx) => rejectCashout(tx, { transactionId: created.transaction.id, decidedBy: 'approver@example.test', reason: 'not verified' }));

@@ -33,7 +33,9 @@ export function cashoutsView(v: CashoutsView): SafeHtml {
 <td>${v.canDecide ? decisionForms(t, v.csrfToken) : html`<span class="muted">approvers only</span>`}</td></tr>`);
   return html`<h1>Cash-out approvals</h1>
 ${v.notice ? html`<p class="notice" id="cashouts-notice">${v.notice}</p>` : ''}
-<p class="muted">Cash-outs at or above the approval threshold (<code>CASHOUT_APPROVAL_THRESHOLD</code>) wait here with their amount reserved.
+<p class="muted">Cash-outs at or above the approval threshold (<code>CASHOUT_APPROVAL_THRESHOLD</code>), and every cash-out past the merchant's
+or the beneficiary's 24-hour total (<code>CASHOUT_MERCHANT_DAILY_APPROVAL_TOTAL</code>, <code>CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL</code>),
+wait here with their amount reserved; a transaction's timeline says which rule held it.
 Approved, one is sent to the operator at once; rejected, it fails with your reason (sent to the merchant) and the reservation is released.</p>
 ${v.awaiting.length === 0
     ? html`<p id="cashouts-empty">Nothing is waiting for approval.</p>`

@@ -10,6 +10,7 @@ const DETAIL_LABELS: Record<string, string> = {
   failure_code: 'Failure code',
   failure_reason: 'Failure reason',
   decided_by: 'Decided by',
+  approval_reason: 'Waits for approval because',
 };
 
 function detailList(detail: Record<string, unknown> | null): SafeHtml | string {

@@ -1,4 +1,4 @@
-import { cashoutNeedsApproval, DomainError, type AmountLimits } from '@mm/domain';
+import { DomainError, type AmountLimits, type CashoutApprovalRule } from '@mm/domain';
 import { createCashout, type Db, type Transaction } from '@mm/db';
 import type { AfterCommit } from '@mm/queues';
 import type { CashoutBody } from '../validation/cashout-schema.js';
@@ -12,7 +12,8 @@ export interface RequestCashoutDeps {
   limits: AmountLimits;
   /** decisions 7: false answers 501 and writes nothing. */
   disbursementEnabled: boolean;
-  approvalThreshold: number;
+  /** decisions 7 and the daily totals: when a cash-out waits for a back-office approver. */
+  approvalRule: CashoutApprovalRule;
   isActiveCountry(countryCode: string): Promise<boolean>;
 }
 
@@ -39,7 +40,7 @@ export async function requestCashout(deps: RequestCashoutDeps, merchantId: strin
   // 'CASHOUT' in the fingerprint: the same order id and fields used by a cash-in is a conflict, not a replay.
   const fingerprint = requestFingerprint({ type: 'CASHOUT', ...fields });
   const result = await createCashout(deps.db, {
-    ...fields, merchantId, requestFingerprint: fingerprint, needsApproval: cashoutNeedsApproval(body.amount, deps.approvalThreshold),
+    ...fields, merchantId, requestFingerprint: fingerprint, approval: deps.approvalRule,
   });
   if (result.kind === 'existing') return replayOf(result.transaction, fingerprint, body.merchant_order_id);
   await deps.afterCommit.run([{ transaction: result.transaction, from: null, outbox: result.outbox }]);

@@ -7,7 +7,8 @@ export { recordWebhookEvent, releaseNextWebhookEvent, WEBHOOK_TOPIC } from './we
 export { transition, EXPIRY_TOPIC, type TransitionRequest, type TransitionOutcome, type TransitionPatch } from './transactions/transition.js';
 export { createCashin, isUniqueViolation, OPERATOR_REQUEST_TOPIC, type NewCashin, type CreateCashinResult } from './transactions/create-cashin.js';
 export { snapshotOf } from './transactions/snapshot.js';
-export { SecretBox } from './secret-box.js';
+export { SecretBox, apiKeySecretBinding } from './secret-box.js';
+export { resealUnboundSecrets } from './reseal-secrets.js';
 export { createMerchant, createApiKey, revokeApiKey, rotateApiKey, setMerchantStatus, setMerchantWebhookUrl, findActiveKey, lookupApiKey, keyUsableAt, newestActiveSecret, type IssuedKey, type ActiveKey, type ApiKeyRecord } from './merchants.js';
 export { upsertSubsidiary, setSubsidiaryActive, findActiveSubsidiary, SEED_SUBSIDIARIES, type SubsidiaryInput } from './subsidiaries.js';
 export { balancesOf, type BalanceRow } from './balances.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, Tx } from './client.js';
-import type { SecretBox } from './secret-box.js';
+import { apiKeySecretBinding, type SecretBox } from './secret-box.js';
 
 export interface IssuedKey {
   merchantId: string;
@@ -21,7 +21,7 @@ export async function createApiKey(
 ): Promise<IssuedKey> {
   const apiKey = fixed?.apiKey ?? `pk_${randomBytes(16).toString('hex')}`;
   const apiSecret = fixed?.apiSecret ?? `sk_${randomBytes(32).toString('hex')}`;
-  await db.apiKey.create({ data: { merchantId, apiKey, secretCiphertext: box.seal(apiSecret) } });
+  await db.apiKey.create({ data: { merchantId, apiKey, secretCiphertext: box.seal(apiSecret, apiKeySecretBinding({ merchantId, apiKey })) } });
   return { merchantId, apiKey, apiSecret };
 }
 
@@ -76,7 +76,8 @@ export async function lookupApiKey(db: Db, box: SecretBox, apiKey: string): Prom
     SELECT k.merchant_id::text, m.status AS merchant_status, k.secret_ciphertext, k.revoked_at
       FROM api_keys k JOIN merchants m ON m.id = k.merchant_id WHERE k.api_key = ${apiKey}`;
   if (!key) return null;
-  return { merchantId: key.merchant_id, merchantStatus: key.merchant_status, secret: box.open(key.secret_ciphertext), revokedAt: key.revoked_at };
+  const secret = box.open(key.secret_ciphertext, apiKeySecretBinding({ merchantId: key.merchant_id, apiKey }));
+  return { merchantId: key.merchant_id, merchantStatus: key.merchant_status, secret, revokedAt: key.revoked_at };
 }
 
 export async function findActiveKey(db: Db, box: SecretBox, apiKey: string): Promise<ActiveKey | null> {
@@ -87,5 +88,5 @@ export async function findActiveKey(db: Db, box: SecretBox, apiKey: string): Pro
 /** Webhooks are signed with the newest active key's secret (decisions 9). */
 export async function newestActiveSecret(db: Db, box: SecretBox, merchantId: string): Promise<string | null> {
   const key = await db.apiKey.findFirst({ where: { merchantId, revokedAt: null }, orderBy: { createdAt: 'desc' } });
-  return key ? box.open(key.secretCiphertext) : null;
+  return key ? box.open(key.secretCiphertext, apiKeySecretBinding(key)) : null;
 }

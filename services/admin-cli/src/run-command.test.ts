@@ -1,5 +1,6 @@
-import { createDb, type Db } from '@mm/db';
-import { DEMO_MERCHANT } from '@mm/config';
+import { apiKeySecretBinding, createDb, SecretBox, type Db } from '@mm/db';
+import { sealUnbound } from '@mm/db/testing/unbound-secret';
+import { DEMO_MERCHANT, DEV_MASTER_KEY } from '@mm/config';
 import { createTestDatabase, type TestDatabase } from '@mm/testing';
 import { runCommand } from './run-command.js';
 import { parseEnv } from './env.js';
@@ -24,6 +25,16 @@ describe('admin CLI', () => {
     const key = await db.apiKey.findUniqueOrThrow({ where: { apiKey: parsed.api_key } });
     expect(key.secretCiphertext).not.toContain(parsed.api_secret);
     expect((await db.merchant.findUniqueOrThrow({ where: { id: parsed.merchant_id } })).webhookUrl).toBe('https://shop.example/hooks');
+  });
+
+  it('migrate binds API secrets sealed before row bindings to their rows (the services refuse unbound ones)', async () => {
+    const { merchant_id } = JSON.parse(await runCommand(['merchant:create', '--name', 'Older', '--json'], env()));
+    const apiKey = 'pk_' + 'c'.repeat(32);
+    await db.apiKey.create({ data: { merchantId: merchant_id, apiKey, secretCiphertext: sealUnbound(DEV_MASTER_KEY, 'sk_older') } });
+    expect(await runCommand(['migrate'], env())).toMatch(/^applied 0 migration\(s\)\nre-sealed 1 API secret\(s\), bound to their rows$/);
+    const row = await db.apiKey.findUniqueOrThrow({ where: { apiKey } });
+    expect(new SecretBox(DEV_MASTER_KEY).open(row.secretCiphertext, apiKeySecretBinding(row))).toBe('sk_older');
+    expect(await runCommand(['migrate'], env())).toBe('applied 0 migration(s)');
   });
 
   it('seed is idempotent: subsidiaries CI, SN, CM and one demo merchant with the known key', async () => {

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
-import { createApiKey, createDb, migrate, revokeApiKey, SecretBox, setSubsidiaryActive, upsertSubsidiary, verifyLedger } from '@mm/db';
+import {
+  createApiKey, createDb, migrate, resealUnboundSecrets, revokeApiKey, SecretBox, setSubsidiaryActive, upsertSubsidiary, verifyLedger,
+} from '@mm/db';
 import { currencyForCountry } from '@mm/domain';
 import type { AdminEnv } from './env.js';
 import { merchantCreate } from './commands/merchant-create.js';
@@ -7,7 +9,7 @@ import { seed } from './commands/seed.js';
 import { staffCreate } from './commands/staff-create.js';
 
 export const USAGE = `usage: pnpm --silent admin <command> [options]
-  migrate                                         apply pending SQL migrations
+  migrate                                         apply pending SQL migrations, then bind every API secret to its row
   seed                                            subsidiaries CI, SN, CM, the demo merchant and demo staff (idempotent)
   merchant:create --name N [--webhook-url U] [--json]
   key:create --merchant-id ID [--json]            a new key; the secret is shown once
@@ -42,16 +44,18 @@ export async function runCommand(argv: string[], env: AdminEnv): Promise<string>
     if (typeof v !== 'string' || v === '') throw new Error(`--${k} is required\n${USAGE}`);
     return v;
   };
-  if (command === 'migrate') {
-    const r = await migrate(env.DATABASE_URL);
-    return `applied ${r.applied.length} migration(s)${r.applied.length ? `: ${r.applied.join(', ')}` : ''}`;
-  }
   const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: 2 });
-  // Only commands that handle API secrets need the master key.
   const box = new SecretBox(env.MASTER_KEY);
   const out = (obj: Record<string, unknown>, text: string) => (values.json ? JSON.stringify(obj) : text);
   try {
     switch (command) {
+      case 'migrate': {
+        const r = await migrate(env.DATABASE_URL);
+        // The data step: secrets sealed before row bindings existed are bound now (the services refuse unbound ones).
+        const resealed = await resealUnboundSecrets(db, box);
+        return `applied ${r.applied.length} migration(s)${r.applied.length ? `: ${r.applied.join(', ')}` : ''}`
+          + (resealed ? `\nre-sealed ${resealed} API secret(s), bound to their rows` : '');
+      }
       case 'seed': {
         const r = await seed(db, box, env.DEMO_WEBHOOK_URL, env.NODE_ENV);
         const staff = r.staff.map((s) => `\n  ${s.role.padEnd(8)}  ${s.email}`).join('');

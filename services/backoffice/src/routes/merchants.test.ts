@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { findActiveKey } from '@mm/db';
+import { apiKeySecretBinding, findActiveKey } from '@mm/db';
 import { createLogger } from '@mm/observability';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
 import { changeAudit, issuedKeyOf, loggedIn, occurrences, seedMerchant } from '../test-support/merchant-test-helpers.js';
@@ -21,9 +21,9 @@ describe('backoffice merchants', () => {
     const m = await seedMerchant(bo, '<b>Chez Awa</b>', 'https://awa.example/hooks');
     // A key in its grace period after a rotation, and a revoked one.
     const expiring = new Date(Date.now() + 3_600_000);
-    const rotated = await bo.db.apiKey.create({ data: { merchantId: m.id, apiKey: 'pk_rotated_in_grace', secretCiphertext: bo.box.seal('sk_x'), revokedAt: expiring } });
+    const rotated = await bo.db.apiKey.create({ data: { merchantId: m.id, apiKey: 'pk_rotated_in_grace', secretCiphertext: bo.box.seal('sk_x', apiKeySecretBinding({ merchantId: m.id, apiKey: 'pk_rotated_in_grace' })), revokedAt: expiring } });
     const revoked = '2020-01-01T00:00:00.000Z';
-    const old = await bo.db.apiKey.create({ data: { merchantId: m.id, apiKey: 'pk_old_revoked', secretCiphertext: bo.box.seal('sk_y'), revokedAt: new Date(revoked) } });
+    const old = await bo.db.apiKey.create({ data: { merchantId: m.id, apiKey: 'pk_old_revoked', secretCiphertext: bo.box.seal('sk_y', apiKeySecretBinding({ merchantId: m.id, apiKey: 'pk_old_revoked' })), revokedAt: new Date(revoked) } });
     const { client } = await loggedIn(bo, 'viewer');
 
     const list = await client.get('/merchants');
@@ -69,7 +69,7 @@ describe('backoffice merchants', () => {
     const merchant = await merchantRow(key.merchantId);
     expect(merchant).toMatchObject({ name: 'Boutique Kone', status: 'ACTIVE', webhookUrl: 'https://kone.example/webhooks' });
     expect(key.secretCiphertext).not.toContain(apiSecret);
-    expect(bo.box.open(key.secretCiphertext)).toBe(apiSecret);
+    expect(bo.box.open(key.secretCiphertext, apiKeySecretBinding(key))).toBe(apiSecret);
     expect(await findActiveKey(bo.db, bo.box, apiKey)).toMatchObject({ merchantId: merchant.id, merchantStatus: 'ACTIVE', secret: apiSecret });
 
     const audit = await changeAudit(bo, { targetId: merchant.id });

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { rememberOnce } from '@mm/queues';
 
 /** Remembers (key, signature) pairs for twice the tolerance window: a captured request cannot be replayed. */
 export class ReplayGuard {
@@ -8,8 +9,7 @@ export class ReplayGuard {
     private readonly toleranceS: number,
   ) {}
 
-  async firstUse(apiKey: string, signature: string): Promise<boolean> {
-    const reply = await this.redis.set(`${this.redisPrefix}:replay:${apiKey}:${signature}`, '1', 'EX', this.toleranceS * 2, 'NX');
-    return reply === 'OK';
+  firstUse(apiKey: string, signature: string): Promise<boolean> {
+    return rememberOnce(this.redis, `${this.redisPrefix}:replay:${apiKey}:${signature}`, this.toleranceS * 2);
   }
 }

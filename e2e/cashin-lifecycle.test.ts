@@ -1,4 +1,4 @@
-import { waitFor } from '@mm/testing';
+import { samplesOf, waitFor } from '@mm/testing';
 import { signatureMatches } from '@mm/domain';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 
@@ -105,30 +105,31 @@ describe('cash-in lifecycle against the operator simulator', () => {
   });
 
   it('ignores a duplicate operator callback after the terminal state: one transition, one webhook event', async () => {
-    const { Queue, QueueEvents } = await import('bullmq');
+    const { Queue } = await import('bullmq');
     const { bullPrefix, createRedisConnection, operatorResults } = await import('@mm/queues');
     const data = await cashin('01');
     await statusOf(data.transaction_id, (s) => s === 'SUCCESS');
-    // Watch the operator-results worker so the test knows the resent callback was applied (or ignored).
     const connection = createRedisConnection(sys.redis.url);
     const queue = new Queue(operatorResults.name, { connection, prefix: bullPrefix(sys.redis.prefix) });
-    const eventsConnection = connection.duplicate();
-    const events = new QueueEvents(operatorResults.name, { connection: eventsConnection, prefix: bullPrefix(sys.redis.prefix) });
+    const idle = async () => {
+      const c = await queue.getJobCounts('wait', 'active', 'delayed', 'prioritized');
+      return Object.values(c).every((n) => n === 0);
+    };
+    // Callbacks the bridge took so far, queued or dropped as the same signed delivery again.
+    const callbacksTaken = async () => {
+      const text = await (await fetch(`${sys.bridgeUrl}/metrics`)).text();
+      return samplesOf(text, 'mm_operator_callbacks_total').filter((m) => m.labels.outcome !== 'invalid').reduce((n, m) => n + m.value, 0);
+    };
     try {
-      // Earlier results done first, so the next 'completed' event can only be the resent callback's.
-      await waitFor(async () => {
-        const c = await queue.getJobCounts('wait', 'active', 'delayed');
-        return (c.wait ?? 0) + (c.active ?? 0) + (c.delayed ?? 0) === 0;
-      }, { what: 'operator-results idle' });
-      await events.waitUntilReady();
-      const processed = new Promise<void>((resolve) => events.once('completed', () => resolve()));
+      await waitFor(idle, { what: 'operator-results idle' });
+      const before = await callbacksTaken();
       const res = await fetch(`${sys.sim.url}/sandbox/payments/${data.provider_reference}/resend-callback`, { method: 'POST' });
       expect(res.status).toBeLessThan(300);
-      await waitFor(() => Promise.race([processed.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 50))]), { what: 'the resent callback processed' });
+      // Taken by the bridge (queued, or dropped when signed in the same second as the first), then applied or ignored.
+      await waitFor(async () => (await callbacksTaken()) > before, { what: 'the resent callback received' });
+      await waitFor(idle, { what: 'the resent callback processed' });
     } finally {
-      await events.close();
       await queue.close();
-      eventsConnection.disconnect();
       connection.disconnect();
     }
     expect(await sys.db.webhookEvent.count({ where: { transactionId: data.transaction_id } })).toBe(1);

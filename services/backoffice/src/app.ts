@@ -52,6 +52,8 @@ export interface BackofficeDeps {
   sessionSecret: string;
   sessionTtlS: number;
   secureCookies: boolean;
+  /** Strict-Transport-Security on every answer (HSTS). */
+  hsts: boolean;
   trustProxy: boolean;
   now(): number;
 }
@@ -64,7 +66,7 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   app.use(requestId);
   // Never the headers: the session cookie (request) and Set-Cookie (response) would hand sessions to log readers.
   app.use(accessLog(deps.logger));
-  app.use(securityHeaders);
+  app.use(securityHeaders({ hsts: deps.hsts }));
   // Probes and scrapers need no session.
   app.use(createHealthRouter(deps.readiness, deps.metrics));
 

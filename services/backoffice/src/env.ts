@@ -9,8 +9,14 @@ export interface BackofficeEnv extends CommonEnv {
   SESSION_TTL_S: number;
   LOGIN_MAX_FAILURES: number;
   LOGIN_LOCKOUT_S: number;
-  /** Cookies only over HTTPS: true wherever the back-office is served over TLS. */
+  /**
+   * The session cookie only over HTTPS. On by default in production, where the back-office is always
+   * behind TLS (behind a TLS-terminating proxy too: with TRUST_PROXY the proxied request counts as
+   * HTTPS). Turning it off in production is for a plain-HTTP setup on purpose (a local compose).
+   */
   SECURE_COOKIES: boolean;
+  /** Strict-Transport-Security on every response; same default and off switch as SECURE_COOKIES. */
+  HSTS: boolean;
   /** Behind a TLS-terminating proxy: trust its X-Forwarded-* (client IP in the audit log, secure cookies). */
   TRUST_PROXY: boolean;
   /**
@@ -22,6 +28,14 @@ export interface BackofficeEnv extends CommonEnv {
 
 /** Development only: anyone who reads this file could forge cookies, so production must set its own. */
 export const DEV_SESSION_SECRET = 'mm-backoffice-dev-session-secret-not-for-production';
+
+/**
+ * True by default in production, false elsewhere; an explicit value always wins. Safe by default: a
+ * production deployment that forgets the variable gets the secure behaviour, not the weak one.
+ */
+function secureInProduction() {
+  return Joi.boolean().when('NODE_ENV', { is: 'production', then: Joi.boolean().default(true), otherwise: Joi.boolean().default(false) });
+}
 
 const schema = Joi.object<BackofficeEnv>({
   ...common,
@@ -36,7 +50,8 @@ const schema = Joi.object<BackofficeEnv>({
   SESSION_TTL_S: Joi.number().integer().min(60).default(28_800),
   LOGIN_MAX_FAILURES: Joi.number().integer().min(1).default(5),
   LOGIN_LOCKOUT_S: Joi.number().integer().min(1).default(900),
-  SECURE_COOKIES: Joi.boolean().default(false),
+  SECURE_COOKIES: secureInProduction(),
+  HSTS: secureInProduction(),
   TRUST_PROXY: Joi.boolean().default(false),
 });
 

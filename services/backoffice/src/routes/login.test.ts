@@ -47,7 +47,9 @@ describe('backoffice login, lockout, logout', () => {
     const cookie = res.headers.getSetCookie().find((l) => l.startsWith('mm_bo_sid='))!;
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
+    // Development defaults (no NODE_ENV): plain HTTP on this machine, so neither Secure nor HSTS.
     expect(cookie).not.toMatch(/Secure/);
+    expect(res.headers.get('strict-transport-security')).toBeNull();
 
     const id = c.sessionId()!;
     expect(id).not.toBe(anonymousId);

@@ -8,7 +8,7 @@ describe('backoffice environment', () => {
   it('applies the defaults of architecture.md and the README', () => {
     expect(parseEnv({})).toMatchObject({
       BACKOFFICE_PORT: 3001, SESSION_SECRET: DEV_SESSION_SECRET, SESSION_TTL_S: 28_800, LOGIN_MAX_FAILURES: 5,
-      LOGIN_LOCKOUT_S: 900, SECURE_COOKIES: false, HSTS: false, TRUST_PROXY: false, REDIS_PREFIX: 'mm',
+      LOGIN_LOCKOUT_S: 900, LOGIN_MAX_ATTEMPTS_PER_IP: 50, LOGIN_IP_WINDOW_S: 900, SECURE_COOKIES: false, HSTS: false, TRUST_PROXY: false, REDIS_PREFIX: 'mm',
       DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/mobilemoney', REDIS_URL: 'redis://127.0.0.1:6379',
     });
   });
@@ -16,10 +16,10 @@ describe('backoffice environment', () => {
   it('reads every value from the environment', () => {
     expect(parseEnv({
       BACKOFFICE_PORT: '4001', SESSION_SECRET: 'x'.repeat(40), SESSION_TTL_S: '600', LOGIN_MAX_FAILURES: '3',
-      LOGIN_LOCKOUT_S: '60', SECURE_COOKIES: 'true', TRUST_PROXY: 'true', REDIS_PREFIX: 'suite1',
+      LOGIN_LOCKOUT_S: '60', LOGIN_MAX_ATTEMPTS_PER_IP: '7', LOGIN_IP_WINDOW_S: '120', SECURE_COOKIES: 'true', TRUST_PROXY: 'true', REDIS_PREFIX: 'suite1',
     })).toMatchObject({
       BACKOFFICE_PORT: 4001, SESSION_SECRET: 'x'.repeat(40), SESSION_TTL_S: 600, LOGIN_MAX_FAILURES: 3,
-      LOGIN_LOCKOUT_S: 60, SECURE_COOKIES: true, TRUST_PROXY: true, REDIS_PREFIX: 'suite1',
+      LOGIN_LOCKOUT_S: 60, LOGIN_MAX_ATTEMPTS_PER_IP: 7, LOGIN_IP_WINDOW_S: 120, SECURE_COOKIES: true, TRUST_PROXY: true, REDIS_PREFIX: 'suite1',
     });
   });
 
@@ -48,7 +48,7 @@ describe('backoffice environment', () => {
   });
 
   it('refuses bad values, naming every problem', () => {
-    expect(() => parseEnv({ BACKOFFICE_PORT: 'abc', LOGIN_MAX_FAILURES: '0', SECURE_COOKIES: 'maybe' }))
-      .toThrow(/BACKOFFICE_PORT.*LOGIN_MAX_FAILURES.*SECURE_COOKIES/);
+    expect(() => parseEnv({ BACKOFFICE_PORT: 'abc', LOGIN_MAX_FAILURES: '0', LOGIN_MAX_ATTEMPTS_PER_IP: '0', SECURE_COOKIES: 'maybe' }))
+      .toThrow(/BACKOFFICE_PORT.*LOGIN_MAX_FAILURES.*LOGIN_MAX_ATTEMPTS_PER_IP.*SECURE_COOKIES/);
   });
 });

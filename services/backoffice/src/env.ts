@@ -7,8 +7,14 @@ export interface BackofficeEnv extends CommonEnv {
   SESSION_SECRET: string;
   /** Absolute lifetime of a login (a working day by default), enforced on the server. */
   SESSION_TTL_S: number;
+  /** Attempts an email may have counted (since its last success) before it is locked. */
   LOGIN_MAX_FAILURES: number;
+  /** The lock's length, from the attempt that set it; refused attempts do not extend it. */
   LOGIN_LOCKOUT_S: number;
+  /** Login attempts one client address (an IPv6 /64) may have counted per window, successes given back. */
+  LOGIN_MAX_ATTEMPTS_PER_IP: number;
+  /** That window, from the address's first counted attempt. */
+  LOGIN_IP_WINDOW_S: number;
   /**
    * The session cookie only over HTTPS. On by default in production, where the back-office is always
    * behind TLS (behind a TLS-terminating proxy too: with TRUST_PROXY the proxied request counts as
@@ -50,6 +56,8 @@ const schema = Joi.object<BackofficeEnv>({
   SESSION_TTL_S: Joi.number().integer().min(60).default(28_800),
   LOGIN_MAX_FAILURES: Joi.number().integer().min(1).default(5),
   LOGIN_LOCKOUT_S: Joi.number().integer().min(1).default(900),
+  LOGIN_MAX_ATTEMPTS_PER_IP: Joi.number().integer().min(1).default(50),
+  LOGIN_IP_WINDOW_S: Joi.number().integer().min(1).default(900),
   SECURE_COOKIES: secureInProduction(),
   HSTS: secureInProduction(),
   TRUST_PROXY: Joi.boolean().default(false),

@@ -56,7 +56,9 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
     metrics,
     readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping(), sessions: () => sessionRedis.ping() },
     sessionStore: new RedisStore({ client: sessionRedis, prefix: sessionKeyPrefix(env.REDIS_PREFIX) }),
-    throttle: new LoginThrottle(redis, env.REDIS_PREFIX, env.LOGIN_MAX_FAILURES, env.LOGIN_LOCKOUT_S),
+    throttle: new LoginThrottle(redis, env.REDIS_PREFIX, {
+      maxFailures: env.LOGIN_MAX_FAILURES, lockoutS: env.LOGIN_LOCKOUT_S, maxPerAddress: env.LOGIN_MAX_ATTEMPTS_PER_IP, addressWindowS: env.LOGIN_IP_WINDOW_S,
+    }),
     sessionSecret: env.SESSION_SECRET,
     sessionTtlS: env.SESSION_TTL_S,
     secureCookies: env.SECURE_COOKIES,

@@ -24,17 +24,25 @@ describe('audit_log hash chain', () => {
   });
 
   it('stays one linear chain under concurrent appends from many connections and transactions', async () => {
-    const single = Array.from({ length: 80 }, (_, i) => recordAudit(db, { staffId: null, actor: `c${i}@example.test`, action: 'concurrent.single' }));
-    // Two rows in one transaction, with work between them: the lock is held to the commit.
-    const paired = Array.from({ length: 20 }, (_, i) => db.$transaction(async (tx) => {
-      await recordAudit(tx, { staffId: null, actor: `p${i}@example.test`, action: 'concurrent.first' });
-      await tx.$queryRaw`SELECT count(*) FROM staff_users`;
-      await recordAudit(tx, { staffId: null, actor: `p${i}@example.test`, action: 'concurrent.second' });
-    }));
-    await Promise.all([...single, ...paired]);
+    // As many writers as connections (more would only queue for the pool): each alternates a single
+    // append with a transaction of two appends with work between them (the lock is held to the commit).
+    const writer = async (w: number) => {
+      for (let i = 0; i < 15; i++) {
+        if (i % 2 === 0) {
+          await recordAudit(db, { staffId: null, actor: `w${w}.${i}@example.test`, action: 'concurrent.single' });
+          continue;
+        }
+        await db.$transaction(async (tx) => {
+          await recordAudit(tx, { staffId: null, actor: `w${w}.${i}@example.test`, action: 'concurrent.first' });
+          await tx.$queryRaw`SELECT count(*) FROM staff_users`;
+          await recordAudit(tx, { staffId: null, actor: `w${w}.${i}@example.test`, action: 'concurrent.second' });
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, (_, w) => writer(w)));
 
     const report = await verifyAuditChain(db, { batchSize: 7 });
-    expect(report).toMatchObject({ ok: true, rows: 120, firstBroken: null });
+    expect(report).toMatchObject({ ok: true, rows: 8 * (8 + 7 * 2), firstBroken: null });
     const rows = await db.auditEntry.findMany({ orderBy: { id: 'asc' } });
     expect(report.head).toEqual({ id: String(rows.at(-1)!.id), rowHash: rows.at(-1)!.rowHash });
     expect(rows[0]!.prevHash).toBe(GENESIS_HASH);
@@ -44,7 +52,7 @@ describe('audit_log hash chain', () => {
       expect(rows[i]!.createdAt.getTime()).toBeGreaterThanOrEqual(rows[i - 1]!.createdAt.getTime());
     }
     // Both rows of a transaction are in the chain, in their order (others may not come between them: the lock is held).
-    const p0 = rows.filter((r) => r.actor === 'p0@example.test');
+    const p0 = rows.filter((r) => r.actor === 'w0.1@example.test');
     expect(p0.map((r) => r.action)).toEqual(['concurrent.first', 'concurrent.second']);
     expect(p0[1]!.prevHash).toBe(p0[0]!.rowHash);
   });

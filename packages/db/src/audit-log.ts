@@ -1,7 +1,13 @@
 /**
- * The audit log of staff actions (audit_log, append-only: a trigger refuses UPDATE and DELETE).
- * `recordAudit` takes the transaction client of the action it records, so the action and its audit row
- * commit together or not at all.
+ * The audit log of staff actions (audit_log, append-only: triggers refuse UPDATE, DELETE and TRUNCATE,
+ * and the application's role may only SELECT and INSERT it). `recordAudit` takes the transaction client
+ * of the action it records, so the action and its audit row commit together or not at all.
+ *
+ * Each row is chained to the one before by its hash (audit-chain.ts), by a trigger that serializes
+ * appends with a lock held until the appending transaction ends. So call recordAudit last in the
+ * transaction: everything after it waits with every other staff action's audit row behind it, and a
+ * row lock taken after it could deadlock with a transaction that holds that row and waits for the audit
+ * lock. It must be a READ COMMITTED transaction (the default); the trigger refuses the others.
  */
 import type { Db, Tx } from './client.js';
 import { Prisma, type AuditEntry } from './generated/prisma/client.js';

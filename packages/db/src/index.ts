@@ -24,6 +24,7 @@ export { approveCashout, rejectCashout, type CashoutDecision } from './transacti
 export { createStaffUser, findStaffByEmail, findStaffById, listStaff, setStaffDisabled, normalizeStaffEmail, type StaffAccount, type NewStaffUser } from './staff.js';
 export type { StaffUser } from './generated/prisma/client.js';
 export { recordAudit, listAudit, type AuditEntry, type AuditInput, type AuditQuery, type AuditPage } from './audit-log.js';
+export { verifyAuditChain, auditRowHash, canonicalAuditRow, GENESIS_HASH, type AuditChainReport, type ChainAnchor, type ChainBreak, type ChainRow } from './audit-chain.js';
 export { hashPassword, verifyPassword, dummyVerifyPassword, generatePassword, DEFAULT_SCRYPT_PARAMS, type ScryptParams } from './staff-password.js';
 export { resendWebhookEvent, lockTransactionRow } from './webhook-resend.js';
 export { recordAttemptRow, type AttemptRow } from './webhook-attempts.js';

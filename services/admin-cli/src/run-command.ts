@@ -4,6 +4,7 @@ import {
 } from '@mm/db';
 import { currencyForCountry } from '@mm/domain';
 import type { AdminEnv } from './env.js';
+import { auditVerify, parseAnchor } from './commands/audit-verify.js';
 import { merchantCreate } from './commands/merchant-create.js';
 import { seed } from './commands/seed.js';
 import { staffCreate } from './commands/staff-create.js';
@@ -18,7 +19,8 @@ export const USAGE = `usage: pnpm --silent admin <command> [options]
   subsidiary:deactivate --country CC
   staff:create --email E --name N --role admin|approver|viewer [--password P] [--json]
                                                   a back-office account; without --password one is generated, shown once
-  ledger:verify [--json]                          recompute balances from the journal; exit 1 on any difference`;
+  ledger:verify [--json]                          recompute balances from the journal; exit 1 on any difference
+  audit:verify [--json] [--anchor ID:HASH]        recompute the audit log's hash chain; exit 1 naming the first broken row`;
 
 /** A command that ran but found something wrong: printed, and the CLI exits 1. */
 export class CommandFailure extends Error {
@@ -35,7 +37,7 @@ export async function runCommand(argv: string[], env: AdminEnv): Promise<string>
     options: {
       name: { type: 'string' }, 'webhook-url': { type: 'string' }, json: { type: 'boolean', default: false },
       'merchant-id': { type: 'string' }, 'api-key': { type: 'string' }, country: { type: 'string' },
-      email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' },
+      email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' }, anchor: { type: 'string' },
     },
     strict: true,
   });
@@ -99,6 +101,12 @@ export async function runCommand(argv: string[], env: AdminEnv): Promise<string>
           ...report.problems.map((p) => `- ${p.check}: ${JSON.stringify(p.detail)}`),
         ];
         const output = out(report as unknown as Record<string, unknown>, lines.join('\n'));
+        if (!report.ok) throw new CommandFailure(output);
+        return output;
+      }
+      case 'audit:verify': {
+        const { report, text } = await auditVerify(db, parseAnchor(values.anchor));
+        const output = out(report as unknown as Record<string, unknown>, text);
         if (!report.ok) throw new CommandFailure(output);
         return output;
       }

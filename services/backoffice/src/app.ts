@@ -17,6 +17,7 @@ import type { AfterCommit, OutboxPublisher } from '@mm/queues';
 import { Counter, createHealthRouter, httpMetrics, type Logger, type ReadinessCheck, type Registry } from '@mm/observability';
 import { loadStaff, requireLogin } from './auth/guard.js';
 import type { LoginThrottle } from './auth/login-throttle.js';
+import { countedPasswordCheck } from './auth/password-check.js';
 import { csrfProtection } from './http/csrf.js';
 import { errorHandler, notFound } from './http/error-handler.js';
 import { accessLog, requestId } from '@mm/observability';
@@ -52,6 +53,8 @@ export interface BackofficeDeps {
   sessionSecret: string;
   sessionTtlS: number;
   secureCookies: boolean;
+  /** Strict-Transport-Security on every answer (HSTS). */
+  hsts: boolean;
   trustProxy: boolean;
   now(): number;
 }
@@ -64,7 +67,7 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   app.use(requestId);
   // Never the headers: the session cookie (request) and Set-Cookie (response) would hand sessions to log readers.
   app.use(accessLog(deps.logger));
-  app.use(securityHeaders);
+  app.use(securityHeaders({ hsts: deps.hsts }));
   // Probes and scrapers need no session.
   app.use(createHealthRouter(deps.readiness, deps.metrics));
 
@@ -80,7 +83,10 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   const attempts = new Counter({
     name: 'mm_backoffice_login_attempts_total', help: 'Login attempts by outcome', labelNames: ['outcome'] as const, registers: [deps.metrics],
   });
-  app.use(loginRouter({ db: deps.db, throttle: deps.throttle, attempts, now: deps.now }));
+  const verifications = new Counter({
+    name: 'mm_backoffice_password_verifications_total', help: 'Password hashes computed to check a login (one scrypt each)', registers: [deps.metrics],
+  });
+  app.use(loginRouter({ db: deps.db, throttle: deps.throttle, checkPassword: countedPasswordCheck(verifications), attempts, now: deps.now }));
 
   // Everything below needs a login, whatever its router forgets; each router then checks its permission.
   app.use(requireLogin);

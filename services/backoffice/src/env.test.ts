@@ -8,7 +8,7 @@ describe('backoffice environment', () => {
   it('applies the defaults of architecture.md and the README', () => {
     expect(parseEnv({})).toMatchObject({
       BACKOFFICE_PORT: 3001, SESSION_SECRET: DEV_SESSION_SECRET, SESSION_TTL_S: 28_800, LOGIN_MAX_FAILURES: 5,
-      LOGIN_LOCKOUT_S: 900, SECURE_COOKIES: false, TRUST_PROXY: false, REDIS_PREFIX: 'mm',
+      LOGIN_LOCKOUT_S: 900, LOGIN_MAX_ATTEMPTS_PER_IP: 50, LOGIN_IP_WINDOW_S: 900, SECURE_COOKIES: false, HSTS: false, TRUST_PROXY: false, REDIS_PREFIX: 'mm',
       DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/mobilemoney', REDIS_URL: 'redis://127.0.0.1:6379',
     });
   });
@@ -16,10 +16,10 @@ describe('backoffice environment', () => {
   it('reads every value from the environment', () => {
     expect(parseEnv({
       BACKOFFICE_PORT: '4001', SESSION_SECRET: 'x'.repeat(40), SESSION_TTL_S: '600', LOGIN_MAX_FAILURES: '3',
-      LOGIN_LOCKOUT_S: '60', SECURE_COOKIES: 'true', TRUST_PROXY: 'true', REDIS_PREFIX: 'suite1',
+      LOGIN_LOCKOUT_S: '60', LOGIN_MAX_ATTEMPTS_PER_IP: '7', LOGIN_IP_WINDOW_S: '120', SECURE_COOKIES: 'true', TRUST_PROXY: 'true', REDIS_PREFIX: 'suite1',
     })).toMatchObject({
       BACKOFFICE_PORT: 4001, SESSION_SECRET: 'x'.repeat(40), SESSION_TTL_S: 600, LOGIN_MAX_FAILURES: 3,
-      LOGIN_LOCKOUT_S: 60, SECURE_COOKIES: true, TRUST_PROXY: true, REDIS_PREFIX: 'suite1',
+      LOGIN_LOCKOUT_S: 60, LOGIN_MAX_ATTEMPTS_PER_IP: 7, LOGIN_IP_WINDOW_S: 120, SECURE_COOKIES: true, TRUST_PROXY: true, REDIS_PREFIX: 'suite1',
     });
   });
 
@@ -30,13 +30,25 @@ describe('backoffice environment', () => {
     expect(parseEnv({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32) }).SESSION_SECRET).toBe('s'.repeat(32));
   });
 
+  it('Secure cookies and HSTS: on by default in production, off by default elsewhere, an explicit value always wins', () => {
+    const production = { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32) };
+    expect(parseEnv(production)).toMatchObject({ SECURE_COOKIES: true, HSTS: true });
+    expect(parseEnv({ NODE_ENV: 'development' })).toMatchObject({ SECURE_COOKIES: false, HSTS: false });
+    expect(parseEnv({ NODE_ENV: 'test' })).toMatchObject({ SECURE_COOKIES: false, HSTS: false });
+    // The off switch, for a plain-HTTP setup on purpose: each one on its own.
+    expect(parseEnv({ ...production, SECURE_COOKIES: 'false' })).toMatchObject({ SECURE_COOKIES: false, HSTS: true });
+    expect(parseEnv({ ...production, HSTS: 'false' })).toMatchObject({ SECURE_COOKIES: true, HSTS: false });
+    expect(parseEnv({ NODE_ENV: 'development', SECURE_COOKIES: 'true', HSTS: 'true' })).toMatchObject({ SECURE_COOKIES: true, HSTS: true });
+    expect(() => parseEnv({ ...production, HSTS: 'maybe' })).toThrow(/HSTS/);
+  });
+
   it('requires MASTER_KEY (the gateway\'s: no development default that could differ from it)', () => {
     expect(() => parseBackofficeEnv({})).toThrow(/MASTER_KEY/);
     expect(parseEnv({}).MASTER_KEY).toBe(MASTER_KEY);
   });
 
   it('refuses bad values, naming every problem', () => {
-    expect(() => parseEnv({ BACKOFFICE_PORT: 'abc', LOGIN_MAX_FAILURES: '0', SECURE_COOKIES: 'maybe' }))
-      .toThrow(/BACKOFFICE_PORT.*LOGIN_MAX_FAILURES.*SECURE_COOKIES/);
+    expect(() => parseEnv({ BACKOFFICE_PORT: 'abc', LOGIN_MAX_FAILURES: '0', LOGIN_MAX_ATTEMPTS_PER_IP: '0', SECURE_COOKIES: 'maybe' }))
+      .toThrow(/BACKOFFICE_PORT.*LOGIN_MAX_FAILURES.*LOGIN_MAX_ATTEMPTS_PER_IP.*SECURE_COOKIES/);
   });
 });

@@ -7,10 +7,22 @@ export interface BackofficeEnv extends CommonEnv {
   SESSION_SECRET: string;
   /** Absolute lifetime of a login (a working day by default), enforced on the server. */
   SESSION_TTL_S: number;
+  /** Attempts an email may have counted (since its last success) before it is locked. */
   LOGIN_MAX_FAILURES: number;
+  /** The lock's length, from the attempt that set it; refused attempts do not extend it. */
   LOGIN_LOCKOUT_S: number;
-  /** Cookies only over HTTPS: true wherever the back-office is served over TLS. */
+  /** Login attempts one client address (an IPv6 /64) may have counted per window, successes given back. */
+  LOGIN_MAX_ATTEMPTS_PER_IP: number;
+  /** That window, from the address's first counted attempt. */
+  LOGIN_IP_WINDOW_S: number;
+  /**
+   * The session cookie only over HTTPS. On by default in production, where the back-office is always
+   * behind TLS (behind a TLS-terminating proxy too: with TRUST_PROXY the proxied request counts as
+   * HTTPS). Turning it off in production is for a plain-HTTP setup on purpose (a local compose).
+   */
   SECURE_COOKIES: boolean;
+  /** Strict-Transport-Security on every response; same default and off switch as SECURE_COOKIES. */
+  HSTS: boolean;
   /** Behind a TLS-terminating proxy: trust its X-Forwarded-* (client IP in the audit log, secure cookies). */
   TRUST_PROXY: boolean;
   /**
@@ -22,6 +34,14 @@ export interface BackofficeEnv extends CommonEnv {
 
 /** Development only: anyone who reads it could forge cookies; production refuses it (@mm/config's published secrets). */
 export { DEV_SESSION_SECRET };
+
+/**
+ * True by default in production, false elsewhere; an explicit value always wins. Safe by default: a
+ * production deployment that forgets the variable gets the secure behaviour, not the weak one.
+ */
+function secureInProduction() {
+  return Joi.boolean().when('NODE_ENV', { is: 'production', then: Joi.boolean().default(true), otherwise: Joi.boolean().default(false) });
+}
 
 const schema = Joi.object<BackofficeEnv>({
   ...common,
@@ -36,7 +56,10 @@ const schema = Joi.object<BackofficeEnv>({
   SESSION_TTL_S: Joi.number().integer().min(60).default(28_800),
   LOGIN_MAX_FAILURES: Joi.number().integer().min(1).default(5),
   LOGIN_LOCKOUT_S: Joi.number().integer().min(1).default(900),
-  SECURE_COOKIES: Joi.boolean().default(false),
+  LOGIN_MAX_ATTEMPTS_PER_IP: Joi.number().integer().min(1).default(50),
+  LOGIN_IP_WINDOW_S: Joi.number().integer().min(1).default(900),
+  SECURE_COOKIES: secureInProduction(),
+  HSTS: secureInProduction(),
   TRUST_PROXY: Joi.boolean().default(false),
 });
 

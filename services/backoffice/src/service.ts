@@ -23,6 +23,10 @@ export interface RunningBackoffice {
 
 export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeOverrides = {}): Promise<RunningBackoffice> {
   const logger = overrides.logger ?? createLogger('backoffice', env.LOG_LEVEL);
+  if (env.NODE_ENV === 'production' && (!env.SECURE_COOKIES || !env.HSTS)) {
+    // Allowed for a plain-HTTP setup on purpose (a local compose); anywhere else it is a mistake worth seeing.
+    logger.warn({ SECURE_COOKIES: env.SECURE_COOKIES, HSTS: env.HSTS }, 'production without Secure cookies or HSTS: session cookies can travel over plain HTTP');
+  }
   // First, before any connection is opened: a malformed MASTER_KEY stops the start, not the first key creation.
   const box = new SecretBox(env.MASTER_KEY);
   const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
@@ -52,10 +56,13 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
     metrics,
     readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping(), sessions: () => sessionRedis.ping() },
     sessionStore: new RedisStore({ client: sessionRedis, prefix: sessionKeyPrefix(env.REDIS_PREFIX) }),
-    throttle: new LoginThrottle(redis, env.REDIS_PREFIX, env.LOGIN_MAX_FAILURES, env.LOGIN_LOCKOUT_S),
+    throttle: new LoginThrottle(redis, env.REDIS_PREFIX, {
+      maxFailures: env.LOGIN_MAX_FAILURES, lockoutS: env.LOGIN_LOCKOUT_S, maxPerAddress: env.LOGIN_MAX_ATTEMPTS_PER_IP, addressWindowS: env.LOGIN_IP_WINDOW_S,
+    }),
     sessionSecret: env.SESSION_SECRET,
     sessionTtlS: env.SESSION_TTL_S,
     secureCookies: env.SECURE_COOKIES,
+    hsts: env.HSTS,
     trustProxy: env.TRUST_PROXY,
     now: overrides.now ?? Date.now,
   });

@@ -47,7 +47,9 @@ describe('backoffice login, lockout, logout', () => {
     const cookie = res.headers.getSetCookie().find((l) => l.startsWith('mm_bo_sid='))!;
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
+    // Development defaults (no NODE_ENV): plain HTTP on this machine, so neither Secure nor HSTS.
     expect(cookie).not.toMatch(/Secure/);
+    expect(res.headers.get('strict-transport-security')).toBeNull();
 
     const id = c.sessionId()!;
     expect(id).not.toBe(anonymousId);
@@ -90,16 +92,16 @@ describe('backoffice login, lockout, logout', () => {
     const c = bo.client();
     for (let i = 0; i < MAX_FAILURES; i++) expect((await c.logIn('locked@example.test', `guess ${i}`)).status).toBe(401);
     const key = await lockKey('locked@example.test');
-    expect(await bo.redis.get(key)).toBe(String(MAX_FAILURES));
+    expect(await bo.redis.hget(key, 'n')).toBe(String(MAX_FAILURES));
 
     const whileLocked = await c.logIn('locked@example.test', TEST_PASSWORD);
     expect(whileLocked.status).toBe(401);
     expect(whileLocked.text).toMatch(REFUSED);
     expect((await c.get('/')).status).toBe(303);
-    expect(await audit('login_locked', 'locked@example.test')).toEqual([expect.objectContaining({ staffId: staff.id })]);
+    expect(await audit('login_locked', 'locked@example.test')).toEqual([expect.objectContaining({ staffId: staff.id, after: { refused: 1 } })]);
     expect((await audit('login_failed', 'locked@example.test')).at(-1)).toMatchObject({ after: { failures: MAX_FAILURES, locked: true } });
     // Attempts while locked do not extend the lock.
-    expect(await bo.redis.get(key)).toBe(String(MAX_FAILURES));
+    expect(await bo.redis.hget(key, 'n')).toBe(String(MAX_FAILURES));
     const ttl = await bo.redis.ttl(key);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(LOCKOUT_S);
@@ -115,7 +117,7 @@ describe('backoffice login, lockout, logout', () => {
     const c = bo.client();
     for (let i = 0; i < MAX_FAILURES - 1; i++) await c.logIn('reset@example.test', 'wrong');
     const key = await lockKey('reset@example.test');
-    expect(await bo.redis.get(key)).toBe(String(MAX_FAILURES - 1));
+    expect(await bo.redis.hget(key, 'n')).toBe(String(MAX_FAILURES - 1));
     expect((await c.logIn('reset@example.test', TEST_PASSWORD)).status).toBe(303);
     expect(await bo.redis.exists(key)).toBe(0);
   });
@@ -188,9 +190,9 @@ describe('backoffice login, lockout, logout', () => {
   });
 
   async function lockKey(email: string): Promise<string> {
-    const keys = await bo.redis.keys(`${bo.prefix}:bo:login-failures:*`);
+    const keys = await bo.redis.keys(`${bo.prefix}:bo:login-account:*`);
     // Hashed: no email addresses in Redis key names.
-    const key = `${bo.prefix}:bo:login-failures:${createHash('sha256').update(email).digest('hex')}`;
+    const key = `${bo.prefix}:bo:login-account:${createHash('sha256').update(email).digest('hex')}`;
     expect(keys).toContain(key);
     return key;
   }

@@ -5,6 +5,7 @@ import { recordAudit, type Db } from '@mm/db';
 import type { Counter } from '@mm/observability';
 import { requestContext } from '../auth/audit-context.js';
 import type { LoginThrottle } from '../auth/login-throttle.js';
+import type { PasswordCheck } from '../auth/password-check.js';
 import { csrfToken } from '../http/csrf.js';
 import { staffOrNull } from '../http/locals.js';
 import { ANONYMOUS_SESSION_MS, destroySession, regenerateSession, saveSession, SESSION_COOKIE } from '../http/session.js';
@@ -15,6 +16,7 @@ import { renderPage } from '../views/render.js';
 export interface LoginRouterDeps {
   db: Db;
   throttle: LoginThrottle;
+  checkPassword: PasswordCheck;
   attempts: Counter<'outcome'>;
   now(): number;
 }
@@ -61,7 +63,13 @@ export function loginRouter(deps: LoginRouterDeps): Router {
     if (error) return show(req, res, 400, { next, error: 'Enter your email and password.' });
 
     const outcome = await logIn(deps, { email: value.email, password: value.password, ...requestContext(req, res) });
-    deps.attempts.inc({ outcome: outcome.ok ? 'success' : outcome.locked ? 'locked' : 'refused' });
+    deps.attempts.inc({ outcome: outcome.ok ? 'success' : outcome.refusal });
+    if (!outcome.ok && outcome.refusal === 'throttled') {
+      // About the client address, not the account: saying so reveals nothing about who has an account.
+      res.set('Retry-After', String(outcome.retryAfterS));
+      const minutes = Math.ceil(outcome.retryAfterS / 60);
+      return show(req, res, 429, { next, email: value.email, error: `Too many login attempts from your network address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` });
+    }
     if (!outcome.ok) return show(req, res, 401, { next, email: value.email, error: refused });
 
     // A new session id at login: an id planted before (session fixation) is worth nothing after it.

@@ -20,7 +20,8 @@ export interface BackofficeFixture {
   prefix: string;
   /** Opens the secrets of keys the back-office issued (findActiveKey), with the suite's MASTER_KEY. */
   box: SecretBox;
-  client(): TestClient;
+  /** A browser-like client; `headers` are sent with each of its requests (e.g. X-Forwarded-For). */
+  client(headers?: Record<string, string>): TestClient;
   createStaff(role: StaffRole, email?: string): Promise<StaffAccount>;
   /** The Redis key of a session id. */
   sessionKey(sessionId: string): string;
@@ -46,7 +47,7 @@ export async function startBackofficeFixture(env: Record<string, string> = {}, o
     redis,
     prefix: testRedis.prefix,
     box: new SecretBox(masterKey),
-    client: () => new TestClient(running.url),
+    client: (headers) => new TestClient(running.url, headers),
     createStaff: (role, email) => createStaffUser(db, { email: email ?? `${role}${++counter}@example.test`, name: `Test ${role}`, role, password: TEST_PASSWORD }),
     sessionKey: (id) => `${sessionKeyPrefix(testRedis.prefix)}${id}`,
     async stop() {

@@ -15,7 +15,8 @@ export class TestClient {
   /** The `_csrf` value of the last HTML page received that had one. */
   csrf: string | undefined;
 
-  constructor(readonly baseUrl: string) {}
+  /** `headers` go with every request: e.g. the X-Forwarded-* a TLS-terminating proxy would add. */
+  constructor(readonly baseUrl: string, readonly headers: Record<string, string> = {}) {}
 
   async get(path: string): Promise<PageResponse> {
     return this.request('GET', path);
@@ -45,7 +46,7 @@ export class TestClient {
   }
 
   private async request(method: string, path: string, body?: string): Promise<PageResponse> {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...this.headers };
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
     const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body, redirect: 'manual' });

@@ -1,4 +1,4 @@
-import { createDb, findActiveSubsidiary, keyUsableAt, listenForReferenceChanges, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db';
+import { createDb, findActiveSubsidiary, listenForReferenceChanges, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, referenceChangesGauge, type Logger } from '@mm/observability';
 import {
   AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, operatorRequests, refundRequests, TransactionUpdateWaiter,
@@ -10,6 +10,7 @@ import type { GatewayEnv } from './env.js';
 import { ReplayGuard } from './http/replay-guard.js';
 import { rateLimit } from './http/rate-limit.js';
 import { killAfterCommitHooks } from './faults/fault-hooks.js';
+import { createKeyLookup } from './key-lookup.js';
 
 export interface GatewayOverrides {
   logger?: Logger;
@@ -44,7 +45,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     onError: (err) => logger.warn({ err }, 'reference changes: LISTEN connection failed; keys and subsidiaries are read from the database until it is back'),
   });
   const ttlMs = env.REFERENCE_CACHE_TTL_S * 1000;
-  const keys = new ReferenceCache({ feed: referenceChanges, ttlMs, max: 10_000, load: (apiKey) => lookupApiKey(db, box, apiKey) });
+  const findKey = createKeyLookup({ feed: referenceChanges, ttlMs, now, load: (apiKey) => lookupApiKey(db, box, apiKey) });
   const countries = new ReferenceCache({ feed: referenceChanges, ttlMs, max: 1_000, load: async (code) => (await findActiveSubsidiary(db, code)) !== null });
   referenceChangesGauge(metrics, referenceChanges);
 
@@ -60,10 +61,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     logger,
     metrics,
     readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
-    findKey: async (apiKey) => {
-      const key = await keys.get(apiKey);
-      return key && keyUsableAt(key, new Date(now())) ? key : null;
-    },
+    findKey,
     isActiveCountry: (code) => countries.get(code),
     replayGuard: new ReplayGuard(redis, env.REDIS_PREFIX, env.AUTH_TOLERANCE_S),
     rateLimit: rateLimit({ redis, redisPrefix: env.REDIS_PREFIX, perSecond: env.RATE_LIMIT_PER_S, burst: env.RATE_LIMIT_BURST, logger }),

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { DomainError, signatureMatches, timestampWithinTolerance } from '@mm/domain';
+import { DomainError, isIssuedApiKeyFormat, signatureMatches, timestampWithinTolerance } from '@mm/domain';
 import type { ActiveKey } from '@mm/db';
 import type { ReplayGuard } from './replay-guard.js';
 
@@ -17,7 +17,8 @@ export function rawBodyOf(body: unknown): Buffer {
 
 /**
  * decisions 2: HMAC over timestamp + exact body bytes, constant-time compare, clock tolerance, and
- * replay rejection of non-GET requests inside the window.
+ * replay rejection of non-GET requests inside the window. A key of a format never issued is refused
+ * without being looked up.
  */
 export function authenticate(deps: AuthDeps): RequestHandler {
   return async (req, res, next) => {
@@ -28,6 +29,7 @@ export function authenticate(deps: AuthDeps): RequestHandler {
       if (!apiKey || !timestamp || !signature) {
         throw new DomainError('AUTHENTICATION_REQUIRED', 'X-Service-Key, X-Service-Timestamp and X-Service-Signature are required');
       }
+      if (!isIssuedApiKeyFormat(apiKey)) throw new DomainError('INVALID_API_KEY', 'unknown or revoked API key');
       const key = await deps.findKey(apiKey);
       if (!key) throw new DomainError('INVALID_API_KEY', 'unknown or revoked API key');
       if (!timestampWithinTolerance(timestamp, deps.now(), deps.toleranceS)) {

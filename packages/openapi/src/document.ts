@@ -27,7 +27,9 @@ ${AUTHENTICATION}
 
 ## Rate limit
 
-Per merchant, 50 requests/s sustained with bursts of 100, shared by every gateway instance: \`RateLimit-*\` headers, and 429 RATE_LIMITED with \`Retry-After\` beyond it.`;
+Per merchant, 50 requests/s sustained with bursts of 100, shared by every gateway instance: \`RateLimit-*\` headers, and 429 RATE_LIMITED with \`Retry-After\` beyond it.
+
+Per client address, before authentication: an address that got too many 401 answers (100 in a minute by default) is answered 429 RATE_LIMITED with \`Retry-After\` (and no \`RateLimit-*\` headers) until a minute after its first failure, whatever it sends, before its key is looked up. Fix the authentication of a client that keeps failing: the other clients behind the same address share its count.`;
 
 const keyHeader = (name: string, description: string): SecuritySchemeObject => ({ type: 'apiKey', in: 'header', name, description });
 

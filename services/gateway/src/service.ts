@@ -9,6 +9,7 @@ import { createGatewayApp } from './app.js';
 import type { GatewayEnv } from './env.js';
 import { ReplayGuard } from './http/replay-guard.js';
 import { rateLimit } from './http/rate-limit.js';
+import { AuthFailureLimit } from './http/auth-failure-limit.js';
 import { killAfterCommitHooks } from './faults/fault-hooks.js';
 import { createKeyLookup } from './key-lookup.js';
 
@@ -64,7 +65,9 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     findKey,
     isActiveCountry: (code) => countries.get(code),
     replayGuard: new ReplayGuard(redis, env.REDIS_PREFIX, env.AUTH_TOLERANCE_S),
+    authFailures: new AuthFailureLimit({ redis, redisPrefix: env.REDIS_PREFIX, limit: env.AUTH_FAILURE_LIMIT, windowS: env.AUTH_FAILURE_WINDOW_S, logger }),
     rateLimit: rateLimit({ redis, redisPrefix: env.REDIS_PREFIX, perSecond: env.RATE_LIMIT_PER_S, burst: env.RATE_LIMIT_BURST, logger }),
+    trustProxyHops: env.TRUST_PROXY,
     afterCommit,
     waiter,
     publicBaseUrl: env.PUBLIC_BASE_URL,

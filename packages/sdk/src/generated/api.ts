@@ -807,7 +807,7 @@ export interface components {
                 };
             };
         };
-        /** @description RATE_LIMITED: the per-merchant limit (50 requests/s, bursts of 100): wait Retry-After seconds. Nothing was changed. */
+        /** @description RATE_LIMITED: the per-merchant limit (50 requests/s, bursts of 100), or, before authentication, too many failed authentications (401) from your address (100 a minute by default): wait Retry-After seconds. Nothing was changed. */
         RateLimited: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];

@@ -4,15 +4,16 @@ import { startApiApp } from '../test-support/api-app.js';
 
 /**
  * Unknown-key floods (security review point 6) at the app: a key of a format never issued costs no key
- * lookup and no database query.
+ * lookup and no database query, and an address that failed too often is refused before any lookup.
  */
 let app: Awaited<ReturnType<typeof startApiApp>>;
+const LIMIT = 5;
 let lastAddress = 1;
 /** A client address no other test of this suite used (failures are counted per address). */
 const newAddress = () => `127.0.0.${++lastAddress}`;
 
 beforeAll(async () => {
-  app = await startApiApp();
+  app = await startApiApp({ authFailureLimit: LIMIT });
 });
 afterAll(async () => {
   await app?.stop();
@@ -46,5 +47,42 @@ describe('API keys of a format never issued', () => {
     expect(app.lookups.filter((k) => k === apiKey)).toHaveLength(2);
     expect(app.queries.slice(queries).filter((q) => q.includes('api_keys'))).toHaveLength(1);
     expect((await signedClient(app.url, app.key.apiKey, app.key.apiSecret, fetchFrom(newAddress()))('GET', '/api/v1/balances')).status).toBe(200);
+  });
+});
+
+describe('failed authentications per client address', () => {
+  it(`answers 429 RATE_LIMITED with Retry-After after ${LIMIT} failures from one address, before any key lookup`, async () => {
+    const address = newAddress();
+    const api = clientWith(wellFormed(), address);
+    for (let i = 0; i < LIMIT; i++) expect((await api('GET', '/api/v1/balances')).status).toBe(401);
+
+    const lookups = app.lookups.length;
+    const queries = app.queries.length;
+    const refused = await api('GET', '/api/v1/balances');
+    expect({ status: refused.status, code: refused.body.error.code }).toEqual({ status: 429, code: 'RATE_LIMITED' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    // The address is refused whatever it sends: the merchant's valid key from there too, unread.
+    const merchantThere = signedClient(app.url, app.key.apiKey, app.key.apiSecret, fetchFrom(address));
+    expect((await merchantThere('GET', '/api/v1/balances')).status).toBe(429);
+    expect(app.lookups.slice(lookups)).toEqual([]);
+    expect(app.queries.slice(queries)).toEqual([]);
+    // Another address is not affected.
+    expect((await signedClient(app.url, app.key.apiKey, app.key.apiSecret, fetchFrom(newAddress()))('GET', '/api/v1/balances')).status).toBe(200);
+  });
+
+  it('counts every kind of 401 (missing headers, bad signature, bad timestamp), and never a success', async () => {
+    const address = newAddress();
+    const merchant = signedClient(app.url, app.key.apiKey, app.key.apiSecret, fetchFrom(address));
+    for (let i = 0; i < 20; i++) expect((await merchant('GET', '/api/v1/balances')).status).toBe(200);
+    const failures = [
+      () => merchant('GET', '/api/v1/balances', undefined, { headers: {} }),
+      () => merchant('GET', '/api/v1/balances', undefined, { secretOverride: 'sk_wrong' }),
+      () => merchant('GET', '/api/v1/balances', undefined, { timestamp: '1000' }),
+      () => clientWith('garbage', address)('GET', '/api/v1/balances'),
+      () => clientWith(wellFormed(), address)('GET', '/api/v1/balances'),
+    ];
+    for (const fail of failures) expect((await fail()).status).toBe(401);
+    expect((await merchant('GET', '/api/v1/balances')).status).toBe(429);
   });
 });

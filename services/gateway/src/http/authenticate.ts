@@ -1,11 +1,15 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { DomainError, isIssuedApiKeyFormat, signatureMatches, timestampWithinTolerance } from '@mm/domain';
 import type { ActiveKey } from '@mm/db';
+import { ERROR_STATUS } from '@mm/openapi';
+import type { AuthFailureLimit } from './auth-failure-limit.js';
+import { clientBucket } from './client-address.js';
 import type { ReplayGuard } from './replay-guard.js';
 
 export interface AuthDeps {
   findKey(apiKey: string): Promise<ActiveKey | null>;
   replayGuard: ReplayGuard;
+  authFailures: AuthFailureLimit;
   toleranceS: number;
   now(): number;
 }
@@ -15,14 +19,24 @@ export function rawBodyOf(body: unknown): Buffer {
   return Buffer.isBuffer(body) ? body : Buffer.alloc(0);
 }
 
+async function refuseIfTooManyFailures(deps: AuthDeps, client: string, res: Response): Promise<void> {
+  const retryAfterS = await deps.authFailures.retryAfterS(client);
+  if (retryAfterS === null) return;
+  res.setHeader('Retry-After', String(retryAfterS));
+  throw new DomainError('RATE_LIMITED', `too many failed authentications from this address; retry after ${retryAfterS} s`);
+}
+
 /**
  * decisions 2: HMAC over timestamp + exact body bytes, constant-time compare, clock tolerance, and
- * replay rejection of non-GET requests inside the window. A key of a format never issued is refused
- * without being looked up.
+ * replay rejection of non-GET requests inside the window. Before any of it, an address that failed too
+ * often is refused; a key of a format never issued is refused without being looked up.
  */
 export function authenticate(deps: AuthDeps): RequestHandler {
   return async (req, res, next) => {
+    // req.ip honours TRUST_PROXY: the client's address, not the load balancer's, when one is in front.
+    const client = clientBucket(req.ip);
     try {
+      await refuseIfTooManyFailures(deps, client, res);
       const apiKey = req.get('x-service-key');
       const timestamp = req.get('x-service-timestamp');
       const signature = req.get('x-service-signature');
@@ -45,6 +59,7 @@ export function authenticate(deps: AuthDeps): RequestHandler {
       res.locals.merchantId = key.merchantId;
       next();
     } catch (err) {
+      if (err instanceof DomainError && ERROR_STATUS[err.code] === 401) await deps.authFailures.failed(client);
       next(err);
     }
   };

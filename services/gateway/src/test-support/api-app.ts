@@ -7,9 +7,15 @@ import { createLogger, createMetricsRegistry, listen } from '@mm/observability';
 import { createRedisConnection } from '@mm/queues';
 import { createTestDatabase, createTestRedis } from '@mm/testing';
 import { createGatewayApp, type GatewayDeps } from '../app.js';
+import { AuthFailureLimit } from '../http/auth-failure-limit.js';
 import { rateLimit } from '../http/rate-limit.js';
 import { ReplayGuard } from '../http/replay-guard.js';
 import { createKeyLookup } from '../key-lookup.js';
+
+export interface ApiAppOptions {
+  authFailureLimit?: number;
+  trustProxyHops?: number;
+}
 
 /**
  * The gateway's app (createGatewayApp) over a database and a Redis prefix of its own, with its real
@@ -17,7 +23,7 @@ import { createKeyLookup } from '../key-lookup.js';
  * reached the key memory, and every query sent to PostgreSQL. Routes that need the operator (cash-in,
  * cash-out, refunds) and the export are not wired: the suites using it send reads and refused requests.
  */
-export async function startApiApp() {
+export async function startApiApp(o: ApiAppOptions = {}) {
   const database = await createTestDatabase();
   const testRedis = await createTestRedis();
   const queries: string[] = [];
@@ -36,7 +42,9 @@ export async function startApiApp() {
     findKey: (apiKey: string): Promise<ActiveKey | null> => { lookups.push(apiKey); return lookup(apiKey); },
     isActiveCountry: async () => true,
     replayGuard: new ReplayGuard(redis, testRedis.prefix, 300),
+    authFailures: new AuthFailureLimit({ redis, redisPrefix: testRedis.prefix, limit: o.authFailureLimit ?? 100, windowS: 60, logger }),
     rateLimit: rateLimit({ redis, redisPrefix: testRedis.prefix, perSecond: 1000, burst: 1000, logger }),
+    trustProxyHops: o.trustProxyHops ?? 0,
     publicBaseUrl: 'http://pay.example.test', toleranceS: 300, now: Date.now,
   };
   const { server, port }: { server: Server; port: number } = await listen(createGatewayApp(deps as GatewayDeps), 0, '127.0.0.1');

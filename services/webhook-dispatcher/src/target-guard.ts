@@ -1,5 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import ipaddr from 'ipaddr.js';
+import { refusedAddressReason } from './address-policy.js';
+
+export { refusedAddressReason };
 
 /**
  * Decisions 9: the dispatcher must not become a way into our own network. A merchant chooses the
@@ -24,23 +26,6 @@ export interface TargetGuardOptions {
   allowPrivate: boolean;
   /** Injected in tests to resolve names without a network. */
   lookup?: Lookup;
-}
-
-const METADATA_ADDRESS = '169.254.169.254';
-
-/**
- * Only globally routable unicast passes. Everything ipaddr.js names otherwise is refused: loopback,
- * private, linkLocal (169.254.169.254, the cloud metadata address, included), uniqueLocal,
- * carrierGradeNat, unspecified, multicast, broadcast, reserved, and the IPv6 ranges that embed an
- * IPv4 address (NAT64, 6to4, Teredo), which could lead back to a private one.
- */
-export function refusedAddressReason(address: string): string | null {
-  if (!ipaddr.isValid(address)) return `not an IP address: ${address}`;
-  // process() turns ::ffff:10.0.0.1 into 10.0.0.1, so a mapped address is judged as IPv4.
-  const ip = ipaddr.process(address);
-  if (ip.kind() === 'ipv4' && ip.toString() === METADATA_ADDRESS) return `${address} is the cloud metadata address`;
-  const range = ip.range();
-  return range === 'unicast' ? null : `${address} is a ${range} address`;
 }
 
 async function systemLookup(hostname: string): Promise<ResolvedAddress[]> {

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { refusedAddressReason } from './address-policy.js';
+import { TARGET_REFUSED } from './merchant-reasons.js';
 
 export { refusedAddressReason };
 
@@ -17,7 +18,8 @@ export interface ResolvedAddress {
 
 export type ResolvedTarget =
   | { ok: true; url: URL; connectTo: ResolvedAddress }
-  | { ok: false; reason: string };
+  /** `reason` is the merchant's (always TARGET_REFUSED), `detail` staff's: the address or resolver error. */
+  | { ok: false; reason: string; detail: string };
 
 export type Lookup = (hostname: string) => Promise<ResolvedAddress[]>;
 
@@ -33,16 +35,18 @@ async function systemLookup(hostname: string): Promise<ResolvedAddress[]> {
   return all.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 }
 
+const refused = (detail: string): ResolvedTarget => ({ ok: false, reason: TARGET_REFUSED, detail });
+
 /** Checks a webhook URL just before sending; refusal reasons are recorded on the attempt. */
 export async function resolveTarget(rawUrl: string, options: TargetGuardOptions): Promise<ResolvedTarget> {
   let url: URL;
   try {
     url = new URL(rawUrl);
   } catch {
-    return { ok: false, reason: 'target URL is not a valid URL' };
+    return refused('target URL is not a valid URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { ok: false, reason: `target URL scheme ${url.protocol} is not http(s)` };
+    return refused(`target URL scheme ${url.protocol} is not http(s)`);
   }
   // URL keeps IPv6 literals in brackets; the resolver wants the bare address.
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -50,16 +54,16 @@ export async function resolveTarget(rawUrl: string, options: TargetGuardOptions)
   try {
     addresses = await (options.lookup ?? systemLookup)(host);
   } catch (err) {
-    return { ok: false, reason: `cannot resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+    return refused(`cannot resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   const [first] = addresses;
-  if (!first) return { ok: false, reason: `cannot resolve ${host}: no address` };
+  if (!first) return refused(`cannot resolve ${host}: no address`);
   if (!options.allowPrivate) {
     // Every address is checked, not only the first: the connection could otherwise fall back to
     // another one of the answer.
     for (const a of addresses) {
       const reason = refusedAddressReason(a.address);
-      if (reason) return { ok: false, reason: `refused target ${host}: ${reason}` };
+      if (reason) return refused(`refused target ${host}: ${reason}`);
     }
   }
   return { ok: true, url, connectTo: first };

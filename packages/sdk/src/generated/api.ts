@@ -526,7 +526,7 @@ export interface components {
             /** @description HTTP status your endpoint answered; null when it did not answer. */
             status_code: number | null;
             latency_ms: number;
-            /** @description Why the attempt failed when no status explains it (timeout, connection refused, refused target). */
+            /** @description Why the attempt failed when no status explains it, in fixed words that never name an address: `timeout after N ms`, `connection refused`, `connection reset`, `host unreachable`, `TLS handshake failed`, `connection failed`, `merchant has no active key`, or `target refused: the URL must be http(s) and its host must resolve to public addresses only` (also when the host does not resolve). */
             error: string | null;
             /** @description A 2xx within 10 s. */
             success: boolean;

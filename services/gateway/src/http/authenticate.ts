@@ -1,9 +1,10 @@
 import type { RequestHandler, Response } from 'express';
-import { DomainError, isIssuedApiKeyFormat, signatureMatches, timestampWithinTolerance } from '@mm/domain';
+import { DomainError, isIssuedApiKeyFormat, requestSignatureMatches, signatureMatches, timestampWithinTolerance } from '@mm/domain';
 import type { ActiveKey } from '@mm/db';
 import { ERROR_STATUS } from '@mm/openapi';
 import type { AuthFailureLimit } from './auth-failure-limit.js';
 import { clientBucket } from './client-address.js';
+import { requestTargetOf } from './request-target.js';
 import type { ReplayGuard } from './replay-guard.js';
 
 export interface AuthDeps {
@@ -28,8 +29,9 @@ async function refuseIfTooManyFailures(deps: AuthDeps, client: string, res: Resp
 
 /**
  * decisions 2: HMAC over timestamp + exact body bytes, constant-time compare, clock tolerance, and
- * replay rejection of non-GET requests inside the window. Before any of it, an address that failed too
- * often is refused; a key of a format never issued is refused without being looked up.
+ * replay rejection of non-GET requests inside the window; X-Service-Request-Signature checked when sent.
+ * Before any of it, an address that failed too often is refused; a key of a format never issued is
+ * refused without being looked up.
  */
 export function authenticate(deps: AuthDeps): RequestHandler {
   return async (req, res, next) => {
@@ -49,8 +51,16 @@ export function authenticate(deps: AuthDeps): RequestHandler {
       if (!timestampWithinTolerance(timestamp, deps.now(), deps.toleranceS)) {
         throw new DomainError('TIMESTAMP_OUT_OF_TOLERANCE', `X-Service-Timestamp must be within ${deps.toleranceS} s of the current time`);
       }
-      if (!signatureMatches(key.secret, timestamp, rawBodyOf(req.body), signature)) {
+      const body = rawBodyOf(req.body);
+      if (!signatureMatches(key.secret, timestamp, body, signature)) {
         throw new DomainError('INVALID_SIGNATURE', 'signature does not match the request');
+      }
+      // Optional (absent: the interface as it was). Present, even empty, it must match: it ties the
+      // signature to this method and target, so a captured one cannot be replayed onto another request.
+      const requestSignature = req.get('x-service-request-signature');
+      if (requestSignature !== undefined
+        && !requestSignatureMatches(key.secret, timestamp, req.method, requestTargetOf(req.originalUrl), body, requestSignature)) {
+        throw new DomainError('INVALID_SIGNATURE', 'X-Service-Request-Signature does not match the method, target and body of the request');
       }
       if (key.merchantStatus !== 'ACTIVE') throw new DomainError('MERCHANT_DISABLED', 'this merchant account is disabled');
       if (req.method !== 'GET' && !(await deps.replayGuard.firstUse(apiKey, signature))) {

@@ -1,6 +1,6 @@
 import { setMerchantStatus } from '@mm/db';
 import { waitFor } from '@mm/testing';
-import { signedClient, type SignOptions } from '@mm/testing';
+import { fetchFrom, signedClient, type SignOptions } from '@mm/testing';
 import { anotherMerchant, newOrderId, onceHeard, rawRequest, signedHeaders, unixTime } from './support/contract.js';
 import { ConformanceClient, type Operation } from './support/conformance.js';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
@@ -17,6 +17,8 @@ let sys: System;
  * 1 request/s (429). A merchant of its own, because the limit is counted per merchant by every gateway.
  */
 let limited: (method: string, path: string, body?: unknown, opts?: SignOptions) => ReturnType<System['api']>;
+/** The main merchant through a third gateway that refuses an address after one failed authentication. */
+let strictUrl: string;
 /**
  * The same request again must be signed anew, or it is a replay (401). A timestamp a few seconds ahead
  * (within the 300 s tolerance, and never the same twice) signs it apart from every earlier send.
@@ -57,6 +59,7 @@ beforeAll(async () => {
   const gateway = await sys.startExtraGateway({ RATE_LIMIT_PER_S: '1', RATE_LIMIT_BURST: '1' });
   const merchant = await anotherMerchant(sys, 'Boutique Limitée');
   limited = signedClient(gateway.url, merchant.apiKey, merchant.apiSecret);
+  strictUrl = (await sys.startExtraGateway({ AUTH_FAILURE_LIMIT: '1' })).url;
 });
 afterAll(async () => {
   await sys?.stop();
@@ -158,6 +161,13 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
       while (statuses.length < 3 && !statuses.includes(429)) statuses.push((await c.send(limited, op)).status);
       expect({ op: op.template, refused: statuses.includes(429) }).toEqual({ op: op.template, refused: true });
     }
+  });
+
+  it('429 before authentication once an address failed too often, on every operation', async () => {
+    // An address of its own: failed authentications are counted per client address, by every gateway.
+    const fromThere = signedClient(strictUrl, sys.merchant.apiKey, sys.merchant.apiSecret, fetchFrom('127.0.0.77'));
+    await c.expect(fromThere, balances, 401, { secretOverride: 'sk_wrong' });
+    for (const op of everyOperation()) await c.expect(fromThere, op, 429);
   });
 
   it('500 when the database fails, on every operation, and nothing is written', async () => {

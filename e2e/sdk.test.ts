@@ -3,7 +3,7 @@ import { text } from 'node:stream/consumers';
 import { setMerchantStatus } from '@mm/db';
 import {
   AuthenticationError, ConflictError, ConnectionError, InvalidRequestError, MerchantDisabledError, MobileMoneyClient, NotConfiguredError,
-  NotFoundError, RateLimitError, sign, UnprocessableError, type CashinRequest, type TransactionStatusChangedEvent,
+  NotFoundError, RateLimitError, sign, signRequest, UnprocessableError, type CashinRequest, type TransactionStatusChangedEvent,
 } from '@mm/sdk';
 import { freePort, waitFor } from '@mm/testing';
 import { anotherMerchant, newOrderId, onceHeard } from './support/contract.js';
@@ -95,6 +95,27 @@ describe('MobileMoneyClient against the system', () => {
     let rest = '';
     for (let r = await reader.read(); !r.done; r = await reader.read()) rest += new TextDecoder().decode(r.value);
     expect(new TextDecoder().decode(first.value) + rest).toContain(paidId);
+  });
+
+  it('sends X-Service-Request-Signature over the method, path, query and body of every request, which the service checks', async () => {
+    const sent: { method: string; url: URL; headers: Headers; body: string }[] = [];
+    const recording: typeof fetch = (input, init) => {
+      sent.push({ method: init!.method!, url: new URL(String(input)), headers: new Headers(init!.headers), body: String(init!.body ?? '') });
+      return fetch(input, init);
+    };
+    const recorded = new MobileMoneyClient({ apiKey: sys.merchant.apiKey, apiSecret: sys.merchant.apiSecret, baseUrl: sys.gatewayUrl, fetch: recording });
+    await recorded.listBalances();
+    await recorded.exportTransactions({ date_from: today(), date_to: today(), country_code: 'CI' });
+    await recorded.createCashin(order({ customer_msisdn: CI_NUMBER('06') }));
+    expect(sent.map((r) => `${r.method} ${r.url.pathname}`)).toEqual(['GET /api/v1/balances', 'GET /api/v1/transactions/export', 'POST /api/v1/payments/cashin']);
+    for (const r of sent) {
+      const ts = r.headers.get('x-service-timestamp')!;
+      expect(r.headers.get('x-service-request-signature')).toBe(signRequest(sys.merchant.apiSecret, ts, r.method, `${r.url.pathname}${r.url.search}`, r.body));
+    }
+    // Moved to another path on its way, as a captured request replayed elsewhere would be: refused.
+    const moving: typeof fetch = (input, init) => fetch(String(input).replace('/balances', '/webhook-events'), init);
+    const moved = new MobileMoneyClient({ apiKey: sys.merchant.apiKey, apiSecret: sys.merchant.apiSecret, baseUrl: sys.gatewayUrl, fetch: moving, maxRetries: 0 });
+    expect(await errorOf(moved.listBalances())).toMatchObject({ constructor: AuthenticationError, status: 401, code: 'INVALID_SIGNATURE' });
   });
 
   it('cash-out where it is on, NotConfiguredError where it is off', async () => {

@@ -86,6 +86,9 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
       GATEWAY_PORT: String(p), PUBLIC_BASE_URL: url(p), CASHIN_ACK_WAIT_MS: '1500',
       // The load of a suite is one merchant's: the limiter is tested elsewhere.
       RATE_LIMIT_PER_S: '5000', RATE_LIMIT_BURST: '10000',
+      // Every request comes from 127.0.0.1, and bad-input sends hundreds of failed authentications on
+      // purpose: the limit per client address is tested elsewhere (e2e/auth-failure-limit.test.ts).
+      AUTH_FAILURE_LIMIT: '1000000',
     }) },
     // Each bridge gives the operator its own callback address, as replicas behind no balancer would.
     bridge: { dir: 'operator-bridge', env: (p) => ({

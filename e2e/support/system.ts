@@ -25,6 +25,8 @@ export interface SystemOptions {
   bridgeEnv?: Record<string, string>;
   /** Extra gateway environment, e.g. RATE_LIMIT_PER_S. */
   gatewayEnv?: Record<string, string>;
+  /** Extra webhook-dispatcher environment, e.g. WEBHOOK_ALLOW_PRIVATE_NETWORKS=false. */
+  dispatcherEnv?: Record<string, string>;
   /** Start without the operator bridge (outbox tests start it later). */
   withoutBridge?: boolean;
 }
@@ -71,7 +73,7 @@ export async function startSystem(o: SystemOptions = {}) {
   const expiry = await startExpiryWorker(expiryEnv({ ...base, EXPIRY_WORKER_PORT: '0' }), { logger, jobOptions });
   const refunds = await startRefundWorker(refundEnv({ ...base, REFUND_WORKER_PORT: '0' }), { logger, jobOptions });
   const dispatcher = await startWebhookDispatcher(
-    dispatcherEnv({ ...base, WEBHOOK_DISPATCHER_PORT: '0', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE_S: o.webhookScheduleS ?? '0.05,0.05,0.05,0.05,0.05,0.05', WEBHOOK_TIMEOUT_MS: '1000' }),
+    dispatcherEnv({ ...base, WEBHOOK_DISPATCHER_PORT: '0', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE_S: o.webhookScheduleS ?? '0.05,0.05,0.05,0.05,0.05,0.05', WEBHOOK_TIMEOUT_MS: '1000', ...o.dispatcherEnv }),
     { logger },
   );
 

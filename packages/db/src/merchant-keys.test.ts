@@ -56,4 +56,11 @@ describe('merchant keys and status (decisions 1 and 2)', () => {
     expect((await db.merchant.findUniqueOrThrow({ where: { id: m.id } })).webhookUrl).toBe('https://shop.example/hooks');
     expect(await setMerchantStatus(db, '00000000-0000-4000-8000-000000000000', 'DISABLED')).toBe(false);
   });
+
+  it('issues keys only in the format the gateway accepts (anything else could never authenticate)', async () => {
+    const m = await createMerchant(db, { name: 'Formats', webhookUrl: null });
+    expect((await createApiKey(db, box, m.id)).apiKey).toMatch(/^pk_[0-9a-f]{32}$/);
+    await expect(createApiKey(db, box, m.id, { apiKey: 'pk_not_hex', apiSecret: 'sk_x' })).rejects.toThrow(/32 lowercase hex/);
+    expect(await db.apiKey.count({ where: { apiKey: 'pk_not_hex' } })).toBe(0);
+  });
 });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIssuedApiKeyFormat } from '@mm/domain';
 import type { Db, Tx } from './client.js';
 import { apiKeySecretBinding, type SecretBox } from './secret-box.js';
 
@@ -21,6 +22,8 @@ export async function createApiKey(
 ): Promise<IssuedKey> {
   const apiKey = fixed?.apiKey ?? `pk_${randomBytes(16).toString('hex')}`;
   const apiSecret = fixed?.apiSecret ?? `sk_${randomBytes(32).toString('hex')}`;
+  // The gateway refuses any other format unread: such a key could never authenticate.
+  if (!isIssuedApiKeyFormat(apiKey)) throw new Error('an API key is pk_ followed by 32 lowercase hex digits');
   await db.apiKey.create({ data: { merchantId, apiKey, secretCiphertext: box.seal(apiSecret, apiKeySecretBinding({ merchantId, apiKey })) } });
   return { merchantId, apiKey, apiSecret };
 }

@@ -153,6 +153,24 @@ describe('ReferenceCache', () => {
     expect(loads).toHaveLength(4);
   });
 
+  it('keeps negative answers (unknown keys) in a memory of their own: any number of them never evicts a known key', async () => {
+    const m = await createMerchant(db, { name: 'Apart', webhookUrl: null });
+    const key = await heard(() => createApiKey(db, box, m.id));
+    const loads: string[] = [];
+    const cache = new ReferenceCache({
+      feed, ttlMs: 60_000, max: 2, negative: { is: (v) => v === null, max: 2 },
+      load: (k) => { loads.push(k); return lookupApiKey(db, box, k); },
+    });
+    await cache.get(key.apiKey);
+    const unknown = ['a', 'b', 'c', 'd', 'e'].map((c) => `pk_${c.repeat(32)}`);
+    for (const k of unknown) expect(await cache.get(k)).toBeNull();
+    expect(await cache.get(key.apiKey)).toMatchObject({ merchantId: m.id });
+    // The two latest unknown keys are remembered, the earlier ones were evicted by them, not the known key.
+    expect(await cache.get(unknown[4]!)).toBeNull();
+    expect(await cache.get(unknown[0]!)).toBeNull();
+    expect(loads).toEqual([key.apiKey, ...unknown, unknown[0]]);
+  });
+
   it('keeps nothing with a TTL of 0 (the cache turned off)', async () => {
     const m = await createMerchant(db, { name: 'Uncached', webhookUrl: null });
     const key = await heard(() => createApiKey(db, box, m.id));

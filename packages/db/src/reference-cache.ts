@@ -7,6 +7,12 @@ export interface ReferenceCacheOptions<V> {
   /** Longest a value is kept, notifications or not: the bound on staleness if one is ever lost. */
   ttlMs: number;
   max: number;
+  /**
+   * Answers of a kind kept apart, in a memory of their own bounded by `max` (an API key that does not
+   * exist): a flood of lookups of made-up names then evicts only other made-up names, never the
+   * values in use.
+   */
+  negative?: { is(value: V): boolean; max: number };
 }
 
 /**
@@ -17,10 +23,13 @@ export interface ReferenceCacheOptions<V> {
 export class ReferenceCache<V> {
   // Boxed: a cached "unknown key" (null) must be told apart from a miss.
   private readonly entries: LRUCache<string, { value: V }>;
+  private readonly negatives: LRUCache<string, { value: V }> | null;
   private seen: number;
 
   constructor(private readonly o: ReferenceCacheOptions<V>) {
-    this.entries = new LRUCache({ max: o.max, ttl: o.ttlMs > 0 ? o.ttlMs : 1 });
+    const ttl = o.ttlMs > 0 ? o.ttlMs : 1;
+    this.entries = new LRUCache({ max: o.max, ttl });
+    this.negatives = o.negative ? new LRUCache({ max: o.negative.max, ttl }) : null;
     this.seen = o.feed.generation;
   }
 
@@ -28,13 +37,17 @@ export class ReferenceCache<V> {
     const generation = this.o.feed.generation;
     if (generation !== this.seen) {
       this.entries.clear();
+      this.negatives?.clear();
       this.seen = generation;
     }
     const cacheable = this.o.ttlMs > 0 && this.o.feed.listening;
-    const hit = cacheable ? this.entries.get(key) : undefined;
+    const hit = cacheable ? this.entries.get(key) ?? this.negatives?.get(key) : undefined;
     if (hit) return hit.value;
     const value = await this.o.load(key);
-    if (cacheable && this.o.feed.listening && this.o.feed.generation === generation) this.entries.set(key, { value });
+    if (cacheable && this.o.feed.listening && this.o.feed.generation === generation) {
+      const memory = this.negatives && this.o.negative?.is(value) ? this.negatives : this.entries;
+      memory.set(key, { value });
+    }
     return value;
   }
 }

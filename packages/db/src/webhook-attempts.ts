@@ -7,7 +7,10 @@ export interface AttemptRow {
   targetUrl: string;
   statusCode: number | null;
   latencyMs: number;
+  /** For the merchant (GET /webhook-events): a fixed vocabulary, never an address. */
   error: string | null;
+  /** For staff (back-office): the guard's or the connection's own words. */
+  errorDetail: string | null;
   success: boolean;
   /** When the attempt started: the attempt row's created_at. */
   attemptedAt: Date;
@@ -17,7 +20,7 @@ export interface AttemptRow {
     updatedAt: Date;
     nextAttemptAt: Date | null;
     deliveredAt: Date | null;
-    /** null keeps the event's last error (a delivery does not erase why earlier attempts failed). */
+    /** Staff only (its detail). null keeps the event's last error (a delivery does not erase why earlier attempts failed). */
     lastError: string | null;
   };
   /** The outbox row of the job to mark done with it (the event ends), or null (it is retried). */
@@ -40,9 +43,9 @@ export async function recordAttemptRow(tx: Tx, a: AttemptRow): Promise<boolean> 
        WHERE id = ${a.eventId}::uuid AND status = 'PENDING' AND attempt_count = ${a.attemptNo - 1}::int
       RETURNING id),
     attempt AS (
-      INSERT INTO webhook_attempts (event_id, attempt_no, target_url, status_code, latency_ms, error, success, created_at)
+      INSERT INTO webhook_attempts (event_id, attempt_no, target_url, status_code, latency_ms, error, error_detail, success, created_at)
       SELECT id, ${a.attemptNo}::int, ${a.targetUrl}::text, ${a.statusCode}::int, ${Math.round(a.latencyMs)}::int, ${a.error}::text,
-             ${a.success}::boolean, ${a.attemptedAt}::timestamptz
+             ${a.errorDetail}::text, ${a.success}::boolean, ${a.attemptedAt}::timestamptz
         FROM event),
     done AS (
       UPDATE outbox SET completed_at = now()

@@ -10,3 +10,4 @@ export * from './webhook-payload.js';
 export * from './staff-permissions.js';
 export * from './cashout-rules.js';
 export * from './uuid.js';
+export * from './api-key.js';

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { signatureMatches, signPayload, timestampWithinTolerance } from './request-signature.js';
+import { requestSignatureMatches, requestSigningText, signatureMatches, signPayload, signRequest, timestampWithinTolerance } from './request-signature.js';
 
 const secret = 'sk_test_0123456789abcdef';
 const timestamp = '1767225600';
@@ -34,6 +34,39 @@ describe('request signature (decisions 2)', () => {
     const sig = signPayload(secret, timestamp, body);
     const reserialised = JSON.stringify(JSON.parse(body), null, 1);
     expect(signatureMatches(secret, timestamp, reserialised, sig)).toBe(false);
+  });
+});
+
+describe('X-Service-Request-Signature: timestamp, method and request target bound to the body', () => {
+  // Computed with openssl, as docs/api.md shows: printf '<ts>\n<METHOD>\n<target>\n<body>' | openssl dgst -sha256 -hmac <secret> -hex
+  it.each([
+    ['GET', '/api/v1/balances', '', 'ad543e8489608f8d665e9ae3bf017105d09fc73e42fd71e559003a7db3e6a48a'],
+    ['POST', '/api/v1/payments/cashin', '{"amount":5000}', '3b6ce94e163ef9244b808f3845450328c2924b17dba2731d0ed5cd49f26a9cc7'],
+    ['GET', '/api/v1/transactions/export?date_from=2026-01-01&date_to=2026-01-31&format=csv', '', 'a008fcbb7827f510ea58b1c20ce8b5f651274b44269ea8ab70b0743fa86b8ee7'],
+  ])('%s %s matches the fixed vector', (method, target, text, expected) => {
+    expect(requestSigningText(timestamp, method, target)).toBe(`${timestamp}\n${method}\n${target}\n`);
+    expect(signRequest(secret, timestamp, method, target, text)).toBe(expected);
+    expect(signRequest(secret, timestamp, method, target, Buffer.from(text))).toBe(expected);
+  });
+
+  it('differs from X-Service-Signature, and changes with the method, the target, the query, the timestamp or the body', () => {
+    const sig = signRequest(secret, timestamp, 'POST', '/api/v1/refunds', body);
+    expect(sig).not.toBe(signPayload(secret, timestamp, body));
+    expect(requestSignatureMatches(secret, timestamp, 'POST', '/api/v1/refunds', body, sig)).toBe(true);
+    expect(requestSignatureMatches(secret, timestamp, 'POST', '/api/v1/payments/cashin', body, sig)).toBe(false);
+    expect(requestSignatureMatches(secret, timestamp, 'PUT', '/api/v1/refunds', body, sig)).toBe(false);
+    expect(requestSignatureMatches(secret, timestamp, 'POST', '/api/v1/refunds?x=1', body, sig)).toBe(false);
+    expect(requestSignatureMatches(secret, String(Number(timestamp) + 1), 'POST', '/api/v1/refunds', body, sig)).toBe(false);
+    expect(requestSignatureMatches(secret, timestamp, 'POST', '/api/v1/refunds', `${body} `, sig)).toBe(false);
+    expect(requestSignatureMatches('another-secret', timestamp, 'POST', '/api/v1/refunds', body, sig)).toBe(false);
+    expect(requestSignatureMatches(secret, timestamp, 'POST', '/api/v1/refunds', body, sig.toUpperCase())).toBe(false);
+    expect(requestSignatureMatches(secret, timestamp, 'POST', '/api/v1/refunds', body, '')).toBe(false);
+  });
+
+  it('cannot be shifted between its parts: a line break separates each', () => {
+    const a = signRequest(secret, timestamp, 'GET', '/api/v1/balances', '');
+    expect(signRequest(secret, timestamp, 'GET', '/api/v1/balance', 's')).not.toBe(a);
+    expect(signRequest(secret, timestamp, 'GE', 'T/api/v1/balances', '')).not.toBe(a);
   });
 });
 

@@ -1,5 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import type { ResponseObject } from 'openapi3-ts/oas31';
+import type { OperationObject, ResponseObject } from 'openapi3-ts/oas31';
 import { ERROR_CODES, FAILURE_CODES, TRANSACTION_STATUSES } from '@mm/domain';
 import { openApiDocument } from './document.js';
 import { ERROR_STATUS } from './errors.js';
@@ -37,6 +37,14 @@ describe('the OpenAPI document', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(openApiDocument.security).toEqual([{ ServiceKey: [], ServiceTimestamp: [], ServiceSignature: [] }]);
     expect(Object.values(openApiDocument.components?.securitySchemes ?? {}).map((s) => 'name' in s && s.name)).toEqual(['X-Service-Key', 'X-Service-Timestamp', 'X-Service-Signature']);
+  });
+
+  it('documents the optional X-Service-Request-Signature on every authenticated operation, and only there', () => {
+    const ops = Object.entries(openApiDocument.paths ?? {}).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op: op as OperationObject })));
+    const withIt = ops.filter(({ op }) => (op.parameters ?? []).some((p) => '$ref' in p && p.$ref === '#/components/parameters/RequestSignature'));
+    expect(withIt.map(({ method, path }) => `${method} ${path}`)).toEqual(ops.filter(({ op }) => op.security === undefined).map(({ method, path }) => `${method} ${path}`));
+    expect(withIt.length).toBeGreaterThan(5);
+    expect(openApiDocument.components?.parameters?.RequestSignature).toMatchObject({ name: 'X-Service-Request-Signature', in: 'header', required: false });
   });
 
   it('names every error code, failure code and status of the domain, and each error code under its own status', () => {

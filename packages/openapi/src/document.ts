@@ -7,6 +7,7 @@ import { reportingPaths } from './paths/reporting.js';
 import { recordSchemas } from './schemas/records.js';
 import { requestSchemas } from './schemas/requests.js';
 import { transactionSchemas } from './schemas/transaction.js';
+import { requestSignatureParameter, withRequestSignature } from './request-signature.js';
 import { webhooks } from './webhooks.js';
 
 const AUTHENTICATION = `Every request carries three headers, and together they authenticate it:
@@ -15,7 +16,9 @@ const AUTHENTICATION = `Every request carries three headers, and together they a
 - \`X-Service-Timestamp\`: the current Unix time in seconds, as a decimal string;
 - \`X-Service-Signature\`: the lowercase hex HMAC-SHA256, keyed with your API secret (\`sk_…\`), of the timestamp string immediately followed by the exact body bytes you send (the empty string for a GET).
 
-A timestamp more than 300 s from our clock is refused (401 TIMESTAMP_OUT_OF_TOLERANCE). The same signed non-GET request sent twice is refused (401 REQUEST_REPLAYED): sign every request anew, a retry in a later second. Webhooks are signed the same way in the other direction.`;
+A timestamp more than 300 s from our clock is refused (401 TIMESTAMP_OUT_OF_TOLERANCE). The same signed non-GET request sent twice is refused (401 REQUEST_REPLAYED): sign every request anew, a retry in a later second. Webhooks are signed the same way in the other direction.
+
+The signature does not cover the method or the path: a GET's signature (of an empty body) is valid for every GET of your key for 300 s, so anyone who sees one request's headers (a proxy log, a debugging dump) can read anything for that long. Keep these headers out of logs. The optional \`X-Service-Request-Signature\` header (a parameter of every operation; the SDK sends it) also covers the method and the request target; when present it is checked (401 INVALID_SIGNATURE if wrong). Absent, nothing changes, so a captured request can still be replayed without it: it guards your requests against being moved to another path or query, not against every replay.`;
 
 const DESCRIPTION = `Collect money from customers' mobile-money wallets in West and Central Africa (XOF, XAF): ask for a cash-in, the operator sends a USSD push to the customer's phone, the customer confirms with a secret code, and you learn the outcome by a signed webhook. Refunds, balances per country subsidiary, reconciliation exports, and cash-out.
 
@@ -27,7 +30,9 @@ ${AUTHENTICATION}
 
 ## Rate limit
 
-Per merchant, 50 requests/s sustained with bursts of 100, shared by every gateway instance: \`RateLimit-*\` headers, and 429 RATE_LIMITED with \`Retry-After\` beyond it.`;
+Per merchant, 50 requests/s sustained with bursts of 100, shared by every gateway instance: \`RateLimit-*\` headers, and 429 RATE_LIMITED with \`Retry-After\` beyond it.
+
+Per client address, before authentication: an address that got too many 401 answers (100 in a minute by default) is answered 429 RATE_LIMITED with \`Retry-After\` (and no \`RateLimit-*\` headers) until a minute after its first failure, whatever it sends, before its key is looked up. Fix the authentication of a client that keeps failing: the other clients behind the same address share its count.`;
 
 const keyHeader = (name: string, description: string): SecuritySchemeObject => ({ type: 'apiKey', in: 'header', name, description });
 
@@ -51,9 +56,7 @@ export const openApiDocument: OpenAPIObject = {
     { name: 'Reference', description: 'This document.' },
   ],
   paths: {
-    ...paymentPaths,
-    ...refundPaths,
-    ...reportingPaths,
+    ...withRequestSignature({ ...paymentPaths, ...refundPaths, ...reportingPaths }),
     '/openapi.json': {
       get: {
         operationId: 'getOpenApiDocument',
@@ -72,10 +75,11 @@ export const openApiDocument: OpenAPIObject = {
     securitySchemes: {
       ServiceKey: keyHeader('X-Service-Key', 'Your API key.'),
       ServiceTimestamp: keyHeader('X-Service-Timestamp', 'Unix time in seconds; at most 300 s from our clock.'),
-      ServiceSignature: keyHeader('X-Service-Signature', 'hex(HMAC-SHA256(api_secret, timestamp + raw body)).'),
+      ServiceSignature: keyHeader('X-Service-Signature', 'hex(HMAC-SHA256(api_secret, timestamp + raw body)). See also the optional X-Service-Request-Signature parameter, which covers the method and target too.'),
     },
     schemas: { ...transactionSchemas, ...requestSchemas, ...recordSchemas, ...errorSchemas },
     responses: errorResponses,
     headers: headerComponents,
+    parameters: { RequestSignature: requestSignatureParameter },
   },
 };

@@ -56,7 +56,7 @@ const MEANING: Record<ErrorCode, string> = {
   CURRENCY_MISMATCH: "the currency is not the country's",
   AMOUNT_OUT_OF_RANGE: 'the amount is outside AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default)',
   REFUND_EXCEEDS_AMOUNT: 'refunds not FAILED would exceed the amount',
-  RATE_LIMITED: 'the per-merchant limit (50 requests/s, bursts of 100): wait Retry-After seconds',
+  RATE_LIMITED: 'the per-merchant limit (50 requests/s, bursts of 100), or, before authentication, too many failed authentications (401) from your address (100 a minute by default): wait Retry-After seconds',
   DISBURSEMENT_NOT_CONFIGURED: 'cash-out is off; nothing was written or debited',
   OPERATOR_UNAVAILABLE: 'the operator cannot be reached and nothing was sent',
   INTERNAL_ERROR: 'nothing is known to have changed: read the resource back, or retry (cash-ins and cash-outs are idempotent on merchant_order_id)',

@@ -1,7 +1,7 @@
 export { MobileMoneyClient, type ClientOptions } from './client.js';
 export { verifyWebhook, type VerifyOptions, type WebhookHeaders } from './webhooks.js';
 export { webhookMiddleware, type WebhookMiddlewareOptions, type WebhookRequest } from './webhook-middleware.js';
-export { sign } from './signature.js';
+export { sign, signRequest, requestSigningText, REQUEST_SIGNATURE_HEADER } from './signature.js';
 export {
   MobileMoneyError, ApiError, InvalidRequestError, AuthenticationError, MerchantDisabledError, NotFoundError, ConflictError,
   UnprocessableError, RateLimitError, NotConfiguredError, ServerError, ConnectionError, WebhookVerificationError, type WebhookRejection,

@@ -1,5 +1,5 @@
 import { apiErrorOf, ConnectionError, RateLimitError, type MobileMoneyError } from './errors.js';
-import { sign, unixSeconds } from './signature.js';
+import { REQUEST_SIGNATURE_HEADER, sign, signRequest, unixSeconds } from './signature.js';
 
 export interface TransportOptions {
   apiKey: string;
@@ -94,6 +94,9 @@ export class Transport {
       'X-Service-Key': this.o.apiKey,
       'X-Service-Timestamp': timestamp,
       'X-Service-Signature': signature,
+      // Also binds the signature to the method and the target, which X-Service-Signature does not cover:
+      // the path and query exactly as fetch puts them on the request line (the URL's own serialisation).
+      [REQUEST_SIGNATURE_HEADER]: signRequest(this.o.apiSecret, timestamp, call.method, requestTarget(url), body),
       Accept: 'application/json',
     };
     if (body) headers['Content-Type'] = 'application/json';
@@ -156,6 +159,11 @@ export async function readJson<T>(res: Response, call: Pick<Call, 'method' | 'pa
   } catch (err) {
     throw new ConnectionError(`${call.method} ${call.path}: the answer is not JSON`, err);
   }
+}
+
+function requestTarget(url: string): string {
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
 }
 
 function retried(outcome: MobileMoneyError): boolean {

@@ -18,7 +18,7 @@ export interface SignOptions {
 }
 
 /** A merchant's HTTP client: signs timestamp + exact body bytes as the interface requires. */
-export function signedClient(baseUrl: string, apiKey: string, apiSecret: string) {
+export function signedClient(baseUrl: string, apiKey: string, apiSecret: string, send: typeof fetch = fetch) {
   return async function call(method: string, path: string, body?: unknown, opts: SignOptions = {}): Promise<ApiResponse> {
     const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
     const timestamp = opts.timestamp ?? String(Math.floor(Date.now() / 1000));
@@ -29,7 +29,7 @@ export function signedClient(baseUrl: string, apiKey: string, apiSecret: string)
     };
     Object.assign(headers, opts.extraHeaders ?? {});
     if (text && opts.contentType !== null) headers['Content-Type'] = opts.contentType ?? 'application/json';
-    const res = await fetch(`${baseUrl}${path}`, { method, headers, body: text || undefined });
+    const res = await send(`${baseUrl}${path}`, { method, headers, body: text || undefined });
     const raw = await res.text();
     let parsed: unknown = null;
     try { parsed = JSON.parse(raw); } catch { parsed = null; }

@@ -9,6 +9,7 @@ import { errorHandler, notFound } from './http/error-handler.js';
 import { jsonBody } from './http/json-body.js';
 import type { RequestHandler } from 'express';
 import type { ReplayGuard } from './http/replay-guard.js';
+import type { AuthFailureLimit } from './http/auth-failure-limit.js';
 import type { FaultHooks } from './faults/fault-hooks.js';
 import { accessLog, httpMetrics, requestId } from '@mm/observability';
 import { apiReferenceRouter } from './routes/api-reference.js';
@@ -31,7 +32,11 @@ export interface GatewayDeps {
   findKey(apiKey: string): Promise<ActiveKey | null>;
   isActiveCountry(countryCode: string): Promise<boolean>;
   replayGuard: ReplayGuard;
+  /** Failed authentications per client address (429 before any key lookup beyond AUTH_FAILURE_LIMIT). */
+  authFailures: AuthFailureLimit;
   rateLimit: RequestHandler;
+  /** TRUST_PROXY: proxies in front whose X-Forwarded-For names the client (0: the socket's peer is the client). */
+  trustProxyHops: number;
   afterCommit: AfterCommit;
   waiter: TransactionUpdateWaiter;
   publicBaseUrl: string;
@@ -49,7 +54,8 @@ const BODY_LIMIT = '64kb';
 export function createGatewayApp(deps: GatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  // Only the client address depends on it (the failed-authentication limit): URLs come from PUBLIC_BASE_URL.
+  app.set('trust proxy', deps.trustProxyHops > 0 ? deps.trustProxyHops : false);
   app.use(httpMetrics(deps.metrics));
   app.use(requestId);
   app.use(accessLog(deps.logger));
@@ -64,7 +70,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   // inflate false: a compressed body is refused (400) before anything decompresses bytes that nobody
   // has authenticated yet, and a broken gzip stream cannot reach the error handler as a 500.
   api.use(express.raw({ type: () => true, limit: BODY_LIMIT, inflate: false }));
-  api.use(authenticate({ findKey: deps.findKey, replayGuard: deps.replayGuard, toleranceS: deps.toleranceS, now: deps.now }));
+  api.use(authenticate({ findKey: deps.findKey, replayGuard: deps.replayGuard, authFailures: deps.authFailures, toleranceS: deps.toleranceS, now: deps.now }));
   api.use(deps.rateLimit);
   api.use(jsonBody);
   api.use(paymentsRouter({ db: deps.db, afterCommit: deps.afterCommit, waiter: deps.waiter, limits: deps.limits, ackWaitMs: deps.ackWaitMs, paymentUrl, isActiveCountry, faults: deps.faults }));

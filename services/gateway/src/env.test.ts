@@ -5,8 +5,16 @@ describe('gateway environment', () => {
     expect(parseEnv({ MASTER_KEY: 'k' })).toMatchObject({
       GATEWAY_PORT: 3000, PUBLIC_BASE_URL: 'http://127.0.0.1:3000', AUTH_TOLERANCE_S: 300, CASHIN_ACK_WAIT_MS: 5000,
       AMOUNT_MIN: 100, AMOUNT_MAX: 5_000_000, RATE_LIMIT_PER_S: 50, RATE_LIMIT_BURST: 100, DISBURSEMENT_ENABLED: false,
-      REDIS_PREFIX: 'mm', CHAOS_KILL_AFTER_COMMIT_PREFIX: '',
+      REDIS_PREFIX: 'mm', CHAOS_KILL_AFTER_COMMIT_PREFIX: '', AUTH_FAILURE_LIMIT: 100, AUTH_FAILURE_WINDOW_S: 60, TRUST_PROXY: 0,
     });
+  });
+
+  it.each([['false', 0], ['true', 1], ['0', 0], ['2', 2]])('reads TRUST_PROXY=%s as %d trusted proxies', (value, hops) => {
+    expect(parseEnv({ MASTER_KEY: 'k', TRUST_PROXY: value }).TRUST_PROXY).toBe(hops);
+  });
+
+  it.each(['yes', '-1', '11', '1.5'])('refuses TRUST_PROXY=%s', (value) => {
+    expect(() => parseEnv({ MASTER_KEY: 'k', TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
   });
 
   it('takes the chaos kill hook in a test run only', () => {

@@ -16,6 +16,10 @@ export interface GatewayEnv extends CommonEnv, ReferenceCacheEnv {
   CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL: number;
   RATE_LIMIT_PER_S: number;
   RATE_LIMIT_BURST: number;
+  AUTH_FAILURE_LIMIT: number;
+  AUTH_FAILURE_WINDOW_S: number;
+  /** Proxies in front whose X-Forwarded-For is trusted; `true` means one. */
+  TRUST_PROXY: number;
   /** Chaos suite only (NODE_ENV=test): kill -9 after the commit of cash-ins whose merchant_order_id starts with it. */
   CHAOS_KILL_AFTER_COMMIT_PREFIX: string;
 }
@@ -38,6 +42,13 @@ const schema = Joi.object<GatewayEnv>({
   CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL: Joi.number().integer().min(1).default(1_000_000),
   RATE_LIMIT_PER_S: Joi.number().integer().min(1).default(50),
   RATE_LIMIT_BURST: Joi.number().integer().min(1).default(100),
+  // Failed authentications (401) per client address and window, beyond which the address gets 429.
+  AUTH_FAILURE_LIMIT: Joi.number().integer().min(1).default(100),
+  AUTH_FAILURE_WINDOW_S: Joi.number().integer().min(1).default(60),
+  // false (the socket's peer is the client), true (one proxy: the Ingress), or the number of proxies in
+  // front. More than there really are would let a client choose its address by sending X-Forwarded-For.
+  TRUST_PROXY: Joi.alternatives().try(Joi.boolean(), Joi.number().integer().min(0).max(10)).default(0)
+    .custom((v: boolean | number) => (v === true ? 1 : v === false ? 0 : v)),
   ...referenceCache,
   CHAOS_KILL_AFTER_COMMIT_PREFIX: Joi.string().allow('').default(''),
 });

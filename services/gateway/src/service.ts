@@ -1,4 +1,4 @@
-import { createDb, findActiveSubsidiary, keyUsableAt, listenForReferenceChanges, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db';
+import { createDb, findActiveSubsidiary, listenForReferenceChanges, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, referenceChangesGauge, type Logger } from '@mm/observability';
 import {
   AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, operatorRequests, refundRequests, TransactionUpdateWaiter,
@@ -9,7 +9,9 @@ import { createGatewayApp } from './app.js';
 import type { GatewayEnv } from './env.js';
 import { ReplayGuard } from './http/replay-guard.js';
 import { rateLimit } from './http/rate-limit.js';
+import { AuthFailureLimit } from './http/auth-failure-limit.js';
 import { killAfterCommitHooks } from './faults/fault-hooks.js';
+import { createKeyLookup } from './key-lookup.js';
 
 export interface GatewayOverrides {
   logger?: Logger;
@@ -44,7 +46,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     onError: (err) => logger.warn({ err }, 'reference changes: LISTEN connection failed; keys and subsidiaries are read from the database until it is back'),
   });
   const ttlMs = env.REFERENCE_CACHE_TTL_S * 1000;
-  const keys = new ReferenceCache({ feed: referenceChanges, ttlMs, max: 10_000, load: (apiKey) => lookupApiKey(db, box, apiKey) });
+  const findKey = createKeyLookup({ feed: referenceChanges, ttlMs, now, load: (apiKey) => lookupApiKey(db, box, apiKey) });
   const countries = new ReferenceCache({ feed: referenceChanges, ttlMs, max: 1_000, load: async (code) => (await findActiveSubsidiary(db, code)) !== null });
   referenceChangesGauge(metrics, referenceChanges);
 
@@ -60,13 +62,12 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     logger,
     metrics,
     readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
-    findKey: async (apiKey) => {
-      const key = await keys.get(apiKey);
-      return key && keyUsableAt(key, new Date(now())) ? key : null;
-    },
+    findKey,
     isActiveCountry: (code) => countries.get(code),
     replayGuard: new ReplayGuard(redis, env.REDIS_PREFIX, env.AUTH_TOLERANCE_S),
+    authFailures: new AuthFailureLimit({ redis, redisPrefix: env.REDIS_PREFIX, limit: env.AUTH_FAILURE_LIMIT, windowS: env.AUTH_FAILURE_WINDOW_S, logger }),
     rateLimit: rateLimit({ redis, redisPrefix: env.REDIS_PREFIX, perSecond: env.RATE_LIMIT_PER_S, burst: env.RATE_LIMIT_BURST, logger }),
+    trustProxyHops: env.TRUST_PROXY,
     afterCommit,
     waiter,
     publicBaseUrl: env.PUBLIC_BASE_URL,

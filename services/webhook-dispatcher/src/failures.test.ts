@@ -1,5 +1,6 @@
 import { revokeApiKey } from '@mm/db';
 import { startReceiver, waitFor, type Receiver } from '@mm/testing';
+import { TARGET_REFUSED } from './merchant-reasons.js';
 import { createFixture, type Fixture } from './test-support/fixture.js';
 
 async function firstAttempt(f: Fixture, eventId: string) {
@@ -25,7 +26,7 @@ describe('a receiver that never answers', () => {
     const [row] = webhookRows;
     await f.publisher.publish(webhookRows);
     const attempt = await firstAttempt(f, row!.id);
-    expect(attempt).toEqual(expect.objectContaining({ statusCode: null, success: false, error: 'timeout after 200 ms' }));
+    expect(attempt).toEqual(expect.objectContaining({ statusCode: null, success: false, error: 'timeout after 200 ms', errorDetail: 'timeout after 200 ms' }));
     expect(attempt.latencyMs).toBeGreaterThanOrEqual(190);
     expect(r.requests.length).toBeGreaterThanOrEqual(1);
     const event = await f.db.webhookEvent.findUniqueOrThrow({ where: { id: row!.id } });
@@ -46,7 +47,7 @@ describe('with WEBHOOK_ALLOW_PRIVATE_NETWORKS false', () => {
     await r.close();
   });
 
-  it('refuses a 127.0.0.1 target without sending anything, recording why on every attempt', async () => {
+  it('refuses a 127.0.0.1 target without sending anything, recording why on every attempt: generic for the merchant, the address for staff', async () => {
     const { merchantId } = await f.merchant(r.url);
     const { webhookRows } = await f.cashin(merchantId, ['SUCCESS']);
     const [row] = webhookRows;
@@ -57,9 +58,11 @@ describe('with WEBHOOK_ALLOW_PRIVATE_NETWORKS false', () => {
     expect(attempts).toHaveLength(7);
     for (const a of attempts) {
       expect(a).toEqual(expect.objectContaining({ statusCode: null, success: false, targetUrl: r.url }));
-      expect(a.error).toBe('refused target 127.0.0.1: 127.0.0.1 is a loopback address');
+      expect(a.error).toBe(TARGET_REFUSED);
+      expect(a.errorDetail).toBe('refused target 127.0.0.1: 127.0.0.1 is a loopback address');
     }
     expect(r.requests).toHaveLength(0);
+    expect((await f.db.webhookEvent.findUniqueOrThrow({ where: { id: row!.id } })).lastError).toBe('refused target 127.0.0.1: 127.0.0.1 is a loopback address');
   });
 });
 

@@ -26,7 +26,7 @@ describe('sending one webhook request', () => {
     r.reply = () => 204;
     // .invalid never resolves: reaching the receiver proves the pinned address was used.
     const result = await sendWebhook(request(`http://hooks.invalid:${port()}/x`));
-    expect(result).toEqual({ statusCode: 204, latencyMs: expect.any(Number), error: null, success: true });
+    expect(result).toEqual({ statusCode: 204, latencyMs: expect.any(Number), error: null, errorDetail: null, success: true });
     expect(r.requests).toHaveLength(1);
     const [req] = r.requests;
     expect(req!.headers.host).toBe(`hooks.invalid:${port()}`);
@@ -47,6 +47,8 @@ describe('sending one webhook request', () => {
     const url = closed.url;
     await closed.close();
     const result = await sendWebhook(request(url));
-    expect(result).toEqual(expect.objectContaining({ statusCode: null, success: false, error: expect.stringMatching(/^ECONNREFUSED/) }));
+    // The merchant is told what happened, never where: the address is for staff.
+    expect(result).toEqual(expect.objectContaining({ statusCode: null, success: false, error: 'connection refused' }));
+    expect(result.errorDetail).toMatch(/^ECONNREFUSED: .*127\.0\.0\.1:\d+/);
   });
 });

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import axios, { isAxiosError, type AddressFamily, type LookupAddress } from 'axios';
 import { signPayload } from '@mm/domain';
+import { connectionFailure, timedOut } from './merchant-reasons.js';
 import type { ResolvedAddress } from './target-guard.js';
 
 export const USER_AGENT = 'Service-Webhook/1.0';
@@ -19,7 +20,10 @@ export interface WebhookRequest {
 export interface SendResult {
   statusCode: number | null;
   latencyMs: number;
+  /** Why there was no answer, for the merchant (merchant-reasons.ts); null when the receiver answered. */
   error: string | null;
+  /** The same for staff, in the words of the guard or the connection (addresses included). */
+  errorDetail: string | null;
   success: boolean;
 }
 
@@ -29,13 +33,12 @@ function pinnedLookup(to: ResolvedAddress) {
     callback(null, { address: to.address, family: to.family });
 }
 
-function describeError(err: unknown, timedOut: boolean, timeoutMs: number): string {
-  if (timedOut) return `timeout after ${timeoutMs} ms`;
-  if (isAxiosError(err)) {
-    if (err.code === 'ECONNABORTED' || err.code === 'ETIMEDOUT') return `timeout after ${timeoutMs} ms`;
-    return err.code ? `${err.code}: ${err.message}` : err.message;
-  }
-  return err instanceof Error ? err.message : String(err);
+/** The merchant's reason (a fixed vocabulary) and staff's detail of an attempt that got no answer. */
+function describeError(err: unknown, deadlinePassed: boolean, timeoutMs: number): { error: string; errorDetail: string } {
+  const code = isAxiosError(err) ? err.code : (err as NodeJS.ErrnoException | null)?.code;
+  if (deadlinePassed || code === 'ECONNABORTED' || code === 'ETIMEDOUT') return { error: timedOut(timeoutMs), errorDetail: timedOut(timeoutMs) };
+  const message = err instanceof Error ? err.message : String(err);
+  return { error: connectionFailure(code), errorDetail: code ? `${code}: ${message}` : message };
 }
 
 /**
@@ -48,9 +51,9 @@ export async function sendWebhook(req: WebhookRequest): Promise<SendResult> {
   const signature = signPayload(req.secret, timestamp, req.body);
   // axios's `timeout` is an idle timeout on the socket; this deadline bounds the whole exchange.
   const deadline = new AbortController();
-  let timedOut = false;
+  let deadlinePassed = false;
   const timer = setTimeout(() => {
-    timedOut = true;
+    deadlinePassed = true;
     deadline.abort();
   }, req.timeoutMs);
   const started = performance.now();
@@ -80,9 +83,9 @@ export async function sendWebhook(req: WebhookRequest): Promise<SendResult> {
     res.data.on('error', () => undefined);
     res.data.destroy();
     // The receiver answered: its status code says what happened, `error` is for no answer at all.
-    return { statusCode: res.status, latencyMs, error: null, success: res.status >= 200 && res.status < 300 };
+    return { statusCode: res.status, latencyMs, error: null, errorDetail: null, success: res.status >= 200 && res.status < 300 };
   } catch (err) {
-    return { statusCode: null, latencyMs: Math.round(performance.now() - started), error: describeError(err, timedOut, req.timeoutMs), success: false };
+    return { statusCode: null, latencyMs: Math.round(performance.now() - started), ...describeError(err, deadlinePassed, req.timeoutMs), success: false };
   } finally {
     clearTimeout(timer);
   }

@@ -1,5 +1,8 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import ipaddr from 'ipaddr.js';
+import { refusedAddressReason } from './address-policy.js';
+import { TARGET_REFUSED } from './merchant-reasons.js';
+
+export { refusedAddressReason };
 
 /**
  * Decisions 9: the dispatcher must not become a way into our own network. A merchant chooses the
@@ -15,7 +18,8 @@ export interface ResolvedAddress {
 
 export type ResolvedTarget =
   | { ok: true; url: URL; connectTo: ResolvedAddress }
-  | { ok: false; reason: string };
+  /** `reason` is the merchant's (always TARGET_REFUSED), `detail` staff's: the address or resolver error. */
+  | { ok: false; reason: string; detail: string };
 
 export type Lookup = (hostname: string) => Promise<ResolvedAddress[]>;
 
@@ -26,27 +30,12 @@ export interface TargetGuardOptions {
   lookup?: Lookup;
 }
 
-const METADATA_ADDRESS = '169.254.169.254';
-
-/**
- * Only globally routable unicast passes. Everything ipaddr.js names otherwise is refused: loopback,
- * private, linkLocal (169.254.169.254, the cloud metadata address, included), uniqueLocal,
- * carrierGradeNat, unspecified, multicast, broadcast, reserved, and the IPv6 ranges that embed an
- * IPv4 address (NAT64, 6to4, Teredo), which could lead back to a private one.
- */
-export function refusedAddressReason(address: string): string | null {
-  if (!ipaddr.isValid(address)) return `not an IP address: ${address}`;
-  // process() turns ::ffff:10.0.0.1 into 10.0.0.1, so a mapped address is judged as IPv4.
-  const ip = ipaddr.process(address);
-  if (ip.kind() === 'ipv4' && ip.toString() === METADATA_ADDRESS) return `${address} is the cloud metadata address`;
-  const range = ip.range();
-  return range === 'unicast' ? null : `${address} is a ${range} address`;
-}
-
 async function systemLookup(hostname: string): Promise<ResolvedAddress[]> {
   const all = await dnsLookup(hostname, { all: true, verbatim: true });
   return all.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 }
+
+const refused = (detail: string): ResolvedTarget => ({ ok: false, reason: TARGET_REFUSED, detail });
 
 /** Checks a webhook URL just before sending; refusal reasons are recorded on the attempt. */
 export async function resolveTarget(rawUrl: string, options: TargetGuardOptions): Promise<ResolvedTarget> {
@@ -54,10 +43,10 @@ export async function resolveTarget(rawUrl: string, options: TargetGuardOptions)
   try {
     url = new URL(rawUrl);
   } catch {
-    return { ok: false, reason: 'target URL is not a valid URL' };
+    return refused('target URL is not a valid URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { ok: false, reason: `target URL scheme ${url.protocol} is not http(s)` };
+    return refused(`target URL scheme ${url.protocol} is not http(s)`);
   }
   // URL keeps IPv6 literals in brackets; the resolver wants the bare address.
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -65,16 +54,16 @@ export async function resolveTarget(rawUrl: string, options: TargetGuardOptions)
   try {
     addresses = await (options.lookup ?? systemLookup)(host);
   } catch (err) {
-    return { ok: false, reason: `cannot resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+    return refused(`cannot resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   const [first] = addresses;
-  if (!first) return { ok: false, reason: `cannot resolve ${host}: no address` };
+  if (!first) return refused(`cannot resolve ${host}: no address`);
   if (!options.allowPrivate) {
     // Every address is checked, not only the first: the connection could otherwise fall back to
     // another one of the answer.
     for (const a of addresses) {
       const reason = refusedAddressReason(a.address);
-      if (reason) return { ok: false, reason: `refused target ${host}: ${reason}` };
+      if (reason) return refused(`refused target ${host}: ${reason}`);
     }
   }
   return { ok: true, url, connectTo: first };

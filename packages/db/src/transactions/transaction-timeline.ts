@@ -4,7 +4,7 @@ import type { Db } from '../client.js';
 export type TimelineItem =
   | { at: Date; kind: 'state'; from: string | null; to: string; cause: string; detail: Record<string, unknown> | null }
   | { at: Date; kind: 'refund'; refundId: string; amount: bigint; status: string; failureReason: string | null; completedAt: Date | null }
-  | { at: Date; kind: 'webhook'; eventId: string; eventType: string; eventStatus: string; attemptNo: number; statusCode: number | null; latencyMs: number; error: string | null; success: boolean; targetUrl: string };
+  | { at: Date; kind: 'webhook'; eventId: string; eventType: string; eventStatus: string; attemptNo: number; statusCode: number | null; latencyMs: number; error: string | null; errorDetail: string | null; success: boolean; targetUrl: string };
 
 /**
  * Everything that happened to a transaction, oldest first: each state change with its cause and what
@@ -24,7 +24,7 @@ export async function transactionTimeline(db: Db, transactionId: string) {
     ...refunds.map((r): TimelineItem => ({ at: r.createdAt, kind: 'refund', refundId: r.id, amount: r.amount, status: r.status, failureReason: r.failureReason, completedAt: r.completedAt })),
     ...webhooks.flatMap((w) => w.attempts.map((a): TimelineItem => ({
       at: a.createdAt, kind: 'webhook', eventId: w.id, eventType: w.eventType, eventStatus: w.status, attemptNo: a.attemptNo,
-      statusCode: a.statusCode, latencyMs: a.latencyMs, error: a.error, success: a.success, targetUrl: a.targetUrl,
+      statusCode: a.statusCode, latencyMs: a.latencyMs, error: a.error, errorDetail: a.errorDetail, success: a.success, targetUrl: a.targetUrl,
     }))),
   ];
   // Stable: items of one instant keep the order they were listed in (state, refund, webhook).

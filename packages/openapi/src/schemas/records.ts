@@ -58,7 +58,7 @@ export const recordSchemas: Record<string, Schema> = {
       attempt_no: { type: 'integer', minimum: 1, description: '1 to 7 on the schedule; a delivery re-sent after it was abandoned continues the count.' },
       status_code: orNull({ type: 'integer', description: 'HTTP status your endpoint answered; null when it did not answer.' }),
       latency_ms: { type: 'integer', minimum: 0 },
-      error: orNull({ type: 'string', description: 'Why the attempt failed when no status explains it (timeout, connection refused, refused target).' }),
+      error: orNull({ type: 'string', description: 'Why the attempt failed when no status explains it, in fixed words that never name an address: `timeout after N ms`, `connection refused`, `connection reset`, `host unreachable`, `TLS handshake failed`, `connection failed`, `merchant has no active key`, or `target refused: the URL must be http(s) and its host must resolve to public addresses only` (also when the host does not resolve).' }),
       success: { type: 'boolean', description: 'A 2xx within 10 s.' },
       at: timestamp,
     },

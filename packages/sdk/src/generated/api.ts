@@ -526,7 +526,7 @@ export interface components {
             /** @description HTTP status your endpoint answered; null when it did not answer. */
             status_code: number | null;
             latency_ms: number;
-            /** @description Why the attempt failed when no status explains it (timeout, connection refused, refused target). */
+            /** @description Why the attempt failed when no status explains it, in fixed words that never name an address: `timeout after N ms`, `connection refused`, `connection reset`, `host unreachable`, `TLS handshake failed`, `connection failed`, `merchant has no active key`, or `target refused: the URL must be http(s) and its host must resolve to public addresses only` (also when the host does not resolve). */
             error: string | null;
             /** @description A 2xx within 10 s. */
             success: boolean;
@@ -807,7 +807,7 @@ export interface components {
                 };
             };
         };
-        /** @description RATE_LIMITED: the per-merchant limit (50 requests/s, bursts of 100): wait Retry-After seconds. Nothing was changed. */
+        /** @description RATE_LIMITED: the per-merchant limit (50 requests/s, bursts of 100), or, before authentication, too many failed authentications (401) from your address (100 a minute by default): wait Retry-After seconds. Nothing was changed. */
         RateLimited: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -875,7 +875,10 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /** @description Optional, recommended (the SDK sends it on every request); checked when present: a wrong one is 401 INVALID_SIGNATURE, an absent one changes nothing. X-Service-Signature covers only the timestamp and the body, so a GET signature is valid for every GET during the 300 s window; this one also covers the method and the target. Lowercase hex HMAC-SHA256, keyed with the API secret, of: the X-Service-Timestamp string, a line feed (\n), the method in capitals, a line feed, the request target exactly as sent on the request line (the path from the root, /api/v1 included, then ? and the query string if there is one, percent-encoding as sent, no scheme, host or fragment), a line feed, then the exact body bytes (none for a GET). Example: printf '%s\nGET\n%s\n' "$TS" "/api/v1/balances" | openssl dgst -sha256 -hmac "$SECRET" -hex. */
+        RequestSignature: string;
+    };
     requestBodies: never;
     headers: {
         /** @description Identifies the request in our logs. Yours is kept when you send a sane one (1-100 characters of [A-Za-z0-9._-]). */
@@ -898,7 +901,10 @@ export interface operations {
     createCashin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, recommended (the SDK sends it on every request); checked when present: a wrong one is 401 INVALID_SIGNATURE, an absent one changes nothing. X-Service-Signature covers only the timestamp and the body, so a GET signature is valid for every GET during the 300 s window; this one also covers the method and the target. Lowercase hex HMAC-SHA256, keyed with the API secret, of: the X-Service-Timestamp string, a line feed (\n), the method in capitals, a line feed, the request target exactly as sent on the request line (the path from the root, /api/v1 included, then ? and the query string if there is one, percent-encoding as sent, no scheme, host or fragment), a line feed, then the exact body bytes (none for a GET). Example: printf '%s\nGET\n%s\n' "$TS" "/api/v1/balances" | openssl dgst -sha256 -hmac "$SECRET" -hex. */
+                "X-Service-Request-Signature"?: components["parameters"]["RequestSignature"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1013,7 +1019,10 @@ export interface operations {
     createCashout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, recommended (the SDK sends it on every request); checked when present: a wrong one is 401 INVALID_SIGNATURE, an absent one changes nothing. X-Service-Signature covers only the timestamp and the body, so a GET signature is valid for every GET during the 300 s window; this one also covers the method and the target. Lowercase hex HMAC-SHA256, keyed with the API secret, of: the X-Service-Timestamp string, a line feed (\n), the method in capitals, a line feed, the request target exactly as sent on the request line (the path from the root, /api/v1 included, then ? and the query string if there is one, percent-encoding as sent, no scheme, host or fragment), a line feed, then the exact body bytes (none for a GET). Example: printf '%s\nGET\n%s\n' "$TS" "/api/v1/balances" | openssl dgst -sha256 -hmac "$SECRET" -hex. */
+                "X-Service-Request-Signature"?: components["parameters"]["RequestSignature"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1129,7 +1138,10 @@ export interface operations {
     getPayment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, recommended (the SDK sends it on every request); checked when present: a wrong one is 401 INVALID_SIGNATURE, an absent one changes nothing. X-Service-Signature covers only the timestamp and the body, so a GET signature is valid for every GET during the 300 s window; this one also covers the method and the target. Lowercase hex HMAC-SHA256, keyed with the API secret, of: the X-Service-Timestamp string, a line feed (\n), the method in capitals, a line feed, the request target exactly as sent on the request line (the path from the root, /api/v1 included, then ? and the query string if there is one, percent-encoding as sent, no scheme, host or fragment), a line feed, then the exact body bytes (none for a GET). Example: printf '%s\nGET\n%s\n' "$TS" "/api/v1/balances" | openssl dgst -sha256 -hmac "$SECRET" -hex. */
+                "X-Service-Request-Signature"?: components["parameters"]["RequestSignature"];
+            };
             path: {
                 /** @description The transaction_id. */
                 id: string;
@@ -1208,6 +1220,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body answers 200 with the same refund; with another body 409 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key"?: string;
+                /** @description Optional, recommended (the SDK sends it on every request); checked when present: a wrong one is 401 INVALID_SIGNATURE, an absent one changes nothing. X-Service-Signature covers only the timestamp and the body, so a GET signature is valid for every GET during the 300 s window; this one also covers the method and the target. Lowercase hex HMAC-SHA256, keyed with the API secret, of: the X-Service-Timestamp string, a line feed (\n), the method in capitals, a line feed, the request target exactly as sent on the request line (the path from the root, /api/v1 included, then ? and the query string if there is one, percent-encoding as sent, no scheme, host or fragment), a line feed, then the exact body bytes (none for a GET). Example: printf '%s\nGET\n%s\n' "$TS" "/api/v1/balances" | openssl dgst -sha256 -hmac "$SECRET" -hex. */
+                "X-Service-Request-Signature"?: components["parameters"]["RequestSignature"];
             };
             path?: never;
             cookie?: never;
@@ -1324,7 +1338,10 @@ export interface operations {
     getRefund: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, recommended (the SDK sends it on every request); checked when present: a wrong one is 401 INVALID_SIGNATURE, an absent one changes nothing. X-Service-Signature covers only the timestamp and the body, so a GET signature is valid for every GET during the 300 s window; this one also covers the method and the target. Lowercase hex HMAC-SHA256, keyed with the API secret, of: the X-Service-Timestamp string, a line feed (\n), the method in capitals, a line feed, the request target exactly as sent on the request line (the path from the root, /api/v1 included, then ? and the query string if there is one, percent-encoding as sent, no scheme, host or fragment), a line feed, then the exact body bytes (none for a GET). Example: printf '%s\nGET\n%s\n' "$TS" "/api/v1/balances" | openssl dgst -sha256 -hmac "$SECRET" -hex. */
+                "X-Service-Request-Signature"?: components["parameters"]["RequestSignature"];
+            };
             path: {
                 /** @description The refund_id. */
                 id: string;
@@ -1400,7 +1417,10 @@ export interface operations {
     listBalances: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, recommended (the SDK sends it on every request); checked when present: a wrong one is 401 INVALID_SIGNATURE, an absent one changes nothing. X-Service-Signature covers only the timestamp and the body, so a GET signature is valid for every GET during the 300 s window; this one also covers the method and the target. Lowercase hex HMAC-SHA256, keyed with the API secret, of: the X-Service-Timestamp string, a line feed (\n), the method in capitals, a line feed, the request target exactly as sent on the request line (the path from the root, /api/v1 included, then ? and the query string if there is one, percent-encoding as sent, no scheme, host or fragment), a line feed, then the exact body bytes (none for a GET). Example: printf '%s\nGET\n%s\n' "$TS" "/api/v1/balances" | openssl dgst -sha256 -hmac "$SECRET" -hex. */
+                "X-Service-Request-Signature"?: components["parameters"]["RequestSignature"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1477,7 +1497,10 @@ export interface operations {
                 country_code?: string;
                 format?: "json" | "csv";
             };
-            header?: never;
+            header?: {
+                /** @description Optional, recommended (the SDK sends it on every request); checked when present: a wrong one is 401 INVALID_SIGNATURE, an absent one changes nothing. X-Service-Signature covers only the timestamp and the body, so a GET signature is valid for every GET during the 300 s window; this one also covers the method and the target. Lowercase hex HMAC-SHA256, keyed with the API secret, of: the X-Service-Timestamp string, a line feed (\n), the method in capitals, a line feed, the request target exactly as sent on the request line (the path from the root, /api/v1 included, then ? and the query string if there is one, percent-encoding as sent, no scheme, host or fragment), a line feed, then the exact body bytes (none for a GET). Example: printf '%s\nGET\n%s\n' "$TS" "/api/v1/balances" | openssl dgst -sha256 -hmac "$SECRET" -hex. */
+                "X-Service-Request-Signature"?: components["parameters"]["RequestSignature"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1557,7 +1580,10 @@ export interface operations {
                 transaction_id?: string;
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Optional, recommended (the SDK sends it on every request); checked when present: a wrong one is 401 INVALID_SIGNATURE, an absent one changes nothing. X-Service-Signature covers only the timestamp and the body, so a GET signature is valid for every GET during the 300 s window; this one also covers the method and the target. Lowercase hex HMAC-SHA256, keyed with the API secret, of: the X-Service-Timestamp string, a line feed (\n), the method in capitals, a line feed, the request target exactly as sent on the request line (the path from the root, /api/v1 included, then ? and the query string if there is one, percent-encoding as sent, no scheme, host or fragment), a line feed, then the exact body bytes (none for a GET). Example: printf '%s\nGET\n%s\n' "$TS" "/api/v1/balances" | openssl dgst -sha256 -hmac "$SECRET" -hex. */
+                "X-Service-Request-Signature"?: components["parameters"]["RequestSignature"];
+            };
             path?: never;
             cookie?: never;
         };

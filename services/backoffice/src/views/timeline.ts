@@ -34,7 +34,7 @@ function row(item: TimelineItem, currency: string): SafeHtml {
       return html`<tr data-kind="webhook" data-event-id="${item.eventId}" data-attempt="${item.attemptNo}"><td>${when(item.at)}</td><td>Webhook attempt ${item.attemptNo}</td>
 <td>${item.success ? html`<span class="badge ok">delivered</span>` : html`<span class="badge off">failed</span>`}
 ${item.statusCode === null ? 'no response' : html`HTTP <span data-status-code>${item.statusCode}</span>`}, ${item.latencyMs} ms</td>
-<td>${item.eventType} to <code>${item.targetUrl}</code>${item.error ? html`<br>Error: ${item.error}` : ''}
+<td>${item.eventType} to <code>${item.targetUrl}</code>${item.errorDetail ?? item.error ? html`<br>Error: ${item.errorDetail ?? item.error}` : ''}
 <br><span class="muted">event ${item.eventId} (now ${item.eventStatus})</span></td></tr>`;
   }
 }

@@ -37,8 +37,10 @@ const EXPLAIN: Record<DeliveryProblem, string> = {
 function lastResult(d: ProblemDelivery): SafeHtml {
   const last = d.attempts[0];
   if (!last) return orDash(d.lastError);
-  // `error` is set only when there was no answer (timeout, refused connection, blocked target).
-  return html`${last.statusCode === null ? 'no response' : html`HTTP <span data-status-code>${last.statusCode}</span>`}${last.error ? html`<br>${last.error}` : ''}`;
+  // Set only when there was no answer (timeout, refused connection, blocked target). Staff see the
+  // detail (addresses, resolver errors); the merchant's API shows only the generic `error`.
+  const why = last.errorDetail ?? last.error;
+  return html`${last.statusCode === null ? 'no response' : html`HTTP <span data-status-code>${last.statusCode}</span>`}${why ? html`<br>${why}` : ''}`;
 }
 
 /** Abandoned or failing deliveries; abandoned ones can be re-sent, one (row button) or many (checkboxes). */

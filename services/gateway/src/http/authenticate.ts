@@ -1,11 +1,16 @@
-import type { RequestHandler } from 'express';
-import { DomainError, signatureMatches, timestampWithinTolerance } from '@mm/domain';
+import type { RequestHandler, Response } from 'express';
+import { DomainError, isIssuedApiKeyFormat, requestSignatureMatches, signatureMatches, timestampWithinTolerance } from '@mm/domain';
 import type { ActiveKey } from '@mm/db';
+import { ERROR_STATUS } from '@mm/openapi';
+import type { AuthFailureLimit } from './auth-failure-limit.js';
+import { clientBucket } from './client-address.js';
+import { requestTargetOf } from './request-target.js';
 import type { ReplayGuard } from './replay-guard.js';
 
 export interface AuthDeps {
   findKey(apiKey: string): Promise<ActiveKey | null>;
   replayGuard: ReplayGuard;
+  authFailures: AuthFailureLimit;
   toleranceS: number;
   now(): number;
 }
@@ -15,26 +20,47 @@ export function rawBodyOf(body: unknown): Buffer {
   return Buffer.isBuffer(body) ? body : Buffer.alloc(0);
 }
 
+async function refuseIfTooManyFailures(deps: AuthDeps, client: string, res: Response): Promise<void> {
+  const retryAfterS = await deps.authFailures.retryAfterS(client);
+  if (retryAfterS === null) return;
+  res.setHeader('Retry-After', String(retryAfterS));
+  throw new DomainError('RATE_LIMITED', `too many failed authentications from this address; retry after ${retryAfterS} s`);
+}
+
 /**
  * decisions 2: HMAC over timestamp + exact body bytes, constant-time compare, clock tolerance, and
- * replay rejection of non-GET requests inside the window.
+ * replay rejection of non-GET requests inside the window; X-Service-Request-Signature checked when sent.
+ * Before any of it, an address that failed too often is refused; a key of a format never issued is
+ * refused without being looked up.
  */
 export function authenticate(deps: AuthDeps): RequestHandler {
   return async (req, res, next) => {
+    // req.ip honours TRUST_PROXY: the client's address, not the load balancer's, when one is in front.
+    const client = clientBucket(req.ip);
     try {
+      await refuseIfTooManyFailures(deps, client, res);
       const apiKey = req.get('x-service-key');
       const timestamp = req.get('x-service-timestamp');
       const signature = req.get('x-service-signature');
       if (!apiKey || !timestamp || !signature) {
         throw new DomainError('AUTHENTICATION_REQUIRED', 'X-Service-Key, X-Service-Timestamp and X-Service-Signature are required');
       }
+      if (!isIssuedApiKeyFormat(apiKey)) throw new DomainError('INVALID_API_KEY', 'unknown or revoked API key');
       const key = await deps.findKey(apiKey);
       if (!key) throw new DomainError('INVALID_API_KEY', 'unknown or revoked API key');
       if (!timestampWithinTolerance(timestamp, deps.now(), deps.toleranceS)) {
         throw new DomainError('TIMESTAMP_OUT_OF_TOLERANCE', `X-Service-Timestamp must be within ${deps.toleranceS} s of the current time`);
       }
-      if (!signatureMatches(key.secret, timestamp, rawBodyOf(req.body), signature)) {
+      const body = rawBodyOf(req.body);
+      if (!signatureMatches(key.secret, timestamp, body, signature)) {
         throw new DomainError('INVALID_SIGNATURE', 'signature does not match the request');
+      }
+      // Optional (absent: the interface as it was). Present, even empty, it must match: it ties the
+      // signature to this method and target, so a captured one cannot be replayed onto another request.
+      const requestSignature = req.get('x-service-request-signature');
+      if (requestSignature !== undefined
+        && !requestSignatureMatches(key.secret, timestamp, req.method, requestTargetOf(req.originalUrl), body, requestSignature)) {
+        throw new DomainError('INVALID_SIGNATURE', 'X-Service-Request-Signature does not match the method, target and body of the request');
       }
       if (key.merchantStatus !== 'ACTIVE') throw new DomainError('MERCHANT_DISABLED', 'this merchant account is disabled');
       if (req.method !== 'GET' && !(await deps.replayGuard.firstUse(apiKey, signature))) {
@@ -43,6 +69,7 @@ export function authenticate(deps: AuthDeps): RequestHandler {
       res.locals.merchantId = key.merchantId;
       next();
     } catch (err) {
+      if (err instanceof DomainError && ERROR_STATUS[err.code] === 401) await deps.authFailures.failed(client);
       next(err);
     }
   };

@@ -1,6 +1,7 @@
 import { completeOutbox, type Db, type WebhookEvent } from '@mm/db';
 import type { Logger } from '@mm/observability';
 import type { JobHandler, OutboxPublisher, WebhookDeliveryJob } from '@mm/queues';
+import { NO_ACTIVE_KEY } from '../merchant-reasons.js';
 import { sendWebhook, type SendResult } from '../send-webhook.js';
 import { resolveTarget, type Lookup } from '../target-guard.js';
 import { recordAttempt } from '../use-cases/record-attempt.js';
@@ -24,16 +25,16 @@ export interface DeliverWebhookDeps {
 /** A job may run this much before its event's next_attempt_at (clock skew between hosts). */
 const EARLY_SLACK_MS = 1000;
 
-function notSent(error: string): SendResult {
-  return { statusCode: null, latencyMs: 0, error, success: false };
+function notSent(error: string, errorDetail = error): SendResult {
+  return { statusCode: null, latencyMs: 0, error, errorDetail, success: false };
 }
 
 /** Guard, key, request: whatever stops the attempt is its recorded error, never an exception. */
 async function attempt(deps: DeliverWebhookDeps, event: WebhookEvent, targetUrl: string): Promise<SendResult> {
   const target = await resolveTarget(targetUrl, { allowPrivate: deps.allowPrivate, lookup: deps.lookup });
-  if (!target.ok) return notSent(target.reason);
+  if (!target.ok) return notSent(target.reason, target.detail);
   const secret = await deps.signingSecret(event.merchantId);
-  if (!secret) return notSent('merchant has no active key');
+  if (!secret) return notSent(NO_ACTIVE_KEY);
   return sendWebhook({
     url: target.url,
     connectTo: target.connectTo,
@@ -75,7 +76,7 @@ export function deliverWebhook(deps: DeliverWebhookDeps): JobHandler<WebhookDeli
     );
     deps.onAttempt?.(recorded.recordedAs, result);
     deps.logger.info(
-      { eventId, transaction_id: event.transactionId, attemptNo, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error, outcome: recorded.recordedAs, nextAttemptAt: recorded.nextAttemptAt },
+      { eventId, transaction_id: event.transactionId, attemptNo, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.errorDetail, outcome: recorded.recordedAs, nextAttemptAt: recorded.nextAttemptAt },
       'webhook attempt',
     );
     await deps.publisher.publish(recorded.publish);

@@ -33,14 +33,15 @@ export interface RecordedAttempt {
 export async function recordAttempt(db: Db, a: AttemptToRecord, scheduleMs: readonly number[]): Promise<RecordedAttempt> {
   const step = a.result.success ? null : afterFailedAttempt(a.attemptNo, scheduleMs);
   const nextAttemptAt = step?.kind === 'retry' ? new Date(a.finishedAt.getTime() + step.delayMs) : null;
-  const lastError = a.result.error ?? `HTTP ${a.result.statusCode}`;
+  // webhook_events.last_error is read by staff only: the detail.
+  const lastError = a.result.errorDetail ?? a.result.error ?? `HTTP ${a.result.statusCode}`;
   const status = !step ? 'DELIVERED' : step.kind === 'retry' ? 'PENDING' : 'ABANDONED';
 
   return db.$transaction(async (tx): Promise<RecordedAttempt> => {
     await lockTransactionRow(tx, a.transactionId);
     const recorded = await recordAttemptRow(tx, {
       eventId: a.eventId, attemptNo: a.attemptNo, targetUrl: a.targetUrl, attemptedAt: a.attemptedAt,
-      statusCode: a.result.statusCode, latencyMs: a.result.latencyMs, error: a.result.error, success: a.result.success,
+      statusCode: a.result.statusCode, latencyMs: a.result.latencyMs, error: a.result.error, errorDetail: a.result.errorDetail, success: a.result.success,
       event: { status, updatedAt: a.finishedAt, nextAttemptAt, deliveredAt: step ? null : a.finishedAt, lastError: step ? lastError : null },
       completeOutboxId: nextAttemptAt ? null : a.outboxId,
     });

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import {
+  createApiKey, createDb, createMerchant, listenForReferenceChanges, lookupApiKey, SecretBox, type Db, type ReferenceChangeFeed,
+} from '@mm/db';
+import { createTestDatabase, waitFor, type TestDatabase } from '@mm/testing';
+import { createKeyLookup } from './key-lookup.js';
+
+let database: TestDatabase;
+let db: Db;
+let feed: ReferenceChangeFeed;
+const box = new SecretBox(randomBytes(32).toString('hex'));
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = createDb({ databaseUrl: database.url, poolSize: 8 });
+  feed = await listenForReferenceChanges({ databaseUrl: database.url, retryMs: 50 });
+});
+afterAll(async () => {
+  await feed.close();
+  await db.$disconnect();
+  await database.drop();
+});
+
+/** The gateway's key lookup with its default bounds, each database read counted by key. */
+function countedLookup() {
+  const loads = new Map<string, number>();
+  const findKey = createKeyLookup({
+    feed, ttlMs: 60_000, now: Date.now,
+    load: (apiKey) => { loads.set(apiKey, (loads.get(apiKey) ?? 0) + 1); return lookupApiKey(db, box, apiKey); },
+  });
+  return { findKey, loadsOf: (apiKey: string) => loads.get(apiKey) ?? 0, total: () => [...loads.values()].reduce((a, b) => a + b, 0) };
+}
+
+describe('API key lookup', () => {
+  it('a flood of 20 000 unknown, well-formed keys does not push a known key out of memory', async () => {
+    const m = await createMerchant(db, { name: 'Flooded', webhookUrl: null });
+    const before = feed.generation;
+    const key = await createApiKey(db, box, m.id);
+    // The key's creation is notified; a notification heard after the first lookup would clear the memory.
+    await waitFor(() => feed.generation > before, { what: 'the key creation to be notified' });
+    const { findKey, loadsOf, total } = countedLookup();
+    expect(await findKey(key.apiKey)).toMatchObject({ merchantId: m.id, secret: key.apiSecret });
+
+    const unknown = Array.from({ length: 20_000 }, () => `pk_${randomBytes(16).toString('hex')}`);
+    for (let i = 0; i < unknown.length; i += 100) {
+      const answers = await Promise.all(unknown.slice(i, i + 100).map((k) => findKey(k)));
+      expect(answers.every((a) => a === null)).toBe(true);
+    }
+    // Each unknown key was read once (nothing was notified meanwhile) ...
+    expect(total()).toBe(1 + unknown.length);
+    // ... and the known key is still answered from memory: still one read.
+    expect(await findKey(key.apiKey)).toMatchObject({ merchantId: m.id });
+    expect(loadsOf(key.apiKey)).toBe(1);
+    // Unknown keys are remembered too, in their own bounded memory: the latest are answered without a read.
+    expect(await findKey(unknown.at(-1)!)).toBeNull();
+    expect(loadsOf(unknown.at(-1)!)).toBe(1);
+  }, 120_000);
+});

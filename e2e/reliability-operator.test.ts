@@ -142,7 +142,7 @@ describe('operator callbacks are authenticated', () => {
     ({ 'X-Operator-Timestamp': timestamp, 'X-Operator-Signature': signPayload(secret, timestamp, body) });
 
   it('exposes the count of operator OKs for FAILED cash-ins on /metrics, for an alert', async () => {
-    const res = await fetch(`${bridge.url}/metrics`);
+    const res = await fetch(`${bridge.internalUrl}/metrics`);
     expect(res.status).toBe(200);
     expect(await res.text()).toMatch(/^mm_operator_ok_for_failed_cashin_total\{service="operator-bridge"\} 0$/m);
   });

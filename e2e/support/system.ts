@@ -58,14 +58,16 @@ export async function startSystem(o: SystemOptions = {}) {
   };
   const jobOptions = { backoff: { type: 'fixed', delay: 50 } };
 
-  const gatewaySettings = { ...base, GATEWAY_PORT: '0', CASHIN_ACK_WAIT_MS: String(o.ackWaitMs ?? 3000), PUBLIC_BASE_URL: 'http://pay.example.test' };
+  const gatewaySettings = { ...base, GATEWAY_PORT: '0', GATEWAY_INTERNAL_PORT: '0', CASHIN_ACK_WAIT_MS: String(o.ackWaitMs ?? 3000), PUBLIC_BASE_URL: 'http://pay.example.test' };
   const gateway = await startGateway(gatewayEnv({ ...gatewaySettings, ...o.gatewayEnv }), { logger, jobOptions });
   const extraGateways: RunningGateway[] = [];
   const bridgeSettings = bridgeEnv({ ...base, OPERATOR_BRIDGE_PORT: '0', CASHIN_CONFIRMATION_TIMEOUT_S: String(o.confirmationTimeoutS ?? 300), ...o.bridgeEnv });
-  // The bridge's callback URL must be known before it listens: take a free port first.
+  // The bridge's callback URL must be known before it listens: take a free port first (and keep its
+  // internal port across a restart, so its URL below stays right).
   const bridgePort = await freePort();
   bridgeSettings.OPERATOR_BRIDGE_PORT = bridgePort;
   bridgeSettings.OPERATOR_CALLBACK_BASE_URL = `http://127.0.0.1:${bridgePort}`;
+  bridgeSettings.OPERATOR_BRIDGE_INTERNAL_PORT = await freePort();
   const startBridge = () => startOperatorBridge(bridgeSettings, { logger, jobOptions });
   let bridge = o.withoutBridge ? null : await startBridge();
   const expiry = await startExpiryWorker(expiryEnv({ ...base, EXPIRY_WORKER_PORT: '0' }), { logger, jobOptions });
@@ -79,8 +81,11 @@ export async function startSystem(o: SystemOptions = {}) {
     db, database, redis, sim, receiver, merchant: { id: merchant.id, ...key }, box, masterKey,
     gatewayUrl: gateway.url,
     bridgeUrl: `http://127.0.0.1:${bridgePort}`,
-    /** Where each worker serves /health, /ready and /metrics. */
-    workerUrls: { expiry: `http://127.0.0.1:${expiry.port}`, refunds: `http://127.0.0.1:${refunds.port}`, dispatcher: `http://127.0.0.1:${dispatcher.port}` },
+    /** Where each service serves /health, /ready and /metrics: its internal port (a worker's only one). */
+    internalUrls: {
+      gateway: gateway.internalUrl, bridge: `http://127.0.0.1:${bridgeSettings.OPERATOR_BRIDGE_INTERNAL_PORT}`,
+      expiry: expiry.internalUrl, refunds: refunds.internalUrl, dispatcher: dispatcher.internalUrl,
+    },
     api: signedClient(gateway.url, key.apiKey, key.apiSecret),
     /** Another gateway instance on the same database and Redis, with settings of its own (e.g. a low rate limit). */
     async startExtraGateway(env: Record<string, string>) {

@@ -1,7 +1,6 @@
-import type { Server } from 'node:http';
 import type { CommonEnv, RelayEnv } from '@mm/config';
 import { createDb, findOverdueOutbox, type Db } from '@mm/db';
-import { assertRedisNoEviction, createHealthRouter, createLogger, createMetricsRegistry, startHealthServer, type Logger, type Registry } from '@mm/observability';
+import { assertRedisNoEviction, createLogger, createMetricsRegistry, startInternalServer, type Logger, type Registry } from '@mm/observability';
 import {
   AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, startOutboxRelay,
   type JobHandler, type ProducerOptions, type QueueDefinition,
@@ -11,7 +10,7 @@ export interface OutboxWorkerOptions<P extends object> {
   /** Service name, for logs and metrics. */
   service: string;
   env: CommonEnv & RelayEnv;
-  /** Port of /health, /ready and /metrics (0: any free port). */
+  /** Its internal port: /health, /ready and /metrics (0: any free port). A worker serves nothing else. */
   healthPort: number;
   /** The queue this worker consumes; its outbox rows are re-published by this worker's relay. */
   consumes: QueueDefinition<P>;
@@ -26,6 +25,8 @@ export interface OutboxWorkerOptions<P extends object> {
 
 export interface RunningOutboxWorker {
   port: number;
+  /** /health, /ready and /metrics. */
+  internalUrl: string;
   stop(): Promise<void>;
 }
 
@@ -60,15 +61,14 @@ export async function startOutboxWorker<P extends object>(o: OutboxWorkerOptions
     o.handler({ db, afterCommit, logger, metrics }));
   // Ready before start returns: a stop() racing the worker's connection would leave BullMQ timers behind.
   await worker.waitUntilReady();
-  const health: Server = await startHealthServer(
-    o.healthPort,
-    createHealthRouter({ database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() }, metrics),
-    metrics,
-  );
+  const internal = await startInternalServer({
+    port: o.healthPort, metrics, logger, readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
+  });
   return {
-    port: (health.address() as { port: number }).port,
+    port: internal.port,
+    internalUrl: internal.url,
     async stop() {
-      await new Promise<void>((resolve) => health.close(() => resolve()));
+      await internal.close();
       await relay.stop();
       await worker.close();
       await outbox.close();

@@ -3,6 +3,8 @@ import { common, Joi, masterKey, parseEnv as parse, type CommonEnv } from '@mm/c
 export interface BackofficeEnv extends CommonEnv {
   NODE_ENV: string;
   BACKOFFICE_PORT: number;
+  /** /ready and /metrics (and /health): for probes and Prometheus, never exposed to staff or anyone else. */
+  BACKOFFICE_INTERNAL_PORT: number;
   /** Signs the session cookie. */
   SESSION_SECRET: string;
   /** Absolute lifetime of a login (a working day by default), enforced on the server. */
@@ -28,6 +30,7 @@ const schema = Joi.object<BackofficeEnv>({
   ...masterKey,
   NODE_ENV: Joi.string().default('development'),
   BACKOFFICE_PORT: Joi.number().port().default(3001),
+  BACKOFFICE_INTERNAL_PORT: Joi.number().port().default(3101),
   SESSION_SECRET: Joi.string().when('NODE_ENV', {
     is: 'production',
     then: Joi.string().min(32).invalid(DEV_SESSION_SECRET).required(),

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { createDb, SecretBox } from '@mm/db';
 import { AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, webhookDeliveries, type QueueDefinition } from '@mm/queues';
-import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, type Logger } from '@mm/observability';
+import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, startInternalServer, type Logger } from '@mm/observability';
 import { createBackofficeApp } from './app.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { openDashboardQueues } from './dashboard-queues.js';
@@ -18,6 +18,8 @@ export interface BackofficeOverrides {
 export interface RunningBackoffice {
   url: string;
   port: number;
+  /** /health, /ready and /metrics (BACKOFFICE_INTERNAL_PORT). */
+  internalUrl: string;
   stop(): Promise<void>;
 }
 
@@ -50,7 +52,6 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
     dashboardQueues: dashboard.queues,
     logger,
     metrics,
-    readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping(), sessions: () => sessionRedis.ping() },
     sessionStore: new RedisStore({ client: sessionRedis, prefix: sessionKeyPrefix(env.REDIS_PREFIX) }),
     throttle: new LoginThrottle(redis, env.REDIS_PREFIX, env.LOGIN_MAX_FAILURES, env.LOGIN_LOCKOUT_S),
     sessionSecret: env.SESSION_SECRET,
@@ -61,17 +62,23 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
   });
 
   const { server, port } = await listen(app, env.BACKOFFICE_PORT);
-  logger.info({ port }, 'backoffice listening');
+  const internal = await startInternalServer({
+    port: env.BACKOFFICE_INTERNAL_PORT, metrics, logger,
+    readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping(), sessions: () => sessionRedis.ping() },
+  });
+  logger.info({ port, internalPort: internal.port }, 'backoffice listening');
 
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    internalUrl: internal.url,
     async stop() {
       // Stop taking requests, let in-flight ones finish (idle keep-alive sockets are closed), then close connections.
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await internal.close();
       await outbox.close();
       await dashboard.close();
       queueRedis.disconnect();

@@ -1,5 +1,5 @@
 import { createDb, findActiveSubsidiary, keyUsableAt, listenForReferenceChanges, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db';
-import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, referenceChangesGauge, type Logger } from '@mm/observability';
+import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, referenceChangesGauge, startInternalServer, type Logger } from '@mm/observability';
 import {
   AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, operatorRequests, refundRequests, TransactionUpdateWaiter,
   type ProducerOptions, type QueueDefinition,
@@ -21,6 +21,8 @@ export interface GatewayOverrides {
 export interface RunningGateway {
   url: string;
   port: number;
+  /** /health, /ready and /metrics (GATEWAY_INTERNAL_PORT). */
+  internalUrl: string;
   stop(): Promise<void>;
 }
 
@@ -59,7 +61,6 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     exportPool,
     logger,
     metrics,
-    readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
     findKey: async (apiKey) => {
       const key = await keys.get(apiKey);
       return key && keyUsableAt(key, new Date(now())) ? key : null;
@@ -80,14 +81,19 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   });
 
   const { server, port } = await listen(app, env.GATEWAY_PORT);
-  logger.info({ port }, 'gateway listening');
+  const internal = await startInternalServer({
+    port: env.GATEWAY_INTERNAL_PORT, metrics, logger, readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
+  });
+  logger.info({ port, internalPort: internal.port }, 'gateway listening');
 
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    internalUrl: internal.url,
     async stop() {
       // Stop taking requests, let in-flight ones finish, then close connections.
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await internal.close();
       await waiter.close();
       await referenceChanges.close();
       await producers.close();

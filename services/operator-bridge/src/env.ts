@@ -2,6 +2,8 @@ import { common, Joi, operator, parseEnv as parse, relay, secondsList, type Comm
 
 export interface BridgeEnv extends CommonEnv, OperatorEnv, RelayEnv {
   OPERATOR_BRIDGE_PORT: number;
+  /** /ready and /metrics (and /health): for probes and Prometheus, never reachable by the operator. */
+  OPERATOR_BRIDGE_INTERNAL_PORT: number;
   /** Base URL the operator calls back (this service's callback route, as the operator reaches it). */
   OPERATOR_CALLBACK_BASE_URL: string;
   CASHIN_CONFIRMATION_TIMEOUT_S: number;
@@ -15,6 +17,7 @@ const schema = Joi.object<BridgeEnv>({
   ...operator,
   ...relay,
   OPERATOR_BRIDGE_PORT: Joi.number().port().default(3002),
+  OPERATOR_BRIDGE_INTERNAL_PORT: Joi.number().port().default(3102),
   OPERATOR_CALLBACK_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('http://127.0.0.1:3002'),
   // Decimals allowed so tests can expire in milliseconds.
   CASHIN_CONFIRMATION_TIMEOUT_S: Joi.number().positive().default(300),

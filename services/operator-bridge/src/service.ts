@@ -1,6 +1,6 @@
 import express from 'express';
 import { createDb, findOverdueOutbox } from '@mm/db';
-import { assertRedisNoEviction, Counter, createHealthRouter, createLogger, createMetricsRegistry, httpMetrics, listen, type Logger } from '@mm/observability';
+import { assertRedisNoEviction, Counter, createLogger, createMetricsRegistry, httpMetrics, listen, liveness, startInternalServer, type Logger } from '@mm/observability';
 import { instrumentAdapter, operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
 import {
   AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, createWorker, expiryChecks, operatorRequests,
@@ -23,6 +23,8 @@ export interface BridgeOverrides {
 export interface RunningBridge {
   url: string;
   port: number;
+  /** /health, /ready and /metrics (OPERATOR_BRIDGE_INTERNAL_PORT). */
+  internalUrl: string;
   stop(): Promise<void>;
 }
 
@@ -78,16 +80,22 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
   const app = express();
   app.disable('x-powered-by');
   app.use(httpMetrics(metrics));
-  app.use(createHealthRouter({ database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() }, metrics));
+  // The operator reaches this port: liveness and its callbacks only, /ready and /metrics are internal.
+  app.get('/health', liveness);
   app.use(operatorCallbackRouter({ adapter, results, now }));
   const { server, port } = await listen(app, env.OPERATOR_BRIDGE_PORT);
-  logger.info({ port }, 'operator bridge listening');
+  const internal = await startInternalServer({
+    port: env.OPERATOR_BRIDGE_INTERNAL_PORT, metrics, logger, readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
+  });
+  logger.info({ port, internalPort: internal.port }, 'operator bridge listening');
 
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    internalUrl: internal.url,
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await internal.close();
       await relay.stop();
       // close() waits for the jobs in flight.
       await Promise.all([pushWorker.close(), resultWorker.close(), cashoutWorker.close()]);

@@ -1,7 +1,6 @@
-import type { Server } from 'node:http';
 import { createDb, findOverdueOutbox, listenForReferenceChanges, newestActiveSecret, ReferenceCache, SecretBox } from '@mm/db';
 import {
-  assertRedisNoEviction, createHealthRouter, createLogger, createMetricsRegistry, Histogram, LATENCY_BUCKETS, referenceChangesGauge, startHealthServer, type Logger,
+  assertRedisNoEviction, createLogger, createMetricsRegistry, Histogram, LATENCY_BUCKETS, referenceChangesGauge, startInternalServer, type Logger,
 } from '@mm/observability';
 import {
   createRedisConnection, createWorker, OutboxPublisher, QueueProducer, startOutboxRelay, webhookDeliveries,
@@ -14,15 +13,9 @@ export interface WebhookDispatcher {
   /** Stops taking work, finishes the attempts in flight, then closes every connection. */
   stop(): Promise<void>;
   relay: OutboxRelay;
-  /** The health server's port (useful when WEBHOOK_DISPATCHER_PORT is 0). */
+  /** Its internal port, /health, /ready and /metrics (useful when WEBHOOK_DISPATCHER_PORT is 0). */
   port: number;
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  internalUrl: string;
 }
 
 /**
@@ -92,16 +85,10 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
     onError: (err) => logger.warn({ err }, 'outbox relay pass failed'),
   });
 
-  const health = await startHealthServer(
-    env.WEBHOOK_DISPATCHER_PORT,
-    createHealthRouter({
-      database: () => db.$queryRaw`SELECT 1`,
-      redis: () => redis.ping(),
-    }, metrics),
-    metrics,
-  );
-  const address = health.address();
-  const port = typeof address === 'object' && address ? address.port : env.WEBHOOK_DISPATCHER_PORT;
+  const internal = await startInternalServer({
+    port: env.WEBHOOK_DISPATCHER_PORT, metrics, logger, readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
+  });
+  const { port } = internal;
   logger.info({ port, concurrency: env.WEBHOOK_CONCURRENCY, allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS }, 'webhook dispatcher started');
 
   let stopping: Promise<void> | null = null;
@@ -111,7 +98,7 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
     await relay.stop();
     await worker.close();
     await producer.close();
-    await closeServer(health);
+    await internal.close();
     await redis.quit().catch(() => redis.disconnect());
     await referenceChanges.close();
     await db.$disconnect();
@@ -120,6 +107,7 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
   return {
     relay,
     port,
+    internalUrl: internal.url,
     stop: () => (stopping ??= stop()),
   };
 }

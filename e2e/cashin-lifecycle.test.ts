@@ -122,7 +122,7 @@ describe('cash-in lifecycle against the operator simulator', () => {
       }, { what: 'operator-results idle' });
       await events.waitUntilReady();
       const processed = new Promise<void>((resolve) => events.once('completed', () => resolve()));
-      const res = await fetch(`${sys.sim.url}/sandbox/payments/${data.provider_reference}/resend-callback`, { method: 'POST' });
+      const res = await sys.sandbox(`/sandbox/payments/${data.provider_reference}/resend-callback`, { method: 'POST' });
       expect(res.status).toBeLessThan(300);
       await waitFor(() => Promise.race([processed.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 50))]), { what: 'the resent callback processed' });
     } finally {

@@ -70,6 +70,7 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
 
   const url = (p: number) => `http://127.0.0.1:${p}`;
   const simulatorPort = await freePort();
+  const sandboxToken = randomBytes(16).toString('hex');
   const common = {
     DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: 'chaos', MASTER_KEY: masterKey,
     LOG_LEVEL: o.logLevel ?? process.env.CHAOS_LOG_LEVEL ?? 'info', DB_POOL_SIZE: '5',
@@ -82,7 +83,7 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
    */
   const own: Record<ServiceName, { dir: string; internal?: true; readyPath?: string; env(port: number, internalPort: number): Record<string, string> }> = {
     simulator: { dir: 'operator-simulator', readyPath: '/health', env: (p) => ({
-      OPERATOR_SIMULATOR_PORT: String(p), SIM_OUTCOME_DELAY_MS: String(o.outcomeDelayMs ?? 300),
+      OPERATOR_SIMULATOR_PORT: String(p), SIM_SANDBOX_TOKEN: sandboxToken, SIM_OUTCOME_DELAY_MS: String(o.outcomeDelayMs ?? 300),
       SIM_LATE_CONFIRM_DELAY_MS: String(o.lateConfirmDelayMs ?? 60_000), SIM_HANG_MS: '5000',
     }) },
     gateway: { dir: 'gateway', internal: true, env: (p, ip) => ({
@@ -139,7 +140,7 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
     instances,
     merchant: { id: merchant.id, ...key },
     gatewayUrl: gatewayUrls[0]!,
-    simulator: new SimulatorControl(url(simulatorPort)),
+    simulator: new SimulatorControl(url(simulatorPort), sandboxToken),
     api: signedClient(gatewayUrls[0]!, key.apiKey, key.apiSecret),
     /** The merchant's client of each gateway instance. */
     apis: gatewayUrls.map((u) => signedClient(u, key.apiKey, key.apiSecret)),

@@ -8,7 +8,7 @@ import { parseEnv as expiryEnv, startExpiryWorker } from '@mm/expiry-worker';
 import { parseEnv as refundEnv, startRefundWorker } from '@mm/refund-worker';
 import { parseEnv as dispatcherEnv, startWebhookDispatcher } from '@mm/webhook-dispatcher';
 import { startSimulator, type RunningSimulator } from '@mm/operator-simulator';
-import { signedClient } from '@mm/testing';
+import { sandboxFetch, signedClient } from '@mm/testing';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
 export interface SystemOptions {
@@ -45,8 +45,9 @@ export async function startSystem(o: SystemOptions = {}) {
   const key = await createApiKey(db, box, merchant.id);
   const logger = createLogger('e2e', process.env.E2E_LOG_LEVEL ?? 'silent');
 
+  const sandboxToken = randomBytes(16).toString('hex');
   const sim: RunningSimulator = await startSimulator({
-    port: 0, host: '127.0.0.1', apiToken: 'sim-token', callbackSecret: 'sim-callback-secret',
+    port: 0, host: '127.0.0.1', apiToken: 'sim-token', sandboxToken, callbackSecret: 'sim-callback-secret',
     outcomeDelayMs: o.outcomeDelayMs ?? 50, lateConfirmDelayMs: o.lateConfirmDelayMs ?? 1500, hangMs: o.hangMs ?? 1500,
     callbackRetryDelaysMs: [50, 100, 200], log: () => undefined,
   });
@@ -78,7 +79,9 @@ export async function startSystem(o: SystemOptions = {}) {
   );
 
   return {
-    db, database, redis, sim, receiver, merchant: { id: merchant.id, ...key }, box, masterKey,
+    db, database, redis, sim, sandboxToken, receiver,
+    /** The simulator's sandbox routes and virtual phone, with the sandbox token. */
+    sandbox: sandboxFetch(sim.url, sandboxToken), merchant: { id: merchant.id, ...key }, box, masterKey,
     gatewayUrl: gateway.url,
     bridgeUrl: `http://127.0.0.1:${bridgePort}`,
     /** Where each service serves /health, /ready and /metrics: its internal port (a worker's only one). */

@@ -8,3 +8,4 @@ export { freePort } from './free-port.js';
 export { startReceiver, type Receiver, type ReceivedRequest, type Reply } from './webhook-receiver.js';
 export { samplesOf, sumBy, type Sample } from './prometheus-text.js';
 export { OpenApiConformance, type ReceivedResponse } from './openapi-conformance.js';
+export { sandboxFetch, type SandboxFetch } from './sandbox-fetch.js';

@@ -4,3 +4,4 @@ export {
   type CommonEnv, type OperatorEnv, type ReferenceCacheEnv, type RelayEnv,
 } from './fragments.js';
 export { default as Joi } from 'joi';
+export { nodeEnv, type NodeEnvEnv } from './node-env.js';

@@ -1,5 +1,5 @@
-import type { CommonEnv, RelayEnv } from '@mm/config';
-import { createDb, findOverdueOutbox, type Db } from '@mm/db';
+import type { CommonEnv, NodeEnvEnv, RelayEnv } from '@mm/config';
+import { createServiceDb, findOverdueOutbox, type Db } from '@mm/db';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, startInternalServer, type Logger, type Registry } from '@mm/observability';
 import {
   AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, startOutboxRelay,
@@ -9,7 +9,7 @@ import {
 export interface OutboxWorkerOptions<P extends object> {
   /** Service name, for logs and metrics. */
   service: string;
-  env: CommonEnv & RelayEnv;
+  env: CommonEnv & NodeEnvEnv & RelayEnv;
   /** Its internal port: /health, /ready and /metrics (0: any free port). A worker serves nothing else. */
   healthPort: number;
   /** The queue this worker consumes; its outbox rows are re-published by this worker's relay. */
@@ -38,7 +38,8 @@ export interface RunningOutboxWorker {
 export async function startOutboxWorker<P extends object>(o: OutboxWorkerOptions<P>): Promise<RunningOutboxWorker> {
   const { env } = o;
   const logger = o.logger ?? createLogger(o.service, env.LOG_LEVEL);
-  const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
+  // First: refused in production while demo credentials work on this database (@mm/db demo-data.ts).
+  const db = await createServiceDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, nodeEnv: env.NODE_ENV });
   const metrics = createMetricsRegistry(o.service);
   const redis = createRedisConnection(env.REDIS_URL);
   await assertRedisNoEviction(redis);

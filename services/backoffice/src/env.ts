@@ -1,7 +1,6 @@
-import { common, Joi, masterKey, parseEnv as parse, type CommonEnv } from '@mm/config';
+import { common, Joi, masterKey, nodeEnv, parseEnv as parse, type CommonEnv, type NodeEnvEnv } from '@mm/config';
 
-export interface BackofficeEnv extends CommonEnv {
-  NODE_ENV: string;
+export interface BackofficeEnv extends CommonEnv, NodeEnvEnv {
   BACKOFFICE_PORT: number;
   /** /ready and /metrics (and /health): for probes and Prometheus, never exposed to staff or anyone else. */
   BACKOFFICE_INTERNAL_PORT: number;
@@ -28,7 +27,7 @@ export const DEV_SESSION_SECRET = 'mm-backoffice-dev-session-secret-not-for-prod
 const schema = Joi.object<BackofficeEnv>({
   ...common,
   ...masterKey,
-  NODE_ENV: Joi.string().default('development'),
+  ...nodeEnv,
   BACKOFFICE_PORT: Joi.number().port().default(3001),
   BACKOFFICE_INTERNAL_PORT: Joi.number().port().default(3101),
   SESSION_SECRET: Joi.string().when('NODE_ENV', {

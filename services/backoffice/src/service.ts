@@ -1,7 +1,7 @@
 import { RedisStore } from 'connect-redis';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
-import { createDb, SecretBox } from '@mm/db';
+import { createServiceDb, SecretBox } from '@mm/db';
 import { AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, webhookDeliveries, type QueueDefinition } from '@mm/queues';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, startInternalServer, type Logger } from '@mm/observability';
 import { createBackofficeApp } from './app.js';
@@ -27,7 +27,8 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
   const logger = overrides.logger ?? createLogger('backoffice', env.LOG_LEVEL);
   // First, before any connection is opened: a malformed MASTER_KEY stops the start, not the first key creation.
   const box = new SecretBox(env.MASTER_KEY);
-  const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
+  // Refused in production while demo credentials (demo staff, demo key) work on this database.
+  const db = await createServiceDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, nodeEnv: env.NODE_ENV });
   // ioredis for our own keys (login throttle) and the eviction check, like every service; connect-redis
   // 8+ only speaks to node-redis, so the session store gets a node-redis client of its own.
   const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 });
@@ -40,6 +41,9 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
   const metrics = createMetricsRegistry('backoffice');
   const afterCommit = new AfterCommit(outbox.publisher, queueRedis, env.REDIS_PREFIX, metrics);
   const dashboard = openDashboardQueues(queueRedis, env.REDIS_PREFIX);
+  // Ready before start returns: a stop() racing their initialisation closed the shared connection under
+  // them, and each emitted an unhandled "Connection is closed".
+  await Promise.all(dashboard.queues.map((q) => q.waitUntilReady()));
   const sessionRedis = createClient({ url: env.REDIS_URL });
   sessionRedis.on('error', (err: unknown) => logger.error({ err }, 'session redis connection error'));
   await sessionRedis.connect();

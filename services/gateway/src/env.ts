@@ -1,6 +1,6 @@
-import { common, Joi, masterKey, parseEnv as parse, referenceCache, type CommonEnv, type ReferenceCacheEnv } from '@mm/config';
+import { common, Joi, masterKey, nodeEnv, parseEnv as parse, referenceCache, type CommonEnv, type NodeEnvEnv, type ReferenceCacheEnv } from '@mm/config';
 
-export interface GatewayEnv extends CommonEnv, ReferenceCacheEnv {
+export interface GatewayEnv extends CommonEnv, NodeEnvEnv, ReferenceCacheEnv {
   GATEWAY_PORT: number;
   /** /ready and /metrics (and /health): for probes and Prometheus, never exposed publicly. */
   GATEWAY_INTERNAL_PORT: number;
@@ -20,6 +20,7 @@ export interface GatewayEnv extends CommonEnv, ReferenceCacheEnv {
 
 const schema = Joi.object<GatewayEnv>({
   ...common,
+  ...nodeEnv,
   ...masterKey,
   GATEWAY_PORT: Joi.number().port().default(3000),
   GATEWAY_INTERNAL_PORT: Joi.number().port().default(3100),

@@ -1,4 +1,4 @@
-import { createDb, findActiveSubsidiary, keyUsableAt, listenForReferenceChanges, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db';
+import { createServiceDb, findActiveSubsidiary, keyUsableAt, listenForReferenceChanges, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, referenceChangesGauge, startInternalServer, type Logger } from '@mm/observability';
 import {
   AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, operatorRequests, refundRequests, TransactionUpdateWaiter,
@@ -28,7 +28,8 @@ export interface RunningGateway {
 
 export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides = {}): Promise<RunningGateway> {
   const logger = overrides.logger ?? createLogger('gateway', env.LOG_LEVEL);
-  const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
+  // First: refused in production while demo credentials work on this database (@mm/db demo-data.ts).
+  const db = await createServiceDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, nodeEnv: env.NODE_ENV });
   const exportPool = createExportPool({ databaseUrl: env.DATABASE_URL, onError: (err) => logger.warn({ err }, 'export pool: idle connection failed') });
   const redis = createRedisConnection(env.REDIS_URL);
   await assertRedisNoEviction(redis);

@@ -1,6 +1,6 @@
-import { common, Joi, operator, parseEnv as parse, relay, secondsList, type CommonEnv, type OperatorEnv, type RelayEnv } from '@mm/config';
+import { common, Joi, nodeEnv, operator, parseEnv as parse, relay, secondsList, type CommonEnv, type NodeEnvEnv, type OperatorEnv, type RelayEnv } from '@mm/config';
 
-export interface BridgeEnv extends CommonEnv, OperatorEnv, RelayEnv {
+export interface BridgeEnv extends CommonEnv, NodeEnvEnv, OperatorEnv, RelayEnv {
   OPERATOR_BRIDGE_PORT: number;
   /** /ready and /metrics (and /health): for probes and Prometheus, never reachable by the operator. */
   OPERATOR_BRIDGE_INTERNAL_PORT: number;
@@ -14,6 +14,7 @@ export interface BridgeEnv extends CommonEnv, OperatorEnv, RelayEnv {
 
 const schema = Joi.object<BridgeEnv>({
   ...common,
+  ...nodeEnv,
   ...operator,
   ...relay,
   OPERATOR_BRIDGE_PORT: Joi.number().port().default(3002),

@@ -1,5 +1,5 @@
 import express from 'express';
-import { createDb, findOverdueOutbox } from '@mm/db';
+import { createServiceDb, findOverdueOutbox } from '@mm/db';
 import { assertRedisNoEviction, Counter, createLogger, createMetricsRegistry, httpMetrics, listen, liveness, startInternalServer, type Logger } from '@mm/observability';
 import { instrumentAdapter, operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
 import {
@@ -31,7 +31,8 @@ export interface RunningBridge {
 export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides = {}): Promise<RunningBridge> {
   const logger = overrides.logger ?? createLogger('operator-bridge', env.LOG_LEVEL);
   const now = overrides.now ?? Date.now;
-  const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
+  // First: refused in production while demo credentials work on this database (@mm/db demo-data.ts).
+  const db = await createServiceDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, nodeEnv: env.NODE_ENV });
   const redis = createRedisConnection(env.REDIS_URL);
   await assertRedisNoEviction(redis);
   const metrics = createMetricsRegistry('operator-bridge');

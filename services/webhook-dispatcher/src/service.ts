@@ -1,4 +1,4 @@
-import { createDb, findOverdueOutbox, listenForReferenceChanges, newestActiveSecret, ReferenceCache, SecretBox } from '@mm/db';
+import { createServiceDb, findOverdueOutbox, listenForReferenceChanges, newestActiveSecret, ReferenceCache, SecretBox } from '@mm/db';
 import {
   assertRedisNoEviction, createLogger, createMetricsRegistry, Histogram, LATENCY_BUCKETS, referenceChangesGauge, startInternalServer, type Logger,
 } from '@mm/observability';
@@ -27,7 +27,8 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
   const logger = overrides.logger ?? createLogger('webhook-dispatcher', env.LOG_LEVEL);
   // Fails fast on a malformed MASTER_KEY, before any connection is opened.
   const box = new SecretBox(env.MASTER_KEY);
-  const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
+  // Refused in production while demo credentials work on this database (@mm/db demo-data.ts).
+  const db = await createServiceDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, nodeEnv: env.NODE_ENV });
   const redis = createRedisConnection(env.REDIS_URL);
   try {
     await assertRedisNoEviction(redis);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createApiKey, createDb, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary, type Db } from '@mm/db';
-import { createTestDatabase, freePort, signedClient, type TestDatabase } from '@mm/testing';
+import { createTestDatabase, distinctFreePorts, signedClient, type TestDatabase } from '@mm/testing';
 import { startMerchantReceiver, type MerchantReceiver } from './merchant-receiver.js';
 import { PrivateRedis } from './private-redis.js';
 import { LOG_DIR, ServiceProcess } from './service-process.js';
@@ -69,6 +69,8 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
   const key = await createApiKey(db, new SecretBox(masterKey), merchant.id);
 
   const url = (p: number) => `http://127.0.0.1:${p}`;
+  // Every process of the system binds its own ports later: they must all differ.
+  const freePort = distinctFreePorts();
   const simulatorPort = await freePort();
   const sandboxToken = randomBytes(16).toString('hex');
   const common = {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createApiKey, createDb, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary, type Db } from '@mm/db';
 import { createLogger } from '@mm/observability';
-import { createTestDatabase, createTestRedis, freePort, type TestDatabase, type TestRedis } from '@mm/testing';
+import { createTestDatabase, createTestRedis, distinctFreePorts, type TestDatabase, type TestRedis } from '@mm/testing';
 import { parseEnv as gatewayEnv, startGateway, type RunningGateway } from '@mm/gateway';
 import { parseEnv as bridgeEnv, startOperatorBridge } from '@mm/operator-bridge';
 import { parseEnv as expiryEnv, startExpiryWorker } from '@mm/expiry-worker';
@@ -65,6 +65,7 @@ export async function startSystem(o: SystemOptions = {}) {
   const bridgeSettings = bridgeEnv({ ...base, OPERATOR_BRIDGE_PORT: '0', CASHIN_CONFIRMATION_TIMEOUT_S: String(o.confirmationTimeoutS ?? 300), ...o.bridgeEnv });
   // The bridge's callback URL must be known before it listens: take a free port first (and keep its
   // internal port across a restart, so its URL below stays right).
+  const freePort = distinctFreePorts();
   const bridgePort = await freePort();
   bridgeSettings.OPERATOR_BRIDGE_PORT = bridgePort;
   bridgeSettings.OPERATOR_CALLBACK_BASE_URL = `http://127.0.0.1:${bridgePort}`;

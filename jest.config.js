@@ -2,7 +2,7 @@
 // TypeScript stripped by @swc/jest.
 export default {
   testEnvironment: 'node',
-  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/e2e', '<rootDir>/bench'],
+  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/e2e', '<rootDir>/bench', '<rootDir>/scripts'],
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   extensionsToTreatAsEsm: ['.ts'],

@@ -117,13 +117,13 @@ describe('cash-in lifecycle against the operator simulator', () => {
     };
     // Callbacks the bridge took so far, queued or dropped as the same signed delivery again.
     const callbacksTaken = async () => {
-      const text = await (await fetch(`${sys.bridgeUrl}/metrics`)).text();
+      const text = await (await fetch(`${sys.internalUrls.bridge}/metrics`)).text();
       return samplesOf(text, 'mm_operator_callbacks_total').filter((m) => m.labels.outcome !== 'invalid').reduce((n, m) => n + m.value, 0);
     };
     try {
       await waitFor(idle, { what: 'operator-results idle' });
       const before = await callbacksTaken();
-      const res = await fetch(`${sys.sim.url}/sandbox/payments/${data.provider_reference}/resend-callback`, { method: 'POST' });
+      const res = await sys.sandbox(`/sandbox/payments/${data.provider_reference}/resend-callback`, { method: 'POST' });
       expect(res.status).toBeLessThan(300);
       // Taken by the bridge (queued, or dropped when signed in the same second as the first), then applied or ignored.
       await waitFor(async () => (await callbacksTaken()) > before, { what: 'the resent callback received' });

@@ -32,7 +32,7 @@ const until = (id: string, status: string) => waitFor(async () => { const t = aw
 const hooksOf = (id: string) => sys.receiver.received.filter((w) => w.body.transaction_id === id);
 type Disbursement = { partner_reference: string; disbursement_count: number };
 async function disbursements(): Promise<Disbursement[]> {
-  const res = await fetch(`${sys.sim.url}/sandbox/disbursements`);
+  const res = await sys.sandbox(`/sandbox/disbursements`);
   return ((await res.json()) as { disbursements: Disbursement[] }).disbursements;
 }
 const paidCount = async (reference: string) => (await disbursements()).filter((d) => d.partner_reference === reference).reduce((s, d) => s + d.disbursement_count, 0);
@@ -131,7 +131,7 @@ describe('cash-out with disbursement configured (decisions 7)', () => {
 
   it('the operator too slow: the cash-out stays INITIATED (never failed on a guess), the retry finds it paid, once', async () => {
     // Every call waits 1.5 s at the operator, past our 1 s timeout, and is still processed there.
-    await fetch(`${sys.sim.url}/sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latency_ms: 1500 }) });
+    await sys.sandbox(`/sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latency_ms: 1500 }) });
     let res;
     try {
       res = await sys.api('POST', CASHOUT, cashout({ amount: 3000 }));
@@ -141,7 +141,7 @@ describe('cash-out with disbursement configured (decisions 7)', () => {
       await waitFor(async () => (await paidCount(reference)) === 1, { what: 'the operator paid' });
       expect((await statusOf(res.body.data.transaction_id as string)).status).toBe('INITIATED');
     } finally {
-      await fetch(`${sys.sim.url}/sandbox/faults`, { method: 'DELETE' });
+      await sys.sandbox(`/sandbox/faults`, { method: 'DELETE' });
     }
     const id = res.body.data.transaction_id as string;
     await until(id, 'SUCCESS');

@@ -13,7 +13,7 @@ let metricsOf: (service: 'gateway' | 'bridge' | 'expiry' | 'refunds' | 'dispatch
 
 beforeAll(async () => {
   sys = await startSystem();
-  const urls = { gateway: sys.gatewayUrl, bridge: sys.bridgeUrl, simulator: sys.sim.url, ...sys.workerUrls };
+  const urls = { ...sys.internalUrls, simulator: sys.sim.url };
   metricsOf = async (service) => (await fetch(`${urls[service]}/metrics`)).text();
 
   const paid = await sys.api('POST', '/api/v1/payments/cashin', { merchant_order_id: newOrderId('metrics'), amount: 5000, customer_msisdn: CI_NUMBER('01') });

@@ -60,7 +60,7 @@ describe('a production bridge', () => {
   beforeAll(async () => {
     production = await startOperatorBridge(bridgeEnv({
       NODE_ENV: 'production', DATABASE_URL: sys.database.url, REDIS_URL: sys.redis.url, REDIS_PREFIX: sys.redis.prefix, LOG_LEVEL: 'silent',
-      DB_POOL_SIZE: '2', OPERATOR_BASE_URL: sys.sim.url, OPERATOR_BRIDGE_PORT: '0',
+      DB_POOL_SIZE: '2', OPERATOR_BASE_URL: sys.sim.url, OPERATOR_BRIDGE_PORT: '0', OPERATOR_BRIDGE_INTERNAL_PORT: '0',
       OPERATOR_API_TOKEN: 'operator-issued-token', OPERATOR_CALLBACK_SECRET: 'operator-issued-callback-secret',
     }), { logger: createLogger('e2e-production-bridge', 'silent') });
   });
@@ -72,7 +72,7 @@ describe('a production bridge', () => {
     const body = callbackBody(data.provider_reference, 'OK', '200', 'MPFORGED0001');
     const forged = await fetch(simulatorCallbackUrl(production), { method: 'POST', headers: signed(body), body });
     expect(forged.status).toBe(401);
-    expect(await callbackCounts(production.url)).toEqual({ invalid: 1 });
+    expect(await callbackCounts(production.internalUrl)).toEqual({ invalid: 1 });
     expect((await transaction(data.transaction_id)).status).toBe('PENDING');
 
     const genuine = await fetch(simulatorCallbackUrl(production), { method: 'POST', headers: signed(body, 'operator-issued-callback-secret'), body });
@@ -86,7 +86,7 @@ describe('a signed callback', () => {
     const data = await cashin('55');
     const body = callbackBody(data.provider_reference, 'canceled', null);
     const headers = signed(body);
-    const before = await callbackCounts(bridge.url);
+    const before = await callbackCounts(bridge.internalUrl);
 
     const first = await fetch(simulatorCallbackUrl(bridge), { method: 'POST', headers, body });
     expect([first.status, await first.json()]).toEqual([200, { received: true }]);
@@ -98,7 +98,7 @@ describe('a signed callback', () => {
     const retried = await fetch(simulatorCallbackUrl(bridge), { method: 'POST', headers: signed(body, 'sim-callback-secret', later), body });
     expect([retried.status, await retried.json()]).toEqual([200, { received: true }]);
 
-    const after = await callbackCounts(bridge.url);
+    const after = await callbackCounts(bridge.internalUrl);
     expect({ queued: (after.queued ?? 0) - (before.queued ?? 0), replayed: (after.replayed ?? 0) - (before.replayed ?? 0) }).toEqual({ queued: 2, replayed: 1 });
     await resultsDrained();
     const moves = await sys.db.transactionEvent.findMany({ where: { transactionId: data.transaction_id }, orderBy: { id: 'asc' } });

@@ -7,8 +7,9 @@ const order = () => `page-${Date.now()}-${++seq}`;
 const RETURN_URL = 'https://shop.example.test/back?cart=7';
 
 beforeAll(async () => {
-  // The operator answers after 1.5 s so the PENDING state can be seen first.
-  sys = await startSystem({ outcomeDelayMs: 1500 });
+  // The operator answers after 1.5 s so the PENDING state can be seen first. Cash-outs on: a cash-out
+  // id must not open the page.
+  sys = await startSystem({ outcomeDelayMs: 1500, gatewayEnv: { DISBURSEMENT_ENABLED: 'true' } });
 });
 afterAll(async () => {
   await sys.stop();
@@ -136,5 +137,26 @@ describe('hosted payment page', () => {
     const json = await fetch(`${sys.gatewayUrl}/pay/not-a-uuid/status`);
     expect(json.status).toBe(404);
     expectSecurityHeaders(json);
+  });
+
+  it('answers a cash-out id with the same 404 as an unknown one: the page is for a customer paying, not for payouts', async () => {
+    const paid = await cashin('01');
+    await statusUntil(paid.transaction_id, 'SUCCESS');
+    const payout = await sys.api('POST', '/api/v1/payments/cashout', {
+      merchant_order_id: order(), amount: 1000, beneficiary_msisdn: CI_NUMBER('44'), reason: 'payout',
+    });
+    expect(payout.status).toBe(202);
+    const id = payout.body.data.transaction_id as string;
+    expect(await sys.db.transaction.count({ where: { id, type: 'CASHOUT' } })).toBe(1);
+
+    const res = await page(id, 'en-US,en;q=0.9');
+    expect(res.status).toBe(404);
+    expectSecurityHeaders(res);
+    const html = await res.text();
+    expect(html).toContain('Payment not found');
+    expect(html).not.toContain('Boutique Test');
+    const json = await fetch(`${sys.gatewayUrl}/pay/${id}/status`);
+    expect(json.status).toBe(404);
+    expect(await json.json()).toEqual({ error: 'not_found' });
   });
 });

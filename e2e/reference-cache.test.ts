@@ -17,7 +17,7 @@ const CASHIN = '/api/v1/payments/cashin';
 const senegal = () => ({ merchant_order_id: newOrderId('sn'), amount: 1000, customer_msisdn: '+221771234501' });
 
 async function listeningGauge(): Promise<string | undefined> {
-  const text = await (await fetch(`${sys.gatewayUrl}/metrics`)).text();
+  const text = await (await fetch(`${sys.internalUrls.gateway}/metrics`)).text();
   return /^mm_reference_changes_listening\{[^}]*\} (\d)$/m.exec(text)?.[1];
 }
 

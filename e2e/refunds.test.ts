@@ -163,16 +163,16 @@ describe('refunds while the operator is unreachable', () => {
     const { createRedisConnection, bullPrefix, refundRequests } = await import('@mm/queues');
     const tx = await capturedCashin();
     const { providerReference } = await sys.db.transaction.findUniqueOrThrow({ where: { id: tx } });
-    expect((await fetch(`${sys.sim.url}/sandbox/payments/${providerReference}/hang-refunds`, { method: 'POST' })).status).toBeLessThan(300);
+    expect((await sys.sandbox(`/sandbox/payments/${providerReference}/hang-refunds`, { method: 'POST' })).status).toBeLessThan(300);
     const r = await refund({ transaction_id: tx, amount: 1000 });
     const connection = createRedisConnection(sys.redis.url);
     const queue = new Queue(refundRequests.name, { connection, prefix: bullPrefix(sys.redis.prefix) });
     try {
       await waitFor(async () => (await queue.getJobs(['delayed', 'wait', 'active', 'failed'])).some((j) => j.attemptsMade >= 1), { what: 'a failed refund attempt' });
       expect((await sys.api('GET', `/api/v1/refunds/${r.body.data.refund_id}`)).body.data.status).toBe('PENDING');
-      expect((await fetch(`${sys.sim.url}/sandbox/payments/${providerReference}/hang-refunds`, { method: 'DELETE' })).status).toBeLessThan(300);
+      expect((await sys.sandbox(`/sandbox/payments/${providerReference}/hang-refunds`, { method: 'DELETE' })).status).toBeLessThan(300);
       await refundStatus(r.body.data.refund_id, 'SUCCESS');
-      const refunds = await (await fetch(`${sys.sim.url}/sandbox/refunds`)).json() as { refunds: { refund_count: number; partner_reference: string }[] };
+      const refunds = await (await sys.sandbox(`/sandbox/refunds`)).json() as { refunds: { refund_count: number; partner_reference: string }[] };
       const ours = refunds.refunds.filter((x) => x.partner_reference === r.body.data.provider_reference);
       expect(ours.map((x) => x.refund_count)).toEqual([1]);
     } finally {

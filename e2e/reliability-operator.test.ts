@@ -106,7 +106,7 @@ describe('never two USSD pushes for one transaction', () => {
     expect((await transaction(data.transaction_id)).status).toBe('PENDING');
     expect(await history(data.transaction_id)).toEqual(before);
     // Leave nothing pending behind: the customer confirms.
-    expect((await fetch(`${sys.sim.url}/sandbox/payments/${data.provider_reference}/confirm`, { method: 'POST' })).status).toBe(200);
+    expect((await sys.sandbox(`/sandbox/payments/${data.provider_reference}/confirm`, { method: 'POST' })).status).toBe(200);
     await statusIs(data.transaction_id, 'SUCCESS');
   });
 });
@@ -142,7 +142,7 @@ describe('operator callbacks are authenticated', () => {
     ({ 'X-Operator-Timestamp': timestamp, 'X-Operator-Signature': signPayload(secret, timestamp, body) });
 
   it('exposes the count of operator OKs for FAILED cash-ins on /metrics, for an alert', async () => {
-    const res = await fetch(`${bridge.url}/metrics`);
+    const res = await fetch(`${bridge.internalUrl}/metrics`);
     expect(res.status).toBe(200);
     expect(await res.text()).toMatch(/^mm_operator_ok_for_failed_cashin_total\{service="operator-bridge"\} 0$/m);
   });
@@ -193,7 +193,7 @@ describe('expiry asks the operator once more', () => {
     // simulator gives up after its few retries.
     await sys.stopBridge();
     try {
-      const confirm = await fetch(`${sys.sim.url}/sandbox/payments/${data.provider_reference}/confirm`, { method: 'POST' });
+      const confirm = await sys.sandbox(`/sandbox/payments/${data.provider_reference}/confirm`, { method: 'POST' });
       expect(confirm.status).toBe(200);
       expect((await transaction(data.transaction_id)).status).toBe('PENDING');
 

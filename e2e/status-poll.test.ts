@@ -17,7 +17,7 @@ describe('status polling of pending cash-ins', () => {
     const id = res.body.data.transaction_id as string;
     // The bridge is down when the customer confirms: every callback attempt of the operator fails.
     await sys.stopBridge();
-    const confirm = await fetch(`${sys.sim.url}/sandbox/payments/${res.body.data.provider_reference}/confirm`, { method: 'POST' });
+    const confirm = await sys.sandbox(`/sandbox/payments/${res.body.data.provider_reference}/confirm`, { method: 'POST' });
     expect(confirm.status).toBeLessThan(300);
     const done = await waitFor(async () => {
       const t = (await sys.api('GET', `/api/v1/payments/${id}`)).body.data;

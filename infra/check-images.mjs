@@ -9,8 +9,11 @@
  * runtime trees: the runtime stage's ENV, its CMD, as uid/gid 1000 (`node` in the image; when this
  * script runs as root) on files it cannot write, with the environment docker-compose.yml gives, against
  * this machine's PostgreSQL (a database of its own) and Redis (a key prefix of its own):
- *   - admin-cli: its CMD (migrate) on the empty database, then `seed` as docker-compose.yml runs it;
- *   - every service: its HEALTHCHECK command until it passes, then GET /ready where it has one;
+ *   - admin-cli: its CMD (migrate) on the empty database, then `seed:subsidiaries` as docker-compose.yml's
+ *     production stack runs it (no demo data: the services run with NODE_ENV=production and would refuse it),
+ *     then a merchant (`merchant:create`, webhooks to the inbox) and a back-office admin (`staff:create`);
+ *   - every service: its HEALTHCHECK command until it passes, then GET /ready on its internal port, where it
+ *     has one, and GET /ready and /metrics answering 404 on the public port of those with public routes;
  *   - a signed cash-in (README's signing) reaches SUCCESS and its webhook is delivered to the inbox with a
  *     valid signature; a partial refund of it reaches SUCCESS (refund-worker); a cash-in that is never
  *     confirmed becomes EXPIRED (expiry-worker, CASHIN_CONFIRMATION_TIMEOUT_S=3 here);
@@ -25,7 +28,7 @@
  * Needs: node 20, pnpm, PostgreSQL and Redis (noeviction) as for `pnpm start`, the workspace installed
  * (`pnpm install`: pg and ioredis are taken from it). Environment: CHECK_PG_URL (default
  * postgresql://postgres@127.0.0.1:5432/postgres), CHECK_REDIS_URL (redis://127.0.0.1:6379),
- * CHECK_PORT_BASE (39000: ports base..base+7), PNPM_STORE_DIR (default `pnpm store path`).
+ * CHECK_PORT_BASE (39000: ports base..base+10), PNPM_STORE_DIR (default `pnpm store path`).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -45,7 +48,9 @@ const PG_URL = process.env.CHECK_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432
 const REDIS_URL = process.env.CHECK_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const BASE = Number(process.env.CHECK_PORT_BASE ?? 39000);
 const RUN_AS = process.getuid?.() === 0 ? { uid: 1000, gid: 1000 } : {};
-const DEMO = { key: 'pk_demo_5f1c2a9e4b7d4c3a8e6f0b1d2c3e4f50', secret: 'sk_demo_9b8a7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f' };
+// The merchant and the back-office admin created with admin-cli once the database is migrated.
+const MERCHANT = { key: '', secret: '' };
+const STAFF = { email: 'check-images@example.test', password: randomBytes(12).toString('hex') };
 
 const tag = `${process.pid}_${Date.now().toString(36)}`;
 const DB_NAME = `mm_check_images_${tag}`;
@@ -155,21 +160,38 @@ const PORTS = {
   gateway: BASE, backoffice: BASE + 1, 'operator-bridge': BASE + 2, 'operator-simulator': BASE + 3,
   'webhook-inbox': BASE + 4, 'webhook-dispatcher': BASE + 5, 'expiry-worker': BASE + 6, 'refund-worker': BASE + 7,
 };
+/** /ready and /metrics of the services with public routes; the others serve them on their one port. */
+const INTERNAL_PORTS = { gateway: BASE + 8, backoffice: BASE + 9, 'operator-bridge': BASE + 10 };
 const url = (service) => `http://127.0.0.1:${PORTS[service]}`;
+const internalUrl = (service) => `http://127.0.0.1:${INTERNAL_PORTS[service] ?? PORTS[service]}`;
 
-/** The environment docker-compose.yml gives each service, pointed at this machine. */
+/**
+ * The environment docker-compose.yml gives each service, pointed at this machine: its production stack
+ * (NODE_ENV=production, no demo data), with the demo profile's simulator and inbox standing in for the
+ * operator and the merchant, and the operator token, callback secret and sandbox token set as compose
+ * requires them (no published default). The inbox verifies with the merchant created here.
+ */
 function composeEnv(service, secrets) {
-  const data = { DATABASE_URL: secrets.databaseUrl, REDIS_URL, REDIS_PREFIX: PREFIX, LOG_LEVEL: 'info' };
-  const operator = { OPERATOR: 'simulator', OPERATOR_BASE_URL: url('operator-simulator'), OPERATOR_API_TOKEN: 'sim-token', OPERATOR_CALLBACK_SECRET: 'sim-callback-secret' };
+  const data = { NODE_ENV: 'production', DATABASE_URL: secrets.databaseUrl, REDIS_URL, REDIS_PREFIX: PREFIX, LOG_LEVEL: 'info' };
+  const operator = { OPERATOR: 'simulator', OPERATOR_BASE_URL: url('operator-simulator'), OPERATOR_API_TOKEN: secrets.operatorToken, OPERATOR_CALLBACK_SECRET: secrets.callbackSecret };
   switch (service) {
-    case 'operator-simulator': return { OPERATOR_SIMULATOR_PORT: PORTS[service], OPERATOR_API_TOKEN: 'sim-token', OPERATOR_CALLBACK_SECRET: 'sim-callback-secret', LOG_LEVEL: 'info' };
-    case 'webhook-inbox': return { WEBHOOK_INBOX_PORT: PORTS[service] };
-    case 'gateway': return { ...data, GATEWAY_PORT: PORTS[service], PUBLIC_BASE_URL: url('gateway'), MASTER_KEY: secrets.masterKey };
-    case 'backoffice': return { ...data, BACKOFFICE_PORT: PORTS[service], SESSION_SECRET: secrets.sessionSecret, MASTER_KEY: secrets.masterKey, SECURE_COOKIES: 'false' };
+    case 'operator-simulator': return {
+      OPERATOR_SIMULATOR_PORT: PORTS[service], OPERATOR_API_TOKEN: secrets.operatorToken, OPERATOR_CALLBACK_SECRET: secrets.callbackSecret,
+      SIM_SANDBOX_TOKEN: secrets.sandboxToken, LOG_LEVEL: 'info',
+    };
+    case 'webhook-inbox': return { WEBHOOK_INBOX_PORT: PORTS[service], DEMO_API_SECRET: MERCHANT.secret };
+    case 'gateway': return { ...data, GATEWAY_PORT: PORTS[service], GATEWAY_INTERNAL_PORT: INTERNAL_PORTS[service], PUBLIC_BASE_URL: url('gateway'), MASTER_KEY: secrets.masterKey };
+    case 'backoffice': return {
+      ...data, BACKOFFICE_PORT: PORTS[service], BACKOFFICE_INTERNAL_PORT: INTERNAL_PORTS[service], SESSION_SECRET: secrets.sessionSecret, MASTER_KEY: secrets.masterKey, SECURE_COOKIES: 'false',
+    };
     // CASHIN_CONFIRMATION_TIMEOUT_S: 3 s instead of 300 so that the expiry worker has work during the check.
-    case 'operator-bridge': return { ...data, ...operator, OPERATOR_BRIDGE_PORT: PORTS[service], OPERATOR_CALLBACK_BASE_URL: url('operator-bridge'), CASHIN_CONFIRMATION_TIMEOUT_S: '3' };
+    case 'operator-bridge': return {
+      ...data, ...operator, OPERATOR_BRIDGE_PORT: PORTS[service], OPERATOR_BRIDGE_INTERNAL_PORT: INTERNAL_PORTS[service],
+      OPERATOR_CALLBACK_BASE_URL: url('operator-bridge'), CASHIN_CONFIRMATION_TIMEOUT_S: '3',
+    };
     case 'expiry-worker': return { ...data, ...operator, EXPIRY_WORKER_PORT: PORTS[service] };
     case 'refund-worker': return { ...data, ...operator, REFUND_WORKER_PORT: PORTS[service] };
+    // The inbox is on this machine: MM_WEBHOOK_ALLOW_PRIVATE_NETWORKS=true, as the demo sets it.
     case 'webhook-dispatcher': return { ...data, WEBHOOK_DISPATCHER_PORT: PORTS[service], MASTER_KEY: secrets.masterKey, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
     default: return {};
   }
@@ -233,16 +255,21 @@ function tail(service) {
 async function api(method, pathname, body) {
   const raw = body === undefined ? '' : JSON.stringify(body);
   const ts = String(Math.floor(Date.now() / 1000));
-  const sig = createHmac('sha256', DEMO.secret).update(ts + raw).digest('hex');
+  const sig = createHmac('sha256', MERCHANT.secret).update(ts + raw).digest('hex');
   const res = await fetch(`${url('gateway')}/api/v1${pathname}`, {
     method,
-    headers: { 'Content-Type': 'application/json', 'X-Service-Key': DEMO.key, 'X-Service-Timestamp': ts, 'X-Service-Signature': sig },
+    headers: { 'Content-Type': 'application/json', 'X-Service-Key': MERCHANT.key, 'X-Service-Timestamp': ts, 'X-Service-Signature': sig },
     body: body === undefined ? undefined : raw,
   });
   const text = await res.text();
   let json;
   try { json = JSON.parse(text); } catch { json = text; }
   return { status: res.status, body: json };
+}
+
+async function expectRefused(promise, pattern, what) {
+  const outcome = await promise.then(() => 'succeeded', (err) => err.message);
+  if (!pattern.test(outcome)) fail(`${what}: expected a refusal matching ${pattern}, got: ${outcome.slice(0, 500)}`);
 }
 
 async function until(what, timeoutMs, probe) {
@@ -292,7 +319,7 @@ async function backofficeDashboard() {
   res = await fetch(`${base}/login`, {
     method: 'POST', redirect: 'manual',
     headers: { cookie: cookies(), 'content-type': 'application/x-www-form-urlencoded', origin: base },
-    body: new URLSearchParams({ _csrf: csrf, email: 'admin@demo.local', password: 'demo-password' }),
+    body: new URLSearchParams({ _csrf: csrf, email: STAFF.email, password: STAFF.password }),
   });
   keep(res);
   if (res.status !== 303) fail(`backoffice: login answered ${res.status}`);
@@ -378,6 +405,9 @@ async function main() {
     databaseUrl: Object.assign(new URL(PG_URL), { pathname: `/${DB_NAME}` }).toString(),
     masterKey: randomBytes(32).toString('hex'),
     sessionSecret: randomBytes(32).toString('hex'),
+    operatorToken: randomBytes(16).toString('hex'),
+    callbackSecret: randomBytes(16).toString('hex'),
+    sandboxToken: randomBytes(16).toString('hex'),
   };
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
@@ -386,23 +416,36 @@ async function main() {
   await admin.end();
   log(`database ${DB_NAME}, Redis prefix ${PREFIX}, services as ${RUN_AS.uid === undefined ? 'the current user' : `uid ${RUN_AS.uid}`}`);
 
-  // docker-compose.yml's `migrate`: the admin-cli image's CMD (migrate), then seed (NODE_ENV=development there).
+  // docker-compose.yml's `migrate`: the admin-cli image's CMD (migrate), then seed:subsidiaries; then what an
+  // operator of the production stack does next: a merchant and a back-office account.
   const cli = images['admin-cli'];
   const cliEnv = { DATABASE_URL: secrets.databaseUrl, MASTER_KEY: secrets.masterKey };
+  const adminCli = (args, label) => runOnce(cli, [...cli.cmd.slice(0, -1), ...args], cliEnv, `admin-cli ${label}`);
   await runOnce(cli, cli.cmd, cliEnv, 'admin-cli migrate');
-  await runOnce(cli, [...cli.cmd.slice(0, -1), 'seed'], { ...cliEnv, NODE_ENV: 'development', DEMO_WEBHOOK_URL: `${url('webhook-inbox')}/webhooks` }, 'admin-cli seed');
-  log('admin-cli: migrate (the image CMD) and seed passed');
+  await adminCli(['seed:subsidiaries'], 'seed:subsidiaries');
+  await expectRefused(adminCli(['seed'], 'seed'), /refused with NODE_ENV=production/, 'admin-cli seed (demo data) under production');
+  const created = JSON.parse((await adminCli(['merchant:create', '--name', 'Check Images', '--webhook-url', `${url('webhook-inbox')}/webhooks`, '--json'], 'merchant:create')).trim().split('\n').pop());
+  Object.assign(MERCHANT, { key: created.api_key, secret: created.api_secret });
+  await adminCli(['staff:create', '--email', STAFF.email, '--name', 'Check Images', '--role', 'admin', '--password', STAFF.password], 'staff:create');
+  log('admin-cli: migrate (the image CMD), seed:subsidiaries, merchant:create and staff:create passed; seed (demo data) refused');
 
   const order = ['operator-simulator', 'webhook-inbox', 'gateway', 'backoffice', 'operator-bridge', 'expiry-worker', 'refund-worker', 'webhook-dispatcher'];
   for (const service of order) startService(service, images[service], composeEnv(service, secrets));
   for (const service of order) {
     await waitHealthy(service, images[service], composeEnv(service, secrets));
     if (!['operator-simulator', 'webhook-inbox'].includes(service)) {
-      const res = await fetch(`${url(service)}/ready`);
-      if (res.status !== 200) fail(`${service}: /ready answered ${res.status}`);
+      const res = await fetch(`${internalUrl(service)}/ready`);
+      if (res.status !== 200) fail(`${service}: /ready on its internal port answered ${res.status}`);
+    }
+    if (service in INTERNAL_PORTS) {
+      for (const path of ['/ready', '/metrics']) {
+        const res = await fetch(`${url(service)}${path}`, { redirect: 'manual' });
+        // 404, or the back-office's login redirect: never the content.
+        if (res.status === 200) fail(`${service}: ${path} is served on the public port`);
+      }
     }
   }
-  log(`every service passed its HEALTHCHECK (and /ready where it has one): ${order.join(', ')}`);
+  log(`every service passed its HEALTHCHECK (and /ready on its internal port where it has one; not on the public one): ${order.join(', ')}`);
 
   const paid = await cashIn('+2250707000001');
   await until('cash-in SUCCESS', 30_000, transactionStatus(paid, 'SUCCESS'));

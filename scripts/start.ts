@@ -3,6 +3,7 @@
  * subsidiaries, the demo merchant and the demo staff, then runs every service in one process tree with
  * prefixed logs. Ctrl-C (or SIGTERM) stops them all; each service shuts down gracefully.
  */
+import { randomBytes } from 'node:crypto';
 import concurrently from 'concurrently';
 import pg from 'pg';
 import { DEMO_MERCHANT, DEMO_STAFF, DEV_MASTER_KEY } from '@mm/config';
@@ -16,6 +17,10 @@ const env = {
   GATEWAY_PORT: process.env.GATEWAY_PORT ?? '3000',
   BACKOFFICE_PORT: process.env.BACKOFFICE_PORT ?? '3001',
   OPERATOR_BRIDGE_PORT: process.env.OPERATOR_BRIDGE_PORT ?? '3002',
+  // /ready and /metrics of the services with public routes (the workers' one port is theirs).
+  GATEWAY_INTERNAL_PORT: process.env.GATEWAY_INTERNAL_PORT ?? '3100',
+  BACKOFFICE_INTERNAL_PORT: process.env.BACKOFFICE_INTERNAL_PORT ?? '3101',
+  OPERATOR_BRIDGE_INTERNAL_PORT: process.env.OPERATOR_BRIDGE_INTERNAL_PORT ?? '3102',
   OPERATOR_SIMULATOR_PORT: process.env.OPERATOR_SIMULATOR_PORT ?? '3003',
   WEBHOOK_INBOX_PORT: process.env.WEBHOOK_INBOX_PORT ?? '3004',
   // The demo merchant's webhook inbox runs on this machine.
@@ -24,6 +29,9 @@ const env = {
   DISBURSEMENT_ENABLED: process.env.DISBURSEMENT_ENABLED ?? 'true',
 };
 const inboxUrl = `http://127.0.0.1:${env.WEBHOOK_INBOX_PORT}/webhooks`;
+// The simulator's sandbox and virtual phone take this token (a new one per run unless set); the phone
+// link below carries it once, and the page keeps it as a cookie.
+const sandboxToken = process.env.SIM_SANDBOX_TOKEN ?? randomBytes(16).toString('hex');
 
 async function ensureDatabase(url: string): Promise<void> {
   const target = new URL(url);
@@ -54,18 +62,19 @@ Merchant API  ${gateway}/api/v1
 Back-office   http://127.0.0.1:${env.BACKOFFICE_PORT}/  (password ${DEMO_STAFF.password})
 ${DEMO_STAFF.users.map((u) => `  ${u.role.padEnd(9)} ${u.email}`).join('\n')}
 Webhooks received by the demo merchant: http://127.0.0.1:${env.WEBHOOK_INBOX_PORT}/
-Virtual phone (confirm pushes by hand):  http://127.0.0.1:${env.OPERATOR_SIMULATOR_PORT}/phone
+Virtual phone (confirm pushes by hand):  http://127.0.0.1:${env.OPERATOR_SIMULATOR_PORT}/phone?token=${sandboxToken}
+Readiness and metrics (/ready, /metrics): ports ${env.GATEWAY_INTERNAL_PORT} (gateway), ${env.BACKOFFICE_INTERNAL_PORT} (back-office), ${env.OPERATOR_BRIDGE_INTERNAL_PORT} (bridge), 3005-3007 (workers)
 Ctrl-C stops everything.
 `);
 
-const service = (name: string, dir: string) => ({
+const service = (name: string, dir: string, own: Record<string, string> = {}) => ({
   name,
   command: `node --import tsx services/${dir}/src/main.ts`,
-  env: { ...env, DEMO_API_SECRET: DEMO_MERCHANT.apiSecret },
+  env: { ...env, DEMO_API_SECRET: DEMO_MERCHANT.apiSecret, ...own },
 });
 const { result } = concurrently(
   [
-    service('simulator', 'operator-simulator'),
+    service('simulator', 'operator-simulator', { SIM_SANDBOX_TOKEN: sandboxToken }),
     service('gateway', 'gateway'),
     service('backoffice', 'backoffice'),
     service('bridge', 'operator-bridge'),

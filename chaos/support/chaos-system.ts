@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createApiKey, createDb, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary, type Db } from '@mm/db';
-import { createTestDatabase, freePort, signedClient, type TestDatabase } from '@mm/testing';
+import { createTestDatabase, distinctFreePorts, signedClient, type TestDatabase } from '@mm/testing';
 import { startMerchantReceiver, type MerchantReceiver } from './merchant-receiver.js';
 import { PrivateRedis } from './private-redis.js';
 import { LOG_DIR, ServiceProcess } from './service-process.js';
@@ -69,21 +69,27 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
   const key = await createApiKey(db, new SecretBox(masterKey), merchant.id);
 
   const url = (p: number) => `http://127.0.0.1:${p}`;
+  // Every process of the system binds its own ports later: they must all differ.
+  const freePort = distinctFreePorts();
   const simulatorPort = await freePort();
+  const sandboxToken = randomBytes(16).toString('hex');
   const common = {
     DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: 'chaos', MASTER_KEY: masterKey,
     LOG_LEVEL: o.logLevel ?? process.env.CHAOS_LOG_LEVEL ?? 'info', DB_POOL_SIZE: '5',
     OPERATOR_BASE_URL: url(simulatorPort), OPERATOR_TIMEOUT_MS: String(o.operatorTimeoutMs ?? 2000),
     OUTBOX_RELAY_INTERVAL_MS: '250', OUTBOX_GRACE_MS: '1500', WORKER_LOCK_MS: '2000',
   };
-  /** What each service needs of its own, given the port of the instance. */
-  const own: Record<ServiceName, { dir: string; readyPath?: string; env(port: number): Record<string, string> }> = {
+  /**
+   * What each service needs of its own, given the ports of the instance: `internal` when /ready and
+   * /metrics are on a port of their own (services with public routes), else on its one port.
+   */
+  const own: Record<ServiceName, { dir: string; internal?: true; readyPath?: string; env(port: number, internalPort: number): Record<string, string> }> = {
     simulator: { dir: 'operator-simulator', readyPath: '/health', env: (p) => ({
-      OPERATOR_SIMULATOR_PORT: String(p), SIM_OUTCOME_DELAY_MS: String(o.outcomeDelayMs ?? 300),
+      OPERATOR_SIMULATOR_PORT: String(p), SIM_SANDBOX_TOKEN: sandboxToken, SIM_OUTCOME_DELAY_MS: String(o.outcomeDelayMs ?? 300),
       SIM_LATE_CONFIRM_DELAY_MS: String(o.lateConfirmDelayMs ?? 60_000), SIM_HANG_MS: '5000',
     }) },
-    gateway: { dir: 'gateway', env: (p) => ({
-      GATEWAY_PORT: String(p), PUBLIC_BASE_URL: url(p), CASHIN_ACK_WAIT_MS: '1500',
+    gateway: { dir: 'gateway', internal: true, env: (p, ip) => ({
+      GATEWAY_PORT: String(p), GATEWAY_INTERNAL_PORT: String(ip), PUBLIC_BASE_URL: url(p), CASHIN_ACK_WAIT_MS: '1500',
       // The load of a suite is one merchant's: the limiter is tested elsewhere.
       RATE_LIMIT_PER_S: '5000', RATE_LIMIT_BURST: '10000',
       // Every request comes from 127.0.0.1, and bad-input sends hundreds of failed authentications on
@@ -91,8 +97,8 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
       AUTH_FAILURE_LIMIT: '1000000',
     }) },
     // Each bridge gives the operator its own callback address, as replicas behind no balancer would.
-    bridge: { dir: 'operator-bridge', env: (p) => ({
-      OPERATOR_BRIDGE_PORT: String(p), OPERATOR_CALLBACK_BASE_URL: url(p),
+    bridge: { dir: 'operator-bridge', internal: true, env: (p, ip) => ({
+      OPERATOR_BRIDGE_PORT: String(p), OPERATOR_BRIDGE_INTERNAL_PORT: String(ip), OPERATOR_CALLBACK_BASE_URL: url(p),
       CASHIN_CONFIRMATION_TIMEOUT_S: String(o.confirmationTimeoutS ?? 6), CASHIN_STATUS_POLL_S: o.statusPollS ?? '',
     }) },
     expiry: { dir: 'expiry-worker', env: (p) => ({ EXPIRY_WORKER_PORT: String(p) }) },
@@ -103,18 +109,19 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
     }) },
   };
   /** Instance 0 keeps the plain name (and log file) every single-instance suite has always used. */
-  const instance = (name: ServiceName, i: number, port: number) => {
+  const instance = async (name: ServiceName, i: number, port: number) => {
     const id = i === 0 ? name : `${name}-${i}`;
+    const internalPort = own[name].internal ? await freePort() : port;
     return new ServiceProcess({
-      name: id, dir: own[name].dir, url: url(port), readyUrl: `${url(port)}${own[name].readyPath ?? '/ready'}`,
-      logFile: `${LOG_DIR}/${o.suite}-${id}.log`, nodeArgs: o.nodeArgs, env: { ...common, ...own[name].env(port), ...o.env?.[name] },
+      name: id, dir: own[name].dir, url: url(port), internalUrl: url(internalPort), readyUrl: `${url(internalPort)}${own[name].readyPath ?? '/ready'}`,
+      logFile: `${LOG_DIR}/${o.suite}-${id}.log`, nodeArgs: o.nodeArgs, env: { ...common, ...own[name].env(port, internalPort), ...o.env?.[name] },
     });
   };
   const replicas = o.replicas ?? 1;
-  const instances = { simulator: [instance('simulator', 0, simulatorPort)] } as Record<ServiceName, ServiceProcess[]>;
+  const instances = { simulator: [await instance('simulator', 0, simulatorPort)] } as Record<ServiceName, ServiceProcess[]>;
   for (const name of REPLICATED) {
     instances[name] = [];
-    for (let i = 0; i < replicas; i++) instances[name].push(instance(name, i, await freePort()));
+    for (let i = 0; i < replicas; i++) instances[name].push(await instance(name, i, await freePort()));
   }
   const services = Object.fromEntries(SERVICE_NAMES.map((n) => [n, instances[n][0]!])) as Record<ServiceName, ServiceProcess>;
   const all = SERVICE_NAMES.flatMap((n) => instances[n]);
@@ -138,7 +145,7 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
     instances,
     merchant: { id: merchant.id, ...key },
     gatewayUrl: gatewayUrls[0]!,
-    simulator: new SimulatorControl(url(simulatorPort)),
+    simulator: new SimulatorControl(url(simulatorPort), sandboxToken),
     api: signedClient(gatewayUrls[0]!, key.apiKey, key.apiSecret),
     /** The merchant's client of each gateway instance. */
     apis: gatewayUrls.map((u) => signedClient(u, key.apiKey, key.apiSecret)),

@@ -9,7 +9,7 @@ export interface Work {
 }
 
 async function scrape(p: ServiceProcess): Promise<string> {
-  const res = await fetch(`${p.spec.url}/metrics`, { signal: AbortSignal.timeout(15_000) });
+  const res = await fetch(`${p.spec.internalUrl}/metrics`, { signal: AbortSignal.timeout(15_000) });
   if (!res.ok) throw new Error(`${p.spec.name} /metrics: ${res.status}`);
   return res.text();
 }

@@ -14,9 +14,11 @@ export interface ServiceSpec {
   /** Folder under services/ whose src/main.ts is started. */
   dir: string;
   env: Record<string, string>;
-  /** Where it listens, e.g. for its /metrics. */
+  /** Where it listens (the gateway's API, the bridge's callbacks). */
   url: string;
-  /** Answers 200 once the service has started (its workers are ready before its health server). */
+  /** Its internal port, where /ready and /metrics are (the same as `url` for workers, which serve nothing else). */
+  internalUrl: string;
+  /** Answers 200 once the service has started (its workers are ready before its internal server). */
   readyUrl: string;
   /** Log file, appended to across restarts. */
   logFile: string;

@@ -1,3 +1,5 @@
+import { sandboxFetch, type SandboxFetch } from '@mm/testing';
+
 /** One push as the operator simulator's sandbox lists it. */
 export interface SimulatorPush {
   partner_reference: string;
@@ -31,12 +33,16 @@ export interface SimulatorFaults {
   callback_spread_ms?: number;
 }
 
-/** The test's hand on the operator simulator: its sandbox routes, never its partner API. */
+/** The test's hand on the operator simulator: its sandbox routes (with the sandbox token), never its partner API. */
 export class SimulatorControl {
-  constructor(readonly url: string) {}
+  private readonly sandbox: SandboxFetch;
+
+  constructor(readonly url: string, sandboxToken: string) {
+    this.sandbox = sandboxFetch(url, sandboxToken);
+  }
 
   private async json<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${this.url}${path}`, {
+    const res = await this.sandbox(path, {
       method,
       headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),

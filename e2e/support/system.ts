@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createApiKey, createDb, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary, type Db } from '@mm/db';
 import { createLogger } from '@mm/observability';
-import { createTestDatabase, createTestRedis, freePort, type TestDatabase, type TestRedis } from '@mm/testing';
+import { createTestDatabase, createTestRedis, distinctFreePorts, type TestDatabase, type TestRedis } from '@mm/testing';
 import { parseEnv as gatewayEnv, startGateway, type RunningGateway } from '@mm/gateway';
 import { parseEnv as bridgeEnv, startOperatorBridge } from '@mm/operator-bridge';
 import { parseEnv as expiryEnv, startExpiryWorker } from '@mm/expiry-worker';
 import { parseEnv as refundEnv, startRefundWorker } from '@mm/refund-worker';
 import { parseEnv as dispatcherEnv, startWebhookDispatcher } from '@mm/webhook-dispatcher';
 import { startSimulator, type RunningSimulator } from '@mm/operator-simulator';
-import { signedClient } from '@mm/testing';
+import { sandboxFetch, signedClient } from '@mm/testing';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
 export interface SystemOptions {
@@ -47,8 +47,9 @@ export async function startSystem(o: SystemOptions = {}) {
   const key = await createApiKey(db, box, merchant.id);
   const logger = createLogger('e2e', process.env.E2E_LOG_LEVEL ?? 'silent');
 
+  const sandboxToken = randomBytes(16).toString('hex');
   const sim: RunningSimulator = await startSimulator({
-    port: 0, host: '127.0.0.1', apiToken: 'sim-token', callbackSecret: 'sim-callback-secret',
+    port: 0, host: '127.0.0.1', apiToken: 'sim-token', sandboxToken, callbackSecret: 'sim-callback-secret',
     outcomeDelayMs: o.outcomeDelayMs ?? 50, lateConfirmDelayMs: o.lateConfirmDelayMs ?? 1500, hangMs: o.hangMs ?? 1500,
     callbackRetryDelaysMs: [50, 100, 200], log: () => undefined,
   });
@@ -60,14 +61,17 @@ export async function startSystem(o: SystemOptions = {}) {
   };
   const jobOptions = { backoff: { type: 'fixed', delay: 50 } };
 
-  const gatewaySettings = { ...base, GATEWAY_PORT: '0', CASHIN_ACK_WAIT_MS: String(o.ackWaitMs ?? 3000), PUBLIC_BASE_URL: 'http://pay.example.test' };
+  const gatewaySettings = { ...base, GATEWAY_PORT: '0', GATEWAY_INTERNAL_PORT: '0', CASHIN_ACK_WAIT_MS: String(o.ackWaitMs ?? 3000), PUBLIC_BASE_URL: 'http://pay.example.test' };
   const gateway = await startGateway(gatewayEnv({ ...gatewaySettings, ...o.gatewayEnv }), { logger, jobOptions });
   const extraGateways: RunningGateway[] = [];
   const bridgeSettings = bridgeEnv({ ...base, OPERATOR_BRIDGE_PORT: '0', CASHIN_CONFIRMATION_TIMEOUT_S: String(o.confirmationTimeoutS ?? 300), ...o.bridgeEnv });
-  // The bridge's callback URL must be known before it listens: take a free port first.
+  // The bridge's callback URL must be known before it listens: take a free port first (and keep its
+  // internal port across a restart, so its URL below stays right).
+  const freePort = distinctFreePorts();
   const bridgePort = await freePort();
   bridgeSettings.OPERATOR_BRIDGE_PORT = bridgePort;
   bridgeSettings.OPERATOR_CALLBACK_BASE_URL = `http://127.0.0.1:${bridgePort}`;
+  bridgeSettings.OPERATOR_BRIDGE_INTERNAL_PORT = await freePort();
   const startBridge = () => startOperatorBridge(bridgeSettings, { logger, jobOptions });
   let bridge = o.withoutBridge ? null : await startBridge();
   const expiry = await startExpiryWorker(expiryEnv({ ...base, EXPIRY_WORKER_PORT: '0' }), { logger, jobOptions });
@@ -78,11 +82,16 @@ export async function startSystem(o: SystemOptions = {}) {
   );
 
   return {
-    db, database, redis, sim, receiver, merchant: { id: merchant.id, ...key }, box, masterKey,
+    db, database, redis, sim, sandboxToken, receiver,
+    /** The simulator's sandbox routes and virtual phone, with the sandbox token. */
+    sandbox: sandboxFetch(sim.url, sandboxToken), merchant: { id: merchant.id, ...key }, box, masterKey,
     gatewayUrl: gateway.url,
     bridgeUrl: `http://127.0.0.1:${bridgePort}`,
-    /** Where each worker serves /health, /ready and /metrics. */
-    workerUrls: { expiry: `http://127.0.0.1:${expiry.port}`, refunds: `http://127.0.0.1:${refunds.port}`, dispatcher: `http://127.0.0.1:${dispatcher.port}` },
+    /** Where each service serves /health, /ready and /metrics: its internal port (a worker's only one). */
+    internalUrls: {
+      gateway: gateway.internalUrl, bridge: `http://127.0.0.1:${bridgeSettings.OPERATOR_BRIDGE_INTERNAL_PORT}`,
+      expiry: expiry.internalUrl, refunds: refunds.internalUrl, dispatcher: dispatcher.internalUrl,
+    },
     api: signedClient(gateway.url, key.apiKey, key.apiSecret),
     /** Another gateway instance on the same database and Redis, with settings of its own (e.g. a low rate limit). */
     async startExtraGateway(env: Record<string, string>) {

@@ -37,11 +37,13 @@ WORKDIR /app
 COPY --from=build /out /app
 USER node
 ENV BACKOFFICE_PORT=3001
+# /health, /ready and /metrics for probes and Prometheus: never publish this one.
+ENV BACKOFFICE_INTERNAL_PORT=3101
 EXPOSE 3001
 # Services stop taking work, finish what is in flight and close their connections on SIGTERM.
 STOPSIGNAL SIGTERM
-# No curl in slim images: node's fetch. GET /health is liveness (process up); /ready also checks
-# PostgreSQL and Redis (Kubernetes uses it, see infra/k8s).
+# No curl in slim images: node's fetch. GET /health is liveness (process up), on the public port too;
+# /ready (PostgreSQL and Redis) is on BACKOFFICE_INTERNAL_PORT only (Kubernetes uses it, see infra/k8s).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.BACKOFFICE_PORT + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "dist/backoffice.mjs"]

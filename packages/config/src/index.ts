@@ -7,3 +7,4 @@ export {
   assertNoPublishedSecrets, publishedSecretsIn, DEV_MASTER_KEY, DEV_SESSION_SECRET, SIMULATOR_API_TOKEN, SIMULATOR_CALLBACK_SECRET,
 } from './published-secrets.js';
 export { default as Joi } from 'joi';
+export { nodeEnv, type NodeEnvEnv } from './node-env.js';

@@ -34,3 +34,4 @@ export { listProblemDeliveries, type DeliveryProblem } from './webhook-deliverie
 export { listMerchants, findMerchant, listMerchantKeys, lockMerchant, lockApiKey, listSubsidiaries, lockSubsidiary, type MerchantSummary, type ApiKeySummary, type SubsidiarySummary } from './merchant-queries.js';
 export { listenForReferenceChanges, REFERENCE_CHANGES_CHANNEL, type ReferenceChangeFeed, type ReferenceChangeOptions } from './reference-changes.js';
 export { ReferenceCache, type ReferenceCacheOptions } from './reference-cache.js';
+export { assertNoDemoDataInProduction, createServiceDb, usableDemoData } from './demo-data.js';

@@ -1,6 +1,7 @@
 export { createLogger, type Logger } from './logger.js';
 export { createMetricsRegistry, referenceChangesGauge, Counter, Gauge, Histogram, Registry } from './metrics.js';
-export { createHealthRouter, startHealthServer, type ReadinessCheck } from './health.js';
+export { liveness, readiness, metricsEndpoint, type ReadinessCheck, type CheckResult } from './health.js';
+export { startInternalServer, type InternalServer, type InternalServerOptions } from './internal-server.js';
 export { assertRedisNoEviction } from './redis-policy.js';
 export { listen } from './listen.js';
 export { requestId } from './request-id.js';

@@ -11,3 +11,21 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * freePort for a whole system of processes that bind later: every port it gives is distinct. The
+ * kernel can hand the same free port out twice in a row (nothing holds it between the calls), and two
+ * services given one port fail to start with EADDRINUSE.
+ */
+export function distinctFreePorts(): () => Promise<number> {
+  const given = new Set<number>();
+  return async () => {
+    for (;;) {
+      const port = await freePort();
+      if (!given.has(port)) {
+        given.add(port);
+        return port;
+      }
+    }
+  };
+}

@@ -4,8 +4,9 @@ export {
 export { createTestRedis, TEST_REDIS_URL, type TestRedis } from './test-redis.js';
 export { waitFor } from './wait-for.js';
 export { signedClient, type ApiResponse, type SignOptions } from './signed-client.js';
-export { freePort } from './free-port.js';
+export { distinctFreePorts, freePort } from './free-port.js';
 export { fetchFrom } from './fetch-from.js';
 export { startReceiver, type Receiver, type ReceivedRequest, type Reply } from './webhook-receiver.js';
 export { samplesOf, sumBy, type Sample } from './prometheus-text.js';
 export { OpenApiConformance, type ReceivedResponse } from './openapi-conformance.js';
+export { sandboxFetch, type SandboxFetch } from './sandbox-fetch.js';

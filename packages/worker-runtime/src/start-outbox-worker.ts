@@ -1,7 +1,6 @@
-import type { Server } from 'node:http';
-import type { CommonEnv, RelayEnv } from '@mm/config';
-import { createDb, findOverdueOutbox, type Db } from '@mm/db';
-import { assertRedisNoEviction, createHealthRouter, createLogger, createMetricsRegistry, startHealthServer, type Logger, type Registry } from '@mm/observability';
+import type { CommonEnv, NodeEnvEnv, RelayEnv } from '@mm/config';
+import { createServiceDb, findOverdueOutbox, type Db } from '@mm/db';
+import { assertRedisNoEviction, createLogger, createMetricsRegistry, startInternalServer, type Logger, type Registry } from '@mm/observability';
 import {
   AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, startOutboxRelay,
   type JobHandler, type ProducerOptions, type QueueDefinition,
@@ -10,8 +9,8 @@ import {
 export interface OutboxWorkerOptions<P extends object> {
   /** Service name, for logs and metrics. */
   service: string;
-  env: CommonEnv & RelayEnv;
-  /** Port of /health, /ready and /metrics (0: any free port). */
+  env: CommonEnv & NodeEnvEnv & RelayEnv;
+  /** Its internal port: /health, /ready and /metrics (0: any free port). A worker serves nothing else. */
   healthPort: number;
   /** The queue this worker consumes; its outbox rows are re-published by this worker's relay. */
   consumes: QueueDefinition<P>;
@@ -26,6 +25,8 @@ export interface OutboxWorkerOptions<P extends object> {
 
 export interface RunningOutboxWorker {
   port: number;
+  /** /health, /ready and /metrics. */
+  internalUrl: string;
   stop(): Promise<void>;
 }
 
@@ -37,7 +38,8 @@ export interface RunningOutboxWorker {
 export async function startOutboxWorker<P extends object>(o: OutboxWorkerOptions<P>): Promise<RunningOutboxWorker> {
   const { env } = o;
   const logger = o.logger ?? createLogger(o.service, env.LOG_LEVEL);
-  const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
+  // First: refused in production while demo credentials work on this database (@mm/db demo-data.ts).
+  const db = await createServiceDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, nodeEnv: env.NODE_ENV });
   const metrics = createMetricsRegistry(o.service);
   const redis = createRedisConnection(env.REDIS_URL);
   await assertRedisNoEviction(redis);
@@ -60,15 +62,14 @@ export async function startOutboxWorker<P extends object>(o: OutboxWorkerOptions
     o.handler({ db, afterCommit, logger, metrics }));
   // Ready before start returns: a stop() racing the worker's connection would leave BullMQ timers behind.
   await worker.waitUntilReady();
-  const health: Server = await startHealthServer(
-    o.healthPort,
-    createHealthRouter({ database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() }, metrics),
-    metrics,
-  );
+  const internal = await startInternalServer({
+    port: o.healthPort, metrics, logger, readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
+  });
   return {
-    port: (health.address() as { port: number }).port,
+    port: internal.port,
+    internalUrl: internal.url,
     async stop() {
-      await new Promise<void>((resolve) => health.close(() => resolve()));
+      await internal.close();
       await relay.stop();
       await worker.close();
       await outbox.close();

@@ -37,6 +37,21 @@ describe('admin CLI', () => {
     expect(await runCommand(['migrate'], env())).toBe('applied 0 migration(s)');
   });
 
+  it('seed:subsidiaries is the production seed: CI, SN, CM under NODE_ENV=production, no merchant, no staff', async () => {
+    const other = await createTestDatabase();
+    const otherDb = createDb({ databaseUrl: other.url, poolSize: 1 });
+    try {
+      const production = parseEnv({ DATABASE_URL: other.url, NODE_ENV: 'production', MASTER_KEY: 'ab'.repeat(32) });
+      expect(JSON.parse(await runCommand(['seed:subsidiaries', '--json'], production))).toEqual({ created: ['CI', 'SN', 'CM'] });
+      expect(await runCommand(['seed:subsidiaries'], production)).toBe('subsidiaries already there');
+      expect((await otherDb.subsidiary.findMany({ where: { active: true }, orderBy: { countryCode: 'asc' } })).map((s) => s.countryCode)).toEqual(['CI', 'CM', 'SN']);
+      expect([await otherDb.merchant.count(), await otherDb.apiKey.count(), await otherDb.staffUser.count()]).toEqual([0, 0, 0]);
+    } finally {
+      await otherDb.$disconnect();
+      await other.drop();
+    }
+  });
+
   it('seed is idempotent: subsidiaries CI, SN, CM and one demo merchant with the known key', async () => {
     await runCommand(['seed'], env());
     await runCommand(['seed'], env());

@@ -6,12 +6,15 @@ import { currencyForCountry } from '@mm/domain';
 import type { AdminEnv } from './env.js';
 import { auditVerify, parseAnchor } from './commands/audit-verify.js';
 import { merchantCreate } from './commands/merchant-create.js';
-import { seed } from './commands/seed.js';
+import { seed, seedSubsidiaries } from './commands/seed.js';
+import { staffDisable } from './commands/staff-disable.js';
 import { staffCreate } from './commands/staff-create.js';
 
 export const USAGE = `usage: pnpm --silent admin <command> [options]
   migrate                                         apply pending SQL migrations, then bind every API secret to its row
-  seed                                            subsidiaries CI, SN, CM, the demo merchant and demo staff (idempotent)
+  seed                                            subsidiaries CI, SN, CM, the demo merchant and demo staff (idempotent;
+                                                  refused with NODE_ENV=production)
+  seed:subsidiaries                               subsidiaries CI, SN, CM only: the production seed (idempotent)
   merchant:create --name N [--webhook-url U] [--json]
   key:create --merchant-id ID [--json]            a new key; the secret is shown once
   key:revoke --api-key K
@@ -19,6 +22,7 @@ export const USAGE = `usage: pnpm --silent admin <command> [options]
   subsidiary:deactivate --country CC
   staff:create --email E --name N --role admin|approver|viewer [--password P] [--json]
                                                   a back-office account; without --password one is generated, shown once
+  staff:disable --email E [--json]                a back-office account can no longer log in (e.g. a demo one)
   ledger:verify [--json]                          recompute balances from the journal; exit 1 on any difference
   audit:verify [--json] [--anchor ID:HASH]        recompute the audit log's hash chain; exit 1 naming the first broken row`;
 
@@ -63,6 +67,10 @@ export async function runCommand(argv: string[], env: AdminEnv): Promise<string>
         const staff = r.staff.map((s) => `\n  ${s.role.padEnd(8)}  ${s.email}`).join('');
         return out(r, `demo merchant ${r.merchant_id}\n  api_key    ${r.api_key}\n  api_secret ${r.api_secret}\ndemo staff (password ${r.staff_password})${staff}`);
       }
+      case 'seed:subsidiaries': {
+        const created = await seedSubsidiaries(db);
+        return out({ created }, created.length ? `subsidiaries created: ${created.join(', ')}` : 'subsidiaries already there');
+      }
       case 'merchant:create': {
         const webhook = values['webhook-url'] ?? null;
         if (webhook !== null && !/^https?:\/\//.test(webhook)) throw new Error('--webhook-url must be an http(s) URL');
@@ -93,6 +101,10 @@ export async function runCommand(argv: string[], env: AdminEnv): Promise<string>
         const r = await staffCreate(db, { email: need('email'), name: need('name'), role: need('role'), password: values.password });
         const shown = r.password ? `\n  password ${r.password}  (shown once)` : '';
         return out({ ...r }, `staff ${r.staff_id} ${r.email} (${r.role})${shown}`);
+      }
+      case 'staff:disable': {
+        const r = await staffDisable(db, need('email'));
+        return out(r, `staff ${r.email} disabled${r.changed ? '' : ' (it already was)'}`);
       }
       case 'ledger:verify': {
         const report = await verifyLedger(db);

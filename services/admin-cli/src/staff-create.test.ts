@@ -62,4 +62,16 @@ describe('admin CLI: back-office staff', () => {
     }
     expect(await db.staffUser.count({ where: { email: { endsWith: '@demo.local' } } })).toBe(3);
   });
+
+  it('staff:disable shuts an account (a demo one after a seed), with its audit row; again is harmless; unknown fails', async () => {
+    await runCommand(['staff:create', '--email', 'leaving@example.test', '--name', 'Leaving', '--role', 'viewer', '--password', 'a-chosen-password'], env());
+    const out = JSON.parse(await runCommand(['staff:disable', '--email', 'Leaving@Example.test', '--json'], env()));
+    expect(out).toEqual({ staff_id: expect.any(String), email: 'leaving@example.test', disabled: true, changed: true });
+    expect((await findStaffByEmail(db, 'leaving@example.test'))!.disabledAt).toBeInstanceOf(Date);
+    const audit = await db.auditEntry.findMany({ where: { action: 'staff.disable', targetId: out.staff_id } });
+    expect(audit).toEqual([expect.objectContaining({ actor: 'admin-cli', staffId: null, targetType: 'staff' })]);
+    expect(await runCommand(['staff:disable', '--email', 'leaving@example.test'], env())).toBe('staff leaving@example.test disabled (it already was)');
+    expect(await db.auditEntry.count({ where: { action: 'staff.disable', targetId: out.staff_id } })).toBe(1);
+    await expect(runCommand(['staff:disable', '--email', 'nobody@example.test'], env())).rejects.toThrow(/no staff account nobody@example\.test/);
+  });
 });

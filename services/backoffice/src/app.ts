@@ -14,7 +14,7 @@ import type { Store } from 'express-session';
 import type { Db } from '@mm/db';
 import type { SecretBox } from '@mm/db';
 import type { AfterCommit, OutboxPublisher } from '@mm/queues';
-import { Counter, createHealthRouter, httpMetrics, type Logger, type ReadinessCheck, type Registry } from '@mm/observability';
+import { Counter, httpMetrics, liveness, type Logger, type Registry } from '@mm/observability';
 import { loadStaff, requireLogin } from './auth/guard.js';
 import type { LoginThrottle } from './auth/login-throttle.js';
 import { countedPasswordCheck } from './auth/password-check.js';
@@ -46,7 +46,6 @@ export interface BackofficeDeps {
   dashboardQueues: Queue[];
   logger: Logger;
   metrics: Registry;
-  readiness: Record<string, ReadinessCheck>;
   /** express-session store: Redis (connect-redis) in service.ts. */
   sessionStore: Store;
   throttle: LoginThrottle;
@@ -68,8 +67,8 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   // Never the headers: the session cookie (request) and Set-Cookie (response) would hand sessions to log readers.
   app.use(accessLog(deps.logger));
   app.use(securityHeaders({ hsts: deps.hsts }));
-  // Probes and scrapers need no session.
-  app.use(createHealthRouter(deps.readiness, deps.metrics));
+  // Load balancers' liveness probe needs no session; /ready and /metrics are on the internal port (service.ts).
+  app.get('/health', liveness);
 
   app.use(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 100 }));
   app.use(sessionMiddleware({ store: deps.sessionStore, secret: deps.sessionSecret, ttlS: deps.sessionTtlS, secureCookies: deps.secureCookies }));

@@ -1,8 +1,9 @@
-import { common, DEV_SESSION_SECRET, Joi, masterKey, parseEnv as parse, type CommonEnv } from '@mm/config';
+import { common, DEV_SESSION_SECRET, Joi, masterKey, nodeEnv, parseEnv as parse, type CommonEnv, type NodeEnvEnv } from '@mm/config';
 
-export interface BackofficeEnv extends CommonEnv {
-  NODE_ENV: string;
+export interface BackofficeEnv extends CommonEnv, NodeEnvEnv {
   BACKOFFICE_PORT: number;
+  /** /ready and /metrics (and /health): for probes and Prometheus, never exposed to staff or anyone else. */
+  BACKOFFICE_INTERNAL_PORT: number;
   /** Signs the session cookie. */
   SESSION_SECRET: string;
   /** Absolute lifetime of a login (a working day by default), enforced on the server. */
@@ -46,8 +47,9 @@ function secureInProduction() {
 const schema = Joi.object<BackofficeEnv>({
   ...common,
   ...masterKey,
-  NODE_ENV: Joi.string().default('development'),
+  ...nodeEnv,
   BACKOFFICE_PORT: Joi.number().port().default(3001),
+  BACKOFFICE_INTERNAL_PORT: Joi.number().port().default(3101),
   SESSION_SECRET: Joi.string().when('NODE_ENV', {
     is: 'production',
     then: Joi.string().min(32).required(),

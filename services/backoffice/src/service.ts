@@ -1,9 +1,9 @@
 import { RedisStore } from 'connect-redis';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
-import { createDb, SecretBox } from '@mm/db';
+import { createServiceDb, SecretBox } from '@mm/db';
 import { AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, webhookDeliveries, type QueueDefinition } from '@mm/queues';
-import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, type Logger } from '@mm/observability';
+import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, startInternalServer, type Logger } from '@mm/observability';
 import { createBackofficeApp } from './app.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { openDashboardQueues } from './dashboard-queues.js';
@@ -18,6 +18,8 @@ export interface BackofficeOverrides {
 export interface RunningBackoffice {
   url: string;
   port: number;
+  /** /health, /ready and /metrics (BACKOFFICE_INTERNAL_PORT). */
+  internalUrl: string;
   stop(): Promise<void>;
 }
 
@@ -29,7 +31,8 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
   }
   // First, before any connection is opened: a malformed MASTER_KEY stops the start, not the first key creation.
   const box = new SecretBox(env.MASTER_KEY);
-  const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
+  // Refused in production while demo credentials (demo staff, demo key) work on this database.
+  const db = await createServiceDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, nodeEnv: env.NODE_ENV });
   // ioredis for our own keys (login throttle) and the eviction check, like every service; connect-redis
   // 8+ only speaks to node-redis, so the session store gets a node-redis client of its own.
   const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 });
@@ -42,6 +45,9 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
   const metrics = createMetricsRegistry('backoffice');
   const afterCommit = new AfterCommit(outbox.publisher, queueRedis, env.REDIS_PREFIX, metrics);
   const dashboard = openDashboardQueues(queueRedis, env.REDIS_PREFIX);
+  // Ready before start returns: a stop() racing their initialisation closed the shared connection under
+  // them, and each emitted an unhandled "Connection is closed".
+  await Promise.all(dashboard.queues.map((q) => q.waitUntilReady()));
   const sessionRedis = createClient({ url: env.REDIS_URL });
   sessionRedis.on('error', (err: unknown) => logger.error({ err }, 'session redis connection error'));
   await sessionRedis.connect();
@@ -54,7 +60,6 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
     dashboardQueues: dashboard.queues,
     logger,
     metrics,
-    readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping(), sessions: () => sessionRedis.ping() },
     sessionStore: new RedisStore({ client: sessionRedis, prefix: sessionKeyPrefix(env.REDIS_PREFIX) }),
     throttle: new LoginThrottle(redis, env.REDIS_PREFIX, {
       maxFailures: env.LOGIN_MAX_FAILURES, lockoutS: env.LOGIN_LOCKOUT_S, maxPerAddress: env.LOGIN_MAX_ATTEMPTS_PER_IP, addressWindowS: env.LOGIN_IP_WINDOW_S,
@@ -68,17 +73,23 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
   });
 
   const { server, port } = await listen(app, env.BACKOFFICE_PORT);
-  logger.info({ port }, 'backoffice listening');
+  const internal = await startInternalServer({
+    port: env.BACKOFFICE_INTERNAL_PORT, metrics, logger,
+    readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping(), sessions: () => sessionRedis.ping() },
+  });
+  logger.info({ port, internalPort: internal.port }, 'backoffice listening');
 
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    internalUrl: internal.url,
     async stop() {
       // Stop taking requests, let in-flight ones finish (idle keep-alive sockets are closed), then close connections.
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await internal.close();
       await outbox.close();
       await dashboard.close();
       queueRedis.disconnect();

@@ -1,6 +1,6 @@
-import { common, Joi, operator, parseEnv as parse, relay, type CommonEnv, type OperatorEnv, type RelayEnv } from '@mm/config';
+import { common, Joi, nodeEnv, operator, parseEnv as parse, relay, type CommonEnv, type NodeEnvEnv, type OperatorEnv, type RelayEnv } from '@mm/config';
 
-export interface ExpiryEnv extends CommonEnv, OperatorEnv, RelayEnv {
+export interface ExpiryEnv extends CommonEnv, NodeEnvEnv, OperatorEnv, RelayEnv {
   EXPIRY_WORKER_PORT: number;
   /** Jobs one process runs at once (each mostly waits on the operator). */
   EXPIRY_CONCURRENCY: number;
@@ -8,6 +8,7 @@ export interface ExpiryEnv extends CommonEnv, OperatorEnv, RelayEnv {
 
 const schema = Joi.object<ExpiryEnv>({
   ...common,
+  ...nodeEnv,
   ...operator,
   ...relay,
   EXPIRY_WORKER_PORT: Joi.number().port().default(3006),

@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import type { Db, ActiveKey } from '@mm/db';
 import type { AmountLimits, CashoutApprovalRule } from '@mm/domain';
 import type { Logger, Registry } from '@mm/observability';
-import { createHealthRouter, type ReadinessCheck } from '@mm/observability';
+import { liveness } from '@mm/observability';
 import type { AfterCommit, TransactionUpdateWaiter } from '@mm/queues';
 import { authenticate } from './http/authenticate.js';
 import { errorHandler, notFound } from './http/error-handler.js';
@@ -28,7 +28,6 @@ export interface GatewayDeps {
   exportPool: ExportPool;
   logger: Logger;
   metrics: Registry;
-  readiness: Record<string, ReadinessCheck>;
   findKey(apiKey: string): Promise<ActiveKey | null>;
   isActiveCountry(countryCode: string): Promise<boolean>;
   replayGuard: ReplayGuard;
@@ -59,7 +58,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use(httpMetrics(deps.metrics));
   app.use(requestId);
   app.use(accessLog(deps.logger));
-  app.use(createHealthRouter(deps.readiness, deps.metrics));
+  // Liveness only, for load balancers: /ready and /metrics are on the internal port (service.ts).
+  app.get('/health', liveness);
   app.use(paymentPageRouter({ db: deps.db }));
 
   const paymentUrl = (id: string) => `${deps.publicBaseUrl.replace(/\/$/, '')}/pay/${id}`;

@@ -1,7 +1,9 @@
-import { common, Joi, masterKey, parseEnv as parse, referenceCache, type CommonEnv, type ReferenceCacheEnv } from '@mm/config';
+import { common, Joi, masterKey, nodeEnv, parseEnv as parse, referenceCache, type CommonEnv, type NodeEnvEnv, type ReferenceCacheEnv } from '@mm/config';
 
-export interface GatewayEnv extends CommonEnv, ReferenceCacheEnv {
+export interface GatewayEnv extends CommonEnv, NodeEnvEnv, ReferenceCacheEnv {
   GATEWAY_PORT: number;
+  /** /ready and /metrics (and /health): for probes and Prometheus, never exposed publicly. */
+  GATEWAY_INTERNAL_PORT: number;
   PUBLIC_BASE_URL: string;
   MASTER_KEY: string;
   AUTH_TOLERANCE_S: number;
@@ -26,8 +28,10 @@ export interface GatewayEnv extends CommonEnv, ReferenceCacheEnv {
 
 const schema = Joi.object<GatewayEnv>({
   ...common,
+  ...nodeEnv,
   ...masterKey,
   GATEWAY_PORT: Joi.number().port().default(3000),
+  GATEWAY_INTERNAL_PORT: Joi.number().port().default(3100),
   PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('http://127.0.0.1:3000'),
   AUTH_TOLERANCE_S: Joi.number().integer().min(1).default(300),
   // How long POST /cashin waits for the operator's acknowledgement before answering 202 anyway.

@@ -24,7 +24,6 @@ function routesOf(stack: RouterLayer[], prefix = ''): string[] {
 const app: Express = createGatewayApp({
   logger: createLogger('test', 'silent'),
   metrics: createMetricsRegistry('gateway'),
-  readiness: {},
   rateLimit: (_req: unknown, _res: unknown, next: () => void) => next(),
   publicBaseUrl: 'http://pay.example.test',
 } as unknown as GatewayDeps);
@@ -43,5 +42,13 @@ describe('the gateway serves under /api/v1 exactly what the OpenAPI document des
   it('every route is documented and every documented operation is routed', () => {
     expect(served.length).toBeGreaterThan(5);
     expect(served).toEqual(documented);
+  });
+});
+
+describe('outside /api/v1 the public app serves the payment page and liveness, nothing else', () => {
+  it('no /ready or /metrics: they are on the internal port', () => {
+    const served = routesOf((app as unknown as { router: { stack: RouterLayer[] } }).router.stack)
+      .filter((r) => !r.split(' ')[1]!.startsWith('/api/v1/'));
+    expect(served.sort()).toEqual(['GET /health', 'GET /pay/:id', 'GET /pay/:id/status']);
   });
 });

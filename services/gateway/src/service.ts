@@ -1,5 +1,5 @@
-import { createDb, findActiveSubsidiary, listenForReferenceChanges, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db';
-import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, referenceChangesGauge, type Logger } from '@mm/observability';
+import { createServiceDb, findActiveSubsidiary, listenForReferenceChanges, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db';
+import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, referenceChangesGauge, startInternalServer, type Logger } from '@mm/observability';
 import {
   AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, operatorRequests, refundRequests, TransactionUpdateWaiter,
   type ProducerOptions, type QueueDefinition,
@@ -23,12 +23,15 @@ export interface GatewayOverrides {
 export interface RunningGateway {
   url: string;
   port: number;
+  /** /health, /ready and /metrics (GATEWAY_INTERNAL_PORT). */
+  internalUrl: string;
   stop(): Promise<void>;
 }
 
 export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides = {}): Promise<RunningGateway> {
   const logger = overrides.logger ?? createLogger('gateway', env.LOG_LEVEL);
-  const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
+  // First: refused in production while demo credentials work on this database (@mm/db demo-data.ts).
+  const db = await createServiceDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, nodeEnv: env.NODE_ENV });
   const exportPool = createExportPool({ databaseUrl: env.DATABASE_URL, onError: (err) => logger.warn({ err }, 'export pool: idle connection failed') });
   const redis = createRedisConnection(env.REDIS_URL);
   await assertRedisNoEviction(redis);
@@ -61,7 +64,6 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     exportPool,
     logger,
     metrics,
-    readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
     findKey,
     isActiveCountry: (code) => countries.get(code),
     replayGuard: new ReplayGuard(redis, env.REDIS_PREFIX, env.AUTH_TOLERANCE_S),
@@ -85,14 +87,19 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   });
 
   const { server, port } = await listen(app, env.GATEWAY_PORT);
-  logger.info({ port }, 'gateway listening');
+  const internal = await startInternalServer({
+    port: env.GATEWAY_INTERNAL_PORT, metrics, logger, readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
+  });
+  logger.info({ port, internalPort: internal.port }, 'gateway listening');
 
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    internalUrl: internal.url,
     async stop() {
       // Stop taking requests, let in-flight ones finish, then close connections.
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await internal.close();
       await waiter.close();
       await referenceChanges.close();
       await producers.close();

@@ -1,7 +1,9 @@
-import { common, Joi, operator, parseEnv as parse, relay, secondsList, type CommonEnv, type OperatorEnv, type RelayEnv } from '@mm/config';
+import { common, Joi, nodeEnv, operator, parseEnv as parse, relay, secondsList, type CommonEnv, type NodeEnvEnv, type OperatorEnv, type RelayEnv } from '@mm/config';
 
-export interface BridgeEnv extends CommonEnv, OperatorEnv, RelayEnv {
+export interface BridgeEnv extends CommonEnv, NodeEnvEnv, OperatorEnv, RelayEnv {
   OPERATOR_BRIDGE_PORT: number;
+  /** /ready and /metrics (and /health): for probes and Prometheus, never reachable by the operator. */
+  OPERATOR_BRIDGE_INTERNAL_PORT: number;
   /** Base URL the operator calls back (this service's callback route, as the operator reaches it). */
   OPERATOR_CALLBACK_BASE_URL: string;
   CASHIN_CONFIRMATION_TIMEOUT_S: number;
@@ -12,9 +14,11 @@ export interface BridgeEnv extends CommonEnv, OperatorEnv, RelayEnv {
 
 const schema = Joi.object<BridgeEnv>({
   ...common,
+  ...nodeEnv,
   ...operator,
   ...relay,
   OPERATOR_BRIDGE_PORT: Joi.number().port().default(3002),
+  OPERATOR_BRIDGE_INTERNAL_PORT: Joi.number().port().default(3102),
   OPERATOR_CALLBACK_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('http://127.0.0.1:3002'),
   // Decimals allowed so tests can expire in milliseconds.
   CASHIN_CONFIRMATION_TIMEOUT_S: Joi.number().positive().default(300),

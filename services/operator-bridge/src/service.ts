@@ -1,6 +1,6 @@
 import express from 'express';
-import { createDb, findOverdueOutbox } from '@mm/db';
-import { assertRedisNoEviction, Counter, createHealthRouter, createLogger, createMetricsRegistry, httpMetrics, listen, type Logger } from '@mm/observability';
+import { createServiceDb, findOverdueOutbox } from '@mm/db';
+import { assertRedisNoEviction, Counter, createLogger, createMetricsRegistry, httpMetrics, listen, liveness, startInternalServer, type Logger } from '@mm/observability';
 import { instrumentAdapter, operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
 import {
   AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, createWorker, expiryChecks, operatorRequests,
@@ -29,13 +29,16 @@ export interface BridgeOverrides {
 export interface RunningBridge {
   url: string;
   port: number;
+  /** /health, /ready and /metrics (OPERATOR_BRIDGE_INTERNAL_PORT). */
+  internalUrl: string;
   stop(): Promise<void>;
 }
 
 export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides = {}): Promise<RunningBridge> {
   const logger = overrides.logger ?? createLogger('operator-bridge', env.LOG_LEVEL);
   const now = overrides.now ?? Date.now;
-  const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
+  // First: refused in production while demo credentials work on this database (@mm/db demo-data.ts).
+  const db = await createServiceDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, nodeEnv: env.NODE_ENV });
   const redis = createRedisConnection(env.REDIS_URL);
   await assertRedisNoEviction(redis);
   const metrics = createMetricsRegistry('operator-bridge');
@@ -84,7 +87,8 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
   const app = express();
   app.disable('x-powered-by');
   app.use(httpMetrics(metrics));
-  app.use(createHealthRouter({ database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() }, metrics));
+  // The operator reaches this port: liveness and its callbacks only, /ready and /metrics are internal.
+  app.get('/health', liveness);
   const replayKey = (key: string) => `${env.REDIS_PREFIX}:operator-callback:${adapter.name}:${key}`;
   const replays: CallbackReplays = {
     firstDelivery: (key) => rememberOnce(redis, replayKey(key), CALLBACK_REPLAY_WINDOW_S),
@@ -93,13 +97,18 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
   const callbacks = new Counter({ name: 'mm_operator_callbacks_total', help: 'Operator callbacks received, by outcome: queued, replayed (the same signed delivery again: dropped), invalid (401).', labelNames: ['outcome'], registers: [metrics] });
   app.use(operatorCallbackRouter({ adapter, results, replays, callbacks, now }));
   const { server, port } = await listen(app, env.OPERATOR_BRIDGE_PORT);
-  logger.info({ port }, 'operator bridge listening');
+  const internal = await startInternalServer({
+    port: env.OPERATOR_BRIDGE_INTERNAL_PORT, metrics, logger, readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
+  });
+  logger.info({ port, internalPort: internal.port }, 'operator bridge listening');
 
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    internalUrl: internal.url,
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await internal.close();
       await relay.stop();
       // close() waits for the jobs in flight.
       await Promise.all([pushWorker.close(), resultWorker.close(), cashoutWorker.close()]);

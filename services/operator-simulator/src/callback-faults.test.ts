@@ -1,7 +1,7 @@
 import { signPayload } from '@mm/domain';
 import type { ReceivedCallback } from './test-support/callback-receiver.js';
 import { faultsClient } from './test-support/faults-client.js';
-import { CALLBACK_SECRET, startHarness, type Harness } from './test-support/harness.js';
+import { CALLBACK_SECRET, SANDBOX_TOKEN, startHarness, type Harness } from './test-support/harness.js';
 import { waitFor } from './test-support/wait-for.js';
 import type { CallbackBody } from './wire.js';
 
@@ -12,7 +12,7 @@ describe('result callback faults', () => {
   const failures = new Map<string, number>();
   beforeAll(async () => {
     h = await startHarness({ receiverStatus: (attempt, reference) => (attempt < (failures.get(reference) ?? 0) ? 500 : 200) });
-    faults = faultsClient(h.sim.url);
+    faults = faultsClient(h.sim.url, SANDBOX_TOKEN);
   });
   afterEach(async () => { await faults.reset(); });
   afterAll(async () => { await h.close(); });
@@ -49,7 +49,7 @@ describe('result callback faults', () => {
     const req = h.request('02');
     await h.adapter.pushUssd(req);
     await waitFor(() => logged('callback.dropped', req.partnerReference).length === 1, { what: 'callback.dropped logged' });
-    expect((await fetch(`${h.sim.url}/sandbox/payments/${req.partnerReference}/resend-callback`, { method: 'POST' })).status).toBe(202);
+    expect((await h.sandbox(`/sandbox/payments/${req.partnerReference}/resend-callback`, { method: 'POST' })).status).toBe(202);
     const [callback] = await waitFor(() => h.receiver.for(req.partnerReference).length > 0 && h.receiver.for(req.partnerReference), { what: 'the resent callback' });
     expect(bodyOf(callback!)).toMatchObject({ state: 'canceled', txn_status: '54321', failure_reason: '60019' });
   });

@@ -79,7 +79,7 @@ describe('operator callbacks', () => {
 
   it('can be sent again through the sandbox (a duplicate delivery of the same result)', async () => {
     const { req, callback } = await pushAndGetCallback();
-    const res = await fetch(`${h.sim.url}/sandbox/payments/${req.partnerReference}/resend-callback`, { method: 'POST' });
+    const res = await h.sandbox(`/sandbox/payments/${req.partnerReference}/resend-callback`, { method: 'POST' });
     expect(res.status).toBe(202);
     const both = await waitFor(() => h.receiver.for(req.partnerReference).length === 2 && h.receiver.for(req.partnerReference), { what: 'second callback' });
     expect(both[1]!.rawBody.equals(callback.rawBody)).toBe(true);
@@ -92,7 +92,7 @@ describe('operator callbacks', () => {
   it('cannot be re-sent before there is a result, nor for an unknown reference', async () => {
     const pending = h.request('06');
     await h.adapter.pushUssd(pending);
-    expect((await fetch(`${h.sim.url}/sandbox/payments/${pending.partnerReference}/resend-callback`, { method: 'POST' })).status).toBe(409);
-    expect((await fetch(`${h.sim.url}/sandbox/payments/nope/resend-callback`, { method: 'POST' })).status).toBe(404);
+    expect((await h.sandbox(`/sandbox/payments/${pending.partnerReference}/resend-callback`, { method: 'POST' })).status).toBe(409);
+    expect((await h.sandbox(`/sandbox/payments/nope/resend-callback`, { method: 'POST' })).status).toBe(404);
   });
 });

@@ -14,7 +14,7 @@ describe('disbursements (POST /v1/disbursements), driven through SimulatorOperat
     fetch(`${h.sim.url}/v1/disbursements/${encodeURIComponent(reference)}`, { headers });
   const wireBody = (d: DisbursementRequest) => ({ partner_reference: d.partnerReference, msisdn: d.msisdn, amount: d.amount, currency: d.currency, reason: d.reason });
   async function listed(reference: string) {
-    const body = (await (await fetch(`${h.sim.url}/sandbox/disbursements`)).json()) as { disbursements: { partner_reference: string }[] };
+    const body = (await (await h.sandbox(`/sandbox/disbursements`)).json()) as { disbursements: { partner_reference: string }[] };
     return body.disbursements.filter((d) => d.partner_reference === reference);
   }
 

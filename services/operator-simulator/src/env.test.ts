@@ -1,10 +1,15 @@
-import { parseEnv } from './env.js';
+import { parseEnv as parseSimulatorEnv } from './env.js';
+
+const SIM_SANDBOX_TOKEN = 'sandbox-token-for-env-tests';
+// Every case but the token's own is about other variables: give it the token it requires.
+const parseEnv = (source: NodeJS.ProcessEnv) => parseSimulatorEnv({ SIM_SANDBOX_TOKEN, ...source });
 
 describe('parseEnv', () => {
   it('applies the documented defaults', () => {
     expect(parseEnv({})).toEqual({
       port: 3003,
       apiToken: 'sim-token',
+      sandboxToken: SIM_SANDBOX_TOKEN,
       callbackSecret: 'sim-callback-secret',
       outcomeDelayMs: 2000,
       lateConfirmDelayMs: 330_000,
@@ -25,7 +30,12 @@ describe('parseEnv', () => {
         LOG_LEVEL: 'warn',
         PATH: '/usr/bin',
       }),
-    ).toEqual({ port: 4003, apiToken: 't', callbackSecret: 's', outcomeDelayMs: 10, lateConfirmDelayMs: 20, hangMs: 0, logLevel: 'warn' });
+    ).toEqual({ port: 4003, apiToken: 't', sandboxToken: SIM_SANDBOX_TOKEN, callbackSecret: 's', outcomeDelayMs: 10, lateConfirmDelayMs: 20, hangMs: 0, logLevel: 'warn' });
+  });
+
+  it('requires SIM_SANDBOX_TOKEN, 16 characters at least: no published default opens the sandbox', () => {
+    expect(() => parseSimulatorEnv({})).toThrow(/SIM_SANDBOX_TOKEN/);
+    expect(() => parseEnv({ SIM_SANDBOX_TOKEN: 'short' })).toThrow(/SIM_SANDBOX_TOKEN/);
   });
 
   it('fails at boot listing every bad value', () => {

@@ -3,6 +3,7 @@ import { common, Joi, operator, parseEnv as parseWithSchema } from '@mm/config';
 export interface SimulatorEnv {
   port: number;
   apiToken: string;
+  sandboxToken: string;
   callbackSecret: string;
   outcomeDelayMs: number;
   lateConfirmDelayMs: number;
@@ -17,6 +18,8 @@ const schema = Joi.object({
   OPERATOR_SIMULATOR_PORT: Joi.number().port().default(3003),
   OPERATOR_API_TOKEN: operator.OPERATOR_API_TOKEN,
   OPERATOR_CALLBACK_SECRET: operator.OPERATOR_CALLBACK_SECRET,
+  // No default: a published one would open the sandbox to anyone (pnpm start makes one per run).
+  SIM_SANDBOX_TOKEN: Joi.string().min(16).required(),
   SIM_OUTCOME_DELAY_MS: ms().default(2000),
   // Past the default 300 s confirmation timeout, so a 09 number lands on an EXPIRED transaction.
   SIM_LATE_CONFIRM_DELAY_MS: ms().default(330_000),
@@ -30,6 +33,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): SimulatorEnv {
   return {
     port: env.OPERATOR_SIMULATOR_PORT,
     apiToken: env.OPERATOR_API_TOKEN,
+    sandboxToken: env.SIM_SANDBOX_TOKEN,
     callbackSecret: env.OPERATOR_CALLBACK_SECRET,
     outcomeDelayMs: env.SIM_OUTCOME_DELAY_MS,
     lateConfirmDelayMs: env.SIM_LATE_CONFIRM_DELAY_MS,

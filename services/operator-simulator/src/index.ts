@@ -18,6 +18,8 @@ export interface SimulatorOptions {
   /** Interface to bind; all interfaces when omitted. */
   host?: string;
   apiToken: string;
+  /** SIM_SANDBOX_TOKEN: the sandbox routes and the virtual phone (routes/sandbox-auth.ts). */
+  sandboxToken: string;
   callbackSecret: string;
   outcomeDelayMs: number;
   lateConfirmDelayMs: number;
@@ -65,7 +67,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   });
   const refunds = new RefundBook({ store, log });
   const disbursements = new DisbursementBook({ log });
-  const app = createSimulatorApp({ apiToken: options.apiToken, engine, store, refunds, disbursements, timers, hangMs: options.hangMs, faults, log });
+  const app = createSimulatorApp({ apiToken: options.apiToken, sandboxToken: options.sandboxToken, engine, store, refunds, disbursements, timers, hangMs: options.hangMs, faults, log });
   const server = createServer(app);
 
   await new Promise<void>((resolve, reject) => {

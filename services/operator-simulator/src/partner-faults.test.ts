@@ -13,7 +13,7 @@ describe('partner API (/v1) faults', () => {
   const statusOf = (reference: string) => rawRequest(`${ctx.h.sim.url}/v1/payments/${reference}`, 'GET', undefined, auth);
   const logged = (event: string, reference: string) => ctx.h.events.filter((e) => e.event === event && e.fields.partner_reference === reference);
   const listed = async (reference: string) => {
-    const body = (await (await fetch(`${ctx.h.sim.url}/sandbox/pushes`)).json()) as { pushes: { partner_reference: string; push_count: number; request_count: number }[] };
+    const body = (await (await ctx.h.sandbox(`/sandbox/pushes`)).json()) as { pushes: { partner_reference: string; push_count: number; request_count: number }[] };
     return body.pushes.filter((p) => p.partner_reference === reference);
   };
   /** Nothing was registered for this reference: checked once the fault is off, through every window. */
@@ -99,13 +99,13 @@ describe('partner API (/v1) faults', () => {
     await ctx.h.adapter.pushUssd(req);
     await ctx.faults.set({ unreachable: true, fail_with_5xx: true });
     expect((await fetch(`${ctx.h.sim.url}/health`)).status).toBe(200);
-    expect((await fetch(`${ctx.h.sim.url}/phone`)).status).toBe(200);
+    expect((await ctx.h.sandbox(`/phone`)).status).toBe(200);
     await expect(listed(req.partnerReference)).resolves.toHaveLength(1);
     await ctx.faults.set({ unreachable: false, fail_with_5xx: false, latency_ms: 600_000 });
     // A 10-minute latency on these would fail the test through the abort, not through a timing assertion.
     const quick = { signal: AbortSignal.timeout(10_000) };
     expect((await fetch(`${ctx.h.sim.url}/health`, quick)).status).toBe(200);
-    expect((await fetch(`${ctx.h.sim.url}/sandbox/payments/${req.partnerReference}/confirm`, { method: 'POST', ...quick })).status).toBe(200);
+    expect((await ctx.h.sandbox(`/sandbox/payments/${req.partnerReference}/confirm`, { method: 'POST', ...quick })).status).toBe(200);
     await expect(ctx.faults.get()).resolves.toMatchObject({ latency_ms: 600_000 });
   });
 
@@ -123,7 +123,7 @@ describe('partner API (/v1) faults', () => {
   describe('on disbursements', () => {
     const readDisbursement = (reference: string) => rawRequest(`${ctx.h.sim.url}/v1/disbursements/${reference}`, 'GET', undefined, auth);
     const listedDisbursements = async (reference: string) => {
-      const body = (await (await fetch(`${ctx.h.sim.url}/sandbox/disbursements`)).json()) as { disbursements: { partner_reference: string }[] };
+      const body = (await (await ctx.h.sandbox(`/sandbox/disbursements`)).json()) as { disbursements: { partner_reference: string }[] };
       return body.disbursements.filter((d) => d.partner_reference === reference);
     };
     const expectNothingPaid = async (reference: string) => {

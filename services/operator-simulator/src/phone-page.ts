@@ -148,3 +148,9 @@ export function renderPhoneError(message: string, value: string): string {
 <p class="error" role="alert">${escapeHtml(message)}</p>
 ${numberForm(value)}`);
 }
+
+/** Without the sandbox token: how to get in (the link `pnpm start` prints carries it). */
+export function renderPhoneLocked(): string {
+  return shell('Virtual phone - operator simulator', null, `<h1>Virtual phone</h1>
+<p class="error" role="alert">The sandbox needs its token. Open the virtual phone link that <code>pnpm start</code> prints (it ends with <code>?token=…</code>), or send <code>Authorization: Bearer &lt;SIM_SANDBOX_TOKEN&gt;</code>.</p>`);
+}

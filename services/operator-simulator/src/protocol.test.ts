@@ -16,7 +16,7 @@ describe('operator partner API (/v1)', () => {
     const again = await Promise.all([h.adapter.pushUssd(req), h.adapter.pushUssd({ ...req, amount: 999 })]);
     expect(again).toEqual([first, first]);
     expect(h.sim.pushCount(req.partnerReference)).toBe(1);
-    const listed = (await (await fetch(`${h.sim.url}/sandbox/pushes`)).json()) as { pushes: { partner_reference: string; push_count: number; amount: number }[] };
+    const listed = (await (await h.sandbox(`/sandbox/pushes`)).json()) as { pushes: { partner_reference: string; push_count: number; amount: number }[] };
     expect(listed.pushes.filter((p) => p.partner_reference === req.partnerReference)).toEqual([expect.objectContaining({ push_count: 1, amount: 1500 })]);
   });
 

@@ -28,7 +28,7 @@ describe('refunds (POST /v1/refunds), driven through SimulatorOperatorAdapter', 
     ...overrides,
   });
   async function listed(reference: string) {
-    const body = (await (await fetch(`${h.sim.url}/sandbox/refunds`)).json()) as { refunds: { partner_reference: string }[] };
+    const body = (await (await h.sandbox(`/sandbox/refunds`)).json()) as { refunds: { partner_reference: string }[] };
     return body.refunds.filter((r) => r.partner_reference === reference);
   }
 
@@ -123,7 +123,7 @@ describe('refunds (POST /v1/refunds), driven through SimulatorOperatorAdapter', 
     await h.adapter.pushUssd(original);
     const early = refundOf(original);
     await expect(h.adapter.refund(early)).resolves.toEqual({ state: 'FAILED', reason: 'NOT_REFUNDABLE' });
-    expect((await fetch(`${h.sim.url}/sandbox/payments/${original.partnerReference}/confirm`, { method: 'POST' })).status).toBe(200);
+    expect((await h.sandbox(`/sandbox/payments/${original.partnerReference}/confirm`, { method: 'POST' })).status).toBe(200);
 
     await expect(h.adapter.refund(early)).resolves.toEqual({ state: 'FAILED', reason: 'NOT_REFUNDABLE' });
     const read = await fetch(`${h.sim.url}/v1/refunds/${early.partnerReference}`, { headers: auth });
@@ -135,8 +135,8 @@ describe('refunds (POST /v1/refunds), driven through SimulatorOperatorAdapter', 
 
   it('an operator that does not answer the refund in time is OperatorUnavailableError; nothing is recorded, so the retry refunds once', async () => {
     const original = await confirmedCashIn('01');
-    const hangUrl = `${h.sim.url}/sandbox/payments/${original.partnerReference}/hang-refunds`;
-    expect((await fetch(hangUrl, { method: 'POST' })).status).toBe(200);
+    const hangPath = `/sandbox/payments/${original.partnerReference}/hang-refunds`;
+    expect((await h.sandbox(hangPath, { method: 'POST' })).status).toBe(200);
     const refund = refundOf(original);
 
     await expect(h.adapterWith({ timeoutMs: 100 }).refund(refund)).rejects.toBeInstanceOf(OperatorUnavailableError);
@@ -145,13 +145,13 @@ describe('refunds (POST /v1/refunds), driven through SimulatorOperatorAdapter', 
     expect(h.sim.refundCount(refund.partnerReference)).toBe(0);
     expect((await fetch(`${h.sim.url}/v1/refunds/${refund.partnerReference}`, { headers: auth })).status).toBe(404);
 
-    expect((await fetch(hangUrl, { method: 'DELETE' })).status).toBe(200);
+    expect((await h.sandbox(hangPath, { method: 'DELETE' })).status).toBe(200);
     await expect(h.adapter.refund(refund)).resolves.toMatchObject({ state: 'OK' });
     expect(h.sim.refundCount(refund.partnerReference)).toBe(1);
   });
 
   it('the sandbox hang hook answers 404 for an unknown original', async () => {
-    expect((await fetch(`${h.sim.url}/sandbox/payments/nope/hang-refunds`, { method: 'POST' })).status).toBe(404);
+    expect((await h.sandbox(`/sandbox/payments/nope/hang-refunds`, { method: 'POST' })).status).toBe(404);
   });
 
   it.each([

@@ -7,7 +7,7 @@ describe('sandbox virtual phone', () => {
   afterAll(async () => { await h.close(); });
 
   const sandbox = (reference: string, verb: string, query = '') =>
-    fetch(`${h.sim.url}/sandbox/payments/${encodeURIComponent(reference)}/${verb}${query}`, { method: 'POST', redirect: 'manual' });
+    h.sandbox(`/sandbox/payments/${encodeURIComponent(reference)}/${verb}${query}`, { method: 'POST', redirect: 'manual' });
 
   async function callbackFor(reference: string) {
     const [callback] = await waitFor(() => h.receiver.for(reference).length > 0 && h.receiver.for(reference), { what: 'callback' });
@@ -29,7 +29,7 @@ describe('sandbox virtual phone', () => {
     const req = h.request('42');
     await h.adapter.pushUssd(req);
     const listed = async () => {
-      const body = (await (await fetch(`${h.sim.url}/sandbox/pushes`)).json()) as { pushes: { partner_reference: string; created_at: string; decided_at: string | null }[] };
+      const body = (await (await h.sandbox(`/sandbox/pushes`)).json()) as { pushes: { partner_reference: string; created_at: string; decided_at: string | null }[] };
       return body.pushes.find((p) => p.partner_reference === req.partnerReference)!;
     };
     expect((await listed()).decided_at).toBeNull();
@@ -75,7 +75,7 @@ describe('sandbox virtual phone', () => {
   it('GET /phone lists PENDING pushes with amount, currency, masked number and motif, and Confirm / Decline forms', async () => {
     const req = h.request('55', { amount: 2500, motif: 'Shoes <size 42>' });
     await h.adapter.pushUssd(req);
-    const res = await fetch(`${h.sim.url}/phone`);
+    const res = await h.sandbox(`/phone`);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await res.text();
     expect(html).toContain('2500 XOF');
@@ -92,7 +92,7 @@ describe('sandbox virtual phone', () => {
     const res = await sandbox(req.partnerReference, 'confirm', '?then=phone');
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/phone');
-    expect(await (await fetch(`${h.sim.url}/phone`)).text()).not.toContain(req.partnerReference);
+    expect(await (await h.sandbox(`/phone`)).text()).not.toContain(req.partnerReference);
     await expect(callbackFor(req.partnerReference)).resolves.toMatchObject({ providerState: 'OK' });
   });
 });

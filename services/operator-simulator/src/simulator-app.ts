@@ -6,15 +6,19 @@ import { faultsRouter } from './routes/faults.js';
 import { operatorApiRouter, type OperatorApiDeps } from './routes/operator-api.js';
 import { delayWhileSlow, refuseWhileDown } from './routes/partner-faults.js';
 import { sandboxRouter } from './routes/sandbox.js';
+import { sandboxAuth } from './routes/sandbox-auth.js';
 
 export interface SimulatorAppDeps extends OperatorApiDeps {
   faults: Faults;
   log: Log;
+  /** Bearer token (or cookie, see sandboxAuth) of the sandbox routes and the virtual phone. */
+  sandboxToken: string;
 }
 
 /**
- * The HTTP surface: partner API under /v1, sandbox and virtual phone outside it, health. Faults touch /v1 only,
- * so a chaos test can always reach the sandbox to switch them off again.
+ * The HTTP surface: partner API under /v1 (the operator's token), sandbox and virtual phone outside it (the
+ * sandbox token), health and metrics (open). Faults touch /v1 only, so a chaos test can always reach the
+ * sandbox to switch them off again.
  */
 export function createSimulatorApp(deps: SimulatorAppDeps): Express {
   const app = express();
@@ -32,6 +36,7 @@ export function createSimulatorApp(deps: SimulatorAppDeps): Express {
     res.type(metrics.contentType).send(await metrics.metrics());
   });
   app.use('/v1', delayWhileSlow(deps.faults, deps.timers, deps.log), operatorApiRouter(deps));
+  app.use(['/sandbox', '/phone'], sandboxAuth(deps.sandboxToken));
   app.use(sandboxRouter(deps));
   app.use(faultsRouter(deps.faults, deps.log));
   app.use((_req, res) => {

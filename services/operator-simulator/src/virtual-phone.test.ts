@@ -6,10 +6,10 @@ describe('virtual phone of one number', () => {
   beforeAll(async () => { h = await startHarness(); });
   afterAll(async () => { await h.close(); });
 
-  const phone = (msisdn: string) => fetch(`${h.sim.url}/phone?msisdn=${encodeURIComponent(msisdn)}`);
+  const phone = (msisdn: string) => h.sandbox(`/phone?msisdn=${encodeURIComponent(msisdn)}`);
   /** What the phone page's forms send: application/x-www-form-urlencoded, no redirect followed. */
   const submit = (reference: string, verb: 'confirm' | 'decline', msisdn: string, fields: Record<string, string> = {}) =>
-    fetch(`${h.sim.url}/sandbox/payments/${encodeURIComponent(reference)}/${verb}?then=phone&msisdn=${encodeURIComponent(msisdn)}`, {
+    h.sandbox(`/sandbox/payments/${encodeURIComponent(reference)}/${verb}?then=phone&msisdn=${encodeURIComponent(msisdn)}`, {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -44,7 +44,7 @@ describe('virtual phone of one number', () => {
   });
 
   it('refreshes while waiting for a prompt, and a number typed without + or with spaces is understood', async () => {
-    const html = await (await fetch(`${h.sim.url}/phone?msisdn=${encodeURIComponent(' 225 0700 000 099')}`)).text();
+    const html = await (await h.sandbox(`/phone?msisdn=${encodeURIComponent(' 225 0700 000 099')}`)).text();
     expect(html).toContain('+2250700000099');
     expect(html).toContain('No payment request waiting.');
     expect(html).toContain('<meta http-equiv="refresh" content="3">');
@@ -94,12 +94,12 @@ describe('virtual phone of one number', () => {
     const req = h.request('66');
     await h.adapter.pushUssd(req);
     expect((await submit(req.partnerReference, 'confirm', req.msisdn, { code: '12a4' })).status).toBe(400);
-    const json = await fetch(`${h.sim.url}/sandbox/payments/${req.partnerReference}/confirm`, {
+    const json = await h.sandbox(`/sandbox/payments/${req.partnerReference}/confirm`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '123' }),
     });
     expect(json.status).toBe(400);
     await expect(h.adapter.queryStatus(req.partnerReference)).resolves.toMatchObject({ providerState: 'PENDING' });
-    const wrong = await fetch(`${h.sim.url}/sandbox/payments/${req.partnerReference}/confirm`, {
+    const wrong = await h.sandbox(`/sandbox/payments/${req.partnerReference}/confirm`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '0000' }),
     });
     expect(await wrong.json()).toMatchObject({ state: 'canceled', txn_status: '54321' });

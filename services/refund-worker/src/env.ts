@@ -1,6 +1,6 @@
-import { common, Joi, operator, parseEnv as parse, relay, type CommonEnv, type OperatorEnv, type RelayEnv } from '@mm/config';
+import { common, Joi, nodeEnv, operator, parseEnv as parse, relay, type CommonEnv, type NodeEnvEnv, type OperatorEnv, type RelayEnv } from '@mm/config';
 
-export interface RefundEnv extends CommonEnv, OperatorEnv, RelayEnv {
+export interface RefundEnv extends CommonEnv, NodeEnvEnv, OperatorEnv, RelayEnv {
   REFUND_WORKER_PORT: number;
   /** Jobs one process runs at once (each mostly waits on the operator). */
   REFUND_CONCURRENCY: number;
@@ -8,6 +8,7 @@ export interface RefundEnv extends CommonEnv, OperatorEnv, RelayEnv {
 
 const schema = Joi.object<RefundEnv>({
   ...common,
+  ...nodeEnv,
   ...operator,
   ...relay,
   REFUND_WORKER_PORT: Joi.number().port().default(3007),

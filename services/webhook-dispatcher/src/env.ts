@@ -1,8 +1,9 @@
 import {
-  common, Joi, masterKey, parseEnv as parseWithSchema, parseSecondsList, referenceCache, relay, secondsList, type CommonEnv, type ReferenceCacheEnv, type RelayEnv,
+  common, Joi, masterKey, nodeEnv, parseEnv as parseWithSchema, parseSecondsList, referenceCache, relay, secondsList, type CommonEnv, type NodeEnvEnv, type ReferenceCacheEnv,
+  type RelayEnv,
 } from '@mm/config';
 
-export interface WebhookDispatcherEnv extends CommonEnv, RelayEnv, ReferenceCacheEnv {
+export interface WebhookDispatcherEnv extends CommonEnv, NodeEnvEnv, RelayEnv, ReferenceCacheEnv {
   MASTER_KEY: string;
   /** Delays (seconds) before each retry, as configured: decisions 9's 1m, 5m, 15m, 1h, 6h, 24h. */
   WEBHOOK_RETRY_SCHEDULE_S: string;
@@ -16,6 +17,7 @@ export interface WebhookDispatcherEnv extends CommonEnv, RelayEnv, ReferenceCach
 
 const schema = Joi.object({
   ...common,
+  ...nodeEnv,
   ...masterKey,
   // Decimals are allowed so that tests can run the whole schedule in milliseconds.
   WEBHOOK_RETRY_SCHEDULE_S: secondsList().default('60,300,900,3600,21600,86400'),

@@ -1,7 +1,6 @@
-import type { Server } from 'node:http';
-import { createDb, findOverdueOutbox, listenForReferenceChanges, newestActiveSecret, ReferenceCache, SecretBox } from '@mm/db';
+import { createServiceDb, findOverdueOutbox, listenForReferenceChanges, newestActiveSecret, ReferenceCache, SecretBox } from '@mm/db';
 import {
-  assertRedisNoEviction, createHealthRouter, createLogger, createMetricsRegistry, Histogram, LATENCY_BUCKETS, referenceChangesGauge, startHealthServer, type Logger,
+  assertRedisNoEviction, createLogger, createMetricsRegistry, Histogram, LATENCY_BUCKETS, referenceChangesGauge, startInternalServer, type Logger,
 } from '@mm/observability';
 import {
   createRedisConnection, createWorker, OutboxPublisher, QueueProducer, startOutboxRelay, webhookDeliveries,
@@ -14,15 +13,9 @@ export interface WebhookDispatcher {
   /** Stops taking work, finishes the attempts in flight, then closes every connection. */
   stop(): Promise<void>;
   relay: OutboxRelay;
-  /** The health server's port (useful when WEBHOOK_DISPATCHER_PORT is 0). */
+  /** Its internal port, /health, /ready and /metrics (useful when WEBHOOK_DISPATCHER_PORT is 0). */
   port: number;
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  internalUrl: string;
 }
 
 /**
@@ -34,7 +27,8 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
   const logger = overrides.logger ?? createLogger('webhook-dispatcher', env.LOG_LEVEL);
   // Fails fast on a malformed MASTER_KEY, before any connection is opened.
   const box = new SecretBox(env.MASTER_KEY);
-  const db = createDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE });
+  // Refused in production while demo credentials work on this database (@mm/db demo-data.ts).
+  const db = await createServiceDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, nodeEnv: env.NODE_ENV });
   const redis = createRedisConnection(env.REDIS_URL);
   try {
     await assertRedisNoEviction(redis);
@@ -92,16 +86,10 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
     onError: (err) => logger.warn({ err }, 'outbox relay pass failed'),
   });
 
-  const health = await startHealthServer(
-    env.WEBHOOK_DISPATCHER_PORT,
-    createHealthRouter({
-      database: () => db.$queryRaw`SELECT 1`,
-      redis: () => redis.ping(),
-    }, metrics),
-    metrics,
-  );
-  const address = health.address();
-  const port = typeof address === 'object' && address ? address.port : env.WEBHOOK_DISPATCHER_PORT;
+  const internal = await startInternalServer({
+    port: env.WEBHOOK_DISPATCHER_PORT, metrics, logger, readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
+  });
+  const { port } = internal;
   logger.info({ port, concurrency: env.WEBHOOK_CONCURRENCY, allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS }, 'webhook dispatcher started');
 
   let stopping: Promise<void> | null = null;
@@ -111,7 +99,7 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
     await relay.stop();
     await worker.close();
     await producer.close();
-    await closeServer(health);
+    await internal.close();
     await redis.quit().catch(() => redis.disconnect());
     await referenceChanges.close();
     await db.$disconnect();
@@ -120,6 +108,7 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
   return {
     relay,
     port,
+    internalUrl: internal.url,
     stop: () => (stopping ??= stop()),
   };
 }

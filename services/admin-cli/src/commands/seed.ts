@@ -4,17 +4,29 @@ import {
 } from '@mm/db';
 
 /**
+ * Reference data only, safe in production (nothing with a published credential): subsidiaries CI/SN/CM.
+ * Idempotent; a subsidiary that exists is left as it is (never re-activated once deactivated on purpose).
+ */
+export async function seedSubsidiaries(db: Db): Promise<string[]> {
+  const created: string[] = [];
+  for (const s of SEED_SUBSIDIARIES) {
+    const existing = await db.subsidiary.findUnique({ where: { countryCode: s.countryCode } });
+    if (!existing) {
+      await upsertSubsidiary(db, s);
+      created.push(s.countryCode);
+    }
+  }
+  return created;
+}
+
+/**
  * Idempotent: subsidiaries CI/SN/CM, the demo merchant with its known key (decisions 1), and one demo
  * back-office account per role with the published DEMO_STAFF password.
  */
 export async function seed(db: Db, box: SecretBox, demoWebhookUrl: string, nodeEnv = 'development') {
   // The demo key, secret and staff password are published in the README: never on a production database.
   if (nodeEnv === 'production') throw new Error('seed creates a merchant with a published key; refused with NODE_ENV=production');
-  for (const s of SEED_SUBSIDIARIES) {
-    const existing = await db.subsidiary.findUnique({ where: { countryCode: s.countryCode } });
-    // Never re-activate a subsidiary the operator has deactivated.
-    if (!existing) await upsertSubsidiary(db, s);
-  }
+  await seedSubsidiaries(db);
   const merchant = await seedMerchant(db, box, demoWebhookUrl);
   const staff = [];
   for (const user of DEMO_STAFF.users) {

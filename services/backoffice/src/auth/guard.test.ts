@@ -22,7 +22,7 @@ describe('backoffice access control', () => {
   }
   const isDisabled = async (id: string) => (await bo.db.staffUser.findUniqueOrThrow({ where: { id } })).disabledAt !== null;
 
-  it('anonymous: GETs go to the login page, other methods get 401, health probes are open without a session', async () => {
+  it('anonymous: GETs go to the login page, other methods get 401, liveness is open without a session (readiness and metrics are on the internal port)', async () => {
     const c = bo.client();
     expect(await c.get('/')).toMatchObject({ status: 303, location: '/login' });
     expect(await c.get('/staff')).toMatchObject({ status: 303, location: '/login?next=%2Fstaff' });
@@ -36,8 +36,8 @@ describe('backoffice access control', () => {
     const health = await fetch(`${bo.url}/health`);
     expect(health.status).toBe(200);
     expect(health.headers.getSetCookie()).toEqual([]);
-    expect((await fetch(`${bo.url}/ready`)).status).toBe(200);
-    expect(await (await fetch(`${bo.url}/metrics`)).text()).toContain('mm_backoffice_login_attempts_total');
+    expect((await fetch(`${bo.internalUrl}/ready`)).status).toBe(200);
+    expect(await (await fetch(`${bo.internalUrl}/metrics`)).text()).toContain('mm_backoffice_login_attempts_total');
   });
 
   it('a viewer or an approver gets 403 on the admin-only staff page, and no link to it', async () => {

@@ -14,6 +14,8 @@ export const TEST_PASSWORD = 'test-password-123';
 
 export interface BackofficeFixture {
   url: string;
+  /** /health, /ready and /metrics. */
+  internalUrl: string;
   db: Db;
   /** For looking at the suite's keys (sessions, login counters). */
   redis: Redis;
@@ -38,11 +40,12 @@ export async function startBackofficeFixture(env: Record<string, string> = {}, o
   // A random key per suite, as production has its own: nothing may depend on a known one.
   const masterKey = randomBytes(32).toString('hex');
   const running: RunningBackoffice = await startBackoffice(
-    parseEnv({ DATABASE_URL: database.url, REDIS_URL: testRedis.url, REDIS_PREFIX: testRedis.prefix, BACKOFFICE_PORT: '0', DB_POOL_SIZE: '3', MASTER_KEY: masterKey, ...env }),
+    parseEnv({ DATABASE_URL: database.url, REDIS_URL: testRedis.url, REDIS_PREFIX: testRedis.prefix, BACKOFFICE_PORT: '0', BACKOFFICE_INTERNAL_PORT: '0', DB_POOL_SIZE: '3', MASTER_KEY: masterKey, ...env }),
     { logger: createLogger('backoffice-test', process.env.TEST_LOG_LEVEL ?? 'silent'), ...overrides },
   );
   return {
     url: running.url,
+    internalUrl: running.internalUrl,
     db,
     redis,
     prefix: testRedis.prefix,

@@ -21,6 +21,8 @@ function secure(res: Response): string {
 /**
  * The payment_url page and its status JSON. The transaction id is the only key, so both show nothing a
  * customer would not see on their own phone: merchant name, amount, masked number, status in words.
+ * Cash-ins only: a cash-out is the merchant paying someone (beneficiary, amount, outcome), which no
+ * customer page shows; its id answers 404 like an unknown one, so the page does not even confirm it exists.
  */
 export function paymentPageRouter(deps: PaymentPageDeps): Router {
   const now = deps.now ?? Date.now;
@@ -33,7 +35,7 @@ export function paymentPageRouter(deps: PaymentPageDeps): Router {
     const id = req.params.id;
     const t = isUuid(id)
       ? await deps.db.transaction.findUnique({
-          where: { id },
+          where: { id, type: 'CASHIN' },
           select: { status: true, amount: true, currency: true, msisdn: true, motif: true, returnUrl: true, failureCode: true, expiresAt: true, merchant: { select: { name: true } } },
         })
       : null;
@@ -59,7 +61,7 @@ export function paymentPageRouter(deps: PaymentPageDeps): Router {
     secure(res);
     const id = req.params.id;
     const t = isUuid(id)
-      ? await deps.db.transaction.findUnique({ where: { id }, select: { status: true, failureCode: true, returnUrl: true } })
+      ? await deps.db.transaction.findUnique({ where: { id, type: 'CASHIN' }, select: { status: true, failureCode: true, returnUrl: true } })
       : null;
     if (!t) {
       res.status(404).json({ error: 'not_found' });

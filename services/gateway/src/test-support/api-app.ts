@@ -38,7 +38,7 @@ export async function startApiApp(o: ApiAppOptions = {}) {
   const lookups: string[] = [];
 
   const deps: Partial<GatewayDeps> = {
-    db, logger, metrics: createMetricsRegistry('gateway'), readiness: {},
+    db, logger, metrics: createMetricsRegistry('gateway'),
     findKey: (apiKey: string): Promise<ActiveKey | null> => { lookups.push(apiKey); return lookup(apiKey); },
     isActiveCountry: async () => true,
     replayGuard: new ReplayGuard(redis, testRedis.prefix, 300),

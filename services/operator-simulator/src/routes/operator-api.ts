@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router, type RequestHandler, type Response } from 'express';
 import Joi from 'joi';
 import type { DisbursementBook } from '../disbursement-book.js';
@@ -7,6 +6,7 @@ import type { Push, PushStore } from '../push-store.js';
 import type { RefundBook } from '../refund-book.js';
 import type { TimerSet } from '../timer-set.js';
 import type { DisbursementRequestBody, PushRequestBody, RefundRequestBody } from '../wire.js';
+import { sameSecret } from './same-secret.js';
 
 export interface OperatorApiDeps {
   apiToken: string;
@@ -155,11 +155,8 @@ function hang(res: Response, deps: OperatorApiDeps): void {
 }
 
 function requireBearer(token: string): RequestHandler {
-  // Compare digests so the comparison is constant time whatever the header's length.
-  const expected = createHash('sha256').update(`Bearer ${token}`).digest();
   return (req, res, next) => {
-    const given = createHash('sha256').update(req.get('authorization') ?? '').digest();
-    if (timingSafeEqual(given, expected)) {
+    if (sameSecret(req.get('authorization') ?? '', `Bearer ${token}`)) {
       next();
       return;
     }

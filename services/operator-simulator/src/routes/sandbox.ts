@@ -13,7 +13,7 @@ export interface SandboxDeps {
   disbursements: DisbursementBook;
 }
 
-/** Sandbox-only routes, no token: the virtual phone and the test hooks a real operator would not have. */
+/** Sandbox-only routes, behind the sandbox token (sandbox-auth.ts): the virtual phone and the test hooks a real operator would not have. */
 export function sandboxRouter(deps: SandboxDeps): Router {
   const router = Router();
 

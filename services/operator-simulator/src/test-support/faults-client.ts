@@ -18,10 +18,11 @@ export const NO_FAULTS_BODY: FaultsBody = {
   callback_spread_ms: 500,
 };
 
-/** /sandbox/faults over HTTP, as the chaos suite drives it from another process. */
-export function faultsClient(baseUrl: string) {
+/** /sandbox/faults over HTTP with the sandbox token, as the chaos suite drives it from another process. */
+export function faultsClient(baseUrl: string, sandboxToken: string) {
+  const auth = { Authorization: `Bearer ${sandboxToken}` };
   const call = (method: 'GET' | 'PUT' | 'DELETE', body?: string) =>
-    fetch(`${baseUrl}/sandbox/faults`, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body });
+    fetch(`${baseUrl}/sandbox/faults`, { method, headers: body === undefined ? auth : { ...auth, 'Content-Type': 'application/json' }, body });
   const settings = async (res: Response) => {
     if (res.status !== 200) throw new Error(`/sandbox/faults answered ${res.status}: ${await res.text()}`);
     return (await res.json()) as FaultsBody;

@@ -5,12 +5,15 @@ import type { Log } from '../log.js';
 import { startCallbackReceiver, type CallbackReceiver } from './callback-receiver.js';
 
 export const API_TOKEN = 'test-token';
+export const SANDBOX_TOKEN = 'test-sandbox-token-0123456789';
 export const CALLBACK_SECRET = 'test-callback-secret';
 
 export interface Harness {
   sim: RunningSimulator;
   receiver: CallbackReceiver;
   adapter: SimulatorOperatorAdapter;
+  /** fetch() of a sandbox or phone path with the sandbox token, as every client of those routes sends it. */
+  sandbox(path: string, init?: RequestInit): Promise<Response>;
   /** Every log event the simulator wrote, for waiting on things like "callback given up". */
   events: { event: string; fields: Record<string, unknown> }[];
   /** A push request for a test number ending in `suffix`, with a fresh reference. */
@@ -34,6 +37,7 @@ export async function startHarness(
     port: 0,
     host: '127.0.0.1',
     apiToken: API_TOKEN,
+    sandboxToken: SANDBOX_TOKEN,
     callbackSecret: CALLBACK_SECRET,
     outcomeDelayMs: 30,
     lateConfirmDelayMs: 800,
@@ -48,6 +52,7 @@ export async function startHarness(
     sim,
     receiver,
     adapter: adapterWith({}),
+    sandbox: (path, init = {}) => fetch(`${sim.url}${path}`, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), Authorization: `Bearer ${SANDBOX_TOKEN}` } }),
     events,
     adapterWith,
     request: (suffix, overrides = {}) => ({

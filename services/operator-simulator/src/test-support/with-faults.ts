@@ -1,5 +1,5 @@
 import { faultsClient } from './faults-client.js';
-import { startHarness, type Harness } from './harness.js';
+import { SANDBOX_TOKEN, startHarness, type Harness } from './harness.js';
 
 /**
  * Inside a describe block: one simulator harness for the block, its faults reset after each test so a
@@ -9,7 +9,7 @@ export function simulatorWithFaults(): { h: Harness; faults: ReturnType<typeof f
   const ctx = {} as { h: Harness; faults: ReturnType<typeof faultsClient> };
   beforeAll(async () => {
     ctx.h = await startHarness();
-    ctx.faults = faultsClient(ctx.h.sim.url);
+    ctx.faults = faultsClient(ctx.h.sim.url, SANDBOX_TOKEN);
   });
   afterEach(async () => { await ctx.faults.reset(); });
   afterAll(async () => { await ctx.h.close(); });

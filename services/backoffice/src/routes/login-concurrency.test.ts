@@ -8,7 +8,7 @@ import { startBackofficeFixture, TEST_PASSWORD, type BackofficeFixture } from '.
 import type { TestClient } from '../test-support/client.js';
 
 async function metric(bo: BackofficeFixture, name: string, labels: Record<string, string> = {}): Promise<number> {
-  const text = await (await fetch(`${bo.url}/metrics`)).text();
+  const text = await (await fetch(`${bo.internalUrl}/metrics`)).text();
   return samplesOf(text, name)
     .filter((s) => Object.entries(labels).every(([k, v]) => s.labels[k] === v))
     .reduce((sum, s) => sum + s.value, 0);

@@ -7,3 +7,4 @@ export { listen } from './listen.js';
 export { requestId } from './request-id.js';
 export { accessLog } from './access-log.js';
 export { httpMetrics, singleMetric, LATENCY_BUCKETS } from './http-metrics.js';
+export { clientAddressBucket } from './client-address.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { normalizeStaffEmail } from '@mm/db';
-import { addressBucket } from './client-address.js';
+import { clientAddressBucket } from '@mm/observability';
 
 export interface LoginLimits {
   /** Attempts counted against one email before it is locked (LOGIN_MAX_FAILURES). */
@@ -88,9 +88,9 @@ export class LoginThrottle {
     return `${this.redisPrefix}:bo:login-account:${sha256(normalizeStaffEmail(email))}`;
   }
 
-  /** `<prefix>:bo:login-address:<sha256 of the address bucket>` (see addressBucket). */
+  /** `<prefix>:bo:login-address:<sha256 of the address bucket>` (see clientAddressBucket). */
   addressKey(ip: string | undefined): string {
-    return `${this.redisPrefix}:bo:login-address:${sha256(addressBucket(ip))}`;
+    return `${this.redisPrefix}:bo:login-address:${sha256(clientAddressBucket(ip))}`;
   }
 
   /** Counts the attempt and decides, in one step; see Admission. */

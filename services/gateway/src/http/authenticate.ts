@@ -3,7 +3,7 @@ import { DomainError, isIssuedApiKeyFormat, requestSignatureMatches, signatureMa
 import type { ActiveKey } from '@mm/db';
 import { ERROR_STATUS } from '@mm/openapi';
 import type { AuthFailureLimit } from './auth-failure-limit.js';
-import { clientBucket } from './client-address.js';
+import { clientAddressBucket } from '@mm/observability';
 import { requestTargetOf } from './request-target.js';
 import type { ReplayGuard } from './replay-guard.js';
 
@@ -36,7 +36,7 @@ async function refuseIfTooManyFailures(deps: AuthDeps, client: string, res: Resp
 export function authenticate(deps: AuthDeps): RequestHandler {
   return async (req, res, next) => {
     // req.ip honours TRUST_PROXY: the client's address, not the load balancer's, when one is in front.
-    const client = clientBucket(req.ip);
+    const client = clientAddressBucket(req.ip);
     try {
       await refuseIfTooManyFailures(deps, client, res);
       const apiKey = req.get('x-service-key');

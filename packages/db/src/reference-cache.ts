@@ -33,7 +33,11 @@ export class ReferenceCache<V> {
     this.seen = o.feed.generation;
   }
 
-  async get(key: string): Promise<V> {
+  /**
+   * `beforeLoad` runs only when the value is not in memory, just before it is read: a caller can refuse
+   * (throw) a read from the database without paying a check on every hit.
+   */
+  async get(key: string, beforeLoad?: () => Promise<void>): Promise<V> {
     const generation = this.o.feed.generation;
     if (generation !== this.seen) {
       this.entries.clear();
@@ -43,6 +47,7 @@ export class ReferenceCache<V> {
     const cacheable = this.o.ttlMs > 0 && this.o.feed.listening;
     const hit = cacheable ? this.entries.get(key) ?? this.negatives?.get(key) : undefined;
     if (hit) return hit.value;
+    if (beforeLoad) await beforeLoad();
     const value = await this.o.load(key);
     if (cacheable && this.o.feed.listening && this.o.feed.generation === generation) {
       const memory = this.negatives && this.o.negative?.is(value) ? this.negatives : this.entries;

@@ -1,10 +1,11 @@
 import express, { type Express } from 'express';
-import type { Db, ActiveKey } from '@mm/db';
+import type { Db } from '@mm/db';
 import type { AmountLimits, CashoutApprovalRule } from '@mm/domain';
 import type { Logger, Registry } from '@mm/observability';
 import { liveness } from '@mm/observability';
 import type { AfterCommit, TransactionUpdateWaiter } from '@mm/queues';
 import { authenticate } from './http/authenticate.js';
+import type { FindKey } from './key-lookup.js';
 import { errorHandler, notFound } from './http/error-handler.js';
 import { jsonBody } from './http/json-body.js';
 import type { RequestHandler } from 'express';
@@ -28,7 +29,7 @@ export interface GatewayDeps {
   exportPool: ExportPool;
   logger: Logger;
   metrics: Registry;
-  findKey(apiKey: string): Promise<ActiveKey | null>;
+  findKey: FindKey;
   isActiveCountry(countryCode: string): Promise<boolean>;
   replayGuard: ReplayGuard;
   /** Failed authentications per client address (429 before any key lookup beyond AUTH_FAILURE_LIMIT). */

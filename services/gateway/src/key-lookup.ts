@@ -17,7 +17,10 @@ export interface KeyLookupOptions {
  * Unknown keys are remembered apart and in a smaller memory, so that a flood of made-up keys, each
  * read from the database once, cannot push the keys of real merchants out of memory.
  */
-export function createKeyLookup(o: KeyLookupOptions): (apiKey: string) => Promise<ActiveKey | null> {
+/** A key from memory or the database; `beforeLoad` runs only before a database read (see ReferenceCache.get). */
+export type FindKey = (apiKey: string, beforeLoad?: () => Promise<void>) => Promise<ActiveKey | null>;
+
+export function createKeyLookup(o: KeyLookupOptions): FindKey {
   const keys = new ReferenceCache<ApiKeyRecord | null>({
     feed: o.feed,
     ttlMs: o.ttlMs,
@@ -25,8 +28,8 @@ export function createKeyLookup(o: KeyLookupOptions): (apiKey: string) => Promis
     negative: { is: (key) => key === null, max: o.unknownMax ?? 1_000 },
     load: o.load,
   });
-  return async (apiKey) => {
-    const key = await keys.get(apiKey);
+  return async (apiKey, beforeLoad) => {
+    const key = await keys.get(apiKey, beforeLoad);
     return key && keyUsableAt(key, new Date(o.now())) ? key : null;
   };
 }

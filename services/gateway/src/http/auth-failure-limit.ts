@@ -14,9 +14,11 @@ export interface AuthFailureLimitOptions {
 
 /**
  * Failed authentications (every 401) counted per client address, in Redis so that every gateway
- * instance sees the same count. Once an address has had `limit` of them in a window, its requests are
- * refused until the window ends, before any key is looked up: nobody can try keys, or make the gateway
- * read made-up keys from the database, faster than that. Like the per-merchant limiter, it lets requests
+ * instance sees the same count. Once an address has had `limit` of them in a window, until the window
+ * ends it is refused whatever would fail, and any read of a key from the database (a key not in
+ * memory): nobody can try keys or secrets, or make the gateway read made-up keys, faster than that.
+ * Consulted only on those two paths, never on a correctly signed request of a key held in memory, so
+ * the merchant's traffic pays no round trip for it. Like the per-merchant limiter, it lets requests
  * through when Redis cannot be reached, rather than refuse payments.
  */
 export class AuthFailureLimit {
@@ -38,15 +40,21 @@ export class AuthFailureLimit {
     }
   }
 
-  async failed(client: string): Promise<void> {
+  /**
+   * Counts one failure; returns the seconds until `client` may try again when this failure is past the
+   * limit (answer it 429, not 401), else null.
+   */
+  async failed(client: string): Promise<number | null> {
     try {
       const used = await this.failures.penalty(client, 1);
       // Once per window and address: the moment it starts being refused.
       if (used.consumedPoints === this.o.limit) {
         this.o.logger.warn({ client, failures: used.consumedPoints, window_s: this.o.windowS }, 'too many failed authentications from one address; refused until the window ends');
       }
+      return used.consumedPoints > this.o.limit ? Math.max(1, Math.ceil(used.msBeforeNext / 1000)) : null;
     } catch (err) {
       this.o.logger.warn({ err }, 'failed-authentication limiter unavailable; failure not counted');
+      return null;
     }
   }
 }

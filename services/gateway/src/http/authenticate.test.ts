@@ -4,7 +4,8 @@ import { startApiApp } from '../test-support/api-app.js';
 
 /**
  * Unknown-key floods (security review point 6) at the app: a key of a format never issued costs no key
- * lookup and no database query, and an address that failed too often is refused before any lookup.
+ * lookup and no database query, and an address that failed too often is refused whatever would fail
+ * and before any read of a key from the database.
  */
 let app: Awaited<ReturnType<typeof startApiApp>>;
 const LIMIT = 5;
@@ -51,24 +52,27 @@ describe('API keys of a format never issued', () => {
 });
 
 describe('failed authentications per client address', () => {
-  it(`answers 429 RATE_LIMITED with Retry-After after ${LIMIT} failures from one address, before any key lookup`, async () => {
+  it(`answers 429 RATE_LIMITED with Retry-After after ${LIMIT} failures from one address, before any database read of a key`, async () => {
     const address = newAddress();
     const api = clientWith(wellFormed(), address);
     for (let i = 0; i < LIMIT; i++) expect((await api('GET', '/api/v1/balances')).status).toBe(401);
+    // The merchant's key is in memory (read once, from another address).
+    expect((await signedClient(app.url, app.key.apiKey, app.key.apiSecret, fetchFrom(newAddress()))('GET', '/api/v1/balances')).status).toBe(200);
 
-    const lookups = app.lookups.length;
     const queries = app.queries.length;
     const refused = await api('GET', '/api/v1/balances');
     expect({ status: refused.status, code: refused.body.error.code }).toEqual({ status: 429, code: 'RATE_LIMITED' });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
-    // The address is refused whatever it sends: the merchant's valid key from there too, unread.
+    // Made-up keys from there are refused unread: no database query however many.
+    for (let i = 0; i < 5; i++) expect((await clientWith(wellFormed(), address)('GET', '/api/v1/balances')).status).toBe(429);
+    // A wrong secret with the merchant's key is refused too.
     const merchantThere = signedClient(app.url, app.key.apiKey, app.key.apiSecret, fetchFrom(address));
-    expect((await merchantThere('GET', '/api/v1/balances')).status).toBe(429);
-    expect(app.lookups.slice(lookups)).toEqual([]);
-    expect(app.queries.slice(queries)).toEqual([]);
-    // Another address is not affected.
-    expect((await signedClient(app.url, app.key.apiKey, app.key.apiSecret, fetchFrom(newAddress()))('GET', '/api/v1/balances')).status).toBe(200);
+    expect((await merchantThere('GET', '/api/v1/balances', undefined, { secretOverride: 'sk_wrong' })).status).toBe(429);
+    expect(app.queries.slice(queries).filter((q) => q.includes('api_keys'))).toEqual([]);
+    // A correctly signed request of a key in memory still passes: a noisy neighbour behind one NAT does
+    // not shut the merchant out, and this path pays no limiter round trip.
+    expect((await merchantThere('GET', '/api/v1/balances')).status).toBe(200);
   });
 
   it('counts every kind of 401 (missing headers, bad signature, bad timestamp), and never a success', async () => {
@@ -83,6 +87,6 @@ describe('failed authentications per client address', () => {
       () => clientWith(wellFormed(), address)('GET', '/api/v1/balances'),
     ];
     for (const fail of failures) expect((await fail()).status).toBe(401);
-    expect((await merchant('GET', '/api/v1/balances')).status).toBe(429);
+    expect((await merchant('GET', '/api/v1/balances', undefined, { secretOverride: 'sk_wrong' })).status).toBe(429);
   });
 });

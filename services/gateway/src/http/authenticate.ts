@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import { DomainError, isIssuedApiKeyFormat, requestSignatureMatches, signatureMatches, timestampWithinTolerance } from '@mm/domain';
-import type { ActiveKey } from '@mm/db';
+import type { FindKey } from '../key-lookup.js';
 import { ERROR_STATUS } from '@mm/openapi';
 import type { AuthFailureLimit } from './auth-failure-limit.js';
 import { clientAddressBucket } from '@mm/observability';
@@ -8,7 +8,7 @@ import { requestTargetOf } from './request-target.js';
 import type { ReplayGuard } from './replay-guard.js';
 
 export interface AuthDeps {
-  findKey(apiKey: string): Promise<ActiveKey | null>;
+  findKey: FindKey;
   replayGuard: ReplayGuard;
   authFailures: AuthFailureLimit;
   toleranceS: number;
@@ -20,25 +20,22 @@ export function rawBodyOf(body: unknown): Buffer {
   return Buffer.isBuffer(body) ? body : Buffer.alloc(0);
 }
 
-async function refuseIfTooManyFailures(deps: AuthDeps, client: string, res: Response): Promise<void> {
-  const retryAfterS = await deps.authFailures.retryAfterS(client);
-  if (retryAfterS === null) return;
+function tooManyFailures(res: Response, retryAfterS: number): DomainError {
   res.setHeader('Retry-After', String(retryAfterS));
-  throw new DomainError('RATE_LIMITED', `too many failed authentications from this address; retry after ${retryAfterS} s`);
+  return new DomainError('RATE_LIMITED', `too many failed authentications from this address; retry after ${retryAfterS} s`);
 }
 
 /**
  * decisions 2: HMAC over timestamp + exact body bytes, constant-time compare, clock tolerance, and
  * replay rejection of non-GET requests inside the window; X-Service-Request-Signature checked when sent.
- * Before any of it, an address that failed too often is refused; a key of a format never issued is
- * refused without being looked up.
+ * A key of a format never issued is refused without being looked up. An address that failed too often
+ * is refused before a key is read from the database and instead of every further 401 (AuthFailureLimit).
  */
 export function authenticate(deps: AuthDeps): RequestHandler {
   return async (req, res, next) => {
     // req.ip honours TRUST_PROXY: the client's address, not the load balancer's, when one is in front.
     const client = clientAddressBucket(req.ip);
     try {
-      await refuseIfTooManyFailures(deps, client, res);
       const apiKey = req.get('x-service-key');
       const timestamp = req.get('x-service-timestamp');
       const signature = req.get('x-service-signature');
@@ -46,7 +43,10 @@ export function authenticate(deps: AuthDeps): RequestHandler {
         throw new DomainError('AUTHENTICATION_REQUIRED', 'X-Service-Key, X-Service-Timestamp and X-Service-Signature are required');
       }
       if (!isIssuedApiKeyFormat(apiKey)) throw new DomainError('INVALID_API_KEY', 'unknown or revoked API key');
-      const key = await deps.findKey(apiKey);
+      const key = await deps.findKey(apiKey, async () => {
+        const retryAfterS = await deps.authFailures.retryAfterS(client);
+        if (retryAfterS !== null) throw tooManyFailures(res, retryAfterS);
+      });
       if (!key) throw new DomainError('INVALID_API_KEY', 'unknown or revoked API key');
       if (!timestampWithinTolerance(timestamp, deps.now(), deps.toleranceS)) {
         throw new DomainError('TIMESTAMP_OUT_OF_TOLERANCE', `X-Service-Timestamp must be within ${deps.toleranceS} s of the current time`);
@@ -69,8 +69,8 @@ export function authenticate(deps: AuthDeps): RequestHandler {
       res.locals.merchantId = key.merchantId;
       next();
     } catch (err) {
-      if (err instanceof DomainError && ERROR_STATUS[err.code] === 401) await deps.authFailures.failed(client);
-      next(err);
+      const retryAfterS = err instanceof DomainError && ERROR_STATUS[err.code] === 401 ? await deps.authFailures.failed(client) : null;
+      next(retryAfterS === null ? err : tooManyFailures(res, retryAfterS));
     }
   };
 }

@@ -39,7 +39,7 @@ export async function startApiApp(o: ApiAppOptions = {}) {
 
   const deps: Partial<GatewayDeps> = {
     db, logger, metrics: createMetricsRegistry('gateway'),
-    findKey: (apiKey: string): Promise<ActiveKey | null> => { lookups.push(apiKey); return lookup(apiKey); },
+    findKey: (apiKey: string, beforeLoad?: () => Promise<void>): Promise<ActiveKey | null> => { lookups.push(apiKey); return lookup(apiKey, beforeLoad); },
     isActiveCountry: async () => true,
     replayGuard: new ReplayGuard(redis, testRedis.prefix, 300),
     authFailures: new AuthFailureLimit({ redis, redisPrefix: testRedis.prefix, limit: o.authFailureLimit ?? 100, windowS: 60, logger }),

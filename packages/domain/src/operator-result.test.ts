@@ -1,5 +1,5 @@
 import { failureCodeForCause } from './failure-codes.js';
-import { outcomeOfOperatorResult, type OperatorResult, type ProviderState } from './operator-result.js';
+import { needsStatusConfirmation, outcomeOfOperatorResult, type OperatorResult, type ProviderState } from './operator-result.js';
 
 const result = (providerState: ProviderState, providerTxnStatus: string | null, failureReason: string | null = null): OperatorResult => ({
   providerState, providerTxnStatus, failureReason, providerTxId: providerState === 'OK' ? 'MP123' : null,
@@ -12,6 +12,13 @@ describe('operator result -> outcome (decisions 4)', () => {
 
   it('OK with a txn status other than 200 is not credited', () => {
     expect(outcomeOfOperatorResult(result('OK', '500'))?.to).toBe('FAILED');
+  });
+
+  it('OK without a txn status is no success: it decides nothing and asks for a status query', () => {
+    expect(outcomeOfOperatorResult(result('OK', null))).toBeNull();
+    expect(needsStatusConfirmation(result('OK', null))).toBe(true);
+    expect(needsStatusConfirmation(result('OK', '200'))).toBe(false);
+    expect(needsStatusConfirmation(result('PENDING', null))).toBe(false);
   });
 
   it('PENDING decides nothing yet (null)', () => {

@@ -17,16 +17,24 @@ export interface ResultOutcome {
   failureReason: string | null;
 }
 
+/**
+ * OK without a detail code: the interface makes OK a success only with 200, so this is no confirmation
+ * we can credit, and no refusal either. The safe reading is "not decided": ask the operator's status.
+ */
+export function needsStatusConfirmation(r: OperatorResult): boolean {
+  return r.providerState === 'OK' && r.providerTxnStatus === null;
+}
+
 /** Maps an operator result onto the state machine; null when the result decides nothing yet. */
 export function outcomeOfOperatorResult(r: OperatorResult): ResultOutcome | null {
   switch (r.providerState) {
     case 'PENDING':
       return null;
     case 'OK':
-      // OK is success only with 200: anything else is not a confirmation we can credit.
-      return r.providerTxnStatus === '200' || r.providerTxnStatus === null
-        ? { to: 'SUCCESS', failureCode: null, failureReason: null }
-        : { to: 'FAILED', failureCode: 'UNKNOWN', failureReason: null };
+      if (r.providerTxnStatus === '200') return { to: 'SUCCESS', failureCode: null, failureReason: null };
+      if (needsStatusConfirmation(r)) return null;
+      // OK with another detail code: the operator said something other than "paid"; never credited.
+      return { to: 'FAILED', failureCode: 'UNKNOWN', failureReason: null };
     case 'canceled':
       if (r.providerTxnStatus === null) return { to: 'FAILED', failureCode: 'CUSTOMER_DID_NOT_VALIDATE', failureReason: null };
       if (r.providerTxnStatus === '54321') {

@@ -1,4 +1,4 @@
-export { OperatorUnavailableError, type OperatorAdapter, type VerifiedCallback, type UssdPushAck, type UssdPushRequest, type RefundRequest, type RefundResult, type DisbursementRequest, type DisbursementResult } from './operator-adapter.js';
+export { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter, type VerifiedCallback, type UssdPushAck, type UssdPushRequest, type RefundRequest, type RefundResult, type DisbursementRequest, type DisbursementResult } from './operator-adapter.js';
 export { SimulatorOperatorAdapter, type SimulatorAdapterConfig } from './simulator/client.js';
 export { createOperatorAdapter, operatorAdapterFromEnv, OPERATOR_NAMES, type OperatorConfig, type OperatorName, type OperatorSettings } from './registry.js';
 export { instrumentAdapter } from './instrumented-adapter.js';

@@ -1,7 +1,7 @@
 import { Registry } from '@mm/observability';
 import { sumBy } from '@mm/testing';
 import { instrumentAdapter } from './instrumented-adapter.js';
-import { OperatorUnavailableError, type OperatorAdapter } from './operator-adapter.js';
+import { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter } from './operator-adapter.js';
 
 /** An adapter whose every answer is scripted: the outcome labels are what is under test, not an operator. */
 function scripted(): OperatorAdapter {
@@ -9,7 +9,10 @@ function scripted(): OperatorAdapter {
   return {
     name: 'scripted',
     pushUssd: async () => (++pushes === 1 ? { accepted: true, providerSessionId: 's1' } : { accepted: false, providerState: 'KO', providerTxnStatus: null }),
-    queryStatus: async () => { throw new OperatorUnavailableError('timed out'); },
+    queryStatus: async (ref) => {
+      if (ref === 'bad') throw new OperatorRefusedError('status', 400, '{}');
+      throw new OperatorUnavailableError('timed out');
+    },
     refund: async () => ({ state: 'FAILED', reason: 'REFUND_REJECTED' }),
     disburse: async () => { throw new Error('bug'); },
     parseCallback: () => null,
@@ -23,10 +26,11 @@ it('times each operator call with its operation and outcome, and passes answers 
   expect(await adapter.pushUssd(push)).toEqual({ accepted: true, providerSessionId: 's1' });
   expect(await adapter.pushUssd(push)).toMatchObject({ accepted: false });
   await expect(adapter.queryStatus('r')).rejects.toBeInstanceOf(OperatorUnavailableError);
+  await expect(adapter.queryStatus('bad')).rejects.toBeInstanceOf(OperatorRefusedError);
   expect(await adapter.refund({ partnerReference: 'f', originalPartnerReference: 'r', amount: 1, currency: 'XOF' })).toMatchObject({ state: 'FAILED' });
   await expect(adapter.disburse({ partnerReference: 'd', msisdn: '+2250707000001', amount: 1, currency: 'XOF', reason: null })).rejects.toThrow('bug');
   expect(adapter.name).toBe('scripted');
 
   const counts = sumBy(await registry.metrics(), 'mm_operator_request_duration_seconds_count', (l) => `${l.operation} ${l.outcome}`);
-  expect(counts).toEqual({ 'push ok': 1, 'push refused': 1, 'status unavailable': 1, 'refund refused': 1, 'disburse error': 1 });
+  expect(counts).toEqual({ 'push ok': 1, 'push refused': 1, 'status unavailable': 1, 'status refused': 1, 'refund refused': 1, 'disburse error': 1 });
 });

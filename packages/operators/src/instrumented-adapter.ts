@@ -1,12 +1,12 @@
 import { Histogram, LATENCY_BUCKETS, singleMetric, type Registry } from '@mm/observability';
-import { OperatorUnavailableError, type OperatorAdapter } from './operator-adapter.js';
+import { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter } from './operator-adapter.js';
 
 type Outcome = 'ok' | 'refused' | 'unavailable' | 'error';
 
 /**
  * The same adapter, each call to the operator timed in mm_operator_request_duration_seconds{operator,
  * operation, outcome}: ok; refused (the operator answered no: a push KO, a refund or payout FAILED, a
- * status query for a reference it does not know); unavailable (no answer, or not in time); error.
+ * status query for a reference it does not know, a request refused with a 4xx); unavailable (no answer, or not in time); error.
  */
 export function instrumentAdapter(adapter: OperatorAdapter, registry: Registry): OperatorAdapter {
   const calls = singleMetric(registry, 'mm_operator_request_duration_seconds', () => new Histogram({
@@ -24,7 +24,7 @@ export function instrumentAdapter(adapter: OperatorAdapter, registry: Registry):
       outcome = refused(answer) ? 'refused' : 'ok';
       return answer;
     } catch (err) {
-      outcome = err instanceof OperatorUnavailableError ? 'unavailable' : 'error';
+      outcome = err instanceof OperatorUnavailableError ? 'unavailable' : err instanceof OperatorRefusedError ? 'refused' : 'error';
       throw err;
     } finally {
       end({ outcome });

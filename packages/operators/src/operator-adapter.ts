@@ -24,6 +24,28 @@ export class OperatorUnavailableError extends Error {
   }
 }
 
+/**
+ * Thrown when the operator answered that the request itself is refused (a 4xx other than 408/429):
+ * it did nothing with it, and sending it again will not change that. The one error on which a caller
+ * may decide a payment for good (a refund or payout FAILED, a push rejected); any other error leaves
+ * the outcome unknown.
+ */
+export class OperatorRefusedError extends Error {
+  constructor(
+    readonly operation: 'push' | 'status' | 'refund' | 'disbursement',
+    readonly httpStatus: number,
+    readonly detail: string,
+  ) {
+    super(`operator refused the ${operation} request: ${httpStatus} ${detail}`);
+    this.name = 'OperatorRefusedError';
+  }
+
+  /** What is recorded as the refund's or cash-out's failure reason (bounded: the body is the operator's). */
+  get reason(): string {
+    return `operator refused the request (${this.httpStatus}): ${this.detail}`.slice(0, 200);
+  }
+}
+
 /** Refund of (part of) a confirmed cash-in back to the customer's wallet. */
 export interface RefundRequest {
   /** The refund's own reference: the operator dedupes on it, so a retried refund never pays twice. */

@@ -76,7 +76,7 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
   });
   const resultConnection = createRedisConnection(env.REDIS_URL);
   const resultWorker = createWorker(operatorResults, { ...workerOptions, connection: resultConnection },
-    applyOperatorResultProcessor({ db, afterCommit, logger, onCapturedButFailed: () => capturedButFailed.inc() }));
+    applyOperatorResultProcessor({ db, afterCommit, logger, adapter, onCapturedButFailed: () => capturedButFailed.inc() }));
 
   const cashoutConnection = createRedisConnection(env.REDIS_URL);
   const cashoutWorker = createWorker(cashoutRequests, { ...workerOptions, connection: cashoutConnection }, executeCashoutProcessor({ db, adapter, afterCommit }));

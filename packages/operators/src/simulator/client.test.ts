@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signPayload } from '@mm/domain';
-import { OperatorUnavailableError } from '../operator-adapter.js';
+import { OperatorRefusedError, OperatorUnavailableError } from '../operator-adapter.js';
 import { SimulatorOperatorAdapter } from './client.js';
 
 /** A stand-in operator answering whatever the test sets; the end-to-end protocol is tested in @mm/operator-simulator. */
@@ -60,11 +60,20 @@ describe('SimulatorOperatorAdapter against a scripted HTTP server', () => {
     await expect(adapter().pushUssd(request)).rejects.toBeInstanceOf(OperatorUnavailableError);
   });
 
-  it.each([400, 401, 403, 404, 422])('a %s to the push is a plain Error: our request is wrong, retrying will not help', async (status) => {
+  it.each([400, 404, 409, 422])('a %s to the push is OperatorRefusedError: our request is wrong, retrying will not help', async (status) => {
+    op.answer = { status, body: { error: 'x' } };
+    const error = await adapter().pushUssd(request).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OperatorRefusedError);
+    expect(error).toMatchObject({ operation: 'push', httpStatus: status, detail: '{"error":"x"}' });
+  });
+
+  it.each([401, 403])('a %s to the push is neither a refusal nor unavailability: our credentials, not the payment', async (status) => {
     op.answer = { status, body: { error: 'x' } };
     const error = await adapter().pushUssd(request).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(OperatorRefusedError);
     expect(error).not.toBeInstanceOf(OperatorUnavailableError);
+    expect(String(error)).toContain('credentials');
   });
 
   it('an answer outside the protocol is OperatorUnavailableError (nothing is known, the push may be retried)', async () => {
@@ -136,6 +145,9 @@ describe('SimulatorOperatorAdapter.refund against a scripted HTTP server', () =>
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(OperatorUnavailableError);
     expect(String(error)).toContain(String(status));
+    // Only a refusal of the request itself may fail the refund for good; 401/403 are our credentials.
+    if (status === 401 || status === 403) expect(error).not.toBeInstanceOf(OperatorRefusedError);
+    else expect(error).toMatchObject({ name: 'OperatorRefusedError', operation: 'refund', httpStatus: status });
   });
 
   it.each([
@@ -199,6 +211,9 @@ describe('SimulatorOperatorAdapter.disburse against a scripted HTTP server', () 
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(OperatorUnavailableError);
     expect(String(error)).toContain(String(status));
+    // Only a refusal of the request itself may fail the disbursement for good; 401/403 are our credentials.
+    if (status === 401 || status === 403) expect(error).not.toBeInstanceOf(OperatorRefusedError);
+    else expect(error).toMatchObject({ name: 'OperatorRefusedError', operation: 'disbursement', httpStatus: status });
   });
 
   it.each([

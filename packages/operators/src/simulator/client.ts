@@ -1,6 +1,7 @@
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import { signatureMatches, timestampWithinTolerance, type OperatorResult } from '@mm/domain';
 import {
+  OperatorRefusedError,
   OperatorUnavailableError,
   type DisbursementRequest,
   type DisbursementResult,
@@ -37,6 +38,17 @@ function isTransient(status: number): boolean {
   return status >= 500 || status === 408 || status === 429;
 }
 
+/**
+ * A 4xx about the request itself: the operator did nothing with it. 401 and 403 are about our
+ * credentials, not the payment: failing a refund for a token we can fix would be wrong, so they stay
+ * unknown outcomes (retried, then parked for a person to see).
+ */
+function refusal(operation: OperatorRefusedError['operation'], res: AxiosResponse): Error {
+  const detail = JSON.stringify(res.data);
+  if (res.status === 401 || res.status === 403) return new Error(`operator refused our credentials for the ${operation}: ${res.status} ${detail}`);
+  return new OperatorRefusedError(operation, res.status, detail);
+}
+
 function singleHeader(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
   const value = key === undefined ? undefined : headers[key];
@@ -67,7 +79,7 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
     const res = await this.call('push', () => this.http.post('/v1/payments/ussd-push', toPushBody(req)));
     if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the push`);
     if (res.status >= 400) {
-      throw new Error(`operator refused the push request as malformed: ${res.status} ${JSON.stringify(res.data)}`);
+      throw refusal('push', res);
     }
     const ack = ackFromPushResponse(res.status, res.data);
     // An answer outside the protocol tells us nothing; the push is idempotent, so retrying it is safe.
@@ -80,7 +92,7 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
     if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the status query`);
     const result = resultFromStatusResponse(res.status, res.data);
     if (result) return result;
-    if (res.status >= 400) throw new Error(`operator refused the status query: ${res.status} ${JSON.stringify(res.data)}`);
+    if (res.status >= 400) throw refusal('status', res);
     throw new OperatorUnavailableError(`unexpected status answer: ${res.status} ${JSON.stringify(res.data)}`);
   }
 
@@ -90,7 +102,7 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
     const result = refundResultFromResponse(res.status, res.data);
     if (result) return result;
     if (res.status >= 400) {
-      throw new Error(`operator refused the refund request as malformed: ${res.status} ${JSON.stringify(res.data)}`);
+      throw refusal('refund', res);
     }
     // Nothing is known; the refund is idempotent on its reference, so retrying it is safe.
     throw new OperatorUnavailableError(`unexpected refund answer: ${res.status} ${JSON.stringify(res.data)}`);
@@ -102,7 +114,7 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
     const result = disbursementResultFromResponse(res.status, res.data);
     if (result) return result;
     if (res.status >= 400) {
-      throw new Error(`operator refused the disbursement request as malformed: ${res.status} ${JSON.stringify(res.data)}`);
+      throw refusal('disbursement', res);
     }
     // Nothing is known, not even whether it paid; the disbursement is idempotent on its reference, so retrying is safe.
     throw new OperatorUnavailableError(`unexpected disbursement answer: ${res.status} ${JSON.stringify(res.data)}`);

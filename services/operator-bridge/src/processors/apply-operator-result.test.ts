@@ -1,11 +1,14 @@
 import { Writable } from 'node:stream';
 import { createCashin, transition, type Db } from '@mm/db';
 import { createLogger } from '@mm/observability';
+import type { OperatorAdapter } from '@mm/operators';
 import type { AfterCommit, OperatorResultJob } from '@mm/queues';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing';
 import { applyOperatorResultProcessor } from './apply-operator-result.js';
 
 const noEffects = { run: async () => undefined } as unknown as AfterCommit;
+const noStatus = { queryStatus: async () => { throw new Error('no status query expected'); } };
+type Status = Awaited<ReturnType<OperatorAdapter['queryStatus']>>;
 
 describe('operator result for a cash-in that is already final', () => {
   let fixture: MerchantTestDatabase;
@@ -31,15 +34,15 @@ describe('operator result for a cash-in that is already final', () => {
     await db.$transaction((tx) => transition(tx, { transactionId: r.transaction.id, to: 'FAILED', cause: 'test', patch: { failureCode } }));
     return r.transaction;
   }
-  const result = (reference: string, state: OperatorResultJob['provider_state']): OperatorResultJob => ({
-    provider_reference: reference, provider_state: state, provider_txn_status: state === 'OK' ? '200' : null,
+  const result = (reference: string, state: OperatorResultJob['provider_state'], txnStatus: string | null = state === 'OK' ? '200' : null): OperatorResultJob => ({
+    provider_reference: reference, provider_state: state, provider_txn_status: txnStatus,
     provider_tx_id: state === 'OK' ? 'MP9' : null, provider_session_id: null, failure_reason: null, source: 'callback',
   });
 
   it('an OK for a FAILED cash-in changes nothing, is logged as an error to reconcile and counted', async () => {
     const t = await failedCashin('captured-but-failed', 'OPERATOR_UNAVAILABLE');
     let counted = 0;
-    await applyOperatorResultProcessor({ db, afterCommit: noEffects, logger, onCapturedButFailed: () => { counted++; } })(result(t.providerReference, 'OK'));
+    await applyOperatorResultProcessor({ db, afterCommit: noEffects, logger, adapter: noStatus, onCapturedButFailed: () => { counted++; } })(result(t.providerReference, 'OK'));
     expect(counted).toBe(1);
     expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'FAILED', providerTxId: null });
     expect(lines).toContainEqual(expect.objectContaining({
@@ -52,8 +55,69 @@ describe('operator result for a cash-in that is already final', () => {
     const t = await failedCashin('cancel-twice', 'CUSTOMER_DID_NOT_VALIDATE');
     lines.length = 0;
     let counted = 0;
-    await applyOperatorResultProcessor({ db, afterCommit: noEffects, logger, onCapturedButFailed: () => { counted++; } })(result(t.providerReference, 'canceled'));
+    await applyOperatorResultProcessor({ db, afterCommit: noEffects, logger, adapter: noStatus, onCapturedButFailed: () => { counted++; } })(result(t.providerReference, 'canceled'));
     expect(lines.filter((l) => l.level === 50)).toEqual([]);
     expect(counted).toBe(0);
+  });
+});
+
+describe('operator result OK without its 200', () => {
+  let fixture: MerchantTestDatabase;
+  let db: Db;
+  let merchantId: string;
+  const logger = createLogger('test', 'silent');
+  beforeAll(async () => {
+    fixture = await createMerchantTestDatabase();
+    ({ db, merchantId } = fixture);
+  });
+  afterAll(async () => {
+    await fixture.close();
+  });
+
+  async function pendingCashin(order: string) {
+    const r = await createCashin(db, {
+      merchantId, merchantOrderId: order, amount: 1000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000056',
+      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order,
+    });
+    if (r.kind !== 'created') throw new Error('not created');
+    await db.$transaction((tx) => transition(tx, { transactionId: r.transaction.id, to: 'INITIATED', cause: 'test' }));
+    await db.$transaction((tx) => transition(tx, { transactionId: r.transaction.id, to: 'PENDING', cause: 'test', patch: { providerState: 'PENDING' } }));
+    return r.transaction;
+  }
+  const okWithout200 = (reference: string): OperatorResultJob => ({
+    provider_reference: reference, provider_state: 'OK', provider_txn_status: null, provider_tx_id: 'MP7',
+    provider_session_id: null, failure_reason: null, source: 'callback',
+  });
+  const statusSays = (s: Omit<Status, 'found'> & { found?: boolean }) => ({ queryStatus: async () => ({ found: true, ...s }) });
+
+  it('is not credited when the status query does not confirm it: the cash-in stays PENDING', async () => {
+    const t = await pendingCashin('ok-null-unconfirmed');
+    let asked = 0;
+    const adapter = { queryStatus: async () => { asked++; return { found: true, providerState: 'PENDING' as const, providerTxnStatus: null, providerTxId: null, failureReason: null }; } };
+    await applyOperatorResultProcessor({ db, afterCommit: noEffects, logger, adapter })(okWithout200(t.providerReference));
+    expect(asked).toBe(1);
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'PENDING', providerTxId: null });
+  });
+
+  it('is not credited when the status query fails either', async () => {
+    const t = await pendingCashin('ok-null-no-answer');
+    const adapter = { queryStatus: async () => { throw new Error('down'); } };
+    await applyOperatorResultProcessor({ db, afterCommit: noEffects, logger, adapter })(okWithout200(t.providerReference));
+    expect((await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).status).toBe('PENDING');
+  });
+
+  it('takes the status answer when it decides: OK / 200 is a SUCCESS', async () => {
+    const t = await pendingCashin('ok-null-confirmed');
+    const adapter = statusSays({ providerState: 'OK', providerTxnStatus: '200', providerTxId: 'MP8', failureReason: null });
+    await applyOperatorResultProcessor({ db, afterCommit: noEffects, logger, adapter })(okWithout200(t.providerReference));
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'SUCCESS', providerTxId: 'MP8', providerTxnStatus: '200' });
+    expect((await db.transactionEvent.findFirstOrThrow({ where: { transactionId: t.id, toStatus: 'SUCCESS' } })).cause).toBe('operator-result:status-confirmation');
+  });
+
+  it('takes the status answer when it decides: canceled is a FAILED', async () => {
+    const t = await pendingCashin('ok-null-canceled');
+    const adapter = statusSays({ providerState: 'canceled', providerTxnStatus: null, providerTxId: null, failureReason: null });
+    await applyOperatorResultProcessor({ db, afterCommit: noEffects, logger, adapter })(okWithout200(t.providerReference));
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'FAILED', failureCode: 'CUSTOMER_DID_NOT_VALIDATE' });
   });
 });

@@ -1,4 +1,6 @@
 import { applyOperatorResult, type Db } from '@mm/db';
+import { needsStatusConfirmation, type OperatorResult } from '@mm/domain';
+import type { OperatorAdapter } from '@mm/operators';
 import type { AfterCommit, OperatorResultJob } from '@mm/queues';
 import type { Logger } from '@mm/observability';
 
@@ -6,9 +8,13 @@ export interface ApplyOperatorResultDeps {
   db: Db;
   afterCommit: AfterCommit;
   logger: Logger;
+  /** Asked when a result is OK without its 200: only the operator's status can confirm it. */
+  adapter: Pick<OperatorAdapter, 'queryStatus'>;
   /** Counts operator OKs for cash-ins FAILED here (a metric an SRE alerts on). */
   onCapturedButFailed?(): void;
 }
+
+type Result = OperatorResult & { providerSessionId?: string | null };
 
 /** operator-results consumer: a callback or status answer becomes a state transition (or nothing). */
 export function applyOperatorResultProcessor(deps: ApplyOperatorResultDeps) {
@@ -23,18 +29,35 @@ export function applyOperatorResultProcessor(deps: ApplyOperatorResultDeps) {
       deps.logger.warn({ transaction_id: t.id, providerReference: payload.provider_reference, source: payload.source }, 'operator result for a cash-out reference ignored');
       return;
     }
-    const outcome = await deps.db.$transaction((tx) =>
-      applyOperatorResult(tx, t.id, {
-        providerState: payload.provider_state,
-        providerTxnStatus: payload.provider_txn_status,
-        providerTxId: payload.provider_tx_id,
-        failureReason: payload.failure_reason,
-        providerSessionId: payload.provider_session_id,
-      }, `operator-result:${payload.source}`),
-    );
-    if (!outcome && payload.provider_state === 'OK') await flagCapturedButFailed(deps, t.id, payload.provider_reference);
+    const received: Result = {
+      providerState: payload.provider_state,
+      providerTxnStatus: payload.provider_txn_status,
+      providerTxId: payload.provider_tx_id,
+      failureReason: payload.failure_reason,
+      providerSessionId: payload.provider_session_id,
+    };
+    const result = needsStatusConfirmation(received) ? await confirmedByStatus(deps, t.id, payload.provider_reference) : received;
+    if (!result) return;
+    const cause = result === received ? `operator-result:${payload.source}` : 'operator-result:status-confirmation';
+    const outcome = await deps.db.$transaction((tx) => applyOperatorResult(tx, t.id, result, cause));
+    if (!outcome && result.providerState === 'OK' && result.providerTxnStatus === '200') await flagCapturedButFailed(deps, t.id, payload.provider_reference);
     await deps.afterCommit.run([outcome]);
   };
+}
+
+/**
+ * An OK without its 200 is neither a payment nor a refusal: the operator's status is asked once, and
+ * its answer applied if it decides. Otherwise nothing moves; the cash-in's status polls and its expiry
+ * check ask again, and an expiry that a real confirmation follows still credits the merchant.
+ */
+async function confirmedByStatus(deps: ApplyOperatorResultDeps, transactionId: string, providerReference: string): Promise<Result | null> {
+  const status = await deps.adapter.queryStatus(providerReference).catch((err: unknown) => {
+    deps.logger.warn({ err, transaction_id: transactionId, providerReference }, 'status query to confirm an OK without 200 failed; left to the polls and the expiry check');
+    return null;
+  });
+  if (status?.found && !needsStatusConfirmation(status)) return status;
+  deps.logger.warn({ transaction_id: transactionId, providerReference, status }, 'operator result OK without 200 not confirmed by its status: not credited');
+  return null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import { createCashin, type Db } from '@mm/db';
 import type { OperatorResult } from '@mm/domain';
-import { OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
+import { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing';
 import type { AfterCommit } from '@mm/queues';
 import { pushUssdProcessor } from './push-ussd.js';
@@ -74,8 +74,31 @@ describe('push processor on its last attempt', () => {
 
   it('fails the cash-in OPERATOR_REJECTED when the operator kept refusing the request, instead of retrying for ever', async () => {
     const t = await newCashin('refused-1');
-    await run(refusingOperator(new Error('operator answered 400')), 3, t);
+    await run(refusingOperator(new OperatorRefusedError('push', 400, '{"error":"invalid_request"}')), 3, t);
     expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'FAILED', failureCode: 'OPERATOR_REJECTED' });
+    expect((await db.outbox.findUniqueOrThrow({ where: { id: t.outboxId } })).completedAt).toBeInstanceOf(Date);
+  });
+
+  it('never fails a payment on an error that is not the operator refusing it (a bug of ours): the outcome is unknown, PENDING for the expiry check', async () => {
+    const t = await newCashin('bug-1');
+    // A TypeError from our own code on every push and status call: nobody refused anything.
+    await run(refusingOperator(new TypeError("Cannot read properties of undefined (reading 'session_id')")), 3, t);
+    const after = await db.transaction.findUniqueOrThrow({ where: { id: t.id } });
+    expect(after).toMatchObject({ status: 'PENDING', failureCode: null });
+    expect((await db.transactionEvent.findFirstOrThrow({ where: { transactionId: t.id, toStatus: 'PENDING' } })).cause).toBe('push-timeout:outcome-unknown');
+    expect(await db.outbox.count({ where: { topic: 'expiry-checks', completedAt: null, payload: { path: ['transaction_id'], equals: t.id } } })).toBe(1);
+  });
+
+  it('a bug on the push whose status the operator knows adopts that status, like a timeout', async () => {
+    const t = await newCashin('bug-known-1');
+    await run({ ...refusingOperator(new TypeError('bug')), queryStatus: async () => known('OK', '200') }, 3, t);
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'SUCCESS', providerTxId: 'MP1' });
+  });
+
+  it('a status answer OK without its 200 after the last push is not a success: PENDING, waiting for a confirmation', async () => {
+    const t = await newCashin('slow-ok-null-1');
+    await run(slowOperator(known('OK', null)), 3, t);
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'PENDING', providerTxId: null });
     expect((await db.outbox.findUniqueOrThrow({ where: { id: t.outboxId } })).completedAt).toBeInstanceOf(Date);
   });
 

@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import { applyOperatorResult, completeOutbox, transition, type Db, type Transaction, type TransitionRequest } from '@mm/db';
-import { OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
+import { OperatorRefusedError, type OperatorAdapter } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type OperatorRequestJob } from '@mm/queues';
 
 export interface PushUssdDeps {
@@ -47,7 +47,7 @@ async function push(deps: PushUssdDeps, t: Transaction, outboxId: string, job: J
     });
   } catch (err) {
     if (!isFinalAttempt(job)) throw err;
-    await decideAfterLastAttempt(deps, t, outboxId, err instanceof OperatorUnavailableError, now);
+    await decideAfterLastAttempt(deps, t, outboxId, err instanceof OperatorRefusedError, now);
     return;
   }
   const outcome = await deps.db.$transaction(async (tx) => {
@@ -64,30 +64,30 @@ async function push(deps: PushUssdDeps, t: Transaction, outboxId: string, job: J
 }
 
 /**
- * Out of attempts: decide, or the relay would retry this push for ever. A push that timed out may
- * still have reached the operator (a slow operator registers it after we gave up), so the operator is
- * asked first: a push it knows is adopted (PENDING, or its result applied), and one it says it does not
- * know is FAILED / OPERATOR_UNAVAILABLE (decisions 4). When the status query goes unanswered too,
+ * Out of attempts: decide, or the relay would retry this push for ever. Only an explicit refusal of the
+ * request (OperatorRefusedError, a 4xx about it) fails the cash-in: the operator did nothing with it.
+ * Any other error (no answer, an answer outside the protocol, a bug of ours) leaves the outcome unknown:
+ * the push may have reached the operator (a slow operator registers it after we gave up), so the
+ * operator is asked. A push it knows is adopted (PENDING, or its decided result applied); one it says
+ * it does not know is FAILED / OPERATOR_UNAVAILABLE (decisions 4). When the status query fails too,
  * nobody knows: FAILED is final and would lose a payment the customer then confirms, so the cash-in
  * waits as PENDING for its expiry check, which asks again (not found: FAILED; a result: applied; still
- * silent: EXPIRED, from which a late OK still credits the merchant). An operator that kept refusing
- * the request itself (4xx) rejected it.
+ * silent: EXPIRED, from which a late OK still credits the merchant).
  */
-async function decideAfterLastAttempt(deps: PushUssdDeps, t: Transaction, outboxId: string, unavailable: boolean, now: () => number): Promise<void> {
-  const known = unavailable ? await deps.adapter.queryStatus(t.providerReference).catch(() => 'no answer' as const) : null;
+async function decideAfterLastAttempt(deps: PushUssdDeps, t: Transaction, outboxId: string, refused: boolean, now: () => number): Promise<void> {
+  const known = refused ? null : await deps.adapter.queryStatus(t.providerReference).catch(() => 'no answer' as const);
   const outcome = await deps.db.$transaction(async (tx) => {
     let o;
-    if (known === 'no answer') {
-      o = await transition(tx, pendingMove(deps, t.id, 'push-timeout:outcome-unknown', null, now));
-    } else if (known?.found && known.providerState !== 'PENDING') {
-      o = await applyOperatorResult(tx, t.id, known, 'push-timeout:operator-result');
-    } else if (known?.found) {
-      o = await transition(tx, pendingMove(deps, t.id, 'push-timeout:operator-ack', null, now));
-    } else {
+    if (known === null) {
       o = await transition(tx, {
-        transactionId: t.id, to: 'FAILED', cause: unavailable ? 'operator-unavailable' : 'operator-request-refused',
-        patch: { failureCode: unavailable ? 'OPERATOR_UNAVAILABLE' : 'OPERATOR_REJECTED' },
+        transactionId: t.id, to: 'FAILED', cause: 'operator-request-refused', patch: { failureCode: 'OPERATOR_REJECTED' },
       });
+    } else if (known !== 'no answer' && !known.found) {
+      o = await transition(tx, { transactionId: t.id, to: 'FAILED', cause: 'operator-unavailable', patch: { failureCode: 'OPERATOR_UNAVAILABLE' } });
+    } else {
+      // Known and decided: applied. Known but undecided (PENDING, or an OK without its 200), or no answer: PENDING.
+      const decided = known === 'no answer' ? null : await applyOperatorResult(tx, t.id, known, 'push-timeout:operator-result');
+      o = decided ?? await transition(tx, pendingMove(deps, t.id, known === 'no answer' ? 'push-timeout:outcome-unknown' : 'push-timeout:operator-ack', null, now));
     }
     await completeOutbox(tx, outboxId);
     return o;

@@ -23,6 +23,7 @@ export interface OperatorEnv {
 export interface RelayEnv {
   OUTBOX_RELAY_INTERVAL_MS: number;
   OUTBOX_GRACE_MS: number;
+  OUTBOX_MAX_FAILED_RUNS: number;
   WORKER_LOCK_MS: number;
 }
 
@@ -67,6 +68,11 @@ export const referenceCache = {
 export const relay = {
   OUTBOX_RELAY_INTERVAL_MS: Joi.number().integer().min(10).default(5000),
   OUTBOX_GRACE_MS: Joi.number().integer().min(0).default(10_000),
+  /**
+   * Runs (each one every BullMQ attempt of the job) after which a job that keeps failing is parked:
+   * no longer re-published by the relay, listed in the back-office until a person runs it again.
+   */
+  OUTBOX_MAX_FAILED_RUNS: Joi.number().integer().min(1).default(5),
   /**
    * BullMQ's job lock: a worker killed mid-job leaves its jobs locked this long before another worker
    * takes them over (stall detection runs at the same interval). Shorter means faster recovery and more

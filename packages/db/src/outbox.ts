@@ -42,10 +42,10 @@ export async function releaseOutbox(tx: Tx, id: string, availableAt = new Date()
   return toRow(await tx.outbox.update({ where: { id }, data: { availableAt } }));
 }
 
-/** Rows that should have run by `before` and are not done: the relay re-publishes them. */
+/** Rows that should have run by `before`, not done and not parked: the relay re-publishes them. */
 export async function findOverdueOutbox(db: Db, topics: string[], before: Date, limit = 500): Promise<OutboxRow[]> {
   const rows = await db.outbox.findMany({
-    where: { completedAt: null, topic: { in: topics }, availableAt: { lte: before } },
+    where: { completedAt: null, parkedAt: null, topic: { in: topics }, availableAt: { lte: before } },
     orderBy: { availableAt: 'asc' },
     take: limit,
   });

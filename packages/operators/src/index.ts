@@ -2,3 +2,4 @@ export { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter, t
 export { SimulatorOperatorAdapter, type SimulatorAdapterConfig } from './simulator/client.js';
 export { createOperatorAdapter, operatorAdapterFromEnv, OPERATOR_NAMES, type OperatorConfig, type OperatorName, type OperatorSettings } from './registry.js';
 export { instrumentAdapter } from './instrumented-adapter.js';
+export { operatorRefusals } from './refusal-metric.js';

@@ -5,7 +5,8 @@ import type { PublishableOutboxRow } from './outbox-row.js';
 import { announceTransactionUpdate } from './transaction-updates.js';
 
 export interface CommittedChange {
-  transaction: { id: string; status: string; type?: string };
+  /** The transaction whose status changed, announced to waiting gateways; absent when none did (a refund decided). */
+  transaction?: { id: string; status: string; type?: string };
   /**
    * The status the transaction moved from, null for one just created: counted in
    * mm_transaction_transitions_total. Absent when its status did not change (a refund's own jobs).
@@ -38,12 +39,13 @@ export class AfterCommit {
 
   async run(changes: (CommittedChange | null)[]): Promise<void> {
     const real = changes.filter((c): c is CommittedChange => c !== null);
-    for (const c of real) {
+    const moved = real.flatMap((c) => (c.transaction ? [{ ...c, transaction: c.transaction }] : []));
+    for (const c of moved) {
       if (c.from !== undefined) this.transitions?.inc({ type: c.transaction.type ?? 'UNKNOWN', from: c.from ?? 'NONE', to: c.transaction.status });
     }
     await this.publisher.publish(real.flatMap((c) => c.outbox));
     await Promise.all(
-      real.map((c) =>
+      moved.map((c) =>
         announceTransactionUpdate(this.redis, this.redisPrefix, { transaction_id: c.transaction.id, status: c.transaction.status }).catch(() => undefined),
       ),
     );

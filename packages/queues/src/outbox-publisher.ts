@@ -2,6 +2,15 @@ import { outboxJobId, type QueueDefinition } from './queue-definition.js';
 import { QueueProducer, type ProducerOptions } from './producer.js';
 import { isHeld, type PublishableOutboxRow } from './outbox-row.js';
 
+/** A job of an outbox row that used up all its attempts: what the relay counts against the row. */
+export interface FailedJob {
+  /** The same for the same failure whoever reads it: `<job id>@<finishedOn>`. */
+  key: string;
+  reason: string;
+  /** Removes it from Redis, so that re-adding its id runs the work again. */
+  remove(): Promise<void>;
+}
+
 export interface PublishLogger {
   warn(obj: object, msg: string): void;
 }
@@ -22,18 +31,24 @@ export class OutboxPublisher {
   }
 
   async publish(rows: PublishableOutboxRow[], now = Date.now()): Promise<void> {
-    await Promise.all(rows.map((row) => this.publishOne(row, now, false)));
+    await Promise.all(rows.map((row) => this.publishOne(row, now)));
   }
 
   /**
-   * For the relay: like publish, but a job that exhausted its attempts (kept in Redis as failed, which
-   * would make re-adding its id a no-op) is removed first, so work whose row is not done runs again.
+   * For the relay: the row's current job when it has failed for good (kept in Redis as failed, which
+   * makes re-adding its id a no-op until it is removed), else null.
    */
-  async republish(rows: PublishableOutboxRow[], now = Date.now()): Promise<void> {
-    await Promise.all(rows.map((row) => this.publishOne(row, now, true)));
+  async failedJob(row: PublishableOutboxRow): Promise<FailedJob | null> {
+    const producer = this.byTopic.get(row.topic);
+    if (!producer) return null;
+    const job = await producer.queue.getJob(outboxJobId(row.id, row.run));
+    // Read before isFailed(): a job read while still running has no finishedOn even if it fails just
+    // after; it counts on the next pass, with the same key every reader sees.
+    if (!job || job.finishedOn === undefined || !(await job.isFailed())) return null;
+    return { key: `${job.id}@${job.finishedOn}`, reason: job.failedReason, remove: () => job.remove() };
   }
 
-  private async publishOne(row: PublishableOutboxRow, now: number, replaceFailed: boolean): Promise<void> {
+  private async publishOne(row: PublishableOutboxRow, now: number): Promise<void> {
     if (isHeld(row.availableAt)) return;
     const producer = this.byTopic.get(row.topic);
     if (!producer) {
@@ -41,7 +56,6 @@ export class OutboxPublisher {
       return;
     }
     try {
-      if (replaceFailed) await producer.removeIfFailed(outboxJobId(row.id, row.run));
       await producer.add({ ...row.payload, outbox_id: row.id }, { jobId: outboxJobId(row.id, row.run), delayMs: row.availableAt.getTime() - now });
     } catch (err) {
       this.logger?.warn({ err, topic: row.topic, outboxId: row.id }, 'outbox publish failed; the relay will retry');

@@ -1,4 +1,4 @@
-import type { OutboxPublisher } from './outbox-publisher.js';
+import type { FailedJob, OutboxPublisher } from './outbox-publisher.js';
 import type { PublishableOutboxRow } from './outbox-row.js';
 
 export interface OutboxRelayOptions {
@@ -10,6 +10,12 @@ export interface OutboxRelayOptions {
   graceMs: number;
   intervalMs: number;
   onError?(err: unknown): void;
+  /**
+   * A due row whose job failed for good: count the run. True when the row is now parked, and the relay
+   * leaves it (and its failed job, for the Bull dashboard) alone; false to run it again. Called for the
+   * same failed job by every replica's relay: it must count each failed job once.
+   */
+  onFailedRun?(row: PublishableOutboxRow, failed: FailedJob): Promise<boolean>;
 }
 
 export interface OutboxRelay {
@@ -20,14 +26,26 @@ export interface OutboxRelay {
 
 /**
  * Re-publishes outbox rows that are due and not done: the process died between commit and publish,
- * or Redis lost its data. Job ids are per row and run, so re-adding a job still in Redis is a no-op.
+ * or Redis lost its data, or the job used up its attempts (then counted, and parked past a limit).
+ * Job ids are per row and run, so re-adding a job still in Redis is a no-op.
  */
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let stopped = false;
   let running: Promise<number> | null = null;
+  // A failed job is removed only once counted (and not parked): a job failing between this check and
+  // the add is left for the next pass, where it is counted, rather than run again uncounted.
+  const runAgain = async (row: PublishableOutboxRow): Promise<boolean> => {
+    const failed = await options.publisher.failedJob(row);
+    if (!failed) return true;
+    if (options.onFailedRun && (await options.onFailedRun(row, failed))) return false;
+    // Another replica may have removed it first: either way it is gone.
+    await failed.remove().catch(() => undefined);
+    return true;
+  };
   const runOnce = async (now = Date.now()) => {
-    const rows = await options.findOverdue(options.topics, new Date(now - options.graceMs));
-    await options.publisher.republish(rows, now);
+    const due = await options.findOverdue(options.topics, new Date(now - options.graceMs));
+    const rows = (await Promise.all(due.map(async (row) => ((await runAgain(row)) ? [row] : [])))).flat();
+    await options.publisher.publish(rows, now);
     return rows.length;
   };
   const timer = setInterval(() => {

@@ -32,14 +32,6 @@ export class QueueProducer<P extends object> {
     });
   }
 
-  /** Removes a job that has failed for good; true when there was one. */
-  async removeIfFailed(jobId: string): Promise<boolean> {
-    const job = await this.queue.getJob(jobId);
-    if (!job || !(await job.isFailed())) return false;
-    await job.remove();
-    return true;
-  }
-
   async close(): Promise<void> {
     await this.queue.close();
   }

@@ -1,1 +1,2 @@
 export { startOutboxWorker, type OutboxWorkerOptions, type RunningOutboxWorker } from './start-outbox-worker.js';
+export { parkFailingJobs, type JobParkingDeps } from './job-parking.js';

@@ -5,6 +5,7 @@ import {
   AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, startOutboxRelay,
   type JobHandler, type ProducerOptions, type QueueDefinition,
 } from '@mm/queues';
+import { parkFailingJobs } from './job-parking.js';
 
 export interface OutboxWorkerOptions<P extends object> {
   /** Service name, for logs and metrics. */
@@ -56,6 +57,7 @@ export async function startOutboxWorker<P extends object>(o: OutboxWorkerOptions
     graceMs: env.OUTBOX_GRACE_MS,
     intervalMs: env.OUTBOX_RELAY_INTERVAL_MS,
     onError: (err) => logger.warn({ err }, 'outbox relay pass failed'),
+    onFailedRun: parkFailingJobs({ db, logger, metrics, maxRuns: env.OUTBOX_MAX_FAILED_RUNS }),
   });
   const workerConnection = createRedisConnection(env.REDIS_URL);
   const worker = createWorker(o.consumes, { connection: workerConnection, redisPrefix: env.REDIS_PREFIX, concurrency: o.concurrency, lockMs: env.WORKER_LOCK_MS, logger, metrics },

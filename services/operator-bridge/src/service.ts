@@ -7,6 +7,7 @@ import {
   operatorResults, QueueProducer, rememberOnce, startOutboxRelay, webhookDeliveries, type ProducerOptions, type QueueDefinition,
 } from '@mm/queues';
 import { parseSecondsList } from '@mm/config';
+import { parkFailingJobs } from '@mm/worker-runtime';
 import type { BridgeEnv } from './env.js';
 import { applyOperatorResultProcessor } from './processors/apply-operator-result.js';
 import { executeCashoutProcessor } from './processors/execute-cashout.js';
@@ -60,6 +61,7 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
     graceMs: env.OUTBOX_GRACE_MS,
     intervalMs: env.OUTBOX_RELAY_INTERVAL_MS,
     onError: (err) => logger.warn({ err }, 'outbox relay pass failed'),
+    onFailedRun: parkFailingJobs({ db, logger, metrics, maxRuns: env.OUTBOX_MAX_FAILED_RUNS }),
   });
 
   const workerOptions = { connection: createRedisConnection(env.REDIS_URL), redisPrefix: env.REDIS_PREFIX, concurrency: env.BRIDGE_CONCURRENCY, lockMs: env.WORKER_LOCK_MS, logger, metrics };
@@ -79,7 +81,7 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
     applyOperatorResultProcessor({ db, afterCommit, logger, adapter, onCapturedButFailed: () => capturedButFailed.inc() }));
 
   const cashoutConnection = createRedisConnection(env.REDIS_URL);
-  const cashoutWorker = createWorker(cashoutRequests, { ...workerOptions, connection: cashoutConnection }, executeCashoutProcessor({ db, adapter, afterCommit }));
+  const cashoutWorker = createWorker(cashoutRequests, { ...workerOptions, connection: cashoutConnection }, executeCashoutProcessor({ db, adapter, afterCommit, metrics }));
 
   // Ready before start() returns: a stop() racing the workers' connection would leave BullMQ timers behind.
   await Promise.all([pushWorker.waitUntilReady(), resultWorker.waitUntilReady(), cashoutWorker.waitUntilReady()]);

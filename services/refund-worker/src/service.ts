@@ -22,6 +22,6 @@ export async function startRefundWorker(env: RefundEnv, overrides: RefundWorkerO
     concurrency: env.REFUND_CONCURRENCY,
     logger: overrides.logger,
     jobOptions: overrides.jobOptions,
-    handler: ({ db, afterCommit, metrics }) => executeRefundProcessor({ db, adapter: instrumentAdapter(adapter, metrics), afterCommit }),
+    handler: ({ db, afterCommit, metrics }) => executeRefundProcessor({ db, adapter: instrumentAdapter(adapter, metrics), afterCommit, metrics }),
   });
 }

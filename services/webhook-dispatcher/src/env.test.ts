@@ -13,6 +13,7 @@ describe('webhook dispatcher env', () => {
       WEBHOOK_DISPATCHER_PORT: 3005,
       OUTBOX_RELAY_INTERVAL_MS: 5000,
       OUTBOX_GRACE_MS: 10_000,
+      OUTBOX_MAX_FAILED_RUNS: 5,
       WORKER_LOCK_MS: 30_000,
       WEBHOOK_CONCURRENCY: 20,
       REDIS_PREFIX: 'mm',

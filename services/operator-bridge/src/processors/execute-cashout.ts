@@ -1,15 +1,18 @@
 import { completeOutbox, transition, type Db } from '@mm/db';
-import type { OperatorAdapter } from '@mm/operators';
+import type { Registry } from '@mm/observability';
+import { OperatorRefusedError, operatorRefusals, type DisbursementResult, type OperatorAdapter } from '@mm/operators';
 import type { AfterCommit, CashoutRequestJob } from '@mm/queues';
 
 /**
  * cashout-requests consumer: CREATED -> INITIATED, pay through the operator, then SUCCESS or FAILED
- * (which pays out or gives back the reservation). An unreachable operator throws (BullMQ retries, then
- * the outbox relay): the cash-out stays INITIATED, because the money may already have moved, and the
- * retry uses the same reference, which the operator dedupes. It is never FAILED unless the operator
- * says so.
+ * (which pays out or gives back the reservation). An unreachable operator, or any error that is not
+ * the operator's word, throws (BullMQ retries, then the outbox relay, then the job is parked): the
+ * cash-out stays INITIATED, because the money may already have moved, and a retry uses the same
+ * reference, which the operator dedupes. It is FAILED only when the operator says so: a FAILED answer,
+ * or a refusal of the request itself (a 4xx about it), counted in mm_operator_refusals_total.
  */
-export function executeCashoutProcessor(deps: { db: Db; adapter: OperatorAdapter; afterCommit: AfterCommit }) {
+export function executeCashoutProcessor(deps: { db: Db; adapter: OperatorAdapter; afterCommit: AfterCommit; metrics: Registry }) {
+  const refusals = operatorRefusals(deps.metrics);
   return async (payload: CashoutRequestJob): Promise<void> => {
     let t = await deps.db.transaction.findUnique({ where: { id: payload.transaction_id } });
     if (t?.type === 'CASHOUT' && t.status === 'CREATED') {
@@ -21,12 +24,16 @@ export function executeCashoutProcessor(deps: { db: Db; adapter: OperatorAdapter
       await completeOutbox(deps.db, payload.outbox_id);
       return;
     }
-    const result = await deps.adapter.disburse({
+    const result: DisbursementResult = await deps.adapter.disburse({
       partnerReference: t.providerReference,
       msisdn: t.msisdn,
       amount: Number(t.amount),
       currency: t.currency,
       reason: t.motif,
+    }).catch((err: unknown) => {
+      if (!(err instanceof OperatorRefusedError)) throw err;
+      refusals.inc({ operation: 'cashout' });
+      return { state: 'FAILED', reason: err.reason };
     });
     const done = await deps.db.$transaction(async (tx) => {
       const moved = await transition(tx, result.state === 'OK'

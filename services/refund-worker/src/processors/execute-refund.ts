@@ -1,25 +1,33 @@
 import { completeOutbox, completeRefund, type Db } from '@mm/db';
-import type { OperatorAdapter } from '@mm/operators';
+import type { Registry } from '@mm/observability';
+import { OperatorRefusedError, operatorRefusals, type OperatorAdapter, type RefundResult } from '@mm/operators';
 import type { AfterCommit, RefundRequestJob } from '@mm/queues';
 
 /**
  * refund-requests consumer: pays the refund back through the operator and records the answer.
- * An unreachable operator throws (BullMQ retries, then the outbox relay): the refund stays PENDING,
- * because the money may already have moved, and the retry uses the same reference, which the
- * operator dedupes. Nothing is ever marked FAILED without the operator saying so.
+ * An unreachable operator, or any error that is not the operator's word, throws (BullMQ retries, then
+ * the outbox relay, then the job is parked): the refund stays PENDING, because the money may already
+ * have moved, and a retry uses the same reference, which the operator dedupes. It is FAILED only when
+ * the operator says so: a FAILED answer, or a refusal of the request itself (a 4xx about it), which
+ * will not change on retry and is counted in mm_operator_refusals_total.
  */
-export function executeRefundProcessor(deps: { db: Db; adapter: OperatorAdapter; afterCommit: AfterCommit }) {
+export function executeRefundProcessor(deps: { db: Db; adapter: OperatorAdapter; afterCommit: AfterCommit; metrics: Registry }) {
+  const refusals = operatorRefusals(deps.metrics);
   return async (payload: RefundRequestJob): Promise<void> => {
     const refund = await deps.db.refund.findUnique({ where: { id: payload.refund_id }, include: { transaction: { select: { providerReference: true } } } });
     if (!refund || refund.status !== 'PENDING') {
       await completeOutbox(deps.db, payload.outbox_id);
       return;
     }
-    const result = await deps.adapter.refund({
+    const result: RefundResult = await deps.adapter.refund({
       partnerReference: refund.providerReference,
       originalPartnerReference: refund.transaction.providerReference,
       amount: Number(refund.amount),
       currency: refund.currency,
+    }).catch((err: unknown) => {
+      if (!(err instanceof OperatorRefusedError)) throw err;
+      refusals.inc({ operation: 'refund' });
+      return { state: 'FAILED', reason: err.reason };
     });
     const done = await deps.db.$transaction(async (tx) => {
       const c = await completeRefund(tx, refund.id, result.state === 'OK'
@@ -29,11 +37,8 @@ export function executeRefundProcessor(deps: { db: Db; adapter: OperatorAdapter;
       return c;
     });
     if (!done) return;
-    // The refund's webhook and, when it completed the refunds, the cash-in's move to REVERSED.
-    await deps.afterCommit.run([
-      done.reversed
-        ? { ...done.reversed, outbox: done.outbox }
-        : { transaction: { id: refund.transactionId, status: 'SUCCESS' }, outbox: done.outbox },
-    ]);
+    // The refund's webhook and, when it completed the refunds, the cash-in's move to REVERSED (the only
+    // change of the transaction's status a refund makes, so the only one announced).
+    await deps.afterCommit.run([done.reversed ? { ...done.reversed, outbox: done.outbox } : { outbox: done.outbox }]);
   };
 }

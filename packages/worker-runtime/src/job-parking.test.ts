@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { findOverdueOutbox, insertOutbox, listParkedJobs, unparkJob } from '@mm/db';
+import { createLogger } from '@mm/observability';
+import { bullPrefix, createRedisConnection, outboxJobId, refundRequests, webhookDeliveries, type RefundRequestJob } from '@mm/queues';
+import { createMerchantTestDatabase, createTestRedis, sumBy, waitFor, type MerchantTestDatabase, type TestRedis } from '@mm/testing';
+import { startOutboxWorker, type RunningOutboxWorker } from './start-outbox-worker.js';
+
+describe('a job that keeps failing for an unknown reason is parked after a bounded number of runs', () => {
+  let fixture: MerchantTestDatabase;
+  let redis: TestRedis;
+  let worker: RunningOutboxWorker;
+  const runs: RefundRequestJob[] = [];
+
+  beforeAll(async () => {
+    fixture = await createMerchantTestDatabase();
+    redis = await createTestRedis();
+    worker = await startOutboxWorker({
+      service: 'parking-test',
+      env: {
+        DATABASE_URL: fixture.database.url, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, LOG_LEVEL: 'silent', DB_POOL_SIZE: 2,
+        NODE_ENV: 'test', OUTBOX_RELAY_INTERVAL_MS: 50, OUTBOX_GRACE_MS: 0, OUTBOX_MAX_FAILED_RUNS: 2, WORKER_LOCK_MS: 5000,
+      },
+      healthPort: 0,
+      consumes: refundRequests,
+      produces: [webhookDeliveries],
+      concurrency: 1,
+      logger: createLogger('parking-test', 'silent'),
+      jobOptions: { attempts: 2, backoff: { type: 'fixed', delay: 10 } },
+      handler: () => async (payload) => {
+        runs.push(payload);
+        throw new TypeError("Cannot read properties of undefined (reading 'refund_id')");
+      },
+    });
+  });
+  afterAll(async () => {
+    await worker.stop();
+    await redis.close();
+    await fixture.close();
+  });
+
+  it('is tried OUTBOX_MAX_FAILED_RUNS runs of every attempt, then parked: no longer re-published, kept failed in BullMQ, reported, and run again on demand', async () => {
+    const { db } = fixture;
+    const row = await db.$transaction((tx) => insertOutbox(tx, { topic: refundRequests.name, payload: { refund_id: randomUUID() } }));
+
+    // 2 runs of 2 attempts each, then parked.
+    await waitFor(async () => (await db.outbox.findUniqueOrThrow({ where: { id: row.id } })).parkedAt !== null, { timeoutMs: 15_000, what: 'the row parked' });
+    const parked = await db.outbox.findUniqueOrThrow({ where: { id: row.id } });
+    expect(parked).toMatchObject({ failedRuns: 2, completedAt: null, lastError: "Cannot read properties of undefined (reading 'refund_id')" });
+    expect(runs.filter((r) => r.outbox_id === row.id)).toHaveLength(4);
+
+    // The relay skips it; its failed job stays in Redis, where the Bull dashboard shows it.
+    expect((await findOverdueOutbox(db, [refundRequests.name], new Date(Date.now() + 60_000))).map((r) => r.id)).not.toContain(row.id);
+    const connection = createRedisConnection(redis.url);
+    const queue = new Queue(refundRequests.name, { connection, prefix: bullPrefix(redis.prefix) });
+    try {
+      expect(await (await queue.getJob(outboxJobId(row.id, 0)))?.isFailed()).toBe(true);
+    } finally {
+      await queue.close();
+      connection.disconnect();
+    }
+    expect((await listParkedJobs(db)).map((j) => j.id)).toEqual([row.id]);
+    const metrics = await (await fetch(`${worker.internalUrl}/metrics`)).text();
+    expect(sumBy(metrics, 'mm_outbox_parked_jobs', (l) => l.topic!)).toEqual({ [refundRequests.name]: 1 });
+    expect(sumBy(metrics, 'mm_jobs_parked_total', (l) => l.queue!)).toEqual({ [refundRequests.name]: 1 });
+
+    // A person runs it again: a fresh count, a new job id, and the relay picks it up.
+    expect(await db.$transaction((tx) => unparkJob(tx, row.id))).toBe(true);
+    await waitFor(async () => runs.filter((r) => r.outbox_id === row.id).length > 4, { timeoutMs: 15_000, what: 'a run after unparking' });
+    expect(await db.outbox.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ run: 1 });
+  });
+});

@@ -1,0 +1,75 @@
+import { balancesOf, createCashin, createCashout, transition, type Db } from '@mm/db';
+import { Registry } from '@mm/observability';
+import { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
+import type { AfterCommit } from '@mm/queues';
+import { createMerchantTestDatabase, sumBy, type MerchantTestDatabase } from '@mm/testing';
+import { executeCashoutProcessor } from './execute-cashout.js';
+
+// The adapter interface's fake, for answers the simulator does not give on demand.
+function operatorThrowing(error: Error): OperatorAdapter {
+  const fail = async () => { throw error; };
+  return { name: 'fake', pushUssd: fail, queryStatus: fail, refund: fail, disburse: fail, parseCallback: () => null };
+}
+const noEffects = { run: async () => undefined } as unknown as AfterCommit;
+
+describe('cash-out refused by the operator', () => {
+  let fixture: MerchantTestDatabase;
+  let db: Db;
+  let merchantId: string;
+
+  beforeAll(async () => {
+    fixture = await createMerchantTestDatabase();
+    ({ db, merchantId } = fixture);
+    // Funds to pay out: one captured cash-in.
+    const c = await createCashin(db, {
+      merchantId, merchantOrderId: 'funds', amount: 100_000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
+      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: 'funds',
+    });
+    if (c.kind !== 'created') throw new Error('not created');
+    await db.$transaction(async (tx) => {
+      for (const to of ['INITIATED', 'PENDING', 'SUCCESS'] as const) await transition(tx, { transactionId: c.transaction.id, to, cause: 'test' });
+    });
+  });
+  afterAll(async () => {
+    await fixture.close();
+  });
+
+  async function newCashout(order: string) {
+    const r = await createCashout(db, {
+      merchantId, merchantOrderId: order, amount: 3000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000002',
+      reason: null, notifyUrl: null, requestFingerprint: order, approval: 'none',
+    });
+    if (r.kind !== 'created') throw new Error('not created');
+    return { id: r.transaction.id, outboxId: r.outbox.find((o) => o.topic === 'cashout-requests')!.id };
+  }
+  const available = async () => (await balancesOf(db, merchantId)).find((b) => b.countryCode === 'CI')!.available;
+
+  it('is FAILED for good with the operator\'s reason, its reservation given back, and counted', async () => {
+    const before = await available();
+    const c = await newCashout('refused-cashout');
+    expect(await available()).toBe(before - 3000n);
+    const metrics = new Registry();
+    const refused = new OperatorRefusedError('disbursement', 422, '{"error":"invalid_msisdn"}');
+    await executeCashoutProcessor({ db, adapter: operatorThrowing(refused), afterCommit: noEffects, metrics })({ outbox_id: c.outboxId, transaction_id: c.id });
+
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: c.id } })).toMatchObject({
+      status: 'FAILED', failureCode: 'OPERATOR_REJECTED', failureReason: 'operator refused the request (422): {"error":"invalid_msisdn"}',
+    });
+    expect(await available()).toBe(before);
+    expect((await db.outbox.findUniqueOrThrow({ where: { id: c.outboxId } })).completedAt).toBeInstanceOf(Date);
+    expect(sumBy(await metrics.metrics(), 'mm_operator_refusals_total', (l) => l.operation!)).toEqual({ cashout: 1 });
+  });
+
+  it.each([
+    ['operator unreachable', new OperatorUnavailableError('timeout')],
+    ['a bug of ours', new TypeError('x is undefined')],
+  ])('stays INITIATED, its money reserved, and throws (retried, then parked) on an error that is not a refusal: %s', async (what, error) => {
+    const c = await newCashout(`unknown-${what}`);
+    const reserved = await available();
+    const metrics = new Registry();
+    await expect(executeCashoutProcessor({ db, adapter: operatorThrowing(error), afterCommit: noEffects, metrics })({ outbox_id: c.outboxId, transaction_id: c.id })).rejects.toBe(error);
+    expect((await db.transaction.findUniqueOrThrow({ where: { id: c.id } })).status).toBe('INITIATED');
+    expect(await available()).toBe(reserved);
+    expect((await db.outbox.findUniqueOrThrow({ where: { id: c.outboxId } })).completedAt).toBeNull();
+  });
+});

@@ -1,0 +1,77 @@
+import { balancesOf, createCashin, createRefund, transition, type Db } from '@mm/db';
+import { Registry } from '@mm/observability';
+import { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
+import type { AfterCommit } from '@mm/queues';
+import { createMerchantTestDatabase, sumBy, type MerchantTestDatabase } from '@mm/testing';
+import { executeRefundProcessor } from './execute-refund.js';
+
+// The adapter interface's fake, for answers the simulator does not give on demand.
+function operatorThrowing(error: Error): OperatorAdapter {
+  const fail = async () => { throw error; };
+  return { name: 'fake', pushUssd: fail, queryStatus: fail, refund: fail, disburse: fail, parseCallback: () => null };
+}
+
+describe('refund refused by the operator', () => {
+  let fixture: MerchantTestDatabase;
+  let db: Db;
+  let merchantId: string;
+  const announced: unknown[] = [];
+  const afterCommit = { run: async (changes: unknown[]) => { announced.push(...changes); } } as unknown as AfterCommit;
+
+  beforeAll(async () => {
+    fixture = await createMerchantTestDatabase();
+    ({ db, merchantId } = fixture);
+  });
+  afterAll(async () => {
+    await fixture.close();
+  });
+
+  async function pendingRefund(order: string) {
+    const c = await createCashin(db, {
+      merchantId, merchantOrderId: order, amount: 5000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
+      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order,
+    });
+    if (c.kind !== 'created') throw new Error('not created');
+    await db.$transaction(async (tx) => {
+      for (const to of ['INITIATED', 'PENDING', 'SUCCESS'] as const) await transition(tx, { transactionId: c.transaction.id, to, cause: 'test' });
+    });
+    const r = await createRefund(db, { merchantId, transactionId: c.transaction.id, amount: 2000, reason: null, idempotencyKey: null, requestFingerprint: `${order}-r` });
+    if (r.kind !== 'created') throw new Error('not created');
+    return { refund: r.refund, outboxId: r.outbox[0]!.id, transactionId: c.transaction.id };
+  }
+  const available = async () => (await balancesOf(db, merchantId)).find((b) => b.countryCode === 'CI')!.available;
+
+  it('is FAILED for good with the operator\'s reason, its reservation released, its webhook recorded, and counted', async () => {
+    const { refund, outboxId, transactionId } = await pendingRefund('refused-refund');
+    const availableBefore = await available();
+    const metrics = new Registry();
+    const refused = new OperatorRefusedError('refund', 404, '{"error":"unknown_original_reference"}');
+    await executeRefundProcessor({ db, adapter: operatorThrowing(refused), afterCommit, metrics })({ outbox_id: outboxId, refund_id: refund.id });
+
+    expect(await db.refund.findUniqueOrThrow({ where: { id: refund.id } })).toMatchObject({
+      status: 'FAILED', failureReason: 'operator refused the request (404): {"error":"unknown_original_reference"}',
+    });
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: transactionId } })).toMatchObject({ status: 'SUCCESS', refundReservedAmount: 0n, refundedAmount: 0n });
+    expect(await available()).toBe(availableBefore + 2000n);
+    expect((await db.outbox.findUniqueOrThrow({ where: { id: outboxId } })).completedAt).toBeInstanceOf(Date);
+    expect(await db.webhookEvent.count({ where: { refundId: refund.id, eventType: 'refund.status_changed' } })).toBe(1);
+    expect(sumBy(await metrics.metrics(), 'mm_operator_refusals_total', (l) => l.operation!)).toEqual({ refund: 1 });
+    // The cash-in's status did not change: nothing is announced for it (no made-up status).
+    expect(announced.at(-1)).toEqual({ outbox: expect.any(Array) });
+  });
+
+  it.each([
+    ['operator unreachable', new OperatorUnavailableError('timeout')],
+    ['a bug of ours', new TypeError('x is undefined')],
+    ['operator refusing our credentials', new Error('operator refused our credentials for the refund: 401 {}')],
+  ])('stays PENDING and throws (retried, then parked) on an error that is not a refusal: %s', async (what, error) => {
+    const { refund, outboxId } = await pendingRefund(`unknown-${what}`);
+    const availableBefore = await available();
+    const metrics = new Registry();
+    await expect(executeRefundProcessor({ db, adapter: operatorThrowing(error), afterCommit, metrics })({ outbox_id: outboxId, refund_id: refund.id })).rejects.toBe(error);
+    expect((await db.refund.findUniqueOrThrow({ where: { id: refund.id } })).status).toBe('PENDING');
+    expect((await db.outbox.findUniqueOrThrow({ where: { id: outboxId } })).completedAt).toBeNull();
+    expect(await available()).toBe(availableBefore);
+    expect(sumBy(await metrics.metrics(), 'mm_operator_refusals_total', (l) => l.operation!)).toEqual({});
+  });
+});

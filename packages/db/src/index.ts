@@ -1,6 +1,7 @@
 export { createDb, type Db, type Tx, type DbOptions } from './client.js';
 export { Prisma, type Transaction, type Merchant, type WebhookEvent } from './generated/prisma/client.js';
 export { migrate } from './migrate.js';
+export { runTransaction, isRetryableTransactionError, type RunTransactionOptions } from './run-transaction.js';
 export { HELD, insertOutbox, completeOutbox, rescheduleOutbox, releaseOutbox, findOverdueOutbox, type OutboxRow } from './outbox.js';
 export { recordFailedRun, listParkedJobs, countParkedJobs, unparkJob, type FailedRun, type ParkedJob } from './outbox-parking.js';
 export { post, type LedgerScope } from './ledger.js';

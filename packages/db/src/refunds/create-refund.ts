@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError, refundPosting } from '@mm/domain';
 import { QUEUE_NAMES } from '@mm/queues/names';
 import type { Db } from '../client.js';
+import { runTransaction } from '../run-transaction.js';
 import type { Refund } from '../generated/prisma/client.js';
 import { isOverdraft, post } from '../ledger.js';
 import { insertOutbox, type OutboxRow } from '../outbox.js';
@@ -32,7 +33,7 @@ export type CreateRefundResult =
  */
 export async function createRefund(db: Db, input: NewRefund): Promise<CreateRefundResult> {
   try {
-    return await db.$transaction(async (tx) => {
+    return await runTransaction(db, async (tx) => {
       const [t] = await tx.$queryRaw<{ id: string; type: string; status: string; amount: bigint; currency: string; country_code: string; merchant_order_id: string }[]>`
         SELECT id, type, status, amount, currency, country_code, merchant_order_id FROM transactions
          WHERE id = ${input.transactionId}::uuid AND merchant_id = ${input.merchantId}::uuid FOR UPDATE`;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { cashinPosting } from '@mm/domain';
 import { QUEUE_NAMES } from '@mm/queues/names';
 import type { Db } from '../client.js';
+import { runTransaction } from '../run-transaction.js';
 import { Prisma, type Transaction } from '../generated/prisma/client.js';
 import { post } from '../ledger.js';
 import type { OutboxRow } from '../outbox.js';
@@ -36,7 +37,7 @@ export type CreateCashinResult =
  */
 export async function createCashin(db: Db, input: NewCashin): Promise<CreateCashinResult> {
   try {
-    return await db.$transaction(async (tx) => {
+    return await runTransaction(db, async (tx) => {
       const id = randomUUID();
       const transaction = await tx.transaction.create({
         data: {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { cashoutApprovalReason, cashoutPosting, DomainError, type CashoutApprovalReason, type CashoutApprovalRule } from '@mm/domain';
 import { QUEUE_NAMES } from '@mm/queues/names';
 import type { Db, Tx } from '../client.js';
+import { runTransaction } from '../run-transaction.js';
 import type { Transaction } from '../generated/prisma/client.js';
 import { isOverdraft, post } from '../ledger.js';
 import type { OutboxRow } from '../outbox.js';
@@ -43,7 +44,7 @@ export type CreateCashoutResult =
  */
 export async function createCashout(db: Db, input: NewCashout): Promise<CreateCashoutResult> {
   try {
-    return await db.$transaction(async (tx) => {
+    return await runTransaction(db, async (tx) => {
       const reason = await approvalReason(tx, input);
       const status = reason ? 'AWAITING_APPROVAL' : 'CREATED';
       const id = randomUUID();

@@ -3,6 +3,7 @@ import { applyOperatorResult, completeOutbox, transition, type Db, type Transiti
 import { OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type ExpiryCheckJob } from '@mm/queues';
 import type { Logger } from '@mm/observability';
+import { commitStep } from '@mm/worker-runtime';
 
 /**
  * What the expiry check decides when the operator gave no result. A push whose acknowledgement never
@@ -41,13 +42,10 @@ export function checkExpiryProcessor(deps: { db: Db; adapter: OperatorAdapter; a
       if (!isFinalAttempt(job)) throw err;
       deps.logger.warn({ err, transaction_id: t.id, unavailable: err instanceof OperatorUnavailableError }, 'no operator answer for the final status check; expiring');
     }
-    const outcome = await deps.db.$transaction(async (tx) => {
+    await commitStep(deps, async (tx) => {
       const decided = status?.found ? await applyOperatorResult(tx, t.id, status, `${payload.kind === 'poll' ? 'status-poll' : 'expiry-check'}:operator-result`) : null;
       // A poll that finds the customer still deciding changes nothing; only the expiry check decides.
-      const o = decided ?? (payload.kind === 'expiry' ? await transition(tx, expiryMove(t, status)) : null);
-      await completeOutbox(tx, payload.outbox_id);
-      return o;
-    });
-    await deps.afterCommit.run([outcome]);
+      return decided ?? (payload.kind === 'expiry' ? transition(tx, expiryMove(t, status)) : null);
+    }, { completes: payload.outbox_id });
   };
 }

@@ -3,6 +3,7 @@ import { needsStatusConfirmation, type OperatorResult } from '@mm/domain';
 import type { OperatorAdapter } from '@mm/operators';
 import type { AfterCommit, OperatorResultJob } from '@mm/queues';
 import type { Logger } from '@mm/observability';
+import { commitStep } from '@mm/worker-runtime';
 
 export interface ApplyOperatorResultDeps {
   db: Db;
@@ -39,9 +40,8 @@ export function applyOperatorResultProcessor(deps: ApplyOperatorResultDeps) {
     const result = needsStatusConfirmation(received) ? await confirmedByStatus(deps, t.id, payload.provider_reference) : received;
     if (!result) return;
     const cause = result === received ? `operator-result:${payload.source}` : 'operator-result:status-confirmation';
-    const outcome = await deps.db.$transaction((tx) => applyOperatorResult(tx, t.id, result, cause));
+    const outcome = await commitStep(deps, (tx) => applyOperatorResult(tx, t.id, result, cause));
     if (!outcome && result.providerState === 'OK' && result.providerTxnStatus === '200') await flagCapturedButFailed(deps, t.id, payload.provider_reference);
-    await deps.afterCommit.run([outcome]);
   };
 }
 

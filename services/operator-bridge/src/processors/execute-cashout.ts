@@ -2,6 +2,7 @@ import { completeOutbox, transition, type Db } from '@mm/db';
 import type { Registry } from '@mm/observability';
 import { OperatorRefusedError, operatorRefusals, type DisbursementResult, type OperatorAdapter } from '@mm/operators';
 import type { AfterCommit, CashoutRequestJob } from '@mm/queues';
+import { commitStep } from '@mm/worker-runtime';
 
 /**
  * cashout-requests consumer: CREATED -> INITIATED, pay through the operator, then SUCCESS or FAILED
@@ -16,8 +17,7 @@ export function executeCashoutProcessor(deps: { db: Db; adapter: OperatorAdapter
   return async (payload: CashoutRequestJob): Promise<void> => {
     let t = await deps.db.transaction.findUnique({ where: { id: payload.transaction_id } });
     if (t?.type === 'CASHOUT' && t.status === 'CREATED') {
-      const moved = await deps.db.$transaction((tx) => transition(tx, { transactionId: payload.transaction_id, to: 'INITIATED', cause: 'cashout-request' }));
-      await deps.afterCommit.run([moved]);
+      const moved = await commitStep(deps, (tx) => transition(tx, { transactionId: payload.transaction_id, to: 'INITIATED', cause: 'cashout-request' }));
       t = moved?.transaction ?? (await deps.db.transaction.findUnique({ where: { id: payload.transaction_id } }));
     }
     if (!t || t.type !== 'CASHOUT' || t.status !== 'INITIATED') {
@@ -35,13 +35,9 @@ export function executeCashoutProcessor(deps: { db: Db; adapter: OperatorAdapter
       refusals.inc({ operation: 'cashout' });
       return { state: 'FAILED', reason: err.reason };
     });
-    const done = await deps.db.$transaction(async (tx) => {
-      const moved = await transition(tx, result.state === 'OK'
-        ? { transactionId: t.id, to: 'SUCCESS', cause: 'operator-disbursement', patch: { providerState: 'OK', providerTxId: result.providerTxId } }
-        : { transactionId: t.id, to: 'FAILED', cause: 'operator-disbursement', patch: { providerState: 'FAILED', failureCode: 'OPERATOR_REJECTED', failureReason: result.reason } });
-      await completeOutbox(tx, payload.outbox_id);
-      return moved;
-    });
-    await deps.afterCommit.run([done]);
+    await commitStep(deps, (tx) => transition(tx, result.state === 'OK'
+      ? { transactionId: t.id, to: 'SUCCESS', cause: 'operator-disbursement', patch: { providerState: 'OK', providerTxId: result.providerTxId } }
+      : { transactionId: t.id, to: 'FAILED', cause: 'operator-disbursement', patch: { providerState: 'FAILED', failureCode: 'OPERATOR_REJECTED', failureReason: result.reason } }),
+    { completes: payload.outbox_id });
   };
 }

@@ -2,6 +2,7 @@ import type { Job } from 'bullmq';
 import { applyOperatorResult, completeOutbox, transition, type Db, type Transaction, type TransitionRequest } from '@mm/db';
 import { OperatorRefusedError, type OperatorAdapter } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type OperatorRequestJob } from '@mm/queues';
+import { commitStep } from '@mm/worker-runtime';
 
 export interface PushUssdDeps {
   db: Db;
@@ -23,8 +24,7 @@ export function pushUssdProcessor(deps: PushUssdDeps) {
   const now = deps.now ?? Date.now;
   return async (payload: OperatorRequestJob, job: Job): Promise<void> => {
     // The move itself tells whether the cash-in was still CREATED: no read before it in the usual case.
-    const moved = await deps.db.$transaction((tx) => transition(tx, { transactionId: payload.transaction_id, to: 'INITIATED', from: ['CREATED'], cause: 'operator-request' }));
-    if (moved) await deps.afterCommit.run([moved]);
+    const moved = await commitStep(deps, (tx) => transition(tx, { transactionId: payload.transaction_id, to: 'INITIATED', from: ['CREATED'], cause: 'operator-request' }));
     const t = moved?.transaction ?? (await deps.db.transaction.findUnique({ where: { id: payload.transaction_id } }));
     if (!t || t.status !== 'INITIATED') {
       await completeOutbox(deps.db, payload.outbox_id);
@@ -50,17 +50,12 @@ async function push(deps: PushUssdDeps, t: Transaction, outboxId: string, job: J
     await decideAfterLastAttempt(deps, t, outboxId, err instanceof OperatorRefusedError, now);
     return;
   }
-  const outcome = await deps.db.$transaction(async (tx) => {
-    const o = ack.accepted
-      ? await transition(tx, pendingMove(deps, t.id, 'operator-ack', ack.providerSessionId, now))
-      : await transition(tx, {
-          transactionId: t.id, to: 'FAILED', cause: 'operator-rejected',
-          patch: { providerState: 'KO', providerTxnStatus: ack.providerTxnStatus, failureCode: 'OPERATOR_REJECTED' },
-        });
-    await completeOutbox(tx, outboxId);
-    return o;
-  });
-  await deps.afterCommit.run([outcome]);
+  await commitStep(deps, (tx) => (ack.accepted
+    ? transition(tx, pendingMove(deps, t.id, 'operator-ack', ack.providerSessionId, now))
+    : transition(tx, {
+        transactionId: t.id, to: 'FAILED', cause: 'operator-rejected',
+        patch: { providerState: 'KO', providerTxnStatus: ack.providerTxnStatus, failureCode: 'OPERATOR_REJECTED' },
+      })), { completes: outboxId });
 }
 
 /**
@@ -76,23 +71,17 @@ async function push(deps: PushUssdDeps, t: Transaction, outboxId: string, job: J
  */
 async function decideAfterLastAttempt(deps: PushUssdDeps, t: Transaction, outboxId: string, refused: boolean, now: () => number): Promise<void> {
   const known = refused ? null : await deps.adapter.queryStatus(t.providerReference).catch(() => 'no answer' as const);
-  const outcome = await deps.db.$transaction(async (tx) => {
-    let o;
+  await commitStep(deps, async (tx) => {
     if (known === null) {
-      o = await transition(tx, {
-        transactionId: t.id, to: 'FAILED', cause: 'operator-request-refused', patch: { failureCode: 'OPERATOR_REJECTED' },
-      });
-    } else if (known !== 'no answer' && !known.found) {
-      o = await transition(tx, { transactionId: t.id, to: 'FAILED', cause: 'operator-unavailable', patch: { failureCode: 'OPERATOR_UNAVAILABLE' } });
-    } else {
-      // Known and decided: applied. Known but undecided (PENDING, or an OK without its 200), or no answer: PENDING.
-      const decided = known === 'no answer' ? null : await applyOperatorResult(tx, t.id, known, 'push-timeout:operator-result');
-      o = decided ?? await transition(tx, pendingMove(deps, t.id, known === 'no answer' ? 'push-timeout:outcome-unknown' : 'push-timeout:operator-ack', null, now));
+      return transition(tx, { transactionId: t.id, to: 'FAILED', cause: 'operator-request-refused', patch: { failureCode: 'OPERATOR_REJECTED' } });
     }
-    await completeOutbox(tx, outboxId);
-    return o;
-  });
-  await deps.afterCommit.run([outcome]);
+    if (known !== 'no answer' && !known.found) {
+      return transition(tx, { transactionId: t.id, to: 'FAILED', cause: 'operator-unavailable', patch: { failureCode: 'OPERATOR_UNAVAILABLE' } });
+    }
+    // Known and decided: applied. Known but undecided (PENDING, or an OK without its 200), or no answer: PENDING.
+    const decided = known === 'no answer' ? null : await applyOperatorResult(tx, t.id, known, 'push-timeout:operator-result');
+    return decided ?? transition(tx, pendingMove(deps, t.id, known === 'no answer' ? 'push-timeout:outcome-unknown' : 'push-timeout:operator-ack', null, now));
+  }, { completes: outboxId });
 }
 
 /** The push is with the customer: PENDING, its expiry check and status polls scheduled. */

@@ -2,6 +2,7 @@ import { completeOutbox, completeRefund, type Db } from '@mm/db';
 import type { Registry } from '@mm/observability';
 import { OperatorRefusedError, operatorRefusals, type OperatorAdapter, type RefundResult } from '@mm/operators';
 import type { AfterCommit, RefundRequestJob } from '@mm/queues';
+import { commitStep } from '@mm/worker-runtime';
 
 /**
  * refund-requests consumer: pays the refund back through the operator and records the answer.
@@ -29,16 +30,14 @@ export function executeRefundProcessor(deps: { db: Db; adapter: OperatorAdapter;
       refusals.inc({ operation: 'refund' });
       return { state: 'FAILED', reason: err.reason };
     });
-    const done = await deps.db.$transaction(async (tx) => {
-      const c = await completeRefund(tx, refund.id, result.state === 'OK'
+    await commitStep(deps, async (tx) => {
+      const done = await completeRefund(tx, refund.id, result.state === 'OK'
         ? { status: 'SUCCESS', providerRefundId: result.providerRefundId }
         : { status: 'FAILED', failureReason: result.reason });
-      await completeOutbox(tx, payload.outbox_id);
-      return c;
-    });
-    if (!done) return;
-    // The refund's webhook and, when it completed the refunds, the cash-in's move to REVERSED (the only
-    // change of the transaction's status a refund makes, so the only one announced).
-    await deps.afterCommit.run([done.reversed ? { ...done.reversed, outbox: done.outbox } : { outbox: done.outbox }]);
+      // The refund's webhook and, when it completed the refunds, the cash-in's move to REVERSED (the only
+      // change of the transaction's status a refund makes, so the only one announced).
+      if (!done) return null;
+      return done.reversed ? { ...done.reversed, outbox: done.outbox } : { outbox: done.outbox };
+    }, { completes: payload.outbox_id });
   };
 }

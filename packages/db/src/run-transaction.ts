@@ -1,0 +1,48 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Prisma } from './generated/prisma/client.js';
+import type { Db, Tx } from './client.js';
+
+/**
+ * Errors after which the whole transaction can run again: nothing of it was committed.
+ * P2034: a serialization failure or a deadlock (PostgreSQL 40001 / 40P01) in a query of the client;
+ * P2028: the transaction API gave up (it could not start within maxWait, or ran past its timeout and
+ * was rolled back); P2024: no connection from the pool in time.
+ */
+const RETRYABLE = new Set(['P2024', 'P2028', 'P2034']);
+/** The same conflicts raised by a raw query ($queryRaw, $executeRaw) arrive as P2010 with the driver's code. */
+const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
+
+export function isRetryableTransactionError(err: unknown): boolean {
+  if (!(err instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (RETRYABLE.has(err.code)) return true;
+  const cause = (err.meta?.driverAdapterError as { cause?: { originalCode?: unknown } } | undefined)?.cause;
+  return err.code === 'P2010' && typeof cause?.originalCode === 'string' && RETRYABLE_SQLSTATES.has(cause.originalCode);
+}
+
+export interface RunTransactionOptions {
+  /** Runs after the first; 0 runs it once. */
+  retries?: number;
+  /** Before retry n (from 0): about baseDelayMs * 2^n, with full jitter so colliding runs spread out. */
+  baseDelayMs?: number;
+  onRetry?(err: unknown, retry: number): void;
+}
+
+/**
+ * db.$transaction(fn), run again a bounded number of times when it failed in a way that left nothing
+ * behind (a deadlock, a serialization failure, a transaction timeout): the one place where the service
+ * retries database work, so no caller hand-rolls it. `fn` must touch nothing but `tx`: it may run
+ * several times. What still fails after the last retry is thrown as it is.
+ */
+export async function runTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, options: RunTransactionOptions = {}): Promise<T> {
+  const retries = options.retries ?? 3;
+  const baseDelayMs = options.baseDelayMs ?? 25;
+  for (let retry = 0; ; retry++) {
+    try {
+      return await db.$transaction(fn);
+    } catch (err) {
+      if (retry >= retries || !isRetryableTransactionError(err)) throw err;
+      options.onRetry?.(err, retry);
+      await sleep(Math.random() * baseDelayMs * 2 ** retry);
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import { completeOutbox, runTransaction, type Db, type Tx } from '@mm/db';
+import type { AfterCommit, CommittedChange } from '@mm/queues';
+
+export interface StepContext {
+  db: Db;
+  afterCommit: AfterCommit;
+}
+
+/**
+ * One step of a job: its database work and, when the step finishes the job, the completion of the
+ * job's outbox row, in one transaction (run again on a deadlock, a serialization failure or a
+ * transaction timeout: runTransaction); then, once committed, its jobs published and its change
+ * announced. Every processor moves money this way, so none can commit without completing its row or
+ * publish what did not commit.
+ */
+export async function commitStep<C extends CommittedChange | null>(
+  ctx: StepContext,
+  step: (tx: Tx) => Promise<C>,
+  options: { completes?: string } = {},
+): Promise<C> {
+  const change = await runTransaction(ctx.db, async (tx) => {
+    const c = await step(tx);
+    if (options.completes) await completeOutbox(tx, options.completes);
+    return c;
+  });
+  await ctx.afterCommit.run([change]);
+  return change;
+}

@@ -35,6 +35,16 @@ describe('gateway environment', () => {
     expect(parseEnv({ MASTER_KEY: 'k', NODE_ENV: 'production' }).CHAOS_KILL_AFTER_COMMIT_PREFIX).toBe('');
   });
 
+  it('refuses AMOUNT_MIN above AMOUNT_MAX, naming both, and takes a range of one amount', () => {
+    // Every cash-in and cash-out would be AMOUNT_OUT_OF_RANGE: a service that is up and refuses all payments.
+    for (const source of [{ AMOUNT_MIN: '10', AMOUNT_MAX: '5' }, { AMOUNT_MIN: '6000000' }]) {
+      const message = refusalOf({ MASTER_KEY: 'k', ...source });
+      expect(message).toContain('AMOUNT_MIN');
+      expect(message).toContain('AMOUNT_MAX');
+    }
+    expect(parseEnv({ MASTER_KEY: 'k', AMOUNT_MIN: '500', AMOUNT_MAX: '500' })).toMatchObject({ AMOUNT_MIN: 500, AMOUNT_MAX: 500 });
+  });
+
   it('refuses to start without MASTER_KEY or with a bad value, naming every problem', () => {
     // One message per start-up: an operator who fixes the first problem must not meet the next one only then.
     const missingAndBad = refusalOf({ GATEWAY_PORT: 'abc' });

@@ -1,10 +1,11 @@
 import { Router } from 'express';
 import { balancesOf, type Db } from '@mm/db';
+import { merchantContext } from '../http/request-context.js';
 
 export function balancesRouter(deps: { db: Db }): Router {
   const router = Router();
   router.get('/balances', async (_req, res) => {
-    const rows = await balancesOf(deps.db, res.locals.merchantId as string);
+    const rows = await balancesOf(deps.db, merchantContext(res).merchantId);
     res.json({
       data: rows.map((r) => ({
         country_code: r.countryCode,

@@ -3,6 +3,7 @@ import Joi from 'joi';
 import type { Db } from '@mm/db';
 import { uuidField } from '../validation/uuid.js';
 import { validate } from '../validation/validate.js';
+import { merchantContext } from '../http/request-context.js';
 
 const querySchema = Joi.object({
   transaction_id: uuidField(),
@@ -20,7 +21,7 @@ export function webhookEventsRouter(deps: { db: Db }): Router {
   router.get('/webhook-events', async (req, res) => {
     const q = validate(querySchema, { ...req.query }) as { transaction_id?: string; limit?: string };
     const events = await deps.db.webhookEvent.findMany({
-      where: { merchantId: res.locals.merchantId as string, ...(q.transaction_id ? { transactionId: q.transaction_id } : {}) },
+      where: { merchantId: merchantContext(res).merchantId, ...(q.transaction_id ? { transactionId: q.transaction_id } : {}) },
       orderBy: { seq: 'desc' },
       take: Number(q.limit ?? 50),
       include: { attempts: { orderBy: { attemptNo: 'asc' } } },

@@ -1,7 +1,6 @@
 import type { RequestHandler, Response } from 'express';
-import { DomainError, isIssuedApiKeyFormat, requestSignatureMatches, signatureMatches, timestampWithinTolerance } from '@mm/domain';
+import { DomainError, ERROR_STATUS, isIssuedApiKeyFormat, requestSignatureMatches, signatureMatches, timestampWithinTolerance } from '@mm/domain';
 import type { FindKey } from '../key-lookup.js';
-import { ERROR_STATUS } from '@mm/openapi';
 import type { AuthFailureLimit } from './auth-failure-limit.js';
 import { clientAddressBucket } from '@mm/observability';
 import { requestTargetOf } from './request-target.js';

@@ -1,7 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { DomainError } from '@mm/domain';
+import { DomainError, ERROR_STATUS } from '@mm/domain';
 import type { Logger } from '@mm/observability';
-import { ERROR_STATUS } from '@mm/openapi';
 import { requestIdOf } from './request-context.js';
 
 /** Body-parser errors carry a `type`; they become the documented codes. */

@@ -1,4 +1,4 @@
-/** Error codes of decisions.md section 3; the gateway maps each to its HTTP status in one place. */
+/** Error codes of decisions.md section 3; each one's HTTP status is in error-status.ts. */
 export const ERROR_CODES = [
   'VALIDATION_ERROR', 'INVALID_JSON',
   'AUTHENTICATION_REQUIRED', 'INVALID_API_KEY', 'INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_TOLERANCE', 'REQUEST_REPLAYED',

@@ -1,8 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { OperationObject, ResponseObject } from 'openapi3-ts/oas31';
-import { ERROR_CODES, FAILURE_CODES, TRANSACTION_STATUSES } from '@mm/domain';
+import { ERROR_CODES, ERROR_STATUS, FAILURE_CODES, TRANSACTION_STATUSES } from '@mm/domain';
 import { openApiDocument } from './document.js';
-import { ERROR_STATUS } from './errors.js';
 
 /** Every `$ref` string anywhere in the document. */
 function refsOf(node: unknown, out: string[] = []): string[] {

@@ -1,2 +1,1 @@
 export { openApiDocument } from './document.js';
-export { ERROR_STATUS } from './errors.js';

@@ -1,5 +1,15 @@
 import { parseEnv } from './env.js';
 
+/** The message parseEnv throws for `source`; fails the test if it accepts it. */
+function refusalOf(source: NodeJS.ProcessEnv): string {
+  try {
+    parseEnv(source);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error(`parseEnv accepted ${JSON.stringify(source)}`);
+}
+
 describe('gateway environment', () => {
   it('applies the defaults of architecture.md', () => {
     expect(parseEnv({ MASTER_KEY: 'k' })).toMatchObject({
@@ -25,8 +35,23 @@ describe('gateway environment', () => {
     expect(parseEnv({ MASTER_KEY: 'k', NODE_ENV: 'production' }).CHAOS_KILL_AFTER_COMMIT_PREFIX).toBe('');
   });
 
+  it('refuses AMOUNT_MIN above AMOUNT_MAX, naming both, and takes a range of one amount', () => {
+    // Every cash-in and cash-out would be AMOUNT_OUT_OF_RANGE: a service that is up and refuses all payments.
+    for (const source of [{ AMOUNT_MIN: '10', AMOUNT_MAX: '5' }, { AMOUNT_MIN: '6000000' }]) {
+      const message = refusalOf({ MASTER_KEY: 'k', ...source });
+      expect(message).toContain('AMOUNT_MIN');
+      expect(message).toContain('AMOUNT_MAX');
+    }
+    expect(parseEnv({ MASTER_KEY: 'k', AMOUNT_MIN: '500', AMOUNT_MAX: '500' })).toMatchObject({ AMOUNT_MIN: 500, AMOUNT_MAX: 500 });
+  });
+
   it('refuses to start without MASTER_KEY or with a bad value, naming every problem', () => {
-    expect(() => parseEnv({ GATEWAY_PORT: 'abc' })).toThrow(/MASTER_KEY.*|GATEWAY_PORT/);
-    expect(() => parseEnv({ MASTER_KEY: 'k', GATEWAY_PORT: 'abc', PUBLIC_BASE_URL: 'ftp://x' })).toThrow(/GATEWAY_PORT.*PUBLIC_BASE_URL|PUBLIC_BASE_URL.*GATEWAY_PORT/);
+    // One message per start-up: an operator who fixes the first problem must not meet the next one only then.
+    const missingAndBad = refusalOf({ GATEWAY_PORT: 'abc' });
+    expect(missingAndBad).toContain('MASTER_KEY');
+    expect(missingAndBad).toContain('GATEWAY_PORT');
+    const bothBad = refusalOf({ MASTER_KEY: 'k', GATEWAY_PORT: 'abc', PUBLIC_BASE_URL: 'ftp://x' });
+    expect(bothBad).toContain('GATEWAY_PORT');
+    expect(bothBad).toContain('PUBLIC_BASE_URL');
   });
 });

@@ -36,7 +36,9 @@ const schema = Joi.object<GatewayEnv>({
   AUTH_TOLERANCE_S: Joi.number().integer().min(1).default(300),
   // How long POST /cashin waits for the operator's acknowledgement before answering 202 anyway.
   CASHIN_ACK_WAIT_MS: Joi.number().integer().min(0).default(5000),
-  AMOUNT_MIN: Joi.number().integer().min(1).default(100),
+  // In the schema, not after it: refused in the same message as any other problem of the environment.
+  AMOUNT_MIN: Joi.number().integer().min(1).max(Joi.ref('AMOUNT_MAX')).default(100)
+    .messages({ 'number.max': '{{#label}} ({{#value}}) must not exceed AMOUNT_MAX ({{AMOUNT_MAX}}): every amount would be out of range' }),
   AMOUNT_MAX: Joi.number().integer().min(1).default(5_000_000),
   DISBURSEMENT_ENABLED: Joi.boolean().default(false),
   CASHOUT_APPROVAL_THRESHOLD: Joi.number().integer().min(1).default(1_000_000),

@@ -1,10 +1,10 @@
 import type { RequestHandler, Response } from 'express';
-import { DomainError, isIssuedApiKeyFormat, requestSignatureMatches, signatureMatches, timestampWithinTolerance } from '@mm/domain';
+import { DomainError, ERROR_STATUS, isIssuedApiKeyFormat, requestSignatureMatches, signatureMatches, timestampWithinTolerance } from '@mm/domain';
 import type { FindKey } from '../key-lookup.js';
-import { ERROR_STATUS } from '@mm/openapi';
 import type { AuthFailureLimit } from './auth-failure-limit.js';
 import { clientAddressBucket } from '@mm/observability';
 import { requestTargetOf } from './request-target.js';
+import { setMerchantContext } from './request-context.js';
 import type { ReplayGuard } from './replay-guard.js';
 
 export interface AuthDeps {
@@ -66,7 +66,7 @@ export function authenticate(deps: AuthDeps): RequestHandler {
       if (req.method !== 'GET' && !(await deps.replayGuard.firstUse(apiKey, signature))) {
         throw new DomainError('REQUEST_REPLAYED', 'this signed request was already received');
       }
-      res.locals.merchantId = key.merchantId;
+      setMerchantContext(res, { merchantId: key.merchantId });
       next();
     } catch (err) {
       const retryAfterS = err instanceof DomainError && ERROR_STATUS[err.code] === 401 ? await deps.authFailures.failed(client) : null;

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { DomainError } from '@mm/domain';
+import { DomainError, ERROR_STATUS } from '@mm/domain';
 import type { Logger } from '@mm/observability';
-import { ERROR_STATUS } from '@mm/openapi';
+import { requestIdOf } from './request-context.js';
 
 /** Body-parser errors carry a `type`; they become the documented codes. */
 function fromBodyParser(err: { type?: string }): DomainError | null {
@@ -21,13 +21,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const known = err instanceof DomainError ? err : fromBodyParser(err as { type?: string }) ?? fromRouter(err);
     const error = known ?? new DomainError('INTERNAL_ERROR', 'an internal error occurred');
-    if (!known) logger.error({ err, request_id: res.locals.requestId, path: req.path }, 'unhandled error');
+    if (!known) logger.error({ err, request_id: requestIdOf(res), path: req.path }, 'unhandled error');
     res.status(ERROR_STATUS[error.code]).json({
       error: {
         code: error.code,
         message: error.message,
         ...(error.details ? { details: error.details } : {}),
-        request_id: res.locals.requestId,
+        request_id: requestIdOf(res),
       },
     });
   };

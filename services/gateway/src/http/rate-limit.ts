@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { BurstyRateLimiter, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { DomainError } from '@mm/domain';
 import type { Logger } from '@mm/observability';
+import { merchantContext } from './request-context.js';
 
 export interface RateLimitOptions {
   redis: Redis;
@@ -24,8 +25,10 @@ export function rateLimit(o: RateLimitOptions): RequestHandler {
     : base;
 
   return async (_req, res, next) => {
+    // Outside the try: a missing merchant is a wiring fault, not Redis trouble to let through.
+    const { merchantId } = merchantContext(res);
     try {
-      const r = await limiter.consume(res.locals.merchantId as string);
+      const r = await limiter.consume(merchantId);
       res.setHeader('RateLimit-Limit', String(o.perSecond));
       res.setHeader('RateLimit-Remaining', String(Math.max(r.remainingPoints, 0)));
       res.setHeader('RateLimit-Reset', String(Math.ceil(r.msBeforeNext / 1000)));

@@ -6,14 +6,15 @@ import { cashinSchema } from '../validation/cashin-schema.js';
 import { validate } from '../validation/validate.js';
 import { presentCashinResponse, presentStatusResponse } from '../presenters/transaction-presenter.js';
 import { isUuid } from '../validation/uuid.js';
+import { jsonBodyOf, merchantContext, setTransactionId } from '../http/request-context.js';
 
 export function paymentsRouter(deps: InitiateCashinDeps & { db: Db; paymentUrl(id: string): string }): Router {
   const router = Router();
 
   router.post('/payments/cashin', async (_req, res) => {
-    const body = validate(cashinSchema, res.locals.body);
-    const { replayed, transaction } = await initiateCashin(deps, res.locals.merchantId as string, body);
-    res.locals.transactionId = transaction.id;
+    const body = validate(cashinSchema, jsonBodyOf(res));
+    const { replayed, transaction } = await initiateCashin(deps, merchantContext(res).merchantId, body);
+    setTransactionId(res, transaction.id);
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(replayed ? 200 : 202).json({ data: presentCashinResponse(transaction, deps.paymentUrl(transaction.id)) });
   });
@@ -22,10 +23,10 @@ export function paymentsRouter(deps: InitiateCashinDeps & { db: Db; paymentUrl(i
     const id = req.params.id;
     // Another merchant's transaction answers exactly like an unknown one.
     const transaction = isUuid(id)
-      ? await deps.db.transaction.findFirst({ where: { id, merchantId: res.locals.merchantId as string } })
+      ? await deps.db.transaction.findFirst({ where: { id, merchantId: merchantContext(res).merchantId } })
       : null;
     if (!transaction) throw new DomainError('NOT_FOUND', 'no transaction with this id');
-    res.locals.transactionId = transaction.id;
+    setTransactionId(res, transaction.id);
     res.json({ data: presentStatusResponse(transaction) });
   });
 

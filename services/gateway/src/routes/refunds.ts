@@ -6,16 +6,17 @@ import { requestRefund } from '../use-cases/request-refund.js';
 import { idempotencyKeySchema, refundSchema } from '../validation/refund-schema.js';
 import { invalidField, validate } from '../validation/validate.js';
 import { isUuid } from '../validation/uuid.js';
+import { jsonBodyOf, merchantContext, setTransactionId } from '../http/request-context.js';
 
 export function refundsRouter(deps: { db: Db; afterCommit: AfterCommit }): Router {
   const router = Router();
 
   router.post('/refunds', async (req, res) => {
-    const body = validate(refundSchema, res.locals.body);
+    const body = validate(refundSchema, jsonBodyOf(res));
     const key = req.get('idempotency-key') ?? null;
     if (key !== null && idempotencyKeySchema.validate(key).error) throw invalidField('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
-    const { replayed, record } = await requestRefund(deps, res.locals.merchantId as string, body, key);
-    res.locals.transactionId = body.transaction_id;
+    const { replayed, record } = await requestRefund(deps, merchantContext(res).merchantId, body, key);
+    setTransactionId(res, body.transaction_id);
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(replayed ? 200 : 202).json({ data: record });
   });
@@ -23,10 +24,10 @@ export function refundsRouter(deps: { db: Db; afterCommit: AfterCommit }): Route
   router.get('/refunds/:id', async (req, res) => {
     const id = req.params.id;
     const refund = isUuid(id)
-      ? await deps.db.refund.findFirst({ where: { id, merchantId: res.locals.merchantId as string }, include: { transaction: { select: { merchantOrderId: true } } } })
+      ? await deps.db.refund.findFirst({ where: { id, merchantId: merchantContext(res).merchantId }, include: { transaction: { select: { merchantOrderId: true } } } })
       : null;
     if (!refund) throw new DomainError('NOT_FOUND', 'no refund with this id');
-    res.locals.transactionId = refund.transactionId;
+    setTransactionId(res, refund.transactionId);
     res.json({ data: refundRecord(refundSnapshotOf(refund, refund.transaction.merchantOrderId)) });
   });
 

@@ -4,6 +4,7 @@ import express from 'express';
 import { createExportPool, type ExportPool } from '@mm/db/export-transactions';
 import { accessLog, createLogger, requestId } from '@mm/observability';
 import { errorHandler } from '../http/error-handler.js';
+import { setMerchantContext } from '../http/request-context.js';
 import { transactionsExportRouter } from './transactions-export.js';
 
 // The route against a database that cannot be reached: what happens before the first byte.
@@ -18,7 +19,7 @@ beforeAll(async () => {
   app.use(requestId);
   app.use(accessLog(logger));
   app.use((_req, res, next) => {
-    res.locals.merchantId = '00000000-0000-4000-8000-000000000000';
+    setMerchantContext(res, { merchantId: '00000000-0000-4000-8000-000000000000' });
     next();
   });
   app.use(transactionsExportRouter({ pool }));

@@ -3,6 +3,7 @@ import { Router } from 'express';
 import { streamTransactionExport, type ExportPool } from '@mm/db/export-transactions';
 import { csvLayout, ExportBody, jsonLayout } from '../presenters/export-body.js';
 import { parseExportQuery } from '../validation/export-query.js';
+import { merchantContext } from '../http/request-context.js';
 
 export interface TransactionsExportDeps {
   /** A pg pool of its own: each export holds a connection for the whole download. */
@@ -36,7 +37,7 @@ export function transactionsExportRouter(deps: TransactionsExportDeps): Router {
       return;
     }
 
-    const rows = streamTransactionExport(deps.pool, { merchantId: res.locals.merchantId as string, from: q.from, until: q.until, countryCode: q.country_code });
+    const rows = streamTransactionExport(deps.pool, { merchantId: merchantContext(res).merchantId, from: q.from, until: q.until, countryCode: q.country_code });
     const body = new ExportBody(q.format === 'csv' ? csvLayout() : jsonLayout(meta));
     let clientGone = false;
     // The client went away (or the response was destroyed): stop reading, release the connection.

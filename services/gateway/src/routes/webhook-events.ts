@@ -3,13 +3,13 @@ import Joi from 'joi';
 import type { Db } from '@mm/db';
 import { uuidField } from '../validation/uuid.js';
 import { validate } from '../validation/validate.js';
+import { merchantContext } from '../http/request-context.js';
+import { presentWebhookEvent } from '../presenters/webhook-event-presenter.js';
 
 const querySchema = Joi.object({
   transaction_id: uuidField(),
   limit: Joi.string().pattern(/^\d+$/).custom((v: string, h) => (Number(v) >= 1 && Number(v) <= 100 ? v : h.error('any.invalid'))),
 });
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
  * decisions 9: the merchant can see every delivery attempt of its webhooks (status code, latency,
@@ -20,33 +20,12 @@ export function webhookEventsRouter(deps: { db: Db }): Router {
   router.get('/webhook-events', async (req, res) => {
     const q = validate(querySchema, { ...req.query }) as { transaction_id?: string; limit?: string };
     const events = await deps.db.webhookEvent.findMany({
-      where: { merchantId: res.locals.merchantId as string, ...(q.transaction_id ? { transactionId: q.transaction_id } : {}) },
+      where: { merchantId: merchantContext(res).merchantId, ...(q.transaction_id ? { transactionId: q.transaction_id } : {}) },
       orderBy: { seq: 'desc' },
       take: Number(q.limit ?? 50),
       include: { attempts: { orderBy: { attemptNo: 'asc' } } },
     });
-    res.json({
-      data: events.map((e) => ({
-        event_id: e.id,
-        event: e.eventType,
-        transaction_id: e.transactionId,
-        status: e.status,
-        target_url: e.targetUrl,
-        attempt_count: e.attemptCount,
-        next_attempt_at: iso(e.nextAttemptAt),
-        delivered_at: iso(e.deliveredAt),
-        created_at: iso(e.createdAt),
-        payload: e.payload,
-        attempts: e.attempts.map((a) => ({
-          attempt_no: a.attemptNo,
-          status_code: a.statusCode,
-          latency_ms: a.latencyMs,
-          error: a.error,
-          success: a.success,
-          at: iso(a.createdAt),
-        })),
-      })),
-    });
+    res.json({ data: events.map(presentWebhookEvent) });
   });
   return router;
 }

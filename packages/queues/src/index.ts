@@ -8,6 +8,9 @@ export { createWorker, isFinalAttempt, type JobHandler, type WorkerLogger, type 
 export { OutboxPublisher, createOutboxPublisher } from './outbox-publisher.js';
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';
 export type { PublishableOutboxRow } from './outbox-row.js';
+export type {
+  OutboxJob, OutboxPayload, OutboxQueueDefinition, OutboxTopic, PayloadOf, QueueCatalog, QueueName,
+} from './catalog.js';
 export {
   announceTransactionUpdate, transactionUpdatesChannel, TransactionUpdateWaiter, type TransactionUpdate,
 } from './transaction-updates.js';

@@ -1,4 +1,5 @@
-import { outboxJobId, type QueueDefinition } from './queue-definition.js';
+import type { OutboxQueueDefinition, OutboxTopic, QueueCatalog } from './catalog.js';
+import { outboxJobId } from './queue-definition.js';
 import { QueueProducer, type ProducerOptions } from './producer.js';
 import { isHeld, type PublishableOutboxRow } from './outbox-row.js';
 
@@ -7,17 +8,24 @@ export interface PublishLogger {
 }
 
 /**
+ * A producer of one of the queues fed by the outbox: `new QueueProducer(webhookDeliveries, ...)` is
+ * one, a producer of operator-results is not (like OutboxQueueDefinition).
+ */
+export type OutboxQueueProducer = QueueProducer<QueueCatalog[OutboxTopic], OutboxTopic>;
+
+/**
  * Publishes committed outbox rows to their queues. A failure here loses nothing: the row is still in
  * PostgreSQL and the relay re-publishes it, so errors are logged, not thrown.
  */
 export class OutboxPublisher {
-  private readonly byTopic = new Map<string, QueueProducer<object>>();
+  /** Keyed by each producer's own queue name: a row reaches the producer of its topic, whose schema checks it. */
+  private readonly byTopic = new Map<OutboxTopic, OutboxQueueProducer>();
 
-  constructor(producers: QueueProducer<object>[], private readonly logger?: PublishLogger) {
+  constructor(producers: OutboxQueueProducer[], private readonly logger?: PublishLogger) {
     for (const p of producers) this.byTopic.set(p.definition.name, p);
   }
 
-  topics(): string[] {
+  topics(): OutboxTopic[] {
     return [...this.byTopic.keys()];
   }
 
@@ -51,11 +59,11 @@ export class OutboxPublisher {
 
 /** A publisher with one producer per queue definition; close() closes them all. */
 export function createOutboxPublisher(
-  definitions: QueueDefinition<object>[],
+  definitions: OutboxQueueDefinition[],
   options: ProducerOptions,
   logger?: PublishLogger,
 ): { publisher: OutboxPublisher; close(): Promise<void> } {
-  const producers = definitions.map((d) => new QueueProducer<object>(d, options));
+  const producers = definitions.map((d) => new QueueProducer<QueueCatalog[OutboxTopic], OutboxTopic>(d, options));
   return {
     publisher: new OutboxPublisher(producers, logger),
     close: async () => { await Promise.all(producers.map((p) => p.close())); },

@@ -11,11 +11,11 @@ export interface ProducerOptions {
 }
 
 /** Typed producer: the payload is checked against the queue's schema before it reaches Redis. */
-export class QueueProducer<P extends object> {
+export class QueueProducer<P extends object, N extends string = string> {
   readonly queue: Queue;
 
   constructor(
-    readonly definition: QueueDefinition<P>,
+    readonly definition: QueueDefinition<P, N>,
     private readonly options: ProducerOptions,
   ) {
     this.queue = new Queue(definition.name, { connection: options.connection, prefix: bullPrefix(options.redisPrefix) });

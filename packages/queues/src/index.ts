@@ -2,7 +2,7 @@ export { QUEUE_NAMES } from './queue-names.js';
 export { defineQueue, outboxJobId, type QueueDefinition } from './queue-definition.js';
 export { createRedisConnection, bullPrefix } from './redis-connection.js';
 export { rememberOnce } from './remember-once.js';
-export { QueueProducer, type ProducerOptions } from './producer.js';
+export { InvalidPayloadError, QueueProducer, type ProducerOptions } from './producer.js';
 export { reportQueueDepth, jobDurations } from './queue-metrics.js';
 export { createWorker, isFinalAttempt, type JobHandler, type WorkerLogger, type WorkerOptions } from './worker.js';
 export { OutboxPublisher, createOutboxPublisher, type OutboxQueueProducer } from './outbox-publisher.js';

@@ -11,6 +11,7 @@ import { operatorResults, type OperatorResultJob } from './definitions/operator-
 import { refundRequests, type RefundRequestJob } from './definitions/refund-requests.js';
 import { webhookDeliveries, type WebhookDeliveryJob } from './definitions/webhook-deliveries.js';
 import { OutboxPublisher, createOutboxPublisher } from './outbox-publisher.js';
+import { startOutboxRelay } from './outbox-relay.js';
 import type { PublishableOutboxRow } from './outbox-row.js';
 import { QueueProducer } from './producer.js';
 import { defineQueue, outboxJobId } from './queue-definition.js';
@@ -97,6 +98,7 @@ describe('outbox publisher', () => {
   const logged: { level: string; msg: string; obj: Record<string, unknown> }[] = [];
   const logger = {
     warn: (obj: object, msg: string) => { logged.push({ level: 'warn', msg, obj: obj as Record<string, unknown> }); },
+    error: (obj: object, msg: string) => { logged.push({ level: 'error', msg, obj: obj as Record<string, unknown> }); },
   };
   let outbox: ReturnType<typeof createOutboxPublisher>;
 
@@ -117,6 +119,13 @@ describe('outbox publisher', () => {
 
   const refundQueue = () => new QueueProducer(refundRequests, { connection, redisPrefix: prefix });
 
+  /**
+   * A row as findOverdueOutbox reads it back: its payload is whatever the database holds. Our code
+   * cannot write this one (see above), a row from before a schema change could.
+   */
+  const oldRow = (payload: object): PublishableOutboxRow =>
+    ({ id: randomUUID(), topic: 'refund-requests', payload, availableAt: new Date(0), run: 0 }) as PublishableOutboxRow;
+
   it('publishes a row with its id as outbox_id, under the job id of its run', async () => {
     const row: PublishableOutboxRow = { id: randomUUID(), topic: 'refund-requests', payload: { refund_id: randomUUID() }, availableAt: new Date(0), run: 2 };
     await outbox.publisher.publish([row]);
@@ -125,5 +134,29 @@ describe('outbox publisher', () => {
     await queue.close();
     expect(job?.data).toEqual({ outbox_id: row.id, refund_id: row.payload.refund_id });
     expect(logged).toEqual([]);
+  });
+
+  it('logs a row whose payload breaks its queue schema at error level, on each relay pass, and queues nothing for it', async () => {
+    const broken = oldRow({ transaction_id: randomUUID() });
+    const good: PublishableOutboxRow = { id: randomUUID(), topic: 'refund-requests', payload: { refund_id: randomUUID() }, availableAt: new Date(0), run: 0 };
+    const relay = startOutboxRelay({
+      publisher: outbox.publisher, topics: ['refund-requests'], findOverdue: async () => [broken, good], graceMs: 0, intervalMs: 60_000,
+    });
+    await relay.runOnce();
+    await relay.runOnce();
+    await relay.stop();
+
+    const queue = refundQueue();
+    const counts = await queue.queue.getJobCounts('waiting', 'delayed');
+    const goodJob = await queue.queue.getJob(outboxJobId(good.id, 0));
+    await queue.close();
+    expect(counts).toMatchObject({ waiting: 1, delayed: 0 });
+    expect(goodJob?.data).toEqual({ outbox_id: good.id, refund_id: good.payload.refund_id });
+    // Once per pass, never as a passing publish failure ("the relay will retry").
+    expect(logged.map((l) => [l.level, l.msg, l.obj.outboxId])).toEqual([
+      ['error', 'outbox row breaks its queue schema; it will not run until fixed by hand', broken.id],
+      ['error', 'outbox row breaks its queue schema; it will not run until fixed by hand', broken.id],
+    ]);
+    expect(String(logged[0]!.obj.err)).toMatch(/invalid refund-requests payload: "refund_id" is required/);
   });
 });

@@ -1,10 +1,11 @@
 import type { OutboxQueueDefinition, OutboxTopic, QueueCatalog } from './catalog.js';
 import { outboxJobId } from './queue-definition.js';
-import { QueueProducer, type ProducerOptions } from './producer.js';
+import { InvalidPayloadError, QueueProducer, type ProducerOptions } from './producer.js';
 import { isHeld, type PublishableOutboxRow } from './outbox-row.js';
 
 export interface PublishLogger {
   warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
 }
 
 /**
@@ -52,6 +53,13 @@ export class OutboxPublisher {
       if (replaceFailed) await producer.removeIfFailed(outboxJobId(row.id, row.run));
       await producer.add({ ...row.payload, outbox_id: row.id }, { jobId: outboxJobId(row.id, row.run), delayMs: row.availableAt.getTime() - now });
     } catch (err) {
+      if (err instanceof InvalidPayloadError) {
+        // Our code cannot write such a row (its payload type is the queue's); one written before a
+        // schema changed, or by hand, can. It stays in the outbox and is logged on each relay pass
+        // until someone fixes or completes it: publishing it again cannot help, dropping it would lose work.
+        this.logger?.error({ err, topic: row.topic, outboxId: row.id }, 'outbox row breaks its queue schema; it will not run until fixed by hand');
+        return;
+      }
       this.logger?.warn({ err, topic: row.topic, outboxId: row.id }, 'outbox publish failed; the relay will retry');
     }
   }

@@ -7,7 +7,7 @@ export interface OutboxRelayOptions {
   topics: OutboxTopic[];
   /**
    * Rows read back from the database: their payload's type is asserted there, not checked; the
-   * producer's schema check is what catches a row that breaks it.
+   * producer's schema check is what catches a row that breaks it (logged at error level each pass).
    */
   findOverdue(topics: OutboxTopic[], before: Date): Promise<PublishableOutboxRow[]>;
   /** How long a row may be due before the relay assumes its job was lost. */

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { createDb, findOverdueOutbox, insertOutbox, type Db } from '@mm/db';
 import { createTestDatabase, createTestRedis, waitFor, type TestDatabase, type TestRedis } from '@mm/testing';
 import {
-  createOutboxPublisher, createRedisConnection, createWorker, operatorRequests, startOutboxRelay, type QueueDefinition,
+  createOutboxPublisher, createRedisConnection, createWorker, operatorRequests, startOutboxRelay,
 } from '@mm/queues';
 
 describe('outbox relay', () => {
@@ -28,7 +28,7 @@ describe('outbox relay', () => {
     db = createDb({ databaseUrl: database.url, poolSize: 2 });
     connection = createRedisConnection(testRedis.url);
     workerConnection = createRedisConnection(testRedis.url);
-    outbox = createOutboxPublisher([operatorRequests as QueueDefinition<object>], { connection, redisPrefix: testRedis.prefix });
+    outbox = createOutboxPublisher([operatorRequests], { connection, redisPrefix: testRedis.prefix });
   });
   afterEach(async () => {
     await worker?.close();

@@ -1,30 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { HELD_UNTIL } from '@mm/queues/outbox-row';
+import { HELD_UNTIL, type OutboxJob, type PublishableOutboxRow } from '@mm/queues/outbox-row';
 import type { Db, Tx } from './client.js';
 
 /** available_at of a row that waits to be released; the publisher skips such rows. */
 export const HELD = HELD_UNTIL;
 
-export interface OutboxRow {
-  id: string;
-  topic: string;
-  payload: Record<string, unknown>;
-  availableAt: Date;
-  run: number;
-}
+/** A row's job is typed by its topic: `{ topic: 'refund-requests', payload: { refund_id } }`. */
+export type OutboxRow = PublishableOutboxRow;
+export type { OutboxJob };
 
+/**
+ * A row read back from the database. Its payload is JSON of any shape there: typing it as its topic's
+ * is an assertion, not a check, made here and nowhere else. Rows are written typed (insertOutbox,
+ * recordChange), so only a row from before a schema change, or written by hand, can break it; the
+ * producer's schema check when it is published is what catches that (@mm/queues OutboxPublisher).
+ */
 function toRow(r: { id: string; topic: string; payload: unknown; availableAt: Date; run: number }): OutboxRow {
-  return { id: r.id, topic: r.topic, payload: r.payload as Record<string, unknown>, availableAt: r.availableAt, run: r.run };
+  const job = { topic: r.topic, payload: r.payload } as OutboxJob;
+  return { ...job, id: r.id, availableAt: r.availableAt, run: r.run };
 }
 
-export async function insertOutbox(
-  tx: Tx,
-  row: { id?: string; topic: string; payload: Record<string, unknown>; availableAt?: Date },
-): Promise<OutboxRow> {
-  const created = await tx.outbox.create({
-    data: { id: row.id ?? randomUUID(), topic: row.topic, payload: row.payload as object, availableAt: row.availableAt ?? new Date() },
-  });
-  return toRow(created);
+/** Writes one job; a payload that is not its topic's queue's does not compile. */
+export async function insertOutbox(tx: Tx, row: OutboxJob & { id?: string; availableAt?: Date }): Promise<OutboxRow> {
+  const { id = randomUUID(), availableAt = new Date(), ...job } = row;
+  const created = await tx.outbox.create({ data: { id, topic: job.topic, payload: job.payload, availableAt } });
+  return { ...job, id: created.id, availableAt: created.availableAt, run: created.run };
 }
 
 /** Marks the job done; false when it was already done (a duplicate run). */

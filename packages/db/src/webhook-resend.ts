@@ -46,5 +46,5 @@ export async function resendWebhookEvent(tx: Tx, eventId: string, now = new Date
     update: { completedAt: null, availableAt, run: { increment: 1 } },
     create: { id: eventId, topic: WEBHOOK_TOPIC, payload: { event_id: eventId }, availableAt },
   });
-  return { id: row.id, topic: row.topic, payload: row.payload as Record<string, unknown>, availableAt: row.availableAt, run: row.run };
+  return { id: row.id, topic: WEBHOOK_TOPIC, payload: { event_id: eventId }, availableAt: row.availableAt, run: row.run };
 }

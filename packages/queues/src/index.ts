@@ -2,12 +2,15 @@ export { QUEUE_NAMES } from './queue-names.js';
 export { defineQueue, outboxJobId, type QueueDefinition } from './queue-definition.js';
 export { createRedisConnection, bullPrefix } from './redis-connection.js';
 export { rememberOnce } from './remember-once.js';
-export { QueueProducer, type ProducerOptions } from './producer.js';
+export { InvalidPayloadError, QueueProducer, type ProducerOptions } from './producer.js';
 export { reportQueueDepth, jobDurations } from './queue-metrics.js';
 export { createWorker, isFinalAttempt, type JobHandler, type WorkerLogger, type WorkerOptions } from './worker.js';
-export { OutboxPublisher, createOutboxPublisher, type FailedJob } from './outbox-publisher.js';
+export { OutboxPublisher, createOutboxPublisher, type FailedJob, type OutboxQueueProducer } from './outbox-publisher.js';
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';
 export type { PublishableOutboxRow } from './outbox-row.js';
+export type {
+  OutboxJob, OutboxPayload, OutboxQueueDefinition, OutboxTopic, PayloadOf, QueueCatalog, QueueName,
+} from './catalog.js';
 export {
   announceTransactionUpdate, transactionUpdatesChannel, TransactionUpdateWaiter, type TransactionUpdate,
 } from './transaction-updates.js';

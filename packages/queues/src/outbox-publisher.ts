@@ -1,5 +1,6 @@
-import { outboxJobId, type QueueDefinition } from './queue-definition.js';
-import { QueueProducer, type ProducerOptions } from './producer.js';
+import type { OutboxQueueDefinition, OutboxTopic, QueueCatalog } from './catalog.js';
+import { outboxJobId } from './queue-definition.js';
+import { InvalidPayloadError, QueueProducer, type ProducerOptions } from './producer.js';
 import { isHeld, type PublishableOutboxRow } from './outbox-row.js';
 
 /** A job of an outbox row that used up all its attempts: what the relay counts against the row. */
@@ -13,20 +14,28 @@ export interface FailedJob {
 
 export interface PublishLogger {
   warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
 }
+
+/**
+ * A producer of one of the queues fed by the outbox: `new QueueProducer(webhookDeliveries, ...)` is
+ * one, a producer of operator-results is not (like OutboxQueueDefinition).
+ */
+export type OutboxQueueProducer = QueueProducer<QueueCatalog[OutboxTopic], OutboxTopic>;
 
 /**
  * Publishes committed outbox rows to their queues. A failure here loses nothing: the row is still in
  * PostgreSQL and the relay re-publishes it, so errors are logged, not thrown.
  */
 export class OutboxPublisher {
-  private readonly byTopic = new Map<string, QueueProducer<object>>();
+  /** Keyed by each producer's own queue name: a row reaches the producer of its topic, whose schema checks it. */
+  private readonly byTopic = new Map<OutboxTopic, OutboxQueueProducer>();
 
-  constructor(producers: QueueProducer<object>[], private readonly logger?: PublishLogger) {
+  constructor(producers: OutboxQueueProducer[], private readonly logger?: PublishLogger) {
     for (const p of producers) this.byTopic.set(p.definition.name, p);
   }
 
-  topics(): string[] {
+  topics(): OutboxTopic[] {
     return [...this.byTopic.keys()];
   }
 
@@ -58,6 +67,13 @@ export class OutboxPublisher {
     try {
       await producer.add({ ...row.payload, outbox_id: row.id }, { jobId: outboxJobId(row.id, row.run), delayMs: row.availableAt.getTime() - now });
     } catch (err) {
+      if (err instanceof InvalidPayloadError) {
+        // Our code cannot write such a row (its payload type is the queue's); one written before a
+        // schema changed, or by hand, can. It stays in the outbox and is logged on each relay pass
+        // until someone fixes or completes it: publishing it again cannot help, dropping it would lose work.
+        this.logger?.error({ err, topic: row.topic, outboxId: row.id }, 'outbox row breaks its queue schema; it will not run until fixed by hand');
+        return;
+      }
       this.logger?.warn({ err, topic: row.topic, outboxId: row.id }, 'outbox publish failed; the relay will retry');
     }
   }
@@ -65,11 +81,11 @@ export class OutboxPublisher {
 
 /** A publisher with one producer per queue definition; close() closes them all. */
 export function createOutboxPublisher(
-  definitions: QueueDefinition<object>[],
+  definitions: OutboxQueueDefinition[],
   options: ProducerOptions,
   logger?: PublishLogger,
 ): { publisher: OutboxPublisher; close(): Promise<void> } {
-  const producers = definitions.map((d) => new QueueProducer<object>(d, options));
+  const producers = definitions.map((d) => new QueueProducer<QueueCatalog[OutboxTopic], OutboxTopic>(d, options));
   return {
     publisher: new OutboxPublisher(producers, logger),
     close: async () => { await Promise.all(producers.map((p) => p.close())); },

@@ -1,11 +1,15 @@
 import type { FailedJob, OutboxPublisher } from './outbox-publisher.js';
-import type { PublishableOutboxRow } from './outbox-row.js';
+import type { OutboxTopic, PublishableOutboxRow } from './outbox-row.js';
 
 export interface OutboxRelayOptions {
   publisher: OutboxPublisher;
   /** The topics this service consumes: each consumer re-publishes its own work. */
-  topics: string[];
-  findOverdue(topics: string[], before: Date): Promise<PublishableOutboxRow[]>;
+  topics: OutboxTopic[];
+  /**
+   * Rows read back from the database: their payload's type is asserted there, not checked; the
+   * producer's schema check is what catches a row that breaks it (logged at error level each pass).
+   */
+  findOverdue(topics: OutboxTopic[], before: Date): Promise<PublishableOutboxRow[]>;
   /** How long a row may be due before the relay assumes its job was lost. */
   graceMs: number;
   intervalMs: number;

@@ -10,12 +10,17 @@ export interface ProducerOptions {
   jobOptions?: Partial<JobsOptions>;
 }
 
+/** A payload that breaks its queue's schema: sending it again will not help. */
+export class InvalidPayloadError extends Error {
+  override readonly name = 'InvalidPayloadError';
+}
+
 /** Typed producer: the payload is checked against the queue's schema before it reaches Redis. */
-export class QueueProducer<P extends object> {
+export class QueueProducer<P extends object, N extends string = string> {
   readonly queue: Queue;
 
   constructor(
-    readonly definition: QueueDefinition<P>,
+    readonly definition: QueueDefinition<P, N>,
     private readonly options: ProducerOptions,
   ) {
     this.queue = new Queue(definition.name, { connection: options.connection, prefix: bullPrefix(options.redisPrefix) });
@@ -23,7 +28,7 @@ export class QueueProducer<P extends object> {
 
   async add(payload: P, opts: { jobId?: string; delayMs?: number } = {}): Promise<void> {
     const { error, value } = this.definition.schema.validate(payload);
-    if (error) throw new Error(`invalid ${this.definition.name} payload: ${error.message}`);
+    if (error) throw new InvalidPayloadError(`invalid ${this.definition.name} payload: ${error.message}`);
     await this.queue.add(this.definition.name, value, {
       ...this.definition.jobOptions,
       ...this.options.jobOptions,

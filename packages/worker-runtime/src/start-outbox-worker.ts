@@ -3,25 +3,25 @@ import { createServiceDb, findOverdueOutbox, type Db } from '@mm/db';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, startInternalServer, type Logger, type Registry } from '@mm/observability';
 import {
   AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, startOutboxRelay,
-  type JobHandler, type ProducerOptions, type QueueDefinition,
+  type JobHandler, type OutboxQueueDefinition, type OutboxTopic, type ProducerOptions, type QueueCatalog, type QueueDefinition,
 } from '@mm/queues';
 import { parkFailingJobs } from './job-parking.js';
 
-export interface OutboxWorkerOptions<P extends object> {
+export interface OutboxWorkerOptions<K extends OutboxTopic> {
   /** Service name, for logs and metrics. */
   service: string;
   env: CommonEnv & NodeEnvEnv & RelayEnv;
   /** Its internal port: /health, /ready and /metrics (0: any free port). A worker serves nothing else. */
   healthPort: number;
   /** The queue this worker consumes; its outbox rows are re-published by this worker's relay. */
-  consumes: QueueDefinition<P>;
+  consumes: QueueDefinition<QueueCatalog[K], K>;
   /** Queues of the outbox rows its handler writes (e.g. webhook deliveries). */
-  produces: QueueDefinition<object>[];
+  produces: OutboxQueueDefinition[];
   concurrency: number;
   logger?: Logger;
   jobOptions?: ProducerOptions['jobOptions'];
   /** `metrics` is the process's registry: instrument the operator adapter there (instrumentAdapter). */
-  handler(deps: { db: Db; afterCommit: AfterCommit; logger: Logger; metrics: Registry }): JobHandler<P>;
+  handler(deps: { db: Db; afterCommit: AfterCommit; logger: Logger; metrics: Registry }): JobHandler<QueueCatalog[K]>;
 }
 
 export interface RunningOutboxWorker {
@@ -36,7 +36,7 @@ export interface RunningOutboxWorker {
  * the BullMQ worker, a publisher for what it produces, the relay that re-publishes its own lost jobs,
  * health endpoints, and a stop() that finishes jobs in flight before closing connections.
  */
-export async function startOutboxWorker<P extends object>(o: OutboxWorkerOptions<P>): Promise<RunningOutboxWorker> {
+export async function startOutboxWorker<K extends OutboxTopic>(o: OutboxWorkerOptions<K>): Promise<RunningOutboxWorker> {
   const { env } = o;
   const logger = o.logger ?? createLogger(o.service, env.LOG_LEVEL);
   // First: refused in production while demo credentials work on this database (@mm/db demo-data.ts).
@@ -45,7 +45,7 @@ export async function startOutboxWorker<P extends object>(o: OutboxWorkerOptions
   const redis = createRedisConnection(env.REDIS_URL);
   await assertRedisNoEviction(redis);
   const outbox = createOutboxPublisher(
-    [o.consumes as QueueDefinition<object>, ...o.produces],
+    [o.consumes, ...o.produces],
     { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: o.jobOptions },
     logger,
   );

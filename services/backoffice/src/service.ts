@@ -2,7 +2,7 @@ import { RedisStore } from 'connect-redis';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { createServiceDb, SecretBox } from '@mm/db';
-import { AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, webhookDeliveries, type QueueDefinition } from '@mm/queues';
+import { AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, webhookDeliveries } from '@mm/queues';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, startInternalServer, type Logger } from '@mm/observability';
 import { createBackofficeApp } from './app.js';
 import { LoginThrottle } from './auth/login-throttle.js';
@@ -41,7 +41,7 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
   // Approvals and re-sent webhooks are outbox rows first; published at once after commit (the bridge's
   // and the dispatcher's relays publish them anyway if this process dies in between).
   const queueRedis = createRedisConnection(env.REDIS_URL);
-  const outbox = createOutboxPublisher([cashoutRequests, webhookDeliveries] as QueueDefinition<object>[], { connection: queueRedis, redisPrefix: env.REDIS_PREFIX }, logger);
+  const outbox = createOutboxPublisher([cashoutRequests, webhookDeliveries], { connection: queueRedis, redisPrefix: env.REDIS_PREFIX }, logger);
   const metrics = createMetricsRegistry('backoffice');
   const afterCommit = new AfterCommit(outbox.publisher, queueRedis, env.REDIS_PREFIX, metrics);
   const dashboard = openDashboardQueues(queueRedis, env.REDIS_PREFIX);

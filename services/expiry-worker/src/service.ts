@@ -1,6 +1,6 @@
 import type { Logger } from '@mm/observability';
 import { instrumentAdapter, operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
-import { expiryChecks, webhookDeliveries, type ProducerOptions, type QueueDefinition } from '@mm/queues';
+import { expiryChecks, webhookDeliveries, type ProducerOptions } from '@mm/queues';
 import { startOutboxWorker, type RunningOutboxWorker } from '@mm/worker-runtime';
 import type { ExpiryEnv } from './env.js';
 import { checkExpiryProcessor } from './processors/check-expiry.js';
@@ -18,7 +18,7 @@ export async function startExpiryWorker(env: ExpiryEnv, overrides: ExpiryOverrid
     env,
     healthPort: env.EXPIRY_WORKER_PORT,
     consumes: expiryChecks,
-    produces: [webhookDeliveries as QueueDefinition<object>],
+    produces: [webhookDeliveries],
     concurrency: env.EXPIRY_CONCURRENCY,
     logger: overrides.logger,
     jobOptions: overrides.jobOptions,

@@ -2,7 +2,7 @@ import { createServiceDb, findActiveSubsidiary, listenForReferenceChanges, looku
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, referenceChangesGauge, startInternalServer, type Logger } from '@mm/observability';
 import {
   AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, operatorRequests, refundRequests, TransactionUpdateWaiter,
-  type ProducerOptions, type QueueDefinition,
+  type ProducerOptions,
 } from '@mm/queues';
 import { createExportPool } from '@mm/db/export-transactions';
 import { createGatewayApp } from './app.js';
@@ -55,7 +55,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
 
   // Jobs lost between commit and publish are re-published by the relay of their consumer (operator
   // bridge, refund worker).
-  const producers = createOutboxPublisher([operatorRequests, refundRequests, cashoutRequests] as QueueDefinition<object>[], { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: overrides.jobOptions }, logger);
+  const producers = createOutboxPublisher([operatorRequests, refundRequests, cashoutRequests], { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: overrides.jobOptions }, logger);
   const afterCommit = new AfterCommit(producers.publisher, redis, env.REDIS_PREFIX, metrics);
   const waiter = await TransactionUpdateWaiter.start(subscriber, env.REDIS_PREFIX);
 

@@ -4,7 +4,7 @@ import { assertRedisNoEviction, Counter, createLogger, createMetricsRegistry, ht
 import { instrumentAdapter, operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
 import {
   AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, createWorker, expiryChecks, operatorRequests,
-  operatorResults, QueueProducer, rememberOnce, startOutboxRelay, webhookDeliveries, type ProducerOptions, type QueueDefinition,
+  operatorResults, QueueProducer, rememberOnce, startOutboxRelay, webhookDeliveries, type ProducerOptions,
 } from '@mm/queues';
 import { parseSecondsList } from '@mm/config';
 import { parkFailingJobs } from '@mm/worker-runtime';
@@ -47,7 +47,7 @@ export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverr
 
   const queueOptions = { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: overrides.jobOptions };
   const outbox = createOutboxPublisher(
-    [operatorRequests, cashoutRequests, expiryChecks, webhookDeliveries] as QueueDefinition<object>[],
+    [operatorRequests, cashoutRequests, expiryChecks, webhookDeliveries],
     queueOptions,
     logger,
   );

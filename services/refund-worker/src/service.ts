@@ -1,6 +1,6 @@
 import type { Logger } from '@mm/observability';
 import { instrumentAdapter, operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
-import { refundRequests, webhookDeliveries, type ProducerOptions, type QueueDefinition } from '@mm/queues';
+import { refundRequests, webhookDeliveries, type ProducerOptions } from '@mm/queues';
 import { startOutboxWorker, type RunningOutboxWorker } from '@mm/worker-runtime';
 import type { RefundEnv } from './env.js';
 import { executeRefundProcessor } from './processors/execute-refund.js';
@@ -18,7 +18,7 @@ export async function startRefundWorker(env: RefundEnv, overrides: RefundWorkerO
     env,
     healthPort: env.REFUND_WORKER_PORT,
     consumes: refundRequests,
-    produces: [webhookDeliveries as QueueDefinition<object>],
+    produces: [webhookDeliveries],
     concurrency: env.REFUND_CONCURRENCY,
     logger: overrides.logger,
     jobOptions: overrides.jobOptions,

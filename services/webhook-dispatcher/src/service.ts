@@ -58,7 +58,7 @@ export async function startWebhookDispatcher(env: WebhookDispatcherEnv, override
   });
 
   const producer = new QueueProducer(webhookDeliveries, { connection: redis, redisPrefix: env.REDIS_PREFIX });
-  const publisher = new OutboxPublisher([producer as QueueProducer<object>], logger);
+  const publisher = new OutboxPublisher([producer], logger);
 
   const worker = createWorker(
     webhookDeliveries,

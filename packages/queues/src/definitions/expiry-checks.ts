@@ -12,9 +12,9 @@ export interface ExpiryCheckJob {
   kind: 'poll' | 'expiry';
 }
 
-export const expiryChecks = defineQueue<ExpiryCheckJob>({
+export const expiryChecks = defineQueue({
   name: QUEUE_NAMES.expiryChecks,
-  schema: Joi.object({
+  schema: Joi.object<ExpiryCheckJob, true>({
     outbox_id: Joi.string().uuid().required(),
     transaction_id: Joi.string().uuid().required(),
     // Rows written before polls existed carry no kind: they are expiries.

@@ -13,9 +13,9 @@ export interface OperatorResultJob {
   source: 'callback' | 'status-query';
 }
 
-export const operatorResults = defineQueue<OperatorResultJob>({
+export const operatorResults = defineQueue({
   name: QUEUE_NAMES.operatorResults,
-  schema: Joi.object({
+  schema: Joi.object<OperatorResultJob, true>({
     provider_reference: Joi.string().max(100).required(),
     provider_state: Joi.string().valid('PENDING', 'OK', 'canceled', 'KO').required(),
     provider_txn_status: Joi.string().max(50).allow(null).required(),

@@ -12,9 +12,9 @@ export interface WebhookDeliveryJob {
   event_id: string;
 }
 
-export const webhookDeliveries = defineQueue<WebhookDeliveryJob>({
+export const webhookDeliveries = defineQueue({
   name: QUEUE_NAMES.webhookDeliveries,
-  schema: Joi.object({ outbox_id: Joi.string().uuid().required(), event_id: Joi.string().uuid().required() }),
+  schema: Joi.object<WebhookDeliveryJob, true>({ outbox_id: Joi.string().uuid().required(), event_id: Joi.string().uuid().required() }),
   jobOptions: {
     attempts: 5,
     backoff: { type: 'exponential', delay: 1000 },

@@ -5,7 +5,7 @@ import {
 } from '@mm/db';
 import type { TransactionStatus } from '@mm/domain';
 import { createLogger } from '@mm/observability';
-import { createRedisConnection, OutboxPublisher, QueueProducer, webhookDeliveries } from '@mm/queues';
+import { createRedisConnection, OutboxPublisher, QueueProducer, webhookDeliveries, type WebhookDeliveryJob } from '@mm/queues';
 import { moveTransaction } from './move-transaction.js';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@mm/testing';
 import { parseEnv, type WebhookDispatcherEnv } from '../env.js';
@@ -21,7 +21,7 @@ export interface Fixture {
   redis: TestRedis;
   /** A publisher of the suite's own, standing in for the service that committed the event. */
   publisher: OutboxPublisher;
-  producer: QueueProducer<object>;
+  producer: QueueProducer<WebhookDeliveryJob>;
   dispatcher: WebhookDispatcher | null;
   start(): Promise<WebhookDispatcher>;
   /** A merchant whose default webhook URL is `webhookUrl`, with one active key. */
@@ -60,7 +60,7 @@ export async function createFixture(envOverrides: Record<string, string> = {}): 
   for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
   const box = new SecretBox(masterKey);
   const connection = createRedisConnection(redis.url);
-  const producer = new QueueProducer(webhookDeliveries, { connection, redisPrefix: redis.prefix }) as QueueProducer<object>;
+  const producer = new QueueProducer(webhookDeliveries, { connection, redisPrefix: redis.prefix });
   const publisher = new OutboxPublisher([producer]);
 
   const fixture: Fixture = {

@@ -2,14 +2,15 @@ import { can, isStaffRole, permissionsOf, STAFF_PERMISSIONS, STAFF_ROLES } from 
 
 describe('staff permissions', () => {
   it('viewer reads everything but the audit log, and changes nothing', () => {
-    expect(permissionsOf('viewer')).toEqual(['transactions:read', 'webhooks:read', 'cashouts:read', 'merchants:read']);
+    expect(permissionsOf('viewer')).toEqual(['transactions:read', 'webhooks:read', 'cashouts:read', 'merchants:read', 'jobs:read']);
     expect(can('viewer', 'audit:read')).toBe(false);
     expect(can('viewer', 'cashouts:decide')).toBe(false);
+    expect(can('viewer', 'jobs:rerun')).toBe(false);
   });
 
   it('approver is a viewer who also decides cash-outs and resends webhooks', () => {
     expect(permissionsOf('approver').sort()).toEqual([...permissionsOf('viewer'), 'cashouts:decide', 'webhooks:resend'].sort());
-    for (const p of ['merchants:manage', 'keys:manage', 'subsidiaries:manage', 'audit:read', 'queues:dashboard', 'staff:manage'] as const) {
+    for (const p of ['merchants:manage', 'keys:manage', 'subsidiaries:manage', 'audit:read', 'queues:dashboard', 'staff:manage', 'jobs:rerun'] as const) {
       expect(can('approver', p)).toBe(false);
     }
   });

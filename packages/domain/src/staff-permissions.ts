@@ -8,17 +8,26 @@
  * | webhooks:read         |   x    |    x     |   x   |
  * | cashouts:read         |   x    |    x     |   x   |
  * | merchants:read        |   x    |    x     |   x   |
+ * | jobs:read             |   x    |    x     |   x   |
  * | webhooks:resend       |        |    x     |   x   |
  * | cashouts:decide       |        |    x     |   x   |
  * | merchants:manage      |        |          |   x   |
  * | keys:manage           |        |          |   x   |
  * | subsidiaries:manage   |        |          |   x   |
  * | audit:read            |        |          |   x   |
+ * | jobs:rerun            |        |          |   x   |
  * | queues:dashboard      |        |          |   x   |
  * | staff:manage          |        |          |   x   |
  *
  * The audit log is admin-only although it is a "read": it tells who did what, which is itself a
  * staff-management matter.
+ *
+ * Parked jobs (jobs:read) are seen by every role: support needs to know a payment is stuck because its
+ * job is parked. Running one again (jobs:rerun) is admin-only: it is the Bull dashboard's "retry"
+ * (queues:dashboard, admin) through another door, and the failure that parked the job was not
+ * understood by anyone, so deciding that it is safe to run again needs the job's stack trace and
+ * attempts, which only the dashboard shows. Approvers re-send webhooks because that failure is known
+ * (the merchant's endpoint) and so is the effect of a retry.
  */
 
 export const STAFF_ROLES = ['admin', 'approver', 'viewer'] as const;
@@ -32,6 +41,8 @@ export const STAFF_PERMISSIONS = [
   'cashouts:decide',
   'merchants:read',
   'merchants:manage',
+  'jobs:read',
+  'jobs:rerun',
   'keys:manage',
   'subsidiaries:manage',
   'audit:read',
@@ -40,7 +51,7 @@ export const STAFF_PERMISSIONS = [
 ] as const;
 export type StaffPermission = (typeof STAFF_PERMISSIONS)[number];
 
-const VIEWER: readonly StaffPermission[] = ['transactions:read', 'webhooks:read', 'cashouts:read', 'merchants:read'];
+const VIEWER: readonly StaffPermission[] = ['transactions:read', 'webhooks:read', 'cashouts:read', 'merchants:read', 'jobs:read'];
 const APPROVER: readonly StaffPermission[] = [...VIEWER, 'cashouts:decide', 'webhooks:resend'];
 
 const GRANTS: Readonly<Record<StaffRole, ReadonlySet<StaffPermission>>> = {

@@ -31,6 +31,7 @@ import { subsidiariesRouter } from './routes/subsidiaries.js';
 import { cashoutsRouter } from './routes/cashouts.js';
 import { transactionsRouter } from './routes/transactions.js';
 import { webhooksRouter } from './routes/webhooks.js';
+import { parkedJobsRouter } from './routes/parked-jobs.js';
 import { auditRouter } from './routes/audit.js';
 import { queuesRouter, QUEUES_PATH } from './routes/queues.js';
 
@@ -95,6 +96,7 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   app.use('/cashouts', cashoutsRouter({ db: deps.db, afterCommit: deps.afterCommit }));
   app.use('/transactions', transactionsRouter({ db: deps.db }));
   app.use('/webhooks', webhooksRouter({ db: deps.db, publisher: deps.publisher }));
+  app.use('/jobs/parked', parkedJobsRouter({ db: deps.db }));
   app.use('/audit', auditRouter({ db: deps.db }));
   app.use(homeRouter());
 

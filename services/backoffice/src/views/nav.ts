@@ -17,6 +17,7 @@ export const NAV: readonly NavItem[] = [
   { id: 'home', href: '/', label: 'Home', permission: null },
   { id: 'transactions', href: '/transactions', label: 'Transactions', permission: 'transactions:read' },
   { id: 'webhooks', href: '/webhooks', label: 'Webhooks', permission: 'webhooks:read' },
+  { id: 'parked-jobs', href: '/jobs/parked', label: 'Parked jobs', permission: 'jobs:read' },
   { id: 'cashouts', href: '/cashouts', label: 'Cash-out approvals', permission: 'cashouts:read' },
   { id: 'merchants', href: '/merchants', label: 'Merchants', permission: 'merchants:read' },
   { id: 'subsidiaries', href: '/subsidiaries', label: 'Subsidiaries', permission: 'merchants:read' },

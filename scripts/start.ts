@@ -1,7 +1,7 @@
 /**
  * `pnpm start`: the whole system on this machine. Creates the database if needed, migrates, seeds the
  * subsidiaries, the demo merchant and the demo staff, then runs every service in one process tree with
- * prefixed logs. Ctrl-C (or SIGTERM) stops them all; each service shuts down gracefully.
+ * prefixed logs (pretty unless LOG_FORMAT=json). Ctrl-C (or SIGTERM) stops them all; each service shuts down gracefully.
  */
 import { randomBytes } from 'node:crypto';
 import concurrently from 'concurrently';
@@ -27,6 +27,9 @@ const env = {
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? 'true',
   // The simulator can disburse: the demo has cash-outs, and large ones to approve in the back-office.
   DISBURSEMENT_ENABLED: process.env.DISBURSEMENT_ENABLED ?? 'true',
+  // Logs for a person at a terminal (pino-pretty, one line per entry); LOG_FORMAT=json for the JSON lines
+  // the services write by default. Ignored with NODE_ENV=production, where logs stay JSON.
+  LOG_FORMAT: process.env.LOG_FORMAT ?? 'pretty',
 };
 const inboxUrl = `http://127.0.0.1:${env.WEBHOOK_INBOX_PORT}/webhooks`;
 // The simulator's sandbox and virtual phone take this token (a new one per run unless set); the phone

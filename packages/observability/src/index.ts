@@ -1,4 +1,4 @@
-export { createLogger, type Logger } from './logger.js';
+export { createLogger, logFormatFrom, type Logger, type LogFormat } from './logger.js';
 export { createMetricsRegistry, referenceChangesGauge, Counter, Gauge, Histogram, Registry } from './metrics.js';
 export { liveness, readiness, metricsEndpoint, type ReadinessCheck, type CheckResult } from './health.js';
 export { startInternalServer, type InternalServer, type InternalServerOptions } from './internal-server.js';

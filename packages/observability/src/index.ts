@@ -8,3 +8,4 @@ export { requestId } from './request-id.js';
 export { accessLog } from './access-log.js';
 export { httpMetrics, singleMetric, LATENCY_BUCKETS } from './http-metrics.js';
 export { clientAddressBucket } from './client-address.js';
+export { runUntilSignal } from './run-until-signal.js';

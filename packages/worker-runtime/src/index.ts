@@ -1,3 +1,5 @@
-export { startOutboxWorker, type OutboxWorkerOptions, type RunningOutboxWorker } from './start-outbox-worker.js';
+export {
+  startWorkerService, type JobMap, type JobSpec, type RunningWorkerService, type WorkerContext, type WorkerServiceOptions,
+} from './start-worker-service.js';
 export { parkFailingJobs, type JobParkingDeps } from './job-parking.js';
 export { commitStep, type StepContext } from './commit-step.js';

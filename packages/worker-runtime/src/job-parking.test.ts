@@ -2,35 +2,39 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { findOverdueOutbox, insertOutbox, listParkedJobs, unparkJob } from '@mm/db';
 import { createLogger } from '@mm/observability';
-import { bullPrefix, createRedisConnection, outboxJobId, refundRequests, webhookDeliveries, type RefundRequestJob } from '@mm/queues';
+import { bullPrefix, createRedisConnection, outboxJobId, refundRequests, type RefundRequestJob } from '@mm/queues';
 import { createMerchantTestDatabase, createTestRedis, sumBy, waitFor, type MerchantTestDatabase, type TestRedis } from '@mm/testing';
-import { startOutboxWorker, type RunningOutboxWorker } from './start-outbox-worker.js';
+import { startWorkerService, type RunningWorkerService } from './start-worker-service.js';
 
 describe('a job that keeps failing for an unknown reason is parked after a bounded number of runs', () => {
   let fixture: MerchantTestDatabase;
   let redis: TestRedis;
-  let worker: RunningOutboxWorker;
+  let worker: RunningWorkerService;
   const runs: RefundRequestJob[] = [];
 
   beforeAll(async () => {
     fixture = await createMerchantTestDatabase();
     redis = await createTestRedis();
-    worker = await startOutboxWorker({
+    worker = await startWorkerService({
       service: 'parking-test',
       env: {
         DATABASE_URL: fixture.database.url, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, LOG_LEVEL: 'silent', DB_POOL_SIZE: 2,
         NODE_ENV: 'test', OUTBOX_RELAY_INTERVAL_MS: 50, OUTBOX_GRACE_MS: 0, OUTBOX_MAX_FAILED_RUNS: 2, WORKER_LOCK_MS: 5000,
       },
-      healthPort: 0,
-      consumes: refundRequests,
-      produces: [webhookDeliveries],
-      concurrency: 1,
+      internalPort: 0,
       logger: createLogger('parking-test', 'silent'),
       jobOptions: { attempts: 2, backoff: { type: 'fixed', delay: 10 } },
-      handler: () => async (payload) => {
-        runs.push(payload);
-        throw new TypeError("Cannot read properties of undefined (reading 'refund_id')");
-      },
+      setup: () => ({
+        jobs: {
+          'refund-requests': {
+            concurrency: 1,
+            handler: async (payload) => {
+              runs.push(payload);
+              throw new TypeError("Cannot read properties of undefined (reading 'refund_id')");
+            },
+          },
+        },
+      }),
     });
   });
   afterAll(async () => {

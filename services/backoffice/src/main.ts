@@ -1,9 +1,7 @@
+import { createLogger, runUntilSignal } from '@mm/observability';
 import { parseEnv } from './env.js';
 import { startBackoffice } from './service.js';
 
-const backoffice = await startBackoffice(parseEnv(process.env));
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    backoffice.stop().then(() => process.exit(0), () => process.exit(1));
-  });
-}
+const env = parseEnv(process.env);
+const logger = createLogger('backoffice', env.LOG_LEVEL);
+runUntilSignal(await startBackoffice(env, { logger }), logger);

@@ -1,9 +1,7 @@
+import { createLogger, runUntilSignal } from '@mm/observability';
 import { parseEnv } from './env.js';
 import { startExpiryWorker } from './service.js';
 
-const worker = await startExpiryWorker(parseEnv(process.env));
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    worker.stop().then(() => process.exit(0), () => process.exit(1));
-  });
-}
+const env = parseEnv(process.env);
+const logger = createLogger('expiry-worker', env.LOG_LEVEL);
+runUntilSignal(await startExpiryWorker(env, { logger }), logger);

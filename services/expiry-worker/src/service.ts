@@ -1,9 +1,9 @@
 import type { Logger } from '@mm/observability';
 import { instrumentAdapter, operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
-import { expiryChecks, webhookDeliveries, type ProducerOptions } from '@mm/queues';
-import { startOutboxWorker, type RunningOutboxWorker } from '@mm/worker-runtime';
+import type { ProducerOptions } from '@mm/queues';
+import { startWorkerService, type RunningWorkerService } from '@mm/worker-runtime';
 import type { ExpiryEnv } from './env.js';
-import { checkExpiryProcessor } from './processors/check-expiry.js';
+import { expiryChecksHandler } from './processors/expiry-checks.js';
 
 export interface ExpiryOverrides {
   logger?: Logger;
@@ -11,17 +11,20 @@ export interface ExpiryOverrides {
   jobOptions?: ProducerOptions['jobOptions'];
 }
 
-export async function startExpiryWorker(env: ExpiryEnv, overrides: ExpiryOverrides = {}): Promise<RunningOutboxWorker> {
-  const adapter = overrides.adapter ?? operatorAdapterFromEnv(env);
-  return startOutboxWorker({
+export function startExpiryWorker(env: ExpiryEnv, overrides: ExpiryOverrides = {}): Promise<RunningWorkerService> {
+  return startWorkerService({
     service: 'expiry-worker',
     env,
-    healthPort: env.EXPIRY_WORKER_PORT,
-    consumes: expiryChecks,
-    produces: [webhookDeliveries],
-    concurrency: env.EXPIRY_CONCURRENCY,
+    internalPort: env.EXPIRY_WORKER_PORT,
     logger: overrides.logger,
     jobOptions: overrides.jobOptions,
-    handler: ({ db, afterCommit, logger, metrics }) => checkExpiryProcessor({ db, adapter: instrumentAdapter(adapter, metrics), afterCommit, logger }),
+    setup: ({ db, afterCommit, logger, metrics }) => ({
+      jobs: {
+        'expiry-checks': {
+          concurrency: env.EXPIRY_CONCURRENCY,
+          handler: expiryChecksHandler({ db, afterCommit, logger, adapter: instrumentAdapter(overrides.adapter ?? operatorAdapterFromEnv(env), metrics) }),
+        },
+      },
+    }),
   });
 }

@@ -1,9 +1,7 @@
+import { createLogger, runUntilSignal } from '@mm/observability';
 import { parseEnv } from './env.js';
 import { startGateway } from './service.js';
 
-const gateway = await startGateway(parseEnv(process.env));
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    gateway.stop().then(() => process.exit(0), () => process.exit(1));
-  });
-}
+const env = parseEnv(process.env);
+const logger = createLogger('gateway', env.LOG_LEVEL);
+runUntilSignal(await startGateway(env, { logger }), logger);

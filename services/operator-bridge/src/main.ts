@@ -1,9 +1,7 @@
+import { createLogger, runUntilSignal } from '@mm/observability';
 import { parseEnv } from './env.js';
 import { startOperatorBridge } from './service.js';
 
-const bridge = await startOperatorBridge(parseEnv(process.env));
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    bridge.stop().then(() => process.exit(0), () => process.exit(1));
-  });
-}
+const env = parseEnv(process.env);
+const logger = createLogger('operator-bridge', env.LOG_LEVEL);
+runUntilSignal(await startOperatorBridge(env, { logger }), logger);

@@ -1,17 +1,13 @@
 import express from 'express';
-import { createServiceDb, findOverdueOutbox } from '@mm/db';
-import { assertRedisNoEviction, Counter, createLogger, createMetricsRegistry, httpMetrics, listen, liveness, startInternalServer, type Logger } from '@mm/observability';
-import { instrumentAdapter, operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
-import {
-  AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, createWorker, expiryChecks, operatorRequests,
-  operatorResults, QueueProducer, rememberOnce, startOutboxRelay, webhookDeliveries, type ProducerOptions,
-} from '@mm/queues';
 import { parseSecondsList } from '@mm/config';
-import { parkFailingJobs } from '@mm/worker-runtime';
+import { Counter, httpMetrics, listen, liveness, type Logger } from '@mm/observability';
+import { instrumentAdapter, operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
+import { operatorResults, QueueProducer, rememberOnce, type ProducerOptions } from '@mm/queues';
+import { startWorkerService, type RunningWorkerService, type WorkerContext } from '@mm/worker-runtime';
 import type { BridgeEnv } from './env.js';
-import { applyOperatorResultProcessor } from './processors/apply-operator-result.js';
-import { executeCashoutProcessor } from './processors/execute-cashout.js';
-import { pushUssdProcessor } from './processors/push-ussd.js';
+import { cashoutRequestsHandler } from './processors/cashout-requests.js';
+import { operatorRequestsHandler } from './processors/operator-requests.js';
+import { operatorResultsHandler } from './processors/operator-results.js';
 import { operatorCallbackRouter, type CallbackReplays } from './routes/operator-callback.js';
 
 /**
@@ -27,99 +23,78 @@ export interface BridgeOverrides {
   now?: () => number;
 }
 
-export interface RunningBridge {
+export interface RunningBridge extends RunningWorkerService {
+  /** The port the operator calls back (OPERATOR_BRIDGE_PORT); `port` and `internalUrl` are the internal one's. */
   url: string;
-  port: number;
-  /** /health, /ready and /metrics (OPERATOR_BRIDGE_INTERNAL_PORT). */
-  internalUrl: string;
-  stop(): Promise<void>;
+  callbackPort: number;
 }
 
-export async function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides = {}): Promise<RunningBridge> {
-  const logger = overrides.logger ?? createLogger('operator-bridge', env.LOG_LEVEL);
+/**
+ * The operator's side of the service: pushes cash-ins and pays cash-outs out (operator-requests,
+ * cash-out requests), applies what the operator says (operator-results), and takes the operator's
+ * callbacks on its own port, which serves nothing else.
+ */
+export function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides = {}): Promise<RunningBridge> {
   const now = overrides.now ?? Date.now;
-  // First: refused in production while demo credentials work on this database (@mm/db demo-data.ts).
-  const db = await createServiceDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, nodeEnv: env.NODE_ENV });
-  const redis = createRedisConnection(env.REDIS_URL);
-  await assertRedisNoEviction(redis);
-  const metrics = createMetricsRegistry('operator-bridge');
-  const adapter = instrumentAdapter(overrides.adapter ?? operatorAdapterFromEnv(env), metrics);
-
-  const queueOptions = { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: overrides.jobOptions };
-  const outbox = createOutboxPublisher(
-    [operatorRequests, cashoutRequests, expiryChecks, webhookDeliveries],
-    queueOptions,
-    logger,
-  );
-  const afterCommit = new AfterCommit(outbox.publisher, redis, env.REDIS_PREFIX, metrics);
-  const results = new QueueProducer(operatorResults, queueOptions);
-  // This service consumes operator requests: it re-publishes those committed but never queued.
-  const relay = startOutboxRelay({
-    publisher: outbox.publisher,
-    topics: [operatorRequests.name, cashoutRequests.name],
-    findOverdue: (topics, before) => findOverdueOutbox(db, topics, before),
-    graceMs: env.OUTBOX_GRACE_MS,
-    intervalMs: env.OUTBOX_RELAY_INTERVAL_MS,
-    onError: (err) => logger.warn({ err }, 'outbox relay pass failed'),
-    onFailedRun: parkFailingJobs({ db, logger, metrics, maxRuns: env.OUTBOX_MAX_FAILED_RUNS }),
+  return startWorkerService({
+    service: 'operator-bridge',
+    env,
+    internalPort: env.OPERATOR_BRIDGE_INTERNAL_PORT,
+    logger: overrides.logger,
+    jobOptions: overrides.jobOptions,
+    async setup(ctx) {
+      const { db, afterCommit, logger, metrics } = ctx;
+      const adapter = instrumentAdapter(overrides.adapter ?? operatorAdapterFromEnv(env), metrics);
+      const capturedButFailed = new Counter({
+        name: 'mm_operator_ok_for_failed_cashin_total',
+        help: 'Operator confirmations (money taken) of cash-ins that are FAILED here: each one must be reconciled by hand.',
+        registers: [metrics],
+      });
+      const callbacks = await serveCallbacks(ctx, env, adapter, now);
+      return {
+        jobs: {
+          'operator-requests': {
+            concurrency: env.BRIDGE_CONCURRENCY,
+            handler: operatorRequestsHandler({
+              db, adapter, afterCommit, now,
+              callbackUrl: `${env.OPERATOR_CALLBACK_BASE_URL.replace(/\/$/, '')}/operator/callbacks/${adapter.name}`,
+              confirmationTimeoutMs: Math.round(env.CASHIN_CONFIRMATION_TIMEOUT_S * 1000),
+              statusPollsMs: env.CASHIN_STATUS_POLL_S ? parseSecondsList(env.CASHIN_STATUS_POLL_S) : [],
+            }),
+          },
+          'operator-results': {
+            concurrency: env.BRIDGE_CONCURRENCY,
+            handler: operatorResultsHandler({ db, afterCommit, logger, adapter, onCapturedButFailed: () => capturedButFailed.inc() }),
+          },
+          'cashout-requests': {
+            concurrency: env.BRIDGE_CONCURRENCY,
+            handler: cashoutRequestsHandler({ db, adapter, afterCommit, metrics }),
+          },
+        },
+        info: callbacks,
+      };
+    },
   });
+}
 
-  const workerOptions = { connection: createRedisConnection(env.REDIS_URL), redisPrefix: env.REDIS_PREFIX, concurrency: env.BRIDGE_CONCURRENCY, lockMs: env.WORKER_LOCK_MS, logger, metrics };
-  const pushWorker = createWorker(operatorRequests, workerOptions, pushUssdProcessor({
-    db, adapter, afterCommit, now,
-    callbackUrl: `${env.OPERATOR_CALLBACK_BASE_URL.replace(/\/$/, '')}/operator/callbacks/${adapter.name}`,
-    confirmationTimeoutMs: Math.round(env.CASHIN_CONFIRMATION_TIMEOUT_S * 1000),
-    statusPollsMs: env.CASHIN_STATUS_POLL_S ? parseSecondsList(env.CASHIN_STATUS_POLL_S) : [],
-  }));
-  const capturedButFailed = new Counter({
-    name: 'mm_operator_ok_for_failed_cashin_total',
-    help: 'Operator confirmations (money taken) of cash-ins that are FAILED here: each one must be reconciled by hand.',
-    registers: [metrics],
-  });
-  const resultConnection = createRedisConnection(env.REDIS_URL);
-  const resultWorker = createWorker(operatorResults, { ...workerOptions, connection: resultConnection },
-    applyOperatorResultProcessor({ db, afterCommit, logger, adapter, onCapturedButFailed: () => capturedButFailed.inc() }));
-
-  const cashoutConnection = createRedisConnection(env.REDIS_URL);
-  const cashoutWorker = createWorker(cashoutRequests, { ...workerOptions, connection: cashoutConnection }, executeCashoutProcessor({ db, adapter, afterCommit, metrics }));
-
-  // Ready before start() returns: a stop() racing the workers' connection would leave BullMQ timers behind.
-  await Promise.all([pushWorker.waitUntilReady(), resultWorker.waitUntilReady(), cashoutWorker.waitUntilReady()]);
-
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(httpMetrics(metrics));
-  // The operator reaches this port: liveness and its callbacks only, /ready and /metrics are internal.
-  app.get('/health', liveness);
+/** The operator's port: liveness and its callbacks only (/ready and /metrics are on the internal port). */
+async function serveCallbacks(ctx: WorkerContext, env: BridgeEnv, adapter: OperatorAdapter, now: () => number): Promise<{ url: string; callbackPort: number }> {
+  const { redis, metrics, logger } = ctx;
+  const results = new QueueProducer(operatorResults, ctx.producerOptions);
   const replayKey = (key: string) => `${env.REDIS_PREFIX}:operator-callback:${adapter.name}:${key}`;
   const replays: CallbackReplays = {
     firstDelivery: (key) => rememberOnce(redis, replayKey(key), CALLBACK_REPLAY_WINDOW_S),
     forget: async (key) => { await redis.del(replayKey(key)); },
   };
   const callbacks = new Counter({ name: 'mm_operator_callbacks_total', help: 'Operator callbacks received, by outcome: queued, replayed (the same signed delivery again: dropped), invalid (401).', labelNames: ['outcome'], registers: [metrics] });
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(httpMetrics(metrics));
+  app.get('/health', liveness);
   app.use(operatorCallbackRouter({ adapter, results, replays, callbacks, now }));
   const { server, port } = await listen(app, env.OPERATOR_BRIDGE_PORT);
-  const internal = await startInternalServer({
-    port: env.OPERATOR_BRIDGE_INTERNAL_PORT, metrics, logger, readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
-  });
-  logger.info({ port, internalPort: internal.port }, 'operator bridge listening');
-
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    internalUrl: internal.url,
-    async stop() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await internal.close();
-      await relay.stop();
-      // close() waits for the jobs in flight.
-      await Promise.all([pushWorker.close(), resultWorker.close(), cashoutWorker.close()]);
-      await Promise.all([outbox.close(), results.close()]);
-      workerOptions.connection.disconnect();
-      resultConnection.disconnect();
-      cashoutConnection.disconnect();
-      redis.disconnect();
-      await db.$disconnect();
-    },
-  };
+  ctx.onStopIntake(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  ctx.onRelease(() => results.close());
+  logger.info({ port }, 'operator callbacks listening');
+  return { url: `http://127.0.0.1:${port}`, callbackPort: port };
 }

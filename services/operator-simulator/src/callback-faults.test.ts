@@ -2,7 +2,7 @@ import { signPayload } from '@mm/domain';
 import type { ReceivedCallback } from './test-support/callback-receiver.js';
 import { faultsClient } from './test-support/faults-client.js';
 import { CALLBACK_SECRET, SANDBOX_TOKEN, startHarness, type Harness } from './test-support/harness.js';
-import { waitFor } from './test-support/wait-for.js';
+import { waitFor } from '@mm/testing';
 import type { CallbackBody } from './wire.js';
 
 describe('result callback faults', () => {

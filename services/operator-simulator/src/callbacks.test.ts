@@ -1,7 +1,7 @@
 import { signPayload } from '@mm/domain';
 import { SimulatorOperatorAdapter } from '@mm/operators';
 import { API_TOKEN, CALLBACK_SECRET, startHarness, type Harness } from './test-support/harness.js';
-import { waitFor } from './test-support/wait-for.js';
+import { waitFor } from '@mm/testing';
 
 describe('operator callbacks', () => {
   let h: Harness;

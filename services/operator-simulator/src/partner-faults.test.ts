@@ -2,7 +2,7 @@ import { OperatorUnavailableError, type UssdPushRequest } from '@mm/operators';
 import { rawRequest } from './test-support/faults-client.js';
 import { API_TOKEN } from './test-support/harness.js';
 import { simulatorWithFaults } from './test-support/with-faults.js';
-import { waitFor } from './test-support/wait-for.js';
+import { waitFor } from '@mm/testing';
 
 describe('partner API (/v1) faults', () => {
   const ctx = simulatorWithFaults();

@@ -1,6 +1,6 @@
 import { OperatorUnavailableError } from '@mm/operators';
 import { API_TOKEN, startHarness, type Harness } from './test-support/harness.js';
-import { waitFor } from './test-support/wait-for.js';
+import { waitFor } from '@mm/testing';
 
 describe('operator partner API (/v1)', () => {
   let h: Harness;

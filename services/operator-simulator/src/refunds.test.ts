@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { OperatorUnavailableError, type RefundRequest, type UssdPushRequest } from '@mm/operators';
 import { API_TOKEN, startHarness, type Harness } from './test-support/harness.js';
-import { waitFor } from './test-support/wait-for.js';
+import { waitFor } from '@mm/testing';
 
 describe('refunds (POST /v1/refunds), driven through SimulatorOperatorAdapter', () => {
   let h: Harness;

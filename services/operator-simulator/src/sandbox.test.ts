@@ -1,5 +1,5 @@
 import { startHarness, type Harness } from './test-support/harness.js';
-import { waitFor } from './test-support/wait-for.js';
+import { waitFor } from '@mm/testing';
 
 describe('sandbox virtual phone', () => {
   let h: Harness;

@@ -1,6 +1,6 @@
 import { OperatorUnavailableError } from '@mm/operators';
 import { startHarness, type Harness } from './test-support/harness.js';
-import { waitFor } from './test-support/wait-for.js';
+import { waitFor } from '@mm/testing';
 
 describe('scripted test numbers (decisions.md section 11), driven through SimulatorOperatorAdapter', () => {
   let h: Harness;

@@ -1,9 +1,9 @@
 import type { Logger } from '@mm/observability';
 import { instrumentAdapter, operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
-import { refundRequests, webhookDeliveries, type ProducerOptions } from '@mm/queues';
-import { startOutboxWorker, type RunningOutboxWorker } from '@mm/worker-runtime';
+import type { ProducerOptions } from '@mm/queues';
+import { startWorkerService, type RunningWorkerService } from '@mm/worker-runtime';
 import type { RefundEnv } from './env.js';
-import { executeRefundProcessor } from './processors/execute-refund.js';
+import { refundRequestsHandler } from './processors/refund-requests.js';
 
 export interface RefundWorkerOverrides {
   logger?: Logger;
@@ -11,17 +11,20 @@ export interface RefundWorkerOverrides {
   jobOptions?: ProducerOptions['jobOptions'];
 }
 
-export async function startRefundWorker(env: RefundEnv, overrides: RefundWorkerOverrides = {}): Promise<RunningOutboxWorker> {
-  const adapter = overrides.adapter ?? operatorAdapterFromEnv(env);
-  return startOutboxWorker({
+export function startRefundWorker(env: RefundEnv, overrides: RefundWorkerOverrides = {}): Promise<RunningWorkerService> {
+  return startWorkerService({
     service: 'refund-worker',
     env,
-    healthPort: env.REFUND_WORKER_PORT,
-    consumes: refundRequests,
-    produces: [webhookDeliveries],
-    concurrency: env.REFUND_CONCURRENCY,
+    internalPort: env.REFUND_WORKER_PORT,
     logger: overrides.logger,
     jobOptions: overrides.jobOptions,
-    handler: ({ db, afterCommit, metrics }) => executeRefundProcessor({ db, adapter: instrumentAdapter(adapter, metrics), afterCommit, metrics }),
+    setup: ({ db, afterCommit, metrics }) => ({
+      jobs: {
+        'refund-requests': {
+          concurrency: env.REFUND_CONCURRENCY,
+          handler: refundRequestsHandler({ db, afterCommit, metrics, adapter: instrumentAdapter(overrides.adapter ?? operatorAdapterFromEnv(env), metrics) }),
+        },
+      },
+    }),
   });
 }

@@ -4,7 +4,7 @@ import type { OperatorResult } from '@mm/domain';
 import { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing';
 import type { AfterCommit } from '@mm/queues';
-import { pushUssdProcessor } from './push-ussd.js';
+import { operatorRequestsHandler } from './operator-requests.js';
 
 // An operator that refuses every push the same way: the adapter interface's fake, for the paths the
 // simulator cannot produce on demand.
@@ -52,7 +52,7 @@ describe('push processor on its last attempt', () => {
   }
 
   const run = (adapter: OperatorAdapter, attemptsMade: number, t: { id: string; outboxId: string }) =>
-    pushUssdProcessor({ db, adapter, afterCommit: noEffects, callbackUrl: 'http://bridge/cb', confirmationTimeoutMs: 1000 })(
+    operatorRequestsHandler({ db, adapter, afterCommit: noEffects, callbackUrl: 'http://bridge/cb', confirmationTimeoutMs: 1000 })(
       { outbox_id: t.outboxId, transaction_id: t.id }, job(attemptsMade));
 
   it('lets BullMQ retry before the last attempt (the transaction stays INITIATED)', async () => {

@@ -12,7 +12,7 @@ import { commitStep } from '@mm/worker-runtime';
  * reference, which the operator dedupes. It is FAILED only when the operator says so: a FAILED answer,
  * or a refusal of the request itself (a 4xx about it), counted in mm_operator_refusals_total.
  */
-export function executeCashoutProcessor(deps: { db: Db; adapter: OperatorAdapter; afterCommit: AfterCommit; metrics: Registry }) {
+export function cashoutRequestsHandler(deps: { db: Db; adapter: OperatorAdapter; afterCommit: AfterCommit; metrics: Registry }) {
   const refusals = operatorRefusals(deps.metrics);
   return async (payload: CashoutRequestJob): Promise<void> => {
     let t = await deps.db.transaction.findUnique({ where: { id: payload.transaction_id } });

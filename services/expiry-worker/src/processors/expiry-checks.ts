@@ -23,7 +23,7 @@ function expiryMove(t: { id: string; providerSessionId: string | null }, status:
  * unreachable through every retry, the cash-in expires anyway: a late confirmation can still move it
  * EXPIRED -> SUCCESS, so no money is lost by deciding.
  */
-export function checkExpiryProcessor(deps: { db: Db; adapter: OperatorAdapter; afterCommit: AfterCommit; logger: Logger }) {
+export function expiryChecksHandler(deps: { db: Db; adapter: OperatorAdapter; afterCommit: AfterCommit; logger: Logger }) {
   return async (payload: ExpiryCheckJob, job: Job): Promise<void> => {
     const t = await deps.db.transaction.findUnique({ where: { id: payload.transaction_id } });
     if (!t || t.status !== 'PENDING') {

@@ -5,7 +5,7 @@ import type { AfterCommit, OperatorResultJob } from '@mm/queues';
 import type { Logger } from '@mm/observability';
 import { commitStep } from '@mm/worker-runtime';
 
-export interface ApplyOperatorResultDeps {
+export interface OperatorResultsDeps {
   db: Db;
   afterCommit: AfterCommit;
   logger: Logger;
@@ -18,7 +18,7 @@ export interface ApplyOperatorResultDeps {
 type Result = OperatorResult & { providerSessionId?: string | null };
 
 /** operator-results consumer: a callback or status answer becomes a state transition (or nothing). */
-export function applyOperatorResultProcessor(deps: ApplyOperatorResultDeps) {
+export function operatorResultsHandler(deps: OperatorResultsDeps) {
   return async (payload: OperatorResultJob): Promise<void> => {
     const t = await deps.db.transaction.findUnique({ where: { providerReference: payload.provider_reference }, select: { id: true, type: true } });
     if (!t) {
@@ -50,7 +50,7 @@ export function applyOperatorResultProcessor(deps: ApplyOperatorResultDeps) {
  * its answer applied if it decides. Otherwise nothing moves; the cash-in's status polls and its expiry
  * check ask again, and an expiry that a real confirmation follows still credits the merchant.
  */
-async function confirmedByStatus(deps: ApplyOperatorResultDeps, transactionId: string, providerReference: string): Promise<Result | null> {
+async function confirmedByStatus(deps: OperatorResultsDeps, transactionId: string, providerReference: string): Promise<Result | null> {
   const status = await deps.adapter.queryStatus(providerReference).catch((err: unknown) => {
     deps.logger.warn({ err, transaction_id: transactionId, providerReference }, 'status query to confirm an OK without 200 failed; left to the polls and the expiry check');
     return null;
@@ -65,7 +65,7 @@ async function confirmedByStatus(deps: ApplyOperatorResultDeps, transactionId: s
  * possible when every push call and the last status query went unanswered although the push reached
  * the operator. Nothing may move it now; an operator must reconcile, so it is logged as an error.
  */
-async function flagCapturedButFailed(deps: ApplyOperatorResultDeps, transactionId: string, providerReference: string): Promise<void> {
+async function flagCapturedButFailed(deps: OperatorResultsDeps, transactionId: string, providerReference: string): Promise<void> {
   const t = await deps.db.transaction.findUnique({ where: { id: transactionId }, select: { status: true, failureCode: true } });
   if (t?.status === 'FAILED') {
     deps.onCapturedButFailed?.();

@@ -4,7 +4,7 @@ import { OperatorRefusedError, type OperatorAdapter } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type OperatorRequestJob } from '@mm/queues';
 import { commitStep } from '@mm/worker-runtime';
 
-export interface PushUssdDeps {
+export interface OperatorRequestsDeps {
   db: Db;
   adapter: OperatorAdapter;
   afterCommit: AfterCommit;
@@ -20,7 +20,7 @@ export interface PushUssdDeps {
  * (stalled, relay) pushes with the same partner reference, which the operator dedupes: never two
  * USSD pushes for one transaction.
  */
-export function pushUssdProcessor(deps: PushUssdDeps) {
+export function operatorRequestsHandler(deps: OperatorRequestsDeps) {
   const now = deps.now ?? Date.now;
   return async (payload: OperatorRequestJob, job: Job): Promise<void> => {
     // The move itself tells whether the cash-in was still CREATED: no read before it in the usual case.
@@ -34,7 +34,7 @@ export function pushUssdProcessor(deps: PushUssdDeps) {
   };
 }
 
-async function push(deps: PushUssdDeps, t: Transaction, outboxId: string, job: Job, now: () => number): Promise<void> {
+async function push(deps: OperatorRequestsDeps, t: Transaction, outboxId: string, job: Job, now: () => number): Promise<void> {
   let ack;
   try {
     ack = await deps.adapter.pushUssd({
@@ -69,7 +69,7 @@ async function push(deps: PushUssdDeps, t: Transaction, outboxId: string, job: J
  * waits as PENDING for its expiry check, which asks again (not found: FAILED; a result: applied; still
  * silent: EXPIRED, from which a late OK still credits the merchant).
  */
-async function decideAfterLastAttempt(deps: PushUssdDeps, t: Transaction, outboxId: string, refused: boolean, now: () => number): Promise<void> {
+async function decideAfterLastAttempt(deps: OperatorRequestsDeps, t: Transaction, outboxId: string, refused: boolean, now: () => number): Promise<void> {
   const known = refused ? null : await deps.adapter.queryStatus(t.providerReference).catch(() => 'no answer' as const);
   await commitStep(deps, async (tx) => {
     if (known === null) {
@@ -85,7 +85,7 @@ async function decideAfterLastAttempt(deps: PushUssdDeps, t: Transaction, outbox
 }
 
 /** The push is with the customer: PENDING, its expiry check and status polls scheduled. */
-function pendingMove(deps: PushUssdDeps, transactionId: string, cause: string, sessionId: string | null, now: () => number): TransitionRequest {
+function pendingMove(deps: OperatorRequestsDeps, transactionId: string, cause: string, sessionId: string | null, now: () => number): TransitionRequest {
   return {
     transactionId, to: 'PENDING', cause,
     patch: {

@@ -12,7 +12,7 @@ import { commitStep } from '@mm/worker-runtime';
  * the operator says so: a FAILED answer, or a refusal of the request itself (a 4xx about it), which
  * will not change on retry and is counted in mm_operator_refusals_total.
  */
-export function executeRefundProcessor(deps: { db: Db; adapter: OperatorAdapter; afterCommit: AfterCommit; metrics: Registry }) {
+export function refundRequestsHandler(deps: { db: Db; adapter: OperatorAdapter; afterCommit: AfterCommit; metrics: Registry }) {
   const refusals = operatorRefusals(deps.metrics);
   return async (payload: RefundRequestJob): Promise<void> => {
     const refund = await deps.db.refund.findUnique({ where: { id: payload.refund_id }, include: { transaction: { select: { providerReference: true } } } });

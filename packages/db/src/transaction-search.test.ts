@@ -7,7 +7,7 @@ import { createCashin } from './transactions/create-cashin.js';
 import { searchTransactions } from './transactions/search-transactions.js';
 import { transactionTimeline } from './transactions/transaction-timeline.js';
 import { transition } from './transactions/transition.js';
-import { listProblemDeliveries } from './webhook-deliveries.js';
+import { listProblemDeliveries } from './webhooks/problem-deliveries.js';
 
 let database: TestDatabase;
 let db: Db;

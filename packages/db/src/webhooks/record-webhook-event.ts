@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { QUEUE_NAMES } from '@mm/queues/names';
-import type { Tx } from './client.js';
-import { HELD, releaseOutbox, type OutboxRow } from './outbox.js';
+import type { Tx } from '../client.js';
+import { HELD, releaseOutbox, type OutboxRow } from '../outbox.js';
 
 export const WEBHOOK_TOPIC = QUEUE_NAMES.webhookDeliveries;
 

@@ -1,4 +1,4 @@
-import type { Tx } from './client.js';
+import type { Tx } from '../client.js';
 
 export interface AttemptRow {
   eventId: string;

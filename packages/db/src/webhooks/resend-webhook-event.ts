@@ -1,6 +1,6 @@
-import type { Tx } from './client.js';
-import { HELD, type OutboxRow } from './outbox.js';
-import { WEBHOOK_TOPIC } from './webhook-events.js';
+import type { Tx } from '../client.js';
+import { HELD, type OutboxRow } from '../outbox.js';
+import { WEBHOOK_TOPIC } from './record-webhook-event.js';
 
 /**
  * Takes the transaction's row lock, as `transition` does before it records a webhook event. Whoever

@@ -5,7 +5,7 @@ export { runTransaction, isRetryableTransactionError, type RunTransactionOptions
 export { HELD, insertOutbox, completeOutbox, rescheduleOutbox, releaseOutbox, findOverdueOutbox, type OutboxRow } from './outbox.js';
 export { recordFailedRun, listParkedJobs, countParkedJobs, unparkJob, type FailedRun, type ParkedJob } from './outbox-parking.js';
 export { post, type LedgerScope } from './ledger.js';
-export { recordWebhookEvent, releaseNextWebhookEvent, WEBHOOK_TOPIC } from './webhooks/record-webhook-event.js';
+export { recordWebhookEvent, WEBHOOK_TOPIC } from './webhooks/record-webhook-event.js';
 export { transition, EXPIRY_TOPIC, type TransitionRequest, type TransitionOutcome, type TransitionPatch } from './transactions/transition.js';
 export { createCashin, isUniqueViolation, OPERATOR_REQUEST_TOPIC, type NewCashin, type CreateCashinResult } from './transactions/create-cashin.js';
 export { snapshotOf } from './transactions/snapshot.js';
@@ -30,7 +30,7 @@ export { verifyAuditChain, auditRowHash, canonicalAuditRow, GENESIS_HASH, type A
 export { hashPassword, verifyPassword, dummyVerifyPassword, generatePassword, DEFAULT_SCRYPT_PARAMS, type ScryptParams } from './staff-password.js';
 export { resendWebhookEvent } from './webhooks/resend-webhook-event.js';
 export { lockTransactionRow } from './transactions/lock-transaction-row.js';
-export { recordAttemptRow, type AttemptRow } from './webhooks/record-delivery-outcome.js';
+export { recordDeliveryOutcome, type DeliveryAttempt, type DeliveryOutcome, type DeliveryToRecord, type RecordedAs, type RecordedDelivery } from './webhooks/record-delivery-outcome.js';
 export { searchTransactions, type TransactionSearch, type SearchPage } from './transactions/search-transactions.js';
 export { transactionTimeline, type TimelineItem } from './transactions/transaction-timeline.js';
 export { listProblemDeliveries, type DeliveryProblem } from './webhooks/problem-deliveries.js';

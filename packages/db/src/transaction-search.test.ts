@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 import { createDb, type Db } from './client.js';
 import { createMerchant } from './merchants.js';
 import { SEED_SUBSIDIARIES, upsertSubsidiary } from './subsidiaries.js';

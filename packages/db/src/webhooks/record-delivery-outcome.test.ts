@@ -4,7 +4,7 @@ import { createDb, type Db } from '../client.js';
 import { createMerchant } from '../merchants.js';
 import { HELD } from '../outbox.js';
 import { SEED_SUBSIDIARIES, upsertSubsidiary } from '../subsidiaries.js';
-import { createTestDatabase, type TestDatabase } from '../test-database.js';
+import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 import { createCashin } from '../transactions/create-cashin.js';
 import { transition } from '../transactions/transition.js';
 import { recordDeliveryOutcome, type DeliveryOutcome } from './record-delivery-outcome.js';

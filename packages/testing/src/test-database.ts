@@ -48,54 +48,66 @@ export interface TemplateOptions {
   prefix?: string;
 }
 
-/**
- * The template of the current migrations, named from their contents: made once, under an advisory
- * lock, by the first of the jest workers that start together (the others wait, then find it made),
- * and made anew when a migration is added or edited. `created` says whether this call made it.
- */
-export async function migratedTemplate(options: TemplateOptions = {}): Promise<{ name: string; created: boolean }> {
-  const { migrationsDir = MIGRATIONS_DIR, prefix = TEMPLATE_PREFIX } = options;
+async function templateName(migrationsDir: string, prefix: string): Promise<string> {
   const hash = createHash('sha256');
   for (const m of await listMigrations(migrationsDir)) hash.update(`${m.name}\0${m.checksum}\n`);
-  const name = `${prefix}${hash.digest('hex').slice(0, 12)}`;
-
-  return asAdmin(async (admin) => {
-    // IS_TEMPLATE is set last, so it also says the migrations all ran: a creator may have died half-way.
-    const ready = async () => (await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1 AND datistemplate`, [name])).rowCount === 1;
-    if (await ready()) return { name, created: false };
-    // Held until asAdmin closes the connection, whatever happens.
-    await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK_KEY]);
-    if (await ready()) return { name, created: false };
-
-    // Stale templates, and a half-made one of this name: only the newest migrations are ever cloned.
-    const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [prefix]);
-    for (const { datname } of rows) {
-      await admin.query(`ALTER DATABASE ${datname} IS_TEMPLATE false`);
-      await admin.query(`DROP DATABASE ${datname} WITH (FORCE)`);
-    }
-    await admin.query(`CREATE DATABASE ${name}`);
-    // migrate() closes its connection before it returns: a clone fails while anyone is connected to its template.
-    await migrate(withDatabase(ADMIN_URL, name), migrationsDir);
-    await admin.query(`ALTER DATABASE ${name} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`);
-    return { name, created: true };
-  });
+  return `${prefix}${hash.digest('hex').slice(0, 12)}`;
 }
 
-const UNDEFINED_DATABASE = '3D000';
+/**
+ * Creates database `clone` from the template of the current migrations. The template is named from
+ * their contents and made when missing, once: the jest workers that start together all miss it, one
+ * makes it under the advisory lock while the others wait, then they find it made. Clones take the
+ * lock shared, so a checkout with other migrations, making its own template, never drops this one
+ * between the look-up and the clone. `created` says whether this call made the template.
+ */
+export async function cloneMigratedTemplate(clone: string, options: TemplateOptions = {}): Promise<{ template: string; created: boolean }> {
+  const { migrationsDir = MIGRATIONS_DIR, prefix = TEMPLATE_PREFIX } = options;
+  const template = await templateName(migrationsDir, prefix);
+  return asAdmin(async (admin) => {
+    // IS_TEMPLATE is set last, so it also says the migrations all ran: a maker may have died half-way.
+    const ready = async () => (await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1 AND datistemplate`, [template])).rowCount === 1;
+    // Released with the connection too, should a query fail.
+    const unlock = (shared: '' | '_shared') => admin.query(`SELECT pg_advisory_unlock${shared}($1)`, [TEMPLATE_LOCK_KEY]).catch(() => undefined);
+    let created = false;
+    for (;;) {
+      await admin.query('SELECT pg_advisory_lock_shared($1)', [TEMPLATE_LOCK_KEY]);
+      try {
+        if (await ready()) {
+          await admin.query(`CREATE DATABASE ${clone} TEMPLATE ${template}`);
+          return { template, created };
+        }
+      } finally {
+        await unlock('_shared');
+      }
+
+      await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK_KEY]);
+      try {
+        if (!(await ready())) {
+          // Stale templates, and a half-made one of this name: only the newest migrations are cloned.
+          const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [prefix]);
+          for (const { datname } of rows) {
+            await admin.query(`ALTER DATABASE ${datname} IS_TEMPLATE false`);
+            await admin.query(`DROP DATABASE ${datname} WITH (FORCE)`);
+          }
+          await admin.query(`CREATE DATABASE ${template}`);
+          // migrate() closes its connection before it returns: a clone fails while anyone is connected to its template.
+          await migrate(withDatabase(ADMIN_URL, template), migrationsDir);
+          await admin.query(`ALTER DATABASE ${template} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`);
+          created = true;
+        }
+      } finally {
+        await unlock('');
+      }
+    }
+  });
+}
 
 /** A fresh, migrated database for one test suite; `drop()` removes it. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const database = testDatabase(`mm_test_${randomBytes(6).toString('hex')}`);
-  // Another checkout with other migrations may drop this template between the look-up and the clone.
-  for (let tries = 1; ; tries++) {
-    const template = await migratedTemplate();
-    try {
-      await asAdmin((admin) => admin.query(`CREATE DATABASE ${database.name} TEMPLATE ${template.name}`));
-      return database;
-    } catch (err) {
-      if ((err as { code?: string }).code !== UNDEFINED_DATABASE || tries === 3) throw err;
-    }
-  }
+  await cloneMigratedTemplate(database.name);
+  return database;
 }
 
 /** An empty database (no migrations), for testing the migration runner itself. */

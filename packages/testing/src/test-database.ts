@@ -1,6 +1,6 @@
 /**
- * A database per suite, cloned from a migrated template: `CREATE DATABASE … TEMPLATE` copies files,
- * where running every migration for every suite took most of a db suite's start.
+ * A database per suite, cloned from a migrated template: `CREATE DATABASE … TEMPLATE` copies what the
+ * migrations made instead of running them all again for every suite.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';

@@ -7,7 +7,7 @@ import { recordAudit } from './audit-log.js';
 import { createDb, type Db } from './client.js';
 import { migrate, MIGRATIONS_DIR } from './migrate.js';
 import { createStaffUser } from './staff.js';
-import { createEmptyDatabase, createTestDatabase, type TestDatabase } from './test-database.js';
+import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 
 const CHAIN_MIGRATION = '20261125100100_audit_log_hash_chain';
 

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createDb, type Db } from './client.js';
 import { migrate } from './migrate.js';
-import { createEmptyDatabase, createTestDatabase, type TestDatabase } from './test-database.js';
+import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 import { recordAudit, listAudit } from './audit-log.js';
 import { createApiKey, createMerchant } from './merchants.js';
 import { SecretBox } from './secret-box.js';

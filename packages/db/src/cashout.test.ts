@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '@mm/domain';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 import { createDb, type Db } from './client.js';
 import { verifyLedger } from './ledger-verification.js';
 import { createMerchant } from './merchants.js';

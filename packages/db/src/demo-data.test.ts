@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DEMO_MERCHANT, DEMO_STAFF } from '@mm/config';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 import { createDb, type Db } from './client.js';
 import { assertNoDemoDataInProduction, createServiceDb } from './demo-data.js';
 import { createApiKey, createMerchant, revokeApiKey } from './merchants.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 import { createDb, type Db } from './client.js';
 import { createExportPool, streamTransactionExport, type ExportedTransaction, type ExportPool } from './export-transactions.js';
 import { createMerchant } from './merchants.js';

@@ -1,7 +1,7 @@
 import { refundPosting, cashinPosting, type Posting } from '@mm/domain';
 import type { Db } from './client.js';
 import { post } from './ledger.js';
-import { createMerchantTestDatabase, type MerchantTestDatabase } from './test-database.js';
+import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
 
 /**
  * Postings of one merchant touch its accounts in different orders (a refund reserve debits AVAILABLE

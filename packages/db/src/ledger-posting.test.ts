@@ -1,7 +1,7 @@
 import { cashinPosting, refundPosting } from '@mm/domain';
 import type { Db } from './client.js';
 import { isOverdraft, post } from './ledger.js';
-import { createMerchantTestDatabase, type MerchantTestDatabase } from './test-database.js';
+import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
 
 /**
  * post() updates an account first and opens it only when the update finds none. These pin what a

@@ -6,7 +6,7 @@ import { verifyLedger } from './ledger-verification.js';
 import { completeRefund } from './refunds/complete-refund.js';
 import { createRefund } from './refunds/create-refund.js';
 import { SEED_SUBSIDIARIES, upsertSubsidiary } from './subsidiaries.js';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 import { applyOperatorResult } from './transactions/apply-operator-result.js';
 import { createCashin } from './transactions/create-cashin.js';
 import { transition } from './transactions/transition.js';

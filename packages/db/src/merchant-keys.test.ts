@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 import { createDb, type Db } from './client.js';
 import { createApiKey, createMerchant, findActiveKey, revokeApiKey, rotateApiKey as rotateInTx, setMerchantStatus, setMerchantWebhookUrl } from './merchants.js';
 import { SecretBox } from './secret-box.js';

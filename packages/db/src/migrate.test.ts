@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { createEmptyDatabase, type TestDatabase } from './test-database.js';
+import { createEmptyDatabase, type TestDatabase } from '@mm/testing/test-database';
 import { migrate, listMigrations } from './migrate.js';
 
 describe('migration runner', () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createDb, type Db, type Tx } from './client.js';
 import { findOverdueOutbox, insertOutbox, type OutboxRow } from './outbox.js';
 import { recordChange } from './transactions/record-change.js';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 
 /*
  * The `@ts-expect-error` lines are checked by `pnpm run typecheck` (this package's tsconfig includes

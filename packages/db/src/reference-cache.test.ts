@@ -6,7 +6,7 @@ import { ReferenceCache } from './reference-cache.js';
 import { listenForReferenceChanges, type ReferenceChangeFeed } from './reference-changes.js';
 import { SecretBox } from './secret-box.js';
 import { setSubsidiaryActive } from './subsidiaries.js';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 
 let database: TestDatabase;
 let db: Db;

@@ -1,7 +1,7 @@
 import { Prisma } from './generated/prisma/client.js';
 import { isRetryableTransactionError, runTransaction } from './run-transaction.js';
 import { createDb, type Db } from './client.js';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 
 describe('runTransaction', () => {
   let database: TestDatabase;

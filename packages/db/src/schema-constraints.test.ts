@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 
 // The database refuses bad money rows by itself, whatever the code above it does.
 describe('SQL constraints', () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 
 // The wasm schema parser is CommonJS; it is the same DMMF the Prisma CLI computes.
 const { get_dmmf } = createRequire(import.meta.url)('@prisma/prisma-schema-wasm') as { get_dmmf(p: string): string };

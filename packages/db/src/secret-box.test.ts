@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createMerchantTestDatabase, type MerchantTestDatabase } from './test-database.js';
+import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
 import { createApiKey, lookupApiKey } from './merchants.js';
 import { resealUnboundSecrets } from './reseal-secrets.js';
 import { apiKeySecretBinding, SecretBox } from './secret-box.js';

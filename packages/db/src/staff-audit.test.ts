@@ -1,5 +1,5 @@
 import { createDb, type Db } from './client.js';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 import { isUniqueViolation } from './transactions/create-cashin.js';
 import { createStaffUser, findStaffByEmail, findStaffById, listStaff, setStaffDisabled } from './staff.js';
 import { listAudit, recordAudit } from './audit-log.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 import { createDb, type Db } from './client.js';
 import { createMerchant } from './merchants.js';
 import { SEED_SUBSIDIARIES, upsertSubsidiary } from './subsidiaries.js';
@@ -7,7 +7,7 @@ import { createCashin } from './transactions/create-cashin.js';
 import { searchTransactions } from './transactions/search-transactions.js';
 import { transactionTimeline } from './transactions/transaction-timeline.js';
 import { transition } from './transactions/transition.js';
-import { listProblemDeliveries } from './webhook-deliveries.js';
+import { listProblemDeliveries } from './webhooks/problem-deliveries.js';
 
 let database: TestDatabase;
 let db: Db;

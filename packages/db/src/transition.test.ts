@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 import type { TransactionStatus } from '@mm/domain';
 import { createDb, type Db } from './client.js';
 import { post } from './ledger.js';
@@ -7,7 +7,7 @@ import { createMerchant } from './merchants.js';
 import { SEED_SUBSIDIARIES, upsertSubsidiary } from './subsidiaries.js';
 import { createCashin } from './transactions/create-cashin.js';
 import { EXPIRY_TOPIC, transition } from './transactions/transition.js';
-import { WEBHOOK_TOPIC } from './webhook-events.js';
+import { WEBHOOK_TOPIC } from './webhooks/record-webhook-event.js';
 
 let database: TestDatabase;
 let db: Db;

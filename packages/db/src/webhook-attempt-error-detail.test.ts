@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { listMigrations, migrate, MIGRATIONS_DIR } from './migrate.js';
-import { createEmptyDatabase, type TestDatabase } from './test-database.js';
+import { createEmptyDatabase, type TestDatabase } from '@mm/testing/test-database';
 
 const MIGRATION = '20261125200000_webhook_attempt_error_detail';
 const REFUSED = 'target refused: the URL must be http(s) and its host must resolve to public addresses only';

@@ -1,6 +1,6 @@
 export {
   createTestDatabase, createEmptyDatabase, createMerchantTestDatabase, type TestDatabase, type MerchantTestDatabase,
-} from '@mm/db/test-database';
+} from './test-database.js';
 export { createTestRedis, TEST_REDIS_URL, type TestRedis } from './test-redis.js';
 export { waitFor } from './wait-for.js';
 export { signedClient, type ApiResponse, type SignOptions } from './signed-client.js';

@@ -4,7 +4,7 @@ import type { Refund } from '../generated/prisma/client.js';
 import { post } from '../ledger.js';
 import type { OutboxRow } from '../outbox.js';
 import { transition, type TransitionOutcome } from '../transactions/transition.js';
-import { recordWebhookEvent } from '../webhook-events.js';
+import { recordWebhookEvent } from '../webhooks/record-webhook-event.js';
 import { refundSnapshotOf } from './refund-snapshot.js';
 
 export type RefundOutcome =

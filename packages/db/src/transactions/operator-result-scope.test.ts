@@ -1,4 +1,4 @@
-import { createMerchantTestDatabase, type MerchantTestDatabase } from '../test-database.js';
+import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
 import { applyOperatorResult } from './apply-operator-result.js';
 import { createCashin } from './create-cashin.js';
 import { createCashout } from './create-cashout.js';

@@ -8,7 +8,7 @@ import type { Transaction } from '../generated/prisma/client.js';
 import { post } from '../ledger.js';
 import type { OutboxRow } from '../outbox.js';
 import { recordChange, type NewJob } from './record-change.js';
-import { recordWebhookEvent } from '../webhook-events.js';
+import { recordWebhookEvent } from '../webhooks/record-webhook-event.js';
 import { snapshotOf } from './snapshot.js';
 
 export const EXPIRY_TOPIC = QUEUE_NAMES.expiryChecks;

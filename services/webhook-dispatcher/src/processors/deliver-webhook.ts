@@ -71,7 +71,7 @@ export function deliverWebhook(deps: DeliverWebhookDeps): JobHandler<WebhookDeli
     const result = await attempt(deps, event, targetUrl);
     const recorded = await recordAttempt(
       deps.db,
-      { eventId, outboxId, transactionId: event.transactionId, attemptNo, targetUrl, attemptedAt, finishedAt: new Date(), result },
+      { eventId, outboxId, attemptNo, targetUrl, attemptedAt, finishedAt: new Date(), result },
       deps.scheduleMs,
     );
     deps.onAttempt?.(recorded.recordedAs, result);

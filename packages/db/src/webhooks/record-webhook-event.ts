@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { QUEUE_NAMES } from '@mm/queues/names';
-import type { Tx } from './client.js';
-import { HELD, releaseOutbox, type OutboxRow } from './outbox.js';
+import type { Tx } from '../client.js';
+import { HELD, type OutboxRow } from '../outbox.js';
 
 export const WEBHOOK_TOPIC = QUEUE_NAMES.webhookDeliveries;
 
@@ -16,8 +16,8 @@ export interface NewWebhookEvent {
 
 /**
  * Records an event and its delivery job. Events of one transaction go out in order: while an earlier
- * one is still being delivered, the new job is held and released when that one ends. Callers hold
- * the transaction's row lock, so two events of one transaction never race here.
+ * one is still being delivered, the new job is held, and recordDeliveryOutcome releases it when that
+ * one ends. Callers hold the transaction's row lock, so two events of one transaction never race here.
  */
 export async function recordWebhookEvent(tx: Tx, e: NewWebhookEvent): Promise<OutboxRow | null> {
   const id = randomUUID();
@@ -45,17 +45,4 @@ export async function recordWebhookEvent(tx: Tx, e: NewWebhookEvent): Promise<Ou
     SELECT held FROM earlier`;
   if (!row) throw new Error('webhook event not recorded');
   return row.held ? null : { id, topic: WEBHOOK_TOPIC, payload: job, availableAt: now, run: 0 };
-}
-
-/** After an event ends (delivered or abandoned): the next held event of its transaction may go. */
-export async function releaseNextWebhookEvent(tx: Tx, transactionId: string | null): Promise<OutboxRow | null> {
-  if (!transactionId) return null;
-  const next = await tx.webhookEvent.findFirst({
-    where: { transactionId, status: 'PENDING' },
-    orderBy: { seq: 'asc' },
-    select: { id: true },
-  });
-  if (!next) return null;
-  await tx.webhookEvent.update({ where: { id: next.id }, data: { nextAttemptAt: new Date() } });
-  return releaseOutbox(tx, next.id);
 }

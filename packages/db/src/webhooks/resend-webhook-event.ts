@@ -1,17 +1,7 @@
-import type { Tx } from './client.js';
-import { HELD, type OutboxRow } from './outbox.js';
-import { WEBHOOK_TOPIC } from './webhook-events.js';
-
-/**
- * Takes the transaction's row lock, as `transition` does before it records a webhook event. Whoever
- * ends or re-opens an event of a transaction must hold it too: otherwise a new event could be held
- * behind this one (seen PENDING) while this one ends without seeing the new one to release, and the
- * new event would wait forever.
- */
-export async function lockTransactionRow(tx: Tx, transactionId: string | null): Promise<void> {
-  if (!transactionId) return;
-  await tx.$queryRaw`SELECT 1 FROM transactions WHERE id = ${transactionId}::uuid FOR UPDATE`;
-}
+import type { Tx } from '../client.js';
+import { HELD, type OutboxRow } from '../outbox.js';
+import { lockTransactionRow } from '../transactions/lock-transaction-row.js';
+import { WEBHOOK_TOPIC } from './record-webhook-event.js';
 
 /**
  * Decisions 9: an abandoned delivery can be re-sent by hand (back-office). The event goes back to

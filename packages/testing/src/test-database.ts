@@ -1,0 +1,140 @@
+/**
+ * A database per suite, cloned from a migrated template: `CREATE DATABASE … TEMPLATE` copies what the
+ * migrations made instead of running them all again for every suite.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { createDb, createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary, type Db } from '@mm/db';
+import { listMigrations, migrate, MIGRATIONS_DIR } from '@mm/db/migrate';
+
+const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const TEMPLATE_PREFIX = 'mm_template_';
+// Any constant, the same for every process making a template; not migrate()'s own key.
+const TEMPLATE_LOCK_KEY = 72707370;
+
+export interface TestDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function asAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    return await work(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+function testDatabase(name: string): TestDatabase {
+  return {
+    name,
+    url: withDatabase(ADMIN_URL, name),
+    drop: () => asAdmin(async (admin) => { await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`); }),
+  };
+}
+
+export interface TemplateOptions {
+  migrationsDir?: string;
+  /** Templates of other migration sets under this prefix are dropped when a new one is made. */
+  prefix?: string;
+}
+
+async function templateName(migrationsDir: string, prefix: string): Promise<string> {
+  const hash = createHash('sha256');
+  for (const m of await listMigrations(migrationsDir)) hash.update(`${m.name}\0${m.checksum}\n`);
+  return `${prefix}${hash.digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * Creates database `clone` from the template of the current migrations. The template is named from
+ * their contents and made when missing, once: the jest workers that start together all miss it, one
+ * makes it under the advisory lock while the others wait, then they find it made. Clones take the
+ * lock shared, so a checkout with other migrations, making its own template, never drops this one
+ * between the look-up and the clone. `created` says whether this call made the template.
+ */
+export async function cloneMigratedTemplate(clone: string, options: TemplateOptions = {}): Promise<{ template: string; created: boolean }> {
+  const { migrationsDir = MIGRATIONS_DIR, prefix = TEMPLATE_PREFIX } = options;
+  const template = await templateName(migrationsDir, prefix);
+  return asAdmin(async (admin) => {
+    // IS_TEMPLATE is set last, so it also says the migrations all ran: a maker may have died half-way.
+    const ready = async () => (await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1 AND datistemplate`, [template])).rowCount === 1;
+    // Released with the connection too, should a query fail.
+    const unlock = (shared: '' | '_shared') => admin.query(`SELECT pg_advisory_unlock${shared}($1)`, [TEMPLATE_LOCK_KEY]).catch(() => undefined);
+    let created = false;
+    for (;;) {
+      await admin.query('SELECT pg_advisory_lock_shared($1)', [TEMPLATE_LOCK_KEY]);
+      try {
+        if (await ready()) {
+          await admin.query(`CREATE DATABASE ${clone} TEMPLATE ${template}`);
+          return { template, created };
+        }
+      } finally {
+        await unlock('_shared');
+      }
+
+      await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK_KEY]);
+      try {
+        if (!(await ready())) {
+          // Stale templates, and a half-made one of this name: only the newest migrations are cloned.
+          const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [prefix]);
+          for (const { datname } of rows) {
+            await admin.query(`ALTER DATABASE ${datname} IS_TEMPLATE false`);
+            await admin.query(`DROP DATABASE ${datname} WITH (FORCE)`);
+          }
+          await admin.query(`CREATE DATABASE ${template}`);
+          // migrate() closes its connection before it returns: a clone fails while anyone is connected to its template.
+          await migrate(withDatabase(ADMIN_URL, template), migrationsDir);
+          await admin.query(`ALTER DATABASE ${template} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`);
+          created = true;
+        }
+      } finally {
+        await unlock('');
+      }
+    }
+  });
+}
+
+/** A fresh, migrated database for one test suite; `drop()` removes it. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const database = testDatabase(`mm_test_${randomBytes(6).toString('hex')}`);
+  await cloneMigratedTemplate(database.name);
+  return database;
+}
+
+/** An empty database (no migrations), for testing the migration runner itself. */
+export async function createEmptyDatabase(): Promise<TestDatabase> {
+  const database = testDatabase(`mm_test_${randomBytes(6).toString('hex')}`);
+  await asAdmin((admin) => admin.query(`CREATE DATABASE ${database.name}`));
+  return database;
+}
+
+export interface MerchantTestDatabase {
+  database: TestDatabase;
+  db: Db;
+  merchantId: string;
+  close(): Promise<void>;
+}
+
+/** A fresh database with the seed subsidiaries and one merchant (no webhook URL): the usual start of a db-level test. */
+export async function createMerchantTestDatabase(poolSize = 2): Promise<MerchantTestDatabase> {
+  const database = await createTestDatabase();
+  const db = createDb({ databaseUrl: database.url, poolSize });
+  for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
+  const merchantId = (await createMerchant(db, { name: 'M', webhookUrl: null })).id;
+  return {
+    database, db, merchantId,
+    async close() {
+      await db.$disconnect();
+      await database.drop();
+    },
+  };
+}

@@ -33,7 +33,8 @@ export async function resendWebhookEvent(tx: Tx, eventId: string, now = new Date
   const availableAt = busy ? HELD : now;
   const row = await tx.outbox.upsert({
     where: { id: eventId },
-    update: { completedAt: null, availableAt, run: { increment: 1 } },
+    // A fresh round: whatever runs failed before (and a parking they led to) no longer count.
+    update: { completedAt: null, availableAt, run: { increment: 1 }, failedRuns: 0, parkedAt: null },
     create: { id: eventId, topic: WEBHOOK_TOPIC, payload: { event_id: eventId }, availableAt },
   });
   return { id: row.id, topic: WEBHOOK_TOPIC, payload: { event_id: eventId }, availableAt: row.availableAt, run: row.run };

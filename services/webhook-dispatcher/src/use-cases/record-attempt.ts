@@ -1,4 +1,4 @@
-import { recordDeliveryOutcome, type Db, type DeliveryOutcome, type OutboxRow, type RecordedAs } from '@mm/db';
+import { recordDeliveryOutcome, runTransaction, type Db, type DeliveryOutcome, type OutboxRow, type RecordedAs } from '@mm/db';
 import { afterFailedAttempt } from '../retry-policy.js';
 import type { SendResult } from '../send-webhook.js';
 
@@ -28,7 +28,8 @@ export async function recordAttempt(db: Db, a: AttemptToRecord, scheduleMs: read
     : step.kind === 'retry' ? { kind: 'retry', at: new Date(a.finishedAt.getTime() + step.delayMs) }
       : { kind: 'given-up' };
   const { result: r } = a;
-  const recorded = await db.$transaction((tx) => recordDeliveryOutcome(tx, {
+  // A deadlock or a timeout runs it again: recordDeliveryOutcome writes nothing for an attempt already recorded.
+  const recorded = await runTransaction(db, (tx) => recordDeliveryOutcome(tx, {
     eventId: a.eventId,
     outboxId: a.outboxId,
     attempt: {

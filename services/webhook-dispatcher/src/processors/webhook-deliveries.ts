@@ -7,7 +7,7 @@ import { resolveTarget, type Lookup } from '../target-guard.js';
 import { recordAttempt } from '../use-cases/record-attempt.js';
 import { webhookBody } from '../webhook-body.js';
 
-export interface DeliverWebhookDeps {
+export interface WebhookDeliveriesDeps {
   db: Db;
   /** The secret of the merchant's newest active key (decisions 9), or null when it has none. */
   signingSecret(merchantId: string): Promise<string | null>;
@@ -30,7 +30,7 @@ function notSent(error: string, errorDetail = error): SendResult {
 }
 
 /** Guard, key, request: whatever stops the attempt is its recorded error, never an exception. */
-async function attempt(deps: DeliverWebhookDeps, event: WebhookEvent, targetUrl: string): Promise<SendResult> {
+async function attempt(deps: WebhookDeliveriesDeps, event: WebhookEvent, targetUrl: string): Promise<SendResult> {
   const target = await resolveTarget(targetUrl, { allowPrivate: deps.allowPrivate, lookup: deps.lookup });
   if (!target.ok) return notSent(target.reason, target.detail);
   const secret = await deps.signingSecret(event.merchantId);
@@ -49,7 +49,7 @@ async function attempt(deps: DeliverWebhookDeps, event: WebhookEvent, targetUrl:
  * One delivery attempt of one webhook event. The database decides what to do, not the job: BullMQ
  * may run a job twice, and the relay may re-publish a row whose job already ran.
  */
-export function deliverWebhook(deps: DeliverWebhookDeps): JobHandler<WebhookDeliveryJob> {
+export function webhookDeliveriesHandler(deps: WebhookDeliveriesDeps): JobHandler<WebhookDeliveryJob> {
   return async ({ outbox_id: outboxId, event_id: eventId }) => {
     const event = await deps.db.webhookEvent.findUnique({ where: { id: eventId } });
     if (!event) {

@@ -29,7 +29,7 @@ async function statusOf(id: string, until: (s: string) => boolean) {
 const webhooksFor = (id: string) => sys.receiver.received.filter((w) => w.body.transaction_id === id);
 
 describe('cash-in lifecycle against the operator simulator', () => {
-  it('answers 202 PENDING with exactly the spec fields once the operator acknowledges the push', async () => {
+  it('answers 202 PENDING with exactly the interface fields once the operator acknowledges the push', async () => {
     const data = await cashin('01', { motif: 'Commande 42', metadata: { cart: 'A1' } });
     expect(Object.keys(data).sort()).toEqual([
       'amount', 'country_code', 'created_at', 'currency', 'failure_code', 'failure_reason', 'merchant_order_id', 'msisdn',

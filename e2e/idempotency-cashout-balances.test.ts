@@ -148,7 +148,7 @@ describe('cash-out (decisions 7): 501 while no disbursement is configured', () =
 describe('balances (decisions 6)', () => {
   const FIELDS = ['available_balance', 'country_code', 'country_name', 'currency', 'pending_balance', 'updated_at'];
 
-  it('lists one entry per active subsidiary with the spec fields, zeros for a fresh merchant', async () => {
+  it('lists one entry per active subsidiary with the interface fields, zeros for a fresh merchant', async () => {
     const fresh = await anotherMerchant(sys, 'Nouvelle Boutique');
     const list = await balances(fresh.api);
     for (const b of list) {

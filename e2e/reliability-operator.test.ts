@@ -9,7 +9,7 @@ import { simulatorCallbackUrl, startExtraBridge } from './support/reliability-br
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 
 /**
- * Operator reliability (architecture.md "Reliability rules"): never two USSD pushes for one
+ * Operator reliability (docs/architecture.md, "Reliability rules"): never two USSD pushes for one
  * transaction, bounded timeouts and retries against an unreachable operator, signed callbacks only,
  * and the operator asked once more before a cash-in expires.
  */

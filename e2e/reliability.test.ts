@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 
 /**
- * Outbox reliability (architecture.md "Reliability rules"): a job that must happen is a database row
+ * Outbox reliability (docs/architecture.md, "Reliability rules"): a job that must happen is a database row
  * first; whatever dies between commit and publish, or if Redis loses its data, the relay re-publishes.
  */
 let sys: System;

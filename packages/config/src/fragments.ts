@@ -33,7 +33,7 @@ export interface ReferenceCacheEnv {
   REFERENCE_CACHE_TTL_S: number;
 }
 
-/** Environment variables several services share, with the defaults of architecture.md. */
+/** Environment variables several services share, with their defaults (README, "Configuration"). */
 export const common = {
   DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).default('postgresql://postgres@127.0.0.1:5432/mobilemoney'),
   REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }).default('redis://127.0.0.1:6379'),

@@ -50,7 +50,7 @@ export function isAllowedTransition(from: TransactionStatus, to: TransactionStat
   return MACHINES[type][to].includes(from);
 }
 
-/** Statuses the merchant is notified of by webhook (the spec's "terminal" list). */
+/** Statuses the merchant is notified of by webhook (the "terminal" list of docs/interface.md). */
 export const NOTIFIED_STATUSES: readonly TransactionStatus[] = ['SUCCESS', 'FAILED', 'EXPIRED', 'REVERSED'];
 
 /** Not yet decided: counted in pending_balance. */

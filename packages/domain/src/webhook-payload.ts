@@ -13,12 +13,12 @@ export interface TransactionSnapshot {
   failureReason: string | null;
 }
 
-/** ISO 8601 with an explicit "+00:00" offset, as the spec's webhook timestamp asks. */
+/** ISO 8601 with an explicit "+00:00" offset, as the interface's webhook timestamp asks (docs/interface.md). */
 export function isoWithOffset(d: Date): string {
   return d.toISOString().replace('Z', '+00:00');
 }
 
-/** The spec's payload plus event_id (decisions 9), and failure_code/failure_reason on FAILED. */
+/** The interface's payload (docs/interface.md) plus event_id (decisions 9), and failure_code/failure_reason on FAILED. */
 export function transactionStatusChangedPayload(t: TransactionSnapshot, eventId: string, occurredAt: Date): Record<string, unknown> {
   return {
     event: 'transaction.status_changed',

@@ -74,7 +74,7 @@ function response(status: number, codes: readonly ErrorCode[]): ResponseObject {
 }
 
 export const errorSchemas: Record<string, SchemaObject> = {
-  Error: { ...errorSchema(ERROR_CODES), description: 'Every error body (decisions 3).' },
+  Error: { ...errorSchema(ERROR_CODES), description: 'Every error body: a stable code, a message for people, optional details and the request id.' },
   ErrorCode: { type: 'string', enum: [...ERROR_CODES] },
   FieldIssue: {
     type: 'object', additionalProperties: false, required: ['field', 'issue'],

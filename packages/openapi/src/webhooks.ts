@@ -5,7 +5,7 @@ const header = (name: string, description: string, schema: SchemaObject): Parame
   name, in: 'header', required: true, description, schema,
 });
 
-/** What the service sends with every webhook: the spec's headers plus X-Service-Event-Id (decisions 9). */
+/** What the service sends with every webhook: the v1 interface's headers plus X-Service-Event-Id (docs/decisions.md §9). */
 const WEBHOOK_HEADERS: ParameterObject[] = [
   header('X-Service-Timestamp', 'Unix time of sending, in seconds. Refuse (401) a timestamp more than 300 s from your clock.', { type: 'string', pattern: '^\\d+$' }),
   header('X-Service-Signature', 'Lowercase hex HMAC-SHA256, keyed with the secret of your newest active API key, of X-Service-Timestamp immediately followed by the raw body. '

@@ -5,7 +5,7 @@ const MASTER_KEY = 'ab'.repeat(32);
 const parseEnv = (source: NodeJS.ProcessEnv) => parseBackofficeEnv({ MASTER_KEY, ...source });
 
 describe('backoffice environment', () => {
-  it('applies the defaults of architecture.md and the README', () => {
+  it('applies the documented defaults (README, "Configuration")', () => {
     expect(parseEnv({})).toMatchObject({
       BACKOFFICE_PORT: 3001, BACKOFFICE_INTERNAL_PORT: 3101, SESSION_SECRET: DEV_SESSION_SECRET, SESSION_TTL_S: 28_800, LOGIN_MAX_FAILURES: 5,
       LOGIN_LOCKOUT_S: 900, LOGIN_MAX_ATTEMPTS_PER_IP: 50, LOGIN_IP_WINDOW_S: 900, SECURE_COOKIES: false, HSTS: false, TRUST_PROXY: false, REDIS_PREFIX: 'mm',

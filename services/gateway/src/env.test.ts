@@ -11,7 +11,7 @@ function refusalOf(source: NodeJS.ProcessEnv): string {
 }
 
 describe('gateway environment', () => {
-  it('applies the defaults of architecture.md', () => {
+  it('applies the documented defaults (README, "Configuration")', () => {
     expect(parseEnv({ MASTER_KEY: 'k' })).toMatchObject({
       GATEWAY_PORT: 3000, GATEWAY_INTERNAL_PORT: 3100, PUBLIC_BASE_URL: 'http://127.0.0.1:3000', AUTH_TOLERANCE_S: 300, CASHIN_ACK_WAIT_MS: 5000,
       AMOUNT_MIN: 100, AMOUNT_MAX: 5_000_000, RATE_LIMIT_PER_S: 50, RATE_LIMIT_BURST: 100, DISBURSEMENT_ENABLED: false,

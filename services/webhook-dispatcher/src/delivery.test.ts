@@ -26,7 +26,7 @@ describe('webhook delivery', () => {
   const settled = (id: string, status: string) =>
     waitFor(async () => (await eventOf(id)).status === status, { what: `event ${id} ${status}` });
 
-  it('sends the spec body with the spec headers, signed with the merchant secret over timestamp + raw body, and records the 200', async () => {
+  it('sends the interface body with its headers, signed with the merchant secret over timestamp + raw body, and records the 200', async () => {
     const r = await receiver();
     const { merchantId, apiSecret } = await f.merchant(r.url);
     const { transactionId, webhookRows } = await f.cashin(merchantId, ['SUCCESS']);
@@ -50,7 +50,7 @@ describe('webhook delivery', () => {
       provider_tx_id: tx.providerTxId,
       timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?[+-]\d\d:\d\d$/),
     });
-    // The fields go out in the spec's order (jsonb does not keep it).
+    // The fields go out in the interface's order (jsonb does not keep it).
     expect(Object.keys(JSON.parse(req!.body))[0]).toBe('event');
 
     const h = req!.headers;

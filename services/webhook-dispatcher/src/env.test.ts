@@ -3,7 +3,7 @@ import { parseEnv } from './env.js';
 const MASTER_KEY = '00'.repeat(32);
 
 describe('webhook dispatcher env', () => {
-  it('applies the defaults of the spec and architecture', () => {
+  it('applies the documented defaults (docs/interface.md, README)', () => {
     const env = parseEnv({ MASTER_KEY });
     expect(env).toEqual(expect.objectContaining({
       WEBHOOK_RETRY_SCHEDULE_S: '60,300,900,3600,21600,86400',

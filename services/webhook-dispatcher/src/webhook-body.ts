@@ -1,5 +1,5 @@
 /**
- * The payload is stored as jsonb, which does not keep key order. The body is sent with the spec's
+ * The payload is stored as jsonb, which does not keep key order. The body is sent with the interface's
  * field order (other keys after) so that merchants read what the documentation shows. The signature
  * covers whatever text is produced here, so the order is cosmetic, never a correctness matter.
  */

@@ -14,7 +14,7 @@ export const REFUND_REQUEST_TOPIC = QUEUE_NAMES.refundRequests;
 export interface NewRefund {
   merchantId: string;
   transactionId: string;
-  /** Omitted: the whole transaction amount (the spec). */
+  /** Omitted: the whole transaction amount (docs/interface.md). */
   amount: number | null;
   reason: string | null;
   idempotencyKey: string | null;

@@ -75,7 +75,7 @@ export const transactionSchemas: Record<string, Schema> = {
   },
   CashinTransaction: {
     type: 'object',
-    description: 'A cash-in as answered by POST /payments/cashin: the spec\'s cash-in response fields plus failure_code, failure_reason and refunded_amount.',
+    description: 'A cash-in as answered by POST /payments/cashin: the cash-in fields of the v1 interface plus failure_code, failure_reason and refunded_amount.',
     additionalProperties: false,
     required: [
       'transaction_id', 'merchant_order_id', 'type', 'status', 'amount', 'currency', 'country_code', 'msisdn', 'payment_method', 'payment_url',
@@ -97,7 +97,7 @@ export const transactionSchemas: Record<string, Schema> = {
   },
   Transaction: {
     type: 'object',
-    description: 'A transaction as read by GET /payments/{id}: the spec\'s status response fields plus failure_code, failure_reason and refunded_amount.',
+    description: 'A transaction as read by GET /payments/{id}: the status fields of the v1 interface plus failure_code, failure_reason and refunded_amount.',
     additionalProperties: false,
     required: STATUS_FIELDS,
     properties: {

@@ -3,7 +3,7 @@ import { defineQueue } from '../queue-definition.js';
 import { QUEUE_NAMES } from '../queue-names.js';
 
 /**
- * One delivery attempt of a webhook event (outbox id = event id). The retry schedule of the spec is
+ * One delivery attempt of a webhook event (outbox id = event id). The retry schedule of the interface (docs/interface.md) is
  * not BullMQ's backoff: the dispatcher records each attempt and re-schedules through the outbox, so a
  * 24 h retry survives Redis losing its data. BullMQ's attempts only cover our own crashes.
  */

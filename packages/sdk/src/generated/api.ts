@@ -251,7 +251,7 @@ export interface components {
          * @enum {string}
          */
         FailureCode: "INSUFFICIENT_BALANCE" | "INVALID_SECRET_CODE" | "THRESHOLD_REACHED" | "CUSTOMER_DID_NOT_VALIDATE" | "OPERATOR_REJECTED" | "OPERATOR_UNAVAILABLE" | "REJECTED_BY_APPROVER" | "UNKNOWN";
-        /** @description A cash-in as answered by POST /payments/cashin: the spec's cash-in response fields plus failure_code, failure_reason and refunded_amount. */
+        /** @description A cash-in as answered by POST /payments/cashin: the cash-in fields of the v1 interface plus failure_code, failure_reason and refunded_amount. */
         CashinTransaction: {
             /**
              * Format: uuid
@@ -300,7 +300,7 @@ export interface components {
              */
             updated_at: string;
         };
-        /** @description A transaction as read by GET /payments/{id}: the spec's status response fields plus failure_code, failure_reason and refunded_amount. */
+        /** @description A transaction as read by GET /payments/{id}: the status fields of the v1 interface plus failure_code, failure_reason and refunded_amount. */
         Transaction: {
             /**
              * Format: uuid
@@ -616,7 +616,7 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
         };
-        /** @description Every error body (decisions 3). */
+        /** @description Every error body: a stable code, a message for people, optional details and the request id. */
         Error: {
             error: {
                 /** @enum {string} */

@@ -10,7 +10,7 @@ export type StatusFields = Pick<
   | 'providerSessionId' | 'providerState' | 'providerTxnStatus' | 'failureCode' | 'failureReason' | 'refundedAmount' | 'completedAt'
 >;
 
-// Until the operator has decided, its raw state is PENDING (the spec's cash-in response shows it so).
+// Until the operator has decided, its raw state is PENDING (the interface's cash-in response shows it so, docs/interface.md).
 export function providerState(t: StatusFields): string | null {
   return t.providerState ?? (isInFlight(t.status as TransactionStatus) ? 'PENDING' : null);
 }
@@ -30,7 +30,7 @@ function common(t: StatusFields) {
   };
 }
 
-/** The field set of the spec's cash-in (202) response, plus failure_code/failure_reason/refunded_amount. */
+/** The field set of the interface's cash-in (202) response (docs/interface.md), plus failure_code/failure_reason/refunded_amount. */
 export function presentCashinResponse(t: Transaction, paymentUrl: string) {
   return {
     ...common(t),
@@ -51,7 +51,7 @@ export function presentCashinResponse(t: Transaction, paymentUrl: string) {
   };
 }
 
-/** A cash-out (decisions 7; the spec shows no field set): the cash-in's fields that apply, the beneficiary masked. */
+/** A cash-out (decisions 7; the interface shows no field set): the cash-in's fields that apply, the beneficiary masked. */
 export function presentCashoutResponse(t: Transaction) {
   return {
     ...common(t),
@@ -67,7 +67,7 @@ export function presentCashoutResponse(t: Transaction) {
   };
 }
 
-/** The field set of the spec's status (GET) response, plus failure_code/failure_reason/refunded_amount. */
+/** The field set of the interface's status (GET) response (docs/interface.md), plus failure_code/failure_reason/refunded_amount. */
 export function presentStatusResponse(t: StatusFields) {
   return {
     ...common(t),

@@ -5,7 +5,7 @@ export { rememberOnce } from './remember-once.js';
 export { InvalidPayloadError, QueueProducer, type ProducerOptions } from './producer.js';
 export { reportQueueDepth, jobDurations } from './queue-metrics.js';
 export { createWorker, isFinalAttempt, type JobHandler, type WorkerLogger, type WorkerOptions } from './worker.js';
-export { OutboxPublisher, createOutboxPublisher, type FailedJob, type OutboxQueueProducer } from './outbox-publisher.js';
+export { OutboxPublisher, createOutboxPublisher, type FailedJob, type InvalidRow, type OutboxQueueProducer } from './outbox-publisher.js';
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';
 export type { PublishableOutboxRow } from './outbox-row.js';
 export type {

@@ -12,6 +12,12 @@ export interface FailedJob {
   remove(): Promise<void>;
 }
 
+/** An outbox row whose payload does not satisfy its queue's schema, with the schema's complaint. */
+export interface InvalidRow {
+  row: PublishableOutboxRow;
+  reason: string;
+}
+
 export interface PublishLogger {
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
@@ -39,8 +45,10 @@ export class OutboxPublisher {
     return [...this.byTopic.keys()];
   }
 
-  async publish(rows: PublishableOutboxRow[], now = Date.now()): Promise<void> {
-    await Promise.all(rows.map((row) => this.publishOne(row, now)));
+  /** Returns the rows whose payload broke their queue's schema (never queued: see publishOne). */
+  async publish(rows: PublishableOutboxRow[], now = Date.now()): Promise<InvalidRow[]> {
+    const invalid = await Promise.all(rows.map((row) => this.publishOne(row, now)));
+    return invalid.filter((r): r is InvalidRow => r !== null);
   }
 
   /**
@@ -57,25 +65,26 @@ export class OutboxPublisher {
     return { key: `${job.id}@${job.finishedOn}`, reason: job.failedReason, remove: () => job.remove() };
   }
 
-  private async publishOne(row: PublishableOutboxRow, now: number): Promise<void> {
-    if (isHeld(row.availableAt)) return;
+  private async publishOne(row: PublishableOutboxRow, now: number): Promise<InvalidRow | null> {
+    if (isHeld(row.availableAt)) return null;
     const producer = this.byTopic.get(row.topic);
     if (!producer) {
       this.logger?.warn({ topic: row.topic, outboxId: row.id }, 'no producer for outbox topic; the relay of its consumer will publish it');
-      return;
+      return null;
     }
     try {
       await producer.add({ ...row.payload, outbox_id: row.id }, { jobId: outboxJobId(row.id, row.run), delayMs: row.availableAt.getTime() - now });
     } catch (err) {
       if (err instanceof InvalidPayloadError) {
         // Our code cannot write such a row (its payload type is the queue's); one written before a
-        // schema changed, or by hand, can. It stays in the outbox and is logged on each relay pass
-        // until someone fixes or completes it: publishing it again cannot help, dropping it would lose work.
+        // schema changed, or by hand, can. Publishing it again cannot help and dropping it would lose
+        // work: it is returned, and the relay parks it for a person to fix.
         this.logger?.error({ err, topic: row.topic, outboxId: row.id }, 'outbox row breaks its queue schema; it will not run until fixed by hand');
-        return;
+        return { row, reason: err.message };
       }
       this.logger?.warn({ err, topic: row.topic, outboxId: row.id }, 'outbox publish failed; the relay will retry');
     }
+    return null;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { FailedJob, OutboxPublisher } from './outbox-publisher.js';
+import type { FailedJob, InvalidRow, OutboxPublisher } from './outbox-publisher.js';
 import type { OutboxTopic, PublishableOutboxRow } from './outbox-row.js';
 
 export interface OutboxRelayOptions {
@@ -20,6 +20,8 @@ export interface OutboxRelayOptions {
    * same failed job by every replica's relay: it must count each failed job once.
    */
   onFailedRun?(row: PublishableOutboxRow, failed: FailedJob): Promise<boolean>;
+  /** A due row whose payload breaks its queue's schema: it can never run as it is (parked by the worker runtime). */
+  onInvalidPayload?(invalid: InvalidRow): Promise<void>;
 }
 
 export interface OutboxRelay {
@@ -49,7 +51,9 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const runOnce = async (now = Date.now()) => {
     const due = await options.findOverdue(options.topics, new Date(now - options.graceMs));
     const rows = (await Promise.all(due.map(async (row) => ((await runAgain(row)) ? [row] : [])))).flat();
-    await options.publisher.publish(rows, now);
+    const invalid = await options.publisher.publish(rows, now);
+    // Without this a broken row would stay at the head of every pass's page of overdue rows.
+    if (options.onInvalidPayload) for (const i of invalid) await options.onInvalidPayload(i);
     return rows.length;
   };
   const timer = setInterval(() => {

@@ -73,4 +73,15 @@ describe('a job that keeps failing for an unknown reason is parked after a bound
     await waitFor(async () => runs.filter((r) => r.outbox_id === row.id).length > 4, { timeoutMs: 15_000, what: 'a run after unparking' });
     expect(await db.outbox.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ run: 1 });
   });
+
+  it('parks at once a row whose payload breaks its queue schema (written before a schema change, or by hand): it could never run', async () => {
+    const { db } = fixture;
+    // Through the client, not insertOutbox: our own code cannot write such a row.
+    const row = await db.outbox.create({ data: { id: randomUUID(), topic: refundRequests.name, payload: { refund_id: 'not-a-uuid' } } });
+    await waitFor(async () => (await db.outbox.findUniqueOrThrow({ where: { id: row.id } })).parkedAt !== null, { timeoutMs: 15_000, what: 'the broken row parked' });
+    const parked = await db.outbox.findUniqueOrThrow({ where: { id: row.id } });
+    expect(parked.failedRuns).toBe(1);
+    expect(parked.lastError).toContain('refund_id');
+    expect(runs.filter((r) => r.outbox_id === row.id)).toHaveLength(0);
+  });
 });

@@ -1,6 +1,6 @@
 import { countParkedJobs, recordFailedRun, type Db } from '@mm/db';
 import { Counter, Gauge, singleMetric, type Logger, type Registry } from '@mm/observability';
-import type { FailedJob, PublishableOutboxRow } from '@mm/queues';
+import type { FailedJob, InvalidRow, PublishableOutboxRow } from '@mm/queues';
 
 export interface JobParkingDeps {
   db: Db;
@@ -16,7 +16,10 @@ export interface JobParkingDeps {
  * Redis (the Bull dashboard shows it with its error), the back-office lists it, and
  * mm_outbox_parked_jobs says so. Nothing spins silently: a job fails a bounded number of times.
  */
-export function parkFailingJobs(deps: JobParkingDeps): (row: PublishableOutboxRow, failed: FailedJob) => Promise<boolean> {
+export function parkFailingJobs(deps: JobParkingDeps): {
+  onFailedRun(row: PublishableOutboxRow, failed: FailedJob): Promise<boolean>;
+  onInvalidPayload(invalid: InvalidRow): Promise<void>;
+} {
   const parkedTotal = singleMetric(deps.metrics, 'mm_jobs_parked_total', () => new Counter({
     name: 'mm_jobs_parked_total',
     help: 'Jobs parked after failing OUTBOX_MAX_FAILED_RUNS runs for an unknown reason, by queue: each one waits for a person.',
@@ -35,7 +38,7 @@ export function parkFailingJobs(deps: JobParkingDeps): (row: PublishableOutboxRo
       for (const [topic, n] of Object.entries(counts)) this.set({ topic }, n);
     },
   }));
-  return async (row, failed) => {
+  const onFailedRun = async (row: PublishableOutboxRow, failed: FailedJob): Promise<boolean> => {
     const run = await recordFailedRun(deps.db, row.id, failed, deps.maxRuns);
     if (!run) return false;
     if (!run.parked) {
@@ -49,4 +52,13 @@ export function parkFailingJobs(deps: JobParkingDeps): (row: PublishableOutboxRo
     }
     return true;
   };
+  // A payload its queue refuses will never run as it is: parked at once, for a person to fix.
+  const onInvalidPayload = async ({ row, reason }: InvalidRow): Promise<void> => {
+    const run = await recordFailedRun(deps.db, row.id, { key: `invalid-payload@${row.run}`, reason }, 1);
+    if (run?.parked && run.failedRuns === 1) {
+      parkedTotal.inc({ queue: row.topic });
+      deps.logger.error({ queue: row.topic, outbox_id: row.id, error: reason }, 'outbox row parked: its payload breaks its queue schema');
+    }
+  };
+  return { onFailedRun, onInvalidPayload };
 }

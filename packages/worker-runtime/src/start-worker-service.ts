@@ -102,7 +102,7 @@ export async function startWorkerService<Info extends object = object>(o: Worker
     graceMs: env.OUTBOX_GRACE_MS,
     intervalMs: env.OUTBOX_RELAY_INTERVAL_MS,
     onError: (err) => logger.warn({ err }, 'outbox relay pass failed'),
-    onFailedRun: parkFailingJobs({ db, logger, metrics, maxRuns: env.OUTBOX_MAX_FAILED_RUNS }),
+    ...parkFailingJobs({ db, logger, metrics, maxRuns: env.OUTBOX_MAX_FAILED_RUNS }),
   });
   const workers: { worker: Worker; connection: Redis }[] = names.map((name) => {
     const spec = setupResult.jobs[name] as JobSpec<typeof name>;

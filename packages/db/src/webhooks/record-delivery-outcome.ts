@@ -80,16 +80,9 @@ async function lockTransactionOfEvent(tx: Tx, eventId: string): Promise<string |
   return row?.id ?? null;
 }
 
-interface AttemptRow {
+interface AttemptRow extends Omit<DeliveryAttempt, 'finishedAt'> {
   eventId: string;
-  attemptNo: number;
-  targetUrl: string;
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
-  errorDetail: string | null;
   success: boolean;
-  attemptedAt: Date;
   /** The event after it. */
   event: {
     status: 'PENDING' | 'DELIVERED' | 'ABANDONED';

@@ -2,27 +2,15 @@ import type { Job } from 'bullmq';
 import { createCashin, type Db } from '@mm/db';
 import type { OperatorResult } from '@mm/domain';
 import { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
+import { failingOperator } from '@mm/operators/testing';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing';
 import type { AfterCommit } from '@mm/queues';
 import { operatorRequestsHandler } from './operator-requests.js';
 
-// An operator that refuses every push the same way: the adapter interface's fake, for the paths the
-// simulator cannot produce on demand.
-function refusingOperator(error: Error): OperatorAdapter {
-  return {
-    name: 'refusing',
-    pushUssd: async () => { throw error; },
-    queryStatus: async () => { throw error; },
-    refund: async () => { throw error; },
-    disburse: async () => { throw error; },
-    parseCallback: () => null,
-  };
-}
-
 // A slow operator: every push times out on our side, but it registered the push and its status query
 // answers (or says it never saw it).
 function slowOperator(status: OperatorResult & { found: boolean }): OperatorAdapter {
-  return { ...refusingOperator(new OperatorUnavailableError('timeout')), queryStatus: async () => status };
+  return { ...failingOperator(new OperatorUnavailableError('timeout')), queryStatus: async () => status };
 }
 const known = (providerState: OperatorResult['providerState'], providerTxnStatus: string | null) =>
   ({ found: true, providerState, providerTxnStatus, providerTxId: providerState === 'OK' ? 'MP1' : null, failureReason: null });
@@ -57,13 +45,13 @@ describe('push processor on its last attempt', () => {
 
   it('lets BullMQ retry before the last attempt (the transaction stays INITIATED)', async () => {
     const t = await newCashin('retry-1');
-    await expect(run(refusingOperator(new OperatorUnavailableError('down')), 1, t)).rejects.toThrow('down');
+    await expect(run(failingOperator(new OperatorUnavailableError('down')), 1, t)).rejects.toThrow('down');
     expect((await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).status).toBe('INITIATED');
   });
 
   it('leaves a push nobody can vouch for (no answer to the pushes nor to the status query) to the expiry check, never FAILED on a guess', async () => {
     const t = await newCashin('unavailable-1');
-    await run(refusingOperator(new OperatorUnavailableError('down')), 3, t);
+    await run(failingOperator(new OperatorUnavailableError('down')), 3, t);
     const after = await db.transaction.findUniqueOrThrow({ where: { id: t.id } });
     expect(after).toMatchObject({ status: 'PENDING', failureCode: null, providerSessionId: null });
     expect(after.expiresAt).toBeInstanceOf(Date);
@@ -74,7 +62,7 @@ describe('push processor on its last attempt', () => {
 
   it('fails the cash-in OPERATOR_REJECTED when the operator kept refusing the request, instead of retrying for ever', async () => {
     const t = await newCashin('refused-1');
-    await run(refusingOperator(new OperatorRefusedError('push', 400, '{"error":"invalid_request"}')), 3, t);
+    await run(failingOperator(new OperatorRefusedError('push', 400, '{"error":"invalid_request"}')), 3, t);
     expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'FAILED', failureCode: 'OPERATOR_REJECTED' });
     expect((await db.outbox.findUniqueOrThrow({ where: { id: t.outboxId } })).completedAt).toBeInstanceOf(Date);
   });
@@ -82,7 +70,7 @@ describe('push processor on its last attempt', () => {
   it('never fails a payment on an error that is not the operator refusing it (a bug of ours): the outcome is unknown, PENDING for the expiry check', async () => {
     const t = await newCashin('bug-1');
     // A TypeError from our own code on every push and status call: nobody refused anything.
-    await run(refusingOperator(new TypeError("Cannot read properties of undefined (reading 'session_id')")), 3, t);
+    await run(failingOperator(new TypeError("Cannot read properties of undefined (reading 'session_id')")), 3, t);
     const after = await db.transaction.findUniqueOrThrow({ where: { id: t.id } });
     expect(after).toMatchObject({ status: 'PENDING', failureCode: null });
     expect((await db.transactionEvent.findFirstOrThrow({ where: { transactionId: t.id, toStatus: 'PENDING' } })).cause).toBe('push-timeout:outcome-unknown');
@@ -91,7 +79,7 @@ describe('push processor on its last attempt', () => {
 
   it('a bug on the push whose status the operator knows adopts that status, like a timeout', async () => {
     const t = await newCashin('bug-known-1');
-    await run({ ...refusingOperator(new TypeError('bug')), queryStatus: async () => known('OK', '200') }, 3, t);
+    await run({ ...failingOperator(new TypeError('bug')), queryStatus: async () => known('OK', '200') }, 3, t);
     expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'SUCCESS', providerTxId: 'MP1' });
   });
 

@@ -1,15 +1,10 @@
 import { balancesOf, createCashin, createRefund, transition, type Db } from '@mm/db';
 import { Registry } from '@mm/observability';
-import { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
+import { OperatorRefusedError, OperatorUnavailableError } from '@mm/operators';
+import { failingOperator } from '@mm/operators/testing';
 import type { AfterCommit } from '@mm/queues';
 import { createMerchantTestDatabase, sumBy, type MerchantTestDatabase } from '@mm/testing';
 import { refundRequestsHandler } from './refund-requests.js';
-
-// The adapter interface's fake, for answers the simulator does not give on demand.
-function operatorThrowing(error: Error): OperatorAdapter {
-  const fail = async () => { throw error; };
-  return { name: 'fake', pushUssd: fail, queryStatus: fail, refund: fail, disburse: fail, parseCallback: () => null };
-}
 
 describe('refund refused by the operator', () => {
   let fixture: MerchantTestDatabase;
@@ -46,7 +41,7 @@ describe('refund refused by the operator', () => {
     const availableBefore = await available();
     const metrics = new Registry();
     const refused = new OperatorRefusedError('refund', 404, '{"error":"unknown_original_reference"}');
-    await refundRequestsHandler({ db, adapter: operatorThrowing(refused), afterCommit, metrics })({ outbox_id: outboxId, refund_id: refund.id });
+    await refundRequestsHandler({ db, adapter: failingOperator(refused), afterCommit, metrics })({ outbox_id: outboxId, refund_id: refund.id });
 
     expect(await db.refund.findUniqueOrThrow({ where: { id: refund.id } })).toMatchObject({
       status: 'FAILED', failureReason: 'operator refused the request (404): {"error":"unknown_original_reference"}',
@@ -68,7 +63,7 @@ describe('refund refused by the operator', () => {
     const { refund, outboxId } = await pendingRefund(`unknown-${what}`);
     const availableBefore = await available();
     const metrics = new Registry();
-    await expect(refundRequestsHandler({ db, adapter: operatorThrowing(error), afterCommit, metrics })({ outbox_id: outboxId, refund_id: refund.id })).rejects.toBe(error);
+    await expect(refundRequestsHandler({ db, adapter: failingOperator(error), afterCommit, metrics })({ outbox_id: outboxId, refund_id: refund.id })).rejects.toBe(error);
     expect((await db.refund.findUniqueOrThrow({ where: { id: refund.id } })).status).toBe('PENDING');
     expect((await db.outbox.findUniqueOrThrow({ where: { id: outboxId } })).completedAt).toBeNull();
     expect(await available()).toBe(availableBefore);

@@ -1,4 +1,5 @@
-import { balancesOf, createCashin, createCashout, transition, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { balancesOf, createCashin, createCashout, transition } from '@mm/db/transactions';
 import { Registry } from '@mm/observability';
 import { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
 import type { AfterCommit } from '@mm/queues';

@@ -1,5 +1,5 @@
 import { waitFor } from '@mm/testing';
-import { resendWebhookEvent } from '@mm/db';
+import { resendWebhookEvent } from '@mm/db/webhooks';
 import { startChaosSystem, type ChaosSystem } from './support/chaos-system.js';
 import { settle, violations } from './support/invariants.js';
 import { runLoad } from './support/load.js';

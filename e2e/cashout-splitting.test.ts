@@ -4,7 +4,7 @@
  * included, however many arrive at once. Limits scaled down (threshold 10 000, merchant 30 000,
  * beneficiary 10 000: the defaults' ratios) so one cash-in funds a suite.
  */
-import { rejectCashout, verifyLedger } from '@mm/db';
+import { rejectCashout, verifyLedger } from '@mm/db/transactions';
 import { waitFor } from '@mm/testing';
 import { anotherMerchant, newOrderId } from './support/contract.js';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';

@@ -1,4 +1,4 @@
-import { approveCashout, rejectCashout, verifyLedger } from '@mm/db';
+import { approveCashout, rejectCashout, verifyLedger } from '@mm/db/transactions';
 import { waitFor } from '@mm/testing';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 import { expectError, newOrderId, unixTime, withoutWrites } from './support/contract.js';

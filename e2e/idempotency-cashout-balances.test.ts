@@ -1,4 +1,5 @@
-import { EXPIRY_TOPIC, OPERATOR_REQUEST_TOPIC, setSubsidiaryActive, upsertSubsidiary } from '@mm/db';
+import { setSubsidiaryActive, upsertSubsidiary } from '@mm/db/reference-data';
+import { EXPIRY_TOPIC, OPERATOR_REQUEST_TOPIC } from '@mm/db/transactions';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 import { anotherMerchant, expectError, expectValidationError, newOrderId, unixTime, withoutWrites } from './support/contract.js';
 

@@ -1,4 +1,4 @@
-import { setMerchantStatus } from '@mm/db';
+import { setMerchantStatus } from '@mm/db/reference-data';
 import { waitFor } from '@mm/testing';
 import { fetchFrom, signedClient, type SignOptions } from '@mm/testing';
 import { anotherMerchant, newOrderId, onceHeard, rawRequest, signedHeaders, unixTime } from './support/contract.js';

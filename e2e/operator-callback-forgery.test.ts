@@ -3,7 +3,7 @@
  * bridge never verifies with the published simulator secret, the same signed delivery is queued once,
  * and a callback naming a cash-out's reference cannot fail it and release its reservation.
  */
-import { createCashout, transition } from '@mm/db';
+import { createCashout, transition } from '@mm/db/transactions';
 import { signPayload } from '@mm/domain';
 import { createLogger } from '@mm/observability';
 import { parseEnv as bridgeEnv, startOperatorBridge, type RunningBridge } from '@mm/operator-bridge';

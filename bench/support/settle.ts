@@ -1,4 +1,5 @@
-import { verifyLedger, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { verifyLedger } from '@mm/db/transactions';
 import { waitFor } from '@mm/testing';
 import type { ChaosSystem } from '@mm/chaos/system';
 

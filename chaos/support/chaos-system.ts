@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createApiKey, createDb, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary, type Db } from '@mm/db';
+import { createDb, type Db } from '@mm/db';
+import { createApiKey, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
 import { createTestDatabase, distinctFreePorts, signedClient, type TestDatabase } from '@mm/testing';
 import { startMerchantReceiver, type MerchantReceiver } from './merchant-receiver.js';
 import { PrivateRedis } from './private-redis.js';

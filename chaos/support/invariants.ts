@@ -1,4 +1,4 @@
-import { verifyLedger } from '@mm/db';
+import { verifyLedger } from '@mm/db/transactions';
 import { signatureMatches } from '@mm/domain';
 import { waitFor } from '@mm/testing';
 import type { ChaosSystem } from './chaos-system.js';

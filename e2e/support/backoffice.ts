@@ -1,4 +1,4 @@
-import { createStaffUser } from '@mm/db';
+import { createStaffUser } from '@mm/db/staff';
 import type { StaffRole } from '@mm/domain';
 import { createLogger } from '@mm/observability';
 import { parseEnv as backofficeEnv, startBackoffice, type RunningBackoffice } from '@mm/backoffice';

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { createApiKey, createMerchant } from '@mm/db';
+import { createApiKey, createMerchant } from '@mm/db/reference-data';
 import { signPayload } from '@mm/domain';
 import { waitFor } from '@mm/testing';
 import { signedClient, type ApiResponse } from '@mm/testing';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createApiKey, createDb, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary, type Db } from '@mm/db';
+import { createDb, type Db } from '@mm/db';
+import { createApiKey, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
 import { createLogger } from '@mm/observability';
 import { createTestDatabase, createTestRedis, distinctFreePorts, type TestDatabase, type TestRedis } from '@mm/testing';
 import { parseEnv as gatewayEnv, startGateway, type RunningGateway } from '@mm/gateway';

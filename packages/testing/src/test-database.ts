@@ -4,8 +4,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { createDb, createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary, type Db } from '@mm/db';
+import { createDb, type Db } from '@mm/db';
 import { listMigrations, migrate, MIGRATIONS_DIR } from '@mm/db/migrate';
+import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
 
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const TEMPLATE_PREFIX = 'mm_template_';

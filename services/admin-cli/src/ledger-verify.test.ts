@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import {
-  createCashin, createDb, createMerchant, createRefund, completeRefund, SEED_SUBSIDIARIES, transition, upsertSubsidiary, type Db,
-} from '@mm/db';
+import { createDb, type Db } from '@mm/db';
+import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
+import { createCashin, createRefund, completeRefund, transition } from '@mm/db/transactions';
 import { createTestDatabase, type TestDatabase } from '@mm/testing';
 import { CommandFailure, runCommand } from './run-command.js';
 import { parseEnv } from './env.js';

@@ -1,4 +1,5 @@
-import { apiKeySecretBinding, createDb, SecretBox, type Db } from '@mm/db';
+import { createDb, type Db } from '@mm/db';
+import { apiKeySecretBinding, SecretBox } from '@mm/db/reference-data';
 import { sealUnbound } from '@mm/db/testing/unbound-secret';
 import { DEMO_MERCHANT, DEV_MASTER_KEY } from '@mm/config';
 import { createTestDatabase, type TestDatabase } from '@mm/testing';

@@ -1,7 +1,10 @@
 import { parseArgs } from 'node:util';
+import { createDb } from '@mm/db';
+import { migrate } from '@mm/db/migrate';
 import {
-  createApiKey, createDb, migrate, resealUnboundSecrets, revokeApiKey, SecretBox, setSubsidiaryActive, upsertSubsidiary, verifyLedger,
-} from '@mm/db';
+  createApiKey, resealUnboundSecrets, revokeApiKey, SecretBox, setSubsidiaryActive, upsertSubsidiary,
+} from '@mm/db/reference-data';
+import { verifyLedger } from '@mm/db/transactions';
 import { currencyForCountry } from '@mm/domain';
 import type { AdminEnv } from './env.js';
 import { auditVerify, parseAnchor } from './commands/audit-verify.js';

@@ -1,4 +1,5 @@
-import { createDb, findStaffByEmail, verifyPassword, type Db } from '@mm/db';
+import { createDb, type Db } from '@mm/db';
+import { findStaffByEmail, verifyPassword } from '@mm/db/staff';
 import { DEMO_STAFF } from '@mm/config';
 import { createTestDatabase, type TestDatabase } from '@mm/testing';
 import { runCommand } from './run-command.js';

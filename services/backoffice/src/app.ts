@@ -12,7 +12,7 @@ import type { Queue } from 'bullmq';
 import express, { type Express } from 'express';
 import type { Store } from 'express-session';
 import type { Db } from '@mm/db';
-import type { SecretBox } from '@mm/db';
+import type { SecretBox } from '@mm/db/reference-data';
 import type { AfterCommit, OutboxPublisher } from '@mm/queues';
 import { Counter, httpMetrics, liveness, type Logger, type Registry } from '@mm/observability';
 import { loadStaff, requireLogin } from './auth/guard.js';

@@ -1,7 +1,8 @@
 import { RedisStore } from 'connect-redis';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
-import { createServiceDb, SecretBox } from '@mm/db';
+import { createServiceDb } from '@mm/db';
+import { SecretBox } from '@mm/db/reference-data';
 import { AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, webhookDeliveries } from '@mm/queues';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, startInternalServer, type Logger } from '@mm/observability';
 import { createBackofficeApp } from './app.js';

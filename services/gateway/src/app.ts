@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import type { Db } from '@mm/db';
+import type { ExportPool } from '@mm/db/transactions';
 import type { AmountLimits, CashoutApprovalRule } from '@mm/domain';
 import type { Logger, Registry } from '@mm/observability';
 import { liveness } from '@mm/observability';
@@ -21,7 +22,6 @@ import { paymentsRouter } from './routes/payments.js';
 import { refundsRouter } from './routes/refunds.js';
 import { webhookEventsRouter } from './routes/webhook-events.js';
 import { transactionsExportRouter } from './routes/transactions-export.js';
-import type { ExportPool } from '@mm/db/export-transactions';
 
 export interface GatewayDeps {
   db: Db;

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { createDb, type Db } from '@mm/db';
 import {
-  createApiKey, createDb, createMerchant, listenForReferenceChanges, lookupApiKey, SecretBox, type Db, type ReferenceChangeFeed,
-} from '@mm/db';
+  createApiKey, createMerchant, listenForReferenceChanges, lookupApiKey, SecretBox, type ReferenceChangeFeed,
+} from '@mm/db/reference-data';
 import { createTestDatabase, waitFor, type TestDatabase } from '@mm/testing';
 import { createKeyLookup } from './key-lookup.js';
 

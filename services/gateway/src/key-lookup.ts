@@ -1,4 +1,4 @@
-import { keyUsableAt, ReferenceCache, type ActiveKey, type ApiKeyRecord, type ReferenceChangeFeed } from '@mm/db';
+import { keyUsableAt, ReferenceCache, type ActiveKey, type ApiKeyRecord, type ReferenceChangeFeed } from '@mm/db/reference-data';
 
 export interface KeyLookupOptions {
   feed: ReferenceChangeFeed;

@@ -1,10 +1,11 @@
-import { createServiceDb, findActiveSubsidiary, listenForReferenceChanges, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db';
+import { createServiceDb } from '@mm/db';
+import { findActiveSubsidiary, listenForReferenceChanges, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db/reference-data';
+import { createExportPool } from '@mm/db/transactions';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, referenceChangesGauge, startInternalServer, type Logger } from '@mm/observability';
 import {
   AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, operatorRequests, refundRequests, TransactionUpdateWaiter,
   type ProducerOptions,
 } from '@mm/queues';
-import { createExportPool } from '@mm/db/export-transactions';
 import { createGatewayApp } from './app.js';
 import type { GatewayEnv } from './env.js';
 import { ReplayGuard } from './http/replay-guard.js';

@@ -1,4 +1,4 @@
-import { resendWebhookEvent as resendInTx } from '@mm/db';
+import { resendWebhookEvent as resendInTx } from '@mm/db/webhooks';
 import { startReceiver, waitFor, type Receiver } from '@mm/testing';
 import { createFixture, type Fixture } from './test-support/fixture.js';
 import { moveTransaction } from './test-support/move-transaction.js';

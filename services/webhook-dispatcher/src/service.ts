@@ -1,4 +1,4 @@
-import { listenForReferenceChanges, newestActiveSecret, ReferenceCache, SecretBox } from '@mm/db';
+import { listenForReferenceChanges, newestActiveSecret, ReferenceCache, SecretBox } from '@mm/db/reference-data';
 import { Histogram, LATENCY_BUCKETS, referenceChangesGauge, type Logger } from '@mm/observability';
 import { startWorkerService, type RunningWorkerService } from '@mm/worker-runtime';
 import type { WebhookDispatcherEnv } from './env.js';

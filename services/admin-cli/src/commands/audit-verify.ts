@@ -1,4 +1,5 @@
-import { verifyAuditChain, type AuditChainReport, type ChainAnchor, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { verifyAuditChain, type AuditChainReport, type ChainAnchor } from '@mm/db/staff';
 
 /** `--anchor ID:HASH`: a head printed by an earlier run and kept outside the database. */
 export function parseAnchor(value: string | undefined): ChainAnchor | undefined {

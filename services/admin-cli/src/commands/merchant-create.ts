@@ -1,4 +1,5 @@
-import { createApiKey, createMerchant, type Db, type SecretBox } from '@mm/db';
+import type { Db } from '@mm/db';
+import { createApiKey, createMerchant, type SecretBox } from '@mm/db/reference-data';
 
 export async function merchantCreate(db: Db, box: SecretBox, opts: { name: string; webhookUrl: string | null }) {
   const merchant = await createMerchant(db, { name: opts.name, webhookUrl: opts.webhookUrl });

@@ -1,7 +1,7 @@
 import { DEMO_MERCHANT, DEMO_STAFF } from '@mm/config';
-import {
-  createApiKey, createMerchant, createStaffUser, findStaffByEmail, SEED_SUBSIDIARIES, upsertSubsidiary, type Db, type SecretBox,
-} from '@mm/db';
+import type { Db } from '@mm/db';
+import { createApiKey, createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary, type SecretBox } from '@mm/db/reference-data';
+import { createStaffUser, findStaffByEmail } from '@mm/db/staff';
 
 /**
  * Reference data only, safe in production (nothing with a published credential): subsidiaries CI/SN/CM.

@@ -1,4 +1,5 @@
-import { createStaffUser, generatePassword, isUniqueViolation, recordAudit, type Db } from '@mm/db';
+import { isUniqueViolation, type Db } from '@mm/db';
+import { createStaffUser, generatePassword, recordAudit } from '@mm/db/staff';
 import { isStaffRole, STAFF_ROLES } from '@mm/domain';
 
 export interface StaffCreateInput {

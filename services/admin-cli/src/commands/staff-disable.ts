@@ -1,4 +1,5 @@
-import { findStaffByEmail, recordAudit, setStaffDisabled, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { findStaffByEmail, recordAudit, setStaffDisabled } from '@mm/db/staff';
 
 /**
  * Disables a back-office account from the command line, with its audit row (actor `admin-cli`) in the

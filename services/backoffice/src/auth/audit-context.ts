@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { AuditInput } from '@mm/db';
+import type { AuditInput } from '@mm/db/staff';
 import { currentStaff, requestIdOf } from '../http/locals.js';
 
 /** Who does it, from where: spread into recordAudit() by every audited action. */

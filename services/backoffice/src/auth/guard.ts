@@ -5,7 +5,8 @@
  * `requirePermission(...)` for its own permission.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { findStaffById, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { findStaffById } from '@mm/db/staff';
 import { can, type StaffPermission } from '@mm/domain';
 import { setStaff, staffOrNull } from '../http/locals.js';
 import { forbidden, PageError } from '../http/page-error.js';

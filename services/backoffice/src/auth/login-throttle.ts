@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { normalizeStaffEmail } from '@mm/db';
+import { normalizeStaffEmail } from '@mm/db/staff';
 import { clientAddressBucket } from '@mm/observability';
 
 export interface LoginLimits {

@@ -1,4 +1,4 @@
-import { dummyVerifyPassword, verifyPassword } from '@mm/db';
+import { dummyVerifyPassword, verifyPassword } from '@mm/db/staff';
 import type { Counter } from '@mm/observability';
 
 /**

@@ -3,7 +3,7 @@
  * member of the request, the CSP nonce and the request id.
  */
 import type { Response } from 'express';
-import type { StaffAccount } from '@mm/db';
+import type { StaffAccount } from '@mm/db/staff';
 
 export function setStaff(res: Response, staff: StaffAccount): void {
   res.locals.staff = staff;

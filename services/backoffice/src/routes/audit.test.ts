@@ -1,4 +1,4 @@
-import { recordAudit } from '@mm/db';
+import { recordAudit } from '@mm/db/staff';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
 import type { PageResponse } from '../test-support/client.js';
 import { logInAs } from '../test-support/transaction-data.js';

@@ -1,6 +1,7 @@
 /** `/audit` (audit:read, admin only): the staff audit log, newest first, filtered by target and actor. */
 import express, { type Router } from 'express';
-import { listAudit, type AuditQuery, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { listAudit, type AuditQuery } from '@mm/db/staff';
 import { requirePermission } from '../auth/guard.js';
 import { textField } from '../http/query.js';
 import { auditView, type AuditFilterForm } from '../views/audit.js';

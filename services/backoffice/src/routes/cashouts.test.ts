@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import { createCashin, createCashout, createMerchant, SEED_SUBSIDIARIES, transition, upsertSubsidiary, verifyLedger } from '@mm/db';
+import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
+import { createCashin, createCashout, transition, verifyLedger } from '@mm/db/transactions';
 import { bullPrefix, cashoutRequests } from '@mm/queues';
 import type { StaffRole } from '@mm/domain';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';

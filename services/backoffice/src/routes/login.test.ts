@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { setStaffDisabled } from '@mm/db';
+import { setStaffDisabled } from '@mm/db/staff';
 import { startBackofficeFixture, TEST_PASSWORD, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
 
 const MAX_FAILURES = 3;

@@ -1,7 +1,8 @@
 /** GET/POST /login, POST /logout: the only routes reachable without a login (with /health, /ready, /metrics). */
 import express, { type Router } from 'express';
 import Joi from 'joi';
-import { recordAudit, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { recordAudit } from '@mm/db/staff';
 import type { Counter } from '@mm/observability';
 import { requestContext } from '../auth/audit-context.js';
 import type { LoginThrottle } from '../auth/login-throttle.js';

@@ -4,7 +4,8 @@
  * showing the new secret, once (never a redirect: the secret is kept nowhere to be shown later).
  */
 import express, { type Request, type Router } from 'express';
-import { findMerchant, type Db, type MerchantSummary, type SecretBox } from '@mm/db';
+import type { Db } from '@mm/db';
+import { findMerchant, type MerchantSummary, type SecretBox } from '@mm/db/reference-data';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
 import { formField } from '../http/form.js';

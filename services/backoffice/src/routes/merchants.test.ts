@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { apiKeySecretBinding, findActiveKey } from '@mm/db';
+import { apiKeySecretBinding, findActiveKey } from '@mm/db/reference-data';
 import { createLogger } from '@mm/observability';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
 import { changeAudit, issuedKeyOf, loggedIn, occurrences, seedMerchant } from '../test-support/merchant-test-helpers.js';

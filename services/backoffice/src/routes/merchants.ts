@@ -5,7 +5,8 @@
  * the secret is never kept anywhere to be shown later); the other POSTs redirect (303).
  */
 import express, { type Request, type Response, type Router } from 'express';
-import { findMerchant, listMerchantKeys, listMerchants, type Db, type SecretBox } from '@mm/db';
+import type { Db } from '@mm/db';
+import { findMerchant, listMerchantKeys, listMerchants, type SecretBox } from '@mm/db/reference-data';
 import { can } from '@mm/domain';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';

@@ -4,7 +4,8 @@
  * (which writes its audit row in the same transaction) and redirect after a POST.
  */
 import express, { type Router } from 'express';
-import { listStaff, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { listStaff } from '@mm/db/staff';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
 import { csrfToken } from '../http/csrf.js';

@@ -3,7 +3,8 @@
  * its own to read them); activate/deactivate need subsidiaries:manage (admin). POSTs redirect (303).
  */
 import express, { type Request, type Router } from 'express';
-import { listSubsidiaries, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { listSubsidiaries } from '@mm/db/reference-data';
 import { can } from '@mm/domain';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';

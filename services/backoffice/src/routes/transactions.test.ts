@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createCashout, rejectCashout, transition } from '@mm/db';
+import { createCashout, rejectCashout, transition } from '@mm/db/transactions';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
 import type { PageResponse, TestClient } from '../test-support/client.js';
 import { abandon, failByOperator, failOnce, logInAs, newCashin, newMerchant, seedSubsidiaries } from '../test-support/transaction-data.js';

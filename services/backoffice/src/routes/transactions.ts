@@ -3,7 +3,8 @@
  * query) and `/transactions/:id`, every field with the timeline and the webhook events.
  */
 import express, { type Router } from 'express';
-import { searchTransactions, transactionTimeline, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { searchTransactions, transactionTimeline } from '@mm/db/transactions';
 import { can } from '@mm/domain';
 import { requirePermission } from '../auth/guard.js';
 import { csrfToken } from '../http/csrf.js';

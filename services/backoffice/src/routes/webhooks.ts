@@ -4,7 +4,8 @@
  */
 import express, { type Router } from 'express';
 import { can } from '@mm/domain';
-import { listProblemDeliveries, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { listProblemDeliveries } from '@mm/db/webhooks';
 import type { OutboxPublisher } from '@mm/queues';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';

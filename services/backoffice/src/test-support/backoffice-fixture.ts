@@ -1,7 +1,9 @@
 /** A running back-office for one test suite: its own database, its own Redis prefix, real wiring (service.ts). */
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createDb, createStaffUser, SecretBox, type Db, type StaffAccount } from '@mm/db';
+import { createDb, type Db } from '@mm/db';
+import { SecretBox } from '@mm/db/reference-data';
+import { createStaffUser, type StaffAccount } from '@mm/db/staff';
 import type { StaffRole } from '@mm/domain';
 import { createLogger } from '@mm/observability';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@mm/testing';

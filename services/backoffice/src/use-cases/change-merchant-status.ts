@@ -1,4 +1,6 @@
-import { lockMerchant, recordAudit, setMerchantStatus, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { lockMerchant, setMerchantStatus } from '@mm/db/reference-data';
+import { recordAudit } from '@mm/db/staff';
 import type { AuditContext } from '../auth/audit-context.js';
 
 export type ChangeOutcome = 'changed' | 'unchanged' | 'not_found';

@@ -1,4 +1,6 @@
-import { lockMerchant, recordAudit, setMerchantWebhookUrl, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { lockMerchant, setMerchantWebhookUrl } from '@mm/db/reference-data';
+import { recordAudit } from '@mm/db/staff';
 import type { AuditContext } from '../auth/audit-context.js';
 import type { ChangeOutcome } from './change-merchant-status.js';
 import { parseWebhookUrl } from './merchant-fields.js';

@@ -1,4 +1,5 @@
-import { recordAudit, setStaffDisabled, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { recordAudit, setStaffDisabled } from '@mm/db/staff';
 import type { AuditContext } from '../auth/audit-context.js';
 
 export type ChangeStaffAccessOutcome = 'changed' | 'unchanged' | 'not_found' | 'self';

@@ -1,4 +1,6 @@
-import { createApiKey, createMerchant, findMerchant, recordAudit, type Db, type IssuedKey, type SecretBox } from '@mm/db';
+import type { Db } from '@mm/db';
+import { createApiKey, createMerchant, findMerchant, type IssuedKey, type SecretBox } from '@mm/db/reference-data';
+import { recordAudit } from '@mm/db/staff';
 import type { AuditContext } from '../auth/audit-context.js';
 import { parseMerchantName, parseWebhookUrl } from './merchant-fields.js';
 

@@ -1,4 +1,6 @@
-import { approveCashout, recordAudit, rejectCashout, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { recordAudit } from '@mm/db/staff';
+import { approveCashout, rejectCashout } from '@mm/db/transactions';
 import { DomainError } from '@mm/domain';
 import type { AfterCommit } from '@mm/queues';
 import type { AuditContext } from '../auth/audit-context.js';

@@ -1,4 +1,5 @@
-import { findStaffByEmail, normalizeStaffEmail, recordAudit, type Db, type StaffAccount } from '@mm/db';
+import type { Db } from '@mm/db';
+import { findStaffByEmail, normalizeStaffEmail, recordAudit, type StaffAccount } from '@mm/db/staff';
 import type { LoginThrottle } from '../auth/login-throttle.js';
 import type { PasswordCheck } from '../auth/password-check.js';
 

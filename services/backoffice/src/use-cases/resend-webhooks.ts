@@ -1,4 +1,6 @@
-import { recordAudit, resendWebhookEvent, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { recordAudit } from '@mm/db/staff';
+import { resendWebhookEvent } from '@mm/db/webhooks';
 import type { OutboxPublisher } from '@mm/queues';
 import type { AuditContext } from '../auth/audit-context.js';
 

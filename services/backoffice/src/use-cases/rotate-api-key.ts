@@ -1,4 +1,6 @@
-import { lockApiKey, recordAudit, rotateApiKey, type Db, type IssuedKey, type SecretBox } from '@mm/db';
+import type { Db } from '@mm/db';
+import { lockApiKey, rotateApiKey, type IssuedKey, type SecretBox } from '@mm/db/reference-data';
+import { recordAudit } from '@mm/db/staff';
 import type { AuditContext } from '../auth/audit-context.js';
 
 /** How long a rotated key keeps working, as the form offers it: none, 1 hour, 24 hours, 7 days. */

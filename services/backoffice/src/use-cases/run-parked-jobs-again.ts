@@ -1,4 +1,5 @@
-import { recordAudit, unparkJob, type Db } from '@mm/db';
+import { unparkJob, type Db } from '@mm/db';
+import { recordAudit } from '@mm/db/staff';
 import type { AuditContext } from '../auth/audit-context.js';
 
 export interface RunAgainOutcome {

@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@mm/db';
+import type { AuditEntry } from '@mm/db/staff';
 import { jsonBlock, orDash, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 

@@ -1,4 +1,4 @@
-import type { StaffAccount } from '@mm/db';
+import type { StaffAccount } from '@mm/db/staff';
 import { permissionsOf } from '@mm/domain';
 import { html, type SafeHtml } from './html.js';
 import { navFor } from './nav.js';

@@ -1,4 +1,4 @@
-import type { IssuedKey } from '@mm/db';
+import type { IssuedKey } from '@mm/db/reference-data';
 import { html, type SafeHtml } from './html.js';
 import { when } from './format.js';
 

@@ -1,4 +1,4 @@
-import type { MerchantSummary } from '@mm/db';
+import type { MerchantSummary } from '@mm/db/reference-data';
 import { csrfField } from './format.js';
 import { html, type SafeHtml } from './html.js';
 

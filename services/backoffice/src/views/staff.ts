@@ -1,4 +1,4 @@
-import type { StaffAccount } from '@mm/db';
+import type { StaffAccount } from '@mm/db/staff';
 import { csrfField } from './format.js';
 import { html, type SafeHtml } from './html.js';
 

@@ -1,4 +1,4 @@
-import type { DeliveryProblem, listProblemDeliveries } from '@mm/db';
+import type { DeliveryProblem, listProblemDeliveries } from '@mm/db/webhooks';
 import { csrfField, orDash, when } from './format.js';
 import { html, raw, type SafeHtml } from './html.js';
 

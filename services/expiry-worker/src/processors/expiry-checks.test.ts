@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
-import { createCashin, transition, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { createCashin, transition } from '@mm/db/transactions';
 import type { OperatorResult } from '@mm/domain';
 import { createLogger } from '@mm/observability';
 import { OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';

@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
-import { applyOperatorResult, completeOutbox, transition, type Db, type TransitionRequest } from '@mm/db';
+import { completeOutbox, type Db } from '@mm/db';
+import { applyOperatorResult, transition, type TransitionRequest } from '@mm/db/transactions';
 import { OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type ExpiryCheckJob } from '@mm/queues';
 import type { Logger } from '@mm/observability';

@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { balancesOf, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { balancesOf } from '@mm/db/transactions';
 import { merchantContext } from '../http/request-context.js';
 import { presentBalance } from '../presenters/balance-presenter.js';
 

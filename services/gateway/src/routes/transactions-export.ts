@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream';
 import { Router } from 'express';
-import { streamTransactionExport, type ExportPool } from '@mm/db/export-transactions';
+import { streamTransactionExport, type ExportPool } from '@mm/db/transactions';
 import { csvLayout, ExportBody, jsonLayout } from '../presenters/export-body.js';
 import { parseExportQuery } from '../validation/export-query.js';
 import { merchantContext } from '../http/request-context.js';

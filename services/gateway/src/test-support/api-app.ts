@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
+import { createDb, type Db } from '@mm/db';
 import {
-  createApiKey, createDb, createMerchant, listenForReferenceChanges, lookupApiKey, SecretBox, type ActiveKey, type Db,
-} from '@mm/db';
+  createApiKey, createMerchant, listenForReferenceChanges, lookupApiKey, SecretBox, type ActiveKey,
+} from '@mm/db/reference-data';
 import { createLogger, createMetricsRegistry, listen } from '@mm/observability';
 import { createRedisConnection } from '@mm/queues';
 import { createTestDatabase, createTestRedis } from '@mm/testing';

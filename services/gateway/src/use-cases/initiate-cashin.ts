@@ -1,5 +1,6 @@
 import type { AmountLimits } from '@mm/domain';
-import { createCashin, type Db, type Transaction } from '@mm/db';
+import type { Db, Transaction } from '@mm/db';
+import { createCashin } from '@mm/db/transactions';
 import type { AfterCommit, TransactionUpdateWaiter } from '@mm/queues';
 import type { FaultHooks } from '../faults/fault-hooks.js';
 import type { CashinBody } from '../validation/cashin-schema.js';

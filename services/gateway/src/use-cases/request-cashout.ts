@@ -1,5 +1,6 @@
 import { DomainError, type AmountLimits, type CashoutApprovalRule } from '@mm/domain';
-import { createCashout, type Db, type Transaction } from '@mm/db';
+import type { Db, Transaction } from '@mm/db';
+import { createCashout } from '@mm/db/transactions';
 import type { AfterCommit } from '@mm/queues';
 import type { CashoutBody } from '../validation/cashout-schema.js';
 import { assertAmountInRange, replayOf } from './order-rules.js';

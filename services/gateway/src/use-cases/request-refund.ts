@@ -1,5 +1,6 @@
 import { refundRecord } from '@mm/domain';
-import { createRefund, refundSnapshotOf, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { createRefund, refundSnapshotOf } from '@mm/db/transactions';
 import type { AfterCommit } from '@mm/queues';
 import type { RefundBody } from '../validation/refund-schema.js';
 import { requestFingerprint } from './request-fingerprint.js';

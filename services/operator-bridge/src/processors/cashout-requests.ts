@@ -1,4 +1,5 @@
-import { completeOutbox, transition, type Db } from '@mm/db';
+import { completeOutbox, type Db } from '@mm/db';
+import { transition } from '@mm/db/transactions';
 import type { Registry } from '@mm/observability';
 import { OperatorRefusedError, operatorRefusals, type DisbursementResult, type OperatorAdapter } from '@mm/operators';
 import type { AfterCommit, CashoutRequestJob } from '@mm/queues';

@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
-import { createCashin, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { createCashin } from '@mm/db/transactions';
 import type { OperatorResult } from '@mm/domain';
 import { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
 import { failingOperator } from '@mm/operators/testing';

@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
-import { applyOperatorResult, completeOutbox, transition, type Db, type Transaction, type TransitionRequest } from '@mm/db';
+import { completeOutbox, type Db, type Transaction } from '@mm/db';
+import { applyOperatorResult, transition, type TransitionRequest } from '@mm/db/transactions';
 import { OperatorRefusedError, type OperatorAdapter } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type OperatorRequestJob } from '@mm/queues';
 import { commitStep } from '@mm/worker-runtime';

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
-import { createCashin, transition, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { createCashin, transition } from '@mm/db/transactions';
 import { createLogger } from '@mm/observability';
 import type { OperatorAdapter } from '@mm/operators';
 import type { AfterCommit, OperatorResultJob } from '@mm/queues';

@@ -1,4 +1,5 @@
-import { applyOperatorResult, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { applyOperatorResult } from '@mm/db/transactions';
 import { needsStatusConfirmation, type OperatorResult } from '@mm/domain';
 import type { OperatorAdapter } from '@mm/operators';
 import type { AfterCommit, OperatorResultJob } from '@mm/queues';

@@ -1,4 +1,5 @@
-import { balancesOf, createCashin, createRefund, transition, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
+import { balancesOf, createCashin, createRefund, transition } from '@mm/db/transactions';
 import { Registry } from '@mm/observability';
 import { OperatorRefusedError, OperatorUnavailableError } from '@mm/operators';
 import { failingOperator } from '@mm/operators/testing';

@@ -1,4 +1,5 @@
-import { completeOutbox, completeRefund, type Db } from '@mm/db';
+import { completeOutbox, type Db } from '@mm/db';
+import { completeRefund } from '@mm/db/transactions';
 import type { Registry } from '@mm/observability';
 import { OperatorRefusedError, operatorRefusals, type OperatorAdapter, type RefundResult } from '@mm/operators';
 import type { AfterCommit, RefundRequestJob } from '@mm/queues';

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  createApiKey, createCashin, createDb, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary,
-  WEBHOOK_TOPIC, type Db, type OutboxRow,
-} from '@mm/db';
+import { createDb, type Db, type OutboxRow } from '@mm/db';
+import { createApiKey, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
+import { createCashin } from '@mm/db/transactions';
+import { WEBHOOK_TOPIC } from '@mm/db/webhooks';
 import type { TransactionStatus } from '@mm/domain';
 import { createLogger } from '@mm/observability';
 import { createRedisConnection, OutboxPublisher, QueueProducer, webhookDeliveries, type WebhookDeliveryJob } from '@mm/queues';

@@ -1,4 +1,5 @@
-import { transition, type Db, type OutboxRow } from '@mm/db';
+import type { Db, OutboxRow } from '@mm/db';
+import { transition } from '@mm/db/transactions';
 import type { TransactionStatus } from '@mm/domain';
 
 /** Moves a test cash-in through the one real transition function, returning its outbox rows. */

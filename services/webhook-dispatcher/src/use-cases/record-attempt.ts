@@ -1,4 +1,5 @@
-import { recordDeliveryOutcome, runTransaction, type Db, type DeliveryOutcome, type OutboxRow, type RecordedAs } from '@mm/db';
+import { runTransaction, type Db, type OutboxRow } from '@mm/db';
+import { recordDeliveryOutcome, type DeliveryOutcome, type RecordedAs } from '@mm/db/webhooks';
 import { afterFailedAttempt } from '../retry-policy.js';
 import type { SendResult } from '../send-webhook.js';
 

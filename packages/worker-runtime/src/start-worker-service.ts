@@ -92,7 +92,18 @@ export async function startWorkerService<Info extends object = object>(o: Worker
     onStopIntake: (close) => { intake.push(close); },
     onRelease: (release) => { releases.push(release); },
   };
-  const setupResult = await o.setup(ctx);
+  let setupResult: Awaited<ReturnType<typeof o.setup>>;
+  try {
+    setupResult = await o.setup(ctx);
+  } catch (err) {
+    // A setup that failed half-way (a port taken, a LISTEN refused) leaves nothing open behind it.
+    for (const close of intake) await close().catch(() => undefined);
+    for (const release of releases) await release().catch(() => undefined);
+    await outbox.close();
+    redis.disconnect();
+    await db.$disconnect();
+    throw err;
+  }
   const names = (Object.keys(setupResult.jobs) as QueueName[]).filter((name) => setupResult.jobs[name]);
   const relayTopics = names.filter(isOutboxTopic);
   const relay = startOutboxRelay({

@@ -3,11 +3,9 @@ export { createCashout, CASHOUT_REQUEST_TOPIC, type NewCashout, type CreateCasho
 export { approveCashout, rejectCashout, type CashoutDecision } from './decide-cashout.js';
 export { transition, EXPIRY_TOPIC, type TransitionRequest, type TransitionOutcome, type TransitionPatch } from './transition.js';
 export { applyOperatorResult } from './apply-operator-result.js';
-export { lockTransactionRow } from './lock-transaction-row.js';
-export { snapshotOf } from './snapshot.js';
 export { searchTransactions, type TransactionSearch, type SearchPage } from './search-transactions.js';
 export { transactionTimeline, type TimelineItem } from './transaction-timeline.js';
-export { createExportPool, streamTransactionExport, exportQuery, type ExportPool, type ExportPoolOptions, type ExportedTransaction, type TransactionExportFilter } from '../export-transactions.js';
+export { createExportPool, streamTransactionExport, type ExportPool, type ExportPoolOptions, type ExportedTransaction, type TransactionExportFilter } from '../export-transactions.js';
 export { createRefund, REFUND_REQUEST_TOPIC, type NewRefund, type CreateRefundResult } from '../refunds/create-refund.js';
 export { completeRefund, type RefundOutcome, type CompletedRefund } from '../refunds/complete-refund.js';
 export { refundSnapshotOf } from '../refunds/refund-snapshot.js';

@@ -1,4 +1,4 @@
-export { recordWebhookEvent, WEBHOOK_TOPIC } from './record-webhook-event.js';
+export { WEBHOOK_TOPIC } from './record-webhook-event.js';
 export { resendWebhookEvent } from './resend-webhook-event.js';
 export { recordDeliveryOutcome, type DeliveryAttempt, type DeliveryOutcome, type DeliveryToRecord, type RecordedAs, type RecordedDelivery } from './record-delivery-outcome.js';
 export { listProblemDeliveries, type DeliveryProblem } from './problem-deliveries.js';

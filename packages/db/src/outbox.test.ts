@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createDb, type Db, type Tx } from './client.js';
+import type { Db, Tx } from './client.js';
 import { findOverdueOutbox, insertOutbox, type OutboxRow } from './outbox.js';
 import { recordChange } from './transactions/record-change.js';
-import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
+import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
 
 /*
  * The `@ts-expect-error` lines are checked by `pnpm run typecheck` (this package's tsconfig includes
@@ -30,16 +30,15 @@ export async function onlyATopicsOwnPayloadCompiles(tx: Tx): Promise<void> {
 }
 
 describe('outbox rows', () => {
-  let database: TestDatabase;
+  let fixture: MerchantTestDatabase;
   let db: Db;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = createDb({ databaseUrl: database.url, poolSize: 2 });
+    fixture = await createMerchantTestDatabase();
+    ({ db } = fixture);
   });
   afterAll(async () => {
-    await db.$disconnect();
-    await database.drop();
+    await fixture.close();
   });
 
   it('reads back the job it wrote, typed by its topic', async () => {

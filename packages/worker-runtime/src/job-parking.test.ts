@@ -4,6 +4,7 @@ import { findOverdueOutbox, insertOutbox, listParkedJobs, unparkJob } from '@mm/
 import { createLogger } from '@mm/observability';
 import { bullPrefix, createRedisConnection, outboxJobId, refundRequests, type RefundRequestJob } from '@mm/queues';
 import { createMerchantTestDatabase, createTestRedis, sumBy, waitFor, type MerchantTestDatabase, type TestRedis } from '@mm/testing';
+import { testWorkerEnv } from './test-support/worker-env.js';
 import { startWorkerService, type RunningWorkerService } from './start-worker-service.js';
 
 describe('a job that keeps failing for an unknown reason is parked after a bounded number of runs', () => {
@@ -17,10 +18,7 @@ describe('a job that keeps failing for an unknown reason is parked after a bound
     redis = await createTestRedis();
     worker = await startWorkerService({
       service: 'parking-test',
-      env: {
-        DATABASE_URL: fixture.database.url, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, LOG_LEVEL: 'silent', DB_POOL_SIZE: 2,
-        NODE_ENV: 'test', OUTBOX_RELAY_INTERVAL_MS: 50, OUTBOX_GRACE_MS: 0, OUTBOX_MAX_FAILED_RUNS: 2, WORKER_LOCK_MS: 5000,
-      },
+      env: testWorkerEnv(fixture, redis),
       internalPort: 0,
       logger: createLogger('parking-test', 'silent'),
       jobOptions: { attempts: 2, backoff: { type: 'fixed', delay: 10 } },

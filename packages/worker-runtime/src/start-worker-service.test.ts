@@ -1,5 +1,6 @@
 import { createLogger } from '@mm/observability';
 import { createMerchantTestDatabase, createTestRedis, waitFor, type MerchantTestDatabase, type TestRedis } from '@mm/testing';
+import { testWorkerEnv } from './test-support/worker-env.js';
 import { startWorkerService } from './start-worker-service.js';
 
 describe('a worker service whose setup fails', () => {
@@ -21,10 +22,7 @@ describe('a worker service whose setup fails', () => {
     let released = 0;
     await expect(startWorkerService({
       service: 'failing-setup',
-      env: {
-        DATABASE_URL: fixture.database.url, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, LOG_LEVEL: 'silent', DB_POOL_SIZE: 2,
-        NODE_ENV: 'test', OUTBOX_RELAY_INTERVAL_MS: 50, OUTBOX_GRACE_MS: 0, OUTBOX_MAX_FAILED_RUNS: 2, WORKER_LOCK_MS: 5000,
-      },
+      env: testWorkerEnv(fixture, redis),
       internalPort: 0,
       logger: createLogger('failing-setup', 'silent'),
       setup: async (ctx) => {

@@ -68,6 +68,13 @@ describe('push processor on its last attempt', () => {
     expect((await db.outbox.findUniqueOrThrow({ where: { id: t.outboxId } })).completedAt).toBeInstanceOf(Date);
   });
 
+  it('fails a refused push at its first attempt: a 4xx about the request will not change on retry', async () => {
+    const t = await newCashin('refused-first');
+    await run(failingOperator(new OperatorRefusedError('push', 422, '{"error":"invalid_msisdn"}')), 0, t);
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'FAILED', failureCode: 'OPERATOR_REJECTED' });
+    expect((await db.outbox.findUniqueOrThrow({ where: { id: t.outboxId } })).completedAt).toBeInstanceOf(Date);
+  });
+
   it('never fails a payment on an error that is not the operator refusing it (a bug of ours): the outcome is unknown, PENDING for the expiry check', async () => {
     const t = await newCashin('bug-1');
     // A TypeError from our own code on every push and status call: nobody refused anything.

@@ -47,8 +47,10 @@ async function push(deps: OperatorRequestsDeps, t: Transaction, outboxId: string
       callbackUrl: deps.callbackUrl,
     });
   } catch (err) {
-    if (!isFinalAttempt(job)) throw err;
-    await decideAfterLastAttempt(deps, t, outboxId, err instanceof OperatorRefusedError, now);
+    // A refusal of the request will be the same on every attempt: decided at once, not retried.
+    const refused = err instanceof OperatorRefusedError;
+    if (!refused && !isFinalAttempt(job)) throw err;
+    await decideAfterLastAttempt(deps, t, outboxId, refused, now);
     return;
   }
   await commitStep(deps, (tx) => (ack.accepted
@@ -60,7 +62,7 @@ async function push(deps: OperatorRequestsDeps, t: Transaction, outboxId: string
 }
 
 /**
- * Out of attempts: decide, or the relay would retry this push for ever. Only an explicit refusal of the
+ * Refused, or out of attempts: decide, or the relay would retry this push for ever. Only an explicit refusal of the
  * request (OperatorRefusedError, a 4xx about it) fails the cash-in: the operator did nothing with it.
  * Any other error (no answer, an answer outside the protocol, a bug of ours) leaves the outcome unknown:
  * the push may have reached the operator (a slow operator registers it after we gave up), so the

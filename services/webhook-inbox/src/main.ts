@@ -1,7 +1,15 @@
 import { DEMO_MERCHANT } from '@mm/config';
+import { createLogger, listen, runUntilSignal } from '@mm/observability';
 import { createInboxApp } from './inbox-app.js';
 
-const port = Number(process.env.WEBHOOK_INBOX_PORT ?? 3004);
+const logger = createLogger('webhook-inbox', process.env.LOG_LEVEL ?? 'info');
 const { app } = createInboxApp(process.env.DEMO_API_SECRET ?? DEMO_MERCHANT.apiSecret);
-const server = app.listen(port, '0.0.0.0', () => console.log(`demo webhook inbox on http://127.0.0.1:${port}/`));
-for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => server.close(() => process.exit(0)));
+const { server, port } = await listen(app, Number(process.env.WEBHOOK_INBOX_PORT ?? 3004), '0.0.0.0');
+logger.info({ url: `http://127.0.0.1:${port}/` }, 'demo webhook inbox listening');
+runUntilSignal({
+  stop: () => new Promise<void>((resolve, reject) => {
+    server.close((err) => (err ? reject(err) : resolve()));
+    // Open browser tabs keep idle connections: they must not hold the stop.
+    server.closeAllConnections();
+  }),
+}, logger);

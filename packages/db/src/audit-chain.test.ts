@@ -7,20 +7,19 @@ import { recordAudit } from './audit-log.js';
 import { createDb, type Db } from './client.js';
 import { migrate, MIGRATIONS_DIR } from './migrate.js';
 import { createStaffUser } from './staff.js';
-import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
+import { createEmptyDatabase, createDbTestDatabase, type DbTestDatabase } from '@mm/testing/test-database';
 
 const CHAIN_MIGRATION = '20261125100100_audit_log_hash_chain';
 
 describe('audit_log hash chain', () => {
-  let database: TestDatabase;
+  let fixture: DbTestDatabase;
   let db: Db;
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = createDb({ databaseUrl: database.url, poolSize: 8 });
+    fixture = await createDbTestDatabase(8);
+    ({ db } = fixture);
   });
   afterAll(async () => {
-    await db.$disconnect();
-    await database.drop();
+    await fixture.close();
   });
 
   it('stays one linear chain under concurrent appends from many connections and transactions', async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DEMO_MERCHANT, DEMO_STAFF } from '@mm/config';
-import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
+import { createDbTestDatabase, createTestDatabase, type DbTestDatabase } from '@mm/testing/test-database';
 import { createDb, type Db } from './client.js';
 import { assertNoDemoDataInProduction, createServiceDb } from './demo-data.js';
 import { createApiKey, createMerchant, revokeApiKey } from './merchants.js';
@@ -8,15 +8,14 @@ import { SecretBox } from './secret-box.js';
 import { createStaffUser, setStaffDisabled } from './staff.js';
 
 describe('assertNoDemoDataInProduction', () => {
-  let database: TestDatabase;
+  let fixture: DbTestDatabase;
   let db: Db;
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = createDb({ databaseUrl: database.url, poolSize: 2 });
+    fixture = await createDbTestDatabase(2);
+    ({ db } = fixture);
   });
   afterAll(async () => {
-    await db.$disconnect();
-    await database.drop();
+    await fixture.close();
   });
 
   const refusal = (nodeEnv = 'production') => assertNoDemoDataInProduction(db, nodeEnv).then(() => null, (err: Error) => err.message);

@@ -1,20 +1,19 @@
 import { Prisma } from './generated/prisma/client.js';
 import { isRetryableTransactionError, runTransaction } from './run-transaction.js';
-import { createDb, type Db } from './client.js';
-import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
+import type { Db } from './client.js';
+import { createDbTestDatabase, type DbTestDatabase } from '@mm/testing/test-database';
 
 describe('runTransaction', () => {
-  let database: TestDatabase;
+  let fixture: DbTestDatabase;
   let db: Db;
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = createDb({ databaseUrl: database.url, poolSize: 4 });
+    fixture = await createDbTestDatabase(4);
+    ({ db } = fixture);
     await db.$executeRawUnsafe('CREATE TABLE counters (id int PRIMARY KEY, n int NOT NULL)');
     await db.$executeRawUnsafe('INSERT INTO counters VALUES (1, 0), (2, 0)');
   });
   afterAll(async () => {
-    await db.$disconnect();
-    await database.drop();
+    await fixture.close();
   });
 
   /** Two transactions locking rows 1 and 2 in opposite orders, each waiting for the other: PostgreSQL kills one. */

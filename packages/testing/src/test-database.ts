@@ -118,24 +118,34 @@ export async function createEmptyDatabase(): Promise<TestDatabase> {
   return database;
 }
 
-export interface MerchantTestDatabase {
+export interface DbTestDatabase {
   database: TestDatabase;
   db: Db;
-  merchantId: string;
+  /** Disconnects the client and drops the database. */
   close(): Promise<void>;
 }
 
-/** A fresh database with the seed subsidiaries and one merchant (no webhook URL): the usual start of a db-level test. */
-export async function createMerchantTestDatabase(poolSize = 2): Promise<MerchantTestDatabase> {
+/** A fresh, migrated, empty database and a client on it: the start of a db-level test that seeds its own rows. */
+export async function createDbTestDatabase(poolSize = 2): Promise<DbTestDatabase> {
   const database = await createTestDatabase();
   const db = createDb({ databaseUrl: database.url, poolSize });
-  for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
-  const merchantId = (await createMerchant(db, { name: 'M', webhookUrl: null })).id;
   return {
-    database, db, merchantId,
+    database, db,
     async close() {
       await db.$disconnect();
       await database.drop();
     },
   };
+}
+
+export interface MerchantTestDatabase extends DbTestDatabase {
+  merchantId: string;
+}
+
+/** A fresh database with the seed subsidiaries and one merchant (no webhook URL): the usual start of a db-level test. */
+export async function createMerchantTestDatabase(poolSize = 2): Promise<MerchantTestDatabase> {
+  const fixture = await createDbTestDatabase(poolSize);
+  for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(fixture.db, s);
+  const merchantId = (await createMerchant(fixture.db, { name: 'M', webhookUrl: null })).id;
+  return { ...fixture, merchantId };
 }

@@ -1,27 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactionStatus } from '@mm/domain';
-import { createDb, type Db } from '../client.js';
+import type { Db } from '../client.js';
 import { createMerchant } from '../merchants.js';
 import { HELD } from '../outbox.js';
 import { SEED_SUBSIDIARIES, upsertSubsidiary } from '../subsidiaries.js';
-import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
+import { createDbTestDatabase, type DbTestDatabase } from '@mm/testing/test-database';
 import { createCashin } from '../transactions/create-cashin.js';
 import { transition } from '../transactions/transition.js';
 import { recordDeliveryOutcome, type DeliveryOutcome } from './record-delivery-outcome.js';
 
-let database: TestDatabase;
+let fixture: DbTestDatabase;
 let db: Db;
 let merchantId: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createDb({ databaseUrl: database.url, poolSize: 4 });
+  fixture = await createDbTestDatabase(4);
+  ({ db } = fixture);
   for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
   merchantId = (await createMerchant(db, { name: 'Delivery Outcome Test', webhookUrl: 'https://merchant.example/hooks' })).id;
 });
 afterAll(async () => {
-  await db.$disconnect();
-  await database.drop();
+  await fixture.close();
 });
 
 const move = (transactionId: string, to: TransactionStatus) =>

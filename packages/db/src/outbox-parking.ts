@@ -3,8 +3,10 @@ import type { Db, Tx } from './client.js';
 export interface FailedRun {
   /** failed_runs after this one. */
   failedRuns: number;
-  /** True when this run parked the row: the relay no longer re-publishes it. */
+  /** True when the row is parked: the relay no longer re-publishes it. */
   parked: boolean;
+  /** True for the one call that parked it (count it, alert on it), false for every later report. */
+  parkedNow: boolean;
 }
 
 /**
@@ -15,20 +17,22 @@ export interface FailedRun {
 export async function recordFailedRun(
   db: Db | Tx, outboxId: string, failedJob: { key: string; reason: string }, maxRuns: number, now = new Date(),
 ): Promise<FailedRun | null> {
-  const [row] = await db.$queryRaw<{ failed_runs: number; parked_at: Date | null }[]>`
+  const [row] = await db.$queryRaw<{ failed_runs: number; parked: boolean; parked_now: boolean }[]>`
     WITH counted AS (
-      UPDATE outbox
-         SET failed_runs = failed_runs + 1,
+      UPDATE outbox o
+         SET failed_runs = o.failed_runs + 1,
              last_error = left(${failedJob.reason}, 2000),
              last_failed_job = ${failedJob.key},
-             parked_at = CASE WHEN failed_runs + 1 >= ${maxRuns} THEN ${now} ELSE parked_at END
-       WHERE id = ${outboxId}::uuid AND completed_at IS NULL AND last_failed_job IS DISTINCT FROM ${failedJob.key}
-       RETURNING failed_runs, parked_at)
-    SELECT failed_runs, parked_at FROM counted
+             parked_at = COALESCE(o.parked_at, CASE WHEN o.failed_runs + 1 >= ${maxRuns} THEN ${now}::timestamptz END)
+        FROM outbox before
+       WHERE o.id = ${outboxId}::uuid AND before.id = o.id
+         AND o.completed_at IS NULL AND o.last_failed_job IS DISTINCT FROM ${failedJob.key}
+       RETURNING o.failed_runs, o.parked_at IS NOT NULL AS parked, (before.parked_at IS NULL AND o.parked_at IS NOT NULL) AS parked_now)
+    SELECT failed_runs, parked, parked_now FROM counted
     UNION ALL
-    SELECT failed_runs, parked_at FROM outbox
+    SELECT failed_runs, parked_at IS NOT NULL, false FROM outbox
      WHERE id = ${outboxId}::uuid AND completed_at IS NULL AND NOT EXISTS (SELECT 1 FROM counted)`;
-  return row ? { failedRuns: row.failed_runs, parked: row.parked_at !== null } : null;
+  return row ? { failedRuns: row.failed_runs, parked: row.parked, parkedNow: row.parked_now } : null;
 }
 
 export interface ParkedJob {

@@ -45,8 +45,7 @@ export function parkFailingJobs(deps: JobParkingDeps): {
       deps.logger.warn({ queue: row.topic, outbox_id: row.id, failedRuns: run.failedRuns, error: failed.reason }, 'job failed every attempt; running it again');
       return false;
     }
-    // Counted once: the run that parked it is the one whose count reached the limit.
-    if (run.failedRuns === deps.maxRuns) {
+    if (run.parkedNow) {
       parkedTotal.inc({ queue: row.topic });
       deps.logger.error({ queue: row.topic, outbox_id: row.id, failedRuns: run.failedRuns, error: failed.reason }, 'job parked after failing every run: a person must look at it');
     }
@@ -55,7 +54,7 @@ export function parkFailingJobs(deps: JobParkingDeps): {
   // A payload its queue refuses will never run as it is: parked at once, for a person to fix.
   const onInvalidPayload = async ({ row, reason }: InvalidRow): Promise<void> => {
     const run = await recordFailedRun(deps.db, row.id, { key: `invalid-payload@${row.run}`, reason }, 1);
-    if (run?.parked && run.failedRuns === 1) {
+    if (run?.parkedNow) {
       parkedTotal.inc({ queue: row.topic });
       deps.logger.error({ queue: row.topic, outbox_id: row.id, error: reason }, 'outbox row parked: its payload breaks its queue schema');
     }

@@ -1,25 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import { createDb, type Db } from '@mm/db';
+import type { Db } from '@mm/db';
 import {
   createApiKey, createMerchant, listenForReferenceChanges, lookupApiKey, SecretBox, type ReferenceChangeFeed,
 } from '@mm/db/reference-data';
-import { createTestDatabase, waitFor, type TestDatabase } from '@mm/testing';
+import { createDbTestDatabase, waitFor, type DbTestDatabase } from '@mm/testing';
 import { createKeyLookup } from './key-lookup.js';
 
-let database: TestDatabase;
+let fixture: DbTestDatabase;
 let db: Db;
 let feed: ReferenceChangeFeed;
 const box = new SecretBox(randomBytes(32).toString('hex'));
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createDb({ databaseUrl: database.url, poolSize: 8 });
-  feed = await listenForReferenceChanges({ databaseUrl: database.url, retryMs: 50 });
+  fixture = await createDbTestDatabase(8);
+  ({ db } = fixture);
+  feed = await listenForReferenceChanges({ databaseUrl: fixture.database.url, retryMs: 50 });
 });
 afterAll(async () => {
   await feed.close();
-  await db.$disconnect();
-  await database.drop();
+  await fixture.close();
 });
 
 /** The gateway's key lookup with its default bounds, each database read counted by key. */

@@ -1,6 +1,8 @@
 export const FAILURE_CODES = [
   'INSUFFICIENT_BALANCE', 'INVALID_SECRET_CODE', 'THRESHOLD_REACHED', 'CUSTOMER_DID_NOT_VALIDATE',
   'OPERATOR_REJECTED', 'OPERATOR_UNAVAILABLE', 'REJECTED_BY_APPROVER', 'UNKNOWN',
+  // Added with the real operators: the payer's number has no wallet at that operator (MTN PAYER_NOT_FOUND).
+  'PAYER_NOT_FOUND',
 ] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
 

@@ -9,6 +9,11 @@ export interface OperatorResult {
   providerTxnStatus: string | null;
   providerTxId: string | null;
   failureReason: string | null;
+  /**
+   * The service's own name for the cause, when the adapter maps it from the operator's vocabulary (MTN's
+   * NOT_ENOUGH_FUNDS is INSUFFICIENT_BALANCE). Absent: derived from the interface's codes (54321 + cause).
+   */
+  failureCode?: FailureCode | null;
 }
 
 export interface ResultOutcome {
@@ -36,12 +41,13 @@ export function outcomeOfOperatorResult(r: OperatorResult): ResultOutcome | null
       // OK with another detail code: the operator said something other than "paid"; never credited.
       return { to: 'FAILED', failureCode: 'UNKNOWN', failureReason: null };
     case 'canceled':
+      if (r.failureCode) return { to: 'FAILED', failureCode: r.failureCode, failureReason: r.failureReason };
       if (r.providerTxnStatus === null) return { to: 'FAILED', failureCode: 'CUSTOMER_DID_NOT_VALIDATE', failureReason: null };
       if (r.providerTxnStatus === '54321') {
         return { to: 'FAILED', failureCode: failureCodeForCause(r.failureReason), failureReason: r.failureReason };
       }
       return { to: 'FAILED', failureCode: failureCodeForCause(r.providerTxnStatus), failureReason: null };
     case 'KO':
-      return { to: 'FAILED', failureCode: 'OPERATOR_REJECTED', failureReason: null };
+      return { to: 'FAILED', failureCode: r.failureCode ?? 'OPERATOR_REJECTED', failureReason: r.failureCode ? r.failureReason : null };
   }
 }

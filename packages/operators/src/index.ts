@@ -3,3 +3,5 @@ export { SimulatorOperatorAdapter, type SimulatorAdapterConfig } from './simulat
 export { createOperatorAdapter, operatorAdapterFromEnv, OPERATOR_NAMES, type OperatorConfig, type OperatorName, type OperatorSettings } from './registry.js';
 export { instrumentAdapter } from './instrumented-adapter.js';
 export { operatorRefusals } from './refusal-metric.js';
+export { OperatorPendingError, type PaymentLookup, type CustomerAction, type CallbackHint } from './operator-adapter.js';
+export { paymentLookupOf, type StoredPayment } from './payment-lookup.js';

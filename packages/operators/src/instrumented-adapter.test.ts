@@ -2,6 +2,7 @@ import { Registry } from '@mm/observability';
 import { sumBy } from '@mm/testing';
 import { instrumentAdapter } from './instrumented-adapter.js';
 import { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter } from './operator-adapter.js';
+import { lookup } from './testing/payment-lookup.js';
 
 /** An adapter whose every answer is scripted: the outcome labels are what is under test, not an operator. */
 function scripted(): OperatorAdapter {
@@ -10,7 +11,7 @@ function scripted(): OperatorAdapter {
     name: 'scripted',
     pushUssd: async () => (++pushes === 1 ? { accepted: true, providerSessionId: 's1' } : { accepted: false, providerState: 'KO', providerTxnStatus: null }),
     queryStatus: async (ref) => {
-      if (ref === 'bad') throw new OperatorRefusedError('status', 400, '{}');
+      if (ref.partnerReference === 'bad') throw new OperatorRefusedError('status', 400, '{}');
       throw new OperatorUnavailableError('timed out');
     },
     refund: async () => ({ state: 'FAILED', reason: 'REFUND_REJECTED' }),
@@ -25,8 +26,8 @@ it('times each operator call with its operation and outcome, and passes answers 
   const push = { partnerReference: 'r', msisdn: '+2250707000001', amount: 1, currency: 'XOF', motif: null, callbackUrl: 'http://x' };
   expect(await adapter.pushUssd(push)).toEqual({ accepted: true, providerSessionId: 's1' });
   expect(await adapter.pushUssd(push)).toMatchObject({ accepted: false });
-  await expect(adapter.queryStatus('r')).rejects.toBeInstanceOf(OperatorUnavailableError);
-  await expect(adapter.queryStatus('bad')).rejects.toBeInstanceOf(OperatorRefusedError);
+  await expect(adapter.queryStatus(lookup('r'))).rejects.toBeInstanceOf(OperatorUnavailableError);
+  await expect(adapter.queryStatus(lookup('bad'))).rejects.toBeInstanceOf(OperatorRefusedError);
   expect(await adapter.refund({ partnerReference: 'f', originalPartnerReference: 'r', amount: 1, currency: 'XOF' })).toMatchObject({ state: 'FAILED' });
   await expect(adapter.disburse({ partnerReference: 'd', msisdn: '+2250707000001', amount: 1, currency: 'XOF', reason: null })).rejects.toThrow('bug');
   expect(adapter.name).toBe('scripted');

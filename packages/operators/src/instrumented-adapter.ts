@@ -33,10 +33,11 @@ export function instrumentAdapter(adapter: OperatorAdapter, registry: Registry):
   return {
     name: adapter.name,
     pushUssd: (req) => timed('push', () => adapter.pushUssd(req), (a) => !a.accepted),
-    queryStatus: (ref) => timed('status', () => adapter.queryStatus(ref), (a) => !a.found),
+    ...(adapter.prepare ? { prepare: (req: Parameters<NonNullable<OperatorAdapter['prepare']>>[0]) => timed('prepare', () => adapter.prepare!(req), () => false) } : {}),
+    queryStatus: (payment) => timed('status', () => adapter.queryStatus(payment), (a) => !a.found),
     refund: (req) => timed('refund', () => adapter.refund(req), (a) => a.state !== 'OK'),
     disburse: (req) => timed('disburse', () => adapter.disburse(req), (a) => a.state !== 'OK'),
     // Not a call: the operator called us (its requests are in the bridge's HTTP metrics).
-    parseCallback: (rawBody, headers, nowMs) => adapter.parseCallback(rawBody, headers, nowMs),
+    parseCallback: (rawBody, headers, nowMs, path) => adapter.parseCallback(rawBody, headers, nowMs, path),
   };
 }

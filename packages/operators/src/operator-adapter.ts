@@ -1,20 +1,56 @@
 import type { OperatorResult } from '@mm/domain';
 
-/** What the service asks of a mobile operator. One implementation per operator, plus the simulator. */
-export interface UssdPushRequest {
-  /** Our provider_reference: the operator dedupes on it, so a retried push never pushes twice. */
+/**
+ * What an adapter needs to find a payment again at its operator: our reference, and what the
+ * operator gave us for it (its own token or session id, stored as provider_session_id). Some operators
+ * are asked by their own id (Orange's pay token, Wave's checkout session), some want the amount back
+ * (Orange WebPay's status query): the stored transaction is passed, never the reference alone.
+ */
+export interface PaymentLookup {
+  /** Our provider_reference. */
   partnerReference: string;
+  /** The operator's own id for the payment, when it gave one (null or absent before). */
+  providerSessionId?: string | null;
   msisdn: string;
   amount: number;
   currency: string;
+  countryCode?: string;
+}
+
+/** What the customer must do for the operator to take the payment (the payment page shows it). */
+export type CustomerAction =
+  /** A USSD push: the customer's phone rings, nothing to do on the page. */
+  | { type: 'NONE' }
+  /** A redirect operator: the customer pays on the operator's page, then comes back to ours. */
+  | { type: 'REDIRECT'; url: string }
+  /** The customer generates a one-time code (by dialling `ussd`) and enters it on the payment page. */
+  | { type: 'OTP'; ussd: string };
+
+/** What the service asks of a mobile operator. One implementation per operator, plus the simulator. */
+export interface UssdPushRequest extends PaymentLookup {
+  /** Our provider_reference: the operator dedupes on it (or the adapter does), so a retried push never pushes twice. */
+  partnerReference: string;
   motif: string | null;
-  /** Where the operator posts the result (the operator bridge's callback route). */
+  /** Where the operator posts the result (the operator bridge's callback route, naming this payment). */
   callbackUrl: string;
+  /** Where a redirect operator sends the customer back (our payment page for this transaction). */
+  returnUrl?: string;
 }
 
 export type UssdPushAck =
-  | { accepted: true; providerSessionId: string }
+  | { accepted: true; providerSessionId: string | null; customerAction?: CustomerAction }
   | { accepted: false; providerState: 'KO'; providerTxnStatus: string | null };
+
+/**
+ * Thrown when a refund or payout is with the operator but not decided yet (MTN answers 202 and is
+ * asked again later): the caller leaves it PENDING / INITIATED and asks again, with the same reference.
+ */
+export class OperatorPendingError extends Error {
+  constructor(readonly operation: 'refund' | 'disbursement', readonly providerId: string | null) {
+    super(`operator has not decided the ${operation} yet`);
+    this.name = 'OperatorPendingError';
+  }
+}
 
 /** Thrown when the operator could not be reached or did not answer in time: nothing is known. */
 export class OperatorUnavailableError extends Error {
@@ -54,6 +90,8 @@ export interface RefundRequest {
   originalPartnerReference: string;
   amount: number;
   currency: string;
+  /** The cash-in being refunded, as stored (its operator's ids, its number), for operators that need them. */
+  original?: PaymentLookup & { providerTxId: string | null };
 }
 
 export type RefundResult =
@@ -76,18 +114,41 @@ export type DisbursementResult =
 
 export interface OperatorAdapter {
   readonly name: string;
+  /**
+   * For operators that do not dedupe on our reference (Orange's mp API): asks the operator for its own
+   * id of the payment, which the bridge stores as provider_session_id before the push, so a retried push
+   * reuses it instead of paying twice. Absent for operators that dedupe on our reference.
+   */
+  prepare?(req: UssdPushRequest): Promise<{ providerSessionId: string }>;
+  /** Starts the payment: a USSD push, or a session the customer completes (see the ack's customerAction). */
   pushUssd(req: UssdPushRequest): Promise<UssdPushAck>;
-  /** Current result for a reference; providerState PENDING when the customer has not answered yet. */
-  queryStatus(partnerReference: string): Promise<OperatorResult & { found: boolean }>;
-  /** Refunds synchronously; idempotent on partnerReference (a repeat answers the first result). */
+  /** Current result for a payment; providerState PENDING when the customer has not answered yet. */
+  queryStatus(payment: PaymentLookup): Promise<OperatorResult & { found: boolean }>;
+  /**
+   * Refunds; idempotent on partnerReference (a repeat answers the first result). Throws
+   * OperatorPendingError while the operator has not decided (asked again later with the same request).
+   */
   refund(req: RefundRequest): Promise<RefundResult>;
-  /** Pays out synchronously; idempotent on partnerReference (a repeat answers the first result and pays nothing). */
+  /** Pays out; idempotent on partnerReference (a repeat pays nothing). OperatorPendingError while undecided. */
   disburse(req: DisbursementRequest): Promise<DisbursementResult>;
   /**
-   * Verifies and parses an inbound callback. Returns null when the signature or timestamp is wrong:
-   * the bridge answers 401 and applies nothing.
+   * Verifies and parses an inbound callback. `path` is what follows the account's callback route (for
+   * operators whose callback URL names the payment). Returns a result only when the callback is signed
+   * and the signature holds; a hint (an unsigned callback naming a payment: "go and look") for operators
+   * that do not sign; null when it is neither (the bridge answers 401 and applies nothing).
    */
-  parseCallback(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowMs: number): VerifiedCallback | null;
+  parseCallback(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowMs: number, path?: string): VerifiedCallback | CallbackHint | null;
+}
+
+/**
+ * An unsigned callback: anyone could have sent it, so nothing in it is applied. It only makes the
+ * bridge ask the operator's status for the payment it names, and apply that answer.
+ */
+export interface CallbackHint {
+  hint: true;
+  partnerReference: string;
+  /** What identifies this delivery (the bridge queues a hint once per key within its window). */
+  replayKey: string;
 }
 
 /** A callback whose signature held: what it says, and what identifies this very delivery. */

@@ -39,7 +39,7 @@ describe('result callback faults', () => {
     const req = h.request('01');
     await h.adapter.pushUssd(req);
     await waitFor(() => logged('callback.dropped', req.partnerReference).length === 1, { what: 'callback.dropped logged' });
-    await expect(h.adapter.queryStatus(req.partnerReference)).resolves.toMatchObject({ found: true, providerState: 'OK', providerTxnStatus: '200', providerTxId: expect.stringMatching(/^MP/) });
+    await expect(h.adapter.queryStatus(req)).resolves.toMatchObject({ found: true, providerState: 'OK', providerTxnStatus: '200', providerTxId: expect.stringMatching(/^MP/) });
     await afterPositiveControl();
     expect(h.receiver.for(req.partnerReference)).toHaveLength(0);
   });
@@ -92,7 +92,7 @@ describe('result callback faults', () => {
       const received = h.receiver.for(req.partnerReference);
       expect(received).toHaveLength(2);
       const [final, stale] = received as [ReceivedCallback, ReceivedCallback];
-      const status = await h.adapter.queryStatus(req.partnerReference);
+      const status = await h.adapter.queryStatus(req);
       expect(bodyOf(final)).toMatchObject({ state: status.providerState, txn_status: status.providerTxnStatus, provider_tx_id: status.providerTxId ?? null });
       expect(bodyOf(final).state).not.toBe('PENDING');
       // Byte for byte a result callback's shape, frozen at the push's earlier state.

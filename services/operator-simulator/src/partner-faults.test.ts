@@ -86,7 +86,7 @@ describe('partner API (/v1) faults', () => {
     await ctx.faults.reset();
     await expect(listed(req.partnerReference)).resolves.toEqual([expect.objectContaining({ push_count: 1, request_count: 1 })]);
     await waitFor(() => ctx.h.receiver.for(req.partnerReference).length > 0, { what: 'its callback' });
-    await expect(ctx.h.adapter.queryStatus(req.partnerReference)).resolves.toMatchObject({ found: true, providerState: 'OK' });
+    await expect(ctx.h.adapter.queryStatus(req)).resolves.toMatchObject({ found: true, providerState: 'OK' });
   });
 
   it('a slow push the adapter timed out on is an OperatorUnavailableError', async () => {

@@ -1,6 +1,7 @@
 import { OperatorUnavailableError } from '@mm/operators';
 import { API_TOKEN, startHarness, type Harness } from './test-support/harness.js';
 import { waitFor } from '@mm/testing';
+import { lookup } from '@mm/operators/testing';
 
 describe('operator partner API (/v1)', () => {
   let h: Harness;
@@ -23,7 +24,7 @@ describe('operator partner API (/v1)', () => {
   it('a replayed push of a decided payment still answers 201 with the same session, marked Idempotent-Replayed', async () => {
     const req = h.request('01');
     const first = await h.adapter.pushUssd(req);
-    await waitFor(async () => (await h.adapter.queryStatus(req.partnerReference)).providerState === 'OK', { what: 'OK' });
+    await waitFor(async () => (await h.adapter.queryStatus(req)).providerState === 'OK', { what: 'OK' });
     const res = await postPush({ partner_reference: req.partnerReference, msisdn: req.msisdn, amount: 1500, currency: 'XOF', motif: null, callback_url: req.callbackUrl });
     expect(res.status).toBe(201);
     expect(res.headers.get('idempotent-replayed')).toBe('true');
@@ -69,7 +70,7 @@ describe('operator partner API (/v1)', () => {
   });
 
   it('an unknown reference reads as found: false, PENDING', async () => {
-    await expect(h.adapter.queryStatus('never-pushed')).resolves.toEqual({ found: false, providerState: 'PENDING', providerTxnStatus: null, providerTxId: null, failureReason: null });
+    await expect(h.adapter.queryStatus(lookup('never-pushed'))).resolves.toEqual({ found: false, providerState: 'PENDING', providerTxnStatus: null, providerTxId: null, failureReason: null });
   });
 
   it('GET /health answers ok', async () => {

@@ -17,7 +17,7 @@ describe('refunds (POST /v1/refunds), driven through SimulatorOperatorAdapter', 
   async function confirmedCashIn(suffix: string, overrides: Partial<UssdPushRequest> = {}): Promise<UssdPushRequest> {
     const req = h.request(suffix, overrides);
     await h.adapter.pushUssd(req);
-    await waitFor(async () => (await h.adapter.queryStatus(req.partnerReference)).providerState === 'OK', { what: `${req.partnerReference} OK` });
+    await waitFor(async () => (await h.adapter.queryStatus(req)).providerState === 'OK', { what: `${req.partnerReference} OK` });
     return req;
   }
   const refundOf = (original: UssdPushRequest, overrides: Partial<RefundRequest> = {}): RefundRequest => ({
@@ -87,7 +87,7 @@ describe('refunds (POST /v1/refunds), driven through SimulatorOperatorAdapter', 
     await h.adapter.pushUssd(original);
     const [callback] = await waitFor(() => h.receiver.for(original.partnerReference).length > 0 && h.receiver.for(original.partnerReference), { what: 'callback' });
     expect(h.adapter.parseCallback(callback!.rawBody, callback!.headers, Date.now())).toMatchObject({ providerState: 'OK', providerTxnStatus: '200', providerTxId: expect.stringMatching(/^MP\d+$/) });
-    await expect(h.adapter.queryStatus(original.partnerReference)).resolves.toMatchObject({ found: true, providerState: 'OK' });
+    await expect(h.adapter.queryStatus(original)).resolves.toMatchObject({ found: true, providerState: 'OK' });
 
     const refund = refundOf(original, { amount: 100 });
     await expect(h.adapter.refund(refund)).resolves.toEqual({ state: 'FAILED', reason: 'REFUND_REJECTED' });

@@ -22,7 +22,7 @@ describe('sandbox virtual phone', () => {
     const body = (await res.json()) as { provider_tx_id: string };
     expect(body).toEqual({ partner_reference: req.partnerReference, state: 'OK', txn_status: '200', provider_tx_id: expect.stringMatching(/^MP\d+$/) });
     await expect(callbackFor(req.partnerReference)).resolves.toMatchObject({ providerState: 'OK', providerTxnStatus: '200', providerTxId: body.provider_tx_id });
-    await expect(h.adapter.queryStatus(req.partnerReference)).resolves.toMatchObject({ providerState: 'OK', providerTxId: body.provider_tx_id });
+    await expect(h.adapter.queryStatus(req)).resolves.toMatchObject({ providerState: 'OK', providerTxId: body.provider_tx_id });
   });
 
   it('GET /sandbox/pushes tells when each push was decided: null while PENDING, the moment of the answer after', async () => {
@@ -68,7 +68,7 @@ describe('sandbox virtual phone', () => {
     const soon = h.request('01');
     await h.adapter.pushUssd(soon);
     await callbackFor(soon.partnerReference);
-    await expect(h.adapter.queryStatus(req.partnerReference)).resolves.toMatchObject({ providerState: 'canceled' });
+    await expect(h.adapter.queryStatus(req)).resolves.toMatchObject({ providerState: 'canceled' });
     expect(h.receiver.for(req.partnerReference)).toHaveLength(1);
   });
 

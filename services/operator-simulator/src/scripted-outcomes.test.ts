@@ -27,7 +27,7 @@ describe('scripted test numbers (decisions.md section 11), driven through Simula
     expect(callback).toMatchObject({ partnerReference: req.partnerReference, providerSessionId: ack.accepted && ack.providerSessionId, providerState: state, providerTxnStatus: txnStatus, failureReason: reason });
     expect(callback?.providerTxId ?? null).toEqual(state === 'OK' ? expect.stringMatching(/^MP\d+$/) : null);
 
-    const status = await h.adapter.queryStatus(req.partnerReference);
+    const status = await h.adapter.queryStatus(req);
     expect(status).toEqual({ found: true, providerState: state, providerTxnStatus: txnStatus, providerTxId: callback?.providerTxId, failureReason: reason });
   });
 
@@ -37,14 +37,14 @@ describe('scripted test numbers (decisions.md section 11), driven through Simula
     await h.adapter.pushUssd(never);
     await h.adapter.pushUssd(soon);
     await callbackResult(soon.partnerReference);
-    await expect(h.adapter.queryStatus(never.partnerReference)).resolves.toEqual({ found: true, providerState: 'PENDING', providerTxnStatus: null, providerTxId: null, failureReason: null });
+    await expect(h.adapter.queryStatus(never)).resolves.toEqual({ found: true, providerState: 'PENDING', providerTxnStatus: null, providerTxId: null, failureReason: null });
     expect(h.receiver.for(never.partnerReference)).toHaveLength(0);
   });
 
   it('number ending 07 is rejected at push time (KO / 40001), and the status query says KO too', async () => {
     const req = h.request('07');
     await expect(h.adapter.pushUssd(req)).resolves.toEqual({ accepted: false, providerState: 'KO', providerTxnStatus: '40001' });
-    await expect(h.adapter.queryStatus(req.partnerReference)).resolves.toEqual({ found: true, providerState: 'KO', providerTxnStatus: '40001', providerTxId: null, failureReason: null });
+    await expect(h.adapter.queryStatus(req)).resolves.toEqual({ found: true, providerState: 'KO', providerTxnStatus: '40001', providerTxId: null, failureReason: null });
     expect(h.sim.pushCount(req.partnerReference)).toBe(1);
   });
 
@@ -52,7 +52,7 @@ describe('scripted test numbers (decisions.md section 11), driven through Simula
     const req = h.request('08');
     const impatient = h.adapterWith({ timeoutMs: 100 });
     await expect(impatient.pushUssd(req)).rejects.toBeInstanceOf(OperatorUnavailableError);
-    await expect(h.adapter.queryStatus(req.partnerReference)).resolves.toMatchObject({ found: false, providerState: 'PENDING' });
+    await expect(h.adapter.queryStatus(req)).resolves.toMatchObject({ found: false, providerState: 'PENDING' });
     expect(h.sim.pushCount(req.partnerReference)).toBe(0);
   });
 
@@ -70,12 +70,12 @@ describe('scripted test numbers (decisions.md section 11), driven through Simula
     await h.adapter.pushUssd(late);
     await h.adapter.pushUssd(soon);
     await callbackResult(soon.partnerReference);
-    await expect(h.adapter.queryStatus(late.partnerReference)).resolves.toMatchObject({ providerState: 'PENDING' });
+    await expect(h.adapter.queryStatus(late)).resolves.toMatchObject({ providerState: 'PENDING' });
 
     const callback = await callbackResult(late.partnerReference);
     expect(Date.now() - pushedAt).toBeGreaterThanOrEqual(800);
     expect(callback).toMatchObject({ providerState: 'OK', providerTxnStatus: '200', providerTxId: expect.stringMatching(/^MP/) });
-    await expect(h.adapter.queryStatus(late.partnerReference)).resolves.toMatchObject({ providerState: 'OK', providerTxId: callback?.providerTxId });
+    await expect(h.adapter.queryStatus(late)).resolves.toMatchObject({ providerState: 'OK', providerTxId: callback?.providerTxId });
   });
 
   it('a number without a scripted outcome stays PENDING until a person answers on the phone', async () => {
@@ -84,6 +84,6 @@ describe('scripted test numbers (decisions.md section 11), driven through Simula
     const soon = h.request('01');
     await h.adapter.pushUssd(soon);
     await callbackResult(soon.partnerReference);
-    await expect(h.adapter.queryStatus(req.partnerReference)).resolves.toMatchObject({ providerState: 'PENDING' });
+    await expect(h.adapter.queryStatus(req)).resolves.toMatchObject({ providerState: 'PENDING' });
   });
 });

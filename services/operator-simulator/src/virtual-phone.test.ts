@@ -78,7 +78,7 @@ describe('virtual phone of one number', () => {
     await h.adapter.pushUssd(req);
     expect((await submit(req.partnerReference, 'confirm', req.msisdn, { code: '0000' })).status).toBe(303);
     await expect(callbackFor(req.partnerReference)).resolves.toMatchObject({ providerState: 'canceled', providerTxnStatus: '54321', failureReason: '00017', providerTxId: null });
-    await expect(h.adapter.queryStatus(req.partnerReference)).resolves.toMatchObject({ providerState: 'canceled', failureReason: '00017' });
+    await expect(h.adapter.queryStatus(req)).resolves.toMatchObject({ providerState: 'canceled', failureReason: '00017' });
     expect(await (await phone(req.msisdn)).text()).toContain('Wrong secret code');
   });
 
@@ -98,7 +98,7 @@ describe('virtual phone of one number', () => {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '123' }),
     });
     expect(json.status).toBe(400);
-    await expect(h.adapter.queryStatus(req.partnerReference)).resolves.toMatchObject({ providerState: 'PENDING' });
+    await expect(h.adapter.queryStatus(req)).resolves.toMatchObject({ providerState: 'PENDING' });
     const wrong = await h.sandbox(`/sandbox/payments/${req.partnerReference}/confirm`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '0000' }),
     });

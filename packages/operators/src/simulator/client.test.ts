@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { signPayload } from '@mm/domain';
 import { OperatorRefusedError, OperatorUnavailableError } from '../operator-adapter.js';
 import { SimulatorOperatorAdapter } from './client.js';
+import { lookup } from '../testing/payment-lookup.js';
 
 /** A stand-in operator answering whatever the test sets; the end-to-end protocol is tested in @mm/operator-simulator. */
 interface Answer { status: number; body?: unknown; delayMs?: number }
@@ -89,17 +90,17 @@ describe('SimulatorOperatorAdapter against a scripted HTTP server', () => {
   it('a refused connection is OperatorUnavailableError, for both calls', async () => {
     const down = new SimulatorOperatorAdapter({ baseUrl: 'http://127.0.0.1:1', apiToken: 'tok', callbackSecret: 'sec', timeoutMs: 1_000 });
     await expect(down.pushUssd(request)).rejects.toBeInstanceOf(OperatorUnavailableError);
-    await expect(down.queryStatus('tx_1')).rejects.toBeInstanceOf(OperatorUnavailableError);
+    await expect(down.queryStatus(lookup('tx_1'))).rejects.toBeInstanceOf(OperatorUnavailableError);
   });
 
   it('queries the status with the reference URL-encoded and maps 5xx / 4xx like the push', async () => {
     op.answer = { status: 200, body: { partner_reference: 'tx/1', session_id: 'S1', state: 'PENDING', txn_status: null, provider_tx_id: null, failure_reason: null } };
-    await expect(adapter().queryStatus('tx/1')).resolves.toMatchObject({ found: true, providerState: 'PENDING' });
+    await expect(adapter().queryStatus(lookup('tx/1'))).resolves.toMatchObject({ found: true, providerState: 'PENDING' });
     expect(op.seen[0]).toMatchObject({ method: 'GET', url: '/v1/payments/tx%2F1', authorization: 'Bearer tok' });
     op.answer = { status: 503 };
-    await expect(adapter().queryStatus('tx_1')).rejects.toBeInstanceOf(OperatorUnavailableError);
+    await expect(adapter().queryStatus(lookup('tx_1'))).rejects.toBeInstanceOf(OperatorUnavailableError);
     op.answer = { status: 401 };
-    const error = await adapter().queryStatus('tx_1').catch((e: unknown) => e);
+    const error = await adapter().queryStatus(lookup('tx_1')).catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(OperatorUnavailableError);
     expect(String(error)).toMatch(/401/);
   });

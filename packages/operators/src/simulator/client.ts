@@ -6,6 +6,7 @@ import {
   type DisbursementRequest,
   type DisbursementResult,
   type OperatorAdapter,
+  type PaymentLookup,
   type RefundRequest,
   type RefundResult,
   type UssdPushAck,
@@ -87,8 +88,8 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
     return ack;
   }
 
-  async queryStatus(partnerReference: string): Promise<OperatorResult & { found: boolean }> {
-    const res = await this.call('status', () => this.http.get(`/v1/payments/${encodeURIComponent(partnerReference)}`));
+  async queryStatus(payment: PaymentLookup): Promise<OperatorResult & { found: boolean }> {
+    const res = await this.call('status', () => this.http.get(`/v1/payments/${encodeURIComponent(payment.partnerReference)}`));
     if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the status query`);
     const result = resultFromStatusResponse(res.status, res.data);
     if (result) return result;

@@ -2,7 +2,11 @@ import Joi from 'joi';
 import { defineQueue } from '../queue-definition.js';
 import { QUEUE_NAMES } from '../queue-names.js';
 
-/** operator-bridge callback route (or a status poll) -> the worker applying the result. */
+/**
+ * operator-bridge callback route (or a status poll) -> the worker applying the result. A `hint` (an
+ * unsigned callback: MTN, Orange) carries no result the worker may apply (provider_state PENDING, the
+ * rest null): it only makes the worker ask the operator's status and apply that answer.
+ */
 export interface OperatorResultJob {
   provider_reference: string;
   provider_state: 'PENDING' | 'OK' | 'canceled' | 'KO';
@@ -10,7 +14,7 @@ export interface OperatorResultJob {
   provider_tx_id: string | null;
   provider_session_id: string | null;
   failure_reason: string | null;
-  source: 'callback' | 'status-query';
+  source: 'callback' | 'status-query' | 'hint';
 }
 
 export const operatorResults = defineQueue({
@@ -22,7 +26,7 @@ export const operatorResults = defineQueue({
     provider_tx_id: Joi.string().max(100).allow(null).required(),
     provider_session_id: Joi.string().max(100).allow(null).required(),
     failure_reason: Joi.string().max(200).allow(null).required(),
-    source: Joi.string().valid('callback', 'status-query').required(),
+    source: Joi.string().valid('callback', 'status-query', 'hint').required(),
   }),
   jobOptions: {
     attempts: 8,

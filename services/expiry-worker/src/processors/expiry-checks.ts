@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import { completeOutbox, type Db } from '@mm/db';
 import { applyOperatorResult, transition, type TransitionRequest } from '@mm/db/transactions';
-import { OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
+import { OperatorUnavailableError, paymentLookupOf, type OperatorAdapter } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type ExpiryCheckJob } from '@mm/queues';
 import type { Logger } from '@mm/observability';
 import { commitStep } from '@mm/worker-runtime';
@@ -33,7 +33,7 @@ export function expiryChecksHandler(deps: { db: Db; adapter: OperatorAdapter; af
     }
     let status = null;
     try {
-      status = await deps.adapter.queryStatus(t.providerReference);
+      status = await deps.adapter.queryStatus(paymentLookupOf(t));
     } catch (err) {
       // A poll that cannot reach the operator just gives way to the next check.
       if (payload.kind === 'poll' && isFinalAttempt(job)) {

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import { completeOutbox, type Db, type Transaction } from '@mm/db';
 import { applyOperatorResult, transition, type TransitionRequest } from '@mm/db/transactions';
-import { OperatorRefusedError, type OperatorAdapter } from '@mm/operators';
+import { OperatorRefusedError, paymentLookupOf, type OperatorAdapter } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type OperatorRequestJob } from '@mm/queues';
 import { commitStep } from '@mm/worker-runtime';
 
@@ -73,7 +73,7 @@ async function push(deps: OperatorRequestsDeps, t: Transaction, outboxId: string
  * silent: EXPIRED, from which a late OK still credits the merchant).
  */
 async function decideAfterLastAttempt(deps: OperatorRequestsDeps, t: Transaction, outboxId: string, refused: boolean, now: () => number): Promise<void> {
-  const known = refused ? null : await deps.adapter.queryStatus(t.providerReference).catch(() => 'no answer' as const);
+  const known = refused ? null : await deps.adapter.queryStatus(paymentLookupOf(t)).catch(() => 'no answer' as const);
   await commitStep(deps, async (tx) => {
     if (known === null) {
       return transition(tx, { transactionId: t.id, to: 'FAILED', cause: 'operator-request-refused', patch: { failureCode: 'OPERATOR_REJECTED' } });

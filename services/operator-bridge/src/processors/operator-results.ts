@@ -1,7 +1,7 @@
-import type { Db } from '@mm/db';
+import type { Db, Transaction } from '@mm/db';
 import { applyOperatorResult } from '@mm/db/transactions';
 import { needsStatusConfirmation, type OperatorResult } from '@mm/domain';
-import type { OperatorAdapter } from '@mm/operators';
+import { paymentLookupOf, type OperatorAdapter } from '@mm/operators';
 import type { AfterCommit, OperatorResultJob } from '@mm/queues';
 import type { Logger } from '@mm/observability';
 import { commitStep } from '@mm/worker-runtime';
@@ -21,7 +21,7 @@ type Result = OperatorResult & { providerSessionId?: string | null };
 /** operator-results consumer: a callback or status answer becomes a state transition (or nothing). */
 export function operatorResultsHandler(deps: OperatorResultsDeps) {
   return async (payload: OperatorResultJob): Promise<void> => {
-    const t = await deps.db.transaction.findUnique({ where: { providerReference: payload.provider_reference }, select: { id: true, type: true } });
+    const t = await deps.db.transaction.findUnique({ where: { providerReference: payload.provider_reference } });
     if (!t) {
       deps.logger.warn({ providerReference: payload.provider_reference }, 'operator result for an unknown reference ignored');
       return;
@@ -38,7 +38,8 @@ export function operatorResultsHandler(deps: OperatorResultsDeps) {
       failureReason: payload.failure_reason,
       providerSessionId: payload.provider_session_id,
     };
-    const result = needsStatusConfirmation(received) ? await confirmedByStatus(deps, t.id, payload.provider_reference) : received;
+    // A hint (an unsigned callback) and an OK without its 200 are only reasons to ask the operator.
+    const result = payload.source === 'hint' || needsStatusConfirmation(received) ? await confirmedByStatus(deps, t) : received;
     if (!result) return;
     const cause = result === received ? `operator-result:${payload.source}` : 'operator-result:status-confirmation';
     const outcome = await commitStep(deps, (tx) => applyOperatorResult(tx, t.id, result, cause));
@@ -51,8 +52,10 @@ export function operatorResultsHandler(deps: OperatorResultsDeps) {
  * its answer applied if it decides. Otherwise nothing moves; the cash-in's status polls and its expiry
  * check ask again, and an expiry that a real confirmation follows still credits the merchant.
  */
-async function confirmedByStatus(deps: OperatorResultsDeps, transactionId: string, providerReference: string): Promise<Result | null> {
-  const status = await deps.adapter.queryStatus(providerReference).catch((err: unknown) => {
+async function confirmedByStatus(deps: OperatorResultsDeps, t: Transaction): Promise<Result | null> {
+  const transactionId = t.id;
+  const providerReference = t.providerReference;
+  const status = await deps.adapter.queryStatus(paymentLookupOf(t)).catch((err: unknown) => {
     deps.logger.warn({ err, transaction_id: transactionId, providerReference }, 'status query to confirm an OK without 200 failed; left to the polls and the expiry check');
     return null;
   });

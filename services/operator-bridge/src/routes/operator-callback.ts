@@ -42,7 +42,10 @@ export function operatorCallbackRouter(deps: OperatorCallbackDeps): Router {
       return;
     }
     try {
-      await deps.results.add({
+      await deps.results.add('hint' in result ? {
+        provider_reference: result.partnerReference, provider_state: 'PENDING', provider_txn_status: null,
+        provider_tx_id: null, provider_session_id: null, failure_reason: null, source: 'hint',
+      } : {
         provider_reference: result.partnerReference,
         provider_state: result.providerState,
         provider_txn_status: result.providerTxnStatus,

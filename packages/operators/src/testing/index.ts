@@ -1,0 +1,2 @@
+export { failingOperator } from './failing-operator.js';
+export { lookup } from './payment-lookup.js';

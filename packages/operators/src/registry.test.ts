@@ -1,15 +1,21 @@
-import { createOperatorAdapter, OPERATOR_NAMES } from './registry.js';
+import { createAccountAdapter, OPERATOR_APIS } from './registry.js';
 import { SimulatorOperatorAdapter } from './simulator/client.js';
 
-describe('createOperatorAdapter', () => {
-  it('builds the simulator adapter from its config', () => {
-    const adapter = createOperatorAdapter({ operator: 'simulator', baseUrl: 'http://127.0.0.1:3003', apiToken: 't', callbackSecret: 's', timeoutMs: 1000 });
+const account = (credentials: Record<string, string>) => ({ baseUrl: 'http://127.0.0.1:3003', credentials, settings: {}, timeoutMs: 1000 });
+
+describe('createAccountAdapter', () => {
+  it('builds the simulator adapter from its account', () => {
+    const adapter = createAccountAdapter('simulator', account({ apiToken: 't', callbackSecret: 's' }));
     expect(adapter).toBeInstanceOf(SimulatorOperatorAdapter);
     expect(adapter.name).toBe('simulator');
-    expect(OPERATOR_NAMES).toEqual(['simulator']);
+    expect(OPERATOR_APIS).toContain('simulator');
   });
 
-  it('refuses an operator it does not know (config read from the environment is not type-checked)', () => {
-    expect(() => createOperatorAdapter({ operator: 'nope' } as never)).toThrow(/unknown operator "nope"/);
+  it('names the credential an account lacks', () => {
+    expect(() => createAccountAdapter('simulator', account({ apiToken: 't' }))).toThrow(/lack "callbackSecret"/);
+  });
+
+  it('refuses an API it does not know (accounts are data, not type-checked)', () => {
+    expect(() => createAccountAdapter('nope', account({}))).toThrow(/unknown operator API "nope"/);
   });
 });

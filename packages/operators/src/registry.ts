@@ -1,41 +1,71 @@
 import type { OperatorAdapter } from './operator-adapter.js';
-import { SimulatorOperatorAdapter, type SimulatorAdapterConfig } from './simulator/client.js';
+import { SimulatorOperatorAdapter } from './simulator/client.js';
 
-/** One line per operator: its name and how to build its adapter from its config. */
-const factories = {
-  simulator: (config: SimulatorAdapterConfig) => new SimulatorOperatorAdapter(config),
-} satisfies Record<string, (config: never) => OperatorAdapter>;
-
-export type OperatorName = keyof typeof factories;
-export const OPERATOR_NAMES = Object.keys(factories) as OperatorName[];
-
-/** `{ operator: name }` plus that operator's own config, derived from the factories so nothing is listed twice. */
-export type OperatorConfig = {
-  [K in OperatorName]: { operator: K } & Parameters<(typeof factories)[K]>[0];
-}[OperatorName];
-
-export function createOperatorAdapter(config: OperatorConfig): OperatorAdapter {
-  const { operator, ...rest } = config;
-  const factory = factories[operator] as ((c: typeof rest) => OperatorAdapter) | undefined;
-  if (!factory) throw new Error(`unknown operator "${String(operator)}"; known: ${OPERATOR_NAMES.join(', ')}`);
-  return factory(rest);
+/**
+ * What an operator account (one row of operator_accounts: a country's contract with one operator)
+ * gives its adapter: where to call, its secrets (already opened; never logged), its plain settings
+ * (target environment, country path, merchant key...) and the bound on each call.
+ */
+export interface AccountConfig {
+  baseUrl: string;
+  credentials: Record<string, string>;
+  settings: Record<string, unknown>;
+  timeoutMs: number;
 }
 
-/** The operator settings every service reads from its environment (the `operator` fragment of @mm/config). */
+/**
+ * One line per operator API: its name (operator_accounts.api) and how to build its adapter from an
+ * account. Each factory validates its own credentials and settings and throws naming what is missing.
+ */
+const factories = {
+  simulator: (c: AccountConfig) => new SimulatorOperatorAdapter({
+    baseUrl: c.baseUrl,
+    apiToken: required(c, 'apiToken'),
+    callbackSecret: required(c, 'callbackSecret'),
+    timeoutMs: c.timeoutMs,
+  }),
+} satisfies Record<string, (config: AccountConfig) => OperatorAdapter>;
+
+export type OperatorApi = keyof typeof factories;
+export const OPERATOR_APIS = Object.keys(factories) as OperatorApi[];
+
+export function isOperatorApi(api: string): api is OperatorApi {
+  return Object.hasOwn(factories, api);
+}
+
+export function createAccountAdapter(api: string, config: AccountConfig): OperatorAdapter {
+  if (!isOperatorApi(api)) throw new Error(`unknown operator API "${api}"; known: ${OPERATOR_APIS.join(', ')}`);
+  return factories[api](config);
+}
+
+function required(c: AccountConfig, name: string): string {
+  const value = c.credentials[name];
+  if (!value) throw new Error(`operator account credentials lack "${name}"`);
+  return value;
+}
+
+/** The simulator's settings every service reads from its environment (the `operator` fragment of @mm/config). */
 export interface OperatorSettings {
-  OPERATOR: OperatorName;
+  OPERATOR: 'simulator';
   OPERATOR_BASE_URL: string;
   OPERATOR_API_TOKEN: string;
   OPERATOR_CALLBACK_SECRET: string;
   OPERATOR_TIMEOUT_MS: number;
 }
 
-export function operatorAdapterFromEnv(env: OperatorSettings): OperatorAdapter {
-  return createOperatorAdapter({
-    operator: env.OPERATOR,
+/**
+ * The simulator account as the environment describes it: what a SIMULATOR operator account without a
+ * base URL or credentials of its own uses (tests and `pnpm start` point every service at their simulator).
+ */
+export function simulatorConfigFromEnv(env: OperatorSettings): AccountConfig {
+  return {
     baseUrl: env.OPERATOR_BASE_URL,
-    apiToken: env.OPERATOR_API_TOKEN,
-    callbackSecret: env.OPERATOR_CALLBACK_SECRET,
+    credentials: { apiToken: env.OPERATOR_API_TOKEN, callbackSecret: env.OPERATOR_CALLBACK_SECRET },
+    settings: {},
     timeoutMs: env.OPERATOR_TIMEOUT_MS,
-  });
+  };
+}
+
+export function operatorAdapterFromEnv(env: OperatorSettings): OperatorAdapter {
+  return createAccountAdapter('simulator', simulatorConfigFromEnv(env));
 }

@@ -8,13 +8,15 @@ import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database
 // The wasm schema parser is CommonJS; it is the same DMMF the Prisma CLI computes.
 const { get_dmmf } = createRequire(import.meta.url)('@prisma/prisma-schema-wasm') as { get_dmmf(p: string): string };
 
-interface DmmfField { name: string; dbName: string | null; kind: string; type: string; isRequired: boolean; nativeType: [string, string[]] | null }
+interface DmmfField { name: string; dbName: string | null; kind: string; type: string; isRequired: boolean; isList: boolean; nativeType: [string, string[]] | null }
 interface DmmfModel { name: string; dbName: string | null; fields: DmmfField[] }
 
 const SCHEMA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../prisma/schema.prisma');
 
 // How a Prisma scalar (with its @db native type, when given) appears in information_schema.
 function expectedSqlType(f: DmmfField): string {
+  // information_schema names every array type ARRAY (a String[] is text[]).
+  if (f.isList) return 'ARRAY';
   if (f.nativeType) {
     const [nt] = f.nativeType;
     const byNative: Record<string, string> = { Uuid: 'uuid', Timestamptz: 'timestamp with time zone', Text: 'text' };

@@ -6,6 +6,7 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'COUNTRY_NOT_SUPPORTED', 'CURRENCY_MISMATCH',
   'AMOUNT_OUT_OF_RANGE', 'REFUND_EXCEEDS_AMOUNT', 'RATE_LIMITED', 'DISBURSEMENT_NOT_CONFIGURED',
   'OPERATOR_UNAVAILABLE', 'INTERNAL_ERROR', 'IDEMPOTENCY_KEY_REUSED',
+  'OPERATOR_NOT_SUPPORTED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -19,6 +20,8 @@ export class DomainError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: FieldIssue[],
+    /** Seconds the client should wait before trying again (sent as Retry-After), for errors that pass. */
+    readonly retryAfterS?: number,
   ) {
     super(message);
     this.name = 'DomainError';

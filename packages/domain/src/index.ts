@@ -12,3 +12,4 @@ export * from './staff-permissions.js';
 export * from './cashout-rules.js';
 export * from './uuid.js';
 export * from './api-key.js';
+export * from './operator-routing.js';

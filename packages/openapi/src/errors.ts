@@ -23,6 +23,7 @@ const MEANING: Record<ErrorCode, string> = {
   PAYLOAD_TOO_LARGE: 'the body exceeds 64 KiB',
   UNSUPPORTED_MEDIA_TYPE: 'a body that is not application/json',
   COUNTRY_NOT_SUPPORTED: 'the country is not an active subsidiary, or cannot be told from the number',
+  OPERATOR_NOT_SUPPORTED: 'no enabled operator of the subsidiary serves the number (or the operator named has no account there)',
   CURRENCY_MISMATCH: "the currency is not the country's",
   AMOUNT_OUT_OF_RANGE: 'the amount is outside AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default)',
   REFUND_EXCEEDS_AMOUNT: 'refunds not FAILED would exceed the amount',

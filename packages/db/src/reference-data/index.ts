@@ -5,3 +5,4 @@ export { SecretBox, apiKeySecretBinding } from '../secret-box.js';
 export { resealUnboundSecrets } from '../reseal-secrets.js';
 export { listenForReferenceChanges, REFERENCE_CHANGES_CHANNEL, type ReferenceChangeFeed, type ReferenceChangeOptions } from '../reference-changes.js';
 export { ReferenceCache, type ReferenceCacheOptions } from '../reference-cache.js';
+export * from '../operator-accounts/index.js';

@@ -22,6 +22,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const known = err instanceof DomainError ? err : fromBodyParser(err as { type?: string }) ?? fromRouter(err);
     const error = known ?? new DomainError('INTERNAL_ERROR', 'an internal error occurred');
     if (!known) logger.error({ err, request_id: requestIdOf(res), path: req.path }, 'unhandled error');
+    if (error.retryAfterS !== undefined) res.setHeader('Retry-After', String(error.retryAfterS));
     res.status(ERROR_STATUS[error.code]).json({
       error: {
         code: error.code,

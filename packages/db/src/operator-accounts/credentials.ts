@@ -1,0 +1,42 @@
+import type { Db, Tx } from '../client.js';
+import type { SecretBox } from '../secret-box.js';
+import type { OperatorAccountSummary } from './summary.js';
+import { findOperatorAccount } from './summary.js';
+
+/**
+ * What an account's credentials are bound to: copied onto another account's row (someone with write
+ * access moving MTN CI's keys onto Orange SN), the ciphertext no longer opens.
+ */
+export function operatorAccountSecretBinding(a: { countryCode: string; operator: string }): string {
+  return `operator_accounts:${a.countryCode}:${a.operator}`;
+}
+
+export function sealCredentials(box: SecretBox, account: { countryCode: string; operator: string }, credentials: Record<string, string>): string {
+  return box.seal(JSON.stringify(credentials), operatorAccountSecretBinding(account));
+}
+
+/** An account with its credentials opened: only for the services that call the operator. */
+export interface OperatorAccountWithCredentials extends OperatorAccountSummary {
+  credentials: Record<string, string> | null;
+}
+
+export async function loadOperatorAccount(db: Db, box: SecretBox, countryCode: string, operator: string): Promise<OperatorAccountWithCredentials | null> {
+  const [summary, sealed] = await Promise.all([
+    findOperatorAccount(db, countryCode, operator),
+    db.operatorAccount.findUnique({ where: { countryCode_operator: { countryCode, operator } }, select: { credentialsSealed: true } }),
+  ]);
+  if (!summary) return null;
+  const raw = sealed?.credentialsSealed ?? null;
+  if (raw === null) return { ...summary, credentials: null };
+  const opened = JSON.parse(box.open(raw, operatorAccountSecretBinding(summary))) as Record<string, string>;
+  return { ...summary, credentials: opened };
+}
+
+/** Replaces the account's credentials (a rotation sends them all): they are never read back by staff. */
+export async function setOperatorAccountCredentials(tx: Db | Tx, box: SecretBox, countryCode: string, operator: string, credentials: Record<string, string>): Promise<boolean> {
+  const { count } = await tx.operatorAccount.updateMany({
+    where: { countryCode, operator },
+    data: { credentialsSealed: sealCredentials(box, { countryCode, operator }, credentials), updatedAt: new Date() },
+  });
+  return count === 1;
+}

@@ -1,0 +1,3 @@
+export { listOperatorAccounts, findOperatorAccount, lockOperatorAccount, type OperatorAccountSummary } from './summary.js';
+export { loadOperatorAccount, setOperatorAccountCredentials, sealCredentials, operatorAccountSecretBinding, type OperatorAccountWithCredentials } from './credentials.js';
+export { upsertOperatorAccount, setOperatorAccountEnabled, setOperatorAccountPrefixes, markOperatorAccountDown, markOperatorAccountUp, normalisePrefixes, type OperatorAccountInput } from './changes.js';

@@ -1,0 +1,53 @@
+import { isOperatorPrefix, routeOperator, type RoutableAccount } from './operator-routing.js';
+
+const account = (operator: string, prefixes: string[], o: Partial<RoutableAccount> = {}): RoutableAccount => ({ operator, prefixes, enabled: true, down: false, ...o });
+// Côte d'Ivoire as seeded: the simulator's test numbers sit inside Orange's 07 by a longer prefix.
+const ci = [
+  account('SIMULATOR', ['+2250700', '+2250707']),
+  account('MTN', ['+22505']),
+  account('ORANGE', ['+22507']),
+  account('WAVE', []),
+];
+
+describe('routeOperator', () => {
+  it('takes the longest matching prefix: a test number goes to the simulator, another 07 number to Orange', () => {
+    expect(routeOperator(ci, '+2250707000001')).toEqual({ kind: 'routed', operator: 'SIMULATOR' });
+    expect(routeOperator(ci, '+2250712345678')).toEqual({ kind: 'routed', operator: 'ORANGE' });
+    expect(routeOperator(ci, '+2250512345678')).toEqual({ kind: 'routed', operator: 'MTN' });
+  });
+
+  it('answers unsupported when no account serves the number (Moov has no adapter)', () => {
+    expect(routeOperator(ci, '+2250112345678')).toEqual({ kind: 'unsupported' });
+  });
+
+  it('skips a disabled account for a longer prefix: the enabled one with a shorter prefix takes the number', () => {
+    const accounts = [account('SIMULATOR', ['+2250707'], { enabled: false }), account('ORANGE', ['+22507'])];
+    expect(routeOperator(accounts, '+2250707000001')).toEqual({ kind: 'routed', operator: 'ORANGE' });
+  });
+
+  it('answers unavailable when only a disabled account serves the number', () => {
+    const accounts = [account('MTN', ['+22505'], { enabled: false }), account('ORANGE', ['+22507'])];
+    expect(routeOperator(accounts, '+2250512345678')).toEqual({ kind: 'unavailable', operator: 'MTN', reason: 'disabled' });
+  });
+
+  it('answers unavailable when the chosen account is marked down', () => {
+    const accounts = [account('MTN', ['+22505'], { down: true })];
+    expect(routeOperator(accounts, '+2250512345678')).toEqual({ kind: 'unavailable', operator: 'MTN', reason: 'down' });
+  });
+
+  it('a named operator is taken whatever the number; Wave is reachable only by name', () => {
+    expect(routeOperator(ci, '+2250712345678', 'WAVE')).toEqual({ kind: 'routed', operator: 'WAVE' });
+    expect(routeOperator(ci, '+2250712345678', 'MTN')).toEqual({ kind: 'routed', operator: 'MTN' });
+  });
+
+  it('a named operator without an account here is unsupported; disabled or down is unavailable', () => {
+    expect(routeOperator(ci, '+2250712345678', 'MOOV')).toEqual({ kind: 'unsupported' });
+    expect(routeOperator([account('WAVE', [], { enabled: false })], '+2250712345678', 'WAVE')).toEqual({ kind: 'unavailable', operator: 'WAVE', reason: 'disabled' });
+    expect(routeOperator([account('WAVE', [], { down: true })], '+2250712345678', 'WAVE')).toEqual({ kind: 'unavailable', operator: 'WAVE', reason: 'down' });
+  });
+});
+
+describe('isOperatorPrefix', () => {
+  it.each(['+22505', '+237650', '+2250707000'])('accepts %s', (p) => expect(isOperatorPrefix(p)).toBe(true));
+  it.each(['22505', '+0', '+2', '05', '+22 505', '+2250a'])('refuses %s', (p) => expect(isOperatorPrefix(p)).toBe(false));
+});

@@ -1,0 +1,62 @@
+/** The operators a merchant may name in a cash-in or cash-out (`operator`), and that accounts are kept for. */
+export const OPERATORS = ['ORANGE', 'MTN', 'MOOV', 'WAVE', 'SIMULATOR'] as const;
+export type OperatorCode = (typeof OPERATORS)[number];
+
+/** What routing needs to know of one operator account of the payment's subsidiary. */
+export interface RoutableAccount {
+  operator: string;
+  enabled: boolean;
+  /** Marked down by an admin (or the breaker): no new payment is sent to it. */
+  down: boolean;
+  /** E.164 prefixes ("+22505") of the numbers it serves. */
+  prefixes: readonly string[];
+}
+
+export type OperatorRoute =
+  | { kind: 'routed'; operator: string }
+  /** No account serves the number (or the named operator has none here): 422 OPERATOR_NOT_SUPPORTED. */
+  | { kind: 'unsupported' }
+  /** Its account is disabled or down: 503 OPERATOR_UNAVAILABLE, try again later. */
+  | { kind: 'unavailable'; operator: string; reason: 'disabled' | 'down' };
+
+function longestPrefix(account: RoutableAccount, e164: string): number {
+  let best = 0;
+  for (const p of account.prefixes) if (p.length > best && e164.startsWith(p)) best = p.length;
+  return best;
+}
+
+function verdict(account: RoutableAccount): OperatorRoute {
+  if (!account.enabled) return { kind: 'unavailable', operator: account.operator, reason: 'disabled' };
+  if (account.down) return { kind: 'unavailable', operator: account.operator, reason: 'down' };
+  return { kind: 'routed', operator: account.operator };
+}
+
+/**
+ * Chooses the operator of a payment among its subsidiary's accounts. Named by the merchant: that
+ * operator's account, whatever the number (number portability makes any prefix table imperfect, and
+ * Wave serves every number of its countries). Otherwise the longest prefix of the number among the
+ * enabled accounts; when none matches, the longest among the disabled ones says which operator would
+ * have taken it (unavailable, not unsupported: it is a matter of time, not of the number).
+ */
+export function routeOperator(accounts: readonly RoutableAccount[], e164: string, requested?: string | null): OperatorRoute {
+  if (requested) {
+    const named = accounts.find((a) => a.operator === requested);
+    return named ? verdict(named) : { kind: 'unsupported' };
+  }
+  const best = (pool: readonly RoutableAccount[]) => {
+    let found: RoutableAccount | null = null;
+    let length = 0;
+    for (const a of pool) {
+      const l = longestPrefix(a, e164);
+      if (l > length) { found = a; length = l; }
+    }
+    return found;
+  };
+  const match = best(accounts.filter((a) => a.enabled)) ?? best(accounts.filter((a) => !a.enabled));
+  return match ? verdict(match) : { kind: 'unsupported' };
+}
+
+/** A prefix as stored: "+" and 3 to 15 digits. */
+export function isOperatorPrefix(p: string): boolean {
+  return /^\+[1-9]\d{2,14}$/.test(p);
+}

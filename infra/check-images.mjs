@@ -173,7 +173,7 @@ const internalUrl = (service) => `http://127.0.0.1:${INTERNAL_PORTS[service] ?? 
  */
 function composeEnv(service, secrets) {
   const data = { NODE_ENV: 'production', DATABASE_URL: secrets.databaseUrl, REDIS_URL, REDIS_PREFIX: PREFIX, LOG_LEVEL: 'info' };
-  const operator = { OPERATOR: 'simulator', OPERATOR_BASE_URL: url('operator-simulator'), OPERATOR_API_TOKEN: secrets.operatorToken, OPERATOR_CALLBACK_SECRET: secrets.callbackSecret };
+  const operator = { OPERATOR: 'simulator', OPERATOR_BASE_URL: url('operator-simulator'), OPERATOR_API_TOKEN: secrets.operatorToken, OPERATOR_CALLBACK_SECRET: secrets.callbackSecret, MASTER_KEY: secrets.masterKey };
   switch (service) {
     case 'operator-simulator': return {
       OPERATOR_SIMULATOR_PORT: PORTS[service], OPERATOR_API_TOKEN: secrets.operatorToken, OPERATOR_CALLBACK_SECRET: secrets.callbackSecret,

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { SIMULATOR_API_TOKEN, SIMULATOR_CALLBACK_SECRET } from './published-secrets.js';
+import { DEV_MASTER_KEY, SIMULATOR_API_TOKEN, SIMULATOR_CALLBACK_SECRET } from './published-secrets.js';
 
 /** Values of the `common` fragment, as every service's env type includes them. */
 export interface CommonEnv {
@@ -17,6 +17,13 @@ export interface OperatorEnv {
   OPERATOR_API_TOKEN: string;
   OPERATOR_CALLBACK_SECRET: string;
   OPERATOR_TIMEOUT_MS: number;
+  /**
+   * Opens the operator accounts' credentials (the same key as the gateway's API secrets). Unset in
+   * production, only accounts without credentials (the simulator of these settings) can be used.
+   */
+  MASTER_KEY?: string;
+  /** Operator accounts (their adapters) kept at most this long when change notifications are not heard. */
+  REFERENCE_CACHE_TTL_S: number;
 }
 
 /** Values of the `relay` fragment: how a consumer re-publishes its lost outbox jobs. */
@@ -55,6 +62,9 @@ export const operator = {
   OPERATOR_API_TOKEN: Joi.string().default(SIMULATOR_API_TOKEN),
   OPERATOR_CALLBACK_SECRET: Joi.string().default(SIMULATOR_CALLBACK_SECRET),
   OPERATOR_TIMEOUT_MS: Joi.number().integer().min(50).default(10_000),
+  // No default in production: the development key is published (published-secrets.ts refuses it there).
+  MASTER_KEY: Joi.string().when('NODE_ENV', { is: 'production', then: Joi.optional(), otherwise: Joi.optional().default(DEV_MASTER_KEY) }),
+  REFERENCE_CACHE_TTL_S: Joi.number().integer().min(0).default(60),
 };
 
 /**

@@ -47,6 +47,12 @@ describe('routeOperator', () => {
   });
 });
 
+it('a subsidiary without any account sends every number to the simulator of the settings, as before accounts existed', () => {
+  expect(routeOperator([], '+22890000006')).toEqual({ kind: 'routed', operator: 'SIMULATOR' });
+  expect(routeOperator([], '+22890000006', 'SIMULATOR')).toEqual({ kind: 'routed', operator: 'SIMULATOR' });
+  expect(routeOperator([], '+22890000006', 'MTN')).toEqual({ kind: 'unsupported' });
+});
+
 describe('isOperatorPrefix', () => {
   it.each(['+22505', '+237650', '+2250707000'])('accepts %s', (p) => expect(isOperatorPrefix(p)).toBe(true));
   it.each(['22505', '+0', '+2', '05', '+22 505', '+2250a'])('refuses %s', (p) => expect(isOperatorPrefix(p)).toBe(false));

@@ -39,6 +39,9 @@ function verdict(account: RoutableAccount): OperatorRoute {
  * have taken it (unavailable, not unsupported: it is a matter of time, not of the number).
  */
 export function routeOperator(accounts: readonly RoutableAccount[], e164: string, requested?: string | null): OperatorRoute {
+  // A subsidiary without any operator account (activated before accounts existed, or not yet set up)
+  // keeps what it had: every payment goes to the operator of the services' settings, the simulator.
+  if (accounts.length === 0) return !requested || requested === 'SIMULATOR' ? { kind: 'routed', operator: 'SIMULATOR' } : { kind: 'unsupported' };
   if (requested) {
     const named = accounts.find((a) => a.operator === requested);
     return named ? verdict(named) : { kind: 'unsupported' };

@@ -6,3 +6,4 @@ export { operatorRefusals } from './refusal-metric.js';
 export { OperatorPendingError, type PaymentLookup, type CustomerAction, type CallbackHint } from './operator-adapter.js';
 export { paymentLookupOf, type StoredPayment } from './payment-lookup.js';
 export { AccessTokenCache, withAccessToken, type IssuedToken } from './auth/access-token-cache.js';
+export { OperatorDirectory, type AccountKey, type AccountRecord, type OperatorAdapters, type OperatorDirectoryOptions } from './directory/operator-directory.js';

@@ -5,19 +5,20 @@ type Outcome = 'ok' | 'refused' | 'unavailable' | 'error';
 
 /**
  * The same adapter, each call to the operator timed in mm_operator_request_duration_seconds{operator,
- * operation, outcome}: ok; refused (the operator answered no: a push KO, a refund or payout FAILED, a
+ * account, operation, outcome}: ok; refused (the operator answered no: a push KO, a refund or payout FAILED, a
  * status query for a reference it does not know, a request refused with a 4xx); unavailable (no answer, or not in time); error.
  */
-export function instrumentAdapter(adapter: OperatorAdapter, registry: Registry): OperatorAdapter {
+export function instrumentAdapter(adapter: OperatorAdapter, registry: Registry, account = ''): OperatorAdapter {
   const calls = singleMetric(registry, 'mm_operator_request_duration_seconds', () => new Histogram({
     name: 'mm_operator_request_duration_seconds',
     help: 'Calls to the mobile operator by operation and outcome (ok, refused, unavailable, error), with their duration.',
-    labelNames: ['operator', 'operation', 'outcome'],
+    // account ("CI:MTN"): the operator health the back-office shows is per account, not per API.
+    labelNames: ['operator', 'account', 'operation', 'outcome'],
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   }));
   const timed = async <T>(operation: string, call: () => Promise<T>, refused: (answer: T) => boolean): Promise<T> => {
-    const end = calls.startTimer({ operator: adapter.name, operation });
+    const end = calls.startTimer({ operator: adapter.name, account, operation });
     let outcome: Outcome = 'error';
     try {
       const answer = await call();

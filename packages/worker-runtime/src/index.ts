@@ -3,3 +3,4 @@ export {
 } from './start-worker-service.js';
 export { parkFailingJobs, type JobParkingDeps } from './job-parking.js';
 export { commitStep, type StepContext } from './commit-step.js';
+export { startOperatorDirectory } from './operator-directory.js';

@@ -1,7 +1,7 @@
 import type { Logger } from '@mm/observability';
-import { instrumentAdapter, operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
+import type { OperatorAdapter } from '@mm/operators';
 import type { ProducerOptions } from '@mm/queues';
-import { startWorkerService, type RunningWorkerService } from '@mm/worker-runtime';
+import { startOperatorDirectory, startWorkerService, type RunningWorkerService } from '@mm/worker-runtime';
 import type { ExpiryEnv } from './env.js';
 import { expiryChecksHandler } from './processors/expiry-checks.js';
 
@@ -18,13 +18,17 @@ export function startExpiryWorker(env: ExpiryEnv, overrides: ExpiryOverrides = {
     internalPort: env.EXPIRY_WORKER_PORT,
     logger: overrides.logger,
     jobOptions: overrides.jobOptions,
-    setup: ({ db, afterCommit, logger, metrics }) => ({
-      jobs: {
-        'expiry-checks': {
-          concurrency: env.EXPIRY_CONCURRENCY,
-          handler: expiryChecksHandler({ db, afterCommit, logger, adapter: instrumentAdapter(overrides.adapter ?? operatorAdapterFromEnv(env), metrics) }),
+    setup: async (ctx) => {
+      const { db, afterCommit, logger } = ctx;
+      const adapters = await startOperatorDirectory(ctx, env, overrides.adapter);
+      return {
+        jobs: {
+          'expiry-checks': {
+            concurrency: env.EXPIRY_CONCURRENCY,
+            handler: expiryChecksHandler({ db, afterCommit, logger, adapters }),
+          },
         },
-      },
-    }),
+      };
+    },
   });
 }

@@ -6,6 +6,8 @@ export interface BridgeEnv extends CommonEnv, NodeEnvEnv, OperatorEnv, RelayEnv 
   OPERATOR_BRIDGE_INTERNAL_PORT: number;
   /** Base URL the operator calls back (this service's callback route, as the operator reaches it). */
   OPERATOR_CALLBACK_BASE_URL: string;
+  /** The gateway's public base URL: a redirect operator sends the customer back to its payment page. */
+  PUBLIC_BASE_URL: string;
   CASHIN_CONFIRMATION_TIMEOUT_S: number;
   /** Delays after PENDING at which the operator is asked for the status, in case its callback was lost. */
   CASHIN_STATUS_POLL_S: string;
@@ -20,6 +22,7 @@ const schema = Joi.object<BridgeEnv>({
   OPERATOR_BRIDGE_PORT: Joi.number().port().default(3002),
   OPERATOR_BRIDGE_INTERNAL_PORT: Joi.number().port().default(3102),
   OPERATOR_CALLBACK_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('http://127.0.0.1:3002'),
+  PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('http://127.0.0.1:3000'),
   // Decimals allowed so tests can expire in milliseconds.
   CASHIN_CONFIRMATION_TIMEOUT_S: Joi.number().positive().default(300),
   CASHIN_STATUS_POLL_S: secondsList().allow('').default('60,150'),

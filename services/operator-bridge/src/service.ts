@@ -1,13 +1,14 @@
 import express from 'express';
 import { parseSecondsList } from '@mm/config';
 import { Counter, httpMetrics, listen, liveness, type Logger } from '@mm/observability';
-import { instrumentAdapter, operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
+import type { OperatorAdapter, OperatorDirectory } from '@mm/operators';
 import { operatorResults, QueueProducer, rememberOnce, type ProducerOptions } from '@mm/queues';
-import { startWorkerService, type RunningWorkerService, type WorkerContext } from '@mm/worker-runtime';
+import { startOperatorDirectory, startWorkerService, type RunningWorkerService, type WorkerContext } from '@mm/worker-runtime';
 import type { BridgeEnv } from './env.js';
 import { cashoutRequestsHandler } from './processors/cashout-requests.js';
 import { operatorRequestsHandler } from './processors/operator-requests.js';
 import { operatorResultsHandler } from './processors/operator-results.js';
+import { callbackUrlFor } from './callback-url.js';
 import { operatorCallbackRouter, type CallbackReplays } from './routes/operator-callback.js';
 
 /**
@@ -44,31 +45,32 @@ export function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides =
     jobOptions: overrides.jobOptions,
     async setup(ctx) {
       const { db, afterCommit, logger, metrics } = ctx;
-      const adapter = instrumentAdapter(overrides.adapter ?? operatorAdapterFromEnv(env), metrics);
+      const adapters = await startOperatorDirectory(ctx, env, overrides.adapter);
       const capturedButFailed = new Counter({
         name: 'mm_operator_ok_for_failed_cashin_total',
         help: 'Operator confirmations (money taken) of cash-ins that are FAILED here: each one must be reconciled by hand.',
         registers: [metrics],
       });
-      const callbacks = await serveCallbacks(ctx, env, adapter, now);
+      const callbacks = await serveCallbacks(ctx, env, adapters, now);
       return {
         jobs: {
           'operator-requests': {
             concurrency: env.BRIDGE_CONCURRENCY,
             handler: operatorRequestsHandler({
-              db, adapter, afterCommit, now,
-              callbackUrl: `${env.OPERATOR_CALLBACK_BASE_URL.replace(/\/$/, '')}/operator/callbacks/${adapter.name}`,
+              db, adapters, afterCommit, now,
+              callbackUrl: (t) => callbackUrlFor(env.OPERATOR_CALLBACK_BASE_URL, t),
+              returnUrl: (t) => `${env.PUBLIC_BASE_URL.replace(/\/$/, '')}/pay/${t.id}`,
               confirmationTimeoutMs: Math.round(env.CASHIN_CONFIRMATION_TIMEOUT_S * 1000),
               statusPollsMs: env.CASHIN_STATUS_POLL_S ? parseSecondsList(env.CASHIN_STATUS_POLL_S) : [],
             }),
           },
           'operator-results': {
             concurrency: env.BRIDGE_CONCURRENCY,
-            handler: operatorResultsHandler({ db, afterCommit, logger, adapter, onCapturedButFailed: () => capturedButFailed.inc() }),
+            handler: operatorResultsHandler({ db, afterCommit, logger, adapters, onCapturedButFailed: () => capturedButFailed.inc() }),
           },
           'cashout-requests': {
             concurrency: env.BRIDGE_CONCURRENCY,
-            handler: cashoutRequestsHandler({ db, adapter, afterCommit, metrics }),
+            handler: cashoutRequestsHandler({ db, adapters, afterCommit, metrics }),
           },
         },
         info: callbacks,
@@ -78,10 +80,10 @@ export function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides =
 }
 
 /** The operator's port: liveness and its callbacks only (/ready and /metrics are on the internal port). */
-async function serveCallbacks(ctx: WorkerContext, env: BridgeEnv, adapter: OperatorAdapter, now: () => number): Promise<{ url: string; callbackPort: number }> {
+async function serveCallbacks(ctx: WorkerContext, env: BridgeEnv, adapters: OperatorDirectory, now: () => number): Promise<{ url: string; callbackPort: number }> {
   const { redis, metrics, logger } = ctx;
   const results = new QueueProducer(operatorResults, ctx.producerOptions);
-  const replayKey = (key: string) => `${env.REDIS_PREFIX}:operator-callback:${adapter.name}:${key}`;
+  const replayKey = (key: string) => `${env.REDIS_PREFIX}:operator-callback:${key}`;
   const replays: CallbackReplays = {
     firstDelivery: (key) => rememberOnce(redis, replayKey(key), CALLBACK_REPLAY_WINDOW_S),
     forget: async (key) => { await redis.del(replayKey(key)); },
@@ -91,7 +93,7 @@ async function serveCallbacks(ctx: WorkerContext, env: BridgeEnv, adapter: Opera
   app.disable('x-powered-by');
   app.use(httpMetrics(metrics));
   app.get('/health', liveness);
-  app.use(operatorCallbackRouter({ adapter, results, replays, callbacks, now }));
+  app.use(operatorCallbackRouter({ simulator: adapters.simulatorAdapter(), adapters, results, replays, callbacks, now, logger }));
   const { server, port } = await listen(app, env.OPERATOR_BRIDGE_PORT);
   ctx.onStopIntake(() => new Promise<void>((resolve) => server.close(() => resolve())));
   ctx.onRelease(() => results.close());

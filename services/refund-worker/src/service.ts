@@ -1,7 +1,7 @@
 import type { Logger } from '@mm/observability';
-import { instrumentAdapter, operatorAdapterFromEnv, type OperatorAdapter } from '@mm/operators';
+import type { OperatorAdapter } from '@mm/operators';
 import type { ProducerOptions } from '@mm/queues';
-import { startWorkerService, type RunningWorkerService } from '@mm/worker-runtime';
+import { startOperatorDirectory, startWorkerService, type RunningWorkerService } from '@mm/worker-runtime';
 import type { RefundEnv } from './env.js';
 import { refundRequestsHandler } from './processors/refund-requests.js';
 
@@ -18,13 +18,17 @@ export function startRefundWorker(env: RefundEnv, overrides: RefundWorkerOverrid
     internalPort: env.REFUND_WORKER_PORT,
     logger: overrides.logger,
     jobOptions: overrides.jobOptions,
-    setup: ({ db, afterCommit, metrics }) => ({
-      jobs: {
-        'refund-requests': {
-          concurrency: env.REFUND_CONCURRENCY,
-          handler: refundRequestsHandler({ db, afterCommit, metrics, adapter: instrumentAdapter(overrides.adapter ?? operatorAdapterFromEnv(env), metrics) }),
+    setup: async (ctx) => {
+      const { db, afterCommit, metrics } = ctx;
+      const adapters = await startOperatorDirectory(ctx, env, overrides.adapter);
+      return {
+        jobs: {
+          'refund-requests': {
+            concurrency: env.REFUND_CONCURRENCY,
+            handler: refundRequestsHandler({ db, afterCommit, metrics, adapters }),
+          },
         },
-      },
-    }),
+      };
+    },
   });
 }

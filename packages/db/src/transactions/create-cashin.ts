@@ -24,6 +24,8 @@ export interface NewCashin {
   metadata: Record<string, unknown> | null;
   /** Hash of the normalised request: tells a replay from a conflicting reuse of the order id. */
   requestFingerprint: string;
+  /** The operator routing chose (operator_accounts.operator); the simulator when absent. */
+  operator?: string;
 }
 
 export type CreateCashinResult =
@@ -56,6 +58,7 @@ export async function createCashin(db: Db, input: NewCashin): Promise<CreateCash
           metadata: input.metadata === null ? Prisma.DbNull : (input.metadata as Prisma.InputJsonValue),
           requestFingerprint: input.requestFingerprint,
           providerReference: newProviderReference('MM'),
+          ...(input.operator ? { operator: input.operator } : {}),
         },
       });
       const outbox = await recordChange(tx, { transactionId: id, fromStatus: null, toStatus: 'CREATED', cause: 'cashin-accepted', createdAt: transaction.createdAt },

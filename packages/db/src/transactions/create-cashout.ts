@@ -24,6 +24,8 @@ export interface NewCashout {
   reason: string | null;
   notifyUrl: string | null;
   requestFingerprint: string;
+  /** The operator routing chose; the simulator when absent. */
+  operator?: string;
   /**
    * When it waits for a back-office approver instead of being sent: by the rule (amount and the
    * merchant's 24 h totals, decided under the merchant's cash-out lock), or always / never (tools, tests).
@@ -64,6 +66,7 @@ export async function createCashout(db: Db, input: NewCashout): Promise<CreateCa
           notifyUrl: input.notifyUrl,
           requestFingerprint: input.requestFingerprint,
           providerReference: newProviderReference('CO'),
+          ...(input.operator ? { operator: input.operator } : {}),
         },
       });
       const outbox = await recordChange(tx, {

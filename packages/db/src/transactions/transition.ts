@@ -20,6 +20,8 @@ export interface TransitionPatch {
   providerSessionId?: string | null;
   failureCode?: string | null;
   failureReason?: string | null;
+  /** What the customer must do, as the operator's answer to the push said (a redirect URL, a code). */
+  customerAction?: { type: string; [field: string]: string };
   /** With `to: 'PENDING'`: when the expiry check runs. */
   expiresAt?: Date;
   /** With `to: 'PENDING'`: earlier status polls of the operator (those before expiresAt are kept). */

@@ -1,2 +1,3 @@
 export { failingOperator } from './failing-operator.js';
 export { lookup } from './payment-lookup.js';
+export { oneAdapter } from './one-adapter.js';

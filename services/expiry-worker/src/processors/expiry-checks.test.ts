@@ -7,6 +7,7 @@ import { OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
 import type { AfterCommit } from '@mm/queues';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing';
 import { expiryChecksHandler } from './expiry-checks.js';
+import { oneAdapter } from '@mm/operators/testing';
 
 // The adapter interface's fake: the status answers the simulator cannot give on demand.
 function operatorAnswering(status: (OperatorResult & { found: boolean }) | Error): OperatorAdapter {
@@ -43,7 +44,7 @@ describe('expiry check of a PENDING cash-in', () => {
     return { id, outboxId: moved!.outbox[0]!.id };
   }
   const check = (adapter: OperatorAdapter, t: { id: string; outboxId: string }) =>
-    expiryChecksHandler({ db, adapter, afterCommit: noEffects, logger: createLogger('test', 'silent') })(
+    expiryChecksHandler({ db, adapters: oneAdapter(adapter), afterCommit: noEffects, logger: createLogger('test', 'silent') })(
       { outbox_id: t.outboxId, transaction_id: t.id, kind: 'expiry' }, lastTry);
   const row = (id: string) => db.transaction.findUniqueOrThrow({ where: { id } });
 

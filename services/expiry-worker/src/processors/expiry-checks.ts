@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import { completeOutbox, type Db } from '@mm/db';
 import { applyOperatorResult, transition, type TransitionRequest } from '@mm/db/transactions';
-import { OperatorUnavailableError, paymentLookupOf, type OperatorAdapter } from '@mm/operators';
+import { OperatorUnavailableError, paymentLookupOf, type OperatorAdapters } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type ExpiryCheckJob } from '@mm/queues';
 import type { Logger } from '@mm/observability';
 import { commitStep } from '@mm/worker-runtime';
@@ -24,7 +24,7 @@ function expiryMove(t: { id: string; providerSessionId: string | null }, status:
  * unreachable through every retry, the cash-in expires anyway: a late confirmation can still move it
  * EXPIRED -> SUCCESS, so no money is lost by deciding.
  */
-export function expiryChecksHandler(deps: { db: Db; adapter: OperatorAdapter; afterCommit: AfterCommit; logger: Logger }) {
+export function expiryChecksHandler(deps: { db: Db; adapters: OperatorAdapters; afterCommit: AfterCommit; logger: Logger }) {
   return async (payload: ExpiryCheckJob, job: Job): Promise<void> => {
     const t = await deps.db.transaction.findUnique({ where: { id: payload.transaction_id } });
     if (!t || t.status !== 'PENDING') {
@@ -33,7 +33,7 @@ export function expiryChecksHandler(deps: { db: Db; adapter: OperatorAdapter; af
     }
     let status = null;
     try {
-      status = await deps.adapter.queryStatus(paymentLookupOf(t));
+      status = await (await deps.adapters.adapterFor(t)).queryStatus(paymentLookupOf(t));
     } catch (err) {
       // A poll that cannot reach the operator just gives way to the next check.
       if (payload.kind === 'poll' && isFinalAttempt(job)) {

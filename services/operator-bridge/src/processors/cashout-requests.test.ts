@@ -2,7 +2,7 @@ import type { Db } from '@mm/db';
 import { balancesOf, createCashin, createCashout, transition } from '@mm/db/transactions';
 import { Registry } from '@mm/observability';
 import { OperatorRefusedError, OperatorUnavailableError } from '@mm/operators';
-import { failingOperator } from '@mm/operators/testing';
+import { failingOperator, oneAdapter } from '@mm/operators/testing';
 import type { AfterCommit } from '@mm/queues';
 import { createMerchantTestDatabase, sumBy, type MerchantTestDatabase } from '@mm/testing';
 import { cashoutRequestsHandler } from './cashout-requests.js';
@@ -47,7 +47,7 @@ describe('cash-out refused by the operator', () => {
     expect(await available()).toBe(before - 3000n);
     const metrics = new Registry();
     const refused = new OperatorRefusedError('disbursement', 422, '{"error":"invalid_msisdn"}');
-    await cashoutRequestsHandler({ db, adapter: failingOperator(refused), afterCommit: noEffects, metrics })({ outbox_id: c.outboxId, transaction_id: c.id });
+    await cashoutRequestsHandler({ db, adapters: oneAdapter(failingOperator(refused)), afterCommit: noEffects, metrics })({ outbox_id: c.outboxId, transaction_id: c.id });
 
     expect(await db.transaction.findUniqueOrThrow({ where: { id: c.id } })).toMatchObject({
       status: 'FAILED', failureCode: 'OPERATOR_REJECTED', failureReason: 'operator refused the request (422): {"error":"invalid_msisdn"}',
@@ -64,7 +64,7 @@ describe('cash-out refused by the operator', () => {
     const c = await newCashout(`unknown-${what}`);
     const reserved = await available();
     const metrics = new Registry();
-    await expect(cashoutRequestsHandler({ db, adapter: failingOperator(error), afterCommit: noEffects, metrics })({ outbox_id: c.outboxId, transaction_id: c.id })).rejects.toBe(error);
+    await expect(cashoutRequestsHandler({ db, adapters: oneAdapter(failingOperator(error)), afterCommit: noEffects, metrics })({ outbox_id: c.outboxId, transaction_id: c.id })).rejects.toBe(error);
     expect((await db.transaction.findUniqueOrThrow({ where: { id: c.id } })).status).toBe('INITIATED');
     expect(await available()).toBe(reserved);
     expect((await db.outbox.findUniqueOrThrow({ where: { id: c.outboxId } })).completedAt).toBeNull();

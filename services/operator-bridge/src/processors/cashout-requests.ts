@@ -1,7 +1,7 @@
 import { completeOutbox, type Db } from '@mm/db';
 import { transition } from '@mm/db/transactions';
 import type { Registry } from '@mm/observability';
-import { OperatorRefusedError, operatorRefusals, type DisbursementResult, type OperatorAdapter } from '@mm/operators';
+import { OperatorRefusedError, operatorRefusals, type DisbursementResult, type OperatorAdapters } from '@mm/operators';
 import type { AfterCommit, CashoutRequestJob } from '@mm/queues';
 import { commitStep } from '@mm/worker-runtime';
 
@@ -13,7 +13,7 @@ import { commitStep } from '@mm/worker-runtime';
  * reference, which the operator dedupes. It is FAILED only when the operator says so: a FAILED answer,
  * or a refusal of the request itself (a 4xx about it), counted in mm_operator_refusals_total.
  */
-export function cashoutRequestsHandler(deps: { db: Db; adapter: OperatorAdapter; afterCommit: AfterCommit; metrics: Registry }) {
+export function cashoutRequestsHandler(deps: { db: Db; adapters: OperatorAdapters; afterCommit: AfterCommit; metrics: Registry }) {
   const refusals = operatorRefusals(deps.metrics);
   return async (payload: CashoutRequestJob): Promise<void> => {
     let t = await deps.db.transaction.findUnique({ where: { id: payload.transaction_id } });
@@ -25,7 +25,8 @@ export function cashoutRequestsHandler(deps: { db: Db; adapter: OperatorAdapter;
       await completeOutbox(deps.db, payload.outbox_id);
       return;
     }
-    const result: DisbursementResult = await deps.adapter.disburse({
+    const adapter = await deps.adapters.adapterFor(t);
+    const result: DisbursementResult = await adapter.disburse({
       partnerReference: t.providerReference,
       msisdn: t.msisdn,
       amount: Number(t.amount),

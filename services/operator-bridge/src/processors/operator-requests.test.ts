@@ -3,7 +3,7 @@ import type { Db } from '@mm/db';
 import { createCashin } from '@mm/db/transactions';
 import type { OperatorResult } from '@mm/domain';
 import { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
-import { failingOperator } from '@mm/operators/testing';
+import { failingOperator, oneAdapter } from '@mm/operators/testing';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing';
 import type { AfterCommit } from '@mm/queues';
 import { operatorRequestsHandler } from './operator-requests.js';
@@ -41,7 +41,7 @@ describe('push processor on its last attempt', () => {
   }
 
   const run = (adapter: OperatorAdapter, attemptsMade: number, t: { id: string; outboxId: string }) =>
-    operatorRequestsHandler({ db, adapter, afterCommit: noEffects, callbackUrl: 'http://bridge/cb', confirmationTimeoutMs: 1000 })(
+    operatorRequestsHandler({ db, adapters: oneAdapter(adapter), afterCommit: noEffects, callbackUrl: () => 'http://bridge/cb', confirmationTimeoutMs: 1000 })(
       { outbox_id: t.outboxId, transaction_id: t.id }, job(attemptsMade));
 
   it('lets BullMQ retry before the last attempt (the transaction stays INITIATED)', async () => {

@@ -1,15 +1,18 @@
 import type { Job } from 'bullmq';
 import { completeOutbox, type Db, type Transaction } from '@mm/db';
 import { applyOperatorResult, transition, type TransitionRequest } from '@mm/db/transactions';
-import { OperatorRefusedError, paymentLookupOf, type OperatorAdapter } from '@mm/operators';
+import { OperatorRefusedError, paymentLookupOf, type CustomerAction, type OperatorAdapter, type OperatorAdapters, type UssdPushRequest } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type OperatorRequestJob } from '@mm/queues';
 import { commitStep } from '@mm/worker-runtime';
 
 export interface OperatorRequestsDeps {
   db: Db;
-  adapter: OperatorAdapter;
+  adapters: OperatorAdapters;
   afterCommit: AfterCommit;
-  callbackUrl: string;
+  /** Where the operator posts results for this payment (some operators' callback URLs name it). */
+  callbackUrl(t: Transaction): string;
+  /** Where a redirect operator sends the customer back: the payment page. */
+  returnUrl?(t: Transaction): string;
   confirmationTimeoutMs: number;
   /** Status polls after PENDING, in ms (those past the confirmation delay are dropped). */
   statusPollsMs?: number[];
@@ -36,25 +39,26 @@ export function operatorRequestsHandler(deps: OperatorRequestsDeps) {
 }
 
 async function push(deps: OperatorRequestsDeps, t: Transaction, outboxId: string, job: Job, now: () => number): Promise<void> {
+  const adapter = await deps.adapters.adapterFor(t);
   let ack;
   try {
-    ack = await deps.adapter.pushUssd({
-      partnerReference: t.providerReference,
-      msisdn: t.msisdn,
-      amount: Number(t.amount),
-      currency: t.currency,
+    const request: UssdPushRequest = {
+      ...paymentLookupOf(t),
       motif: t.motif,
-      callbackUrl: deps.callbackUrl,
-    });
+      callbackUrl: deps.callbackUrl(t),
+      ...(deps.returnUrl ? { returnUrl: deps.returnUrl(t) } : {}),
+    };
+    request.providerSessionId = await prepared(deps, adapter, t, request);
+    ack = await adapter.pushUssd(request);
   } catch (err) {
     // A refusal of the request will be the same on every attempt: decided at once, not retried.
     const refused = err instanceof OperatorRefusedError;
     if (!refused && !isFinalAttempt(job)) throw err;
-    await decideAfterLastAttempt(deps, t, outboxId, refused, now);
+    await decideAfterLastAttempt(deps, adapter, t, outboxId, refused, now);
     return;
   }
   await commitStep(deps, (tx) => (ack.accepted
-    ? transition(tx, pendingMove(deps, t.id, 'operator-ack', ack.providerSessionId, now))
+    ? transition(tx, pendingMove(deps, t.id, 'operator-ack', ack.providerSessionId, now, ack.customerAction))
     : transition(tx, {
         transactionId: t.id, to: 'FAILED', cause: 'operator-rejected',
         patch: { providerState: 'KO', providerTxnStatus: ack.providerTxnStatus, failureCode: 'OPERATOR_REJECTED' },
@@ -72,8 +76,8 @@ async function push(deps: OperatorRequestsDeps, t: Transaction, outboxId: string
  * waits as PENDING for its expiry check, which asks again (not found: FAILED; a result: applied; still
  * silent: EXPIRED, from which a late OK still credits the merchant).
  */
-async function decideAfterLastAttempt(deps: OperatorRequestsDeps, t: Transaction, outboxId: string, refused: boolean, now: () => number): Promise<void> {
-  const known = refused ? null : await deps.adapter.queryStatus(paymentLookupOf(t)).catch(() => 'no answer' as const);
+async function decideAfterLastAttempt(deps: OperatorRequestsDeps, adapter: OperatorAdapter, t: Transaction, outboxId: string, refused: boolean, now: () => number): Promise<void> {
+  const known = refused ? null : await adapter.queryStatus(paymentLookupOf(t)).catch(() => 'no answer' as const);
   await commitStep(deps, async (tx) => {
     if (known === null) {
       return transition(tx, { transactionId: t.id, to: 'FAILED', cause: 'operator-request-refused', patch: { failureCode: 'OPERATOR_REJECTED' } });
@@ -87,12 +91,31 @@ async function decideAfterLastAttempt(deps: OperatorRequestsDeps, t: Transaction
   }, { completes: outboxId });
 }
 
+/**
+ * The operator's own id for the payment, for operators that do not dedupe on our reference (prepare):
+ * asked once and stored before the push, so a push run again (a retry, a stalled job) reuses it and
+ * never makes a second payment. A concurrent run that stored one first wins; its id is used.
+ */
+async function prepared(deps: OperatorRequestsDeps, adapter: OperatorAdapter, t: Transaction, request: UssdPushRequest): Promise<string | null> {
+  if (!adapter.prepare || t.providerSessionId) return t.providerSessionId;
+  const { providerSessionId } = await adapter.prepare(request);
+  const { count } = await deps.db.transaction.updateMany({
+    where: { id: t.id, status: 'INITIATED', providerSessionId: null },
+    data: { providerSessionId, updatedAt: new Date() },
+  });
+  if (count === 1) return providerSessionId;
+  const stored = await deps.db.transaction.findUnique({ where: { id: t.id }, select: { providerSessionId: true } });
+  if (!stored?.providerSessionId) throw new Error(`cash-in ${t.id} moved on while its operator session was prepared`);
+  return stored.providerSessionId;
+}
+
 /** The push is with the customer: PENDING, its expiry check and status polls scheduled. */
-function pendingMove(deps: OperatorRequestsDeps, transactionId: string, cause: string, sessionId: string | null, now: () => number): TransitionRequest {
+function pendingMove(deps: OperatorRequestsDeps, transactionId: string, cause: string, sessionId: string | null, now: () => number, customerAction?: CustomerAction): TransitionRequest {
   return {
     transactionId, to: 'PENDING', cause,
     patch: {
       ...(sessionId ? { providerSessionId: sessionId } : {}),
+      ...(customerAction ? { customerAction } : {}),
       providerState: 'PENDING',
       expiresAt: new Date(now() + deps.confirmationTimeoutMs),
       pollAt: (deps.statusPollsMs ?? []).map((ms) => new Date(now() + ms)),

@@ -6,6 +6,7 @@ import type { OperatorAdapter } from '@mm/operators';
 import type { AfterCommit, OperatorResultJob } from '@mm/queues';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing';
 import { operatorResultsHandler } from './operator-results.js';
+import { oneAdapter } from '@mm/operators/testing';
 
 const noEffects = { run: async () => undefined } as unknown as AfterCommit;
 const noStatus = { queryStatus: async () => { throw new Error('no status query expected'); } };
@@ -43,7 +44,7 @@ describe('operator result for a cash-in that is already final', () => {
   it('an OK for a FAILED cash-in changes nothing, is logged as an error to reconcile and counted', async () => {
     const t = await failedCashin('captured-but-failed', 'OPERATOR_UNAVAILABLE');
     let counted = 0;
-    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapter: noStatus, onCapturedButFailed: () => { counted++; } })(result(t.providerReference, 'OK'));
+    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapters: oneAdapter(noStatus), onCapturedButFailed: () => { counted++; } })(result(t.providerReference, 'OK'));
     expect(counted).toBe(1);
     expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'FAILED', providerTxId: null });
     expect(lines).toContainEqual(expect.objectContaining({
@@ -56,7 +57,7 @@ describe('operator result for a cash-in that is already final', () => {
     const t = await failedCashin('cancel-twice', 'CUSTOMER_DID_NOT_VALIDATE');
     lines.length = 0;
     let counted = 0;
-    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapter: noStatus, onCapturedButFailed: () => { counted++; } })(result(t.providerReference, 'canceled'));
+    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapters: oneAdapter(noStatus), onCapturedButFailed: () => { counted++; } })(result(t.providerReference, 'canceled'));
     expect(lines.filter((l) => l.level === 50)).toEqual([]);
     expect(counted).toBe(0);
   });
@@ -95,7 +96,7 @@ describe('operator result OK without its 200', () => {
     const t = await pendingCashin('ok-null-unconfirmed');
     let asked = 0;
     const adapter = { queryStatus: async () => { asked++; return { found: true, providerState: 'PENDING' as const, providerTxnStatus: null, providerTxId: null, failureReason: null }; } };
-    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapter })(okWithout200(t.providerReference));
+    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapters: oneAdapter(adapter) })(okWithout200(t.providerReference));
     expect(asked).toBe(1);
     expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'PENDING', providerTxId: null });
   });
@@ -103,14 +104,14 @@ describe('operator result OK without its 200', () => {
   it('is not credited when the status query fails either', async () => {
     const t = await pendingCashin('ok-null-no-answer');
     const adapter = { queryStatus: async () => { throw new Error('down'); } };
-    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapter })(okWithout200(t.providerReference));
+    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapters: oneAdapter(adapter) })(okWithout200(t.providerReference));
     expect((await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).status).toBe('PENDING');
   });
 
   it('takes the status answer when it decides: OK / 200 is a SUCCESS', async () => {
     const t = await pendingCashin('ok-null-confirmed');
     const adapter = statusSays({ providerState: 'OK', providerTxnStatus: '200', providerTxId: 'MP8', failureReason: null });
-    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapter })(okWithout200(t.providerReference));
+    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapters: oneAdapter(adapter) })(okWithout200(t.providerReference));
     expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'SUCCESS', providerTxId: 'MP8', providerTxnStatus: '200' });
     expect((await db.transactionEvent.findFirstOrThrow({ where: { transactionId: t.id, toStatus: 'SUCCESS' } })).cause).toBe('operator-result:status-confirmation');
   });
@@ -118,7 +119,7 @@ describe('operator result OK without its 200', () => {
   it('takes the status answer when it decides: canceled is a FAILED', async () => {
     const t = await pendingCashin('ok-null-canceled');
     const adapter = statusSays({ providerState: 'canceled', providerTxnStatus: null, providerTxId: null, failureReason: null });
-    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapter })(okWithout200(t.providerReference));
+    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapters: oneAdapter(adapter) })(okWithout200(t.providerReference));
     expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'FAILED', failureCode: 'CUSTOMER_DID_NOT_VALIDATE' });
   });
 });

@@ -1,7 +1,7 @@
 import type { Db, Transaction } from '@mm/db';
 import { applyOperatorResult } from '@mm/db/transactions';
 import { needsStatusConfirmation, type OperatorResult } from '@mm/domain';
-import { paymentLookupOf, type OperatorAdapter } from '@mm/operators';
+import { paymentLookupOf, type OperatorAdapter, type OperatorAdapters } from '@mm/operators';
 import type { AfterCommit, OperatorResultJob } from '@mm/queues';
 import type { Logger } from '@mm/observability';
 import { commitStep } from '@mm/worker-runtime';
@@ -10,8 +10,8 @@ export interface OperatorResultsDeps {
   db: Db;
   afterCommit: AfterCommit;
   logger: Logger;
-  /** Asked when a result is OK without its 200: only the operator's status can confirm it. */
-  adapter: Pick<OperatorAdapter, 'queryStatus'>;
+  /** Asked when a result is a hint or an OK without its 200: only the operator's status can confirm it. */
+  adapters: OperatorAdapters<Pick<OperatorAdapter, 'queryStatus'>>;
   /** Counts operator OKs for cash-ins FAILED here (a metric an SRE alerts on). */
   onCapturedButFailed?(): void;
 }
@@ -55,7 +55,7 @@ export function operatorResultsHandler(deps: OperatorResultsDeps) {
 async function confirmedByStatus(deps: OperatorResultsDeps, t: Transaction): Promise<Result | null> {
   const transactionId = t.id;
   const providerReference = t.providerReference;
-  const status = await deps.adapter.queryStatus(paymentLookupOf(t)).catch((err: unknown) => {
+  const status = await deps.adapters.adapterFor(t).then((adapter) => adapter.queryStatus(paymentLookupOf(t))).catch((err: unknown) => {
     deps.logger.warn({ err, transaction_id: transactionId, providerReference }, 'status query to confirm an OK without 200 failed; left to the polls and the expiry check');
     return null;
   });

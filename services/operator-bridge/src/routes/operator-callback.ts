@@ -1,6 +1,6 @@
-import express, { Router } from 'express';
-import type { Counter } from '@mm/observability';
-import type { OperatorAdapter } from '@mm/operators';
+import express, { Router, type Request, type Response } from 'express';
+import type { Counter, Logger } from '@mm/observability';
+import type { CallbackHint, OperatorAdapter, OperatorAdapters, VerifiedCallback } from '@mm/operators';
 import type { OperatorResultJob, QueueProducer } from '@mm/queues';
 
 export interface CallbackReplays {
@@ -11,55 +11,93 @@ export interface CallbackReplays {
 }
 
 export interface OperatorCallbackDeps {
-  adapter: OperatorAdapter;
+  /** The simulator's adapter (the services' OPERATOR_* settings): /operator/callbacks/simulator. */
+  simulator: OperatorAdapter;
+  /** The operator accounts' adapters: /operator/callbacks/{operator}/{country}[/{reference}]. */
+  adapters: OperatorAdapters;
   results: QueueProducer<OperatorResultJob>;
   replays: CallbackReplays;
   /** Callbacks by outcome: queued, replayed, invalid. */
   callbacks: Counter<'outcome'>;
   now(): number;
+  logger: Logger;
+}
+
+const raw = express.raw({ type: () => true, limit: '16kb' });
+
+function jobOf(result: VerifiedCallback | CallbackHint): OperatorResultJob {
+  if ('hint' in result) {
+    return {
+      provider_reference: result.partnerReference, provider_state: 'PENDING', provider_txn_status: null,
+      provider_tx_id: null, provider_session_id: null, failure_reason: null, source: 'hint',
+    };
+  }
+  return {
+    provider_reference: result.partnerReference,
+    provider_state: result.providerState,
+    provider_txn_status: result.providerTxnStatus,
+    provider_tx_id: result.providerTxId,
+    provider_session_id: result.providerSessionId,
+    failure_reason: result.failureReason,
+    source: 'callback',
+  };
 }
 
 /**
- * The operator's result callback: verify, queue, answer. Applying happens in the worker, so the
+ * The operators' result callbacks: verify, queue, answer. Applying happens in the worker, so the
  * operator gets its answer fast; a 5xx (queue unreachable) makes the operator retry, nothing is lost.
- * The same signed delivery is queued once: sent again (captured and replayed, or retried by the
- * operator although we had taken it), it is acknowledged and dropped. A delivery that could not be
- * queued is forgotten, so the operator's retry after our 5xx is still taken.
+ * A signed callback whose signature holds is queued as a result; an unsigned one (MTN, Orange) as a
+ * hint, which the worker answers with a status query. The same delivery is queued once: sent again
+ * (captured and replayed, or retried by the operator although we had taken it), it is acknowledged
+ * and dropped. A delivery that could not be queued is forgotten, so the operator's retry is taken.
  */
 export function operatorCallbackRouter(deps: OperatorCallbackDeps): Router {
   const router = Router();
-  router.post(`/operator/callbacks/${deps.adapter.name}`, express.raw({ type: () => true, limit: '16kb' }), async (req, res) => {
+  const take = async (req: Request, res: Response, adapter: OperatorAdapter, account: string, path: string) => {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const result = deps.adapter.parseCallback(body, req.headers, deps.now());
+    const result = adapter.parseCallback(body, req.headers, deps.now(), path);
     if (!result) {
       deps.callbacks.inc({ outcome: 'invalid' });
       res.status(401).json({ error: { code: 'INVALID_SIGNATURE', message: 'callback signature or timestamp is not valid' } });
       return;
     }
-    if (!(await deps.replays.firstDelivery(result.replayKey))) {
+    const replayKey = `${account}:${result.replayKey}`;
+    if (!(await deps.replays.firstDelivery(replayKey))) {
       deps.callbacks.inc({ outcome: 'replayed' });
       res.status(200).json({ received: true, duplicate: true });
       return;
     }
     try {
-      await deps.results.add('hint' in result ? {
-        provider_reference: result.partnerReference, provider_state: 'PENDING', provider_txn_status: null,
-        provider_tx_id: null, provider_session_id: null, failure_reason: null, source: 'hint',
-      } : {
-        provider_reference: result.partnerReference,
-        provider_state: result.providerState,
-        provider_txn_status: result.providerTxnStatus,
-        provider_tx_id: result.providerTxId,
-        provider_session_id: result.providerSessionId,
-        failure_reason: result.failureReason,
-        source: 'callback',
-      });
+      await deps.results.add(jobOf(result));
     } catch (err) {
-      await deps.replays.forget(result.replayKey).catch(() => undefined);
+      await deps.replays.forget(replayKey).catch(() => undefined);
       throw err;
     }
     deps.callbacks.inc({ outcome: 'queued' });
     res.status(200).json({ received: true });
+  };
+
+  router.post('/operator/callbacks/simulator', raw, (req, res) => take(req, res, deps.simulator, 'simulator', ''));
+
+  // MTN says to allow PUT as well as POST for its callbacks.
+  router.all('/operator/callbacks/:operator/:country{/*rest}', raw, async (req, res) => {
+    if (req.method !== 'POST' && req.method !== 'PUT') {
+      res.status(405).setHeader('Allow', 'POST, PUT').json({ error: { code: 'METHOD_NOT_ALLOWED', message: 'callbacks are POST or PUT' } });
+      return;
+    }
+    const { operator, country } = req.params as { operator: string; country: string };
+    const rest = (req.params as { rest?: string[] }).rest ?? [];
+    const adapter = /^[a-z][a-z0-9_]{1,31}$/.test(operator) && /^[a-z]{2}$/.test(country)
+      ? await deps.adapters.adapterFor({ countryCode: country.toUpperCase(), operator: operator.toUpperCase() }).catch((err: unknown) => {
+        deps.logger.warn({ err, operator, country }, 'callback for an operator account that cannot be used');
+        return null;
+      })
+      : null;
+    if (!adapter) {
+      res.status(404).json({ error: { code: 'NOT_FOUND', message: 'no such operator account' } });
+      return;
+    }
+    await take(req, res, adapter, `${country}:${operator}`, rest.join('/'));
   });
   return router;
 }

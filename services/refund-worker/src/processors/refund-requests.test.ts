@@ -2,7 +2,7 @@ import type { Db } from '@mm/db';
 import { balancesOf, createCashin, createRefund, transition } from '@mm/db/transactions';
 import { Registry } from '@mm/observability';
 import { OperatorRefusedError, OperatorUnavailableError } from '@mm/operators';
-import { failingOperator } from '@mm/operators/testing';
+import { failingOperator, oneAdapter } from '@mm/operators/testing';
 import type { AfterCommit } from '@mm/queues';
 import { createMerchantTestDatabase, sumBy, type MerchantTestDatabase } from '@mm/testing';
 import { refundRequestsHandler } from './refund-requests.js';
@@ -42,7 +42,7 @@ describe('refund refused by the operator', () => {
     const availableBefore = await available();
     const metrics = new Registry();
     const refused = new OperatorRefusedError('refund', 404, '{"error":"unknown_original_reference"}');
-    await refundRequestsHandler({ db, adapter: failingOperator(refused), afterCommit, metrics })({ outbox_id: outboxId, refund_id: refund.id });
+    await refundRequestsHandler({ db, adapters: oneAdapter(failingOperator(refused)), afterCommit, metrics })({ outbox_id: outboxId, refund_id: refund.id });
 
     expect(await db.refund.findUniqueOrThrow({ where: { id: refund.id } })).toMatchObject({
       status: 'FAILED', failureReason: 'operator refused the request (404): {"error":"unknown_original_reference"}',
@@ -64,7 +64,7 @@ describe('refund refused by the operator', () => {
     const { refund, outboxId } = await pendingRefund(`unknown-${what}`);
     const availableBefore = await available();
     const metrics = new Registry();
-    await expect(refundRequestsHandler({ db, adapter: failingOperator(error), afterCommit, metrics })({ outbox_id: outboxId, refund_id: refund.id })).rejects.toBe(error);
+    await expect(refundRequestsHandler({ db, adapters: oneAdapter(failingOperator(error)), afterCommit, metrics })({ outbox_id: outboxId, refund_id: refund.id })).rejects.toBe(error);
     expect((await db.refund.findUniqueOrThrow({ where: { id: refund.id } })).status).toBe('PENDING');
     expect((await db.outbox.findUniqueOrThrow({ where: { id: outboxId } })).completedAt).toBeNull();
     expect(await available()).toBe(availableBefore);

@@ -1,7 +1,7 @@
 import { completeOutbox, type Db } from '@mm/db';
 import { completeRefund } from '@mm/db/transactions';
 import type { Registry } from '@mm/observability';
-import { OperatorRefusedError, operatorRefusals, type OperatorAdapter, type RefundResult } from '@mm/operators';
+import { OperatorRefusedError, operatorRefusals, paymentLookupOf, type OperatorAdapters, type RefundResult } from '@mm/operators';
 import type { AfterCommit, RefundRequestJob } from '@mm/queues';
 import { commitStep } from '@mm/worker-runtime';
 
@@ -13,19 +13,21 @@ import { commitStep } from '@mm/worker-runtime';
  * the operator says so: a FAILED answer, or a refusal of the request itself (a 4xx about it), which
  * will not change on retry and is counted in mm_operator_refusals_total.
  */
-export function refundRequestsHandler(deps: { db: Db; adapter: OperatorAdapter; afterCommit: AfterCommit; metrics: Registry }) {
+export function refundRequestsHandler(deps: { db: Db; adapters: OperatorAdapters; afterCommit: AfterCommit; metrics: Registry }) {
   const refusals = operatorRefusals(deps.metrics);
   return async (payload: RefundRequestJob): Promise<void> => {
-    const refund = await deps.db.refund.findUnique({ where: { id: payload.refund_id }, include: { transaction: { select: { providerReference: true } } } });
+    const refund = await deps.db.refund.findUnique({ where: { id: payload.refund_id }, include: { transaction: true } });
     if (!refund || refund.status !== 'PENDING') {
       await completeOutbox(deps.db, payload.outbox_id);
       return;
     }
-    const result: RefundResult = await deps.adapter.refund({
+    const adapter = await deps.adapters.adapterFor(refund.transaction);
+    const result: RefundResult = await adapter.refund({
       partnerReference: refund.providerReference,
       originalPartnerReference: refund.transaction.providerReference,
       amount: Number(refund.amount),
       currency: refund.currency,
+      original: { ...paymentLookupOf(refund.transaction), providerTxId: refund.transaction.providerTxId },
     }).catch((err: unknown) => {
       if (!(err instanceof OperatorRefusedError)) throw err;
       refusals.inc({ operation: 'refund' });

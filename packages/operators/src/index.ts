@@ -6,3 +6,5 @@ export { operatorRefusals } from './refusal-metric.js';
 export { OperatorPendingError, type PaymentLookup, type CustomerAction, type CallbackHint } from './operator-adapter.js';
 export { paymentLookupOf, type StoredPayment } from './payment-lookup.js';
 export { AccessTokenCache, withAccessToken, type IssuedToken } from './auth/access-token-cache.js';
+export { WaveOperatorAdapter, WAVE_API_KEY_FORM, type WaveAdapterConfig } from './wave/client.js';
+export { PAYMENT_ERRORS as WAVE_PAYMENT_ERRORS } from './wave/mapping.js';

@@ -7,3 +7,5 @@ export { OperatorPendingError, type PaymentLookup, type CustomerAction, type Cal
 export { paymentLookupOf, type StoredPayment } from './payment-lookup.js';
 export { AccessTokenCache, withAccessToken, type IssuedToken } from './auth/access-token-cache.js';
 export { OperatorDirectory, type AccountKey, type AccountRecord, type OperatorAdapters, type OperatorDirectoryOptions } from './directory/operator-directory.js';
+export { WaveOperatorAdapter, WAVE_API_KEY_FORM, type WaveAdapterConfig } from './wave/client.js';
+export { PAYMENT_ERRORS as WAVE_PAYMENT_ERRORS } from './wave/mapping.js';

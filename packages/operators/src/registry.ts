@@ -1,5 +1,6 @@
 import type { OperatorAdapter } from './operator-adapter.js';
 import { SimulatorOperatorAdapter } from './simulator/client.js';
+import { waveAdapterFromAccount } from './wave/account.js';
 
 /**
  * What an operator account (one row of operator_accounts: a country's contract with one operator)
@@ -24,6 +25,7 @@ const factories = {
     callbackSecret: required(c, 'callbackSecret'),
     timeoutMs: c.timeoutMs,
   }),
+  wave: waveAdapterFromAccount,
 } satisfies Record<string, (config: AccountConfig) => OperatorAdapter>;
 
 export type OperatorApi = keyof typeof factories;

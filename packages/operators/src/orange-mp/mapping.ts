@@ -86,7 +86,9 @@ export function mpDataOf(data: unknown): (MpData & { message: string | null }) |
 function causeOf(d: MpData & { message?: string | null }): { code: string | null; text: string | null } {
   const code = [d.confirmtxnstatus, d.inittxnstatus].find((c) => c && c !== '200') ?? null;
   if (code) return { code, text: (code === d.confirmtxnstatus ? d.confirmtxnmessage : d.inittxnmessage) || orangeCause(d.message).text };
-  return orangeCause(d.message);
+  // The envelope's message names a cause only in Orange's "<code> :: <text>" form; otherwise it is chatter.
+  const envelope = orangeCause(d.message);
+  return { code: envelope.code, text: d.confirmtxnmessage || d.inittxnmessage || (envelope.code ? envelope.text : null) };
 }
 
 /** The mapping table (one test per row in mapping.test.ts). */

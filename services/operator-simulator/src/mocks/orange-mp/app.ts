@@ -19,6 +19,7 @@ import express, { type Express, type Request, type RequestHandler } from 'expres
 import { TimerSet } from '../../timer-set.js';
 import { OrangeFaults, type OrangeFault } from '../orange-shared/faults.js';
 import { listen, type Listening } from '../orange-shared/listen.js';
+import { mockControlRoutes } from '../orange-shared/mock-routes.js';
 import { Notifier, type NotificationFault } from '../orange-shared/notifier.js';
 import { TokenIssuer } from '../orange-shared/tokens.js';
 import { MpPayments, type MpPayment, type PayRequest } from './payments.js';
@@ -124,7 +125,7 @@ export function createOrangeMpMock(options: OrangeMpMockOptions): { app: Express
     }
     res.json({ message: 'Transaction retrieved successfully', data: p });
   });
-  app.use('/_mock', express.json({ limit: '16kb' }), mockRoutes(faults, notifier, tokens));
+  app.use('/_mock', express.json({ limit: '16kb' }), mockControlRoutes(faults, notifier, tokens));
   app.use((_req, res) => {
     res.status(404).json({ fault: { code: 404, message: 'No matching resource found for given API Request', description: 'The requested resource is not available.' } });
   });
@@ -150,30 +151,6 @@ function payRequestOf(req: Request): (PayRequest & { pin: string }) | null {
   if (!b || fields.some((f) => typeof b[f] !== 'string' || b[f] === '')) return null;
   if (!/^6\d{8}$/.test(b.subscriberMsisdn as string) || !/^\d+$/.test(b.amount as string)) return null;
   return b as unknown as PayRequest & { pin: string };
-}
-
-/** The HTTP face of the control object, for tests and demos driving the mock from outside. */
-function mockRoutes(faults: OrangeFaults, notifier: Notifier, tokens: TokenIssuer): express.Router {
-  const router = express.Router();
-  router.post('/faults', (req, res) => {
-    const { operation, fault, times } = req.body as { operation: string; fault: OrangeFault; times?: number };
-    faults.add(operation, fault, times ?? 1);
-    res.status(204).end();
-  });
-  router.delete('/faults', (_req, res) => {
-    faults.clear();
-    res.status(204).end();
-  });
-  router.post('/notifications/faults', (req, res) => {
-    const { fault, times } = req.body as { fault: NotificationFault; times?: number };
-    notifier.fault(fault, times ?? 1);
-    res.status(204).end();
-  });
-  router.post('/tokens/expire', (_req, res) => {
-    tokens.expireAll();
-    res.status(204).end();
-  });
-  return router;
 }
 
 export async function startOrangeMpMock(options: OrangeMpMockOptions & { port: number; host?: string }): Promise<Listening & { control: OrangeMpMockControl }> {

@@ -9,3 +9,5 @@ export { AccessTokenCache, withAccessToken, type IssuedToken } from './auth/acce
 export { OperatorDirectory, type AccountKey, type AccountRecord, type OperatorAdapters, type OperatorDirectoryOptions } from './directory/operator-directory.js';
 export { WaveOperatorAdapter, WAVE_API_KEY_FORM, type WaveAdapterConfig } from './wave/client.js';
 export { PAYMENT_ERRORS as WAVE_PAYMENT_ERRORS } from './wave/mapping.js';
+export { OrangeWebpayAdapter, type OrangeWebpayConfig } from './orange-webpay/client.js';
+export { OrangeMpAdapter, type OrangeMpConfig } from './orange-mp/client.js';

@@ -1,6 +1,8 @@
 import type { OperatorAdapter } from './operator-adapter.js';
 import { SimulatorOperatorAdapter } from './simulator/client.js';
 import { waveAdapterFromAccount } from './wave/account.js';
+import { OrangeWebpayAdapter } from './orange-webpay/client.js';
+import { OrangeMpAdapter } from './orange-mp/client.js';
 
 /**
  * What an operator account (one row of operator_accounts: a country's contract with one operator)
@@ -26,6 +28,8 @@ const factories = {
     timeoutMs: c.timeoutMs,
   }),
   wave: waveAdapterFromAccount,
+  'orange-webpay': (c: AccountConfig) => new OrangeWebpayAdapter({ baseUrl: c.baseUrl, clientId: required(c, 'clientId'), clientSecret: required(c, 'clientSecret'), merchantKey: required(c, 'merchantKey'), countryPath: setting(c, 'countryPath'), currency: setting(c, 'currency'), lang: setting(c, 'lang'), timeoutMs: c.timeoutMs }),
+  'orange-mp': (c: AccountConfig) => new OrangeMpAdapter({ baseUrl: c.baseUrl, clientId: required(c, 'clientId'), clientSecret: required(c, 'clientSecret'), xAuthToken: required(c, 'xAuthToken'), pin: required(c, 'pin'), channelUserMsisdn: requiredSetting(c, 'channelUserMsisdn'), timeoutMs: c.timeoutMs }),
 } satisfies Record<string, (config: AccountConfig) => OperatorAdapter>;
 
 export type OperatorApi = keyof typeof factories;
@@ -43,6 +47,20 @@ export function createAccountAdapter(api: string, config: AccountConfig): Operat
 function required(c: AccountConfig, name: string): string {
   const value = c.credentials[name];
   if (!value) throw new Error(`operator account credentials lack "${name}"`);
+  return value;
+}
+
+/** An optional plain setting; present but not a non-empty string is a configuration error. */
+function setting(c: AccountConfig, name: string): string | undefined {
+  const value = c.settings[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || value === '') throw new Error(`operator account setting "${name}" must be a non-empty string`);
+  return value;
+}
+
+function requiredSetting(c: AccountConfig, name: string): string {
+  const value = setting(c, name);
+  if (value === undefined) throw new Error(`operator account settings lack "${name}"`);
   return value;
 }
 

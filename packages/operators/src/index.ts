@@ -6,3 +6,5 @@ export { operatorRefusals } from './refusal-metric.js';
 export { OperatorPendingError, type PaymentLookup, type CustomerAction, type CallbackHint } from './operator-adapter.js';
 export { paymentLookupOf, type StoredPayment } from './payment-lookup.js';
 export { AccessTokenCache, withAccessToken, type IssuedToken } from './auth/access-token-cache.js';
+export { MtnMomoAdapter, type MtnMomoAdapterConfig } from './mtn-momo/client.js';
+export { mtnReferenceId } from './mtn-momo/reference-id.js';

@@ -1,5 +1,7 @@
 import type { OperatorAdapter } from './operator-adapter.js';
 import { SimulatorOperatorAdapter } from './simulator/client.js';
+import { MtnMomoAdapter } from './mtn-momo/client.js';
+import { mtnMomoConfigFromAccount } from './mtn-momo/account.js';
 
 /**
  * What an operator account (one row of operator_accounts: a country's contract with one operator)
@@ -24,6 +26,7 @@ const factories = {
     callbackSecret: required(c, 'callbackSecret'),
     timeoutMs: c.timeoutMs,
   }),
+  'mtn-momo': (c: AccountConfig) => new MtnMomoAdapter(mtnMomoConfigFromAccount(c)),
 } satisfies Record<string, (config: AccountConfig) => OperatorAdapter>;
 
 export type OperatorApi = keyof typeof factories;

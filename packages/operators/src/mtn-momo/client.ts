@@ -38,13 +38,16 @@ const REQUEST_TO_PAY = '/collection/v1_0/requesttopay';
 /**
  * What an answer other than the expected one means (README's contract, with MTN's quirks): 401/403 after the
  * token retry = our credentials; a 500 with a code refusing the request (reasons.ts) = a refusal, although MTN
- * sends it as a 500; other 5xx, 408, 429 and anything outside the protocol = unknown outcome; other 4xx = refusal.
+ * sends it as a 500; other 5xx, 408, 429, a 404 without MTN's code and anything outside the protocol = unknown
+ * outcome; other 4xx = refusal.
  */
 function failure(operation: Operation, res: AxiosResponse): Error {
   const detail = JSON.stringify(res.data ?? null).slice(0, 300);
   if (res.status === 401 || res.status === 403) return new Error(`MTN refused our credentials for the ${operation}: ${res.status} ${detail}`);
   const code = errorCodeOf(res.data);
   if (res.status === 500 && code !== null && REFUSING_500_CODES.has(code)) return new OperatorRefusedError(operation, res.status, detail);
+  // MTN's own 404 names RESOURCE_NOT_FOUND (read by the caller); a bare one is a proxy or a wrong base URL, not an answer.
+  if (res.status === 404) return new OperatorUnavailableError(`MTN answered 404 outside its protocol to the ${operation}: ${detail}`);
   if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) return new OperatorRefusedError(operation, res.status, detail);
   return new OperatorUnavailableError(`MTN answered ${res.status} to the ${operation}: ${detail}`);
 }

@@ -41,7 +41,7 @@ export const DEMO_SUBSCRIPTION_KEYS: Record<MtnMockProduct, string> = { collecti
 export function resolveOptions(o: MtnMomoMockOptions): ResolvedMtnOptions {
   return {
     subscriptionKeys: o.subscriptionKeys ?? DEMO_SUBSCRIPTION_KEYS,
-    apiUsers: o.apiUsers ?? [],
+    apiUsers: o.apiUsers ?? DEMO_API_USERS,
     targetEnvironment: o.targetEnvironment ?? 'sandbox',
     currencies: o.currencies ?? ['XOF', 'XAF'],
     acceptAnyCallbackHost: o.acceptAnyCallbackHost ?? false,
@@ -54,3 +54,9 @@ export function resolveOptions(o: MtnMomoMockOptions): ResolvedMtnOptions {
     reasonFormat: o.reasonFormat ?? 'string',
   };
 }
+
+/** The demo's API users (fixed, so an operator account can be seeded with them). Test values, not secrets. */
+export const DEMO_API_USERS: MtnApiUserSeed[] = [
+  { userId: '6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', apiKey: 'demo-collection-api-key', product: 'collection', providerCallbackHost: 'localhost' },
+  { userId: '7a2c3d4e-5f60-4b7c-9d8e-0f1a2b3c4d5e', apiKey: 'demo-disbursement-api-key', product: 'disbursement', providerCallbackHost: 'localhost' },
+];

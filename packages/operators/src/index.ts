@@ -11,3 +11,5 @@ export { WaveOperatorAdapter, WAVE_API_KEY_FORM, type WaveAdapterConfig } from '
 export { PAYMENT_ERRORS as WAVE_PAYMENT_ERRORS } from './wave/mapping.js';
 export { OrangeWebpayAdapter, type OrangeWebpayConfig } from './orange-webpay/client.js';
 export { OrangeMpAdapter, type OrangeMpConfig } from './orange-mp/client.js';
+export { MtnMomoAdapter, type MtnMomoAdapterConfig } from './mtn-momo/client.js';
+export { mtnReferenceId } from './mtn-momo/reference-id.js';

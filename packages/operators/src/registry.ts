@@ -3,6 +3,8 @@ import { SimulatorOperatorAdapter } from './simulator/client.js';
 import { waveAdapterFromAccount } from './wave/account.js';
 import { OrangeWebpayAdapter } from './orange-webpay/client.js';
 import { OrangeMpAdapter } from './orange-mp/client.js';
+import { MtnMomoAdapter } from './mtn-momo/client.js';
+import { mtnMomoConfigFromAccount } from './mtn-momo/account.js';
 
 /**
  * What an operator account (one row of operator_accounts: a country's contract with one operator)
@@ -30,6 +32,7 @@ const factories = {
   wave: waveAdapterFromAccount,
   'orange-webpay': (c: AccountConfig) => new OrangeWebpayAdapter({ baseUrl: c.baseUrl, clientId: required(c, 'clientId'), clientSecret: required(c, 'clientSecret'), merchantKey: required(c, 'merchantKey'), countryPath: setting(c, 'countryPath'), currency: setting(c, 'currency'), lang: setting(c, 'lang'), timeoutMs: c.timeoutMs }),
   'orange-mp': (c: AccountConfig) => new OrangeMpAdapter({ baseUrl: c.baseUrl, clientId: required(c, 'clientId'), clientSecret: required(c, 'clientSecret'), xAuthToken: required(c, 'xAuthToken'), pin: required(c, 'pin'), channelUserMsisdn: requiredSetting(c, 'channelUserMsisdn'), timeoutMs: c.timeoutMs }),
+  'mtn-momo': (c: AccountConfig) => new MtnMomoAdapter(mtnMomoConfigFromAccount(c)),
 } satisfies Record<string, (config: AccountConfig) => OperatorAdapter>;
 
 export type OperatorApi = keyof typeof factories;

@@ -1,0 +1,62 @@
+export type MtnMockProduct = 'collection' | 'disbursement';
+
+/** An API user the mock knows from the start (the demo's), as MTN's provisioning would have created it. */
+export interface MtnApiUserSeed {
+  userId: string;
+  apiKey: string;
+  product: MtnMockProduct;
+  providerCallbackHost: string;
+}
+
+export interface MtnMomoMockOptions {
+  /** The Ocp-Apim-Subscription-Key of each product (MTN gives one per product). */
+  subscriptionKeys?: Record<MtnMockProduct, string>;
+  apiUsers?: MtnApiUserSeed[];
+  /** The X-Target-Environment it serves: `sandbox` (EUR only, as MTN's) or a live name (e.g. `mtnivorycoast`). */
+  targetEnvironment?: string;
+  /** Currencies accepted outside `sandbox`. */
+  currencies?: string[];
+  /** Skip MTN's check of X-Callback-Url against the API user's providerCallbackHost (demo convenience). */
+  acceptAnyCallbackHost?: boolean;
+  /** Lifetime of issued tokens (MTN: 3600). */
+  tokenLifetimeS?: number;
+  /** When a scripted outcome is decided. */
+  outcomeDelayMs?: number;
+  /** When a number ending 09 succeeds (past our expiry, in the demo). */
+  lateConfirmDelayMs?: number;
+  /** How long 46733123454 stays CREATED before turning SUCCESSFUL. */
+  createdDelayMs?: number;
+  /** When 46733123453 (PENDING) turns FAILED EXPIRED. */
+  sandboxExpiryMs?: number;
+  /** When refunds and transfers are decided. */
+  disbursementDelayMs?: number;
+  /** `string` as the sandbox sends it, or `object` ({code, message}) as the OpenAPI file describes it. */
+  reasonFormat?: 'string' | 'object';
+}
+
+export type ResolvedMtnOptions = Required<MtnMomoMockOptions>;
+
+export const DEMO_SUBSCRIPTION_KEYS: Record<MtnMockProduct, string> = { collection: 'demo-collection-subscription-key', disbursement: 'demo-disbursement-subscription-key' };
+
+export function resolveOptions(o: MtnMomoMockOptions): ResolvedMtnOptions {
+  return {
+    subscriptionKeys: o.subscriptionKeys ?? DEMO_SUBSCRIPTION_KEYS,
+    apiUsers: o.apiUsers ?? DEMO_API_USERS,
+    targetEnvironment: o.targetEnvironment ?? 'sandbox',
+    currencies: o.currencies ?? ['XOF', 'XAF'],
+    acceptAnyCallbackHost: o.acceptAnyCallbackHost ?? false,
+    tokenLifetimeS: o.tokenLifetimeS ?? 3600,
+    outcomeDelayMs: o.outcomeDelayMs ?? 3_000,
+    lateConfirmDelayMs: o.lateConfirmDelayMs ?? 120_000,
+    createdDelayMs: o.createdDelayMs ?? 30_000,
+    sandboxExpiryMs: o.sandboxExpiryMs ?? 180_000,
+    disbursementDelayMs: o.disbursementDelayMs ?? 3_000,
+    reasonFormat: o.reasonFormat ?? 'string',
+  };
+}
+
+/** The demo's API users (fixed, so an operator account can be seeded with them). Test values, not secrets. */
+export const DEMO_API_USERS: MtnApiUserSeed[] = [
+  { userId: '6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', apiKey: 'demo-collection-api-key', product: 'collection', providerCallbackHost: 'localhost' },
+  { userId: '7a2c3d4e-5f60-4b7c-9d8e-0f1a2b3c4d5e', apiKey: 'demo-disbursement-api-key', product: 'disbursement', providerCallbackHost: 'localhost' },
+];

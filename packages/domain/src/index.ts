@@ -13,3 +13,4 @@ export * from './cashout-rules.js';
 export * from './uuid.js';
 export * from './api-key.js';
 export * from './operator-routing.js';
+export * from './operator-account-fields.js';

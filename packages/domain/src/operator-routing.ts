@@ -2,6 +2,23 @@
 export const OPERATORS = ['ORANGE', 'MTN', 'MOOV', 'WAVE', 'SIMULATOR'] as const;
 export type OperatorCode = (typeof OPERATORS)[number];
 
+export function isOperatorCode(value: string): value is OperatorCode {
+  return (OPERATORS as readonly string[]).includes(value);
+}
+
+/**
+ * The adapter APIs an operator account may name (operator_accounts.api), in one place: the back-office
+ * and the admin CLI accept these. Some adapters are still being written (@mm/operators registry.ts
+ * OPERATOR_APIS lists those built): an account may name one ahead of its adapter, but stays useless
+ * (and should stay disabled) until the adapter exists.
+ */
+export const OPERATOR_API_NAMES = ['simulator', 'mtn-momo', 'orange-webpay', 'orange-mp', 'wave'] as const;
+export type OperatorApiName = (typeof OPERATOR_API_NAMES)[number];
+
+export function isOperatorApiName(value: string): value is OperatorApiName {
+  return (OPERATOR_API_NAMES as readonly string[]).includes(value);
+}
+
 /** What routing needs to know of one operator account of the payment's subsidiary. */
 export interface RoutableAccount {
   operator: string;

@@ -10,7 +10,7 @@ describe('staff permissions', () => {
 
   it('approver is a viewer who also decides cash-outs and resends webhooks', () => {
     expect(permissionsOf('approver').sort()).toEqual([...permissionsOf('viewer'), 'cashouts:decide', 'webhooks:resend'].sort());
-    for (const p of ['merchants:manage', 'keys:manage', 'subsidiaries:manage', 'audit:read', 'queues:dashboard', 'staff:manage', 'jobs:rerun'] as const) {
+    for (const p of ['merchants:manage', 'keys:manage', 'subsidiaries:manage', 'operators:manage', 'audit:read', 'queues:dashboard', 'staff:manage', 'jobs:rerun'] as const) {
       expect(can('approver', p)).toBe(false);
     }
   });

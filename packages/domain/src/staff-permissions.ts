@@ -14,6 +14,7 @@
  * | merchants:manage      |        |          |   x   |
  * | keys:manage           |        |          |   x   |
  * | subsidiaries:manage   |        |          |   x   |
+ * | operators:manage      |        |          |   x   |
  * | audit:read            |        |          |   x   |
  * | jobs:rerun            |        |          |   x   |
  * | queues:dashboard      |        |          |   x   |
@@ -21,6 +22,9 @@
  *
  * The audit log is admin-only although it is a "read": it tells who did what, which is itself a
  * staff-management matter.
+ *
+ * Operator accounts are seen with merchants:read, like subsidiaries (every role; never their
+ * credentials); changing them (operators:manage) is admin-only: it decides where money goes.
  *
  * Parked jobs (jobs:read) are seen by every role: support needs to know a payment is stuck because its
  * job is parked. Running one again (jobs:rerun) is admin-only: it is the Bull dashboard's "retry"
@@ -45,6 +49,7 @@ export const STAFF_PERMISSIONS = [
   'jobs:rerun',
   'keys:manage',
   'subsidiaries:manage',
+  'operators:manage',
   'audit:read',
   'queues:dashboard',
   'staff:manage',

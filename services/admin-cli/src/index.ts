@@ -1,3 +1,3 @@
-export { runCommand, USAGE, CommandFailure } from './run-command.js';
+export { runCommand, USAGE, CommandFailure, type CommandIo } from './run-command.js';
 export { parseEnv, type AdminEnv } from './env.js';
 export { seed } from './commands/seed.js';

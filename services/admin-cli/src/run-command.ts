@@ -9,6 +9,7 @@ import { currencyForCountry } from '@mm/domain';
 import type { AdminEnv } from './env.js';
 import { auditVerify, parseAnchor } from './commands/audit-verify.js';
 import { merchantCreate } from './commands/merchant-create.js';
+import { operatorCredentials, operatorDown, operatorKey, operatorList, operatorSet, operatorUp } from './commands/operator.js';
 import { seed, seedSubsidiaries } from './commands/seed.js';
 import { staffDisable } from './commands/staff-disable.js';
 import { staffCreate } from './commands/staff-create.js';
@@ -26,6 +27,14 @@ export const USAGE = `usage: pnpm --silent admin <command> [options]
   staff:create --email E --name N --role admin|approver|viewer [--password P] [--json]
                                                   a back-office account; without --password one is generated, shown once
   staff:disable --email E [--json]                a back-office account can no longer log in (e.g. a demo one)
+  operator:list [--json]                          the operator accounts (never their credentials: only whether set)
+  operator:set --country CC --operator OP [--api API] [--base-url URL] [--settings JSON] [--prefixes +P1,+P2]
+               [--enable|--disable] [--json]      changes the fields given; creates the account with --api
+  operator:credentials --country CC --operator OP [--json] < credentials.json
+                                                  replaces its credentials with the JSON object on standard input
+  operator:down --country CC --operator OP --reason R [--json]
+                                                  new payments for it answer 503 until operator:up
+  operator:up --country CC --operator OP [--json]
   ledger:verify [--json]                          recompute balances from the journal; exit 1 on any difference
   audit:verify [--json] [--anchor ID:HASH]        recompute the audit log's hash chain; exit 1 naming the first broken row`;
 
@@ -36,8 +45,14 @@ export class CommandFailure extends Error {
   }
 }
 
+/** What a command may read besides its arguments. */
+export interface CommandIo {
+  /** All of standard input (main.ts reads process.stdin); only operator:credentials calls it. */
+  readStdin?: () => Promise<string>;
+}
+
 /** Runs one admin command; returns what to print (the last line is JSON with --json). */
-export async function runCommand(argv: string[], env: AdminEnv): Promise<string> {
+export async function runCommand(argv: string[], env: AdminEnv, io: CommandIo = {}): Promise<string> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
@@ -45,6 +60,8 @@ export async function runCommand(argv: string[], env: AdminEnv): Promise<string>
       name: { type: 'string' }, 'webhook-url': { type: 'string' }, json: { type: 'boolean', default: false },
       'merchant-id': { type: 'string' }, 'api-key': { type: 'string' }, country: { type: 'string' },
       email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' }, anchor: { type: 'string' },
+      operator: { type: 'string' }, api: { type: 'string' }, 'base-url': { type: 'string' }, settings: { type: 'string' },
+      prefixes: { type: 'string' }, enable: { type: 'boolean' }, disable: { type: 'boolean' }, reason: { type: 'string' },
     },
     strict: true,
   });
@@ -108,6 +125,37 @@ export async function runCommand(argv: string[], env: AdminEnv): Promise<string>
       case 'staff:disable': {
         const r = await staffDisable(db, need('email'));
         return out(r, `staff ${r.email} disabled${r.changed ? '' : ' (it already was)'}`);
+      }
+      case 'operator:list': {
+        const r = await operatorList(db);
+        return out({ accounts: r.accounts }, r.text);
+      }
+      case 'operator:set': {
+        const key = operatorKey(need('country'), need('operator'));
+        const r = await operatorSet(db, box, key, {
+          api: values.api, baseUrl: values['base-url'], settings: values.settings, prefixes: values.prefixes, enable: values.enable, disable: values.disable,
+        });
+        const what = r.created ? 'created' : r.changed ? 'changed' : 'unchanged (it already was so)';
+        return out({ country_code: key.countryCode, operator: key.operator, ...r }, `operator account ${key.countryCode} ${key.operator} ${what}`);
+      }
+      case 'operator:credentials': {
+        const key = operatorKey(need('country'), need('operator'));
+        // From standard input, never from an option: the command line of a running process is readable by
+        // every user of the machine (ps, /proc/<pid>/cmdline) and lands in shell history.
+        if (!io.readStdin) throw new Error('operator:credentials reads the credentials from standard input, and there is none');
+        const r = await operatorCredentials(db, box, key, await io.readStdin());
+        return out({ country_code: key.countryCode, operator: key.operator, credentials_set: true, names: r.names },
+          `credentials set for ${key.countryCode} ${key.operator}: ${r.names.join(', ')} (sealed; never shown again)`);
+      }
+      case 'operator:down': {
+        const key = operatorKey(need('country'), need('operator'));
+        const r = await operatorDown(db, box, key, need('reason'));
+        return out({ country_code: key.countryCode, operator: key.operator, down: true, ...r }, `${key.countryCode} ${key.operator} marked down${r.changed ? '' : ' (it already was, for this reason)'}`);
+      }
+      case 'operator:up': {
+        const key = operatorKey(need('country'), need('operator'));
+        const r = await operatorUp(db, box, key);
+        return out({ country_code: key.countryCode, operator: key.operator, down: false, ...r }, `${key.countryCode} ${key.operator} marked up${r.changed ? '' : ' (it was not down)'}`);
       }
       case 'ledger:verify': {
         const report = await verifyLedger(db);

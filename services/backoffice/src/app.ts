@@ -28,6 +28,7 @@ import { loginRouter } from './routes/login.js';
 import { staffRouter } from './routes/staff.js';
 import { merchantsRouter } from './routes/merchants.js';
 import { subsidiariesRouter } from './routes/subsidiaries.js';
+import { operatorsRouter } from './routes/operators.js';
 import { cashoutsRouter } from './routes/cashouts.js';
 import { transactionsRouter } from './routes/transactions.js';
 import { webhooksRouter } from './routes/webhooks.js';
@@ -37,7 +38,7 @@ import { queuesRouter, QUEUES_PATH } from './routes/queues.js';
 
 export interface BackofficeDeps {
   db: Db;
-  /** Seals the secrets of the API keys issued in /merchants (MASTER_KEY, the gateway's). */
+  /** Seals the secrets of the API keys issued in /merchants and the operator credentials set in /operators (MASTER_KEY, the gateway's). */
   box: SecretBox;
   /** Publishes the outbox rows of a committed change (an approved cash-out, a re-sent webhook). */
   afterCommit: AfterCommit;
@@ -93,6 +94,7 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   app.use('/staff', staffRouter({ db: deps.db }));
   app.use('/merchants', merchantsRouter({ db: deps.db, box: deps.box, now: deps.now }));
   app.use('/subsidiaries', subsidiariesRouter({ db: deps.db }));
+  app.use('/operators', operatorsRouter({ db: deps.db, box: deps.box }));
   app.use('/cashouts', cashoutsRouter({ db: deps.db, afterCommit: deps.afterCommit }));
   app.use('/transactions', transactionsRouter({ db: deps.db }));
   app.use('/webhooks', webhooksRouter({ db: deps.db, publisher: deps.publisher }));

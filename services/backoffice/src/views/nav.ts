@@ -21,6 +21,7 @@ export const NAV: readonly NavItem[] = [
   { id: 'cashouts', href: '/cashouts', label: 'Cash-out approvals', permission: 'cashouts:read' },
   { id: 'merchants', href: '/merchants', label: 'Merchants', permission: 'merchants:read' },
   { id: 'subsidiaries', href: '/subsidiaries', label: 'Subsidiaries', permission: 'merchants:read' },
+  { id: 'operators', href: '/operators', label: 'Operators', permission: 'merchants:read' },
   { id: 'staff', href: '/staff', label: 'Staff', permission: 'staff:manage' },
   { id: 'audit', href: '/audit', label: 'Audit log', permission: 'audit:read' },
   { id: 'queues', href: '/queues', label: 'Queues', permission: 'queues:dashboard' },

@@ -1,3 +1,4 @@
+import { OPERATOR_API_NAMES } from '@mm/domain';
 import { createAccountAdapter, OPERATOR_APIS } from './registry.js';
 import { SimulatorOperatorAdapter } from './simulator/client.js';
 
@@ -18,4 +19,8 @@ describe('createAccountAdapter', () => {
   it('refuses an API it does not know (accounts are data, not type-checked)', () => {
     expect(() => createAccountAdapter('nope', account({}))).toThrow(/unknown operator API "nope"/);
   });
+});
+
+it('every API an account may name (checked by the back-office and the CLI) has an adapter, and no adapter is left out', () => {
+  expect([...OPERATOR_APIS].sort()).toEqual([...OPERATOR_API_NAMES].sort());
 });

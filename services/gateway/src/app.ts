@@ -7,6 +7,7 @@ import { liveness } from '@mm/observability';
 import type { AfterCommit, TransactionUpdateWaiter } from '@mm/queues';
 import { authenticate } from './http/authenticate.js';
 import type { FindKey } from './key-lookup.js';
+import type { OperatorChoice } from './use-cases/choose-operator.js';
 import { errorHandler, notFound } from './http/error-handler.js';
 import { jsonBody } from './http/json-body.js';
 import type { RequestHandler } from 'express';
@@ -31,6 +32,8 @@ export interface GatewayDeps {
   metrics: Registry;
   findKey: FindKey;
   isActiveCountry(countryCode: string): Promise<boolean>;
+  /** Which operator a new cash-in or cash-out goes to (the subsidiary's operator accounts). */
+  operators: OperatorChoice;
   replayGuard: ReplayGuard;
   /** Failed authentications per client address (429 before any key lookup beyond AUTH_FAILURE_LIMIT). */
   authFailures: AuthFailureLimit;
@@ -64,7 +67,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use(paymentPageRouter({ db: deps.db }));
 
   const paymentUrl = (id: string) => `${deps.publicBaseUrl.replace(/\/$/, '')}/pay/${id}`;
-  const { isActiveCountry } = deps;
+  const { isActiveCountry, operators } = deps;
 
   const api = express.Router();
   // Raw bytes first: the signature covers the exact body received, never re-serialised JSON.
@@ -74,9 +77,9 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   api.use(authenticate({ findKey: deps.findKey, replayGuard: deps.replayGuard, authFailures: deps.authFailures, toleranceS: deps.toleranceS, now: deps.now }));
   api.use(deps.rateLimit);
   api.use(jsonBody);
-  api.use(paymentsRouter({ db: deps.db, afterCommit: deps.afterCommit, waiter: deps.waiter, limits: deps.limits, ackWaitMs: deps.ackWaitMs, paymentUrl, isActiveCountry, faults: deps.faults }));
+  api.use(paymentsRouter({ db: deps.db, afterCommit: deps.afterCommit, waiter: deps.waiter, limits: deps.limits, ackWaitMs: deps.ackWaitMs, paymentUrl, isActiveCountry, operators, faults: deps.faults }));
   api.use(cashoutRouter({
-    db: deps.db, afterCommit: deps.afterCommit, limits: deps.limits, isActiveCountry,
+    db: deps.db, afterCommit: deps.afterCommit, limits: deps.limits, isActiveCountry, operators,
     disbursementEnabled: deps.disbursementEnabled, approvalRule: deps.cashoutApprovalRule,
   }));
   api.use(refundsRouter({ db: deps.db, afterCommit: deps.afterCommit }));

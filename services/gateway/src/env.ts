@@ -8,6 +8,8 @@ export interface GatewayEnv extends CommonEnv, NodeEnvEnv, ReferenceCacheEnv {
   MASTER_KEY: string;
   AUTH_TOLERANCE_S: number;
   CASHIN_ACK_WAIT_MS: number;
+  /** Retry-After of a 503 OPERATOR_UNAVAILABLE (the operator's account disabled or marked down). */
+  OPERATOR_UNAVAILABLE_RETRY_AFTER_S: number;
   AMOUNT_MIN: number;
   AMOUNT_MAX: number;
   DISBURSEMENT_ENABLED: boolean;
@@ -36,6 +38,7 @@ const schema = Joi.object<GatewayEnv>({
   AUTH_TOLERANCE_S: Joi.number().integer().min(1).default(300),
   // How long POST /cashin waits for the operator's acknowledgement before answering 202 anyway.
   CASHIN_ACK_WAIT_MS: Joi.number().integer().min(0).default(5000),
+  OPERATOR_UNAVAILABLE_RETRY_AFTER_S: Joi.number().integer().min(1).default(60),
   // In the schema, not after it: refused in the same message as any other problem of the environment.
   AMOUNT_MIN: Joi.number().integer().min(1).max(Joi.ref('AMOUNT_MAX')).default(100)
     .messages({ 'number.max': '{{#label}} ({{#value}}) must not exceed AMOUNT_MAX ({{AMOUNT_MAX}}): every amount would be out of range' }),

@@ -1,5 +1,6 @@
 import { createServiceDb } from '@mm/db';
-import { findActiveSubsidiary, listenForReferenceChanges, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db/reference-data';
+import { findActiveSubsidiary, listenForReferenceChanges, listOperatorAccounts, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db/reference-data';
+import { routeOperator, type RoutableAccount } from '@mm/domain';
 import { createExportPool } from '@mm/db/transactions';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, referenceChangesGauge, startInternalServer, type Logger } from '@mm/observability';
 import {
@@ -52,6 +53,12 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   const ttlMs = env.REFERENCE_CACHE_TTL_S * 1000;
   const findKey = createKeyLookup({ feed: referenceChanges, ttlMs, now, load: (apiKey) => lookupApiKey(db, box, apiKey) });
   const countries = new ReferenceCache({ feed: referenceChanges, ttlMs, max: 1_000, load: async (code) => (await findActiveSubsidiary(db, code)) !== null });
+  // Routing reads the subsidiary's operator accounts on every cash-in; an admin's change (disabled,
+  // marked down, prefixes) is notified like the rest and applies to the next request.
+  const accounts = new ReferenceCache<RoutableAccount[]>({
+    feed: referenceChanges, ttlMs, max: 1_000,
+    load: async (code) => (await listOperatorAccounts(db, code)).map((a) => ({ operator: a.operator, enabled: a.enabled, down: a.markedDownAt !== null, prefixes: a.prefixes })),
+  });
   referenceChangesGauge(metrics, referenceChanges);
 
   // Jobs lost between commit and publish are re-published by the relay of their consumer (operator
@@ -67,6 +74,10 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     metrics,
     findKey,
     isActiveCountry: (code) => countries.get(code),
+    operators: {
+      route: async (countryCode, e164, requested) => routeOperator(await accounts.get(countryCode), e164, requested),
+      unavailableRetryAfterS: env.OPERATOR_UNAVAILABLE_RETRY_AFTER_S,
+    },
     replayGuard: new ReplayGuard(redis, env.REDIS_PREFIX, env.AUTH_TOLERANCE_S),
     authFailures: new AuthFailureLimit({ redis, redisPrefix: env.REDIS_PREFIX, limit: env.AUTH_FAILURE_LIMIT, windowS: env.AUTH_FAILURE_WINDOW_S, logger }),
     rateLimit: rateLimit({ redis, redisPrefix: env.REDIS_PREFIX, perSecond: env.RATE_LIMIT_PER_S, burst: env.RATE_LIMIT_BURST, logger }),

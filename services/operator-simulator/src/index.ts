@@ -102,3 +102,5 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     disbursementCount: (reference) => disbursements.disbursementCount(reference),
   };
 }
+
+export { startOperatorMocks, type MockAccount, type OperatorMocksOptions, type RunningOperatorMocks } from './mocks/operator-mocks.js';

@@ -4,6 +4,7 @@ import { createCashin } from '@mm/db/transactions';
 import type { AfterCommit, TransactionUpdateWaiter } from '@mm/queues';
 import type { FaultHooks } from '../faults/fault-hooks.js';
 import type { CashinBody } from '../validation/cashin-schema.js';
+import { chooseOperator, type OperatorChoice } from './choose-operator.js';
 import { assertAmountInRange, replayOf } from './order-rules.js';
 import { requestFingerprint } from './request-fingerprint.js';
 import { resolvePayer } from './resolve-payer.js';
@@ -15,6 +16,7 @@ export interface InitiateCashinDeps {
   limits: AmountLimits;
   ackWaitMs: number;
   isActiveCountry(countryCode: string): Promise<boolean>;
+  operators: OperatorChoice;
   faults?: FaultHooks;
 }
 
@@ -45,8 +47,14 @@ export async function initiateCashin(deps: InitiateCashinDeps, merchantId: strin
     metadata: body.metadata ?? null,
   };
   const { merchantId: _m, ...fingerprinted } = fields;
-  const fingerprint = requestFingerprint(fingerprinted);
-  const result = await createCashin(deps.db, { ...fields, requestFingerprint: fingerprint });
+  // The operator asked for is part of the request (a replay names the same one); absent, the
+  // fingerprint is what it was before the field existed, so requests of before still replay.
+  const fingerprint = requestFingerprint(body.operator ? { ...fingerprinted, operator: body.operator } : fingerprinted);
+  const chosen = await chooseOperator(deps.operators, deps.db, {
+    merchantId, merchantOrderId: body.merchant_order_id, countryCode: payer.countryCode, e164: payer.e164, requested: body.operator ?? null, fingerprint,
+  });
+  if ('replayed' in chosen) return chosen;
+  const result = await createCashin(deps.db, { ...fields, requestFingerprint: fingerprint, operator: chosen.operator });
 
   if (result.kind === 'existing') return replayOf(result.transaction, fingerprint, body.merchant_order_id);
 

@@ -3,6 +3,7 @@ import type { Db, Transaction } from '@mm/db';
 import { createCashout } from '@mm/db/transactions';
 import type { AfterCommit } from '@mm/queues';
 import type { CashoutBody } from '../validation/cashout-schema.js';
+import { chooseOperator, type OperatorChoice } from './choose-operator.js';
 import { assertAmountInRange, replayOf } from './order-rules.js';
 import { requestFingerprint } from './request-fingerprint.js';
 import { resolvePayer } from './resolve-payer.js';
@@ -16,6 +17,7 @@ export interface RequestCashoutDeps {
   /** decisions 7 and the daily totals: when a cash-out waits for a back-office approver. */
   approvalRule: CashoutApprovalRule;
   isActiveCountry(countryCode: string): Promise<boolean>;
+  operators: OperatorChoice;
 }
 
 /**
@@ -39,9 +41,13 @@ export async function requestCashout(deps: RequestCashoutDeps, merchantId: strin
     notifyUrl: body.notify_url ?? null,
   };
   // 'CASHOUT' in the fingerprint: the same order id and fields used by a cash-in is a conflict, not a replay.
-  const fingerprint = requestFingerprint({ type: 'CASHOUT', ...fields });
+  const fingerprint = requestFingerprint(body.operator ? { type: 'CASHOUT', ...fields, operator: body.operator } : { type: 'CASHOUT', ...fields });
+  const chosen = await chooseOperator(deps.operators, deps.db, {
+    merchantId, merchantOrderId: body.merchant_order_id, countryCode: payee.countryCode, e164: payee.e164, requested: body.operator ?? null, fingerprint,
+  });
+  if ('replayed' in chosen) return chosen;
   const result = await createCashout(deps.db, {
-    ...fields, merchantId, requestFingerprint: fingerprint, approval: deps.approvalRule,
+    ...fields, merchantId, requestFingerprint: fingerprint, approval: deps.approvalRule, operator: chosen.operator,
   });
   if (result.kind === 'existing') return replayOf(result.transaction, fingerprint, body.merchant_order_id);
   await deps.afterCommit.run([{ transaction: result.transaction, from: null, outbox: result.outbox }]);

@@ -1,6 +1,9 @@
 import Joi from 'joi';
+import { OPERATORS, type OperatorCode } from '@mm/domain';
 
 export interface CashinBody {
+  /** Named by the merchant; otherwise chosen from the number (decisions, operator routing). */
+  operator?: OperatorCode;
   merchant_order_id: string;
   amount: number;
   currency?: string;
@@ -17,7 +20,10 @@ export const orderId = Joi.string().min(1).max(100).pattern(/^[\x21-\x7E]+$/).me
 });
 export const httpUrl = Joi.string().max(2048).uri({ scheme: ['http', 'https'] });
 
+export const operatorField = Joi.string().valid(...OPERATORS);
+
 export const cashinSchema = Joi.object<CashinBody>({
+  operator: operatorField,
   merchant_order_id: orderId.required(),
   amount: Joi.number().integer().positive().unsafe(false).required(),
   currency: Joi.string().pattern(/^[A-Z]{3}$/).messages({ 'string.pattern.base': 'must be an ISO 4217 code such as XOF' }),

@@ -1,7 +1,10 @@
 import Joi from 'joi';
-import { httpUrl, orderId } from './cashin-schema.js';
+import type { OperatorCode } from '@mm/domain';
+import { httpUrl, operatorField, orderId } from './cashin-schema.js';
 
 export interface CashoutBody {
+  /** Named by the merchant; otherwise chosen from the number (decisions, operator routing). */
+  operator?: OperatorCode;
   merchant_order_id: string;
   amount: number;
   beneficiary_msisdn: string;
@@ -11,6 +14,7 @@ export interface CashoutBody {
 }
 
 export const cashoutSchema = Joi.object<CashoutBody>({
+  operator: operatorField,
   merchant_order_id: orderId.required(),
   amount: Joi.number().integer().positive().unsafe(false).required(),
   beneficiary_msisdn: Joi.string().max(20).required(),

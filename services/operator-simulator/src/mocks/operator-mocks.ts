@@ -1,0 +1,91 @@
+import { DEMO_API_USERS, DEMO_SUBSCRIPTION_KEYS, startMtnMomoMock, type RunningMtnMomoMock } from './mtn-momo/index.js';
+import { startOrangeMpMock } from './orange-mp/app.js';
+import { startOrangeWebpayMock } from './orange-webpay/app.js';
+import { DEMO_WAVE_API_KEY, DEMO_WAVE_WEBHOOK_SECRET, startWaveMock } from './wave/wave-mock.js';
+
+/** The mocks' own demo credentials (test values, published on purpose: they open nothing real). */
+const ORANGE_WEBPAY = { clientId: 'wp-client', clientSecret: 'wp-secret', merchantKey: 'wp-merchant-key' };
+const ORANGE_MP = { clientId: 'mp-user', clientSecret: 'mp-password', xAuthToken: 'mp-x-auth', pin: '2222', channelUserMsisdn: '691234567' };
+
+export interface OperatorMocksOptions {
+  host?: string;
+  /** 0 picks free ports (tests). */
+  ports: { mtnCi: number; mtnCm: number; orangeWebpay: number; orangeMp: number; wave: number };
+  /** Where the Wave mock posts its signed webhooks (the bridge's route of the Wave account). */
+  waveWebhookUrl: string | null;
+  outcomeDelayMs: number;
+  lateConfirmDelayMs: number;
+  /** false: a Wave customer pays on the launch page (the demo); true: outcomes by number only (tests). */
+  waveAutoPay: boolean;
+}
+
+/** One operator account as `pnpm admin operator:set` and `operator:credentials` configure it. */
+export interface MockAccount {
+  countryCode: string;
+  operator: string;
+  api: string;
+  baseUrl: string;
+  settings: Record<string, unknown>;
+  credentials: Record<string, string>;
+}
+
+export interface RunningOperatorMocks {
+  urls: Record<keyof OperatorMocksOptions['ports'], string>;
+  mtnCi: RunningMtnMomoMock;
+  /** The operator accounts of CI, SN and CM pointed at these mocks. */
+  accounts(): MockAccount[];
+  close(): Promise<void>;
+}
+
+const mtnCredentials = () => {
+  const user = (product: 'collection' | 'disbursement') => DEMO_API_USERS.find((u) => u.product === product)!;
+  return {
+    collectionSubscriptionKey: DEMO_SUBSCRIPTION_KEYS.collection, collectionApiUser: user('collection').userId, collectionApiKey: user('collection').apiKey,
+    disbursementSubscriptionKey: DEMO_SUBSCRIPTION_KEYS.disbursement, disbursementApiUser: user('disbursement').userId, disbursementApiKey: user('disbursement').apiKey,
+  };
+};
+
+/**
+ * The contract mocks of the real operators, each on its own port as each operator has its own host:
+ * MTN MoMo (one per target environment: Côte d'Ivoire and Cameroon), Orange Money WebPay (CI, SN),
+ * Orange Money mp (CM) and Wave (CI, SN). Outcomes by the number's last two digits (each mock's header).
+ */
+export async function startOperatorMocks(o: OperatorMocksOptions): Promise<RunningOperatorMocks> {
+  const host = o.host ?? '127.0.0.1';
+  const delays = { outcomeDelayMs: o.outcomeDelayMs, lateConfirmDelayMs: o.lateConfirmDelayMs };
+  // The bridge's callback host is this machine's, not the one MTN provisioned for the demo users.
+  const mtn = { ...delays, disbursementDelayMs: o.outcomeDelayMs, acceptAnyCallbackHost: true, host };
+  const mtnCi = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCi, targetEnvironment: 'mtnivorycoast' });
+  const mtnCm = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCm, targetEnvironment: 'mtncameroon' });
+  const webpay = await startOrangeWebpayMock({ ...ORANGE_WEBPAY, ...delays, port: o.ports.orangeWebpay, host });
+  const mp = await startOrangeMpMock({ ...ORANGE_MP, ...delays, port: o.ports.orangeMp, host });
+  const wave = await startWaveMock({
+    ...delays, port: o.ports.wave, host, apiKey: DEMO_WAVE_API_KEY, webhookSecret: DEMO_WAVE_WEBHOOK_SECRET, webhookUrl: o.waveWebhookUrl, autoPay: o.waveAutoPay,
+  });
+  const urls = { mtnCi: mtnCi.url, mtnCm: mtnCm.url, orangeWebpay: webpay.url, orangeMp: mp.url, wave: wave.url };
+  const waveAccount = (countryCode: string): MockAccount => ({
+    countryCode, operator: 'WAVE', api: 'wave', baseUrl: urls.wave, settings: {}, credentials: { apiKey: DEMO_WAVE_API_KEY, webhookSecret: DEMO_WAVE_WEBHOOK_SECRET },
+  });
+  const webpayAccount = (countryCode: string): MockAccount => ({
+    countryCode, operator: 'ORANGE', api: 'orange-webpay', baseUrl: urls.orangeWebpay, settings: { countryPath: countryCode.toLowerCase() }, credentials: ORANGE_WEBPAY,
+  });
+  return {
+    urls,
+    mtnCi,
+    accounts: () => [
+      { countryCode: 'CI', operator: 'MTN', api: 'mtn-momo', baseUrl: urls.mtnCi, settings: { targetEnvironment: 'mtnivorycoast' }, credentials: mtnCredentials() },
+      { countryCode: 'CM', operator: 'MTN', api: 'mtn-momo', baseUrl: urls.mtnCm, settings: { targetEnvironment: 'mtncameroon' }, credentials: mtnCredentials() },
+      webpayAccount('CI'),
+      webpayAccount('SN'),
+      {
+        countryCode: 'CM', operator: 'ORANGE', api: 'orange-mp', baseUrl: urls.orangeMp, settings: { channelUserMsisdn: ORANGE_MP.channelUserMsisdn },
+        credentials: { clientId: ORANGE_MP.clientId, clientSecret: ORANGE_MP.clientSecret, xAuthToken: ORANGE_MP.xAuthToken, pin: ORANGE_MP.pin },
+      },
+      waveAccount('CI'),
+      waveAccount('SN'),
+    ],
+    async close() {
+      await Promise.all([mtnCi.close(), mtnCm.close(), webpay.close(), mp.close(), wave.close()]);
+    },
+  };
+}

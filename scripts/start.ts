@@ -8,6 +8,7 @@ import concurrently from 'concurrently';
 import pg from 'pg';
 import { DEMO_MERCHANT, DEMO_STAFF, DEV_MASTER_KEY } from '@mm/config';
 import { parseEnv as adminEnv, runCommand } from '@mm/admin-cli';
+import { demoMockAccounts, mockUrls } from '@mm/operator-simulator';
 
 const env = {
   NODE_ENV: process.env.NODE_ENV ?? 'development',
@@ -56,6 +57,20 @@ const admin = adminEnv({ ...process.env, ...env, DEMO_WEBHOOK_URL: inboxUrl });
 console.log(await runCommand(['migrate'], admin));
 await runCommand(['seed'], admin);
 
+// The real operators' contract mocks run beside the simulator (ports 3011-3015): their accounts are
+// pointed at them and enabled, so a number of each operator reaches its mock (README, demo numbers).
+const mockPorts = {
+  mtnCi: Number(process.env.MOCK_MTN_CI_PORT ?? 3011), mtnCm: Number(process.env.MOCK_MTN_CM_PORT ?? 3012),
+  orangeWebpay: Number(process.env.MOCK_ORANGE_WEBPAY_PORT ?? 3013), orangeMp: Number(process.env.MOCK_ORANGE_MP_PORT ?? 3014),
+  wave: Number(process.env.MOCK_WAVE_PORT ?? 3015),
+};
+for (const a of demoMockAccounts(mockUrls(mockPorts))) {
+  const account = ['--country', a.countryCode, '--operator', a.operator];
+  await runCommand(['operator:set', ...account, '--api', a.api, '--base-url', a.baseUrl, '--settings', JSON.stringify(a.settings)], admin);
+  await runCommand(['operator:credentials', ...account], admin, { readStdin: async () => JSON.stringify(a.credentials) });
+  await runCommand(['operator:set', ...account, '--enable'], admin);
+}
+
 const gateway = `http://127.0.0.1:${env.GATEWAY_PORT}`;
 console.log(`
 Demo merchant
@@ -66,6 +81,7 @@ Back-office   http://127.0.0.1:${env.BACKOFFICE_PORT}/  (password ${DEMO_STAFF.p
 ${DEMO_STAFF.users.map((u) => `  ${u.role.padEnd(9)} ${u.email}`).join('\n')}
 Webhooks received by the demo merchant: http://127.0.0.1:${env.WEBHOOK_INBOX_PORT}/
 Virtual phone (confirm pushes by hand):  http://127.0.0.1:${env.OPERATOR_SIMULATOR_PORT}/phone?token=${sandboxToken}
+Operators' contract mocks: MTN CI ${mockPorts.mtnCi}, MTN CM ${mockPorts.mtnCm}, Orange WebPay ${mockPorts.orangeWebpay}, Orange mp ${mockPorts.orangeMp}, Wave ${mockPorts.wave} (README, demo numbers)
 Readiness and metrics (/ready, /metrics): ports ${env.GATEWAY_INTERNAL_PORT} (gateway), ${env.BACKOFFICE_INTERNAL_PORT} (back-office), ${env.OPERATOR_BRIDGE_INTERNAL_PORT} (bridge), 3005-3007 (workers)
 Ctrl-C stops everything.
 `);
@@ -77,7 +93,12 @@ const service = (name: string, dir: string, own: Record<string, string> = {}) =>
 });
 const { result } = concurrently(
   [
-    service('simulator', 'operator-simulator', { SIM_SANDBOX_TOKEN: sandboxToken }),
+    service('simulator', 'operator-simulator', {
+      SIM_SANDBOX_TOKEN: sandboxToken,
+      MOCK_MTN_CI_PORT: String(mockPorts.mtnCi), MOCK_MTN_CM_PORT: String(mockPorts.mtnCm), MOCK_ORANGE_WEBPAY_PORT: String(mockPorts.orangeWebpay),
+      MOCK_ORANGE_MP_PORT: String(mockPorts.orangeMp), MOCK_WAVE_PORT: String(mockPorts.wave),
+      MOCK_WAVE_WEBHOOK_URL: `http://127.0.0.1:${env.OPERATOR_BRIDGE_PORT}/operator/callbacks/wave/ci`,
+    }),
     service('gateway', 'gateway'),
     service('backoffice', 'backoffice'),
     service('bridge', 'operator-bridge'),

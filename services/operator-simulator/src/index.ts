@@ -103,4 +103,4 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   };
 }
 
-export { startOperatorMocks, type MockAccount, type OperatorMocksOptions, type RunningOperatorMocks } from './mocks/operator-mocks.js';
+export { demoMockAccounts, mockUrls, startOperatorMocks, type MockAccount, type MockUrls, type OperatorMocksOptions, type RunningOperatorMocks } from './mocks/operator-mocks.js';

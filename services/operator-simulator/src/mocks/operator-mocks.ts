@@ -63,29 +63,42 @@ export async function startOperatorMocks(o: OperatorMocksOptions): Promise<Runni
     ...delays, port: o.ports.wave, host, apiKey: DEMO_WAVE_API_KEY, webhookSecret: DEMO_WAVE_WEBHOOK_SECRET, webhookUrl: o.waveWebhookUrl, autoPay: o.waveAutoPay,
   });
   const urls = { mtnCi: mtnCi.url, mtnCm: mtnCm.url, orangeWebpay: webpay.url, orangeMp: mp.url, wave: wave.url };
+  return {
+    urls,
+    mtnCi,
+    accounts: () => demoMockAccounts(urls),
+    async close() {
+      await Promise.all([mtnCi.close(), mtnCm.close(), webpay.close(), mp.close(), wave.close()]);
+    },
+  };
+}
+
+export type MockUrls = RunningOperatorMocks['urls'];
+
+/** The mocks' base URLs when they listen on `ports` of this machine (what `pnpm start` configures). */
+export function mockUrls(ports: OperatorMocksOptions['ports'], host = '127.0.0.1'): MockUrls {
+  const at = (port: number) => `http://${host}:${port}`;
+  return { mtnCi: at(ports.mtnCi), mtnCm: at(ports.mtnCm), orangeWebpay: at(ports.orangeWebpay), orangeMp: at(ports.orangeMp), wave: at(ports.wave) };
+}
+
+/** The operator accounts of CI, SN and CM pointed at the mocks, with the mocks' demo credentials. */
+export function demoMockAccounts(urls: MockUrls): MockAccount[] {
   const waveAccount = (countryCode: string): MockAccount => ({
     countryCode, operator: 'WAVE', api: 'wave', baseUrl: urls.wave, settings: {}, credentials: { apiKey: DEMO_WAVE_API_KEY, webhookSecret: DEMO_WAVE_WEBHOOK_SECRET },
   });
   const webpayAccount = (countryCode: string): MockAccount => ({
     countryCode, operator: 'ORANGE', api: 'orange-webpay', baseUrl: urls.orangeWebpay, settings: { countryPath: countryCode.toLowerCase() }, credentials: ORANGE_WEBPAY,
   });
-  return {
-    urls,
-    mtnCi,
-    accounts: () => [
-      { countryCode: 'CI', operator: 'MTN', api: 'mtn-momo', baseUrl: urls.mtnCi, settings: { targetEnvironment: 'mtnivorycoast' }, credentials: mtnCredentials() },
-      { countryCode: 'CM', operator: 'MTN', api: 'mtn-momo', baseUrl: urls.mtnCm, settings: { targetEnvironment: 'mtncameroon' }, credentials: mtnCredentials() },
-      webpayAccount('CI'),
-      webpayAccount('SN'),
-      {
-        countryCode: 'CM', operator: 'ORANGE', api: 'orange-mp', baseUrl: urls.orangeMp, settings: { channelUserMsisdn: ORANGE_MP.channelUserMsisdn },
-        credentials: { clientId: ORANGE_MP.clientId, clientSecret: ORANGE_MP.clientSecret, xAuthToken: ORANGE_MP.xAuthToken, pin: ORANGE_MP.pin },
-      },
-      waveAccount('CI'),
-      waveAccount('SN'),
-    ],
-    async close() {
-      await Promise.all([mtnCi.close(), mtnCm.close(), webpay.close(), mp.close(), wave.close()]);
+  return [
+    { countryCode: 'CI', operator: 'MTN', api: 'mtn-momo', baseUrl: urls.mtnCi, settings: { targetEnvironment: 'mtnivorycoast' }, credentials: mtnCredentials() },
+    { countryCode: 'CM', operator: 'MTN', api: 'mtn-momo', baseUrl: urls.mtnCm, settings: { targetEnvironment: 'mtncameroon' }, credentials: mtnCredentials() },
+    webpayAccount('CI'),
+    webpayAccount('SN'),
+    {
+      countryCode: 'CM', operator: 'ORANGE', api: 'orange-mp', baseUrl: urls.orangeMp, settings: { channelUserMsisdn: ORANGE_MP.channelUserMsisdn },
+      credentials: { clientId: ORANGE_MP.clientId, clientSecret: ORANGE_MP.clientSecret, xAuthToken: ORANGE_MP.xAuthToken, pin: ORANGE_MP.pin },
     },
-  };
+    waveAccount('CI'),
+    waveAccount('SN'),
+  ];
 }

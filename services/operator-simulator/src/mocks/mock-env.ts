@@ -1,0 +1,33 @@
+import { Joi, parseEnv as parseWithSchema } from '@mm/config';
+import type { OperatorMocksOptions } from './operator-mocks.js';
+
+/** The operators' contract mocks the simulator process runs beside it (`pnpm start`), or none. */
+export type MockEnv = { enabled: false } | ({ enabled: true } & Omit<OperatorMocksOptions, 'outcomeDelayMs' | 'lateConfirmDelayMs'>);
+
+const port = (p: number) => Joi.number().port().default(p);
+
+const schema = Joi.object({
+  OPERATOR_MOCKS: Joi.string().valid('on', 'off').default('on'),
+  MOCK_MTN_CI_PORT: port(3011),
+  MOCK_MTN_CM_PORT: port(3012),
+  MOCK_ORANGE_WEBPAY_PORT: port(3013),
+  MOCK_ORANGE_MP_PORT: port(3014),
+  MOCK_WAVE_PORT: port(3015),
+  // Wave posts every event of a wallet to the one URL registered for it: the bridge's route of the Wave account.
+  MOCK_WAVE_WEBHOOK_URL: Joi.string().uri({ scheme: ['http', 'https'] }).allow('').default('http://127.0.0.1:3002/operator/callbacks/wave/ci'),
+});
+
+export function parseMockEnv(source: NodeJS.ProcessEnv): MockEnv {
+  const env = parseWithSchema<Record<string, string | number>>(schema, source);
+  if (env.OPERATOR_MOCKS === 'off') return { enabled: false };
+  return {
+    enabled: true,
+    ports: {
+      mtnCi: env.MOCK_MTN_CI_PORT as number, mtnCm: env.MOCK_MTN_CM_PORT as number, orangeWebpay: env.MOCK_ORANGE_WEBPAY_PORT as number,
+      orangeMp: env.MOCK_ORANGE_MP_PORT as number, wave: env.MOCK_WAVE_PORT as number,
+    },
+    waveWebhookUrl: (env.MOCK_WAVE_WEBHOOK_URL as string) || null,
+    // A person pays on Wave's launch page in the demo.
+    waveAutoPay: false,
+  };
+}

@@ -31,7 +31,14 @@ export interface MockAccount {
 
 export interface RunningOperatorMocks {
   urls: Record<keyof OperatorMocksOptions['ports'], string>;
-  mtnCi: RunningMtnMomoMock;
+  /** Each mock's control (its faults, scripted outcomes, the customer's actions on its pages), for tests. */
+  controls: {
+    mtnCi: RunningMtnMomoMock['control'];
+    mtnCm: RunningMtnMomoMock['control'];
+    orangeWebpay: Awaited<ReturnType<typeof startOrangeWebpayMock>>['control'];
+    orangeMp: Awaited<ReturnType<typeof startOrangeMpMock>>['control'];
+    wave: Awaited<ReturnType<typeof startWaveMock>>['control'];
+  };
   /** The operator accounts of CI, SN and CM pointed at these mocks. */
   accounts(): MockAccount[];
   close(): Promise<void>;
@@ -65,7 +72,7 @@ export async function startOperatorMocks(o: OperatorMocksOptions): Promise<Runni
   const urls = { mtnCi: mtnCi.url, mtnCm: mtnCm.url, orangeWebpay: webpay.url, orangeMp: mp.url, wave: wave.url };
   return {
     urls,
-    mtnCi,
+    controls: { mtnCi: mtnCi.control, mtnCm: mtnCm.control, orangeWebpay: webpay.control, orangeMp: mp.control, wave: wave.control },
     accounts: () => demoMockAccounts(urls),
     async close() {
       await Promise.all([mtnCi.close(), mtnCm.close(), webpay.close(), mp.close(), wave.close()]);

@@ -31,15 +31,18 @@ const webhooksFor = (id: string) => sys.receiver.received.filter((w) => w.body.t
 describe('cash-in lifecycle against the operator simulator', () => {
   it('answers 202 PENDING with exactly the interface fields once the operator acknowledges the push', async () => {
     const data = await cashin('01', { motif: 'Commande 42', metadata: { cart: 'A1' } });
+    // The interface's fields, plus the additive operator and customer_action.
     expect(Object.keys(data).sort()).toEqual([
-      'amount', 'country_code', 'created_at', 'currency', 'failure_code', 'failure_reason', 'merchant_order_id', 'msisdn',
-      'payment_method', 'payment_url', 'provider_reference', 'provider_session_id', 'provider_state', 'provider_tx_id',
+      'amount', 'country_code', 'created_at', 'currency', 'customer_action', 'failure_code', 'failure_reason', 'merchant_order_id', 'msisdn',
+      'operator', 'payment_method', 'payment_url', 'provider_reference', 'provider_session_id', 'provider_state', 'provider_tx_id',
       'provider_txn_status', 'refunded_amount', 'status', 'transaction_id', 'type', 'updated_at',
     ]);
     expect(data).toMatchObject({
       type: 'CASHIN', status: 'PENDING', amount: 5000, currency: 'XOF', country_code: 'CI', msisdn: '+22507******01',
       payment_method: 'USSD_PUSH', provider_state: 'PENDING', provider_tx_id: null, provider_session_id: null,
       payment_url: `http://pay.example.test/pay/${data.transaction_id}`,
+      // A subsidiary without operator accounts pays through the simulator, whose push is acknowledged without any action to take.
+      operator: 'SIMULATOR', customer_action: { type: 'NONE' },
     });
   });
 
@@ -52,11 +55,11 @@ describe('cash-in lifecycle against the operator simulator', () => {
     const data = res.body.data;
     expect((await sn()).pending_balance - before.pending_balance).toBe(5000);
     const done = await statusOf(data.transaction_id, (s) => s === 'SUCCESS');
-    expect(done).toMatchObject({ provider_state: 'OK', provider_txn_status: '200', failure_code: null });
+    expect(done).toMatchObject({ provider_state: 'OK', provider_txn_status: '200', failure_code: null, operator: 'SIMULATOR', customer_action: { type: 'NONE' } });
     expect(done.provider_tx_id).toEqual(expect.any(String));
     expect(done.completed_at).toEqual(expect.any(String));
     const [hook] = await waitFor(() => webhooksFor(data.transaction_id).length ? webhooksFor(data.transaction_id) : undefined, { what: 'webhook' });
-    expect(hook!.body).toMatchObject({ event: 'transaction.status_changed', status: 'SUCCESS', amount: 5000, currency: 'XOF', country_code: 'SN', type: 'CASHIN' });
+    expect(hook!.body).toMatchObject({ event: 'transaction.status_changed', status: 'SUCCESS', amount: 5000, currency: 'XOF', country_code: 'SN', type: 'CASHIN', operator: 'SIMULATOR' });
     expect(hook!.headers['user-agent']).toBe('Service-Webhook/1.0');
     expect(signatureMatches(sys.merchant.apiSecret, hook!.headers['x-service-timestamp'] as string, hook!.rawBody, hook!.headers['x-service-signature'] as string)).toBe(true);
     const after = await sn();

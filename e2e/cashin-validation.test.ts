@@ -164,9 +164,10 @@ describe('cash-in deductions and the status read', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['data']);
     const data = res.body.data as Record<string, unknown>;
+    // The interface's status fields, plus the additive operator and customer_action.
     expect(Object.keys(data).sort()).toEqual([
-      'amount', 'completed_at', 'country_code', 'currency', 'failure_code', 'failure_reason', 'merchant_order_id',
-      'payment_method', 'provider_reference', 'provider_session_id', 'provider_state', 'provider_tx_id', 'provider_txn_status',
+      'amount', 'completed_at', 'country_code', 'currency', 'customer_action', 'failure_code', 'failure_reason', 'merchant_order_id',
+      'operator', 'payment_method', 'provider_reference', 'provider_session_id', 'provider_state', 'provider_tx_id', 'provider_txn_status',
       'refunded_amount', 'status', 'transaction_id', 'type',
     ]);
     expect(data).not.toHaveProperty('msisdn');
@@ -175,7 +176,7 @@ describe('cash-in deductions and the status read', () => {
       transaction_id: created.transaction_id, merchant_order_id: created.merchant_order_id, type: 'CASHIN', status: 'PENDING',
       amount: 5000, currency: 'XOF', country_code: 'CI', payment_method: 'USSD_PUSH', provider_reference: created.provider_reference,
       provider_tx_id: null, provider_state: 'PENDING', provider_txn_status: null, completed_at: null,
-      failure_code: null, failure_reason: null, refunded_amount: 0,
+      failure_code: null, failure_reason: null, refunded_amount: 0, operator: 'SIMULATOR', customer_action: { type: 'NONE' },
     });
     expect(res.headers.get('x-request-id')).toEqual(expect.any(String));
   });

@@ -42,14 +42,21 @@ describe('cash-out with disbursement configured (decisions 7)', () => {
     const before = await available();
     const res = await sys.api('POST', CASHOUT, cashout());
     expect(res.status).toBe(202);
-    expect(res.body.data).toMatchObject({ type: 'CASHOUT', amount: 250_000, currency: 'XOF', country_code: 'CI', reason: 'salaire', payment_method: 'WALLET_TRANSFER' });
+    expect(res.body.data).toMatchObject({ type: 'CASHOUT', amount: 250_000, currency: 'XOF', country_code: 'CI', reason: 'salaire', payment_method: 'WALLET_TRANSFER', operator: 'SIMULATOR' });
+    // Additive fields: operator; a transfer asks nothing of the beneficiary, so no customer_action in this answer.
+    expect(Object.keys(res.body.data).sort()).toEqual([
+      'amount', 'beneficiary_msisdn', 'country_code', 'created_at', 'currency', 'failure_code', 'failure_reason', 'merchant_order_id',
+      'operator', 'payment_method', 'provider_reference', 'provider_tx_id', 'reason', 'status', 'transaction_id', 'type', 'updated_at',
+    ]);
     expect(['CREATED', 'INITIATED', 'SUCCESS']).toContain(res.body.data.status);
     expect(res.body.data.beneficiary_msisdn).not.toContain('123401');
     const id = res.body.data.transaction_id as string;
     const done = await until(id, 'SUCCESS');
     expect(done.provider_tx_id).toEqual(expect.any(String));
+    // Read back, a cash-out has the status response's fields: customer_action is there, null.
+    expect(done).toMatchObject({ operator: 'SIMULATOR', customer_action: null });
     await waitFor(() => hooksOf(id).length === 1, { what: 'SUCCESS webhook' });
-    expect(hooksOf(id)[0]!.body).toMatchObject({ event: 'transaction.status_changed', type: 'CASHOUT', status: 'SUCCESS', amount: 250_000 });
+    expect(hooksOf(id)[0]!.body).toMatchObject({ event: 'transaction.status_changed', type: 'CASHOUT', status: 'SUCCESS', amount: 250_000, operator: 'SIMULATOR' });
     expect(await paidCount(res.body.data.provider_reference as string)).toBe(1);
     expect(await available()).toBe(before - 250_000);
   });

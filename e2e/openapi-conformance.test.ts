@@ -52,6 +52,13 @@ const everyOperation = (): Operation[] => [
   cashin(), cashout(), payment(paid), refund(), refundRead(refundId), balances, exportOf(`date_from=${today()}&date_to=${today()}`), webhookEvents(),
 ];
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+/**
+ * Documented ahead of the gateway: operator routing (the request's `operator`; 503 OPERATOR_UNAVAILABLE
+ * with Retry-After when the chosen operator's account is disabled or marked down) is being added to the
+ * cash-in and cash-out use-cases separately. The change that makes the gateway answer it exercises these
+ * here and empties this list (the last test fails until then, so it cannot be forgotten).
+ */
+const NOT_YET_ANSWERED = ['POST /payments/cashin 503', 'POST /payments/cashout 503'];
 
 beforeAll(async () => {
   // Expiry within seconds: an EXPIRED webhook is among those checked.
@@ -205,6 +212,6 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
   });
 
   it('nothing the document promises went unexercised', () => {
-    expect(c.checker.unexercised()).toEqual([]);
+    expect(c.checker.unexercised()).toEqual(NOT_YET_ANSWERED);
   });
 });

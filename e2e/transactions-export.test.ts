@@ -49,6 +49,7 @@ interface Fixture {
   failureCode?: string | null;
   failureReason?: string | null;
   refunded?: number;
+  operator?: string;
 }
 
 /** One transaction row written with SQL, as the services would have left it. */
@@ -58,13 +59,14 @@ async function insert(f: Fixture): Promise<string> {
   await sql.query(
     `INSERT INTO transactions (id, merchant_id, merchant_order_id, type, status, amount, currency, country_code, msisdn,
        motif, metadata, request_fingerprint, provider_reference, provider_tx_id, provider_session_id, provider_state,
-       provider_txn_status, failure_code, failure_reason, refunded_amount, refund_reserved_amount, completed_at, created_at, updated_at)
+       provider_txn_status, failure_code, failure_reason, refunded_amount, refund_reserved_amount, completed_at, created_at, updated_at, operator)
      VALUES ($1, $2, $3, 'CASHIN', $4, $5, $6, $7, $8, 'not exported, even with, commas', '{"cart": "=not exported"}', 'fp', $9, $10, $11, $12,
-       $13, $14, $15, $16, $16, $17, $18, $19)`,
+       $13, $14, $15, $16, $16, $17, $18, $19, $20)`,
     [
       id, f.merchantId ?? sys.merchant.id, f.order, f.status ?? 'SUCCESS', f.amount ?? 5000, f.country === 'CM' ? 'XAF' : 'XOF', f.country ?? 'CI',
       f.msisdn ?? '+2250707000001', `REF-${id}`, f.providerTxId ?? null, f.providerSessionId ?? null, f.providerState ?? null,
       f.providerTxnStatus ?? null, f.failureCode ?? null, f.failureReason ?? null, refunded, f.completedAt ?? null, f.createdAt, f.updatedAt ?? f.createdAt,
+      f.operator ?? 'SIMULATOR',
     ],
   );
   return id;
@@ -72,7 +74,7 @@ async function insert(f: Fixture): Promise<string> {
 
 const CSV_HEADER = 'transaction_id,merchant_order_id,type,status,amount,currency,country_code,payment_method,provider_reference,'
   + 'provider_tx_id,provider_session_id,provider_state,provider_txn_status,failure_code,failure_reason,refunded_amount,completed_at,'
-  + 'msisdn,created_at,updated_at';
+  + 'msisdn,created_at,updated_at,operator';
 
 /** A strict RFC 4180 reader: every record ends with CRLF, no bare CR or LF outside quotes. */
 function parseCsv(text: string): string[][] {
@@ -110,25 +112,26 @@ describe('GET /api/v1/transactions/export', () => {
     transaction_id: A1, merchant_order_id: 'order-a1', type: 'CASHIN', status: 'SUCCESS', amount: 5000, currency: 'XOF', country_code: 'CI',
     payment_method: 'USSD_PUSH', provider_reference: `REF-${A1}`, provider_tx_id: 'OP-A1', provider_session_id: 'SESS-A1', provider_state: 'OK',
     provider_txn_status: '200', failure_code: null, failure_reason: null, refunded_amount: 0, completed_at: '2026-02-01T00:00:03.000Z',
-    msisdn: '+22507******01', created_at: '2026-02-01T00:00:00.000Z', updated_at: '2026-02-01T00:00:03.000Z',
+    msisdn: '+22507******01', created_at: '2026-02-01T00:00:00.000Z', updated_at: '2026-02-01T00:00:03.000Z', operator: 'SIMULATOR',
   };
   const row2 = {
     transaction_id: A2, merchant_order_id: 'order-a2', type: 'CASHIN', status: 'FAILED', amount: 12500, currency: 'XOF', country_code: 'SN',
     payment_method: 'USSD_PUSH', provider_reference: `REF-${A2}`, provider_tx_id: null, provider_session_id: 'SESS-A2', provider_state: 'canceled',
     provider_txn_status: '54321', failure_code: 'INSUFFICIENT_BALANCE', failure_reason: '60019', refunded_amount: 0,
     completed_at: '2026-02-10T08:30:07.250Z', msisdn: '+22177*****02', created_at: '2026-02-10T08:30:00.000Z', updated_at: '2026-02-10T08:30:07.250Z',
+    operator: 'ORANGE',
   };
   const row3 = {
     transaction_id: A3, merchant_order_id: 'order-a3', type: 'CASHIN', status: 'CREATED', amount: 700, currency: 'XAF', country_code: 'CM',
     payment_method: 'USSD_PUSH', provider_reference: `REF-${A3}`, provider_tx_id: null, provider_session_id: null, provider_state: 'PENDING',
     provider_txn_status: null, failure_code: null, failure_reason: null, refunded_amount: 0, completed_at: null,
-    msisdn: '+23767*****56', created_at: '2026-02-20T12:00:00.000Z', updated_at: '2026-02-20T12:00:00.000Z',
+    msisdn: '+23767*****56', created_at: '2026-02-20T12:00:00.000Z', updated_at: '2026-02-20T12:00:00.000Z', operator: 'SIMULATOR',
   };
   const row4 = {
     transaction_id: A4, merchant_order_id: 'order-a4', type: 'CASHIN', status: 'REVERSED', amount: 9000, currency: 'XOF', country_code: 'CI',
     payment_method: 'USSD_PUSH', provider_reference: `REF-${A4}`, provider_tx_id: 'OP-A4', provider_session_id: 'SESS-A4', provider_state: 'OK',
     provider_txn_status: '200', failure_code: null, failure_reason: null, refunded_amount: 9000, completed_at: '2026-02-28T23:59:59.999Z',
-    msisdn: '+22507******09', created_at: '2026-02-28T23:59:59.999Z', updated_at: '2026-03-02T10:00:00.000Z',
+    msisdn: '+22507******09', created_at: '2026-02-28T23:59:59.999Z', updated_at: '2026-03-02T10:00:00.000Z', operator: 'SIMULATOR',
   };
 
   beforeAll(async () => {
@@ -140,7 +143,7 @@ describe('GET /api/v1/transactions/export', () => {
     await insert({
       id: A2, order: 'order-a2', status: 'FAILED', amount: 12500, country: 'SN', msisdn: '+221771234502', createdAt: '2026-02-10T08:30:00.000Z',
       updatedAt: '2026-02-10T08:30:07.250Z', completedAt: '2026-02-10T08:30:07.250Z', providerSessionId: 'SESS-A2', providerState: 'canceled',
-      providerTxnStatus: '54321', failureCode: 'INSUFFICIENT_BALANCE', failureReason: '60019',
+      providerTxnStatus: '54321', failureCode: 'INSUFFICIENT_BALANCE', failureReason: '60019', operator: 'ORANGE',
     });
     await insert({ id: A3, order: 'order-a3', status: 'CREATED', amount: 700, country: 'CM', msisdn: '+237677123456', createdAt: '2026-02-20T12:00:00.000Z' });
     await insert({
@@ -194,7 +197,7 @@ describe('GET /api/v1/transactions/export', () => {
       expect(theirs.body.meta.count).toBe(1);
     });
 
-    it('exports a cash-in made through the API as its status response plus the export fields', async () => {
+    it('exports a cash-in made through the API as its status response (without customer_action) plus the export fields', async () => {
       const created = await sys.api('POST', '/api/v1/payments/cashin', { merchant_order_id: newOrderId('export'), amount: 4200, customer_msisdn: CI_NUMBER('06') });
       expect(created.status).toBe(202);
       const id = created.body.data.transaction_id as string;
@@ -203,8 +206,10 @@ describe('GET /api/v1/transactions/export', () => {
       const day = (offset: number) => new Date(today.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
       const res = await get(`date_from=${day(-1)}&date_to=${day(1)}`);
       const row = res.body.data.find((r: { transaction_id: string }) => r.transaction_id === id);
-      expect(row).toEqual({ ...status, msisdn: created.body.data.msisdn, created_at: created.body.data.created_at, updated_at: expect.any(String) });
-      expect(row.msisdn).toBe('+22507******06');
+      const { customer_action, ...exported } = status;
+      expect(customer_action).toEqual({ type: 'NONE' });
+      expect(row).toEqual({ ...exported, msisdn: created.body.data.msisdn, created_at: created.body.data.created_at, updated_at: expect.any(String) });
+      expect(row).toMatchObject({ msisdn: '+22507******06', operator: 'SIMULATOR' });
     });
   });
 
@@ -217,10 +222,10 @@ describe('GET /api/v1/transactions/export', () => {
       // Masked numbers start with +: like any cell that could start a formula, they get the quote prefix.
       expect(res.text).toBe([
         CSV_HEADER,
-        `${A1},order-a1,CASHIN,SUCCESS,5000,XOF,CI,USSD_PUSH,REF-${A1},OP-A1,SESS-A1,OK,200,,,0,2026-02-01T00:00:03.000Z,'+22507******01,2026-02-01T00:00:00.000Z,2026-02-01T00:00:03.000Z`,
-        `${A2},order-a2,CASHIN,FAILED,12500,XOF,SN,USSD_PUSH,REF-${A2},,SESS-A2,canceled,54321,INSUFFICIENT_BALANCE,60019,0,2026-02-10T08:30:07.250Z,'+22177*****02,2026-02-10T08:30:00.000Z,2026-02-10T08:30:07.250Z`,
-        `${A3},order-a3,CASHIN,CREATED,700,XAF,CM,USSD_PUSH,REF-${A3},,,PENDING,,,,0,,'+23767*****56,2026-02-20T12:00:00.000Z,2026-02-20T12:00:00.000Z`,
-        `${A4},order-a4,CASHIN,REVERSED,9000,XOF,CI,USSD_PUSH,REF-${A4},OP-A4,SESS-A4,OK,200,,,9000,2026-02-28T23:59:59.999Z,'+22507******09,2026-02-28T23:59:59.999Z,2026-03-02T10:00:00.000Z`,
+        `${A1},order-a1,CASHIN,SUCCESS,5000,XOF,CI,USSD_PUSH,REF-${A1},OP-A1,SESS-A1,OK,200,,,0,2026-02-01T00:00:03.000Z,'+22507******01,2026-02-01T00:00:00.000Z,2026-02-01T00:00:03.000Z,SIMULATOR`,
+        `${A2},order-a2,CASHIN,FAILED,12500,XOF,SN,USSD_PUSH,REF-${A2},,SESS-A2,canceled,54321,INSUFFICIENT_BALANCE,60019,0,2026-02-10T08:30:07.250Z,'+22177*****02,2026-02-10T08:30:00.000Z,2026-02-10T08:30:07.250Z,ORANGE`,
+        `${A3},order-a3,CASHIN,CREATED,700,XAF,CM,USSD_PUSH,REF-${A3},,,PENDING,,,,0,,'+23767*****56,2026-02-20T12:00:00.000Z,2026-02-20T12:00:00.000Z,SIMULATOR`,
+        `${A4},order-a4,CASHIN,REVERSED,9000,XOF,CI,USSD_PUSH,REF-${A4},OP-A4,SESS-A4,OK,200,,,9000,2026-02-28T23:59:59.999Z,'+22507******09,2026-02-28T23:59:59.999Z,2026-03-02T10:00:00.000Z,SIMULATOR`,
         '',
       ].join('\r\n'));
     });
@@ -376,7 +381,7 @@ describe('GET /api/v1/transactions/export', () => {
       const records = parseCsv(res.text);
       expect(records).toHaveLength(ROWS + 1);
       expect(records[0]!.join(',')).toBe(CSV_HEADER);
-      expect(records.slice(1).every((r) => r.length === 20 && r[1]!.startsWith('bulk-'))).toBe(true);
+      expect(records.slice(1).every((r) => r.length === 21 && r[1]!.startsWith('bulk-'))).toBe(true);
     });
 
     /** The export backend of this database that is still busy (running or holding its cursor open). */

@@ -12,13 +12,13 @@ let pool: ExportPool;
 let merchantA: string;
 let merchantB: string;
 
-async function insert(merchantId: string, createdAt: string, extra: { id?: string; country?: string; order?: string } = {}) {
+async function insert(merchantId: string, createdAt: string, extra: { id?: string; country?: string; order?: string; operator?: string } = {}) {
   const id = extra.id ?? randomUUID();
   await pool.query(
     `INSERT INTO transactions (id, merchant_id, merchant_order_id, type, status, amount, currency, country_code, msisdn,
-       request_fingerprint, provider_reference, refunded_amount, created_at, updated_at)
-     VALUES ($1, $2, $3, 'CASHIN', 'SUCCESS', 9007199254740993, $4, $5, '+2250707000001', 'fp', $6, 0, $7, $7)`,
-    [id, merchantId, extra.order ?? `o-${id}`, extra.country === 'CM' ? 'XAF' : 'XOF', extra.country ?? 'CI', `REF-${id}`, createdAt],
+       request_fingerprint, provider_reference, refunded_amount, created_at, updated_at, operator)
+     VALUES ($1, $2, $3, 'CASHIN', 'SUCCESS', 9007199254740993, $4, $5, '+2250707000001', 'fp', $6, 0, $7, $7, COALESCE($8, 'SIMULATOR'))`,
+    [id, merchantId, extra.order ?? `o-${id}`, extra.country === 'CM' ? 'XAF' : 'XOF', extra.country ?? 'CI', `REF-${id}`, createdAt, extra.operator ?? null],
   );
   return id;
 }
@@ -54,7 +54,7 @@ describe('streamTransactionExport', () => {
     // Same created_at: ordered by id.
     ids.tieHigh = await insert(merchantA, '2026-02-10T12:00:00.000Z', { id: 'ffffffff-0000-4000-8000-000000000000' });
     ids.tieLow = await insert(merchantA, '2026-02-10T12:00:00.000Z', { id: '00000000-0000-4000-8000-000000000000', country: 'CM' });
-    ids.last = await insert(merchantA, '2026-02-28T23:59:59.999Z', { country: 'SN' });
+    ids.last = await insert(merchantA, '2026-02-28T23:59:59.999Z', { country: 'SN', operator: 'ORANGE' });
     ids.after = await insert(merchantA, '2026-03-01T00:00:00.000Z');
     ids.other = await insert(merchantB, '2026-02-15T00:00:00.000Z');
   });
@@ -66,8 +66,9 @@ describe('streamTransactionExport', () => {
       id: ids.first, merchantOrderId: `o-${ids.first}`, type: 'CASHIN', status: 'SUCCESS', amount: 9007199254740993n, currency: 'XOF',
       countryCode: 'CI', msisdn: '+2250707000001', providerReference: `REF-${ids.first}`, providerTxId: null, providerSessionId: null,
       providerState: null, providerTxnStatus: null, failureCode: null, failureReason: null, refundedAmount: 0n, completedAt: null,
-      createdAt: new Date('2026-02-01T00:00:00.000Z'), updatedAt: new Date('2026-02-01T00:00:00.000Z'),
+      createdAt: new Date('2026-02-01T00:00:00.000Z'), updatedAt: new Date('2026-02-01T00:00:00.000Z'), operator: 'SIMULATOR',
     });
+    expect(rows.map((r) => r.operator)).toEqual(['SIMULATOR', 'SIMULATOR', 'SIMULATOR', 'ORANGE']);
     expect(busy()).toBe(0);
   });
 

@@ -11,6 +11,8 @@ export interface TransactionSnapshot {
   providerTxId: string | null;
   failureCode: string | null;
   failureReason: string | null;
+  /** The operator the payment went through (OPERATORS). */
+  operator: string;
 }
 
 /** ISO 8601 with an explicit "+00:00" offset, as the interface's webhook timestamp asks (docs/interface.md). */
@@ -18,7 +20,10 @@ export function isoWithOffset(d: Date): string {
   return d.toISOString().replace('Z', '+00:00');
 }
 
-/** The interface's payload (docs/interface.md) plus event_id (decisions 9), and failure_code/failure_reason on FAILED. */
+/**
+ * The interface's payload (docs/interface.md) plus event_id (decisions 9), failure_code/failure_reason
+ * on FAILED, and operator (additive: a receiver that ignores unknown fields is unaffected).
+ */
 export function transactionStatusChangedPayload(t: TransactionSnapshot, eventId: string, occurredAt: Date): Record<string, unknown> {
   return {
     event: 'transaction.status_changed',
@@ -32,6 +37,7 @@ export function transactionStatusChangedPayload(t: TransactionSnapshot, eventId:
     country_code: t.countryCode,
     provider_tx_id: t.providerTxId,
     ...(t.status === 'FAILED' ? { failure_code: t.failureCode, failure_reason: t.failureReason } : {}),
+    operator: t.operator,
     timestamp: isoWithOffset(occurredAt),
   };
 }

@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { OperationObject, ResponseObject } from 'openapi3-ts/oas31';
-import { ERROR_CODES, ERROR_STATUS, FAILURE_CODES, TRANSACTION_STATUSES } from '@mm/domain';
+import { ERROR_CODES, ERROR_STATUS, FAILURE_CODES, OPERATORS, TRANSACTION_STATUSES } from '@mm/domain';
 import { openApiDocument } from './document.js';
 
 /** Every `$ref` string anywhere in the document. */
@@ -58,5 +58,43 @@ describe('the OpenAPI document', () => {
     expect(codesOf('Conflict').sort()).toEqual(['DUPLICATE_ORDER_ID', 'IDEMPOTENCY_KEY_REUSED', 'INSUFFICIENT_BALANCE', 'INVALID_STATE']);
     expect(ERROR_STATUS.REFUND_EXCEEDS_AMOUNT).toBe(422);
     expect(ERROR_STATUS.DISBURSEMENT_NOT_CONFIGURED).toBe(501);
+  });
+
+  it('adds operator and customer_action without taking anything away (additive), operator from the domain list', () => {
+    type Obj = { required: string[]; properties: Record<string, { enum?: string[]; $ref?: string; oneOf?: { $ref?: string }[] }> };
+    const schemas = openApiDocument.components!.schemas as Record<string, Obj>;
+    expect((schemas.Operator as unknown as { enum: string[] }).enum).toEqual([...OPERATORS]);
+    for (const name of ['CashinTransaction', 'Transaction', 'Cashout', 'ExportRow']) {
+      expect({ name, operator: schemas[name]!.properties.operator!.$ref, required: schemas[name]!.required.includes('operator') })
+        .toEqual({ name, operator: '#/components/schemas/Operator', required: true });
+    }
+    for (const name of ['CashinTransaction', 'Transaction']) {
+      expect(schemas[name]!.required).toContain('customer_action');
+      expect(schemas[name]!.properties.customer_action!.oneOf).toEqual([{ $ref: '#/components/schemas/CustomerAction' }, { type: 'null' }]);
+    }
+    expect(schemas.Cashout!.properties).not.toHaveProperty('customer_action');
+    expect(schemas.ExportRow!.properties).not.toHaveProperty('customer_action');
+    // The CSV header is the ExportRow's required list in order: the added column comes last.
+    expect(schemas.ExportRow!.required.at(-1)).toBe('operator');
+    // Optional on the webhook: an event recorded before the field existed is delivered (and retried) as it was stored.
+    expect(schemas.TransactionStatusChangedEvent!.properties.operator!.$ref).toBe('#/components/schemas/Operator');
+    expect(schemas.TransactionStatusChangedEvent!.required).not.toContain('operator');
+    for (const name of ['CashinRequest', 'CashoutRequest']) {
+      expect(schemas[name]!.properties.operator!.enum).toEqual([...OPERATORS]);
+      expect(schemas[name]!.required).not.toContain('operator');
+    }
+  });
+
+  it('answers the cash-in and cash-out with 422 OPERATOR_NOT_SUPPORTED and 503 OPERATOR_UNAVAILABLE (with Retry-After)', () => {
+    for (const path of ['/payments/cashin', '/payments/cashout']) {
+      const responses = openApiDocument.paths![path]!.post!.responses as Record<string, ResponseObject>;
+      const codes = (status: string) => (responses[status]!.content!['application/json']!.schema as { properties: { error: { properties: { code: { enum: string[] } } } } })
+        .properties.error.properties.code.enum;
+      expect(codes('422')).toContain('OPERATOR_NOT_SUPPORTED');
+      expect(codes('503')).toEqual(['OPERATOR_UNAVAILABLE']);
+      expect(responses['503']!.headers).toHaveProperty('Retry-After');
+    }
+    expect(ERROR_STATUS.OPERATOR_NOT_SUPPORTED).toBe(422);
+    expect(ERROR_STATUS.OPERATOR_UNAVAILABLE).toBe(503);
   });
 });

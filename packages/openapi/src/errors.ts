@@ -29,7 +29,7 @@ const MEANING: Record<ErrorCode, string> = {
   REFUND_EXCEEDS_AMOUNT: 'refunds not FAILED would exceed the amount',
   RATE_LIMITED: 'the per-merchant limit (50 requests/s, bursts of 100), or, before authentication, too many failed authentications (401) from your address (100 a minute by default): wait Retry-After seconds',
   DISBURSEMENT_NOT_CONFIGURED: 'cash-out is off; nothing was written or debited',
-  OPERATOR_UNAVAILABLE: 'the operator cannot be reached and nothing was sent',
+  OPERATOR_UNAVAILABLE: "the operator's account is disabled or marked down (or the operator cannot be reached) and nothing was sent: retry after Retry-After seconds",
   INTERNAL_ERROR: 'nothing is known to have changed: read the resource back, or retry (cash-ins and cash-outs are idempotent on merchant_order_id)',
 };
 
@@ -37,6 +37,7 @@ const MEANING: Record<ErrorCode, string> = {
 const COMPONENT: Record<number, string> = {
   400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 413: 'PayloadTooLarge',
   415: 'UnsupportedMediaType', 422: 'Unprocessable', 429: 'RateLimited', 500: 'InternalError', 501: 'NotImplemented',
+  503: 'ServiceUnavailable',
 };
 
 function errorSchema(codes: readonly string[]): SchemaObject {
@@ -69,6 +70,7 @@ function response(status: number, codes: readonly ErrorCode[]): ResponseObject {
     headers: {
       ...requestIdHeader,
       ...(status === 429 ? { ...rateLimitHeaders, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
+      ...(status === 503 ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
     },
     content: { 'application/json': { schema: errorSchema(codes) } },
   };

@@ -13,5 +13,6 @@ export function snapshotOf(t: Transaction): TransactionSnapshot {
     providerTxId: t.providerTxId,
     failureCode: t.failureCode,
     failureReason: t.failureReason,
+    operator: t.operator,
   };
 }

@@ -105,6 +105,11 @@ export const recordSchemas: Record<string, Schema> = {
       provider_tx_id: orNull({ type: 'string' }),
       failure_code: { ...ref('FailureCode'), description: 'Only on FAILED.' },
       failure_reason: orNull({ type: 'string', description: 'Only on FAILED.' }),
+      operator: {
+        ...ref('Operator'),
+        description: 'The operator the payment went through (additive field). On every event recorded since it was added; '
+          + 'an event recorded before (or a retry or re-send of one) lacks it, as its body is stored when the change happens.',
+      },
       timestamp: { type: 'string', format: 'date-time', pattern: '\\+00:00$', description: 'When the change happened, ISO 8601 with offset.' },
     },
     // failure_code and failure_reason come with FAILED and only with it.

@@ -1,3 +1,4 @@
+import { OPERATORS } from '@mm/domain';
 import type { SchemaObject } from 'openapi3-ts/oas31';
 import { ref, text } from './primitives.js';
 
@@ -9,6 +10,11 @@ const msisdn = (who: string): Schema => ({
 });
 // JSON numbers beyond 2^53 lose digits in transit: refused rather than rounded.
 const safeInteger: Schema = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
+const operator: Schema = {
+  type: 'string', enum: [...OPERATORS],
+  description: "Operator to send the payment to; without it, chosen from the customer's number (longest prefix among the subsidiary's enabled operator accounts). "
+    + 'Answers 422 OPERATOR_NOT_SUPPORTED when no enabled operator serves the number, 503 OPERATOR_UNAVAILABLE with Retry-After when its account is disabled or marked down.',
+};
 const amount: Schema = {
   ...safeInteger,
   description: 'Whole francs, within AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default; outside: 422 AMOUNT_OUT_OF_RANGE). JSON numbers are not coerced: "5000" is refused.',
@@ -32,6 +38,7 @@ export const requestSchemas: Record<string, Schema> = {
       motif: text(255, 'Text shown to the customer in the USSD push.'),
       return_url: { ...httpUrl, description: 'Where the hosted payment page sends the customer once the payment is decided.' },
       notify_url: { ...httpUrl, description: "Webhook URL of this transaction, instead of the merchant's default one." },
+      operator,
       metadata: {
         type: 'object', maxProperties: 10, description: 'Free data, at most 10 keys; values string (at most 500 characters), number or boolean.',
         propertyNames: { minLength: 1, maxLength: 100 },
@@ -52,6 +59,7 @@ export const requestSchemas: Record<string, Schema> = {
       currency: { type: 'string', pattern: '^[A-Z]{3}$', description: "Deduced from the beneficiary's country when omitted." },
       reason: text(255, 'Free-text purpose.'),
       notify_url: httpUrl,
+      operator,
     },
   },
   RefundRequest: {

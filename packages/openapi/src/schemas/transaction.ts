@@ -1,4 +1,4 @@
-import { FAILURE_CODES, TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@mm/domain';
+import { FAILURE_CODES, OPERATORS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@mm/domain';
 import type { ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
 import { conditional, orNull, ref, timestamp } from './primitives.js';
 
@@ -38,6 +38,14 @@ const outcome: Record<string, Field> = {
   refunded_amount: { type: 'integer', minimum: 0, description: 'Sum of the refunds that succeeded.' },
 };
 
+/** Added after v1 (additive): a client that ignores unknown fields is unaffected. */
+const operator: Schema = {
+  type: 'string', enum: [...OPERATORS],
+  description: 'The operator the payment went through (additive field): the one named in the request, or the one chosen from the number. '
+    + 'SIMULATOR for a subsidiary without operator accounts.',
+};
+const customerAction: Field = orNull(ref('CustomerAction'));
+
 const STATUS_FIELDS = [
   'transaction_id', 'merchant_order_id', 'type', 'status', 'amount', 'currency', 'country_code', 'payment_method',
   'provider_reference', 'provider_tx_id', 'provider_session_id', 'provider_state', 'provider_txn_status',
@@ -54,6 +62,16 @@ const methodMatchesType = conditional(
   { properties: { payment_method: { const: 'WALLET_TRANSFER' } } },
   { properties: { payment_method: { const: 'USSD_PUSH' } } },
 );
+
+/** The same, and a cash-out never asks anything of the customer: its customer_action is null. */
+const methodAndActionMatchType = conditional(
+  { properties: { type: { const: 'CASHOUT' } } },
+  { properties: { payment_method: { const: 'WALLET_TRANSFER' }, customer_action: { type: 'null' } } },
+  { properties: { payment_method: { const: 'USSD_PUSH' } } },
+);
+
+const ACTION_WHEN = 'Null until the operator has acknowledged the push (status CREATED or INITIATED); then what the operator asked of the customer, '
+  + '{"type": "NONE"} for a plain USSD push (the phone rings; also when the push was refused or the cash-in is decided). Additive field.';
 
 export const transactionSchemas: Record<string, Schema> = {
   MerchantOrderId: {
@@ -73,14 +91,32 @@ export const transactionSchemas: Record<string, Schema> = {
     description: 'Normalised cause of a FAILED transaction: INSUFFICIENT_BALANCE (60019), INVALID_SECRET_CODE (00017), THRESHOLD_REACHED (100004-100090), '
       + 'CUSTOMER_DID_NOT_VALIDATE, OPERATOR_REJECTED, OPERATOR_UNAVAILABLE, REJECTED_BY_APPROVER (cash-out), UNKNOWN.',
   },
+  Operator: operator,
+  CustomerAction: {
+    description: 'What the customer must do to pay a cash-in: NONE (a USSD push: the phone rings, the customer confirms there), '
+      + 'REDIRECT (pay on the operator\'s page at `url`, which comes back to payment_url), or OTP (dial `ussd` to get a one-time code, '
+      + 'then enter it on the payment page).',
+    oneOf: [
+      { type: 'object', additionalProperties: false, required: ['type'], properties: { type: { type: 'string', const: 'NONE' } } },
+      {
+        type: 'object', additionalProperties: false, required: ['type', 'url'],
+        properties: { type: { type: 'string', const: 'REDIRECT' }, url: { type: 'string', format: 'uri', examples: ['https://operator.example/pay/abc'] } },
+      },
+      {
+        type: 'object', additionalProperties: false, required: ['type', 'ussd'],
+        properties: { type: { type: 'string', const: 'OTP' }, ussd: { type: 'string', minLength: 1, examples: ['#144*82#'] } },
+      },
+    ],
+  },
   CashinTransaction: {
     type: 'object',
-    description: 'A cash-in as answered by POST /payments/cashin: the cash-in fields of the v1 interface plus failure_code, failure_reason and refunded_amount.',
+    description: 'A cash-in as answered by POST /payments/cashin: the cash-in fields of the v1 interface plus failure_code, failure_reason and refunded_amount, '
+      + 'and the additive operator and customer_action.',
     additionalProperties: false,
     required: [
       'transaction_id', 'merchant_order_id', 'type', 'status', 'amount', 'currency', 'country_code', 'msisdn', 'payment_method', 'payment_url',
       'provider_reference', 'provider_tx_id', 'provider_session_id', 'provider_state', 'provider_txn_status',
-      'failure_code', 'failure_reason', 'refunded_amount', 'created_at', 'updated_at',
+      'failure_code', 'failure_reason', 'refunded_amount', 'created_at', 'updated_at', 'operator', 'customer_action',
     ],
     properties: {
       ...core,
@@ -93,21 +129,26 @@ export const transactionSchemas: Record<string, Schema> = {
       ...outcome,
       created_at: { ...timestamp, description: 'ISO 8601, UTC.' },
       updated_at: { ...timestamp, description: 'ISO 8601, UTC.' },
+      operator: ref('Operator'),
+      customer_action: { ...customerAction, description: ACTION_WHEN },
     },
   },
   Transaction: {
     type: 'object',
-    description: 'A transaction as read by GET /payments/{id}: the status fields of the v1 interface plus failure_code, failure_reason and refunded_amount.',
+    description: 'A transaction as read by GET /payments/{id}: the status fields of the v1 interface plus failure_code, failure_reason and refunded_amount, '
+      + 'and the additive operator and customer_action.',
     additionalProperties: false,
-    required: STATUS_FIELDS,
+    required: [...STATUS_FIELDS, 'operator', 'customer_action'],
     properties: {
       ...core,
       payment_method: paymentMethod,
       ...provider,
       ...outcome,
       completed_at: { ...nullableTimestamp, description: 'Set on the move to a terminal state (SUCCESS, FAILED, EXPIRED, REVERSED); null before.' },
+      operator: ref('Operator'),
+      customer_action: { ...customerAction, description: `A cash-in: ${ACTION_WHEN} A cash-out: always null.` },
     },
-    ...methodMatchesType,
+    ...methodAndActionMatchType,
   },
   Cashout: {
     type: 'object',
@@ -115,7 +156,7 @@ export const transactionSchemas: Record<string, Schema> = {
     additionalProperties: false,
     required: [
       'transaction_id', 'merchant_order_id', 'type', 'status', 'amount', 'currency', 'country_code', 'beneficiary_msisdn', 'payment_method',
-      'reason', 'provider_reference', 'provider_tx_id', 'failure_code', 'failure_reason', 'created_at', 'updated_at',
+      'reason', 'provider_reference', 'provider_tx_id', 'failure_code', 'failure_reason', 'created_at', 'updated_at', 'operator',
     ],
     properties: {
       ...core,
@@ -130,13 +171,15 @@ export const transactionSchemas: Record<string, Schema> = {
       failure_reason: outcome.failure_reason!,
       created_at: timestamp,
       updated_at: timestamp,
+      operator: ref('Operator'),
     },
   },
   ExportRow: {
     type: 'object',
-    description: 'One exported transaction: the GET /payments/{id} record plus the masked customer number and both timestamps.',
+    description: 'One exported transaction: the GET /payments/{id} record without customer_action, plus the masked customer number and both timestamps. '
+      + 'In CSV, the columns in the order of `required`: operator, added later, is the last column.',
     additionalProperties: false,
-    required: [...STATUS_FIELDS, 'msisdn', 'created_at', 'updated_at'],
+    required: [...STATUS_FIELDS, 'msisdn', 'created_at', 'updated_at', 'operator'],
     properties: {
       ...core,
       payment_method: paymentMethod,
@@ -146,6 +189,7 @@ export const transactionSchemas: Record<string, Schema> = {
       msisdn: ref('MaskedMsisdn'),
       created_at: timestamp,
       updated_at: timestamp,
+      operator: ref('Operator'),
     },
     ...methodMatchesType,
   },

@@ -250,8 +250,31 @@ export interface components {
          * @description Normalised cause of a FAILED transaction: INSUFFICIENT_BALANCE (60019), INVALID_SECRET_CODE (00017), THRESHOLD_REACHED (100004-100090), CUSTOMER_DID_NOT_VALIDATE, OPERATOR_REJECTED, OPERATOR_UNAVAILABLE, REJECTED_BY_APPROVER (cash-out), UNKNOWN.
          * @enum {string}
          */
-        FailureCode: "INSUFFICIENT_BALANCE" | "INVALID_SECRET_CODE" | "THRESHOLD_REACHED" | "CUSTOMER_DID_NOT_VALIDATE" | "OPERATOR_REJECTED" | "OPERATOR_UNAVAILABLE" | "REJECTED_BY_APPROVER" | "UNKNOWN";
-        /** @description A cash-in as answered by POST /payments/cashin: the cash-in fields of the v1 interface plus failure_code, failure_reason and refunded_amount. */
+        FailureCode: "INSUFFICIENT_BALANCE" | "INVALID_SECRET_CODE" | "THRESHOLD_REACHED" | "CUSTOMER_DID_NOT_VALIDATE" | "OPERATOR_REJECTED" | "OPERATOR_UNAVAILABLE" | "REJECTED_BY_APPROVER" | "UNKNOWN" | "PAYER_NOT_FOUND";
+        /**
+         * @description The operator the payment went through (additive field): the one named in the request, or the one chosen from the number. SIMULATOR for a subsidiary without operator accounts.
+         * @enum {string}
+         */
+        Operator: "ORANGE" | "MTN" | "MOOV" | "WAVE" | "SIMULATOR";
+        /** @description What the customer must do to pay a cash-in: NONE (a USSD push: the phone rings, the customer confirms there), REDIRECT (pay on the operator's page at `url`, which comes back to payment_url), or OTP (dial `ussd` to get a one-time code, then enter it on the payment page). */
+        CustomerAction: {
+            /** @constant */
+            type: "NONE";
+        } | {
+            /** @constant */
+            type: "REDIRECT";
+            /**
+             * Format: uri
+             * @example https://operator.example/pay/abc
+             */
+            url: string;
+        } | {
+            /** @constant */
+            type: "OTP";
+            /** @example #144*82# */
+            ussd: string;
+        };
+        /** @description A cash-in as answered by POST /payments/cashin: the cash-in fields of the v1 interface plus failure_code, failure_reason and refunded_amount, and the additive operator and customer_action. */
         CashinTransaction: {
             /**
              * Format: uuid
@@ -299,8 +322,11 @@ export interface components {
              * @description ISO 8601, UTC.
              */
             updated_at: string;
+            operator: components["schemas"]["Operator"];
+            /** @description Null until the operator has acknowledged the push (status CREATED or INITIATED); then what the operator asked of the customer, {"type": "NONE"} for a plain USSD push (the phone rings; also when the push was refused or the cash-in is decided). Additive field. */
+            customer_action: components["schemas"]["CustomerAction"] | null;
         };
-        /** @description A transaction as read by GET /payments/{id}: the status fields of the v1 interface plus failure_code, failure_reason and refunded_amount. */
+        /** @description A transaction as read by GET /payments/{id}: the status fields of the v1 interface plus failure_code, failure_reason and refunded_amount, and the additive operator and customer_action. */
         Transaction: {
             /**
              * Format: uuid
@@ -340,6 +366,9 @@ export interface components {
              * @description Set on the move to a terminal state (SUCCESS, FAILED, EXPIRED, REVERSED); null before.
              */
             completed_at: string | null;
+            operator: components["schemas"]["Operator"];
+            /** @description A cash-in: Null until the operator has acknowledged the push (status CREATED or INITIATED); then what the operator asked of the customer, {"type": "NONE"} for a plain USSD push (the phone rings; also when the push was refused or the cash-in is decided). Additive field. A cash-out: always null. */
+            customer_action: components["schemas"]["CustomerAction"] | null;
         };
         /** @description A cash-out as answered by POST /payments/cashout. Read it later with GET /payments/{id}. */
         Cashout: {
@@ -372,8 +401,9 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            operator: components["schemas"]["Operator"];
         };
-        /** @description One exported transaction: the GET /payments/{id} record plus the masked customer number and both timestamps. */
+        /** @description One exported transaction: the GET /payments/{id} record without customer_action, plus the masked customer number and both timestamps. In CSV, the columns in the order of `required`: operator, added later, is the last column. */
         ExportRow: {
             /**
              * Format: uuid
@@ -415,6 +445,7 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            operator: components["schemas"]["Operator"];
         };
         CashinRequest: {
             merchant_order_id: components["schemas"]["MerchantOrderId"];
@@ -441,6 +472,11 @@ export interface components {
              * @description Webhook URL of this transaction, instead of the merchant's default one.
              */
             notify_url?: string;
+            /**
+             * @description Operator to send the payment to; without it, chosen from the customer's number (longest prefix among the subsidiary's enabled operator accounts). Answers 422 OPERATOR_NOT_SUPPORTED when no enabled operator serves the number, 503 OPERATOR_UNAVAILABLE with Retry-After when its account is disabled or marked down.
+             * @enum {string}
+             */
+            operator?: "ORANGE" | "MTN" | "MOOV" | "WAVE" | "SIMULATOR";
             /** @description Free data, at most 10 keys; values string (at most 500 characters), number or boolean. */
             metadata?: {
                 [key: string]: string | number | boolean;
@@ -464,6 +500,11 @@ export interface components {
              * @description An http(s) URL.
              */
             notify_url?: string;
+            /**
+             * @description Operator to send the payment to; without it, chosen from the customer's number (longest prefix among the subsidiary's enabled operator accounts). Answers 422 OPERATOR_NOT_SUPPORTED when no enabled operator serves the number, 503 OPERATOR_UNAVAILABLE with Retry-After when its account is disabled or marked down.
+             * @enum {string}
+             */
+            operator?: "ORANGE" | "MTN" | "MOOV" | "WAVE" | "SIMULATOR";
         };
         RefundRequest: {
             /**
@@ -581,6 +622,8 @@ export interface components {
             failure_code?: components["schemas"]["FailureCode"];
             /** @description Only on FAILED. */
             failure_reason?: string | null;
+            /** @description The operator the payment went through (additive field). On every event recorded since it was added; an event recorded before (or a retry or re-send of one) lacks it, as its body is stored when the change happens. */
+            operator?: components["schemas"]["Operator"];
             /**
              * Format: date-time
              * @description When the change happened, ISO 8601 with offset.
@@ -620,7 +663,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "INVALID_JSON" | "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_TOLERANCE" | "REQUEST_REPLAYED" | "MERCHANT_DISABLED" | "NOT_FOUND" | "DUPLICATE_ORDER_ID" | "INVALID_STATE" | "INSUFFICIENT_BALANCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "COUNTRY_NOT_SUPPORTED" | "CURRENCY_MISMATCH" | "AMOUNT_OUT_OF_RANGE" | "REFUND_EXCEEDS_AMOUNT" | "RATE_LIMITED" | "DISBURSEMENT_NOT_CONFIGURED" | "OPERATOR_UNAVAILABLE" | "INTERNAL_ERROR" | "IDEMPOTENCY_KEY_REUSED";
+                code: "VALIDATION_ERROR" | "INVALID_JSON" | "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_TOLERANCE" | "REQUEST_REPLAYED" | "MERCHANT_DISABLED" | "NOT_FOUND" | "DUPLICATE_ORDER_ID" | "INVALID_STATE" | "INSUFFICIENT_BALANCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "COUNTRY_NOT_SUPPORTED" | "CURRENCY_MISMATCH" | "AMOUNT_OUT_OF_RANGE" | "REFUND_EXCEEDS_AMOUNT" | "RATE_LIMITED" | "DISBURSEMENT_NOT_CONFIGURED" | "OPERATOR_UNAVAILABLE" | "INTERNAL_ERROR" | "IDEMPOTENCY_KEY_REUSED" | "OPERATOR_NOT_SUPPORTED";
                 /** @description For people; may change. Program against `code`. */
                 message: string;
                 /** @description With VALIDATION_ERROR: one entry per problem. */
@@ -630,7 +673,7 @@ export interface components {
             };
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_TOLERANCE" | "REQUEST_REPLAYED" | "MERCHANT_DISABLED" | "NOT_FOUND" | "DUPLICATE_ORDER_ID" | "INVALID_STATE" | "INSUFFICIENT_BALANCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "COUNTRY_NOT_SUPPORTED" | "CURRENCY_MISMATCH" | "AMOUNT_OUT_OF_RANGE" | "REFUND_EXCEEDS_AMOUNT" | "RATE_LIMITED" | "DISBURSEMENT_NOT_CONFIGURED" | "OPERATOR_UNAVAILABLE" | "INTERNAL_ERROR" | "IDEMPOTENCY_KEY_REUSED";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_TOLERANCE" | "REQUEST_REPLAYED" | "MERCHANT_DISABLED" | "NOT_FOUND" | "DUPLICATE_ORDER_ID" | "INVALID_STATE" | "INSUFFICIENT_BALANCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "COUNTRY_NOT_SUPPORTED" | "CURRENCY_MISMATCH" | "AMOUNT_OUT_OF_RANGE" | "REFUND_EXCEEDS_AMOUNT" | "RATE_LIMITED" | "DISBURSEMENT_NOT_CONFIGURED" | "OPERATOR_UNAVAILABLE" | "INTERNAL_ERROR" | "IDEMPOTENCY_KEY_REUSED" | "OPERATOR_NOT_SUPPORTED";
         FieldIssue: {
             /** @example amount */
             field: string;
@@ -786,7 +829,7 @@ export interface components {
                 };
             };
         };
-        /** @description COUNTRY_NOT_SUPPORTED: the country is not an active subsidiary, or cannot be told from the number. CURRENCY_MISMATCH: the currency is not the country's. AMOUNT_OUT_OF_RANGE: the amount is outside AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default). REFUND_EXCEEDS_AMOUNT: refunds not FAILED would exceed the amount. Nothing was changed. */
+        /** @description COUNTRY_NOT_SUPPORTED: the country is not an active subsidiary, or cannot be told from the number. CURRENCY_MISMATCH: the currency is not the country's. AMOUNT_OUT_OF_RANGE: the amount is outside AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default). REFUND_EXCEEDS_AMOUNT: refunds not FAILED would exceed the amount. OPERATOR_NOT_SUPPORTED: no enabled operator of the subsidiary serves the number (or the operator named has no account there). Nothing was changed. */
         Unprocessable: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -796,7 +839,7 @@ export interface components {
                 "application/json": {
                     error: {
                         /** @enum {string} */
-                        code: "COUNTRY_NOT_SUPPORTED" | "CURRENCY_MISMATCH" | "AMOUNT_OUT_OF_RANGE" | "REFUND_EXCEEDS_AMOUNT";
+                        code: "COUNTRY_NOT_SUPPORTED" | "CURRENCY_MISMATCH" | "AMOUNT_OUT_OF_RANGE" | "REFUND_EXCEEDS_AMOUNT" | "OPERATOR_NOT_SUPPORTED";
                         /** @description For people; may change. Program against `code`. */
                         message: string;
                         /** @description With VALIDATION_ERROR: one entry per problem. */
@@ -864,6 +907,28 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "DISBURSEMENT_NOT_CONFIGURED";
+                        /** @description For people; may change. Program against `code`. */
+                        message: string;
+                        /** @description With VALIDATION_ERROR: one entry per problem. */
+                        details?: components["schemas"]["FieldIssue"][];
+                        /** @description The X-Request-Id of the response; quote it to support. */
+                        request_id: string;
+                    };
+                };
+            };
+        };
+        /** @description OPERATOR_UNAVAILABLE: the operator's account is disabled or marked down (or the operator cannot be reached) and nothing was sent: retry after Retry-After seconds. */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "OPERATOR_UNAVAILABLE";
                         /** @description For people; may change. Program against `code`. */
                         message: string;
                         /** @description With VALIDATION_ERROR: one entry per problem. */
@@ -991,7 +1056,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description COUNTRY_NOT_SUPPORTED: the country is not an active subsidiary, or cannot be told from the number. CURRENCY_MISMATCH: the currency is not the country's. AMOUNT_OUT_OF_RANGE: the amount is outside AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default). Nothing was changed. */
+            /** @description COUNTRY_NOT_SUPPORTED: the country is not an active subsidiary, or cannot be told from the number. CURRENCY_MISMATCH: the currency is not the country's. AMOUNT_OUT_OF_RANGE: the amount is outside AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default). OPERATOR_NOT_SUPPORTED: no enabled operator of the subsidiary serves the number (or the operator named has no account there). Nothing was changed. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -1001,7 +1066,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "COUNTRY_NOT_SUPPORTED" | "CURRENCY_MISMATCH" | "AMOUNT_OUT_OF_RANGE";
+                            code: "COUNTRY_NOT_SUPPORTED" | "CURRENCY_MISMATCH" | "AMOUNT_OUT_OF_RANGE" | "OPERATOR_NOT_SUPPORTED";
                             /** @description For people; may change. Program against `code`. */
                             message: string;
                             /** @description With VALIDATION_ERROR: one entry per problem. */
@@ -1014,6 +1079,28 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            /** @description OPERATOR_UNAVAILABLE: the operator's account is disabled or marked down (or the operator cannot be reached) and nothing was sent: retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "OPERATOR_UNAVAILABLE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
         };
     };
     createCashout: {
@@ -1109,7 +1196,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description COUNTRY_NOT_SUPPORTED: the country is not an active subsidiary, or cannot be told from the number. CURRENCY_MISMATCH: the currency is not the country's. AMOUNT_OUT_OF_RANGE: the amount is outside AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default). Nothing was changed. */
+            /** @description COUNTRY_NOT_SUPPORTED: the country is not an active subsidiary, or cannot be told from the number. CURRENCY_MISMATCH: the currency is not the country's. AMOUNT_OUT_OF_RANGE: the amount is outside AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default). OPERATOR_NOT_SUPPORTED: no enabled operator of the subsidiary serves the number (or the operator named has no account there). Nothing was changed. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -1119,7 +1206,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "COUNTRY_NOT_SUPPORTED" | "CURRENCY_MISMATCH" | "AMOUNT_OUT_OF_RANGE";
+                            code: "COUNTRY_NOT_SUPPORTED" | "CURRENCY_MISMATCH" | "AMOUNT_OUT_OF_RANGE" | "OPERATOR_NOT_SUPPORTED";
                             /** @description For people; may change. Program against `code`. */
                             message: string;
                             /** @description With VALIDATION_ERROR: one entry per problem. */
@@ -1133,6 +1220,28 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
+            /** @description OPERATOR_UNAVAILABLE: the operator's account is disabled or marked down (or the operator cannot be reached) and nothing was sent: retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "OPERATOR_UNAVAILABLE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getPayment: {

@@ -23,10 +23,11 @@ const base: ExportedTransaction = {
   completedAt: new Date('2026-03-01T10:00:05.123Z'),
   createdAt: new Date('2026-03-01T10:00:00.000Z'),
   updatedAt: new Date('2026-03-01T10:00:05.123Z'),
+  operator: 'SIMULATOR',
 };
 
 describe('presentExportRow', () => {
-  it('is the status response plus the masked number, failure details, refunded amount and timestamps', () => {
+  it('is the status response plus the masked number, failure details, refunded amount, timestamps and operator', () => {
     expect(presentExportRow(base)).toEqual({
       transaction_id: base.id,
       merchant_order_id: 'order-1',
@@ -48,6 +49,7 @@ describe('presentExportRow', () => {
       msisdn: '+22507******02',
       created_at: '2026-03-01T10:00:00.000Z',
       updated_at: '2026-03-01T10:00:05.123Z',
+      operator: 'SIMULATOR',
     });
   });
 
@@ -56,9 +58,12 @@ describe('presentExportRow', () => {
     ['an open one', { ...base, status: 'PENDING', providerState: null, providerTxId: null, providerTxnStatus: null, failureCode: null, failureReason: null, completedAt: null }],
     ['a refunded one', { ...base, status: 'REVERSED', providerState: 'OK', refundedAmount: 5000n, failureCode: null, failureReason: null }],
     ['a cash-out (paid by wallet transfer, not a push)', { ...base, type: 'CASHOUT', status: 'SUCCESS', providerState: null, failureCode: null, failureReason: null }],
-  ])('is, for %s, exactly the status response plus msisdn, created_at and updated_at', (_what, t) => {
+    ['one through another operator', { ...base, operator: 'ORANGE' }],
+  ])('is, for %s, exactly the status response without customer_action, plus msisdn, created_at and updated_at', (_what, t) => {
     const { msisdn, created_at, updated_at, ...rest } = presentExportRow(t);
-    expect(rest).toEqual(presentStatusResponse(t));
+    const { customer_action, ...status } = presentStatusResponse({ ...t, customerAction: null });
+    expect(customer_action === null || customer_action.type === 'NONE').toBe(true);
+    expect(rest).toEqual(status);
     expect({ msisdn, created_at, updated_at }).toEqual({ msisdn: maskMsisdn(t.msisdn), created_at: t.createdAt.toISOString(), updated_at: t.updatedAt.toISOString() });
   });
 

@@ -3,15 +3,34 @@ import type { Transaction } from '@mm/db';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** What the status response reads of a transaction (the export selects just these, plus a few). */
+/** What the status response reads of a transaction (the export selects these but customerAction, plus a few). */
 export type StatusFields = Pick<
   Transaction,
   | 'id' | 'merchantOrderId' | 'type' | 'status' | 'amount' | 'currency' | 'countryCode' | 'providerReference' | 'providerTxId'
   | 'providerSessionId' | 'providerState' | 'providerTxnStatus' | 'failureCode' | 'failureReason' | 'refundedAmount' | 'completedAt'
+  | 'operator' | 'customerAction'
 >;
 
+/** What the customer must do to pay a cash-in (the operator adapters' CustomerAction, as the API shows it). */
+export type CustomerActionField = { type: 'NONE' } | { type: 'REDIRECT'; url: string } | { type: 'OTP'; ussd: string };
+
+/**
+ * A cash-in's `customer_action` (additive field): null until the operator has acknowledged the push
+ * (CREATED, INITIATED), then the action stored from the operator's acknowledgement, or NONE when it
+ * gave none (a plain USSD push, the simulator's: the phone rings, nothing to do on the page). A
+ * cash-out asks nothing of anyone: always null.
+ */
+export function customerAction(t: Pick<Transaction, 'type' | 'status' | 'customerAction'>): CustomerActionField | null {
+  if (t.type !== 'CASHIN' || t.status === 'CREATED' || t.status === 'INITIATED') return null;
+  const stored = t.customerAction as { type?: unknown; url?: unknown; ussd?: unknown } | null;
+  // Only the documented shapes leave the service, with their own fields only.
+  if (stored?.type === 'REDIRECT' && typeof stored.url === 'string') return { type: 'REDIRECT', url: stored.url };
+  if (stored?.type === 'OTP' && typeof stored.ussd === 'string') return { type: 'OTP', ussd: stored.ussd };
+  return { type: 'NONE' };
+}
+
 // Until the operator has decided, its raw state is PENDING (the interface's cash-in response shows it so, docs/interface.md).
-export function providerState(t: StatusFields): string | null {
+export function providerState(t: Pick<StatusFields, 'providerState' | 'status'>): string | null {
   return t.providerState ?? (isInFlight(t.status as TransactionStatus) ? 'PENDING' : null);
 }
 
@@ -30,7 +49,7 @@ function common(t: StatusFields) {
   };
 }
 
-/** The field set of the interface's cash-in (202) response (docs/interface.md), plus failure_code/failure_reason/refunded_amount. */
+/** The field set of the interface's cash-in (202) response (docs/interface.md), plus failure_code/failure_reason/refunded_amount, operator and customer_action. */
 export function presentCashinResponse(t: Transaction, paymentUrl: string) {
   return {
     ...common(t),
@@ -48,6 +67,9 @@ export function presentCashinResponse(t: Transaction, paymentUrl: string) {
     refunded_amount: Number(t.refundedAmount),
     created_at: iso(t.createdAt),
     updated_at: iso(t.updatedAt),
+    // Additive fields (after the interface's).
+    operator: t.operator,
+    customer_action: customerAction(t),
   };
 }
 
@@ -64,10 +86,12 @@ export function presentCashoutResponse(t: Transaction) {
     failure_reason: t.failureReason,
     created_at: iso(t.createdAt),
     updated_at: iso(t.updatedAt),
+    // Additive; no customer_action: a transfer asks nothing of the beneficiary.
+    operator: t.operator,
   };
 }
 
-/** The field set of the interface's status (GET) response (docs/interface.md), plus failure_code/failure_reason/refunded_amount. */
+/** The field set of the interface's status (GET) response (docs/interface.md), plus failure_code/failure_reason/refunded_amount, operator and customer_action. */
 export function presentStatusResponse(t: StatusFields) {
   return {
     ...common(t),
@@ -81,5 +105,8 @@ export function presentStatusResponse(t: StatusFields) {
     failure_reason: t.failureReason,
     refunded_amount: Number(t.refundedAmount),
     completed_at: iso(t.completedAt),
+    // Additive fields (after the interface's); customer_action is null for a cash-out.
+    operator: t.operator,
+    customer_action: customerAction(t),
   };
 }

@@ -12,7 +12,7 @@ import {
   type RefundResult,
   type UssdPushAck,
   type UssdPushRequest,
-  type VerifiedCallback,
+  type CallbackHint, type VerifiedCallback,
 } from '../operator-adapter.js';
 import {
   disbursementResultOf, errorCodeOf, eventOf, payoutOf, payoutsOf, pickSession, resultFromSession, reusableSession,
@@ -98,7 +98,7 @@ export class WaveOperatorAdapter implements OperatorAdapter {
     return result;
   }
 
-  parseCallback(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowMs: number): VerifiedCallback | null {
+  parseCallback(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowMs: number): VerifiedCallback | CallbackHint | null {
     const header = singleHeader(headers, 'wave-signature');
     // Verified over the raw bytes before anything is parsed.
     if (!header || !waveSignatureHolds(this.config.webhookSecret, header, rawBody, nowMs, this.toleranceS)) return null;
@@ -112,7 +112,11 @@ export class WaveOperatorAdapter implements OperatorAdapter {
     const result = event && resultFromSession(event.data);
     if (!event || !result) return null;
     // Wave sends the same event again (same id, new t and signature): the event id is what identifies it.
-    return { ...result, partnerReference: event.data.client_reference as string, providerSessionId: event.data.id, replayKey: event.id };
+    const partnerReference = event.data.client_reference as string;
+    // A failed attempt leaves the session open and payable: applying the failure as it came would fail a
+    // payment the customer may still make. Only a status query (which expires the session first) decides it.
+    if (result.providerState !== 'OK' && result.providerState !== 'PENDING') return { hint: true, partnerReference, replayKey: event.id };
+    return { ...result, partnerReference, providerSessionId: event.data.id, replayKey: event.id };
   }
 
   /**

@@ -26,10 +26,11 @@ describe('Wave webhooks from the mock, verified by the adapter\'s parseCallback'
     });
   });
 
-  it('checkout.session.payment_failed carries the failure of the attempt', async () => {
-    const { events } = await eventsFor('02');
+  it('checkout.session.payment_failed is only a hint: the session stays payable, the status query (which expires it) decides', async () => {
+    const { req, events } = await eventsFor('02');
     expect(JSON.parse(events[0]!.body)).toMatchObject({ type: 'checkout.session.payment_failed' });
-    expect(h.parse(events[0]!)).toMatchObject({ providerState: 'canceled', providerTxnStatus: 'insufficient-funds', failureCode: 'INSUFFICIENT_BALANCE' });
+    expect(h.parse(events[0]!)).toEqual({ hint: true, partnerReference: req.partnerReference, replayKey: expect.stringMatching(/^AE_/) });
+    await expect(h.adapter.queryStatus({ ...req, providerSessionId: null })).resolves.toMatchObject({ providerState: 'canceled', providerTxnStatus: 'insufficient-funds', failureCode: 'INSUFFICIENT_BALANCE' });
   });
 
   it('the same event sent twice gives the same replayKey (the bridge takes it once)', async () => {

@@ -95,6 +95,7 @@ const { result } = concurrently(
   [
     service('simulator', 'operator-simulator', {
       SIM_SANDBOX_TOKEN: sandboxToken,
+      OPERATOR_MOCKS: 'on',
       MOCK_MTN_CI_PORT: String(mockPorts.mtnCi), MOCK_MTN_CM_PORT: String(mockPorts.mtnCm), MOCK_ORANGE_WEBPAY_PORT: String(mockPorts.orangeWebpay),
       MOCK_ORANGE_MP_PORT: String(mockPorts.orangeMp), MOCK_WAVE_PORT: String(mockPorts.wave),
       MOCK_WAVE_WEBHOOK_URL: `http://127.0.0.1:${env.OPERATOR_BRIDGE_PORT}/operator/callbacks/wave/ci`,

@@ -7,7 +7,8 @@ export type MockEnv = { enabled: false } | ({ enabled: true } & Omit<OperatorMoc
 const port = (p: number) => Joi.number().port().default(p);
 
 const schema = Joi.object({
-  OPERATOR_MOCKS: Joi.string().valid('on', 'off').default('on'),
+  // Off unless asked (pnpm start): a simulator started by a test or a container must not take these ports.
+  OPERATOR_MOCKS: Joi.string().valid('on', 'off').default('off'),
   MOCK_MTN_CI_PORT: port(3011),
   MOCK_MTN_CM_PORT: port(3012),
   MOCK_ORANGE_WEBPAY_PORT: port(3013),

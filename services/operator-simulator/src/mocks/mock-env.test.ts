@@ -1,0 +1,21 @@
+import { parseMockEnv } from './mock-env.js';
+
+describe('parseMockEnv', () => {
+  it('starts no mock unless asked: a simulator of a test or a container must not take their ports', () => {
+    expect(parseMockEnv({})).toEqual({ enabled: false });
+  });
+
+  it('with OPERATOR_MOCKS=on: the documented ports and the bridge\'s Wave route, each overridable', () => {
+    expect(parseMockEnv({ OPERATOR_MOCKS: 'on' })).toEqual({
+      enabled: true,
+      ports: { mtnCi: 3011, mtnCm: 3012, orangeWebpay: 3013, orangeMp: 3014, wave: 3015 },
+      waveWebhookUrl: 'http://127.0.0.1:3002/operator/callbacks/wave/ci',
+      waveAutoPay: false,
+    });
+    expect(parseMockEnv({ OPERATOR_MOCKS: 'on', MOCK_WAVE_PORT: '4015', MOCK_WAVE_WEBHOOK_URL: '' })).toMatchObject({ ports: { wave: 4015 }, waveWebhookUrl: null });
+  });
+
+  it('refuses a bad value instead of guessing', () => {
+    expect(() => parseMockEnv({ OPERATOR_MOCKS: 'yes' })).toThrow(/OPERATOR_MOCKS/);
+  });
+});

@@ -35,3 +35,13 @@ it('times each operator call with its operation and outcome, and passes answers 
   const counts = sumBy(await registry.metrics(), 'mm_operator_request_duration_seconds_count', (l) => `${l.operation} ${l.outcome}`);
   expect(counts).toEqual({ 'push ok': 1, 'push refused': 1, 'status unavailable': 1, 'status refused': 1, 'refund refused': 1, 'disburse error': 1 });
 });
+
+it('passes a one-time code through, timed as "code", and adds no submitCode to an adapter without one', async () => {
+  const registry = new Registry();
+  const codes: string[] = [];
+  const withCodes = instrumentAdapter({ ...scripted(), submitCode: async (_p, code) => { codes.push(code); } }, registry);
+  await withCodes.submitCode!(lookup('r'), '123456');
+  expect(codes).toEqual(['123456']);
+  expect(sumBy(await registry.metrics(), 'mm_operator_request_duration_seconds_count', (l) => `${l.operation} ${l.outcome}`)).toEqual({ 'code ok': 1 });
+  expect(instrumentAdapter(scripted(), new Registry()).submitCode).toBeUndefined();
+});

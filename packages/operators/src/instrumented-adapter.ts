@@ -1,5 +1,5 @@
 import { Histogram, LATENCY_BUCKETS, singleMetric, type Registry } from '@mm/observability';
-import { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter } from './operator-adapter.js';
+import { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter, type PaymentLookup } from './operator-adapter.js';
 
 type Outcome = 'ok' | 'refused' | 'unavailable' | 'error';
 
@@ -35,6 +35,7 @@ export function instrumentAdapter(adapter: OperatorAdapter, registry: Registry, 
     name: adapter.name,
     pushUssd: (req) => timed('push', () => adapter.pushUssd(req), (a) => !a.accepted),
     ...(adapter.prepare ? { prepare: (req: Parameters<NonNullable<OperatorAdapter['prepare']>>[0]) => timed('prepare', () => adapter.prepare!(req), () => false) } : {}),
+    ...(adapter.submitCode ? { submitCode: (payment: PaymentLookup, code: string) => timed('code', () => adapter.submitCode!(payment, code), () => false) } : {}),
     queryStatus: (payment) => timed('status', () => adapter.queryStatus(payment), (a) => !a.found),
     refund: (req) => timed('refund', () => adapter.refund(req), (a) => a.state !== 'OK'),
     disburse: (req) => timed('disburse', () => adapter.disburse(req), (a) => a.state !== 'OK'),

@@ -68,7 +68,7 @@ export class OperatorUnavailableError extends Error {
  */
 export class OperatorRefusedError extends Error {
   constructor(
-    readonly operation: 'push' | 'status' | 'refund' | 'disbursement',
+    readonly operation: 'push' | 'status' | 'refund' | 'disbursement' | 'code',
     readonly httpStatus: number,
     readonly detail: string,
   ) {
@@ -122,6 +122,13 @@ export interface OperatorAdapter {
   prepare?(req: UssdPushRequest): Promise<{ providerSessionId: string }>;
   /** Starts the payment: a USSD push, or a session the customer completes (see the ack's customerAction). */
   pushUssd(req: UssdPushRequest): Promise<UssdPushAck>;
+  /**
+   * For operators whose customer confirms with a one-time code typed on our payment page (the ack's
+   * customerAction OTP): hands the code to the operator. Resolves once the operator took it (its result
+   * comes as usual: callback or status); OperatorRefusedError when the operator refuses the request itself
+   * (not waiting for a code, malformed), OperatorUnavailableError when it did not answer.
+   */
+  submitCode?(payment: PaymentLookup, code: string): Promise<void>;
   /** Current result for a payment; providerState PENDING when the customer has not answered yet. */
   queryStatus(payment: PaymentLookup): Promise<OperatorResult & { found: boolean }>;
   /**

@@ -1,5 +1,6 @@
 import type { QueueDefinition } from './queue-definition.js';
 import type { cashoutRequests } from './definitions/cashout-requests.js';
+import type { customerCodes } from './definitions/customer-codes.js';
 import type { expiryChecks } from './definitions/expiry-checks.js';
 import type { operatorRequests } from './definitions/operator-requests.js';
 import type { operatorResults } from './definitions/operator-results.js';
@@ -14,7 +15,7 @@ import type { webhookDeliveries } from './definitions/webhook-deliveries.js';
 /** Every queue definition. A new queue is added here, or its jobs cannot be written to the outbox. */
 type AnyQueue =
   | typeof operatorRequests | typeof operatorResults | typeof expiryChecks
-  | typeof webhookDeliveries | typeof refundRequests | typeof cashoutRequests;
+  | typeof webhookDeliveries | typeof refundRequests | typeof cashoutRequests | typeof customerCodes;
 
 /** The payload type of a queue, as its schema was declared (`Joi.object<Job, true>`). */
 export type PayloadOf<D> = D extends QueueDefinition<infer P, string> ? P : never;
@@ -26,7 +27,8 @@ export type QueueName = keyof QueueCatalog;
 
 /**
  * The queues fed by the outbox: those whose payload carries `outbox_id` (the publisher sets it to the
- * row's id). operator-results is not one: the callback route adds its jobs directly.
+ * row's id). operator-results and customer-codes are not: the bridge's callback route and the payment
+ * page add their jobs directly.
  */
 export type OutboxTopic = { [K in QueueName]: QueueCatalog[K] extends { outbox_id: string } ? K : never }[QueueName];
 
@@ -40,7 +42,7 @@ export type OutboxPayload<K extends OutboxTopic> = Omit<QueueCatalog[K], 'outbox
 export type OutboxJob<K extends OutboxTopic = OutboxTopic> = { [T in K]: { topic: T; payload: OutboxPayload<T> } }[K];
 
 /**
- * The definition of a queue fed by the outbox, as the publisher takes it: operator-results' is not one.
+ * The definition of a queue fed by the outbox, as the publisher takes it: operator-results' and customer-codes' are not.
  * Each definition pairs its own name and payload (defineQueue infers both); this type does not say
  * which payload goes with which name: the rows' type does, and the publisher routes them by name.
  */

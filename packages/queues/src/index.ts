@@ -21,4 +21,5 @@ export { webhookDeliveries, type WebhookDeliveryJob } from './definitions/webhoo
 export { AfterCommit, type CommittedChange } from './after-commit.js';
 export { refundRequests, type RefundRequestJob } from './definitions/refund-requests.js';
 export { cashoutRequests, type CashoutRequestJob } from './definitions/cashout-requests.js';
+export { customerCodes, type CustomerCodeJob } from './definitions/customer-codes.js';
 export { OUTBOX_QUEUES, QUEUES, isOutboxTopic } from './queue-definitions.js';

@@ -5,6 +5,7 @@ import type {
   OutboxJob, OutboxQueueDefinition, OutboxTopic, QueueCatalog,
 } from './catalog.js';
 import { cashoutRequests, type CashoutRequestJob } from './definitions/cashout-requests.js';
+import type { CustomerCodeJob } from './definitions/customer-codes.js';
 import { expiryChecks, type ExpiryCheckJob } from './definitions/expiry-checks.js';
 import { operatorRequests, type OperatorRequestJob } from './definitions/operator-requests.js';
 import { operatorResults, type OperatorResultJob } from './definitions/operator-results.js';
@@ -34,8 +35,10 @@ same<QueueCatalog, {
   'webhook-deliveries': WebhookDeliveryJob;
   'refund-requests': RefundRequestJob;
   'cashout-requests': CashoutRequestJob;
+  'customer-codes': CustomerCodeJob;
 }>();
-// operator-results has no outbox_id: its jobs are added by the callback route, never through the outbox.
+// operator-results and customer-codes have no outbox_id: their jobs are added directly (the callback route,
+// the payment page), never through the outbox.
 same<OutboxTopic, 'operator-requests' | 'expiry-checks' | 'webhook-deliveries' | 'refund-requests' | 'cashout-requests'>();
 
 export function outboxJobsCompileOnlyWithTheirTopicsPayload(): OutboxJob[] {

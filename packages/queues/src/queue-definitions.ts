@@ -1,5 +1,6 @@
 import type { OutboxTopic, QueueCatalog, QueueName } from './catalog.js';
 import { cashoutRequests } from './definitions/cashout-requests.js';
+import { customerCodes } from './definitions/customer-codes.js';
 import { expiryChecks } from './definitions/expiry-checks.js';
 import { operatorRequests } from './definitions/operator-requests.js';
 import { operatorResults } from './definitions/operator-results.js';
@@ -15,6 +16,7 @@ export const QUEUES: { [K in QueueName]: QueueDefinition<QueueCatalog[K], K> } =
   'webhook-deliveries': webhookDeliveries,
   'refund-requests': refundRequests,
   'cashout-requests': cashoutRequests,
+  'customer-codes': customerCodes,
 };
 
 /** The queues fed by outbox rows. Exhaustive by construction: one missing, or one not fed by the outbox, does not compile. */

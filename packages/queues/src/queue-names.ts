@@ -9,4 +9,5 @@ export const QUEUE_NAMES = {
   webhookDeliveries: 'webhook-deliveries',
   refundRequests: 'refund-requests',
   cashoutRequests: 'cashout-requests',
+  customerCodes: 'customer-codes',
 } as const;

@@ -19,6 +19,7 @@ import { apiReferenceRouter } from './routes/api-reference.js';
 import { balancesRouter } from './routes/balances.js';
 import { cashoutRouter } from './routes/cashout.js';
 import { paymentPageRouter } from './routes/payment-page.js';
+import type { CodeIntake } from './payment-page/code-intake.js';
 import { paymentsRouter } from './routes/payments.js';
 import { refundsRouter } from './routes/refunds.js';
 import { webhookEventsRouter } from './routes/webhook-events.js';
@@ -41,6 +42,8 @@ export interface GatewayDeps {
   /** TRUST_PROXY: proxies in front whose X-Forwarded-For names the client (0: the socket's peer is the client). */
   trustProxyHops: number;
   afterCommit: AfterCommit;
+  /** One-time codes posted on the payment page (attempt limit, customer-codes queue). */
+  codes?: CodeIntake;
   waiter: TransactionUpdateWaiter;
   publicBaseUrl: string;
   toleranceS: number;
@@ -64,7 +67,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use(accessLog(deps.logger));
   // Liveness only, for load balancers: /ready and /metrics are on the internal port (service.ts).
   app.get('/health', liveness);
-  app.use(paymentPageRouter({ db: deps.db }));
+  app.use(paymentPageRouter({ db: deps.db, codes: deps.codes, publicBaseUrl: deps.publicBaseUrl }));
 
   const paymentUrl = (id: string) => `${deps.publicBaseUrl.replace(/\/$/, '')}/pay/${id}`;
   const { isActiveCountry, operators } = deps;

@@ -4,8 +4,8 @@ import { routeOperator, type RoutableAccount } from '@mm/domain';
 import { createExportPool } from '@mm/db/transactions';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, referenceChangesGauge, startInternalServer, type Logger } from '@mm/observability';
 import {
-  AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, operatorRequests, refundRequests, TransactionUpdateWaiter,
-  type ProducerOptions,
+  AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, customerCodes, operatorRequests, QueueProducer, refundRequests,
+  TransactionUpdateWaiter, type ProducerOptions,
 } from '@mm/queues';
 import { createGatewayApp } from './app.js';
 import type { GatewayEnv } from './env.js';
@@ -14,6 +14,7 @@ import { rateLimit } from './http/rate-limit.js';
 import { AuthFailureLimit } from './http/auth-failure-limit.js';
 import { killAfterCommitHooks } from './faults/fault-hooks.js';
 import { createKeyLookup } from './key-lookup.js';
+import { redisCodeIntake } from './payment-page/code-intake.js';
 
 export interface GatewayOverrides {
   logger?: Logger;
@@ -66,6 +67,8 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   const producers = createOutboxPublisher([operatorRequests, refundRequests, cashoutRequests], { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: overrides.jobOptions }, logger);
   const afterCommit = new AfterCommit(producers.publisher, redis, env.REDIS_PREFIX, metrics);
   const waiter = await TransactionUpdateWaiter.start(subscriber, env.REDIS_PREFIX);
+  // Not through the outbox: a one-time code is never written to PostgreSQL (queues' customer-codes).
+  const codeQueue = new QueueProducer(customerCodes, { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: overrides.jobOptions });
 
   const app = createGatewayApp({
     db,
@@ -83,6 +86,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     rateLimit: rateLimit({ redis, redisPrefix: env.REDIS_PREFIX, perSecond: env.RATE_LIMIT_PER_S, burst: env.RATE_LIMIT_BURST, logger }),
     trustProxyHops: env.TRUST_PROXY,
     afterCommit,
+    codes: redisCodeIntake({ redis, redisPrefix: env.REDIS_PREFIX, queue: codeQueue }),
     waiter,
     publicBaseUrl: env.PUBLIC_BASE_URL,
     toleranceS: env.AUTH_TOLERANCE_S,
@@ -115,6 +119,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
       await waiter.close();
       await referenceChanges.close();
       await producers.close();
+      await codeQueue.close();
       redis.disconnect();
       await db.$disconnect();
       await exportPool.end();

@@ -6,6 +6,7 @@ import { operatorResults, QueueProducer, rememberOnce, type ProducerOptions } fr
 import { startOperatorDirectory, startWorkerService, type RunningWorkerService, type WorkerContext } from '@mm/worker-runtime';
 import type { BridgeEnv } from './env.js';
 import { cashoutRequestsHandler } from './processors/cashout-requests.js';
+import { customerCodesHandler } from './processors/customer-codes.js';
 import { operatorRequestsHandler } from './processors/operator-requests.js';
 import { operatorResultsHandler } from './processors/operator-results.js';
 import { callbackUrlFor } from './callback-url.js';
@@ -52,6 +53,7 @@ export function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides =
         registers: [metrics],
       });
       const callbacks = await serveCallbacks(ctx, env, adapters, now);
+      const customerCodes = customerCodesHandler({ db, adapters, logger });
       return {
         jobs: {
           'operator-requests': {
@@ -71,6 +73,10 @@ export function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides =
           'cashout-requests': {
             concurrency: env.BRIDGE_CONCURRENCY,
             handler: cashoutRequestsHandler({ db, adapters, afterCommit, metrics }),
+          },
+          'customer-codes': {
+            concurrency: env.BRIDGE_CONCURRENCY,
+            handler: async (payload) => { await customerCodes(payload); },
           },
         },
         info: callbacks,

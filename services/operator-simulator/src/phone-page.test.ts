@@ -9,6 +9,7 @@ const push = (overrides: Partial<Push>): Push => ({
   currency: 'XOF',
   motif: 'Order 42',
   callbackUrl: 'http://127.0.0.1/cb',
+  awaitingCode: false,
   createdAt: new Date(),
   decidedAt: null,
   lastCallback: null,

@@ -110,7 +110,7 @@ ${body}
 
 /** The virtual phone without a number: every push still waiting for the customer, each with Confirm / Decline. */
 export function renderPhonePage(pushes: readonly Push[]): string {
-  const pending = pushes.filter((p) => p.state === 'PENDING');
+  const pending = pushes.filter((p) => p.state === 'PENDING' && !p.awaitingCode);
   const body = pending.length === 0 ? '<p class="empty">No payment request waiting.</p>' : `<ul>${pending.map(pushCard).join('\n')}</ul>`;
   // Refresh so a push made from another window shows up without touching the page.
   return shell('Virtual phone - operator simulator', 5, `<h1>Payment requests</h1>
@@ -127,7 +127,8 @@ export const RECENT_ANSWERS_SHOWN = 3;
 export function renderNumberPage(pushes: readonly Push[], msisdn: string): string {
   // A push the operator rejected opened no USSD session: nothing ever reached the phone.
   const mine = pushes.filter((p) => p.msisdn === msisdn && p.sessionId !== null);
-  const pending = mine.filter((p) => p.state === 'PENDING');
+  // A one-time-code payment rings the phone only once its code has arrived (scenarios.ts).
+  const pending = mine.filter((p) => p.state === 'PENDING' && !p.awaitingCode);
   const answered = mine.filter((p) => p.state !== 'PENDING').slice(-RECENT_ANSWERS_SHOWN).reverse();
   const prompts = pending.length === 0
     ? '<p class="empty">No payment request waiting.</p>'

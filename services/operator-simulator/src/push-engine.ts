@@ -2,7 +2,7 @@ import type { CallbackSender } from './callback-sender.js';
 import type { Log } from './log.js';
 import { callbackBodyOf, type Push, type PushStore } from './push-store.js';
 import type { ResultCallbacks } from './result-callbacks.js';
-import { CONFIRMED, DECLINED, scenarioFor, WRONG_CODE } from './scenarios.js';
+import { CONFIRMED, DECLINED, requiresOneTimeCode, scenarioFor, WRONG_CODE, WRONG_ONE_TIME_CODE, type Scenario } from './scenarios.js';
 import type { TimerSet } from './timer-set.js';
 import type { PushRequestBody, WireResult } from './wire.js';
 
@@ -22,6 +22,13 @@ const ANSWER_RESULTS: Readonly<Record<PersonAnswer, Omit<WireResult, 'provider_t
 
 export type AnswerOutcome = { kind: 'unknown' } | { kind: 'not-pending'; push: Push } | { kind: 'answered'; push: Push };
 
+/** What a one-time code does: unknown payment, one not waiting for a code, a wrong code (payment canceled), or taken. */
+export type CodeOutcome =
+  | { kind: 'unknown' }
+  | { kind: 'not-awaiting'; push: Push }
+  | { kind: 'wrong'; push: Push }
+  | { kind: 'accepted'; push: Push };
+
 export interface PushEngineDeps {
   store: PushStore;
   timers: TimerSet;
@@ -39,7 +46,7 @@ export class PushEngine {
   constructor(private readonly deps: PushEngineDeps) {}
 
   push(body: PushRequestBody): PushOutcome {
-    const { store, timers, outcomeDelayMs, lateConfirmDelayMs, log } = this.deps;
+    const { store, log } = this.deps;
     store.countRequest(body.partner_reference);
     const existing = store.get(body.partner_reference);
     // Idempotent on the reference: a retried request (ours timed out, theirs did not) must not ring the phone twice.
@@ -57,17 +64,47 @@ export class PushEngine {
     }
     const push = store.create(body, { state: 'PENDING', txn_status: null, failure_reason: null }, true);
     log('push.accepted', { partner_reference: push.partnerReference, session_id: push.sessionId, scenario: scenario.kind });
-    if (scenario.kind === 'scripted') {
-      const delay = scenario.after === 'late' ? lateConfirmDelayMs : outcomeDelayMs;
-      timers.after(delay, () => this.resolve(push.partnerReference, scenario.result));
+    if (requiresOneTimeCode(push.msisdn)) {
+      // Nothing happens until the customer's one-time code arrives (submitCode).
+      push.awaitingCode = true;
+      log('push.awaiting_code', { partner_reference: push.partnerReference });
+    } else {
+      this.play(push, scenario);
     }
     return { kind: 'accepted', push, replayed: false };
+  }
+
+  /**
+   * The customer's one-time code (POST /v1/payments/:ref/otp). A wrong code (WRONG_ONE_TIME_CODE) cancels the
+   * payment as a wrong secret code does; a right one plays the number's scenario, as a push without code would.
+   */
+  submitCode(partnerReference: string, code: string): CodeOutcome {
+    const push = this.deps.store.get(partnerReference);
+    if (!push) return { kind: 'unknown' };
+    if (!push.awaitingCode || push.state !== 'PENDING') return { kind: 'not-awaiting', push };
+    push.awaitingCode = false;
+    if (code === WRONG_ONE_TIME_CODE) {
+      this.deps.log('push.code_wrong', { partner_reference: partnerReference });
+      return { kind: 'wrong', push: this.resolve(partnerReference, WRONG_CODE) ?? push };
+    }
+    this.deps.log('push.code_accepted', { partner_reference: partnerReference });
+    this.play(push, scenarioFor(push.msisdn));
+    return { kind: 'accepted', push };
+  }
+
+  /** A scripted outcome after its delay; 'never' and 'manual' wait (for ever, or for a person on the phone). */
+  private play(push: Push, scenario: Scenario): void {
+    if (scenario.kind !== 'scripted') return;
+    const delay = scenario.after === 'late' ? this.deps.lateConfirmDelayMs : this.deps.outcomeDelayMs;
+    this.deps.timers.after(delay, () => this.resolve(push.partnerReference, scenario.result));
   }
 
   /** A person's answer on the virtual phone. */
   answer(partnerReference: string, answer: PersonAnswer): AnswerOutcome {
     const push = this.deps.store.get(partnerReference);
     if (!push) return { kind: 'unknown' };
+    // A one-time-code payment waits for its code: the phone has nothing to answer yet.
+    if (push.awaitingCode) return { kind: 'not-pending', push };
     const resolved = this.resolve(partnerReference, ANSWER_RESULTS[answer]);
     return resolved ? { kind: 'answered', push: resolved } : { kind: 'not-pending', push };
   }

@@ -15,6 +15,8 @@ export interface Push extends WireResult {
   decidedAt: Date | null;
   /** The last callback body sent, kept verbatim so resend-callback sends exactly the same thing. */
   lastCallback: CallbackBody | null;
+  /** A one-time-code payment (scenarios.ts) whose code has not arrived: nothing decides it, the phone does not ring. */
+  awaitingCode: boolean;
 }
 
 /**
@@ -61,6 +63,7 @@ export class PushStore {
       createdAt: new Date(),
       decidedAt: null,
       lastCallback: null,
+      awaitingCode: false,
       ...initial,
       provider_tx_id: null,
     };

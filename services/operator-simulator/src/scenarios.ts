@@ -64,3 +64,21 @@ export const WRONG_CODE: Omit<WireResult, 'provider_tx_id'> = canceled('00017');
 
 /** The code the sandbox treats as wrong; any other 4 digits confirm. */
 export const WRONG_SECRET_CODE = '0000';
+
+/**
+ * One-time-code payments (a sandbox convention, decisions.md section 11): a push to a number whose national
+ * number starts with 0701 (Côte d'Ivoire, +2250701...) is accepted with a customer action instead of
+ * ringing the phone: the customer dials OTP_USSD to get a one-time code and types it on the merchant's
+ * payment page, which sends it to POST /v1/payments/:ref/otp. Nothing is decided before the code arrives;
+ * a right code then plays the number's last-two-digits scenario as usual, a wrong one cancels the payment.
+ */
+export const OTP_NUMBER_PREFIX = '2250701';
+export const OTP_USSD = '#144*82#';
+/** A one-time code as the operator takes it: 4 to 8 digits. */
+export const ONE_TIME_CODE = /^\d{4,8}$/;
+/** The one-time code the sandbox treats as wrong (canceled / 54321 / 00017); any other well-formed code is right. */
+export const WRONG_ONE_TIME_CODE = '000000';
+
+export function requiresOneTimeCode(msisdn: string): boolean {
+  return msisdn.replace(/^\+/, '').startsWith(OTP_NUMBER_PREFIX);
+}

@@ -88,6 +88,15 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
     return ack;
   }
 
+  /** POST /v1/payments/:ref/otp: 202 taken; a 4xx (409 not waiting for a code, 404, 400) is a refusal. */
+  async submitCode(payment: PaymentLookup, code: string): Promise<void> {
+    const res = await this.call('code', () => this.http.post(`/v1/payments/${encodeURIComponent(payment.partnerReference)}/otp`, { code }));
+    if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the one-time code`);
+    if (res.status === 202) return;
+    if (res.status >= 400) throw refusal('code', res);
+    throw new OperatorUnavailableError(`unexpected one-time code answer: ${res.status}`);
+  }
+
   async queryStatus(payment: PaymentLookup): Promise<OperatorResult & { found: boolean }> {
     const res = await this.call('status', () => this.http.get(`/v1/payments/${encodeURIComponent(payment.partnerReference)}`));
     if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the status query`);

@@ -22,6 +22,20 @@ describe('simulator wire mapping', () => {
       expect(ackFromPushResponse(201, { session_id: 'S1', state: 'OK' })).toEqual({ accepted: true, providerSessionId: 'S1' });
     });
 
+    it('201 with customer_action OTP carries the USSD code the customer dials onto the ack', () => {
+      expect(ackFromPushResponse(201, { session_id: 'S1', state: 'PENDING', customer_action: { type: 'OTP', ussd: '#144*82#' } }))
+        .toEqual({ accepted: true, providerSessionId: 'S1', customerAction: { type: 'OTP', ussd: '#144*82#' } });
+    });
+
+    it.each([
+      [{ type: 'REDIRECT', url: 'https://evil.example' }],
+      [{ type: 'OTP' }],
+      [{ type: 'OTP', ussd: '' }],
+      ['OTP'],
+    ])('201 with a customer_action outside the protocol (%j) is null', (action) => {
+      expect(ackFromPushResponse(201, { session_id: 'S1', state: 'PENDING', customer_action: action })).toBeNull();
+    });
+
     it('200 KO is a refusal carrying the txn status', () => {
       expect(ackFromPushResponse(200, { state: 'KO', txn_status: '40001' })).toEqual({ accepted: false, providerState: 'KO', providerTxnStatus: '40001' });
       expect(ackFromPushResponse(200, { state: 'KO' })).toEqual({ accepted: false, providerState: 'KO', providerTxnStatus: null });

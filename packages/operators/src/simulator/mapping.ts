@@ -43,7 +43,11 @@ const resultFields = {
 };
 const statusSchema = Joi.object({ partner_reference: Joi.string().required(), ...resultFields }).unknown(true);
 const callbackSchema = Joi.object({ partner_reference: Joi.string().min(1).required(), session_id: nullableString(), ...resultFields }).unknown(true);
-const acceptedSchema = Joi.object({ session_id: Joi.string().min(1).required() }).unknown(true);
+const acceptedSchema = Joi.object({
+  session_id: Joi.string().min(1).required(),
+  // A one-time-code payment (the simulator's 0701 numbers): absent for a plain USSD push.
+  customer_action: Joi.object({ type: Joi.string().valid('OTP').required(), ussd: Joi.string().min(1).max(64).required() }).unknown(true),
+}).unknown(true);
 const rejectedSchema = Joi.object({ state: Joi.string().valid('KO').required(), txn_status: Joi.string().allow(null).default(null) }).unknown(true);
 
 const refundOkSchema = Joi.object({ state: Joi.string().valid('OK').required(), refund_id: Joi.string().min(1).required() }).unknown(true);
@@ -86,11 +90,17 @@ export function toPushBody(req: UssdPushRequest): PushRequestBody {
   };
 }
 
-/** 201 = push accepted (a session exists), 200 with state KO = refused outright. */
+/**
+ * 201 = push accepted (a session exists; with customer_action OTP when the customer must type a one-time
+ * code on the payment page), 200 with state KO = refused outright.
+ */
 export function ackFromPushResponse(status: number, data: unknown): UssdPushAck | null {
   if (status === 201) {
-    const body = validated<{ session_id: string }>(acceptedSchema, data);
-    return body && { accepted: true, providerSessionId: body.session_id };
+    const body = validated<{ session_id: string; customer_action?: { type: 'OTP'; ussd: string } }>(acceptedSchema, data);
+    if (!body) return null;
+    return body.customer_action
+      ? { accepted: true, providerSessionId: body.session_id, customerAction: { type: 'OTP', ussd: body.customer_action.ussd } }
+      : { accepted: true, providerSessionId: body.session_id };
   }
   if (status === 200) {
     const body = validated<{ txn_status: string | null }>(rejectedSchema, data);

@@ -7,9 +7,11 @@ export function newNonce(): string {
 
 /**
  * Headers of every payment-page response (HTML and JSON): nothing loads but the page's own nonce'd
- * style and script, it only talks to its own origin, it cannot be framed and sends no referrer.
+ * style and script, it only talks to its own origin, it cannot be framed and sends no referrer. No
+ * form may be submitted, except on a page asking for a one-time code (`postsForms`): its own form,
+ * to its own origin only.
  */
-export function securityHeaders(nonce: string): Record<string, string> {
+export function securityHeaders(nonce: string, postsForms = false): Record<string, string> {
   return {
     'Content-Security-Policy': [
       "default-src 'none'",
@@ -18,7 +20,7 @@ export function securityHeaders(nonce: string): Record<string, string> {
       "connect-src 'self'",
       'img-src data:',
       "base-uri 'none'",
-      "form-action 'none'",
+      postsForms ? "form-action 'self'" : "form-action 'none'",
       "frame-ancestors 'none'",
     ].join('; '),
     'Referrer-Policy': 'no-referrer',

@@ -43,6 +43,28 @@ export interface Messages {
   redirecting: string;
   notFoundTitle: string;
   notFoundText: string;
+  /** A redirect operator: the call to action taking the customer to the operator's page. */
+  payWith(operator: string): string;
+  redirectIntro: string;
+  /** The name of an operator the page has none for. */
+  yourOperator: string;
+  /** A one-time-code operator: dial the USSD code, then type the code it gives. */
+  otpDial: string;
+  otpThen: string;
+  codeLabel: string;
+  codeSubmit: string;
+  codeNotice: Record<CodeNotice, string>;
+}
+
+/** What the page says after a code was posted (POST /pay/:id/code redirects back with ?code=<notice>). */
+export type CodeNotice = 'sent' | 'invalid' | 'attempts' | 'closed';
+export const CODE_NOTICES: readonly CodeNotice[] = ['sent', 'invalid', 'attempts', 'closed'];
+
+/** Operators' names as customers know them (transaction.operator); the simulator and others read "your operator". */
+const OPERATOR_NAMES: Record<string, string> = { ORANGE: 'Orange Money', WAVE: 'Wave', MTN: 'MTN MoMo' };
+
+export function operatorName(lang: Lang, operator: string): string {
+  return OPERATOR_NAMES[operator] ?? MESSAGES[lang].yourOperator;
 }
 
 export const MESSAGES: Record<Lang, Messages> = {
@@ -84,6 +106,19 @@ export const MESSAGES: Record<Lang, Messages> = {
     redirecting: 'Redirection dans quelques secondes…',
     notFoundTitle: 'Paiement introuvable',
     notFoundText: 'Ce lien de paiement n’existe pas. Vérifiez l’adresse ou contactez le marchand.',
+    payWith: (o) => `Payer avec ${o}`,
+    redirectIntro: 'Le paiement se fait sur la page de votre opérateur ; vous reviendrez ensuite ici.',
+    yourOperator: 'votre opérateur',
+    otpDial: 'Composez ce code sur votre téléphone pour obtenir un code à usage unique :',
+    otpThen: 'Puis saisissez le code reçu ci-dessous.',
+    codeLabel: 'Code à usage unique (4 à 8 chiffres)',
+    codeSubmit: 'Valider le code',
+    codeNotice: {
+      sent: 'Code envoyé. En attente de la confirmation de l’opérateur.',
+      invalid: 'Le code doit comporter 4 à 8 chiffres.',
+      attempts: 'Trop de tentatives : ce paiement n’accepte plus de code.',
+      closed: 'Ce paiement n’attend plus de code.',
+    },
   },
   en: {
     htmlTitle: (m) => `Payment to ${m}`,
@@ -123,6 +158,19 @@ export const MESSAGES: Record<Lang, Messages> = {
     redirecting: 'Redirecting in a few seconds…',
     notFoundTitle: 'Payment not found',
     notFoundText: 'This payment link does not exist. Check the address or contact the merchant.',
+    payWith: (o) => `Pay with ${o}`,
+    redirectIntro: 'You pay on your operator’s page, then come back here.',
+    yourOperator: 'your operator',
+    otpDial: 'Dial this code on your phone to get a one-time code:',
+    otpThen: 'Then enter the code you received below.',
+    codeLabel: 'One-time code (4 to 8 digits)',
+    codeSubmit: 'Confirm the code',
+    codeNotice: {
+      sent: 'Code sent. Waiting for the operator’s confirmation.',
+      invalid: 'The code must be 4 to 8 digits.',
+      attempts: 'Too many attempts: this payment no longer takes a code.',
+      closed: 'This payment is no longer waiting for a code.',
+    },
   },
 };
 

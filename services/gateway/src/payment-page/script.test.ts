@@ -13,9 +13,10 @@ function boot(view: PageView, statusReply: unknown) {
   const timers: { fn: () => void; ms: number }[] = [];
   const fetched: string[] = [];
   const replaced: string[] = [];
+  const reloads: number[] = [];
   runInNewContext(script, {
     document: { getElementById: (id: string) => nodes.get(id) ?? null },
-    location: { pathname: '/pay/abc/', replace: (u: string) => replaced.push(u) },
+    location: { pathname: '/pay/abc/', replace: (u: string) => replaced.push(u), reload: () => reloads.push(1) },
     setTimeout: (fn: () => void, ms: number) => timers.push({ fn, ms }),
     fetch: (u: string) => {
       fetched.push(u);
@@ -29,7 +30,7 @@ function boot(view: PageView, statusReply: unknown) {
     timers.splice(i, 1)[0]!.fn();
     for (let k = 0; k < 10; k++) await Promise.resolve();
   };
-  return { nodes, timers, fetched, replaced, runTimer };
+  return { nodes, timers, fetched, replaced, reloads, runTimer };
 }
 
 const pending: PageView = {
@@ -74,5 +75,21 @@ describe('the inline script', () => {
     await runTimer(3000);
     expect(replaced).toEqual([target]);
     expect(fetched).toEqual([]);
+  });
+
+  it('reloads once when /status names a customer action the page does not show (the operator acknowledged meanwhile)', async () => {
+    const { reloads, timers, runTimer } = boot({ ...pending, status: 'INITIATED', remainingS: null }, { status: 'PENDING', action: 'REDIRECT' });
+    await runTimer(3000);
+    expect(reloads).toHaveLength(1);
+    // polling stopped: the reloaded page takes over
+    expect(timers.filter((t) => t.ms === 3000)).toHaveLength(0);
+  });
+
+  it('does not reload a page already showing that action', async () => {
+    const action = { type: 'OTP', ussd: '#144*82#', formAction: '/pay/abc/code', notice: null } as const;
+    const { reloads, fetched, runTimer } = boot({ ...pending, remainingS: null, action }, { status: 'PENDING', action: 'OTP' });
+    await runTimer(3000);
+    expect(fetched).toHaveLength(1);
+    expect(reloads).toHaveLength(0);
   });
 });

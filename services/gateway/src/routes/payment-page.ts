@@ -1,21 +1,69 @@
-import { Router, type Response } from 'express';
+import express, { Router, type Request, type Response } from 'express';
 import { isInFlight, maskMsisdn, type TransactionStatus } from '@mm/domain';
 import type { Db } from '@mm/db';
 import { formatAmount, returnTarget } from '../payment-page/format.js';
 import { newNonce, securityHeaders } from '../payment-page/headers.js';
-import { negotiateLang } from '../payment-page/i18n.js';
-import { renderNotFound, renderPage, type StatusBody } from '../payment-page/render.js';
+import type { CodeIntake } from '../payment-page/code-intake.js';
+import { CODE_NOTICES, negotiateLang, type CodeNotice } from '../payment-page/i18n.js';
+import { renderNotFound, renderPage, type PageAction, type StatusBody } from '../payment-page/render.js';
 import { isUuid } from '../validation/uuid.js';
 
 export interface PaymentPageDeps {
   db: Db;
+  /** Where posted one-time codes go (attempt limit, customer-codes queue); without it POST /pay/:id/code is 404. */
+  codes?: CodeIntake;
+  /** PUBLIC_BASE_URL: a code form posted from its origin is the page's own (behind a proxy the Host may differ). */
+  publicBaseUrl?: string;
   now?: () => number;
 }
 
-function secure(res: Response): string {
+function secure(res: Response, postsForms = false): string {
   const nonce = newNonce();
-  res.set(securityHeaders(nonce));
+  res.set(securityHeaders(nonce, postsForms));
   return nonce;
+}
+
+const ONE_TIME_CODE = /^\d{4,8}$/;
+
+/**
+ * The customer action stored on the transaction, as the page may show it: a REDIRECT to an http(s) URL
+ * (the one the operator gave: the page never takes a URL from the request), or an OTP with its USSD code.
+ * Anything else (NONE, null, a malformed value) shows the USSD-push instruction.
+ */
+export function storedAction(stored: unknown): { type: 'REDIRECT'; url: string } | { type: 'OTP'; ussd: string } | null {
+  if (!stored || typeof stored !== 'object') return null;
+  const a = stored as Record<string, unknown>;
+  if (a.type === 'REDIRECT' && typeof a.url === 'string') {
+    try {
+      const u = new URL(a.url);
+      return u.protocol === 'https:' || u.protocol === 'http:' ? { type: 'REDIRECT', url: u.toString() } : null;
+    } catch {
+      return null;
+    }
+  }
+  if (a.type === 'OTP' && typeof a.ussd === 'string' && a.ussd.length > 0 && a.ussd.length <= 64) return { type: 'OTP', ussd: a.ussd };
+  return null;
+}
+
+/**
+ * A code form posted by the page itself, not by another site: Sec-Fetch-Site says so when the browser
+ * sends it (the page's no-referrer policy makes Chromium send "Origin: null" on its own form posts);
+ * otherwise the Origin must be the page's (its Host, or PUBLIC_BASE_URL's). Neither: refused.
+ */
+export function postedByThePage(req: Request, publicBaseUrl?: string): boolean {
+  const site = req.get('sec-fetch-site');
+  if (site !== undefined) return site === 'same-origin';
+  const origin = req.get('origin');
+  if (!origin || origin === 'null') return false;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  const own = [req.get('host')];
+  if (publicBaseUrl) own.push(new URL(publicBaseUrl).host);
+  return own.includes(host);
 }
 
 /**
@@ -29,14 +77,17 @@ export function paymentPageRouter(deps: PaymentPageDeps): Router {
   const router = Router();
 
   router.get('/pay/:id', async (req, res) => {
-    const nonce = secure(res);
+    let nonce = secure(res);
     res.vary('Accept-Language');
     const lang = negotiateLang(req.get('accept-language'));
     const id = req.params.id;
     const t = isUuid(id)
       ? await deps.db.transaction.findUnique({
           where: { id, type: 'CASHIN' },
-          select: { status: true, amount: true, currency: true, msisdn: true, motif: true, returnUrl: true, failureCode: true, expiresAt: true, merchant: { select: { name: true } } },
+          select: {
+            status: true, amount: true, currency: true, msisdn: true, motif: true, returnUrl: true, failureCode: true, expiresAt: true,
+            operator: true, customerAction: true, merchant: { select: { name: true } },
+          },
         })
       : null;
     if (!t) {
@@ -44,6 +95,15 @@ export function paymentPageRouter(deps: PaymentPageDeps): Router {
       return;
     }
     const open = isInFlight(t.status as TransactionStatus);
+    const stored = open ? storedAction(t.customerAction) : null;
+    let action: PageAction | null = null;
+    if (stored?.type === 'REDIRECT') action = { ...stored, operator: t.operator };
+    if (stored?.type === 'OTP') {
+      // The notice only words what the code route did; the state shown is the transaction's, never the query's.
+      const notice = typeof req.query.code === 'string' && (CODE_NOTICES as readonly string[]).includes(req.query.code) ? (req.query.code as CodeNotice) : null;
+      action = { ...stored, formAction: `/pay/${id}/code`, notice };
+      nonce = secure(res, true);
+    }
     const html = renderPage({
       merchantName: t.merchant.name,
       amountText: formatAmount(t.amount, t.currency),
@@ -53,6 +113,7 @@ export function paymentPageRouter(deps: PaymentPageDeps): Router {
       failureCode: t.failureCode,
       remainingS: open && t.expiresAt ? Math.max(0, Math.floor((t.expiresAt.getTime() - now()) / 1000)) : null,
       redirectUrl: open ? null : returnTarget(t.returnUrl, id, t.status),
+      action,
     }, lang, nonce);
     res.type('html').send(html);
   });
@@ -61,7 +122,7 @@ export function paymentPageRouter(deps: PaymentPageDeps): Router {
     secure(res);
     const id = req.params.id;
     const t = isUuid(id)
-      ? await deps.db.transaction.findUnique({ where: { id, type: 'CASHIN' }, select: { status: true, failureCode: true, returnUrl: true } })
+      ? await deps.db.transaction.findUnique({ where: { id, type: 'CASHIN' }, select: { status: true, failureCode: true, returnUrl: true, customerAction: true } })
       : null;
     if (!t) {
       res.status(404).json({ error: 'not_found' });
@@ -72,9 +133,49 @@ export function paymentPageRouter(deps: PaymentPageDeps): Router {
     if (!isInFlight(t.status as TransactionStatus)) {
       const target = returnTarget(t.returnUrl, id, t.status);
       if (target) body.redirect_url = target;
+    } else {
+      const action = storedAction(t.customerAction);
+      if (action) body.action = action.type;
     }
     res.json(body);
   });
+
+  /**
+   * The one-time code a customer types on the page of a cash-in whose operator asked for one (OTP).
+   * Unauthenticated, like the page: only the page's own form is taken (postedByThePage, else 403), only
+   * for a PENDING cash-in with an OTP action, at most CODE_ATTEMPTS_MAX times per cash-in. The gateway
+   * never calls the operator: the code is queued for the bridge (Redis only) and the customer is sent
+   * back to the page (303), which shows the transaction's state and a notice of what happened here.
+   * The code is never logged (the access log has the path only).
+   */
+  const codes = deps.codes;
+  if (codes) {
+    router.post('/pay/:id/code', express.urlencoded({ extended: false, limit: '1kb', parameterLimit: 5 }), async (req, res) => {
+      const nonce = secure(res);
+      const lang = negotiateLang(req.get('accept-language'));
+      const id = req.params.id;
+      if (!postedByThePage(req, deps.publicBaseUrl)) {
+        res.status(403).type('text').send('Forbidden: this form is only taken from the payment page.');
+        return;
+      }
+      const t = isUuid(id)
+        ? await deps.db.transaction.findUnique({ where: { id, type: 'CASHIN' }, select: { status: true, customerAction: true } })
+        : null;
+      if (!t) {
+        res.status(404).type('html').send(renderNotFound(lang, nonce));
+        return;
+      }
+      const back = (notice: CodeNotice) => res.redirect(303, `/pay/${id}?code=${notice}`);
+      if (t.status !== 'PENDING' || storedAction(t.customerAction)?.type !== 'OTP') return back('closed');
+      // Counted before the code is even looked at: every post is a guess.
+      if (!(await codes.takeAttempt(id))) return back('attempts');
+      const body = req.body as Record<string, unknown> | undefined;
+      const code = typeof body?.code === 'string' ? body.code.trim() : '';
+      if (!ONE_TIME_CODE.test(code)) return back('invalid');
+      await codes.submit({ transaction_id: id, code });
+      return back('sent');
+    });
+  }
 
   return router;
 }

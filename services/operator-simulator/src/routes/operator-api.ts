@@ -6,6 +6,7 @@ import type { Push, PushStore } from '../push-store.js';
 import type { RefundBook } from '../refund-book.js';
 import type { TimerSet } from '../timer-set.js';
 import type { DisbursementRequestBody, PushRequestBody, RefundRequestBody } from '../wire.js';
+import { ONE_TIME_CODE, OTP_USSD, requiresOneTimeCode } from '../scenarios.js';
 import { sameSecret } from './same-secret.js';
 
 export interface OperatorApiDeps {
@@ -69,7 +70,32 @@ export function operatorApiRouter(deps: OperatorApiDeps): Router {
       res.status(200).json({ state: outcome.push.state, txn_status: outcome.push.txn_status });
       return;
     }
-    res.status(201).json({ session_id: outcome.push.sessionId, state: outcome.push.state });
+    res.status(201).json({
+      session_id: outcome.push.sessionId,
+      state: outcome.push.state,
+      // A one-time-code payment: the customer dials the USSD code and types the code it gives on the merchant's page.
+      ...(requiresOneTimeCode(outcome.push.msisdn) ? { customer_action: { type: 'OTP', ussd: OTP_USSD } } : {}),
+    });
+  });
+
+  // The customer's one-time code for a payment waiting for it: 202 taken (a wrong code cancels the payment, told
+  // by its callback like any result), 400 not 4-8 digits, 404 unknown, 409 not waiting for a code (decided, or no OTP).
+  router.post('/payments/:reference/otp', (req, res) => {
+    const code = (req.body as { code?: unknown } | undefined)?.code;
+    if (typeof code !== 'string' || !ONE_TIME_CODE.test(code)) {
+      res.status(400).json({ error: 'invalid_request', message: 'code must be 4 to 8 digits' });
+      return;
+    }
+    const outcome = deps.engine.submitCode(req.params.reference, code);
+    if (outcome.kind === 'unknown') {
+      res.status(404).json({ error: 'not_found' });
+      return;
+    }
+    if (outcome.kind === 'not-awaiting') {
+      res.status(409).json({ error: 'not_awaiting_code', state: outcome.push.state });
+      return;
+    }
+    res.status(202).json({ partner_reference: outcome.push.partnerReference, state: outcome.push.state });
   });
 
   router.get('/payments/:reference', (req, res) => {

@@ -156,7 +156,10 @@ export function toPayoutBody(req: DisbursementRequest) {
   };
 }
 
-/** null while Wave has not decided (processing). The client reads both error spellings (see the report). */
+/**
+ * null while Wave has not decided (processing). payout_error is read in both spellings: {error_code,
+ * error_message} (0xc007b/wave-api-client's types, the mock's) and {code, message} (Wave's other error objects).
+ */
 export function disbursementResultOf(p: WavePayout): DisbursementResult | null {
   if (p.status === 'succeeded') return { state: 'OK', providerTxId: p.id };
   if (p.status === 'processing') return null;

@@ -1,4 +1,4 @@
-import type { OperatorResult } from '@mm/domain';
+import type { FailureCode, OperatorResult } from '@mm/domain';
 
 /**
  * What an adapter needs to find a payment again at its operator: our reference, and what the
@@ -39,7 +39,12 @@ export interface UssdPushRequest extends PaymentLookup {
 
 export type UssdPushAck =
   | { accepted: true; providerSessionId: string | null; customerAction?: CustomerAction }
-  | { accepted: false; providerState: 'KO'; providerTxnStatus: string | null };
+  /**
+   * Refused at once: the cash-in is FAILED. `providerState` KO (the operator refused it) or canceled
+   * (the payer's side, e.g. a balance the operator checked at once); `failureCode` when the adapter
+   * knows the cause (MTN's PAYER_NOT_FOUND), OPERATOR_REJECTED otherwise.
+   */
+  | { accepted: false; providerState: 'KO' | 'canceled'; providerTxnStatus: string | null; failureCode?: FailureCode; failureReason?: string | null };
 
 /**
  * Thrown when a refund or payout is with the operator but not decided yet (MTN answers 202 and is

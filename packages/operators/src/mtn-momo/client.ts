@@ -17,7 +17,7 @@ import {
 import { hintFromCallback } from './callback.js';
 import { errorCodeOf, externalIdOf, statusLookup, toRefundBody, toRequestToPayBody, toTransferBody } from './mapping.js';
 import { MtnProductClient, type MtnProductCredentials } from './product-client.js';
-import { REFUSING_500_CODES } from './reasons.js';
+import { MTN_REASONS, REFUSING_500_CODES } from './reasons.js';
 import { mtnReferenceId } from './reference-id.js';
 
 export interface MtnMomoAdapterConfig {
@@ -75,7 +75,10 @@ export class MtnMomoAdapter implements OperatorAdapter {
     if (res.status === 409) return this.adoptExisting(req.partnerReference, referenceId);
     const code = errorCodeOf(res.data);
     // A request refused at once (unknown payer, wrong currency, ...): the payment fails with MTN's code.
-    if (res.status === 500 && code !== null && REFUSING_500_CODES.has(code)) return { accepted: false, providerState: 'KO', providerTxnStatus: code };
+    if (res.status === 500 && code !== null && REFUSING_500_CODES.has(code)) {
+      // MTN's usual answer for a number without a wallet: the merchant reads PAYER_NOT_FOUND, not a bare refusal.
+      return { accepted: false, providerState: 'KO', providerTxnStatus: code, failureCode: MTN_REASONS[code]?.failureCode ?? 'OPERATOR_REJECTED' };
+    }
     throw failure('push', res);
   }
 

@@ -97,6 +97,11 @@ export class OrangeMpAdapter implements OperatorAdapter {
     if (!status.found) throw new OperatorUnavailableError(`pay refused (417) and pay token unknown to Orange: ${bodyText(res.data)}`);
     // Still INITIATED: no pay was ever taken with this token, Orange refused this very request.
     if (status.providerTxnStatus === 'INITIATED') throw new OperatorRefusedError('push', 417, bodyText(res.data));
+    // Refused at pay time for a cause Orange already recorded (60019, a threshold): decided now, not at
+    // the first status poll a minute later.
+    if (status.providerState === 'canceled' || status.providerState === 'KO') {
+      return { accepted: false, providerState: status.providerState, providerTxnStatus: status.providerTxnStatus, failureCode: status.failureCode ?? undefined, failureReason: status.failureReason };
+    }
     return { accepted: true, providerSessionId: payToken, customerAction: { type: 'NONE' } };
   }
 

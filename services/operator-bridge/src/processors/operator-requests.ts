@@ -39,9 +39,12 @@ export function operatorRequestsHandler(deps: OperatorRequestsDeps) {
 }
 
 async function push(deps: OperatorRequestsDeps, t: Transaction, outboxId: string, job: Job, now: () => number): Promise<void> {
-  const adapter = await deps.adapters.adapterFor(t);
+  // Inside the try: an account that cannot be used (its credentials unreadable, its row gone) is an
+  // unknown outcome like an unreachable operator, retried and then decided like one, never left INITIATED.
+  let adapter: OperatorAdapter | null = null;
   let ack;
   try {
+    adapter = await deps.adapters.adapterFor(t);
     const request: UssdPushRequest = {
       ...paymentLookupOf(t),
       motif: t.motif,
@@ -61,7 +64,10 @@ async function push(deps: OperatorRequestsDeps, t: Transaction, outboxId: string
     ? transition(tx, pendingMove(deps, t.id, 'operator-ack', ack.providerSessionId, now, ack.customerAction))
     : transition(tx, {
         transactionId: t.id, to: 'FAILED', cause: 'operator-rejected',
-        patch: { providerState: 'KO', providerTxnStatus: ack.providerTxnStatus, failureCode: 'OPERATOR_REJECTED' },
+        patch: {
+          providerState: ack.providerState, providerTxnStatus: ack.providerTxnStatus,
+          failureCode: ack.failureCode ?? 'OPERATOR_REJECTED', ...(ack.failureReason ? { failureReason: ack.failureReason } : {}),
+        },
       })), { completes: outboxId });
 }
 
@@ -76,8 +82,8 @@ async function push(deps: OperatorRequestsDeps, t: Transaction, outboxId: string
  * waits as PENDING for its expiry check, which asks again (not found: FAILED; a result: applied; still
  * silent: EXPIRED, from which a late OK still credits the merchant).
  */
-async function decideAfterLastAttempt(deps: OperatorRequestsDeps, adapter: OperatorAdapter, t: Transaction, outboxId: string, refused: boolean, now: () => number): Promise<void> {
-  const known = refused ? null : await adapter.queryStatus(paymentLookupOf(t)).catch(() => 'no answer' as const);
+async function decideAfterLastAttempt(deps: OperatorRequestsDeps, adapter: OperatorAdapter | null, t: Transaction, outboxId: string, refused: boolean, now: () => number): Promise<void> {
+  const known = refused ? null : adapter ? await adapter.queryStatus(paymentLookupOf(t)).catch(() => 'no answer' as const) : 'no answer' as const;
   await commitStep(deps, async (tx) => {
     if (known === null) {
       return transition(tx, { transactionId: t.id, to: 'FAILED', cause: 'operator-request-refused', patch: { failureCode: 'OPERATOR_REJECTED' } });

@@ -57,7 +57,7 @@ describe('MTN MoMo Collection (requesttopay), driven through the mtn-momo adapte
 
   it('a number ending 07 is refused at once (500 PAYER_NOT_FOUND): a rejected ack with MTN\'s code, nothing created', async () => {
     const req = h.request('07');
-    await expect(h.adapter.pushUssd(req)).resolves.toEqual({ accepted: false, providerState: 'KO', providerTxnStatus: 'PAYER_NOT_FOUND' });
+    await expect(h.adapter.pushUssd(req)).resolves.toEqual({ accepted: false, providerState: 'KO', providerTxnStatus: 'PAYER_NOT_FOUND', failureCode: 'PAYER_NOT_FOUND' });
     await expect(h.adapter.queryStatus(h.lookup(req))).resolves.toMatchObject({ found: false, providerState: 'PENDING' });
   });
 

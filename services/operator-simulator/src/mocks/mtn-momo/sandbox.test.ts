@@ -48,13 +48,13 @@ describe('MTN MoMo sandbox behaviour: test numbers, EUR only, provisioning, call
 
   it('a non-EUR currency in the sandbox is 500 INVALID_CURRENCY: a refusal of the push, not an outage', async () => {
     const req = h.request('01');
-    await expect(h.adapter.pushUssd(req)).resolves.toEqual({ accepted: false, providerState: 'KO', providerTxnStatus: 'INVALID_CURRENCY' });
+    await expect(h.adapter.pushUssd(req)).resolves.toEqual({ accepted: false, providerState: 'KO', providerTxnStatus: 'INVALID_CURRENCY', failureCode: 'OPERATOR_REJECTED' });
     expect(h.record(req.partnerReference)).toBeUndefined();
   });
 
   it('a callback host other than the API user\'s is 500 INVALID_CALLBACK_URL_HOST: refused', async () => {
     const req = { ...sandboxPush('+56733123453'), callbackUrl: 'http://elsewhere.example/cb/x' };
-    await expect(h.adapter.pushUssd(req)).resolves.toEqual({ accepted: false, providerState: 'KO', providerTxnStatus: 'INVALID_CALLBACK_URL_HOST' });
+    await expect(h.adapter.pushUssd(req)).resolves.toEqual({ accepted: false, providerState: 'KO', providerTxnStatus: 'INVALID_CALLBACK_URL_HOST', failureCode: 'OPERATOR_REJECTED' });
   });
 
   it('another X-Target-Environment is 500 NOT_ALLOWED_TARGET_ENVIRONMENT: refused', async () => {

@@ -44,7 +44,7 @@ export async function startMtnHarness(options: MtnMomoMockOptions = {}): Promise
   const targetEnvironment = options.targetEnvironment ?? 'mtnivorycoast';
   const mock = await startMtnMomoMock({
     port: 0, apiUsers: [COLLECTION_USER, DISBURSEMENT_USER], targetEnvironment,
-    outcomeDelayMs: 30, lateConfirmDelayMs: 400, createdDelayMs: 200, sandboxExpiryMs: 200, disbursementDelayMs: 150,
+    outcomeDelayMs: 300, lateConfirmDelayMs: 1_000, createdDelayMs: 200, sandboxExpiryMs: 200, disbursementDelayMs: 150,
     ...options,
   });
   const adapterWith: MtnHarness['adapterWith'] = (o) => createAccountAdapter('mtn-momo', {

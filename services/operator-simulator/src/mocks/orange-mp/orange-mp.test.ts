@@ -29,9 +29,12 @@ describe('Orange mp adapter against the mp mock: outcomes', () => {
     ['04', '100004', 'THRESHOLD_REACHED'],
   ])('number ending %s fails with Orange code %s (%s), the code passed through', async (suffix, code, failureCode) => {
     const { req, ack } = await h.pay(h.request(suffix));
-    // 02 and 04 are refused by the pay itself (417): the adapter resolves them by status, never a blind failure.
-    expect(ack).toMatchObject({ accepted: true, providerSessionId: req.providerSessionId });
-    await expect(h.settled(req)).resolves.toMatchObject({ providerState: 'canceled', providerTxnStatus: code, failureCode, failureReason: expect.any(String) });
+    const failed = { providerState: 'canceled', providerTxnStatus: code, failureCode, failureReason: expect.any(String) };
+    // 02 and 04 are refused by the pay itself (417): the adapter reads the status Orange recorded and the push is
+    // refused with it at once, never a blind failure; 03 (wrong PIN) is accepted, then fails.
+    if (suffix === '03') expect(ack).toMatchObject({ accepted: true, providerSessionId: req.providerSessionId });
+    else expect(ack).toEqual({ accepted: false, ...failed });
+    await expect(h.settled(req)).resolves.toMatchObject(failed);
   });
 
   it('05: the customer cancels, CANCELLED reads canceled / CUSTOMER_DID_NOT_VALIDATE', async () => {
@@ -47,7 +50,7 @@ describe('Orange mp adapter against the mp mock: outcomes', () => {
 
   it('07: refused at once (417 Beneficiaire introuvable), read from the status as a failure without a code', async () => {
     const { req, ack } = await h.pay(h.request('07'));
-    expect(ack).toMatchObject({ accepted: true });
+    expect(ack).toEqual({ accepted: false, providerState: 'canceled', providerTxnStatus: 'FAILED', failureCode: 'UNKNOWN', failureReason: 'Beneficiaire introuvable' });
     await expect(h.adapter.queryStatus(req)).resolves.toMatchObject({ providerState: 'canceled', providerTxnStatus: 'FAILED', failureCode: 'UNKNOWN', failureReason: 'Beneficiaire introuvable' });
   });
 
@@ -77,7 +80,7 @@ describe('Orange mp adapter against the mp mock: outcomes', () => {
     const { providerSessionId } = await h.adapter.prepare();
     const req = { ...h.request('01'), providerSessionId };
     await waitFor(() => h.mock.control.payment(providerSessionId)?.status === 'EXPIRED', { timeoutMs: 3_000, what: 'the pay token to expire' });
-    await expect(h.adapter.pushUssd(req)).resolves.toMatchObject({ accepted: true, providerSessionId });
+    await expect(h.adapter.pushUssd(req)).resolves.toMatchObject({ accepted: false, providerState: 'canceled', providerTxnStatus: 'EXPIRED' });
     expect(h.mock.control.payment(providerSessionId)).toMatchObject({ subscriberMsisdn: null, status: 'EXPIRED' });
     await expect(h.adapter.queryStatus(req)).resolves.toMatchObject({ providerState: 'canceled', providerTxnStatus: 'EXPIRED' });
   });

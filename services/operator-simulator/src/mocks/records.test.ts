@@ -37,8 +37,8 @@ describe('MTN MoMo mock: its record by externalId over /_mock/records', () => {
     await expect(decided(() => h.adapter.refund(refund))).resolves.toMatchObject({ state: 'OK' });
 
     const r = await records(h.mock.url);
-    expect(paymentOf(r, paid.partnerReference)).toEqual({ reference: paid.partnerReference, created: 1, state: 'SUCCESSFUL', taken: true, refundsPaid: 1 });
-    expect(paymentOf(r, failed.partnerReference)).toEqual({ reference: failed.partnerReference, created: 1, state: 'FAILED', taken: false, refundsPaid: 0 });
+    expect(paymentOf(r, paid.partnerReference)).toEqual({ reference: paid.partnerReference, created: 1, state: 'SUCCESSFUL', taken: true, decided: true, refundsPaid: 1 });
+    expect(paymentOf(r, failed.partnerReference)).toEqual({ reference: failed.partnerReference, created: 1, state: 'FAILED', taken: false, decided: true, refundsPaid: 0 });
     expect(r.refunds).toEqual([{ reference: refund.partnerReference, paymentReference: paid.partnerReference, created: 1, state: 'SUCCESSFUL', paid: 1 }]);
   });
 
@@ -51,7 +51,7 @@ describe('MTN MoMo mock: its record by externalId over /_mock/records', () => {
       body: { amount: '5000', currency: 'XOF', externalId: req.partnerReference, payer: { partyIdType: 'MSISDN', partyId: '2250500000006' }, payerMessage: 'x', payeeNote: 'x' },
     });
     expect(res.status).toBe(202);
-    expect(paymentOf(await records(h.mock.url), req.partnerReference)).toMatchObject({ created: 2, state: 'PENDING', taken: false });
+    expect(paymentOf(await records(h.mock.url), req.partnerReference)).toMatchObject({ created: 2, state: 'PENDING', taken: false, decided: false });
   });
 });
 
@@ -69,8 +69,8 @@ describe('Orange mp mock: its record by orderId over /_mock/records', () => {
     await h.settled(cancelled);
     const r = await records(h.mock.url);
     expect(r.payments).toEqual([
-      { reference: req.partnerReference, created: 1, state: 'SUCCESSFULL', taken: true, refundsPaid: 0 },
-      { reference: cancelled.partnerReference, created: 1, state: 'CANCELLED', taken: false, refundsPaid: 0 },
+      { reference: req.partnerReference, created: 1, state: 'SUCCESSFULL', taken: true, decided: true, refundsPaid: 0 },
+      { reference: cancelled.partnerReference, created: 1, state: 'CANCELLED', taken: false, decided: true, refundsPaid: 0 },
     ]);
     expect(r.refunds).toEqual([]);
   });
@@ -79,7 +79,7 @@ describe('Orange mp mock: its record by orderId over /_mock/records', () => {
     const req = h.request('06');
     await h.pay(req);
     await h.pay(req);
-    expect(paymentOf(await records(h.mock.url), req.partnerReference)).toMatchObject({ created: 2, state: 'PENDING', taken: false });
+    expect(paymentOf(await records(h.mock.url), req.partnerReference)).toMatchObject({ created: 2, state: 'PENDING', taken: false, decided: false });
   });
 });
 
@@ -98,7 +98,7 @@ describe('Wave mock: its record by client_reference over /_mock/records', () => 
       await h.adapter.refund(refund);
       await h.adapter.refund(refund);
       const r = await records(h.mock.url);
-      expect(paymentOf(r, paid.partnerReference)).toEqual({ reference: paid.partnerReference, created: 1, state: 'complete/succeeded', taken: true, refundsPaid: 1 });
+      expect(paymentOf(r, paid.partnerReference)).toEqual({ reference: paid.partnerReference, created: 1, state: 'complete/succeeded', taken: true, decided: true, refundsPaid: 1 });
       expect(paymentOf(r, failed.partnerReference)).toMatchObject({ created: 1, taken: false, refundsPaid: 0 });
 
       // Wave does not dedupe on client_reference: a second POST is a second session, and the record shows it.
@@ -120,7 +120,7 @@ describe('Orange WebPay mock: its record by order_id over /_mock/records', () =>
     try {
       const { req } = await h.payWith('01');
       await h.settled(req);
-      expect((await records(h.mock.url)).payments).toEqual([{ reference: req.partnerReference, created: 1, state: 'SUCCESS', taken: true, refundsPaid: 0 }]);
+      expect((await records(h.mock.url)).payments).toEqual([{ reference: req.partnerReference, created: 1, state: 'SUCCESS', taken: true, decided: true, refundsPaid: 0 }]);
     } finally {
       await h.close();
     }

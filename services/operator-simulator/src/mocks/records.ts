@@ -13,6 +13,8 @@ export interface MockPaymentRecord {
   state: string;
   /** Whether the operator took the money (a settled success). */
   taken: boolean;
+  /** Whether the operator has decided it for good (nothing will change it any more, but a refund). */
+  decided: boolean;
   /** How many times money went back to the customer for it (refunds paid, whatever their reference). */
   refundsPaid: number;
 }

@@ -22,6 +22,7 @@ export function mtnRecords(all: readonly MtnRecord[]): MockRecords {
   return {
     payments: [...groupBy(requests, externalIdOf)].map(([reference, group]) => ({
       reference, created: group.length, state: stateOf(group), taken: group.some((r) => r.status === 'SUCCESSFUL'),
+      decided: group.every((r) => r.status === 'SUCCESSFUL' || r.status === 'FAILED'),
       refundsPaid: paidBack(new Set(group.map((r) => r.referenceId))),
     })),
     refunds: [...groupBy(refunds, externalIdOf)].map(([reference, group]) => {

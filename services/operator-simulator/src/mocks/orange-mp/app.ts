@@ -153,7 +153,7 @@ export function createOrangeMpMock(options: OrangeMpMockOptions): { app: Express
 export function mpRecords(all: readonly MpPayment[]): MockRecords {
   const payments = [...groupBy(all, (p) => p.orderId)].map(([reference, group]) => ({
     reference, created: group.length, state: (group.find((p) => p.status === 'SUCCESSFULL') ?? group.at(-1)!).status,
-    taken: group.some((p) => p.status === 'SUCCESSFULL'), refundsPaid: 0,
+    taken: group.some((p) => p.status === 'SUCCESSFULL'), decided: group.every((p) => p.status !== 'INITIATED' && p.status !== 'PENDING'), refundsPaid: 0,
   }));
   return { payments, refunds: [], payouts: [] };
 }

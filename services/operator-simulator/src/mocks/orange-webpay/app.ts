@@ -153,7 +153,8 @@ export function createOrangeWebpayMock(options: OrangeWebpayMockOptions): { app:
     payment: (payToken) => payments.get(payToken),
     paymentsFor: (orderId) => payments.countFor(orderId),
     records: () => ({
-      payments: payments.all().map((p) => ({ reference: p.orderId, created: 1, state: p.status, taken: p.status === 'SUCCESS', refundsPaid: 0 })),
+      payments: payments.all().map((p) => ({ reference: p.orderId, created: 1, state: p.status, taken: p.status === 'SUCCESS',
+        decided: p.status !== 'INITIATED' && p.status !== 'PENDING', refundsPaid: 0 })),
       refunds: [], payouts: [],
     }),
     pay: (payToken, msisdn) => {

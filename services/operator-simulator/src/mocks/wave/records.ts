@@ -13,7 +13,9 @@ export function waveRecords(sessions: readonly MockSession[], payouts: readonly 
       const shown = group.find((s) => s.payment_status === 'succeeded') ?? group.at(-1)!;
       return {
         reference, created: group.length, state: `${shown.checkout_status}/${shown.payment_status}`,
-        taken: group.some((s) => s.payment_status === 'succeeded'), refundsPaid: group.reduce((n, s) => n + s.refundsPaid, 0),
+        taken: group.some((s) => s.payment_status === 'succeeded'),
+        // An open session may still be paid, even after a failed attempt.
+        decided: group.every((s) => s.checkout_status !== 'open'), refundsPaid: group.reduce((n, s) => n + s.refundsPaid, 0),
       };
     }),
     refunds: [],

@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createDb, type Db } from '@mm/db';
-import { createApiKey, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
+import {
+  createApiKey, createMerchant, SecretBox, SEED_SUBSIDIARIES, setOperatorAccountCredentials, upsertOperatorAccount, upsertSubsidiary,
+} from '@mm/db/reference-data';
+import { demoMockAccounts, mockUrls, type MockUrls } from '@mm/operator-simulator';
 import { createTestDatabase, distinctFreePorts, signedClient, type TestDatabase } from '@mm/testing';
 import { startMerchantReceiver, type MerchantReceiver } from './merchant-receiver.js';
 import { PrivateRedis } from './private-redis.js';
 import { LOG_DIR, ServiceProcess } from './service-process.js';
+import { OperatorMocksControl } from './operator-mocks-control.js';
 import { SimulatorControl } from './simulator-control.js';
 
 /** Timings of one suite, all short so that expiry, retries and recovery happen in seconds. */
@@ -30,6 +34,12 @@ export interface ChaosOptions {
    * the same database and Redis. The operator simulator stays single: its state is in memory.
    */
   replicas?: number;
+  /**
+   * Runs the real operators' contract mocks in the simulator's process (OPERATOR_MOCKS=on, free ports, Wave's
+   * outcomes by number and its webhooks to the first bridge), with the operator accounts of CI, SN and CM
+   * pointed at them and enabled: numbers then route to MTN, Orange and (named) Wave as in production.
+   */
+  operatorMocks?: boolean;
 }
 
 export const SERVICE_NAMES = ['simulator', 'gateway', 'bridge', 'expiry', 'refunds', 'dispatcher'] as const;
@@ -73,6 +83,9 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
   // Every process of the system binds its own ports later: they must all differ.
   const freePort = distinctFreePorts();
   const simulatorPort = await freePort();
+  // Known before the simulator starts: Wave posts its webhooks to the first bridge's callback route.
+  const firstBridgePort = await freePort();
+  const mocks = o.operatorMocks ? await configureOperatorMocks(db, new SecretBox(masterKey), freePort) : null;
   const sandboxToken = randomBytes(16).toString('hex');
   const common = {
     DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: 'chaos', MASTER_KEY: masterKey,
@@ -88,6 +101,7 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
     simulator: { dir: 'operator-simulator', readyPath: '/health', env: (p) => ({
       OPERATOR_SIMULATOR_PORT: String(p), SIM_SANDBOX_TOKEN: sandboxToken, SIM_OUTCOME_DELAY_MS: String(o.outcomeDelayMs ?? 300),
       SIM_LATE_CONFIRM_DELAY_MS: String(o.lateConfirmDelayMs ?? 60_000), SIM_HANG_MS: '5000',
+      ...(mocks ? mockEnv(mocks.urls, `${url(firstBridgePort)}/operator/callbacks/wave/ci`) : {}),
     }) },
     gateway: { dir: 'gateway', internal: true, env: (p, ip) => ({
       GATEWAY_PORT: String(p), GATEWAY_INTERNAL_PORT: String(ip), PUBLIC_BASE_URL: url(p), CASHIN_ACK_WAIT_MS: '1500',
@@ -122,7 +136,7 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
   const instances = { simulator: [await instance('simulator', 0, simulatorPort)] } as Record<ServiceName, ServiceProcess[]>;
   for (const name of REPLICATED) {
     instances[name] = [];
-    for (let i = 0; i < replicas; i++) instances[name].push(await instance(name, i, await freePort()));
+    for (let i = 0; i < replicas; i++) instances[name].push(await instance(name, i, name === 'bridge' && i === 0 ? firstBridgePort : await freePort()));
   }
   const services = Object.fromEntries(SERVICE_NAMES.map((n) => [n, instances[n][0]!])) as Record<ServiceName, ServiceProcess>;
   const all = SERVICE_NAMES.flatMap((n) => instances[n]);
@@ -136,6 +150,7 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
   const started = await Promise.allSettled(all.map((s) => s.start()));
   const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
+  await mocks?.ready();
   const gatewayUrls = instances.gateway.map((s) => s.spec.url);
 
   return {
@@ -147,6 +162,8 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
     merchant: { id: merchant.id, ...key },
     gatewayUrl: gatewayUrls[0]!,
     simulator: new SimulatorControl(url(simulatorPort), sandboxToken),
+    /** The real operators' mocks (their records), when started with `operatorMocks`. */
+    operators: mocks,
     api: signedClient(gatewayUrls[0]!, key.apiKey, key.apiSecret),
     /** The merchant's client of each gateway instance. */
     apis: gatewayUrls.map((u) => signedClient(u, key.apiKey, key.apiSecret)),
@@ -166,3 +183,26 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
 }
 
 export type ChaosSystem = Awaited<ReturnType<typeof startChaosSystem>>;
+
+/**
+ * Picks the mocks' ports and configures the operator accounts on them in the suite's database (credentials
+ * sealed with its MASTER_KEY), enabled: the gateway routes by them, the bridge and workers build adapters from them.
+ */
+async function configureOperatorMocks(db: Db, box: SecretBox, freePort: () => Promise<number>): Promise<OperatorMocksControl> {
+  const urls = mockUrls({ mtnCi: await freePort(), mtnCm: await freePort(), orangeWebpay: await freePort(), orangeMp: await freePort(), wave: await freePort() });
+  for (const a of demoMockAccounts(urls)) {
+    await upsertOperatorAccount(db, { countryCode: a.countryCode, operator: a.operator, api: a.api, baseUrl: a.baseUrl, settings: a.settings });
+    await setOperatorAccountCredentials(db, box, a.countryCode, a.operator, a.credentials);
+    await upsertOperatorAccount(db, { countryCode: a.countryCode, operator: a.operator, api: a.api, enabled: true });
+  }
+  return new OperatorMocksControl(urls);
+}
+
+/** The simulator's settings that start the mocks on those ports (services/operator-simulator/src/mocks/mock-env.ts). */
+function mockEnv(urls: MockUrls, waveWebhookUrl: string): Record<string, string> {
+  const port = (u: string) => new URL(u).port;
+  return {
+    OPERATOR_MOCKS: 'on', MOCK_MTN_CI_PORT: port(urls.mtnCi), MOCK_MTN_CM_PORT: port(urls.mtnCm), MOCK_ORANGE_WEBPAY_PORT: port(urls.orangeWebpay),
+    MOCK_ORANGE_MP_PORT: port(urls.orangeMp), MOCK_WAVE_PORT: port(urls.wave), MOCK_WAVE_WEBHOOK_URL: waveWebhookUrl, MOCK_WAVE_AUTOPAY: 'true',
+  };
+}

@@ -2,6 +2,7 @@ import { verifyLedger } from '@mm/db/transactions';
 import { signatureMatches } from '@mm/domain';
 import { waitFor } from '@mm/testing';
 import type { ChaosSystem } from './chaos-system.js';
+import { OperatorRecords } from './operator-records.js';
 
 const NOTIFIED = ['SUCCESS', 'FAILED', 'EXPIRED', 'REVERSED'];
 /** Slack past expires_at for the expiry check to run (relay grace, lock, operator answer). */
@@ -22,12 +23,12 @@ export async function settle(sys: ChaosSystem, timeoutMs = 120_000): Promise<voi
 }
 
 async function openWork(sys: ChaosSystem): Promise<string[]> {
-  const [early, undecided, refunds, hooks, pushes] = await Promise.all([
+  const [early, undecided, refunds, hooks, operators] = await Promise.all([
     sys.db.transaction.findMany({ where: { status: { in: ['CREATED', 'INITIATED'] } }, select: { id: true, status: true } }),
-    sys.db.transaction.findMany({ where: { status: { in: ['PENDING', 'EXPIRED'] } }, select: { id: true, status: true, expiresAt: true, providerReference: true } }),
+    sys.db.transaction.findMany({ where: { status: { in: ['PENDING', 'EXPIRED'] } }, select: { id: true, status: true, expiresAt: true, providerReference: true, countryCode: true, operator: true } }),
     sys.db.refund.findMany({ where: { status: 'PENDING' }, select: { id: true } }),
     sys.db.webhookEvent.findMany({ where: { status: 'PENDING' }, select: { id: true, attemptCount: true } }),
-    sys.simulator.pushes(),
+    OperatorRecords.read(sys),
   ]);
   const now = Date.now();
   return [
@@ -35,9 +36,9 @@ async function openWork(sys: ChaosSystem): Promise<string[]> {
     ...undecided.filter((t) => t.status === 'PENDING' && (!t.expiresAt || t.expiresAt.getTime() < now)).map((t) => `transaction ${t.id} PENDING past expiry`),
     // Its result is on its way (a callback retried, a poll due, a late confirmation): not settled yet.
     ...undecided.filter((t) => {
-      const operator = pushes.get(t.providerReference)?.state ?? 'PENDING';
-      return t.status === 'PENDING' ? operator !== 'PENDING' : operator === 'OK';
-    }).map((t) => `transaction ${t.id} ${t.status}, decided otherwise by the operator`),
+      const operator = operators.view(t);
+      return t.status === 'PENDING' ? operator?.decided === true : operator?.taken === true;
+    }).map((t) => `transaction ${t.id} ${t.status}, decided otherwise by the operator (${t.operator} ${t.countryCode}: ${operators.view(t)?.state})`),
     ...refunds.map((r) => `refund ${r.id} PENDING`),
     ...hooks.map((h) => `webhook event ${h.id} PENDING after ${h.attemptCount} attempts`),
   ];
@@ -50,13 +51,12 @@ async function openWork(sys: ChaosSystem): Promise<string[]> {
 export async function violations(sys: ChaosSystem): Promise<string[]> {
   const found: string[] = [];
   const now = Date.now();
-  const [transactions, events, webhookEvents, refunds, pushes, operatorRefunds, ledger] = await Promise.all([
+  const [transactions, events, webhookEvents, refunds, operators, ledger] = await Promise.all([
     sys.db.transaction.findMany(),
     sys.db.transactionEvent.findMany({ orderBy: { id: 'asc' } }),
     sys.db.webhookEvent.findMany(),
     sys.db.refund.findMany(),
-    sys.simulator.pushes(),
-    sys.simulator.refunds(),
+    OperatorRecords.read(sys),
     verifyLedger(sys.db),
   ]);
 
@@ -66,20 +66,22 @@ export async function violations(sys: ChaosSystem): Promise<string[]> {
     if (t.status === 'PENDING' && (!t.expiresAt || t.expiresAt.getTime() + EXPIRY_SLACK_MS < now)) found.push(`stuck: ${t.id} PENDING past its expiry`);
   }
 
-  // One USSD push per transaction, and our outcome agrees with what the operator did.
+  // One payment created at the operator per transaction (one USSD push, request to pay, pay or checkout
+  // session), and our outcome agrees with what the operator did.
   const reached = new Set(events.filter((e) => e.toStatus === 'PENDING').map((e) => e.transactionId));
   for (const t of transactions) {
-    const push = pushes.get(t.providerReference);
-    const rings = push?.push_count ?? 0;
-    if (rings > 1) found.push(`push: ${t.id} rang the phone ${rings} times`);
-    if (reached.has(t.id) && rings !== 1) found.push(`push: ${t.id} reached PENDING with ${rings} pushes`);
-    if (t.failureCode === 'OPERATOR_UNAVAILABLE' && push) found.push(`push: ${t.id} FAILED OPERATOR_UNAVAILABLE but the operator has its push (${push.state})`);
+    const operator = operators.view(t);
+    const at = operator?.where ?? t.operator;
+    const created = operator?.created ?? 0;
+    if (created > 1) found.push(`push: ${t.id} (${at}) created ${created} payments at the operator`);
+    if (reached.has(t.id) && created !== 1) found.push(`push: ${t.id} (${at}) reached PENDING with ${created} payments at the operator`);
+    if (t.failureCode === 'OPERATOR_UNAVAILABLE' && operator) found.push(`push: ${t.id} (${at}) FAILED OPERATOR_UNAVAILABLE but the operator has its payment (${operator.state})`);
     // Money both ways: never credited unless the operator took it, never failed when it did. A PENDING or
     // EXPIRED one the operator has confirmed is still converging: settle() waits for it.
     const credited = t.status === 'SUCCESS' || t.status === 'REVERSED';
-    const taken = push?.state === 'OK';
+    const taken = operator?.taken === true;
     if (credited !== taken && !(taken && (t.status === 'PENDING' || t.status === 'EXPIRED'))) {
-      found.push(`operator: ${t.id} is ${t.status} but the operator says ${push?.state ?? 'it never saw it'}`);
+      found.push(`operator: ${t.id} (${at}) is ${t.status} but the operator says ${operator?.state ?? 'it never saw it'}`);
     }
   }
 
@@ -88,12 +90,23 @@ export async function violations(sys: ChaosSystem): Promise<string[]> {
     const sum = refunds.filter((r) => r.transactionId === t.id && r.status !== 'FAILED').reduce((s, r) => s + r.amount, 0n);
     if (sum > t.amount) found.push(`refund: ${t.id} refunds ${sum} of ${t.amount}`);
   }
+  // Each refund paid out exactly once when SUCCESS, never when FAILED, by the operator's record of it (its
+  // own reference at the simulator and MTN); and per payment, as much money given back as refunds SUCCESS
+  // (Wave's full refund; Orange has no refund API, so its refunds FAIL and nothing is ever given back).
+  const byId = new Map(transactions.map((t) => [t.id, t]));
   for (const r of refunds) {
-    const paid = operatorRefunds.get(r.providerReference);
-    const payouts = paid?.answer.state === 'OK' ? paid.refund_count : 0;
-    if (r.status === 'SUCCESS' && payouts !== 1) found.push(`refund: ${r.id} SUCCESS with ${payouts} payouts`);
-    if (r.status === 'FAILED' && payouts !== 0) found.push(`refund: ${r.id} FAILED but paid out ${payouts} times`);
+    const t = byId.get(r.transactionId)!;
+    const paid = operators.refund(t, r.providerReference);
+    if (paid?.created && paid.created > 1) found.push(`refund: ${r.id} (${operators.view(t)?.where ?? t.operator}) created ${paid.created} times at the operator`);
+    if (paid && r.status === 'SUCCESS' && paid.paid !== 1) found.push(`refund: ${r.id} SUCCESS with ${paid.paid} payouts (${paid.state})`);
+    if (paid && r.status === 'FAILED' && paid.paid !== 0) found.push(`refund: ${r.id} FAILED but paid out ${paid.paid} times`);
     if (r.status === 'PENDING') found.push(`refund: ${r.id} still PENDING`);
+  }
+  for (const t of transactions) {
+    const given = operators.view(t)?.refundsPaid;
+    if (given === null || given === undefined) continue;
+    const succeeded = refunds.filter((r) => r.transactionId === t.id && r.status === 'SUCCESS').length;
+    if (given !== succeeded) found.push(`refund: ${t.id} (${operators.view(t)!.where}) has ${succeeded} refunds SUCCESS but the operator paid back ${given}`);
   }
 
   // The ledger: journals balance, balances equal their journal and are never negative.

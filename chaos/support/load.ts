@@ -15,6 +15,10 @@ export interface LoadOptions {
   refundEvery?: number;
   /** How long one request may be retried while the gateway is down. */
   retryForMs?: number;
+  /** The customer of the i-th cash-in, and the operator it names (none: routed by number); by default +22507070000 and suffixes[i]. */
+  customer?: (i: number) => { msisdn: string; operator?: string };
+  /** The refunds of the i-th cash-in once SUCCESS (with refundEvery), amounts in turn; by default half, then the rest. */
+  refundAmounts?: (i: number, amount: number) => number[];
 }
 
 export interface LoadReport {
@@ -69,7 +73,10 @@ export async function runLoad(api: Api, o: LoadOptions): Promise<LoadReport> {
   async function flow(i: number): Promise<void> {
     const order = `${o.prefix}-${i}`;
     const amount = 1000 + ((i * 7919) % 49) * 100;
-    const res = await send('POST', '/api/v1/payments/cashin', { merchant_order_id: order, amount, customer_msisdn: customer(o.suffixes[i % o.suffixes.length]!) });
+    const who = o.customer?.(i) ?? { msisdn: customer(o.suffixes[i % o.suffixes.length]!) };
+    const res = await send('POST', '/api/v1/payments/cashin', {
+      merchant_order_id: order, amount, customer_msisdn: who.msisdn, ...(who.operator ? { operator: who.operator } : {}),
+    });
     if (res.status !== 202 && res.status !== 200) throw new Error(`cash-in ${order}: ${res.status} ${res.text}`);
     const id = res.body.data.transaction_id as string;
     report.transactionIds.push(id);
@@ -77,8 +84,8 @@ export async function runLoad(api: Api, o: LoadOptions): Promise<LoadReport> {
     const done = await settled(id);
     if (done.status !== 'SUCCESS') return;
     const half = Math.floor(amount / 2);
-    await refund(id, half, `${order}-r1`);
-    await refund(id, amount - half, `${order}-r2`);
+    const amounts = o.refundAmounts?.(i, amount) ?? [half, amount - half];
+    for (const [n, part] of amounts.entries()) await refund(id, part, `${order}-r${n + 1}`);
   }
 
   let next = 0;

@@ -104,3 +104,4 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
 }
 
 export { demoMockAccounts, mockUrls, startOperatorMocks, type MockAccount, type MockUrls, type OperatorMocksOptions, type RunningOperatorMocks } from './mocks/operator-mocks.js';
+export type { MockPaymentRecord, MockRecords, MockTransferRecord } from './mocks/records.js';

@@ -15,7 +15,7 @@ import {
   type CallbackHint, type VerifiedCallback,
 } from '../operator-adapter.js';
 import {
-  disbursementResultOf, errorCodeOf, eventOf, payoutOf, payoutsOf, pickSession, resultFromSession, reusableSession,
+  disbursementResultOf, errorCodeOf, eventOf, payoutOf, payoutsOf, pickSession, resultFromSession,
   sessionOf, sessionsOf, toCheckoutBody, toPayoutBody, type WavePayout, type WaveSession,
 } from './mapping.js';
 import { singleHeader, waveSignatureHolds } from './webhook.js';
@@ -62,8 +62,10 @@ export class WaveOperatorAdapter implements OperatorAdapter {
   async pushUssd(req: UssdPushRequest): Promise<UssdPushAck> {
     const { returnUrl } = req;
     if (!returnUrl) throw new Error('a Wave checkout needs returnUrl: the page Wave sends the customer back to');
-    // A retried push (after a timeout whose outcome is unknown) finds the session the first one made.
-    const session = reusableSession(await this.search(req.partnerReference, 'push')) ?? await this.createSession({ ...req, returnUrl });
+    // A retried push (after a timeout whose outcome is unknown) finds the session the first one made, and adopts
+    // it even when it has ended meanwhile (the customer gave up, it expired): that session is this payment's
+    // outcome. A second one would ask the customer again for a payment Wave already closed unpaid.
+    const session = pickSession(await this.search(req.partnerReference, 'push')) ?? await this.createSession({ ...req, returnUrl });
     return { accepted: true, providerSessionId: session.id, customerAction: { type: 'REDIRECT', url: session.wave_launch_url } };
   }
 

@@ -1,6 +1,6 @@
 import { outcomeOfOperatorResult } from '@mm/domain';
 import {
-  disbursementResultOf, eventOf, pickSession, resultFromSession, reusableSession, sessionOf, toCheckoutBody, toPayoutBody,
+  disbursementResultOf, eventOf, pickSession, resultFromSession, sessionOf, toCheckoutBody, toPayoutBody,
   type WaveSession,
 } from './mapping.js';
 import { parseWaveSignature } from './webhook.js';
@@ -82,12 +82,11 @@ describe('Wave wire shapes', () => {
     expect(disbursementResultOf({ id: 'pt-1', status, payout_error: payoutError })).toEqual(expected);
   });
 
-  it('a retried push reuses a live session, never an expired one; a status query prefers the paid one', () => {
+  it('the session of a reference (a retried push adopts it, a status query reads it): the paid one, else an open one, else the last', () => {
     const expired = session({ id: 'a', checkout_status: 'expired' });
     const open = session({ id: 'b' });
     const paid = session({ id: 'c', checkout_status: 'complete', payment_status: 'succeeded', transaction_id: 'T' });
-    expect(reusableSession([expired])).toBeNull();
-    expect(reusableSession([expired, open])?.id).toBe('b');
+    expect(pickSession([expired, open])?.id).toBe('b');
     expect(pickSession([open, paid])?.id).toBe('c');
     expect(pickSession([expired])?.id).toBe('a');
   });

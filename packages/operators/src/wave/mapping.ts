@@ -120,12 +120,6 @@ export function pickSession(sessions: WaveSession[]): WaveSession | null {
     ?? sessions.at(-1) ?? null;
 }
 
-/** Live sessions only: an expired one cannot be paid, so a retried push makes a new one. */
-export function reusableSession(sessions: WaveSession[]): WaveSession | null {
-  const live = sessions.filter((s) => s.checkout_status !== 'expired');
-  return live.length ? pickSession(live) : null;
-}
-
 const e164 = (msisdn: string) => (msisdn.startsWith('+') ? msisdn : `+${msisdn}`);
 
 /** error_url is our page too; the marker only tells the page the customer came back from a failure. */

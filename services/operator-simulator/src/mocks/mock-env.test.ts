@@ -15,6 +15,12 @@ describe('parseMockEnv', () => {
     expect(parseMockEnv({ OPERATOR_MOCKS: 'on', MOCK_WAVE_PORT: '4015', MOCK_WAVE_WEBHOOK_URL: '' })).toMatchObject({ ports: { wave: 4015 }, waveWebhookUrl: null });
   });
 
+  it('a Wave customer pays on the launch page unless MOCK_WAVE_AUTOPAY=true (the chaos suite: outcomes by number alone)', () => {
+    expect(parseMockEnv({ OPERATOR_MOCKS: 'on', MOCK_WAVE_AUTOPAY: 'true' })).toMatchObject({ waveAutoPay: true });
+    expect(parseMockEnv({ OPERATOR_MOCKS: 'on', MOCK_WAVE_AUTOPAY: 'false' })).toMatchObject({ waveAutoPay: false });
+    expect(() => parseMockEnv({ OPERATOR_MOCKS: 'on', MOCK_WAVE_AUTOPAY: 'yes' })).toThrow(/MOCK_WAVE_AUTOPAY/);
+  });
+
   it('refuses a bad value instead of guessing', () => {
     expect(() => parseMockEnv({ OPERATOR_MOCKS: 'yes' })).toThrow(/OPERATOR_MOCKS/);
   });

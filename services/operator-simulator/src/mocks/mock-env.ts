@@ -16,6 +16,8 @@ const schema = Joi.object({
   MOCK_WAVE_PORT: port(3015),
   // Wave posts every event of a wallet to the one URL registered for it: the bridge's route of the Wave account.
   MOCK_WAVE_WEBHOOK_URL: Joi.string().uri({ scheme: ['http', 'https'] }).allow('').default('http://127.0.0.1:3002/operator/callbacks/wave/ci'),
+  // false (the demo): a person pays on Wave's launch page; true (the chaos suite): outcomes by number, on their own.
+  MOCK_WAVE_AUTOPAY: Joi.string().valid('true', 'false').default('false'),
 });
 
 export function parseMockEnv(source: NodeJS.ProcessEnv): MockEnv {
@@ -28,7 +30,6 @@ export function parseMockEnv(source: NodeJS.ProcessEnv): MockEnv {
       orangeMp: env.MOCK_ORANGE_MP_PORT as number, wave: env.MOCK_WAVE_PORT as number,
     },
     waveWebhookUrl: (env.MOCK_WAVE_WEBHOOK_URL as string) || null,
-    // A person pays on Wave's launch page in the demo.
-    waveAutoPay: false,
+    waveAutoPay: env.MOCK_WAVE_AUTOPAY === 'true',
   };
 }

@@ -18,6 +18,8 @@ import { MtnAuth } from './auth.js';
 import { MtnCallbacks, DEFAULT_CALLBACK_PLAN, type CallbackPlan, type SentCallback } from './callbacks.js';
 import { MtnFaults, MTN_OPERATIONS, type MtnFault, type MtnOperation } from './faults.js';
 import type { MtnOutcome } from './outcomes.js';
+import { recordsRoute, type MockRecords } from '../records.js';
+import { mtnRecords } from './records.js';
 import { resolveOptions, type MtnMockProduct, type MtnMomoMockOptions } from './options.js';
 import { mtnRoutes, type MtnRouteContext } from './routes.js';
 import { MtnStore, type MtnRecord } from './store.js';
@@ -37,6 +39,8 @@ export interface MtnMomoMockControl {
   /** Delays every 202 by this (0: none), so a callback can arrive before the push's answer. */
   holdAccept(ms: number): void;
   record(referenceId: string): MtnRecord | undefined;
+  /** MTN's record of every payment, refund and transfer by our reference (externalId). */
+  records(): MockRecords;
   /** Decides a request now (as its customer or MTN would); false if unknown. */
   decide(referenceId: string, status: 'SUCCESSFUL' | 'FAILED', reason?: string): boolean;
   /** Back to defaults: no faults, no forced outcomes, normal callbacks, no hold. */
@@ -67,6 +71,7 @@ export function createMtnMomoMock(options: MtnMomoMockOptions = {}): MtnMomoMock
     setOutcome: (kind, partyId, outcome) => { (kind === 'requesttopay' ? c.script.requestToPay : c.script.payout).set(partyId, outcome); },
     holdAccept: (ms) => { c.hold.acceptMs = ms; },
     record: (referenceId) => c.store.peek(referenceId),
+    records: () => mtnRecords(c.store.all()),
     decide: (referenceId, status, reason) => {
       const record = c.store.peek(referenceId);
       if (record) c.store.decide(record, status, reason);
@@ -102,6 +107,7 @@ function controlRoutes(control: MtnMomoMockControl): express.Router {
   router.post('/expire-tokens', (_req, res) => { control.expireTokens(); res.status(204).end(); });
   router.post('/callback-plan', (req, res) => { control.setCallbackPlan((req.body ?? {}) as Partial<CallbackPlan>); res.status(204).end(); });
   router.post('/reset', (_req, res) => { control.reset(); res.status(204).end(); });
+  router.use(recordsRoute(() => control.records()));
   router.get('/requests/:referenceId', (req, res) => {
     const record = control.record(req.params.referenceId);
     if (record) res.json(record);

@@ -46,6 +46,11 @@ export class MtnStore {
     return this.records.get(referenceId);
   }
 
+  /** Every record, in creation order (the mock's own account of what it did, /_mock/records). */
+  all(): MtnRecord[] {
+    return [...this.records.values()];
+  }
+
   get(kind: MtnKind, referenceId: string): MtnRecord | undefined {
     const record = this.records.get(referenceId);
     return record?.kind === kind ? record : undefined;

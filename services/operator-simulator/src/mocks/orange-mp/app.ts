@@ -22,6 +22,7 @@ import { listen, type Listening } from '../orange-shared/listen.js';
 import { mockControlRoutes } from '../orange-shared/mock-routes.js';
 import { Notifier, type NotificationFault } from '../orange-shared/notifier.js';
 import { TokenIssuer } from '../orange-shared/tokens.js';
+import { groupBy, recordsRoute, type MockRecords } from '../records.js';
 import { MpPayments, type MpPayment, type PayRequest } from './payments.js';
 
 export interface OrangeMpMockOptions {
@@ -54,6 +55,8 @@ export interface OrangeMpMockControl {
   tokensIssued(): number;
   payment(payToken: string): MpPayment | undefined;
   paysFor(orderId: string): number;
+  /** Orange's record of every pay by orderId (our reference); mp has no refund or payout API. */
+  records(): MockRecords;
   notifications: Notifier['sent'];
   /** Sends an arbitrary notification (for an unknown reference, say). */
   notify(url: string, body: Record<string, unknown>): void;
@@ -125,7 +128,7 @@ export function createOrangeMpMock(options: OrangeMpMockOptions): { app: Express
     }
     res.json({ message: 'Transaction retrieved successfully', data: p });
   });
-  app.use('/_mock', express.json({ limit: '16kb' }), mockControlRoutes(faults, notifier, tokens));
+  app.use('/_mock', express.json({ limit: '16kb' }), mockControlRoutes(faults, notifier, tokens), recordsRoute(() => control.records()));
   app.use((_req, res) => {
     res.status(404).json({ fault: { code: 404, message: 'No matching resource found for given API Request', description: 'The requested resource is not available.' } });
   });
@@ -139,10 +142,20 @@ export function createOrangeMpMock(options: OrangeMpMockOptions): { app: Express
     tokensIssued: () => tokens.issued,
     payment: (payToken) => payments.get(payToken),
     paysFor: (orderId) => payments.paysFor(orderId),
+    records: () => mpRecords(payments.all()),
     notifications: notifier.sent,
     notify: (url, body) => notifier.notify(url, body, 0),
   };
   return { app, control, close: () => timers.clear() };
+}
+
+/** Pays taken per orderId (a pay token only gets one when paid with); the money is taken once SUCCESSFULL. */
+export function mpRecords(all: readonly MpPayment[]): MockRecords {
+  const payments = [...groupBy(all, (p) => p.orderId)].map(([reference, group]) => ({
+    reference, created: group.length, state: (group.find((p) => p.status === 'SUCCESSFULL') ?? group.at(-1)!).status,
+    taken: group.some((p) => p.status === 'SUCCESSFULL'), decided: group.every((p) => p.status !== 'INITIATED' && p.status !== 'PENDING'), refundsPaid: 0,
+  }));
+  return { payments, refunds: [], payouts: [] };
 }
 
 function payRequestOf(req: Request): (PayRequest & { pin: string }) | null {

@@ -62,6 +62,11 @@ export class MpPayments {
     return this.byToken.get(payToken);
   }
 
+  /** Every pay token, in the order init gave them. */
+  all(): MpPayment[] {
+    return [...this.byToken.values()];
+  }
+
   /** Payments Orange took for an orderId (a correct client never makes more than one). */
   paysFor(orderId: string): number {
     return [...this.byToken.values()].filter((p) => p.orderId === orderId).length;

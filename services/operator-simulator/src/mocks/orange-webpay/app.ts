@@ -25,6 +25,7 @@ import { listen, type Listening } from '../orange-shared/listen.js';
 import { mockControlRoutes } from '../orange-shared/mock-routes.js';
 import { Notifier, type NotificationFault } from '../orange-shared/notifier.js';
 import { TokenIssuer } from '../orange-shared/tokens.js';
+import { recordsRoute, type MockRecords } from '../records.js';
 import { PAGE_CSP, paymentPage } from './payment-page.js';
 import { WebPayments, type WebPayment } from './payments.js';
 
@@ -50,6 +51,8 @@ export interface OrangeWebpayMockControl {
   tokensIssued(): number;
   payment(payToken: string): WebPayment | undefined;
   paymentsFor(orderId: string): number;
+  /** Orange's record of every web payment by order_id (our reference); WebPay has no refund or payout API. */
+  records(): MockRecords;
   /** What the customer does on the payment page. */
   pay(payToken: string, msisdn: string): void;
   notifications: Notifier['sent'];
@@ -130,7 +133,7 @@ export function createOrangeWebpayMock(options: OrangeWebpayMockOptions): { app:
   });
   app.use('/mpayment-otp', page);
 
-  app.use('/_mock', express.json({ limit: '16kb' }), mockControlRoutes(faults, notifier, tokens));
+  app.use('/_mock', express.json({ limit: '16kb' }), mockControlRoutes(faults, notifier, tokens), recordsRoute(() => control.records()));
   app.post('/_mock/webpayments/:payToken/:action', (req, res) => {
     const p = payments.get(req.params.payToken);
     if (!p) return void res.status(404).json({ error: 'unknown pay_token' });
@@ -149,6 +152,11 @@ export function createOrangeWebpayMock(options: OrangeWebpayMockOptions): { app:
     tokensIssued: () => tokens.issued,
     payment: (payToken) => payments.get(payToken),
     paymentsFor: (orderId) => payments.countFor(orderId),
+    records: () => ({
+      payments: payments.all().map((p) => ({ reference: p.orderId, created: 1, state: p.status, taken: p.status === 'SUCCESS',
+        decided: p.status !== 'INITIATED' && p.status !== 'PENDING', refundsPaid: 0 })),
+      refunds: [], payouts: [],
+    }),
     pay: (payToken, msisdn) => {
       const p = payments.get(payToken);
       if (p) payments.pay(p, msisdn);

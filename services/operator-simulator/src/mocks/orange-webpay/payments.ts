@@ -46,6 +46,11 @@ export class WebPayments {
     return this.byToken.get(payToken);
   }
 
+  /** Every payment, in the order they were initiated. */
+  all(): WebPayment[] {
+    return [...this.byToken.values()];
+  }
+
   /** How many payments exist for an order_id (Orange refuses a second: always 0 or 1). */
   countFor(orderId: string): number {
     return this.byOrder.has(orderId) ? 1 : 0;

@@ -96,6 +96,20 @@ describe('Wave adapter against the Wave mock: checkout', () => {
     expect(h.mock.control.sessionsFor(req.partnerReference)).toEqual([expect.objectContaining({ id: ack.accepted && ack.providerSessionId })]);
   });
 
+  it('a push whose answer is lost while its session ends (the customer gave up, 05): the retry adopts the ended session, never opens a second one', async () => {
+    // Found by chaos/operators-spread.test.ts: the bridge's retry made a second checkout for one transaction.
+    const req = checkout('05');
+    h.mock.control.fault('createSession', { lostAnswerMs: 1_000 });
+    await expect(h.adapter.pushUssd(req)).rejects.toBeInstanceOf(OperatorUnavailableError);
+    await waitFor(() => h.mock.control.sessionsFor(req.partnerReference)[0]?.checkout_status === 'expired', { what: 'the session abandoned' });
+    const ack = await h.adapter.pushUssd(req);
+    const [only, ...more] = h.mock.control.sessionsFor(req.partnerReference);
+    expect(more).toEqual([]);
+    expect(ack).toMatchObject({ accepted: true, providerSessionId: only!.id });
+    // The push's outcome is that session's: the customer did not pay.
+    await expect(h.adapter.queryStatus({ ...req, providerSessionId: only!.id as string })).resolves.toMatchObject({ providerState: 'canceled', failureCode: 'CUSTOMER_DID_NOT_VALIDATE' });
+  });
+
   it.each([500, 503, 429])('a %s from Wave is OperatorUnavailableError and creates nothing', async (status) => {
     const req = checkout('01');
     h.mock.control.fault('createSession', { status });

@@ -30,6 +30,7 @@ export function controlRouter(control: WaveMockControl): Router {
     control.webhookFaults(faults as WebhookFault[]);
     res.status(204).end();
   });
+  r.get('/_mock/records', (_req, res) => { res.json(control.records()); });
   r.post('/_mock/webhooks/unknown-reference', (_req, res) => {
     res.json({ clientReference: control.sendEventForUnknownReference() });
   });

@@ -43,7 +43,7 @@ describe('the Wave mock\'s launch page and session expiry', () => {
     await expect(h.adapter.queryStatus({ ...req, providerSessionId: null })).resolves.toMatchObject({ providerState: 'canceled', failureCode: 'CUSTOMER_DID_NOT_VALIDATE' });
   });
 
-  it('a session nobody pays expires after its lifetime (06: never confirms); a retried push then makes a new one', async () => {
+  it('a session nobody pays expires after its lifetime (06: never confirms); a retried push then adopts it, never a second one', async () => {
     const { req, id } = await launch('06');
     const result = await waitFor(async () => {
       const r = await h.adapter.queryStatus({ ...req, providerSessionId: id });
@@ -51,6 +51,7 @@ describe('the Wave mock\'s launch page and session expiry', () => {
     }, { what: 'expiry' });
     expect(result).toMatchObject({ providerState: 'canceled', providerTxnStatus: 'cancelled', failureCode: 'CUSTOMER_DID_NOT_VALIDATE' });
     const again = await h.adapter.pushUssd(req);
-    expect(again.accepted && again.providerSessionId).not.toBe(id);
+    expect(again.accepted && again.providerSessionId).toBe(id);
+    expect(h.mock.control.sessionsFor(req.partnerReference)).toHaveLength(1);
   });
 });

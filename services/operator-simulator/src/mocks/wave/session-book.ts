@@ -64,6 +64,11 @@ export class SessionBook {
     return s;
   }
 
+  /** Every session, in creation order (those due to expire read expired). */
+  all(): MockSession[] {
+    return [...this.sessions.values()].map((s) => (this.expireIfDue(s), s));
+  }
+
   search(reference: string): MockSession[] {
     return [...this.sessions.values()].filter((s) => s.client_reference === reference).map((s) => (this.expireIfDue(s), s));
   }

@@ -29,6 +29,8 @@ import { FaultQueue, waveError, type WaveFault, type WaveOperation } from './fau
 import { launchPageRouter } from './launch-page.js';
 import { PayoutBook, type MockPayout } from './payout-book.js';
 import { SessionBook } from './session-book.js';
+import { waveRecords } from './records.js';
+import type { MockRecords } from '../records.js';
 import { WebhookSender, type Delivery, type WebhookFault } from './webhook-sender.js';
 
 export interface WaveMockOptions {
@@ -58,6 +60,8 @@ export interface WaveMockControl {
   /** How many times a session's money went back to the customer (a repeated refund keeps it at 1). */
   refundsPaid(sessionId: string): number;
   payoutsFor(reference: string): MockPayout[];
+  /** Wave's record of every checkout and payout by client_reference (our reference). */
+  records(): MockRecords;
   complete(id: string): boolean;
   fail(id: string, code: string, message?: string): boolean;
   expireNow(id: string): boolean;
@@ -99,6 +103,7 @@ export function createWaveMock(options: WaveMockOptions = {}): { app: express.Ex
     sessionsFor: (ref) => sessions.search(ref).map((s) => sessions.view(s)),
     refundsPaid: (id) => sessions.get(id)?.refundsPaid ?? 0,
     payoutsFor: (ref) => payouts.search(ref),
+    records: () => waveRecords(sessions.all(), payouts.all()),
     complete: (id) => withSession(id, (s) => sessions.succeed(s)),
     fail: (id, code, message) => withSession(id, (s) => sessions.fail(s, code, message ?? code)),
     expireNow: (id) => withSession(id, (s) => sessions.expireNow(s)),

@@ -3,3 +3,6 @@ export { loadOperatorAccount, setOperatorAccountCredentials, sealCredentials, op
 export { upsertOperatorAccount, setOperatorAccountEnabled, setOperatorAccountPrefixes, markOperatorAccountDown, markOperatorAccountUp, normalisePrefixes, type OperatorAccountInput } from './changes.js';
 export { changeOperatorAccount, operatorAccountTargetId, type OperatorAccountChange, type OperatorAccountFields, type OperatorAccountKey, type OperatorAuditContext, type OperatorChangeOutcome } from './audited-changes.js';
 export { cashinOutcomesByAccount, type AccountCashinOutcomes } from './recent-cashins.js';
+export {
+  BREAKER_ACTOR, breakerDownReason, isBreakerDownReason, listAccountsDownByBreaker, markOperatorAccountDownByBreaker, markOperatorAccountUpByBreaker,
+} from './breaker.js';

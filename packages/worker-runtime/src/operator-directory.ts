@@ -39,8 +39,6 @@ export async function startOperatorDirectory(
     onError: (err) => ctx.logger.warn({ err }, 'reference changes: LISTEN connection failed; operator accounts are re-read after their TTL until it is back'),
   });
   ctx.onRelease(() => changes.close());
-  // Assigned below: the breaker's probe asks the directory for the account's (watched) adapter.
-  let directory: OperatorDirectory | undefined;
   const breaker = new OperatorBreaker({
     threshold: env.OPERATOR_BREAKER_THRESHOLD,
     probeIntervalMs: env.OPERATOR_BREAKER_PROBE_S * 1000,
@@ -49,7 +47,8 @@ export async function startOperatorDirectory(
     now: overrides.now,
     // Any answer (a "not found" included) goes through the watched adapter and marks the account up.
     probe: async (key) => {
-      const adapter = await directory!.adapterFor(key);
+      // The directory below (made after the breaker its adapters are wrapped with): the account's watched adapter.
+      const adapter = await directory.adapterFor(key);
       await adapter.queryStatus(probeLookup(key, () => randomBytes(10).toString('hex').toUpperCase())).catch(() => undefined);
     },
     onError: (err, what, account) => ctx.logger.warn({ err, account }, `operator breaker: could not ${what}`),
@@ -57,7 +56,7 @@ export async function startOperatorDirectory(
       ? `operator breaker: ${account} marked down after ${env.OPERATOR_BREAKER_THRESHOLD} consecutive unreachable answers (new cash-ins answer 503)`
       : `operator breaker: ${account} answered a probe, marked up again`),
   });
-  directory = new OperatorDirectory({
+  const directory = new OperatorDirectory({
     load: async ({ countryCode, operator }) => {
       if (!box) return unsealedAccount(ctx, countryCode, operator);
       const account = await loadOperatorAccount(ctx.db, box, countryCode, operator);

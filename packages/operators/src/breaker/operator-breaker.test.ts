@@ -57,12 +57,11 @@ function setup(threshold = 3) {
   const store = memoryStore();
   const operator = switchable();
   const registry = new Registry();
-  let wrapped: OperatorAdapter;
   const breaker = new OperatorBreaker({
     threshold, probeIntervalMs: 30_000, store, registry, now: () => now,
     probe: async (key) => { await wrapped.queryStatus(probeLookup(key, () => 'X')).catch(() => undefined); },
   });
-  wrapped = breaker.wrap(operator.adapter, CI_MTN);
+  const wrapped = breaker.wrap(operator.adapter, CI_MTN);
   const fail = async (n: number) => { for (let i = 0; i < n; i++) await wrapped.queryStatus(lookup('r')).catch(() => undefined); };
   return { breaker, store, operator, registry, wrapped, fail, advance: (ms: number) => { now += ms; } };
 }

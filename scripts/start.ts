@@ -101,7 +101,14 @@ const { result } = concurrently(
       MOCK_WAVE_WEBHOOK_URL: `http://127.0.0.1:${env.OPERATOR_BRIDGE_PORT}/operator/callbacks/wave/ci`,
     }),
     service('gateway', 'gateway'),
-    service('backoffice', 'backoffice'),
+    // /operators' Health column reads the operator calls of the bridge, expiry and refund workers.
+    service('backoffice', 'backoffice', {
+      OPERATOR_METRICS_URLS: [
+        `http://127.0.0.1:${env.OPERATOR_BRIDGE_INTERNAL_PORT}/metrics`,
+        `http://127.0.0.1:${process.env.EXPIRY_WORKER_PORT ?? '3006'}/metrics`,
+        `http://127.0.0.1:${process.env.REFUND_WORKER_PORT ?? '3007'}/metrics`,
+      ].join(','),
+    }),
     service('bridge', 'operator-bridge'),
     service('expiry', 'expiry-worker'),
     service('refunds', 'refund-worker'),

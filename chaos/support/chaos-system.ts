@@ -21,6 +21,8 @@ export interface ChaosOptions {
   outcomeDelayMs?: number;
   lateConfirmDelayMs?: number;
   operatorTimeoutMs?: number;
+  /** OPERATOR_BREAKER_THRESHOLD (0, off, by default). */
+  operatorBreakerThreshold?: number;
   webhookScheduleS?: string;
   webhookTimeoutMs?: number;
   /** LOG_LEVEL of every service; CHAOS_LOG_LEVEL or info by default. */
@@ -91,6 +93,9 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
     DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: 'chaos', MASTER_KEY: masterKey,
     LOG_LEVEL: o.logLevel ?? process.env.CHAOS_LOG_LEVEL ?? 'info', DB_POOL_SIZE: '5',
     OPERATOR_BASE_URL: url(simulatorPort), OPERATOR_TIMEOUT_MS: String(o.operatorTimeoutMs ?? 2000),
+    // The automatic breaker off unless a suite asks for it: the operator faults these suites inject would
+    // otherwise mark the account down (503 for new cash-ins) in the middle of what they check.
+    OPERATOR_BREAKER_THRESHOLD: String(o.operatorBreakerThreshold ?? 0),
     OUTBOX_RELAY_INTERVAL_MS: '250', OUTBOX_GRACE_MS: '1500', WORKER_LOCK_MS: '2000',
   };
   /**

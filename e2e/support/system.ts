@@ -17,6 +17,8 @@ export interface SystemOptions {
   lateConfirmDelayMs?: number;
   confirmationTimeoutS?: number;
   operatorTimeoutMs?: number;
+  /** OPERATOR_BREAKER_THRESHOLD (0, off, by default). */
+  operatorBreakerThreshold?: number;
   hangMs?: number;
   ackWaitMs?: number;
   webhookScheduleS?: string;
@@ -58,6 +60,9 @@ export async function startSystem(o: SystemOptions = {}) {
     DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, MASTER_KEY: masterKey,
     LOG_LEVEL: 'silent', DB_POOL_SIZE: '5',
     OPERATOR_BASE_URL: sim.url, OPERATOR_TIMEOUT_MS: String(o.operatorTimeoutMs ?? 1000),
+    // The automatic breaker off unless a suite asks for it: the operator faults these suites inject would
+    // otherwise mark the account down (503 for new cash-ins) in the middle of what they check.
+    OPERATOR_BREAKER_THRESHOLD: String(o.operatorBreakerThreshold ?? 0),
     OUTBOX_RELAY_INTERVAL_MS: String(o.relayIntervalMs ?? 100), OUTBOX_GRACE_MS: String(o.relayGraceMs ?? 300),
   };
   const jobOptions = { backoff: { type: 'fixed', delay: 50 } };

@@ -24,6 +24,13 @@ export interface OperatorEnv {
   MASTER_KEY?: string;
   /** Operator accounts (their adapters) kept at most this long when change notifications are not heard. */
   REFERENCE_CACHE_TTL_S: number;
+  /**
+   * The breaker: an account whose operator did not answer this many calls in a row (from one process) is
+   * marked down automatically (new cash-ins for it answer 503); 0 turns it off.
+   */
+  OPERATOR_BREAKER_THRESHOLD: number;
+  /** Once marked down by the breaker, the operator is probed this often; the account is marked up when it answers. */
+  OPERATOR_BREAKER_PROBE_S: number;
 }
 
 /** Values of the `relay` fragment: how a consumer re-publishes its lost outbox jobs. */
@@ -65,6 +72,9 @@ export const operator = {
   // No default in production: the development key is published (published-secrets.ts refuses it there).
   MASTER_KEY: Joi.string().when('NODE_ENV', { is: 'production', then: Joi.optional(), otherwise: Joi.optional().default(DEV_MASTER_KEY) }),
   REFERENCE_CACHE_TTL_S: Joi.number().integer().min(0).default(60),
+  OPERATOR_BREAKER_THRESHOLD: Joi.number().integer().min(0).default(10),
+  // Decimals allowed so tests can probe within milliseconds.
+  OPERATOR_BREAKER_PROBE_S: Joi.number().min(0.01).default(30),
 };
 
 /**

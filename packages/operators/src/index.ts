@@ -13,3 +13,4 @@ export { OrangeWebpayAdapter, type OrangeWebpayConfig } from './orange-webpay/cl
 export { OrangeMpAdapter, type OrangeMpConfig } from './orange-mp/client.js';
 export { MtnMomoAdapter, type MtnMomoAdapterConfig } from './mtn-momo/client.js';
 export { mtnReferenceId } from './mtn-momo/reference-id.js';
+export { OperatorBreaker, breakerOutcomeOf, probeLookup, type BreakerOutcome, type BreakerStore, type OperatorBreakerOptions } from './breaker/operator-breaker.js';

@@ -22,6 +22,7 @@ import { csrfProtection } from './http/csrf.js';
 import { errorHandler, notFound } from './http/error-handler.js';
 import { accessLog, requestId } from '@mm/observability';
 import { securityHeaders } from './http/security-headers.js';
+import type { OperatorCallHealthReader } from './operator-health.js';
 import { sessionMiddleware } from './http/session.js';
 import { homeRouter } from './routes/home.js';
 import { loginRouter } from './routes/login.js';
@@ -46,6 +47,8 @@ export interface BackofficeDeps {
   publisher: OutboxPublisher;
   /** One bullmq Queue per queue, for the Bull dashboard (service.ts opens them and closes them on stop). */
   dashboardQueues: Queue[];
+  /** The operator calls per account, scraped from the workers' /metrics on each /operators load (OPERATOR_METRICS_URLS). */
+  operatorCalls: OperatorCallHealthReader;
   logger: Logger;
   metrics: Registry;
   /** express-session store: Redis (connect-redis) in service.ts. */
@@ -94,7 +97,7 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   app.use('/staff', staffRouter({ db: deps.db }));
   app.use('/merchants', merchantsRouter({ db: deps.db, box: deps.box, now: deps.now }));
   app.use('/subsidiaries', subsidiariesRouter({ db: deps.db }));
-  app.use('/operators', operatorsRouter({ db: deps.db, box: deps.box }));
+  app.use('/operators', operatorsRouter({ db: deps.db, box: deps.box, operatorCalls: deps.operatorCalls, now: deps.now }));
   app.use('/cashouts', cashoutsRouter({ db: deps.db, afterCommit: deps.afterCommit }));
   app.use('/transactions', transactionsRouter({ db: deps.db }));
   app.use('/webhooks', webhooksRouter({ db: deps.db, publisher: deps.publisher }));

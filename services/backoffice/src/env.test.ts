@@ -47,6 +47,13 @@ describe('backoffice environment', () => {
     expect(parseEnv({}).MASTER_KEY).toBe(MASTER_KEY);
   });
 
+  it('OPERATOR_METRICS_URLS: none by default (the Health column shows the database\'s figures only); http(s) URLs, comma-separated', () => {
+    expect(parseEnv({})).toMatchObject({ OPERATOR_METRICS_URLS: '', OPERATOR_METRICS_TIMEOUT_MS: 1000 });
+    const urls = 'http://127.0.0.1:3102/metrics, http://expiry-worker:3006/metrics';
+    expect(parseEnv({ OPERATOR_METRICS_URLS: urls, OPERATOR_METRICS_TIMEOUT_MS: '300' })).toMatchObject({ OPERATOR_METRICS_URLS: urls, OPERATOR_METRICS_TIMEOUT_MS: 300 });
+    expect(() => parseEnv({ OPERATOR_METRICS_URLS: 'http://127.0.0.1:3102/metrics,127.0.0.1:3006' })).toThrow(/OPERATOR_METRICS_URLS.*127\.0\.0\.1:3006/);
+  });
+
   it('refuses bad values, naming every problem', () => {
     expect(() => parseEnv({ BACKOFFICE_PORT: 'abc', LOGIN_MAX_FAILURES: '0', LOGIN_MAX_ATTEMPTS_PER_IP: '0', SECURE_COOKIES: 'maybe' }))
       .toThrow(/BACKOFFICE_PORT.*LOGIN_MAX_FAILURES.*LOGIN_MAX_ATTEMPTS_PER_IP.*SECURE_COOKIES/);

@@ -31,6 +31,14 @@ export interface BackofficeEnv extends CommonEnv, NodeEnvEnv {
    * gateway's key, or the gateway could not open the secrets of keys created in the back-office.
    */
   MASTER_KEY: string;
+  /**
+   * The /metrics URLs of the processes that call the operators (bridge, expiry worker, refund worker: their
+   * internal ports), comma-separated: /operators scrapes them on each load for its Health column. Empty
+   * (the default): no call figures, only the database's.
+   */
+  OPERATOR_METRICS_URLS: string;
+  /** How long /operators waits for each of them. */
+  OPERATOR_METRICS_TIMEOUT_MS: number;
 }
 
 /** Development only: anyone who reads it could forge cookies; production refuses it (@mm/config's published secrets). */
@@ -63,6 +71,11 @@ const schema = Joi.object<BackofficeEnv>({
   SECURE_COOKIES: secureInProduction(),
   HSTS: secureInProduction(),
   TRUST_PROXY: Joi.boolean().default(false),
+  OPERATOR_METRICS_URLS: Joi.string().allow('').default('').custom((value: string, helpers) => {
+    const bad = value.split(',').map((u) => u.trim()).filter((u) => u !== '' && !/^https?:\/\/[^\s/]+(\/\S*)?$/.test(u));
+    return bad.length > 0 ? helpers.message({ custom: `OPERATOR_METRICS_URLS: not http(s) URLs: ${bad.join(', ')}` }) : value;
+  }),
+  OPERATOR_METRICS_TIMEOUT_MS: Joi.number().integer().min(50).max(10_000).default(1000),
 });
 
 export function parseEnv(source: NodeJS.ProcessEnv): BackofficeEnv {

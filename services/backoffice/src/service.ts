@@ -8,6 +8,7 @@ import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, sta
 import { createBackofficeApp } from './app.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { openDashboardQueues } from './dashboard-queues.js';
+import { metricsUrlsOf, OperatorCallHealthReader } from './operator-health.js';
 import type { BackofficeEnv } from './env.js';
 import { sessionKeyPrefix } from './http/session.js';
 
@@ -59,6 +60,7 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
     afterCommit,
     publisher: outbox.publisher,
     dashboardQueues: dashboard.queues,
+    operatorCalls: new OperatorCallHealthReader({ urls: metricsUrlsOf(env.OPERATOR_METRICS_URLS), timeoutMs: env.OPERATOR_METRICS_TIMEOUT_MS, now: overrides.now }),
     logger,
     metrics,
     sessionStore: new RedisStore({ client: sessionRedis, prefix: sessionKeyPrefix(env.REDIS_PREFIX) }),

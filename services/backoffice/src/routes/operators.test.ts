@@ -37,7 +37,9 @@ describe('backoffice operator accounts', () => {
       expect(ciMtn).toContain('<td class="prefixes">+22505</td>');
       expect(ciMtn).toContain('<span class="badge off">disabled</span>');
       expect(ciMtn).toContain('<td class="credentials"><span class="muted">no</span></td>');
-      expect(ciMtn).toContain('data-health');
+      // No OPERATOR_METRICS_URLS here: the database's figures only, and the page says why.
+      expect(ciMtn).toContain('<td class="health" data-health><div data-health-cashins>Last hour: no cash-in</div></td>');
+      expect(page.text).toContain('Operator calls are not shown: OPERATOR_METRICS_URLS names no process to read');
       expect(rowOf(page.text, 'CM:ORANGE')).toContain('<td class="credentials">yes</td>');
       expect(rowOf(page.text, 'CI:SIMULATOR')).toContain('<span class="badge ok">enabled</span>');
       for (const secret of ['viewer-must-not-see-1', 'viewer-must-not-see-2', sealed]) expect(page.text).not.toContain(secret);

@@ -5,12 +5,18 @@
  * its audit row. POSTs redirect (303); a refused value answers the error page (400, or 409 for a state
  * that does not allow it) and nothing is written.
  *
+ * The Health column (everyone who reads the page): the last hour's cash-ins of each account by outcome,
+ * from the database (every replica's), and its operator calls, scraped from the workers' /metrics
+ * (operator-health.ts): since they started, and over the last minutes when an earlier scrape is kept.
+ *
  * Credentials are write-only: the form is always empty, the POST redirects like the others, and no
  * page, log line or audit row ever holds a value (the audit row names the credentials set).
  */
 import express, { type Request, type Response, type Router } from 'express';
 import type { Db } from '@mm/db';
-import { changeOperatorAccount, listOperatorAccounts, listSubsidiaries, type OperatorAccountChange, type OperatorAccountKey, type SecretBox } from '@mm/db/reference-data';
+import {
+  cashinOutcomesByAccount, changeOperatorAccount, listOperatorAccounts, listSubsidiaries, type OperatorAccountChange, type OperatorAccountKey, type SecretBox,
+} from '@mm/db/reference-data';
 import {
   can, isOperatorApiName, isOperatorCode, OPERATOR_API_NAMES, OPERATORS,
   parseDownReason, parseOperatorBaseUrl, parseOperatorCredentials, parseOperatorPrefixes, parseOperatorSettings, type ParsedField,
@@ -21,6 +27,7 @@ import { csrfToken } from '../http/csrf.js';
 import { formField } from '../http/form.js';
 import { currentStaff } from '../http/locals.js';
 import { notFoundError, PageError } from '../http/page-error.js';
+import type { OperatorCallHealthReader } from '../operator-health.js';
 import { operatorListView } from '../views/operators.js';
 import { renderPage } from '../views/render.js';
 
@@ -49,17 +56,31 @@ function accepted<T>(parsed: ParsedField<T>): T {
   return parsed.value;
 }
 
-export function operatorsRouter({ db, box }: { db: Db; box: SecretBox }): Router {
+/** The database's window of the Health column. */
+export const CASHIN_HEALTH_WINDOW_MS = 3_600_000;
+
+export interface OperatorsRouterDeps {
+  db: Db;
+  box: SecretBox;
+  operatorCalls: OperatorCallHealthReader;
+  now(): number;
+}
+
+export function operatorsRouter({ db, box, operatorCalls, now }: OperatorsRouterDeps): Router {
   const router = express.Router();
   router.use(requirePermission('merchants:read'));
 
   router.get('/', async (req, res) => {
     const notice = typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined;
+    const [accounts, subsidiaries, cashins, calls] = await Promise.all([
+      listOperatorAccounts(db), listSubsidiaries(db), cashinOutcomesByAccount(db, new Date(now() - CASHIN_HEALTH_WINDOW_MS)), operatorCalls.read(),
+    ]);
     renderPage(req, res, {
       title: 'Operators',
       body: operatorListView({
-        accounts: await listOperatorAccounts(db),
-        subsidiaries: await listSubsidiaries(db),
+        accounts,
+        subsidiaries,
+        health: { cashins: new Map(cashins.map((c) => [`${c.countryCode}:${c.operator}`, c])), calls },
         canManage: can(currentStaff(res).role, 'operators:manage'),
         csrfToken: csrfToken(req),
         notice,

@@ -1,7 +1,15 @@
-import type { OperatorAccountSummary, SubsidiarySummary } from '@mm/db/reference-data';
+import type { AccountCashinOutcomes, OperatorAccountSummary, SubsidiarySummary } from '@mm/db/reference-data';
 import { DOWN_REASON_MAX, OPERATOR_API_NAMES, OPERATORS } from '@mm/domain';
 import { csrfField, jsonBlock, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
+import type { AccountCalls, OperatorCallHealth } from '../operator-health.js';
+
+export interface OperatorHealthView {
+  /** The last hour's cash-ins by account ("CI:MTN"), from the database. */
+  cashins: Map<string, AccountCashinOutcomes>;
+  /** The operator calls, from the workers' /metrics. */
+  calls: OperatorCallHealth;
+}
 
 export interface OperatorListView {
   accounts: OperatorAccountSummary[];
@@ -11,6 +19,7 @@ export interface OperatorListView {
   canManage: boolean;
   csrfToken: string;
   notice?: string;
+  health: OperatorHealthView;
 }
 
 /** The id of an account in the page: rows tr[data-account="CI:MTN"], forms under #manage-CI-MTN. */
@@ -25,8 +34,54 @@ function status(a: OperatorAccountSummary): SafeHtml {
   return html`${enabled}${down}`;
 }
 
-function row(a: OperatorAccountSummary): SafeHtml {
-  // Health (success rate, latency, errors of the account) is to be added here later: it is not built yet.
+const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
+const seconds = (s: number | null) => (s === null ? '—' : s < 1 ? `${Math.round(s * 1000)} ms` : `${s.toFixed(1)} s`);
+const minutes = (ms: number) => (ms < 90_000 ? `${Math.max(1, Math.round(ms / 1000))} s` : `${Math.round(ms / 60_000)} min`);
+
+function callFigures(c: AccountCalls | undefined): SafeHtml {
+  if (!c || c.calls === 0) return html`no call`;
+  return html`<strong>${c.calls}</strong> calls, <span data-success-rate>${percent(c.successRate ?? 0)}</span> ok;
+unavailable <span data-unavailable>${c.unavailable}</span>, refused <span data-refused>${c.refused}</span>, error <span data-error>${c.error}</span>;
+p50 <span data-p50>${seconds(c.p50)}</span>, p95 <span data-p95>${seconds(c.p95)}</span>`;
+}
+
+/** The account's health: the database's last hour, then its operator calls (never a zero for a process not read). */
+function healthCell(key: string, h: OperatorHealthView): SafeHtml {
+  const c = h.cashins.get(key);
+  const total = c ? c.success + c.failed + c.expired + c.pending : 0;
+  const cashins = c && total > 0
+    ? html`<strong>${total}</strong> cash-ins: ${c.success} SUCCESS, ${c.failed} FAILED, ${c.expired} EXPIRED, ${c.pending} pending`
+    : html`no cash-in`;
+  const calls = h.calls;
+  const read = calls.sources.filter((s) => s.ok).length;
+  const partial = read < calls.sources.length ? html` <span class="badge off" data-partial>${read} of ${calls.sources.length} processes read</span>` : '';
+  let callsHtml: SafeHtml | string = '';
+  if (!calls.configured) callsHtml = '';
+  else if (read === 0) callsHtml = html`<div data-health-calls>Operator calls: <span class="badge off">unknown</span> (no process could be read)</div>`;
+  else {
+    const recent = calls.recent
+      ? html`<div data-health-recent>Last ${minutes(calls.recent.sinceMs)}: ${callFigures(calls.recent.byAccount.get(key))}${calls.recent.partial ? html` <span class="badge off">partial</span>` : ''}</div>`
+      : '';
+    callsHtml = html`<div data-health-calls>Since the processes started: ${callFigures(calls.cumulative.get(key))}${partial}</div>${recent}`;
+  }
+  return html`<td class="health" data-health><div data-health-cashins>Last hour: ${cashins}</div>${callsHtml}</td>`;
+}
+
+function metricsSources(calls: OperatorCallHealth): SafeHtml {
+  if (!calls.configured) {
+    return html`<p class="muted" id="operator-metrics-sources">Operator calls are not shown: OPERATOR_METRICS_URLS names no process to read (docs/backoffice.md).</p>`;
+  }
+  const items = calls.sources.map((s) => html`<li data-source="${s.url}"><code>${s.url}</code> ${s.ok
+    ? html`<span class="badge ok">read</span>`
+    : html`<span class="badge off" data-unread>not read</span> ${s.error ?? ''}`}</li>`);
+  const recent = calls.recent
+    ? html`"Last ${minutes(calls.recent.sinceMs)}" compares with an earlier load of this page kept in memory.`
+    : html`Load the page again in a while for the calls of the last minutes.`;
+  return html`<div id="operator-metrics-sources"><p class="muted">Operator calls, summed over the processes that call the operators
+(a process not read is left out of the figures, never counted as zero). ${recent}</p><ul>${items}</ul></div>`;
+}
+
+function row(a: OperatorAccountSummary, health: OperatorHealthView): SafeHtml {
   return html`<tr data-account="${a.countryCode}:${a.operator}">
 <td><code>${a.countryCode}</code></td><td>${a.operator}</td><td><code>${a.api}</code></td>
 <td>${a.baseUrl ?? html`<span class="muted">not set</span>`}</td>
@@ -34,7 +89,7 @@ function row(a: OperatorAccountSummary): SafeHtml {
 <td class="status">${status(a)}</td>
 <td class="credentials">${a.hasCredentials ? 'yes' : html`<span class="muted">no</span>`}</td>
 <td class="settings">${Object.keys(a.settings).length > 0 ? jsonBlock(a.settings) : html`<span class="muted">{}</span>`}</td>
-<td class="health muted" data-health>—</td></tr>`;
+${healthCell(`${a.countryCode}:${a.operator}`, health)}</tr>`;
 }
 
 function manage(a: OperatorAccountSummary, token: string): SafeHtml {
@@ -91,8 +146,9 @@ export function operatorListView(v: OperatorListView): SafeHtml {
 ${v.notice ? html`<p class="notice" id="operators-notice">${v.notice}</p>` : ''}
 <p class="muted">A payment goes to the enabled account whose prefix is the longest match of the customer's number
 (or to the operator the merchant names). Disabled or marked down: new payments for it answer 503. Changes apply at once.</p>
+${metricsSources(v.health.calls)}
 <table id="operators-table"><thead><tr><th>Country</th><th>Operator</th><th>API</th><th>Base URL</th><th>Prefixes</th>
 <th>Status</th><th>Credentials set</th><th>Settings</th><th>Health</th></tr></thead>
-<tbody>${v.accounts.length > 0 ? v.accounts.map(row) : html`<tr><td colspan="9" class="muted">No operator account.</td></tr>`}</tbody></table>
+<tbody>${v.accounts.length > 0 ? v.accounts.map((a) => row(a, v.health)) : html`<tr><td colspan="9" class="muted">No operator account.</td></tr>`}</tbody></table>
 ${v.canManage ? html`<h2>Change an account</h2>${v.accounts.map((a) => manage(a, v.csrfToken))}${createForm(v)}` : ''}`;
 }

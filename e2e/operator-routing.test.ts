@@ -36,7 +36,7 @@ describe('operator routing of a cash-in', () => {
     const named = await withoutWrites(sys, () => cashin(CI_NUMBER('06'), { operator: 'WAVE' }));
     expectError(named, 503, 'OPERATOR_UNAVAILABLE');
     expectError(await withoutWrites(sys, () => cashin(CI_NUMBER('06'), { operator: 'MOOV' })), 422, 'OPERATOR_NOT_SUPPORTED');
-    const simulator = await cashin('+2250512345601', { operator: 'SIMULATOR' });
+    const simulator = await cashin('+2250512345606', { operator: 'SIMULATOR' });
     expect(simulator.status).toBe(202);
     expect((await sys.db.transaction.findUniqueOrThrow({ where: { id: simulator.body.data.transaction_id } })).operator).toBe('SIMULATOR');
   });

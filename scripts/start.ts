@@ -64,7 +64,10 @@ const mockPorts = {
   orangeWebpay: Number(process.env.MOCK_ORANGE_WEBPAY_PORT ?? 3013), orangeMp: Number(process.env.MOCK_ORANGE_MP_PORT ?? 3014),
   wave: Number(process.env.MOCK_WAVE_PORT ?? 3015),
 };
-for (const a of demoMockAccounts(mockUrls(mockPorts))) {
+// Without the mocks (OPERATOR_MOCKS=off) the accounts are left as they are: pointing them at ports where
+// nothing listens would send those numbers to an operator that never answers.
+const withMocks = (process.env.OPERATOR_MOCKS ?? 'on') !== 'off';
+for (const a of withMocks ? demoMockAccounts(mockUrls(mockPorts)) : []) {
   const account = ['--country', a.countryCode, '--operator', a.operator];
   await runCommand(['operator:set', ...account, '--api', a.api, '--base-url', a.baseUrl, '--settings', JSON.stringify(a.settings)], admin);
   await runCommand(['operator:credentials', ...account], admin, { readStdin: async () => JSON.stringify(a.credentials) });
@@ -95,7 +98,7 @@ const { result } = concurrently(
   [
     service('simulator', 'operator-simulator', {
       SIM_SANDBOX_TOKEN: sandboxToken,
-      OPERATOR_MOCKS: 'on',
+      OPERATOR_MOCKS: withMocks ? 'on' : 'off',
       MOCK_MTN_CI_PORT: String(mockPorts.mtnCi), MOCK_MTN_CM_PORT: String(mockPorts.mtnCm), MOCK_ORANGE_WEBPAY_PORT: String(mockPorts.orangeWebpay),
       MOCK_ORANGE_MP_PORT: String(mockPorts.orangeMp), MOCK_WAVE_PORT: String(mockPorts.wave),
       MOCK_WAVE_WEBHOOK_URL: `http://127.0.0.1:${env.OPERATOR_BRIDGE_PORT}/operator/callbacks/wave/ci`,

@@ -4,3 +4,4 @@ export {
 export { parkFailingJobs, type JobParkingDeps } from './job-parking.js';
 export { commitStep, type StepContext } from './commit-step.js';
 export { startOperatorDirectory } from './operator-directory.js';
+export { askAgainLater, ASK_AGAIN_AFTER_S } from './ask-again-later.js';

@@ -1,7 +1,7 @@
 import type { Db } from '@mm/db';
 import { balancesOf, createCashin, createCashout, transition } from '@mm/db/transactions';
 import { Registry } from '@mm/observability';
-import { OperatorRefusedError, OperatorUnavailableError } from '@mm/operators';
+import { OperatorPendingError, OperatorRefusedError, OperatorUnavailableError } from '@mm/operators';
 import { failingOperator, oneAdapter } from '@mm/operators/testing';
 import type { AfterCommit } from '@mm/queues';
 import { createMerchantTestDatabase, sumBy, type MerchantTestDatabase } from '@mm/testing';
@@ -68,5 +68,18 @@ describe('cash-out refused by the operator', () => {
     expect((await db.transaction.findUniqueOrThrow({ where: { id: c.id } })).status).toBe('INITIATED');
     expect(await available()).toBe(reserved);
     expect((await db.outbox.findUniqueOrThrow({ where: { id: c.outboxId } })).completedAt).toBeNull();
+  });
+
+  it('a payout the operator has but has not decided (OperatorPendingError) stays INITIATED, reserved, and is asked again later without a failed attempt', async () => {
+    const c = await newCashout('undecided-cashout');
+    const reserved = await available();
+    const before = await db.outbox.findUniqueOrThrow({ where: { id: c.outboxId } });
+    const undecided = failingOperator(new OperatorPendingError('disbursement', 'payout-1'));
+    await cashoutRequestsHandler({ db, adapters: oneAdapter(undecided), afterCommit: noEffects, metrics: new Registry() })({ outbox_id: c.outboxId, transaction_id: c.id });
+    expect((await db.transaction.findUniqueOrThrow({ where: { id: c.id } })).status).toBe('INITIATED');
+    expect(await available()).toBe(reserved);
+    const after = await db.outbox.findUniqueOrThrow({ where: { id: c.outboxId } });
+    expect(after).toMatchObject({ completedAt: null, failedRuns: 0, run: before.run + 1 });
+    expect(after.availableAt.getTime()).toBeGreaterThan(Date.now());
   });
 });

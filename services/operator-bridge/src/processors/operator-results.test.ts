@@ -122,4 +122,30 @@ describe('operator result OK without its 200', () => {
     await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapters: oneAdapter(adapter) })(okWithout200(t.providerReference));
     expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'FAILED', failureCode: 'CUSTOMER_DID_NOT_VALIDATE' });
   });
+
+  const hint = (reference: string): OperatorResultJob => ({
+    provider_reference: reference, provider_state: 'PENDING', provider_txn_status: null, provider_tx_id: null,
+    provider_session_id: null, failure_reason: null, source: 'hint',
+  });
+
+  it('a hint (an unsigned callback) applies only what the operator\'s status then says, with its normalised cause', async () => {
+    const t = await pendingCashin('hint-failed');
+    const adapter = statusSays({ providerState: 'canceled', providerTxnStatus: 'NOT_ENOUGH_FUNDS', providerTxId: null, failureReason: 'NOT_ENOUGH_FUNDS', failureCode: 'INSUFFICIENT_BALANCE' });
+    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapters: oneAdapter(adapter) })(hint(t.providerReference));
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'FAILED', providerTxnStatus: 'NOT_ENOUGH_FUNDS', failureCode: 'INSUFFICIENT_BALANCE' });
+  });
+
+  it('a hint whose status is still PENDING changes nothing', async () => {
+    const t = await pendingCashin('hint-pending');
+    const adapter = statusSays({ providerState: 'PENDING', providerTxnStatus: null, providerTxId: null, failureReason: null });
+    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapters: oneAdapter(adapter) })(hint(t.providerReference));
+    expect((await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).status).toBe('PENDING');
+  });
+
+  it('a hint whose status query fails throws, so the job is retried: it may be the only news of a late payment', async () => {
+    const t = await pendingCashin('hint-unanswered');
+    const adapter = { queryStatus: async () => { throw new Error('operator down'); } };
+    await expect(operatorResultsHandler({ db, afterCommit: noEffects, logger, adapters: oneAdapter(adapter) })(hint(t.providerReference))).rejects.toThrow('operator down');
+    expect((await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).status).toBe('PENDING');
+  });
 });

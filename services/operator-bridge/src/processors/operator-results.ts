@@ -39,12 +39,23 @@ export function operatorResultsHandler(deps: OperatorResultsDeps) {
       providerSessionId: payload.provider_session_id,
     };
     // A hint (an unsigned callback) and an OK without its 200 are only reasons to ask the operator.
-    const result = payload.source === 'hint' || needsStatusConfirmation(received) ? await confirmedByStatus(deps, t) : received;
+    const result = payload.source === 'hint' ? await statusForHint(deps, t) : needsStatusConfirmation(received) ? await confirmedByStatus(deps, t) : received;
     if (!result) return;
     const cause = result === received ? `operator-result:${payload.source}` : 'operator-result:status-confirmation';
     const outcome = await commitStep(deps, (tx) => applyOperatorResult(tx, t.id, result, cause));
     if (!outcome && result.providerState === 'OK' && result.providerTxnStatus === '200') await flagCapturedButFailed(deps, t.id, payload.provider_reference);
   };
+}
+
+/**
+ * An unsigned callback said something happened to this payment: the operator's own status is what is
+ * applied (a PENDING answer changes nothing). A status query that fails is retried with the job: the hint
+ * may be the only news of a payment made after its expiry (a redirect operator's late confirmation).
+ */
+async function statusForHint(deps: OperatorResultsDeps, t: Transaction): Promise<Result | null> {
+  const adapter = await deps.adapters.adapterFor(t);
+  const status = await adapter.queryStatus(paymentLookupOf(t));
+  return status.found && !needsStatusConfirmation(status) ? status : null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Db } from '@mm/db';
 import { balancesOf, createCashin, createRefund, transition } from '@mm/db/transactions';
 import { Registry } from '@mm/observability';
-import { OperatorRefusedError, OperatorUnavailableError } from '@mm/operators';
+import { OperatorPendingError, OperatorRefusedError, OperatorUnavailableError } from '@mm/operators';
 import { failingOperator, oneAdapter } from '@mm/operators/testing';
 import type { AfterCommit } from '@mm/queues';
 import { createMerchantTestDatabase, sumBy, type MerchantTestDatabase } from '@mm/testing';
@@ -69,5 +69,20 @@ describe('refund refused by the operator', () => {
     expect((await db.outbox.findUniqueOrThrow({ where: { id: outboxId } })).completedAt).toBeNull();
     expect(await available()).toBe(availableBefore);
     expect(sumBy(await metrics.metrics(), 'mm_operator_refusals_total', (l) => l.operation!)).toEqual({});
+  });
+
+  it('an operator that has the refund but has not decided it (OperatorPendingError) is asked again later: PENDING, no failed attempt, the row rescheduled', async () => {
+    const { refund, outboxId } = await pendingRefund('refund-undecided');
+    const before = await db.outbox.findUniqueOrThrow({ where: { id: outboxId } });
+    const metrics = new Registry();
+    announced.length = 0;
+    const undecided = failingOperator(new OperatorPendingError('refund', 'mtn-ref-1'));
+    await refundRequestsHandler({ db, adapters: oneAdapter(undecided), afterCommit, metrics })({ outbox_id: outboxId, refund_id: refund.id });
+    expect((await db.refund.findUniqueOrThrow({ where: { id: refund.id } })).status).toBe('PENDING');
+    const after = await db.outbox.findUniqueOrThrow({ where: { id: outboxId } });
+    expect(after).toMatchObject({ completedAt: null, failedRuns: 0, run: before.run + 1 });
+    expect(after.availableAt.getTime()).toBeGreaterThan(Date.now());
+    // The same row published again (a new job id from its run), delayed until it is due.
+    expect(announced).toEqual([{ outbox: [expect.objectContaining({ id: outboxId, run: before.run + 1 })] }]);
   });
 });

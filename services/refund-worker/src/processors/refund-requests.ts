@@ -1,12 +1,14 @@
 import { completeOutbox, type Db } from '@mm/db';
 import { completeRefund } from '@mm/db/transactions';
 import type { Registry } from '@mm/observability';
-import { OperatorRefusedError, operatorRefusals, paymentLookupOf, type OperatorAdapters, type RefundResult } from '@mm/operators';
+import { OperatorPendingError, OperatorRefusedError, operatorRefusals, paymentLookupOf, type OperatorAdapters, type RefundResult } from '@mm/operators';
 import type { AfterCommit, RefundRequestJob } from '@mm/queues';
-import { commitStep } from '@mm/worker-runtime';
+import { askAgainLater, commitStep } from '@mm/worker-runtime';
 
 /**
  * refund-requests consumer: pays the refund back through the operator and records the answer.
+ * An operator that has the refund but has not decided it (OperatorPendingError: MTN's 202) is asked
+ * again later, the refund still PENDING (askAgainLater: not a failed attempt, never parked for it).
  * An unreachable operator, or any error that is not the operator's word, throws (BullMQ retries, then
  * the outbox relay, then the job is parked): the refund stays PENDING, because the money may already
  * have moved, and a retry uses the same reference, which the operator dedupes. It is FAILED only when
@@ -22,17 +24,22 @@ export function refundRequestsHandler(deps: { db: Db; adapters: OperatorAdapters
       return;
     }
     const adapter = await deps.adapters.adapterFor(refund.transaction);
-    const result: RefundResult = await adapter.refund({
+    const result: RefundResult | null = await adapter.refund({
       partnerReference: refund.providerReference,
       originalPartnerReference: refund.transaction.providerReference,
       amount: Number(refund.amount),
       currency: refund.currency,
       original: { ...paymentLookupOf(refund.transaction), providerTxId: refund.transaction.providerTxId },
     }).catch((err: unknown) => {
+      if (err instanceof OperatorPendingError) return null;
       if (!(err instanceof OperatorRefusedError)) throw err;
       refusals.inc({ operation: 'refund' });
-      return { state: 'FAILED', reason: err.reason };
+      return { state: 'FAILED', reason: err.reason } as const;
     });
+    if (result === null) {
+      await askAgainLater(deps, payload.outbox_id);
+      return;
+    }
     await commitStep(deps, async (tx) => {
       const done = await completeRefund(tx, refund.id, result.state === 'OK'
         ? { status: 'SUCCESS', providerRefundId: result.providerRefundId }

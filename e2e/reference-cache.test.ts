@@ -39,13 +39,14 @@ describe('the gateway\'s memory of keys and subsidiaries', () => {
     expect((await onceHeard(() => api('GET', '/api/v1/balances'), 200)).status).toBe(200);
     expect(await listeningGauge()).toBe('1');
 
-    // What a database restart or failover does to the connections (the gateway's and the dispatcher's).
+    // What a database restart or failover does to the connections: the gateway's and the dispatcher's, and
+    // those of the bridge, expiry and refund workers (their operator accounts).
     const admin = new pg.Client({ connectionString: sys.database.url });
     await admin.connect();
     try {
       const { rowCount } = await admin.query(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mm-reference-changes' AND datname = current_database()`);
-      expect(rowCount).toBe(2);
+      expect(rowCount).toBe(5);
     } finally {
       await admin.end();
     }

@@ -48,6 +48,7 @@ describe('webhook delivery', () => {
       currency: 'XOF',
       country_code: 'CI',
       provider_tx_id: tx.providerTxId,
+      operator: 'SIMULATOR',
       timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?[+-]\d\d:\d\d$/),
     });
     // The fields go out in the interface's order (jsonb does not keep it).

@@ -917,7 +917,7 @@ export interface components {
                 };
             };
         };
-        /** @description OPERATOR_UNAVAILABLE: the operator's account is disabled or marked down (or the operator cannot be reached) and nothing was sent: retry after Retry-After seconds. */
+        /** @description OPERATOR_UNAVAILABLE: the operator's account is disabled or marked down and nothing was written: retry after Retry-After seconds. */
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -1079,7 +1079,7 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description OPERATOR_UNAVAILABLE: the operator's account is disabled or marked down (or the operator cannot be reached) and nothing was sent: retry after Retry-After seconds. */
+            /** @description OPERATOR_UNAVAILABLE: the operator's account is disabled or marked down and nothing was written: retry after Retry-After seconds. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -1220,7 +1220,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
-            /** @description OPERATOR_UNAVAILABLE: the operator's account is disabled or marked down (or the operator cannot be reached) and nothing was sent: retry after Retry-After seconds. */
+            /** @description OPERATOR_UNAVAILABLE: the operator's account is disabled or marked down and nothing was written: retry after Retry-After seconds. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

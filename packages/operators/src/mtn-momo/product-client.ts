@@ -1,6 +1,7 @@
-import axios, { type AxiosInstance, type AxiosResponse, type Method } from 'axios';
+import type { AxiosInstance, AxiosResponse, Method } from 'axios';
 import Joi from 'joi';
 import { AccessTokenCache, withAccessToken, type IssuedToken } from '../auth/access-token-cache.js';
+import { operatorHttp, send } from '../http/operator-http.js';
 import { OperatorUnavailableError } from '../operator-adapter.js';
 
 export type MtnProduct = 'collection' | 'disbursement';
@@ -31,14 +32,7 @@ export class MtnProductClient {
   private readonly tokens: AccessTokenCache;
 
   constructor(private readonly c: MtnProductClientConfig) {
-    this.http = axios.create({
-      baseURL: c.baseUrl,
-      timeout: c.timeoutMs,
-      headers: { 'Ocp-Apim-Subscription-Key': c.subscriptionKey },
-      // Statuses are mapped by the adapter; axios throws only for transport failures.
-      validateStatus: () => true,
-      maxRedirects: 0,
-    });
+    this.http = operatorHttp(c.baseUrl, c.timeoutMs, { 'Ocp-Apim-Subscription-Key': c.subscriptionKey });
     this.tokens = new AccessTokenCache({ issue: () => this.issueToken() });
   }
 
@@ -70,14 +64,7 @@ export class MtnProductClient {
     throw new OperatorUnavailableError(`MTN answered ${res.status} to the ${this.c.product} token request`);
   }
 
-  private async send(what: string, request: () => Promise<AxiosResponse>): Promise<AxiosResponse> {
-    try {
-      return await request();
-    } catch (err) {
-      if (axios.isAxiosError(err)) {
-        throw new OperatorUnavailableError(`MTN ${this.c.product} ${what} call failed: ${err.code ?? ''} ${err.message}`.trim(), { cause: err });
-      }
-      throw err;
-    }
+  private send(what: string, request: () => Promise<AxiosResponse>): Promise<AxiosResponse> {
+    return send(`MTN ${this.c.product} ${what}`, request);
   }
 }

@@ -13,7 +13,8 @@ import {
   type UssdPushRequest,
 } from '../operator-adapter.js';
 import { orangeCallbackHint } from '../orange-shared/callback-hint.js';
-import { bodyText, isTransient, issueClientCredentialsToken, orangeHttp, refusal, send } from '../orange-shared/http.js';
+import { bodyText, isTransient, operatorHttp, refusal, send } from '../http/operator-http.js';
+import { issueClientCredentialsToken } from '../orange-shared/http.js';
 import { mpDataOf, payTokenOfInit, resultFromStatusResponse, toPayBody } from './mapping.js';
 
 export interface OrangeMpConfig {
@@ -42,7 +43,7 @@ export class OrangeMpAdapter implements OperatorAdapter {
   private readonly tokens: AccessTokenCache;
 
   constructor(private readonly config: OrangeMpConfig) {
-    this.http = orangeHttp(config.baseUrl, config.timeoutMs);
+    this.http = operatorHttp(config.baseUrl, config.timeoutMs);
     this.tokens = new AccessTokenCache({ issue: () => issueClientCredentialsToken(this.http, '/token', config.clientId, config.clientSecret) });
   }
 

@@ -13,7 +13,8 @@ import {
   type UssdPushRequest,
 } from '../operator-adapter.js';
 import { orangeCallbackHint } from '../orange-shared/callback-hint.js';
-import { bodyText, isTransient, issueClientCredentialsToken, orangeHttp, refusal, send } from '../orange-shared/http.js';
+import { bodyText, isTransient, operatorHttp, refusal, send } from '../http/operator-http.js';
+import { issueClientCredentialsToken } from '../orange-shared/http.js';
 import { initAnswerOf, isDuplicateOrder, resultFromStatusResponse, toInitBody } from './mapping.js';
 
 export interface OrangeWebpayConfig {
@@ -40,7 +41,7 @@ export class OrangeWebpayAdapter implements OperatorAdapter {
   private readonly tokens: AccessTokenCache;
 
   constructor(private readonly config: OrangeWebpayConfig) {
-    this.http = orangeHttp(config.baseUrl, config.timeoutMs);
+    this.http = operatorHttp(config.baseUrl, config.timeoutMs);
     this.tokens = new AccessTokenCache({ issue: () => issueClientCredentialsToken(this.http, '/oauth/v3/token', config.clientId, config.clientSecret) });
   }
 

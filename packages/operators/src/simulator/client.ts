@@ -1,7 +1,7 @@
-import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
+import type { AxiosInstance } from 'axios';
+import { isTransient, operatorHttp, refusal, send, singleHeader } from '../http/operator-http.js';
 import { signatureMatches, timestampWithinTolerance, type OperatorResult } from '@mm/domain';
 import {
-  OperatorRefusedError,
   OperatorUnavailableError,
   type DisbursementRequest,
   type DisbursementResult,
@@ -34,29 +34,6 @@ export interface SimulatorAdapterConfig {
   callbackToleranceS?: number;
 }
 
-/** Statuses that say "try again later" rather than "your request is wrong". */
-function isTransient(status: number): boolean {
-  return status >= 500 || status === 408 || status === 429;
-}
-
-/**
- * A 4xx about the request itself: the operator did nothing with it. 401 and 403 are about our
- * credentials, not the payment: failing a refund for a token we can fix would be wrong, so they stay
- * unknown outcomes (retried, then parked for a person to see).
- */
-function refusal(operation: OperatorRefusedError['operation'], res: AxiosResponse): Error {
-  const detail = JSON.stringify(res.data);
-  if (res.status === 401 || res.status === 403) return new Error(`operator refused our credentials for the ${operation}: ${res.status} ${detail}`);
-  return new OperatorRefusedError(operation, res.status, detail);
-}
-
-function singleHeader(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
-  const value = key === undefined ? undefined : headers[key];
-  if (Array.isArray(value)) return value.length === 1 ? value[0] : undefined;
-  return value;
-}
-
 export class SimulatorOperatorAdapter implements OperatorAdapter {
   readonly name = 'simulator';
   private readonly http: AxiosInstance;
@@ -64,20 +41,13 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
   private readonly callbackToleranceS: number;
 
   constructor(config: SimulatorAdapterConfig) {
-    this.http = axios.create({
-      baseURL: config.baseUrl,
-      timeout: config.timeoutMs,
-      headers: { Authorization: `Bearer ${config.apiToken}` },
-      // Statuses are mapped below; axios throws only for transport failures.
-      validateStatus: () => true,
-      maxRedirects: 0,
-    });
+    this.http = operatorHttp(config.baseUrl, config.timeoutMs, { Authorization: `Bearer ${config.apiToken}` });
     this.callbackSecret = config.callbackSecret;
     this.callbackToleranceS = config.callbackToleranceS ?? 300;
   }
 
   async pushUssd(req: UssdPushRequest): Promise<UssdPushAck> {
-    const res = await this.call('push', () => this.http.post('/v1/payments/ussd-push', toPushBody(req)));
+    const res = await send('push', () => this.http.post('/v1/payments/ussd-push', toPushBody(req)));
     if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the push`);
     if (res.status >= 400) {
       throw refusal('push', res);
@@ -90,7 +60,7 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
 
   /** POST /v1/payments/:ref/otp: 202 taken; a 4xx (409 not waiting for a code, 404, 400) is a refusal. */
   async submitCode(payment: PaymentLookup, code: string): Promise<void> {
-    const res = await this.call('code', () => this.http.post(`/v1/payments/${encodeURIComponent(payment.partnerReference)}/otp`, { code }));
+    const res = await send('code', () => this.http.post(`/v1/payments/${encodeURIComponent(payment.partnerReference)}/otp`, { code }));
     if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the one-time code`);
     if (res.status === 202) return;
     if (res.status >= 400) throw refusal('code', res);
@@ -98,7 +68,7 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
   }
 
   async queryStatus(payment: PaymentLookup): Promise<OperatorResult & { found: boolean }> {
-    const res = await this.call('status', () => this.http.get(`/v1/payments/${encodeURIComponent(payment.partnerReference)}`));
+    const res = await send('status', () => this.http.get(`/v1/payments/${encodeURIComponent(payment.partnerReference)}`));
     if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the status query`);
     const result = resultFromStatusResponse(res.status, res.data);
     if (result) return result;
@@ -107,7 +77,7 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
   }
 
   async refund(req: RefundRequest): Promise<RefundResult> {
-    const res = await this.call('refund', () => this.http.post('/v1/refunds', toRefundBody(req)));
+    const res = await send('refund', () => this.http.post('/v1/refunds', toRefundBody(req)));
     if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the refund`);
     const result = refundResultFromResponse(res.status, res.data);
     if (result) return result;
@@ -119,7 +89,7 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
   }
 
   async disburse(req: DisbursementRequest): Promise<DisbursementResult> {
-    const res = await this.call('disbursement', () => this.http.post('/v1/disbursements', toDisbursementBody(req)));
+    const res = await send('disbursement', () => this.http.post('/v1/disbursements', toDisbursementBody(req)));
     if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the disbursement`);
     const result = disbursementResultFromResponse(res.status, res.data);
     if (result) return result;
@@ -149,17 +119,5 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
     }
     const result = resultFromCallback(data);
     return result && { ...result, replayKey: signature.toLowerCase() };
-  }
-
-  private async call(what: string, request: () => Promise<AxiosResponse>): Promise<AxiosResponse> {
-    try {
-      return await request();
-    } catch (err) {
-      // With validateStatus accepting every status, an axios error is a transport failure: timeout, refused, reset.
-      if (axios.isAxiosError(err)) {
-        throw new OperatorUnavailableError(`operator ${what} call failed: ${err.code ?? ''} ${err.message}`.trim(), { cause: err });
-      }
-      throw err;
-    }
   }
 }

@@ -1,4 +1,4 @@
-import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
+import type { AxiosInstance, AxiosResponse } from 'axios';
 import type { OperatorResult } from '@mm/domain';
 import {
   OperatorPendingError,
@@ -18,7 +18,8 @@ import {
   disbursementResultOf, errorCodeOf, eventOf, payoutOf, payoutsOf, pickSession, resultFromSession,
   sessionOf, sessionsOf, toCheckoutBody, toPayoutBody, type WavePayout, type WaveSession,
 } from './mapping.js';
-import { singleHeader, waveSignatureHolds } from './webhook.js';
+import { waveSignatureHolds } from './webhook.js';
+import { isTransient, operatorHttp, send, singleHeader } from '../http/operator-http.js';
 
 export interface WaveAdapterConfig {
   baseUrl: string;
@@ -36,8 +37,6 @@ type Operation = OperatorRefusedError['operation'];
 /** Wave keys read `wave_<country>_<env>_<secret>` (docs.wave.com: `wave_sn_prod_YhUNb9d...`). */
 export const WAVE_API_KEY_FORM = /^wave_[A-Za-z0-9]+_[A-Za-z0-9]+_[A-Za-z0-9_-]+$/;
 
-const isTransient = (status: number) => status >= 500 || status === 408 || status === 429;
-
 /**
  * Wave Checkout (a redirect: the customer pays in the Wave app or page, then comes back to ours) and
  * Payout. Wave does not dedupe checkouts on client_reference, so every push first searches for a live
@@ -49,13 +48,7 @@ export class WaveOperatorAdapter implements OperatorAdapter {
   private readonly toleranceS: number;
 
   constructor(private readonly config: WaveAdapterConfig) {
-    this.http = axios.create({
-      baseURL: config.baseUrl,
-      timeout: config.timeoutMs,
-      headers: { Authorization: `Bearer ${config.apiKey}` },
-      validateStatus: () => true,
-      maxRedirects: 0,
-    });
+    this.http = operatorHttp(config.baseUrl, config.timeoutMs, { Authorization: `Bearer ${config.apiKey}` });
     this.toleranceS = config.webhookToleranceS ?? 300;
   }
 
@@ -83,7 +76,7 @@ export class WaveOperatorAdapter implements OperatorAdapter {
     if (!session) return { state: 'FAILED', reason: 'UNKNOWN_TRANSACTION' };
     // Wave's refund has no amount: it gives the whole checkout back, so anything else is ours to refuse.
     if (Number(session.amount) !== req.amount) throw new OperatorRefusedError('refund', 400, 'Wave refunds a checkout in full only');
-    const res = await this.send('refund', () => this.http.post(`/v1/checkout/sessions/${encodeURIComponent(session.id)}/refund`));
+    const res = await send('refund', () => this.http.post(`/v1/checkout/sessions/${encodeURIComponent(session.id)}/refund`));
     // 200 with an empty body; Wave answers a repeat the same way and pays once (the mock reproduces it).
     if (res.status === 200) return { state: 'OK', providerRefundId: session.id };
     const code = errorCodeOf(res.data);
@@ -130,7 +123,7 @@ export class WaveOperatorAdapter implements OperatorAdapter {
     const result = resultFromSession(session);
     if (!result) throw new OperatorUnavailableError(`unexpected Wave session: ${JSON.stringify(session)}`);
     if (session.checkout_status !== 'open' || (result.providerState !== 'canceled' && result.providerState !== 'KO')) return result;
-    const res = await this.send('status', () => this.http.post(`/v1/checkout/sessions/${encodeURIComponent(session.id)}/expire`));
+    const res = await send('status', () => this.http.post(`/v1/checkout/sessions/${encodeURIComponent(session.id)}/expire`));
     if (res.status === 200) return result;
     if (res.status !== 409) throw this.unexpected('status', res);
     const again = await this.getSession(session.id, 'status');
@@ -140,14 +133,14 @@ export class WaveOperatorAdapter implements OperatorAdapter {
   }
 
   private async createSession(req: UssdPushRequest & { returnUrl: string }): Promise<WaveSession> {
-    const res = await this.send('push', () => this.http.post('/v1/checkout/sessions', toCheckoutBody(req)));
+    const res = await send('push', () => this.http.post('/v1/checkout/sessions', toCheckoutBody(req)));
     const session = res.status === 200 ? sessionOf(res.data) : null;
     if (session) return session;
     throw this.unexpected('push', res);
   }
 
   private async getSession(id: string, operation: Operation): Promise<WaveSession | null> {
-    const res = await this.send(operation, () => this.http.get(`/v1/checkout/sessions/${encodeURIComponent(id)}`));
+    const res = await send(operation, () => this.http.get(`/v1/checkout/sessions/${encodeURIComponent(id)}`));
     if (res.status === 404 && errorCodeOf(res.data) === 'checkout-session-not-found') return null;
     const session = res.status === 200 ? sessionOf(res.data) : null;
     if (session) return session;
@@ -155,21 +148,21 @@ export class WaveOperatorAdapter implements OperatorAdapter {
   }
 
   private async search(reference: string, operation: Operation): Promise<WaveSession[]> {
-    const res = await this.send(operation, () => this.http.get('/v1/checkout/sessions/search', { params: { client_reference: reference } }));
+    const res = await send(operation, () => this.http.get('/v1/checkout/sessions/search', { params: { client_reference: reference } }));
     const sessions = res.status === 200 ? sessionsOf(res.data) : null;
     if (sessions) return sessions.filter((s) => s.client_reference === reference);
     throw this.unexpected(operation, res);
   }
 
   private async searchPayouts(reference: string): Promise<WavePayout[]> {
-    const res = await this.send('disbursement', () => this.http.get('/v1/payouts/search', { params: { client_reference: reference } }));
+    const res = await send('disbursement', () => this.http.get('/v1/payouts/search', { params: { client_reference: reference } }));
     const payouts = res.status === 200 ? payoutsOf(res.data) : null;
     if (payouts) return payouts;
     throw this.unexpected('disbursement', res);
   }
 
   private async createPayout(req: DisbursementRequest): Promise<WavePayout> {
-    const res = await this.send('disbursement', () => this.http.post('/v1/payout', toPayoutBody(req), { headers: { 'Idempotency-Key': req.partnerReference } }));
+    const res = await send('disbursement', () => this.http.post('/v1/payout', toPayoutBody(req), { headers: { 'Idempotency-Key': req.partnerReference } }));
     const payout = res.status === 200 ? payoutOf(res.data) : null;
     if (payout) return payout;
     throw this.unexpected('disbursement', res);
@@ -182,15 +175,6 @@ export class WaveOperatorAdapter implements OperatorAdapter {
     if (res.status === 401 || res.status === 403) return new Error(`Wave refused our API key for the ${operation}: ${res.status} ${detail}`);
     if (res.status >= 400) return new OperatorRefusedError(operation, res.status, detail);
     return new OperatorUnavailableError(`unexpected Wave answer to the ${operation}: ${res.status} ${detail}`);
-  }
-
-  private async send(operation: Operation, request: () => Promise<AxiosResponse>): Promise<AxiosResponse> {
-    try {
-      return await request();
-    } catch (err) {
-      if (axios.isAxiosError(err)) throw new OperatorUnavailableError(`Wave ${operation} call failed: ${err.code ?? ''} ${err.message}`.trim(), { cause: err });
-      throw err;
-    }
   }
 }
 

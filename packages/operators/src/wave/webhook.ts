@@ -28,10 +28,3 @@ export function waveSignatureHolds(secret: string, header: string, rawBody: Buff
   if (!parsed || !timestampWithinTolerance(parsed.t, nowMs, toleranceS)) return false;
   return parsed.v1.some((sig) => signatureMatches(secret, parsed.t, rawBody, sig));
 }
-
-export function singleHeader(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
-  const value = key === undefined ? undefined : headers[key];
-  if (Array.isArray(value)) return value.length === 1 ? value[0] : undefined;
-  return value;
-}

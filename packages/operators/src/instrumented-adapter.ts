@@ -33,6 +33,7 @@ export function instrumentAdapter(adapter: OperatorAdapter, registry: Registry, 
   };
   return {
     name: adapter.name,
+    ...(adapter.statusMayLag ? { statusMayLag: true } : {}),
     pushUssd: (req) => timed('push', () => adapter.pushUssd(req), (a) => !a.accepted),
     ...(adapter.prepare ? { prepare: (req: Parameters<NonNullable<OperatorAdapter['prepare']>>[0]) => timed('prepare', () => adapter.prepare!(req), () => false) } : {}),
     ...(adapter.submitCode ? { submitCode: (payment: PaymentLookup, code: string) => timed('code', () => adapter.submitCode!(payment, code), () => false) } : {}),

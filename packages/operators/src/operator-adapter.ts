@@ -120,6 +120,12 @@ export type DisbursementResult =
 export interface OperatorAdapter {
   readonly name: string;
   /**
+   * True when the operator's status lookup may not yet see a request it has just taken (MTN's 404 for a
+   * request created a moment ago, Wave's search): "not found" right after an unanswered push then proves
+   * nothing, and the bridge leaves the payment PENDING for its expiry check instead of failing it.
+   */
+  readonly statusMayLag?: boolean;
+  /**
    * For operators that do not dedupe on our reference (Orange's mp API): asks the operator for its own
    * id of the payment, which the bridge stores as provider_session_id before the push, so a retried push
    * reuses it instead of paying twice. Absent for operators that dedupe on our reference.

@@ -181,3 +181,14 @@ describe('OperatorBreaker', () => {
     expect(probeLookup(CI_MTN, () => 'ABC')).toEqual({ partnerReference: 'PBABC', providerSessionId: 'PBABC', msisdn: '+0', amount: 1, currency: 'XOF', countryCode: 'CI' });
   });
 });
+
+it('passes on every optional call and flag of the adapter it watches (a dropped submitCode would lose one-time codes)', async () => {
+  const codes: string[] = [];
+  const adapter: OperatorAdapter = { ...switchable().adapter, statusMayLag: true, submitCode: async (_p, code) => { codes.push(code); } };
+  const breaker = new OperatorBreaker({ threshold: 3, probeIntervalMs: 30_000, store: memoryStore(), registry: new Registry(), probe: async () => undefined });
+  const wrapped = breaker.wrap(adapter, CI_MTN);
+  expect(wrapped.statusMayLag).toBe(true);
+  await wrapped.submitCode!(lookup('r'), '482913');
+  expect(codes).toEqual(['482913']);
+});
+

@@ -54,6 +54,8 @@ function failure(operation: Operation, res: AxiosResponse): Error {
 
 export class MtnMomoAdapter implements OperatorAdapter {
   readonly name = 'mtn-momo';
+  // A request just created may not be found yet (MTN's 404, Wave's search): not found is no proof it never came.
+  readonly statusMayLag = true;
   private readonly collection: MtnProductClient;
   private readonly disbursement: MtnProductClient | null;
 

@@ -44,6 +44,8 @@ export const WAVE_API_KEY_FORM = /^wave_[A-Za-z0-9]+_[A-Za-z0-9]+_[A-Za-z0-9_-]+
  */
 export class WaveOperatorAdapter implements OperatorAdapter {
   readonly name = 'wave';
+  // A request just created may not be found yet (MTN's 404, Wave's search): not found is no proof it never came.
+  readonly statusMayLag = true;
   private readonly http: AxiosInstance;
   private readonly toleranceS: number;
 

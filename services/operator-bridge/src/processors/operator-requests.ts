@@ -43,6 +43,9 @@ async function push(deps: OperatorRequestsDeps, t: Transaction, outboxId: string
   // unknown outcome like an unreachable operator, retried and then decided like one, never left INITIATED.
   let adapter: OperatorAdapter | null = null;
   let ack;
+  // The operator's id stored by prepare() during this run: the last attempt's status query needs it
+  // (Orange mp finds a payment only by its pay token), and `t` was read before it was stored.
+  let current = t;
   try {
     adapter = await deps.adapters.adapterFor(t);
     const request: UssdPushRequest = {
@@ -52,12 +55,13 @@ async function push(deps: OperatorRequestsDeps, t: Transaction, outboxId: string
       ...(deps.returnUrl ? { returnUrl: deps.returnUrl(t) } : {}),
     };
     request.providerSessionId = await prepared(deps, adapter, t, request);
+    current = { ...t, providerSessionId: request.providerSessionId ?? null };
     ack = await adapter.pushUssd(request);
   } catch (err) {
     // A refusal of the request will be the same on every attempt: decided at once, not retried.
     const refused = err instanceof OperatorRefusedError;
     if (!refused && !isFinalAttempt(job)) throw err;
-    await decideAfterLastAttempt(deps, adapter, t, outboxId, refused, now);
+    await decideAfterLastAttempt(deps, adapter, current, outboxId, refused, now);
     return;
   }
   await commitStep(deps, (tx) => (ack.accepted
@@ -88,12 +92,15 @@ async function decideAfterLastAttempt(deps: OperatorRequestsDeps, adapter: Opera
     if (known === null) {
       return transition(tx, { transactionId: t.id, to: 'FAILED', cause: 'operator-request-refused', patch: { failureCode: 'OPERATOR_REJECTED' } });
     }
-    if (known !== 'no answer' && !known.found) {
+    // Only an operator whose status is current the moment it takes a push (the simulator) may be believed
+    // when it says it never saw one just sent; MTN's and Wave's lookups may lag behind: the expiry check asks again.
+    if (known !== 'no answer' && !known.found && !adapter?.statusMayLag) {
       return transition(tx, { transactionId: t.id, to: 'FAILED', cause: 'operator-unavailable', patch: { failureCode: 'OPERATOR_UNAVAILABLE' } });
     }
     // Known and decided: applied. Known but undecided (PENDING, or an OK without its 200), or no answer: PENDING.
     const decided = known === 'no answer' ? null : await applyOperatorResult(tx, t.id, known, 'push-timeout:operator-result');
-    return decided ?? transition(tx, pendingMove(deps, t.id, known === 'no answer' ? 'push-timeout:outcome-unknown' : 'push-timeout:operator-ack', null, now));
+    const unknown = known === 'no answer' || !known.found;
+    return decided ?? transition(tx, pendingMove(deps, t.id, unknown ? 'push-timeout:outcome-unknown' : 'push-timeout:operator-ack', null, now));
   }, { completes: outboxId });
 }
 

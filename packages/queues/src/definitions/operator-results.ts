@@ -15,6 +15,12 @@ export interface OperatorResultJob {
   provider_session_id: string | null;
   failure_reason: string | null;
   source: 'callback' | 'status-query' | 'hint';
+  /**
+   * The operator whose callback route took it (SIMULATOR, MTN, WAVE, ...). A signed result is applied only
+   * to a payment of that operator: another operator's secret proves nothing about it. Absent: the simulator's
+   * route (jobs queued before the field existed).
+   */
+  operator?: string;
 }
 
 export const operatorResults = defineQueue({
@@ -27,6 +33,7 @@ export const operatorResults = defineQueue({
     provider_session_id: Joi.string().max(100).allow(null).required(),
     failure_reason: Joi.string().max(200).allow(null).required(),
     source: Joi.string().valid('callback', 'status-query', 'hint').required(),
+    operator: Joi.string().pattern(/^[A-Z][A-Z0-9_]{1,31}$/),
   }),
   jobOptions: {
     attempts: 8,

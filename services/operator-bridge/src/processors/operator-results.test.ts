@@ -76,10 +76,10 @@ describe('operator result OK without its 200', () => {
     await fixture.close();
   });
 
-  async function pendingCashin(order: string) {
+  async function pendingCashin(order: string, operator = 'SIMULATOR') {
     const r = await createCashin(db, {
       merchantId, merchantOrderId: order, amount: 1000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000056',
-      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order,
+      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order, operator,
     });
     if (r.kind !== 'created') throw new Error('not created');
     await db.$transaction((tx) => transition(tx, { transactionId: r.transaction.id, to: 'INITIATED', cause: 'test' }));
@@ -147,5 +147,22 @@ describe('operator result OK without its 200', () => {
     const adapter = { queryStatus: async () => { throw new Error('operator down'); } };
     await expect(operatorResultsHandler({ db, afterCommit: noEffects, logger, adapters: oneAdapter(adapter) })(hint(t.providerReference))).rejects.toThrow('operator down');
     expect((await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).status).toBe('PENDING');
+  });
+
+  it('a result signed by another operator than the payment\'s (the simulator\'s secret for an MTN cash-in) is not applied: only the payment\'s own operator is asked', async () => {
+    const t = await pendingCashin('foreign-signature', 'MTN');
+    let asked = 0;
+    const adapter = { queryStatus: async () => { asked++; return { found: true, providerState: 'PENDING' as const, providerTxnStatus: null, providerTxId: null, failureReason: null }; } };
+    const forged: OperatorResultJob = { ...okWithout200(t.providerReference), provider_txn_status: '200', operator: 'SIMULATOR' };
+    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapters: oneAdapter(adapter) })(forged);
+    expect(asked).toBe(1);
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'PENDING', providerTxId: null });
+  });
+
+  it('a result signed by the payment\'s own operator is applied as it came', async () => {
+    const t = await pendingCashin('own-signature', 'WAVE');
+    const signed: OperatorResultJob = { ...okWithout200(t.providerReference), provider_txn_status: '200', operator: 'WAVE' };
+    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapters: oneAdapter(noStatus) })(signed);
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'SUCCESS', providerTxId: 'MP7' });
   });
 });

@@ -38,8 +38,11 @@ export function operatorResultsHandler(deps: OperatorResultsDeps) {
       failureReason: payload.failure_reason,
       providerSessionId: payload.provider_session_id,
     };
-    // A hint (an unsigned callback) and an OK without its 200 are only reasons to ask the operator.
-    const result = payload.source === 'hint' ? await statusForHint(deps, t) : needsStatusConfirmation(received) ? await confirmedByStatus(deps, t) : received;
+    // A hint (an unsigned callback), a result signed by another operator than the payment's (its secret proves
+    // nothing about this payment) and an OK without its 200 are only reasons to ask the payment's own operator.
+    const foreign = payload.source === 'callback' && (payload.operator ?? 'SIMULATOR') !== t.operator;
+    if (foreign) deps.logger.warn({ transaction_id: t.id, operator: t.operator, signedBy: payload.operator ?? 'SIMULATOR' }, 'signed result from another operator than the payment\'s: taken as a hint');
+    const result = payload.source === 'hint' || foreign ? await statusForHint(deps, t) : needsStatusConfirmation(received) ? await confirmedByStatus(deps, t) : received;
     if (!result) return;
     const cause = result === received ? `operator-result:${payload.source}` : 'operator-result:status-confirmation';
     const outcome = await commitStep(deps, (tx) => applyOperatorResult(tx, t.id, result, cause));

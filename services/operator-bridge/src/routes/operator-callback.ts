@@ -25,11 +25,11 @@ export interface OperatorCallbackDeps {
 
 const raw = express.raw({ type: () => true, limit: '16kb' });
 
-function jobOf(result: VerifiedCallback | CallbackHint): OperatorResultJob {
+function jobOf(result: VerifiedCallback | CallbackHint, operator: string): OperatorResultJob {
   if ('hint' in result) {
     return {
       provider_reference: result.partnerReference, provider_state: 'PENDING', provider_txn_status: null,
-      provider_tx_id: null, provider_session_id: null, failure_reason: null, source: 'hint',
+      provider_tx_id: null, provider_session_id: null, failure_reason: null, source: 'hint', operator,
     };
   }
   return {
@@ -40,6 +40,7 @@ function jobOf(result: VerifiedCallback | CallbackHint): OperatorResultJob {
     provider_session_id: result.providerSessionId,
     failure_reason: result.failureReason,
     source: 'callback',
+    operator,
   };
 }
 
@@ -53,7 +54,7 @@ function jobOf(result: VerifiedCallback | CallbackHint): OperatorResultJob {
  */
 export function operatorCallbackRouter(deps: OperatorCallbackDeps): Router {
   const router = Router();
-  const take = async (req: Request, res: Response, adapter: OperatorAdapter, account: string, path: string) => {
+  const take = async (req: Request, res: Response, adapter: OperatorAdapter, account: { key: string; operator: string }, path: string) => {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const result = adapter.parseCallback(body, req.headers, deps.now(), path);
     if (!result) {
@@ -61,14 +62,14 @@ export function operatorCallbackRouter(deps: OperatorCallbackDeps): Router {
       res.status(401).json({ error: { code: 'INVALID_SIGNATURE', message: 'callback signature or timestamp is not valid' } });
       return;
     }
-    const replayKey = `${account}:${result.replayKey}`;
+    const replayKey = `${account.key}:${result.replayKey}`;
     if (!(await deps.replays.firstDelivery(replayKey))) {
       deps.callbacks.inc({ outcome: 'replayed' });
       res.status(200).json({ received: true, duplicate: true });
       return;
     }
     try {
-      await deps.results.add(jobOf(result));
+      await deps.results.add(jobOf(result, account.operator));
     } catch (err) {
       await deps.replays.forget(replayKey).catch(() => undefined);
       throw err;
@@ -77,7 +78,7 @@ export function operatorCallbackRouter(deps: OperatorCallbackDeps): Router {
     res.status(200).json({ received: true });
   };
 
-  router.post('/operator/callbacks/simulator', raw, (req, res) => take(req, res, deps.simulator, 'simulator', ''));
+  router.post('/operator/callbacks/simulator', raw, (req, res) => take(req, res, deps.simulator, { key: 'simulator', operator: 'SIMULATOR' }, ''));
 
   // MTN says to allow PUT as well as POST for its callbacks.
   router.all('/operator/callbacks/:operator/:country{/*rest}', raw, async (req, res) => {
@@ -87,7 +88,8 @@ export function operatorCallbackRouter(deps: OperatorCallbackDeps): Router {
     }
     const { operator, country } = req.params as { operator: string; country: string };
     const rest = (req.params as { rest?: string[] }).rest ?? [];
-    const adapter = /^[a-z][a-z0-9_]{1,31}$/.test(operator) && /^[a-z]{2}$/.test(country)
+    // Our references are 22 characters: anything longer names no payment (and would not fit the queue's job).
+    const adapter = /^[a-z][a-z0-9_]{1,31}$/.test(operator) && /^[a-z]{2}$/.test(country) && rest.join('/').length <= 100
       ? await deps.adapters.adapterFor({ countryCode: country.toUpperCase(), operator: operator.toUpperCase() }).catch((err: unknown) => {
         deps.logger.warn({ err, operator, country }, 'callback for an operator account that cannot be used');
         return null;
@@ -97,7 +99,7 @@ export function operatorCallbackRouter(deps: OperatorCallbackDeps): Router {
       res.status(404).json({ error: { code: 'NOT_FOUND', message: 'no such operator account' } });
       return;
     }
-    await take(req, res, adapter, `${country}:${operator}`, rest.join('/'));
+    await take(req, res, adapter, { key: `${country}:${operator}`, operator: operator.toUpperCase() }, rest.join('/'));
   });
   return router;
 }

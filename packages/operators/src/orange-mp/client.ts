@@ -96,8 +96,10 @@ export class OrangeMpAdapter implements OperatorAdapter {
   private async resolveRefusedPay(req: UssdPushRequest, payToken: string, res: AxiosResponse): Promise<UssdPushAck> {
     const status = await this.queryStatus({ ...req, providerSessionId: payToken });
     if (!status.found) throw new OperatorUnavailableError(`pay refused (417) and pay token unknown to Orange: ${bodyText(res.data)}`);
-    // Still INITIATED: no pay was ever taken with this token, Orange refused this very request.
-    if (status.providerTxnStatus === 'INITIATED') throw new OperatorRefusedError('push', 417, bodyText(res.data));
+    // Still INITIATED: Orange refused this very request, but a first pay with the same token may have reached it
+    // and not be visible yet: an unknown outcome (retried; the last attempt's status query and the expiry check
+    // decide), never a failure that a prompt the customer then approves would contradict.
+    if (status.providerTxnStatus === 'INITIATED') throw new OperatorUnavailableError(`pay refused (417) while the pay token is still INITIATED: ${bodyText(res.data)}`);
     // Refused at pay time for a cause Orange already recorded (60019, a threshold): decided now, not at
     // the first status poll a minute later.
     if (status.providerState === 'canceled' || status.providerState === 'KO') {

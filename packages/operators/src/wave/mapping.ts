@@ -23,6 +23,7 @@ export interface WaveSession {
 export interface WavePayout {
   id: string;
   status: 'processing' | 'succeeded' | 'failed' | 'reversed';
+  client_reference?: string | null;
   payout_error?: { error_code?: string; error_message?: string; code?: string; message?: string } | null;
 }
 
@@ -48,6 +49,7 @@ const searchSchema = Joi.object({ result: Joi.array().items(sessionSchema).requi
 const payoutSchema = Joi.object({
   id: Joi.string().min(1).required(),
   status: Joi.string().valid('processing', 'succeeded', 'failed', 'reversed').required(),
+  client_reference: optionalString(),
   payout_error: Joi.object().unknown(true).allow(null),
 }).unknown(true);
 const payoutSearchSchema = Joi.object({ result: Joi.array().items(payoutSchema).required() }).unknown(true);

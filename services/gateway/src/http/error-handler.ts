@@ -6,6 +6,8 @@ import { requestIdOf } from './request-context.js';
 /** Body-parser errors carry a `type`; they become the documented codes. */
 function fromBodyParser(err: { type?: string }): DomainError | null {
   if (err.type === 'entity.too.large') return new DomainError('PAYLOAD_TOO_LARGE', 'request body exceeds 64 KiB');
+  // A form with more fields than the route reads (the payment page's code form has one).
+  if (err.type === 'parameters.too.many') return new DomainError('PAYLOAD_TOO_LARGE', 'request body has too many fields');
   if (err.type === 'entity.verify.failed' || err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') {
     return new DomainError('VALIDATION_ERROR', 'request body encoding is not supported');
   }

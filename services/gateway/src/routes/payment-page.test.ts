@@ -157,6 +157,17 @@ describe('POST /pay/:id/code', () => {
     expect(await queued(id)).toEqual([]);
   });
 
+  it('answers a form with more fields than it reads with a 4xx, never a 500, queueing nothing', async () => {
+    const id = await cashin('PENDING', OTP);
+    const res = await fetch(`${base}/pay/${id}/code`, {
+      method: 'POST', redirect: 'manual',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' },
+      body: 'code=482913&a=1&b=2&c=3&d=4&e=5&f=6',
+    });
+    expect(res.status).toBe(413);
+    expect(await queued(id)).toEqual([]);
+  });
+
   it('refuses a malformed code (not 4 to 8 digits) without queueing it', async () => {
     const id = await cashin('PENDING', OTP);
     for (const code of ['12a4', '123', '123456789', undefined]) {

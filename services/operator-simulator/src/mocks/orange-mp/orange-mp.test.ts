@@ -1,4 +1,4 @@
-import { OperatorRefusedError } from '@mm/operators';
+import { OperatorRefusedError, OperatorUnavailableError } from '@mm/operators';
 import { waitFor } from '@mm/testing';
 import { startMpHarness, type MpHarness } from './harness.js';
 
@@ -85,11 +85,11 @@ describe('Orange mp adapter against the mp mock: outcomes', () => {
     await expect(h.adapter.queryStatus(req)).resolves.toMatchObject({ providerState: 'canceled', providerTxnStatus: 'EXPIRED' });
   });
 
-  it('a pay refused while its token is still INITIATED (wrong merchant PIN) is a refusal', async () => {
+  it('a pay refused while its token is still INITIATED (wrong merchant PIN) is an unknown outcome, not a failure: a first pay may not be visible yet', async () => {
     const wrongPin = new (h.adapter.constructor as typeof import('@mm/operators').OrangeMpAdapter)({ baseUrl: h.mock.url, clientId: 'mp-user', clientSecret: 'mp-password', xAuthToken: 'mp-x-auth', channelUserMsisdn: '691234567', pin: '0000', timeoutMs: 2_000 });
     const error = await wrongPin.pushUssd(h.request('01')).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(OperatorRefusedError);
-    expect(error).toMatchObject({ operation: 'push', httpStatus: 417 });
+    expect(error).toBeInstanceOf(OperatorUnavailableError);
+    expect(error).not.toBeInstanceOf(OperatorRefusedError);
   });
 
   it('an unknown payToken is found: false, and no payToken at all asks nothing', async () => {

@@ -1,5 +1,6 @@
 import { Histogram, LATENCY_BUCKETS, singleMetric, type Registry } from '@mm/observability';
-import { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter, type PaymentLookup } from './operator-adapter.js';
+import { aroundCalls, type OperatorCall } from './around-calls.js';
+import { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter } from './operator-adapter.js';
 
 type Outcome = 'ok' | 'refused' | 'unavailable' | 'error';
 
@@ -17,12 +18,12 @@ export function instrumentAdapter(adapter: OperatorAdapter, registry: Registry, 
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   }));
-  const timed = async <T>(operation: string, call: () => Promise<T>, refused: (answer: T) => boolean): Promise<T> => {
+  return aroundCalls(adapter, async (operation, call) => {
     const end = calls.startTimer({ operator: adapter.name, account, operation });
     let outcome: Outcome = 'error';
     try {
       const answer = await call();
-      outcome = refused(answer) ? 'refused' : 'ok';
+      outcome = refusedAnswer(operation, answer) ? 'refused' : 'ok';
       return answer;
     } catch (err) {
       outcome = err instanceof OperatorUnavailableError ? 'unavailable' : err instanceof OperatorRefusedError ? 'refused' : 'error';
@@ -30,17 +31,16 @@ export function instrumentAdapter(adapter: OperatorAdapter, registry: Registry, 
     } finally {
       end({ outcome });
     }
-  };
-  return {
-    name: adapter.name,
-    ...(adapter.statusMayLag ? { statusMayLag: true } : {}),
-    pushUssd: (req) => timed('push', () => adapter.pushUssd(req), (a) => !a.accepted),
-    ...(adapter.prepare ? { prepare: (req: Parameters<NonNullable<OperatorAdapter['prepare']>>[0]) => timed('prepare', () => adapter.prepare!(req), () => false) } : {}),
-    ...(adapter.submitCode ? { submitCode: (payment: PaymentLookup, code: string) => timed('code', () => adapter.submitCode!(payment, code), () => false) } : {}),
-    queryStatus: (payment) => timed('status', () => adapter.queryStatus(payment), (a) => !a.found),
-    refund: (req) => timed('refund', () => adapter.refund(req), (a) => a.state !== 'OK'),
-    disburse: (req) => timed('disburse', () => adapter.disburse(req), (a) => a.state !== 'OK'),
-    // Not a call: the operator called us (its requests are in the bridge's HTTP metrics).
-    parseCallback: (rawBody, headers, nowMs, path) => adapter.parseCallback(rawBody, headers, nowMs, path),
-  };
+  });
+}
+
+/** An answer that is the operator's no: a push KO, a payment it does not know, a refund or payout FAILED. */
+function refusedAnswer(operation: OperatorCall, answer: unknown): boolean {
+  switch (operation) {
+    case 'push': return !(answer as { accepted: boolean }).accepted;
+    case 'status': return !(answer as { found: boolean }).found;
+    case 'refund':
+    case 'disburse': return (answer as { state: string }).state !== 'OK';
+    default: return false;
+  }
 }

@@ -16,7 +16,8 @@
  */
 import { Counter, Gauge, type Registry } from '@mm/observability';
 import type { AccountKey } from '../directory/operator-directory.js';
-import { OperatorPendingError, OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter, type PaymentLookup } from '../operator-adapter.js';
+import { OperatorPendingError, OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter } from '../operator-adapter.js';
+import { aroundCalls } from '../around-calls.js';
 
 export type BreakerOutcome = 'answered' | 'unreachable' | 'other';
 
@@ -201,18 +202,7 @@ export class OperatorBreaker {
       await this.record(key, 'answered');
       return answer;
     };
-    return {
-      name: adapter.name,
-      ...(adapter.statusMayLag ? { statusMayLag: true } : {}),
-      pushUssd: (req) => watched(() => adapter.pushUssd(req)),
-      ...(adapter.prepare ? { prepare: (req: Parameters<NonNullable<OperatorAdapter['prepare']>>[0]) => watched(() => adapter.prepare!(req)) } : {}),
-      // Every optional call is passed on: a wrapper that dropped one would silently disable it (one-time codes).
-      ...(adapter.submitCode ? { submitCode: (payment: PaymentLookup, code: string) => watched(() => adapter.submitCode!(payment, code)) } : {}),
-      queryStatus: (payment) => watched(() => adapter.queryStatus(payment)),
-      refund: (req) => watched(() => adapter.refund(req)),
-      disburse: (req) => watched(() => adapter.disburse(req)),
-      parseCallback: (rawBody, headers, nowMs, path) => adapter.parseCallback(rawBody, headers, nowMs, path),
-    };
+    return aroundCalls(adapter, (_operation, call) => watched(call));
   }
 }
 

@@ -1,0 +1,32 @@
+import { aroundCalls, type OperatorCall } from './around-calls.js';
+import type { OperatorAdapter } from './operator-adapter.js';
+import { failingOperator } from './testing/failing-operator.js';
+import { lookup } from './testing/payment-lookup.js';
+
+const request = { ...lookup('MM1'), motif: null, callbackUrl: 'http://cb' };
+
+it('passes every call to the operator through `around` with its name, and keeps the optional calls and flags', async () => {
+  const seen: OperatorCall[] = [];
+  const adapter: OperatorAdapter = {
+    ...failingOperator(new Error('answered')),
+    statusMayLag: true,
+    prepare: async () => { throw new Error('answered'); },
+    submitCode: async () => { throw new Error('answered'); },
+  };
+  const wrapped = aroundCalls(adapter, (operation, call) => { seen.push(operation); return call(); });
+  const calls = [
+    () => wrapped.pushUssd(request), () => wrapped.prepare!(request), () => wrapped.submitCode!(lookup('MM1'), '1234'),
+    () => wrapped.queryStatus(lookup('MM1')), () => wrapped.refund({ partnerReference: 'RF1', originalPartnerReference: 'MM1', amount: 1, currency: 'XOF' }),
+    () => wrapped.disburse({ partnerReference: 'CO1', msisdn: '+2250707000001', amount: 1, currency: 'XOF', reason: null }),
+  ];
+  for (const call of calls) await expect(call()).rejects.toThrow('answered');
+  expect(seen).toEqual(['push', 'prepare', 'code', 'status', 'refund', 'disburse']);
+  expect(wrapped.statusMayLag).toBe(true);
+});
+
+it('adds no optional call the adapter does not have (the bridge asks prepare only of operators that need it)', () => {
+  const wrapped = aroundCalls(failingOperator(new Error('x')), (_operation, call) => call());
+  expect(wrapped.prepare).toBeUndefined();
+  expect(wrapped.submitCode).toBeUndefined();
+  expect(wrapped.statusMayLag).toBeUndefined();
+});

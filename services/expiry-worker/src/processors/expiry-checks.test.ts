@@ -1,13 +1,12 @@
-import type { Job } from 'bullmq';
 import type { Db } from '@mm/db';
 import { createCashin, transition } from '@mm/db/transactions';
 import type { OperatorResult } from '@mm/domain';
 import { createLogger } from '@mm/observability';
 import { OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
-import type { AfterCommit } from '@mm/queues';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing';
 import { expiryChecksHandler } from './expiry-checks.js';
 import { oneAdapter } from '@mm/operators/testing';
+import { jobAt, noEffects } from '@mm/worker-runtime/testing';
 
 // The adapter interface's fake: the status answers the simulator cannot give on demand.
 function operatorAnswering(status: (OperatorResult & { found: boolean }) | Error): OperatorAdapter {
@@ -19,8 +18,7 @@ function operatorAnswering(status: (OperatorResult & { found: boolean }) | Error
 }
 const notFound = { found: false, providerState: 'PENDING', providerTxnStatus: null, providerTxId: null, failureReason: null } as const;
 const ok = { found: true, providerState: 'OK', providerTxnStatus: '200', providerTxId: 'MP7', failureReason: null } as const;
-const lastTry = { attemptsMade: 5, opts: { attempts: 6 } } as unknown as Job;
-const noEffects = { run: async () => undefined } as unknown as AfterCommit;
+const lastTry = jobAt(5, 6);
 
 describe('expiry check of a PENDING cash-in', () => {
   let fixture: MerchantTestDatabase;

@@ -3,11 +3,10 @@ import { balancesOf, createCashin, createCashout, transition } from '@mm/db/tran
 import { Registry } from '@mm/observability';
 import { OperatorPendingError, OperatorRefusedError, OperatorUnavailableError } from '@mm/operators';
 import { failingOperator, oneAdapter } from '@mm/operators/testing';
-import type { AfterCommit } from '@mm/queues';
 import { createMerchantTestDatabase, sumBy, type MerchantTestDatabase } from '@mm/testing';
 import { cashoutRequestsHandler } from './cashout-requests.js';
+import { noEffects } from '@mm/worker-runtime/testing';
 
-const noEffects = { run: async () => undefined } as unknown as AfterCommit;
 
 describe('cash-out refused by the operator', () => {
   let fixture: MerchantTestDatabase;

@@ -1,14 +1,11 @@
-import type { Job } from 'bullmq';
 import type { Db } from '@mm/db';
 import { createCashin } from '@mm/db/transactions';
 import { OperatorUnavailableError, type OperatorAdapter, type PaymentLookup } from '@mm/operators';
 import { failingOperator, oneAdapter } from '@mm/operators/testing';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing';
-import type { AfterCommit } from '@mm/queues';
 import { operatorRequestsHandler } from './operator-requests.js';
+import { noEffects, jobAt } from '@mm/worker-runtime/testing';
 
-const job = (attemptsMade: number) => ({ attemptsMade, opts: { attempts: 4 } }) as unknown as Job;
-const noEffects = { run: async () => undefined } as unknown as AfterCommit;
 const notFound = { found: false, providerState: 'PENDING' as const, providerTxnStatus: null, providerTxId: null, failureReason: null };
 
 /** What the real operators' adapters add to the push: prepare, a customer action, a refusal's cause, a lagging status. */
@@ -32,7 +29,7 @@ describe('push processor with the real operators\' ways', () => {
   }
   const run = (adapter: OperatorAdapter, attemptsMade: number, t: { id: string; outboxId: string }) =>
     operatorRequestsHandler({ db, adapters: oneAdapter(adapter), afterCommit: noEffects, callbackUrl: (x) => `http://bridge/cb/${x.providerReference}`, returnUrl: (x) => `http://pay/${x.id}`, confirmationTimeoutMs: 1000 })(
-      { outbox_id: t.outboxId, transaction_id: t.id }, job(attemptsMade));
+      { outbox_id: t.outboxId, transaction_id: t.id }, jobAt(attemptsMade));
 
   it('stores the operator\'s id from prepare before paying, pays with it, and asks prepare once across runs', async () => {
     const t = await newCashin('prepare-once');

@@ -1,12 +1,11 @@
-import type { Job } from 'bullmq';
 import type { Db } from '@mm/db';
 import { createCashin } from '@mm/db/transactions';
 import type { OperatorResult } from '@mm/domain';
 import { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
 import { failingOperator, oneAdapter } from '@mm/operators/testing';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing';
-import type { AfterCommit } from '@mm/queues';
 import { operatorRequestsHandler } from './operator-requests.js';
+import { noEffects, jobAt } from '@mm/worker-runtime/testing';
 
 // A slow operator: every push times out on our side, but it registered the push and its status query
 // answers (or says it never saw it).
@@ -16,8 +15,6 @@ function slowOperator(status: OperatorResult & { found: boolean }): OperatorAdap
 const known = (providerState: OperatorResult['providerState'], providerTxnStatus: string | null) =>
   ({ found: true, providerState, providerTxnStatus, providerTxId: providerState === 'OK' ? 'MP1' : null, failureReason: null });
 
-const job = (attemptsMade: number) => ({ attemptsMade, opts: { attempts: 4 } }) as unknown as Job;
-const noEffects = { run: async () => undefined } as unknown as AfterCommit;
 
 describe('push processor on its last attempt', () => {
   let fixture: MerchantTestDatabase;
@@ -42,7 +39,7 @@ describe('push processor on its last attempt', () => {
 
   const run = (adapter: OperatorAdapter, attemptsMade: number, t: { id: string; outboxId: string }) =>
     operatorRequestsHandler({ db, adapters: oneAdapter(adapter), afterCommit: noEffects, callbackUrl: () => 'http://bridge/cb', confirmationTimeoutMs: 1000 })(
-      { outbox_id: t.outboxId, transaction_id: t.id }, job(attemptsMade));
+      { outbox_id: t.outboxId, transaction_id: t.id }, jobAt(attemptsMade));
 
   it('lets BullMQ retry before the last attempt (the transaction stays INITIATED)', async () => {
     const t = await newCashin('retry-1');

@@ -3,12 +3,12 @@ import type { Db } from '@mm/db';
 import { createCashin, transition } from '@mm/db/transactions';
 import { createLogger } from '@mm/observability';
 import type { OperatorAdapter } from '@mm/operators';
-import type { AfterCommit, OperatorResultJob } from '@mm/queues';
+import type { OperatorResultJob } from '@mm/queues';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing';
 import { operatorResultsHandler } from './operator-results.js';
 import { oneAdapter } from '@mm/operators/testing';
+import { noEffects } from '@mm/worker-runtime/testing';
 
-const noEffects = { run: async () => undefined } as unknown as AfterCommit;
 const noStatus = { queryStatus: async () => { throw new Error('no status query expected'); } };
 type Status = Awaited<ReturnType<OperatorAdapter['queryStatus']>>;
 

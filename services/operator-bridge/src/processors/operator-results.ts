@@ -42,7 +42,7 @@ export function operatorResultsHandler(deps: OperatorResultsDeps) {
     // nothing about this payment) and an OK without its 200 are only reasons to ask the payment's own operator.
     const foreign = payload.source === 'callback' && (payload.operator ?? 'SIMULATOR') !== t.operator;
     if (foreign) deps.logger.warn({ transaction_id: t.id, operator: t.operator, signedBy: payload.operator ?? 'SIMULATOR' }, 'signed result from another operator than the payment\'s: taken as a hint');
-    const result = payload.source === 'hint' || foreign ? await statusForHint(deps, t) : needsStatusConfirmation(received) ? await confirmedByStatus(deps, t) : received;
+    const result = payload.source === 'hint' || foreign ? await decidedStatus(deps, t) : needsStatusConfirmation(received) ? await confirmedByStatus(deps, t) : received;
     if (!result) return;
     const cause = result === received ? `operator-result:${payload.source}` : 'operator-result:status-confirmation';
     const outcome = await commitStep(deps, (tx) => applyOperatorResult(tx, t.id, result, cause));
@@ -55,7 +55,7 @@ export function operatorResultsHandler(deps: OperatorResultsDeps) {
  * applied (a PENDING answer changes nothing). A status query that fails is retried with the job: the hint
  * may be the only news of a payment made after its expiry (a redirect operator's late confirmation).
  */
-async function statusForHint(deps: OperatorResultsDeps, t: Transaction): Promise<Result | null> {
+async function decidedStatus(deps: OperatorResultsDeps, t: Transaction): Promise<Result | null> {
   const adapter = await deps.adapters.adapterFor(t);
   const status = await adapter.queryStatus(paymentLookupOf(t));
   return status.found && !needsStatusConfirmation(status) ? status : null;
@@ -67,15 +67,13 @@ async function statusForHint(deps: OperatorResultsDeps, t: Transaction): Promise
  * check ask again, and an expiry that a real confirmation follows still credits the merchant.
  */
 async function confirmedByStatus(deps: OperatorResultsDeps, t: Transaction): Promise<Result | null> {
-  const transactionId = t.id;
-  const providerReference = t.providerReference;
-  const status = await deps.adapters.adapterFor(t).then((adapter) => adapter.queryStatus(paymentLookupOf(t))).catch((err: unknown) => {
-    deps.logger.warn({ err, transaction_id: transactionId, providerReference }, 'status query to confirm an OK without 200 failed; left to the polls and the expiry check');
+  const where = { transaction_id: t.id, providerReference: t.providerReference };
+  const status = await decidedStatus(deps, t).catch((err: unknown) => {
+    deps.logger.warn({ err, ...where }, 'status query to confirm an OK without 200 failed; left to the polls and the expiry check');
     return null;
   });
-  if (status?.found && !needsStatusConfirmation(status)) return status;
-  deps.logger.warn({ transaction_id: transactionId, providerReference, status }, 'operator result OK without 200 not confirmed by its status: not credited');
-  return null;
+  if (!status) deps.logger.warn(where, 'operator result OK without 200 not confirmed by its status: not credited');
+  return status;
 }
 
 /**

@@ -14,3 +14,4 @@ export { OrangeMpAdapter, type OrangeMpConfig } from './orange-mp/client.js';
 export { MtnMomoAdapter, type MtnMomoAdapterConfig } from './mtn-momo/client.js';
 export { mtnReferenceId } from './mtn-momo/reference-id.js';
 export { OperatorBreaker, breakerOutcomeOf, probeLookup, type BreakerOutcome, type BreakerStore, type OperatorBreakerOptions } from './breaker/operator-breaker.js';
+export { NOT_FOUND_AT_OPERATOR } from './operator-adapter.js';

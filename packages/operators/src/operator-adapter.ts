@@ -57,6 +57,11 @@ export class OperatorPendingError extends Error {
   }
 }
 
+/** The operator's answer for a payment it does not have (never pushed, or not visible yet: see statusMayLag). */
+export const NOT_FOUND_AT_OPERATOR: Readonly<OperatorResult & { found: false }> = Object.freeze({
+  found: false, providerState: 'PENDING', providerTxnStatus: null, providerTxId: null, failureReason: null,
+});
+
 /** Thrown when the operator could not be reached or did not answer in time: nothing is known. */
 export class OperatorUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

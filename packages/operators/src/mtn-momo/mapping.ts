@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { OperatorResult } from '@mm/domain';
-import type { DisbursementRequest, RefundRequest, UssdPushRequest } from '../operator-adapter.js';
+import { NOT_FOUND_AT_OPERATOR, type DisbursementRequest, type RefundRequest, type UssdPushRequest } from '../operator-adapter.js';
 import { MTN_REASONS, UNKNOWN_REASON } from './reasons.js';
 
 /**
@@ -95,7 +95,7 @@ export function errorCodeOf(data: unknown): string | null {
 
 /** 200 = the request as MTN has it; 404 RESOURCE_NOT_FOUND = never created (or not visible yet). Else null. */
 export function statusLookup(status: number, data: unknown): (OperatorResult & { found: boolean }) | null {
-  if (status === 404 && errorCodeOf(data) === 'RESOURCE_NOT_FOUND') return { found: false, ...PENDING_RESULT };
+  if (status === 404 && errorCodeOf(data) === 'RESOURCE_NOT_FOUND') return NOT_FOUND_AT_OPERATOR;
   if (status !== 200) return null;
   const result = resultFromStatusBody(data);
   return result && { found: true, ...result };

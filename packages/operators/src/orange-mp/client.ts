@@ -2,6 +2,7 @@ import type { AxiosInstance, AxiosResponse } from 'axios';
 import type { OperatorResult } from '@mm/domain';
 import { AccessTokenCache, withAccessToken } from '../auth/access-token-cache.js';
 import {
+  NOT_FOUND_AT_OPERATOR,
   OperatorRefusedError,
   OperatorUnavailableError,
   type CallbackHint,
@@ -71,7 +72,7 @@ export class OrangeMpAdapter implements OperatorAdapter {
   }
 
   async queryStatus(payment: PaymentLookup): Promise<OperatorResult & { found: boolean }> {
-    if (!payment.providerSessionId) return { found: false, providerState: 'PENDING', providerTxnStatus: null, providerTxId: null, failureReason: null };
+    if (!payment.providerSessionId) return NOT_FOUND_AT_OPERATOR;
     const path = `${API}/paymentstatus/${encodeURIComponent(payment.providerSessionId)}`;
     const res = await this.authed('status', (headers) => this.http.get(path, { headers }));
     if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the status query`);

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { failureCodeForCause, type OperatorResult } from '@mm/domain';
-import { OperatorRefusedError, type UssdPushRequest } from '../operator-adapter.js';
+import { NOT_FOUND_AT_OPERATOR, OperatorRefusedError, type UssdPushRequest } from '../operator-adapter.js';
 import { orangeCause } from '../orange-webpay/mapping.js';
 
 /**
@@ -116,7 +116,7 @@ export function resultOfMpData(d: MpData & { message?: string | null }): Operato
 }
 
 export function resultFromStatusResponse(status: number, data: unknown): (OperatorResult & { found: boolean }) | null {
-  if (status === 404) return { found: false, providerState: 'PENDING', providerTxnStatus: null, providerTxId: null, failureReason: null };
+  if (status === 404) return NOT_FOUND_AT_OPERATOR;
   if (status !== 200) return null;
   const d = mpDataOf(data);
   return d && { found: true, ...resultOfMpData(d) };

@@ -2,6 +2,7 @@ import type { AxiosInstance, AxiosResponse } from 'axios';
 import type { OperatorResult } from '@mm/domain';
 import { AccessTokenCache, withAccessToken } from '../auth/access-token-cache.js';
 import {
+  NOT_FOUND_AT_OPERATOR,
   OperatorRefusedError,
   OperatorUnavailableError,
   type CallbackHint,
@@ -60,7 +61,7 @@ export class OrangeWebpayAdapter implements OperatorAdapter {
 
   async queryStatus(payment: PaymentLookup): Promise<OperatorResult & { found: boolean }> {
     // Orange finds a web payment by its pay_token only: without one it never had the payment from us.
-    if (!payment.providerSessionId) return { found: false, providerState: 'PENDING', providerTxnStatus: null, providerTxId: null, failureReason: null };
+    if (!payment.providerSessionId) return NOT_FOUND_AT_OPERATOR;
     const body = { order_id: payment.partnerReference, amount: payment.amount, pay_token: payment.providerSessionId };
     const res = await this.authed('status', (headers) => this.http.post(`${this.root(payment)}/transactionstatus`, body, { headers }));
     if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the status query`);

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { failureCodeForCause, type OperatorResult } from '@mm/domain';
-import type { UssdPushRequest } from '../operator-adapter.js';
+import { NOT_FOUND_AT_OPERATOR, type UssdPushRequest } from '../operator-adapter.js';
 
 /**
  * OM WebPay's wire format <-> our OperatorResult. Pure; null for an answer outside the protocol.
@@ -123,7 +123,7 @@ export function resultOfWebpayStatus(body: WebpayStatusBody): OperatorResult {
 
 export function resultFromStatusResponse(status: number, data: unknown): (OperatorResult & { found: boolean }) | null {
   if (status === 404 && isOrangeError(data)) {
-    return { found: false, providerState: 'PENDING', providerTxnStatus: null, providerTxId: null, failureReason: null };
+    return NOT_FOUND_AT_OPERATOR;
   }
   if (status !== 200) return null;
   const { value, error } = statusSchema.validate(data, { convert: false });

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { OperatorResult, ProviderState } from '@mm/domain';
-import type { DisbursementRequest, DisbursementResult, RefundRequest, RefundResult, UssdPushAck, UssdPushRequest } from '../operator-adapter.js';
+import { NOT_FOUND_AT_OPERATOR, type DisbursementRequest, type DisbursementResult, type RefundRequest, type RefundResult, type UssdPushAck, type UssdPushRequest } from '../operator-adapter.js';
 
 /**
  * The simulator's wire format <-> our OperatorResult. Pure: no I/O, every function returns null for an
@@ -112,7 +112,7 @@ export function ackFromPushResponse(status: number, data: unknown): UssdPushAck 
 /** 404 = the operator never registered the reference: nothing happened, which reads as still pending. */
 export function resultFromStatusResponse(status: number, data: unknown): (OperatorResult & { found: boolean }) | null {
   if (status === 404) {
-    return { found: false, providerState: 'PENDING', providerTxnStatus: null, providerTxId: null, failureReason: null };
+    return NOT_FOUND_AT_OPERATOR;
   }
   if (status !== 200) return null;
   const body = validated<WireResult>(statusSchema, data);

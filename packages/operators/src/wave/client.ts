@@ -1,6 +1,7 @@
 import type { AxiosInstance, AxiosResponse } from 'axios';
 import type { OperatorResult } from '@mm/domain';
 import {
+  NOT_FOUND_AT_OPERATOR,
   OperatorPendingError,
   OperatorRefusedError,
   OperatorUnavailableError,
@@ -68,7 +69,7 @@ export class WaveOperatorAdapter implements OperatorAdapter {
     const session = payment.providerSessionId
       ? await this.getSession(payment.providerSessionId, 'status')
       : pickSession(await this.search(payment.partnerReference, 'status'));
-    if (!session) return { found: false, providerState: 'PENDING', providerTxnStatus: null, providerTxId: null, failureReason: null };
+    if (!session) return NOT_FOUND_AT_OPERATOR;
     return { found: true, ...(await this.settled(session)) };
   }
 

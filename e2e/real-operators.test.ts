@@ -10,7 +10,7 @@ beforeAll(async () => {
   sys = await startSystem({
     gatewayEnv: { DISBURSEMENT_ENABLED: 'true', CASHOUT_MERCHANT_DAILY_APPROVAL_TOTAL: '1000000000', CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL: '1000000000' },
     // Unsigned callbacks are hints: a lost one is made up for by these polls.
-    bridgeEnv: { CASHIN_STATUS_POLL_S: '1,2,4' },
+    bridgeEnv: { CASHIN_STATUS_POLL_S: '5,10' },
     confirmationTimeoutS: 60,
   });
   mocks = await withOperatorMocks(sys);
@@ -36,6 +36,10 @@ async function finalStatus(id: string) {
   }, { what: `transaction ${id} decided`, timeoutMs: 20_000 });
 }
 
+/** Why the transaction was decided: a signed callback applied as it came, or a status answer (after a hint or a poll). */
+const decidedBy = async (id: string) =>
+  (await sys.db.transactionEvent.findFirstOrThrow({ where: { transactionId: id, toStatus: { in: ['SUCCESS', 'FAILED'] } } })).cause;
+
 const webhooksFor = (id: string) => sys.receiver.received.filter((w) => w.body.transaction_id === id && w.body.event === 'transaction.status_changed');
 
 async function redirectUrl(id: string): Promise<string> {
@@ -58,6 +62,8 @@ describe('a cash-in through each real operator, against its contract mock', () =
     expect(done).toMatchObject({ status: 'SUCCESS', operator, provider_state: 'OK', provider_txn_status: '200', provider_tx_id: expect.any(String) });
     await waitFor(() => webhooksFor(accepted.transaction_id).length === 1, { what: 'the SUCCESS webhook' });
     expect(webhooksFor(accepted.transaction_id)[0]!.body).toMatchObject({ status: 'SUCCESS', operator });
+    // Decided on the operator's callback (a hint answered by a status query), before the first poll (5 s).
+    expect(await decidedBy(accepted.transaction_id)).toBe('operator-result:status-confirmation');
   });
 
   it('Orange mp: the pay token the bridge stored is the one the operator paid', async () => {
@@ -83,6 +89,8 @@ describe('a cash-in through each real operator, against its contract mock', () =
     expect(accepted.operator).toBe('WAVE');
     await redirectUrl(accepted.transaction_id);
     expect(await finalStatus(accepted.transaction_id)).toMatchObject({ status: 'SUCCESS', operator: 'WAVE', provider_tx_id: expect.any(String) });
+    // Applied from Wave's signed webhook as it came, not from a status query.
+    expect(await decidedBy(accepted.transaction_id)).toBe('operator-result:callback');
   });
 });
 

@@ -25,6 +25,9 @@ export class TransactionUpdateWaiter {
 
   static async start(subscriber: Redis, redisPrefix: string): Promise<TransactionUpdateWaiter> {
     const waiter = new TransactionUpdateWaiter(subscriber);
+    // SUBSCRIBE may be written before ioredis's ready check (INFO), which then fails in subscriber
+    // mode and drops the connection with its subscription: every gateway waited out its ack budget.
+    if (subscriber.status !== 'ready') await new Promise((ready) => subscriber.once('ready', ready));
     await subscriber.subscribe(transactionUpdatesChannel(redisPrefix));
     subscriber.on('message', (_channel: string, message: string) => waiter.dispatch(message));
     return waiter;

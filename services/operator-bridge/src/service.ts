@@ -2,13 +2,13 @@ import express from 'express';
 import { parseSecondsList } from '@mm/config';
 import { Counter, httpMetrics, listen, liveness, type Logger } from '@mm/observability';
 import type { OperatorAdapter, OperatorDirectory } from '@mm/operators';
-import { operatorResults, QueueProducer, rememberOnce, type ProducerOptions } from '@mm/queues';
+import { operatorResults, QueueProducer, rememberOnce, type OperatorResultJob, type ProducerOptions } from '@mm/queues';
 import { startOperatorDirectory, startWorkerService, type RunningWorkerService, type WorkerContext } from '@mm/worker-runtime';
 import type { BridgeEnv } from './env.js';
 import { cashoutRequestsHandler } from './processors/cashout-requests.js';
 import { customerCodesHandler } from './processors/customer-codes.js';
 import { operatorRequestsHandler } from './processors/operator-requests.js';
-import { operatorResultsHandler } from './processors/operator-results.js';
+import { applySignedResultNow, operatorResultsHandler, type OperatorResultsDeps } from './processors/operator-results.js';
 import { callbackUrlFor } from './callback-url.js';
 import { operatorCallbackRouter, type CallbackReplays } from './routes/operator-callback.js';
 
@@ -52,7 +52,8 @@ export function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides =
         help: 'Operator confirmations (money taken) of cash-ins that are FAILED here: each one must be reconciled by hand.',
         registers: [metrics],
       });
-      const callbacks = await serveCallbacks(ctx, env, adapters, now);
+      const resultsDeps: OperatorResultsDeps = { db, afterCommit, logger, adapters, onCapturedButFailed: () => capturedButFailed.inc() };
+      const callbacks = await serveCallbacks(ctx, env, adapters, now, applySignedResultNow(resultsDeps));
       const customerCodes = customerCodesHandler({ db, adapters, logger });
       return {
         jobs: {
@@ -68,7 +69,7 @@ export function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides =
           },
           'operator-results': {
             concurrency: env.BRIDGE_CONCURRENCY,
-            handler: operatorResultsHandler({ db, afterCommit, logger, adapters, onCapturedButFailed: () => capturedButFailed.inc() }),
+            handler: operatorResultsHandler(resultsDeps),
           },
           'cashout-requests': {
             concurrency: env.BRIDGE_CONCURRENCY,
@@ -86,7 +87,9 @@ export function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides =
 }
 
 /** The operator's port: liveness and its callbacks only (/ready and /metrics are on the internal port). */
-async function serveCallbacks(ctx: WorkerContext, env: BridgeEnv, adapters: OperatorDirectory, now: () => number): Promise<{ url: string; callbackPort: number }> {
+async function serveCallbacks(
+  ctx: WorkerContext, env: BridgeEnv, adapters: OperatorDirectory, now: () => number, applyNow: (result: OperatorResultJob) => Promise<boolean>,
+): Promise<{ url: string; callbackPort: number }> {
   const { redis, metrics, logger } = ctx;
   const results = new QueueProducer(operatorResults, ctx.producerOptions);
   const replayKey = (key: string) => `${env.REDIS_PREFIX}:operator-callback:${key}`;
@@ -94,12 +97,12 @@ async function serveCallbacks(ctx: WorkerContext, env: BridgeEnv, adapters: Oper
     firstDelivery: (key) => rememberOnce(redis, replayKey(key), CALLBACK_REPLAY_WINDOW_S),
     forget: async (key) => { await redis.del(replayKey(key)); },
   };
-  const callbacks = new Counter({ name: 'mm_operator_callbacks_total', help: 'Operator callbacks received, by outcome: queued, replayed (the same signed delivery again: dropped), invalid (401).', labelNames: ['outcome'], registers: [metrics] });
+  const callbacks = new Counter({ name: 'mm_operator_callbacks_total', help: 'Operator callbacks received, by outcome: applied (in the request), queued (for the worker: a hint, or the database did not answer), replayed (the same signed delivery again: dropped), invalid (401).', labelNames: ['outcome'], registers: [metrics] });
   const app = express();
   app.disable('x-powered-by');
   app.use(httpMetrics(metrics));
   app.get('/health', liveness);
-  app.use(operatorCallbackRouter({ simulator: adapters.simulatorAdapter(), adapters, results, replays, callbacks, now, logger }));
+  app.use(operatorCallbackRouter({ simulator: adapters.simulatorAdapter(), adapters, results, applyNow, replays, callbacks, now, logger }));
   const { server, port } = await listen(app, env.OPERATOR_BRIDGE_PORT);
   ctx.onStopIntake(() => new Promise<void>((resolve) => server.close(() => resolve())));
   ctx.onRelease(() => results.close());

@@ -21,33 +21,52 @@ type Result = OperatorResult & { providerSessionId?: string | null };
 /** operator-results consumer: a callback or status answer becomes a state transition (or nothing). */
 export function operatorResultsHandler(deps: OperatorResultsDeps) {
   return async (payload: OperatorResultJob): Promise<void> => {
-    const t = await deps.db.transaction.findUnique({ where: { providerReference: payload.provider_reference } });
-    if (!t) {
-      deps.logger.warn({ providerReference: payload.provider_reference }, 'operator result for an unknown reference ignored');
-      return;
-    }
-    if (t.type !== 'CASHIN') {
-      // A cash-out is decided by the answer to our disbursement call only (applyOperatorResult refuses it too).
-      deps.logger.warn({ transaction_id: t.id, providerReference: payload.provider_reference, source: payload.source }, 'operator result for a cash-out reference ignored');
-      return;
-    }
-    const received: Result = {
-      providerState: payload.provider_state,
-      providerTxnStatus: payload.provider_txn_status,
-      providerTxId: payload.provider_tx_id,
-      failureReason: payload.failure_reason,
-      providerSessionId: payload.provider_session_id,
-    };
-    // A hint (an unsigned callback), a result signed by another operator than the payment's (its secret proves
-    // nothing about this payment) and an OK without its 200 are only reasons to ask the payment's own operator.
-    const foreign = payload.source === 'callback' && (payload.operator ?? 'SIMULATOR') !== t.operator;
-    if (foreign) deps.logger.warn({ transaction_id: t.id, operator: t.operator, signedBy: payload.operator ?? 'SIMULATOR' }, 'signed result from another operator than the payment\'s: taken as a hint');
-    const result = payload.source === 'hint' || foreign ? await decidedStatus(deps, t) : needsStatusConfirmation(received) ? await confirmedByStatus(deps, t) : received;
-    if (!result) return;
-    const cause = result === received ? `operator-result:${payload.source}` : 'operator-result:status-confirmation';
-    const outcome = await commitStep(deps, (tx) => applyOperatorResult(tx, t.id, result, cause));
-    if (!outcome && result.providerState === 'OK' && result.providerTxnStatus === '200') await flagCapturedButFailed(deps, t.id, payload.provider_reference);
+    await takeResult(deps, payload, { operatorAllowed: true });
   };
+}
+
+/**
+ * For the callback route: applies a signed result at once, in the HTTP request that brought it, when
+ * nothing but the database is needed (no status query to the operator). Resolves false when the result
+ * needs the operator asked first (a hint, a foreign signature, an OK without its 200): that one goes
+ * through the operator-results queue, whose retries a slow operator needs. Throws what the database
+ * throws; the caller then queues the result, so a callback taken is never lost.
+ */
+export function applySignedResultNow(deps: OperatorResultsDeps) {
+  return (payload: OperatorResultJob): Promise<boolean> => takeResult(deps, payload, { operatorAllowed: false });
+}
+
+/** False (and nothing done) only when the result needs the operator and `operatorAllowed` is false. */
+async function takeResult(deps: OperatorResultsDeps, payload: OperatorResultJob, { operatorAllowed }: { operatorAllowed: boolean }): Promise<boolean> {
+  const t = await deps.db.transaction.findUnique({ where: { providerReference: payload.provider_reference } });
+  if (!t) {
+    deps.logger.warn({ providerReference: payload.provider_reference }, 'operator result for an unknown reference ignored');
+    return true;
+  }
+  if (t.type !== 'CASHIN') {
+    // A cash-out is decided by the answer to our disbursement call only (applyOperatorResult refuses it too).
+    deps.logger.warn({ transaction_id: t.id, providerReference: payload.provider_reference, source: payload.source }, 'operator result for a cash-out reference ignored');
+    return true;
+  }
+  const received: Result = {
+    providerState: payload.provider_state,
+    providerTxnStatus: payload.provider_txn_status,
+    providerTxId: payload.provider_tx_id,
+    failureReason: payload.failure_reason,
+    providerSessionId: payload.provider_session_id,
+  };
+  // A hint (an unsigned callback), a result signed by another operator than the payment's (its secret proves
+  // nothing about this payment) and an OK without its 200 are only reasons to ask the payment's own operator.
+  const foreign = payload.source === 'callback' && (payload.operator ?? 'SIMULATOR') !== t.operator;
+  const askOperator = payload.source === 'hint' || foreign || needsStatusConfirmation(received);
+  if (askOperator && !operatorAllowed) return false;
+  if (foreign) deps.logger.warn({ transaction_id: t.id, operator: t.operator, signedBy: payload.operator ?? 'SIMULATOR' }, 'signed result from another operator than the payment\'s: taken as a hint');
+  const result = payload.source === 'hint' || foreign ? await decidedStatus(deps, t) : askOperator ? await confirmedByStatus(deps, t) : received;
+  if (!result) return true;
+  const cause = result === received ? `operator-result:${payload.source}` : 'operator-result:status-confirmation';
+  const outcome = await commitStep(deps, (tx) => applyOperatorResult(tx, t.id, result, cause));
+  if (!outcome && result.providerState === 'OK' && result.providerTxnStatus === '200') await flagCapturedButFailed(deps, t.id, payload.provider_reference);
+  return true;
 }
 
 /**

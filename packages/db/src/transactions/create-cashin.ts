@@ -6,7 +6,8 @@ import { runTransaction } from '../run-transaction.js';
 import { Prisma, type Transaction } from '../generated/prisma/client.js';
 import { post } from '../ledger.js';
 import type { OutboxRow } from '../outbox.js';
-import { recordChange } from './record-change.js';
+import { changeStatement } from './record-change.js';
+import { transactionColumns } from './transaction-row.js';
 import { newProviderReference } from './provider-reference.js';
 
 export const OPERATOR_REQUEST_TOPIC = QUEUE_NAMES.operatorRequests;
@@ -33,41 +34,37 @@ export type CreateCashinResult =
   | { kind: 'existing'; transaction: Transaction };
 
 /**
- * Inserts the CREATED transaction, its pending journal and the operator-request outbox row in one
- * database transaction. A unique violation on (merchant, merchant_order_id) means another request won:
- * the existing row is returned and the caller decides replay (same fingerprint) or conflict.
+ * Inserts the CREATED transaction, its history row and the operator-request outbox row in one
+ * statement, then its pending journal, in one database transaction. A unique violation on (merchant,
+ * merchant_order_id) means another request won: the existing row is returned and the caller decides
+ * replay (same fingerprint) or conflict.
  */
 export async function createCashin(db: Db, input: NewCashin): Promise<CreateCashinResult> {
   try {
     return await runTransaction(db, async (tx) => {
       const id = randomUUID();
-      const transaction = await tx.transaction.create({
-        data: {
-          id,
-          merchantId: input.merchantId,
-          merchantOrderId: input.merchantOrderId,
-          type: 'CASHIN',
-          status: 'CREATED',
-          amount: BigInt(input.amount),
-          currency: input.currency,
-          countryCode: input.countryCode,
-          msisdn: input.msisdn,
-          motif: input.motif,
-          returnUrl: input.returnUrl,
-          notifyUrl: input.notifyUrl,
-          metadata: input.metadata === null ? Prisma.DbNull : (input.metadata as Prisma.InputJsonValue),
-          requestFingerprint: input.requestFingerprint,
-          providerReference: newProviderReference('MM'),
-          ...(input.operator ? { operator: input.operator } : {}),
-        },
-      });
-      const outbox = await recordChange(tx, { transactionId: id, fromStatus: null, toStatus: 'CREATED', cause: 'cashin-accepted', createdAt: transaction.createdAt },
+      const now = new Date();
+      const change = changeStatement({ transactionId: id, fromStatus: null, toStatus: 'CREATED', cause: 'cashin-accepted', createdAt: now },
         [{ topic: OPERATOR_REQUEST_TOPIC, payload: { transaction_id: id } }]);
+      const [transaction] = await tx.$queryRaw<Transaction[]>`
+        WITH created AS (
+          INSERT INTO transactions (id, merchant_id, merchant_order_id, type, status, amount, currency, country_code, msisdn, motif,
+                                    return_url, notify_url, metadata, request_fingerprint, provider_reference, created_at, updated_at
+                                    ${input.operator ? Prisma.sql`, operator` : Prisma.empty})
+          VALUES (${id}::uuid, ${input.merchantId}::uuid, ${input.merchantOrderId}, 'CASHIN', 'CREATED', ${input.amount}::bigint, ${input.currency},
+                  ${input.countryCode}, ${input.msisdn}, ${input.motif}::text, ${input.returnUrl}::text, ${input.notifyUrl}::text,
+                  ${input.metadata === null ? null : JSON.stringify(input.metadata)}::jsonb, ${input.requestFingerprint},
+                  ${newProviderReference('MM')}, ${now}::timestamptz, ${now}::timestamptz
+                  ${input.operator ? Prisma.sql`, ${input.operator}` : Prisma.empty})
+          RETURNING *),
+        ${change.ctes}
+        SELECT ${transactionColumns('created')} FROM created`;
+      if (!transaction) throw new Error('cash-in not inserted');
       // Last: the posting locks the merchant's balance row, which every cash-in of the merchant
       // updates; holding it only until the commit keeps concurrent cash-ins from queueing behind it.
       const posting = cashinPosting(null, 'CREATED', input.amount);
       if (posting) await post(tx, { merchantId: input.merchantId, countryCode: input.countryCode, currency: input.currency }, posting, id);
-      return { kind: 'created' as const, transaction, outbox };
+      return { kind: 'created' as const, transaction, outbox: change.outbox };
     });
   } catch (err) {
     const transaction = await existingOrder(db, err, input);
@@ -87,6 +84,9 @@ export async function existingOrder(db: Db, err: unknown, order: { merchantId: s
   });
 }
 
+/** P2002 from a model query; a raw statement's arrives as P2010 with PostgreSQL's own code (23505). */
 export function isUniqueViolation(err: unknown): boolean {
-  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
+  if (!(err instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  const cause = (err.meta?.driverAdapterError as { cause?: { originalCode?: unknown } } | undefined)?.cause;
+  return err.code === 'P2002' || (err.code === 'P2010' && cause?.originalCode === '23505');
 }

@@ -15,21 +15,33 @@ export interface HistoryRow {
 /** A job and when it is due (default: with the change); its payload is its topic's queue's. */
 export type NewJob = OutboxJob & { availableAt?: Date };
 
+/** The `history` (and `jobs`) common table expressions of a change, and the outbox rows they write. */
+export interface ChangeStatement {
+  ctes: Prisma.Sql;
+  outbox: OutboxRow[];
+}
+
 /**
- * A state change's history row and the outbox rows of its jobs, in one statement: every cash-in
- * writes both at least twice, and each round trip is CPU on the hot path of the gateway and bridge.
+ * A state change's history row and the outbox rows of its jobs as CTEs, for a statement that also
+ * does the change itself (transition, a new cash-in): every cash-in writes both at least three times,
+ * and each round trip is CPU on the hot path of the gateway and bridge.
  */
-export async function recordChange(tx: Tx, history: HistoryRow, jobs: NewJob[]): Promise<OutboxRow[]> {
+export function changeStatement(history: HistoryRow, jobs: NewJob[]): ChangeStatement {
   const rows: OutboxRow[] = jobs.map(({ availableAt, ...job }) => ({ ...job, id: randomUUID(), availableAt: availableAt ?? history.createdAt, run: 0 }));
   const outbox = rows.length === 0 ? Prisma.empty : Prisma.sql`, jobs AS (
     INSERT INTO outbox (id, topic, payload, available_at) VALUES ${Prisma.join(rows.map((r) =>
       Prisma.sql`(${r.id}::uuid, ${r.topic}::text, ${JSON.stringify(r.payload)}::jsonb, ${r.availableAt}::timestamptz)`))})`;
-  await tx.$executeRaw`
-    WITH history AS (
+  const ctes = Prisma.sql`history AS (
       INSERT INTO transaction_events (transaction_id, from_status, to_status, cause, detail, created_at)
       VALUES (${history.transactionId}::uuid, ${history.fromStatus}::text, ${history.toStatus}::text, ${history.cause}::text,
               ${history.detail ? JSON.stringify(history.detail) : null}::jsonb, ${history.createdAt}::timestamptz))
-    ${outbox}
-    SELECT 1`;
-  return rows;
+    ${outbox}`;
+  return { ctes, outbox: rows };
+}
+
+/** The history row and outbox rows of a change, on their own in one statement. */
+export async function recordChange(tx: Tx, history: HistoryRow, jobs: NewJob[]): Promise<OutboxRow[]> {
+  const change = changeStatement(history, jobs);
+  await tx.$executeRaw`WITH ${change.ctes} SELECT 1`;
+  return change.outbox;
 }

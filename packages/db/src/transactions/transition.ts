@@ -4,12 +4,13 @@ import {
 } from '@mm/domain';
 import { QUEUE_NAMES } from '@mm/queues/names';
 import type { Tx } from '../client.js';
-import type { Transaction } from '../generated/prisma/client.js';
+import { Prisma, type Transaction } from '../generated/prisma/client.js';
 import { post } from '../ledger.js';
 import type { OutboxRow } from '../outbox.js';
-import { recordChange, type NewJob } from './record-change.js';
-import { recordWebhookEvent } from '../webhooks/record-webhook-event.js';
+import { changeStatement, type NewJob } from './record-change.js';
+import { webhookEventStatement } from '../webhooks/record-webhook-event.js';
 import { snapshotOf } from './snapshot.js';
+import { columnOf, transactionColumns } from './transaction-row.js';
 
 export const EXPIRY_TOPIC = QUEUE_NAMES.expiryChecks;
 
@@ -57,55 +58,75 @@ export interface TransitionOutcome {
  * journal entries, its history row and its outbox rows, all inside the caller's database transaction.
  * Returns null (and writes nothing) when the row is not in an allowed source status: duplicate and
  * late messages are harmless.
+ *
+ * Three round trips whatever the move: the row's lock (which reads the whole row, and the merchant's
+ * webhook URL), one statement for the move with its history, jobs and webhook event, and the posting.
+ * The moved row is computed here from the locked one, which nothing else can change meanwhile.
  */
 export async function transition(tx: Tx, req: TransitionRequest): Promise<TransitionOutcome | null> {
   const now = req.now ?? new Date();
-  // The merchant's webhook URL comes with the lock: one round trip fewer for every terminal move.
-  const [locked] = await tx.$queryRaw<{ status: TransactionStatus; type: TransactionType; webhook_url: string | null }[]>`
-    SELECT t.status, t.type, m.webhook_url FROM transactions t JOIN merchants m ON m.id = t.merchant_id
+  const [locked] = await tx.$queryRaw<(Transaction & { webhookUrl: string | null })[]>`
+    SELECT ${transactionColumns('t')}, m.webhook_url AS "webhookUrl" FROM transactions t JOIN merchants m ON m.id = t.merchant_id
      WHERE t.id = ${req.transactionId}::uuid FOR UPDATE OF t`;
-  if (!locked || !allowedSources(req.to, locked.type).includes(locked.status)) return null;
-  if (req.from && !req.from.includes(locked.status)) return null;
-  if (req.ofType && req.ofType !== locked.type) return null;
-  const from = locked.status;
+  if (!locked) return null;
+  const { webhookUrl, ...current } = locked;
+  const from = current.status as TransactionStatus;
+  const type = current.type as TransactionType;
+  if (!allowedSources(req.to, type).includes(from)) return null;
+  if (req.from && !req.from.includes(from)) return null;
+  if (req.ofType && req.ofType !== type) return null;
 
   const { expiresAt, pollAt = [], ...patch } = req.patch ?? {};
   const terminal = NOTIFIED_STATUSES.includes(req.to);
-  const transaction = await tx.transaction.update({
-    where: { id: req.transactionId },
-    data: {
-      ...patch,
-      status: req.to,
-      updatedAt: now,
-      ...(expiresAt ? { expiresAt } : {}),
-      ...(terminal ? { completedAt: now } : {}),
-    },
-  });
+  const changed: Partial<Transaction> = {
+    ...patch,
+    status: req.to,
+    updatedAt: now,
+    ...(expiresAt ? { expiresAt } : {}),
+    ...(terminal ? { completedAt: now } : {}),
+  };
+  const transaction: Transaction = { ...current, ...changed };
+
   const jobs: NewJob[] = [...(req.jobs ?? [])];
   if (req.to === 'PENDING' && expiresAt) {
     for (const at of pollAt.filter((d) => d < expiresAt)) jobs.push({ topic: EXPIRY_TOPIC, payload: { transaction_id: transaction.id, kind: 'poll' }, availableAt: at });
     jobs.push({ topic: EXPIRY_TOPIC, payload: { transaction_id: transaction.id, kind: 'expiry' }, availableAt: expiresAt });
   }
-  const outbox = await recordChange(tx, {
+  const change = changeStatement({
     transactionId: transaction.id, fromStatus: from, toStatus: req.to, cause: req.cause, createdAt: now, detail: eventDetail(patch, req.detail),
   }, jobs);
-
-  if (terminal) {
-    const row = await recordWebhookEvent(tx, {
+  const event = terminal
+    ? webhookEventStatement({
       merchantId: transaction.merchantId,
       transactionId: transaction.id,
       eventType: 'transaction.status_changed',
-      targetUrl: transaction.notifyUrl ?? locked.webhook_url,
+      targetUrl: transaction.notifyUrl ?? webhookUrl,
       buildPayload: (eventId) => transactionStatusChangedPayload(snapshotOf(transaction), eventId, now),
-    });
-    if (row) outbox.push(row);
-  }
+    }, now)
+    : null;
+  const [row] = await tx.$queryRaw<{ held: boolean | null }[]>`
+    WITH moved AS (UPDATE transactions SET ${setClause(changed)} WHERE id = ${transaction.id}::uuid),
+    ${change.ctes}
+    ${event ? Prisma.sql`, ${event.ctes} SELECT held FROM earlier` : Prisma.sql`SELECT NULL::boolean AS held`}`;
+  const outbox = [...change.outbox];
+  const eventJob = event?.outboxRow(row?.held === true);
+  if (eventJob) outbox.push(eventJob);
+
   // Last, for the same reason as in createCashin: the merchant's balance rows are the hot ones.
-  const posting = transactionPosting(locked.type, from, req.to, Number(transaction.amount));
+  const posting = transactionPosting(type, from, req.to, Number(transaction.amount));
   if (posting) {
     await post(tx, { merchantId: transaction.merchantId, countryCode: transaction.countryCode, currency: transaction.currency }, posting, transaction.id);
   }
   return { from, transaction, outbox };
+}
+
+/** `status = …, updated_at = …, …` for the fields a move changes (JSON ones as jsonb). */
+function setClause(changed: Partial<Transaction>): Prisma.Sql {
+  return Prisma.join(Object.entries(changed).map(([field, value]) => {
+    const column = Prisma.raw(columnOf(field as keyof Transaction));
+    if (field === 'customerAction') return Prisma.sql`${column} = ${value === null ? null : JSON.stringify(value)}::jsonb`;
+    return Prisma.sql`${column} = ${value}`;
+  }));
 }
 
 /** What the operator said with this change (its raw state and codes), plus the caller's own detail. */

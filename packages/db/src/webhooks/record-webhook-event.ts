@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { QUEUE_NAMES } from '@mm/queues/names';
 import type { Tx } from '../client.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { HELD, type OutboxRow } from '../outbox.js';
 
 export const WEBHOOK_TOPIC = QUEUE_NAMES.webhookDeliveries;
@@ -14,35 +15,55 @@ export interface NewWebhookEvent {
   buildPayload(eventId: string): Record<string, unknown>;
 }
 
+/** The CTEs `earlier` (is an earlier event still being delivered: `held`), `event` and `job` of one event. */
+export interface WebhookEventStatement {
+  ctes: Prisma.Sql;
+  /** Its delivery job to publish after the commit; null when held behind an earlier event, or without a target. */
+  outboxRow(held: boolean): OutboxRow | null;
+}
+
 /**
- * Records an event and its delivery job. Events of one transaction go out in order: while an earlier
- * one is still being delivered, the new job is held, and recordDeliveryOutcome releases it when that
- * one ends. Callers hold the transaction's row lock, so two events of one transaction never race here.
+ * An event and its delivery job as CTEs, for a statement that also does the change it reports (a
+ * transition): one round trip for the check, the event and its job on every terminal move. Events of
+ * one transaction go out in order: while an earlier one is still being delivered, the new job is held,
+ * and recordDeliveryOutcome releases it when that one ends. Callers hold the transaction's row lock, so
+ * two events of one transaction never race here. Without a target the event is recorded as NO_TARGET,
+ * with no job.
  */
-export async function recordWebhookEvent(tx: Tx, e: NewWebhookEvent): Promise<OutboxRow | null> {
+export function webhookEventStatement(e: NewWebhookEvent, now = new Date()): WebhookEventStatement {
   const id = randomUUID();
+  const payload = JSON.stringify(e.buildPayload(id));
   if (!e.targetUrl) {
-    await tx.webhookEvent.create({
-      data: { id, merchantId: e.merchantId, transactionId: e.transactionId, refundId: e.refundId ?? null, eventType: e.eventType, payload: e.buildPayload(id) as object, targetUrl: null, status: 'NO_TARGET' },
-    });
-    return null;
+    return {
+      ctes: Prisma.sql`earlier AS (SELECT false AS held),
+      event AS (
+        INSERT INTO webhook_events (id, merchant_id, transaction_id, refund_id, event_type, payload, target_url, status)
+        VALUES (${id}::uuid, ${e.merchantId}::uuid, ${e.transactionId}::uuid, ${e.refundId ?? null}::uuid, ${e.eventType}::text,
+                ${payload}::jsonb, NULL, 'NO_TARGET'))`,
+      outboxRow: () => null,
+    };
   }
-  // One statement for the check, the event and its job: every terminal move of every cash-in writes them.
-  const now = new Date();
   const job = { event_id: id };
-  const [row] = await tx.$queryRaw<{ held: boolean }[]>`
-    WITH earlier AS (
+  return {
+    ctes: Prisma.sql`earlier AS (
       SELECT EXISTS (SELECT 1 FROM webhook_events WHERE transaction_id = ${e.transactionId}::uuid AND status = 'PENDING') AS held),
     event AS (
       INSERT INTO webhook_events (id, merchant_id, transaction_id, refund_id, event_type, payload, target_url, next_attempt_at)
       SELECT ${id}::uuid, ${e.merchantId}::uuid, ${e.transactionId}::uuid, ${e.refundId ?? null}::uuid, ${e.eventType}::text,
-             ${JSON.stringify(e.buildPayload(id))}::jsonb, ${e.targetUrl}::text, CASE WHEN held THEN NULL ELSE ${now}::timestamptz END
+             ${payload}::jsonb, ${e.targetUrl}::text, CASE WHEN held THEN NULL ELSE ${now}::timestamptz END
         FROM earlier),
     job AS (
       INSERT INTO outbox (id, topic, payload, available_at)
       SELECT ${id}::uuid, ${WEBHOOK_TOPIC}::text, ${JSON.stringify(job)}::jsonb, CASE WHEN held THEN ${HELD}::timestamptz ELSE ${now}::timestamptz END
-        FROM earlier)
-    SELECT held FROM earlier`;
+        FROM earlier)`,
+    outboxRow: (held) => (held ? null : { id, topic: WEBHOOK_TOPIC, payload: job, availableAt: now, run: 0 }),
+  };
+}
+
+/** Records an event and its delivery job on their own, in one statement (webhookEventStatement). */
+export async function recordWebhookEvent(tx: Tx, e: NewWebhookEvent): Promise<OutboxRow | null> {
+  const statement = webhookEventStatement(e);
+  const [row] = await tx.$queryRaw<{ held: boolean }[]>`WITH ${statement.ctes} SELECT held FROM earlier`;
   if (!row) throw new Error('webhook event not recorded');
-  return row.held ? null : { id, topic: WEBHOOK_TOPIC, payload: job, availableAt: now, run: 0 };
+  return statement.outboxRow(row.held);
 }

@@ -1,0 +1,28 @@
+import { Prisma, type Transaction } from '../generated/prisma/client.js';
+
+/**
+ * Every column of `transactions` under its Prisma field name, for raw statements on the hot paths
+ * that read or return a whole row (a lock, an insert) without a second round trip through the model
+ * API. transaction-row.test.ts compares it with Prisma's own read: a column added to the schema and
+ * not here fails that test.
+ */
+const FIELDS: Record<keyof Transaction, string> = {
+  id: 'id', merchantId: 'merchant_id', merchantOrderId: 'merchant_order_id', type: 'type', status: 'status',
+  amount: 'amount', currency: 'currency', countryCode: 'country_code', msisdn: 'msisdn', motif: 'motif',
+  returnUrl: 'return_url', notifyUrl: 'notify_url', metadata: 'metadata', requestFingerprint: 'request_fingerprint',
+  providerReference: 'provider_reference', providerTxId: 'provider_tx_id', providerSessionId: 'provider_session_id',
+  providerState: 'provider_state', providerTxnStatus: 'provider_txn_status', failureCode: 'failure_code',
+  failureReason: 'failure_reason', operator: 'operator', customerAction: 'customer_action', refundedAmount: 'refunded_amount',
+  refundReservedAmount: 'refund_reserved_amount', expiresAt: 'expires_at', completedAt: 'completed_at',
+  createdAt: 'created_at', updatedAt: 'updated_at',
+};
+
+/** `t.id, t.merchant_id AS "merchantId", …`: the select list of a whole row read as a Transaction. */
+export function transactionColumns(alias: string): Prisma.Sql {
+  return Prisma.raw(Object.entries(FIELDS).map(([field, column]) => `${alias}.${column} AS "${field}"`).join(', '));
+}
+
+/** The column a field is stored in (for a statement that sets some fields). */
+export function columnOf(field: keyof Transaction): string {
+  return FIELDS[field];
+}

@@ -55,9 +55,10 @@ describe('bench arithmetic', () => {
     expect(percentile([], 50)).toBeNaN();
   });
 
-  it('CPU per request: the difference between two snapshots, busiest first, idle processes left out', () => {
+  it('CPU per request: the difference between two snapshots, busiest first, idle processes left out, then the total', () => {
     const before = new Map([['gateway', 1], ['bridge', 2], ['expiry', 5]]);
     const after = new Map([['gateway', 3], ['bridge', 6], ['expiry', 5.00001]]);
-    expect(cpuPerRequest(before, after, 1000)).toBe('bridge 4.00, gateway 2.00');
+    expect(cpuPerRequest(before, after, 1000)).toBe('bridge 4.00, gateway 2.00 (total 6.00)');
   });
+
 });

@@ -1,150 +1,102 @@
 /**
  * `pnpm bench` (issue 7): the whole system, every service its own process (the chaos suite's
  * system: its own database and Redis server, the simulator confirming at once), loaded from a
- * separate process (load.ts, autocannon) on loopback, next to the ceiling measured in the same run:
- * a bare node:http + pg server (ceiling-server.ts). Prints the table and writes it to
- * docs/performance.md. After each cash-in phase every cash-in must be SUCCESS, notified, and the
- * ledger must verify. BENCH_SECONDS (30) is the length of each load, BENCH_CONNECTIONS (50) the
- * connections of the saturating loads, BENCH_EXPORT_ROWS (1 000 000; 0 skips) the export size.
+ * separate process (load.ts, autocannon) on loopback, next to ceilings measured in the same run: a
+ * bare node:http + pg server (ceiling-server.ts) and the same behind Express (the floor) for one
+ * statement per request, and the flow ceiling (flow-ceiling/) for a whole cash-in. Prints the table
+ * and writes it to docs/performance.md. After each cash-in phase every cash-in must be SUCCESS,
+ * notified, and the ledger must verify. BENCH_SECONDS (30) is the length of each load,
+ * BENCH_CONNECTIONS (50) the connections of the saturating loads, BENCH_FLOW_CONNECTIONS (64) those of
+ * the completed-cash-ins loads, BENCH_EXPORT_ROWS (1 000 000; 0 skips) the export size.
  * BENCH_CPU_PROF=<dir> starts every service with --cpu-prof into that folder (profiles on exit);
- * BENCH_PHASES (ceiling,cashin,status,export) runs only some phases, e.g. to profile one of them;
- * only a run of every phase rewrites docs/performance.md. Any error, lost cash-in or ledger problem
- * makes the run exit 1 after printing its table.
+ * BENCH_PHASES (ceiling,flow,cashin,status,export; `scaling` on request) runs only some phases, e.g. to
+ * profile one of them; only a run of every default phase rewrites docs/performance.md. Any error, lost
+ * cash-in or ledger problem makes the run exit 1 after printing its table.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { startChaosSystem, type ServiceName } from '@mm/chaos/system';
+import pg from 'pg';
+import { startChaosSystem, type ChaosOptions, type ChaosSystem, type ServiceName } from '@mm/chaos/system';
 import { cpuPerRequest, cpuSnapshot } from './support/cpu.js';
 import { exportBench } from './export-bench.js';
+import { flowTally } from './support/flow-sql.js';
 import { signatureVerification } from './signature-verification.js';
-import { runLoad, startCeilingServer } from './support/node-process.js';
+import { runLoad, startServer } from './support/node-process.js';
 import { fmt, pct, writeLatestRun, type Row } from './support/report.js';
 import { percentile } from './support/percentile.js';
 import { settle, type Settled } from './support/settle.js';
-import type { LoadResult } from './support/load-job.js';
+import type { FlowResult, LoadResult } from './support/load-job.js';
 
+const DEFAULT_PHASES = ['ceiling', 'flow', 'cashin', 'status', 'export'];
+const ALL_PHASES = [...DEFAULT_PHASES, 'scaling'];
 const seconds = Number(process.env.BENCH_SECONDS ?? 30);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const flowConnections = Number(process.env.BENCH_FLOW_CONNECTIONS ?? 64);
 const exportRows = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
-const phases = new Set((process.env.BENCH_PHASES ?? 'ceiling,cashin,status,export').split(','));
+const phases = new Set((process.env.BENCH_PHASES ?? DEFAULT_PHASES.join(',')).split(','));
+const unknown = [...phases].filter((p) => !ALL_PHASES.includes(p));
+if (unknown.length > 0) throw new Error(`BENCH_PHASES: unknown ${unknown.join(', ')} (phases: ${ALL_PHASES.join(', ')})`);
+/** How long a completed-cash-ins load waits for its webhooks once it has ended; later ones are lost. */
+const WEBHOOK_DEADLINE_S = 60;
+/** Processes per service of the scaling phase. */
+const REPLICA_COUNTS = [1, 2, 4];
 const DOC = fileURLToPath(new URL('../docs/performance.md', import.meta.url));
 
 const names: ServiceName[] = ['simulator', 'gateway', 'bridge', 'expiry', 'refunds', 'dispatcher'];
-const sys = await startChaosSystem({
-  suite: 'bench', logLevel: process.env.BENCH_LOG_LEVEL ?? 'info', outcomeDelayMs: 0, confirmationTimeoutS: 300,
-  webhookScheduleS: '1,5,30,120', webhookTimeoutMs: 5000,
-  nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
-  env: Object.fromEntries(names.map((n) => [n, {
-    // The chaos suite's short timings are for provoking faults; measure production's defaults.
-    DB_POOL_SIZE: '10', OUTBOX_RELAY_INTERVAL_MS: '5000', OUTBOX_GRACE_MS: '10000', WORKER_LOCK_MS: '30000', OPERATOR_TIMEOUT_MS: '10000',
-    // One merchant sends all the load: the per-merchant limiter would measure itself.
-    ...(n === 'gateway' ? { CASHIN_ACK_WAIT_MS: '5000', RATE_LIMIT_PER_S: '100000', RATE_LIMIT_BURST: '100000' } : {}),
-  }])),
-});
-const cpu = () => cpuSnapshot(Object.fromEntries(names.map((n) => [n, sys.services[n].pid])));
+
+/**
+ * The system as the bench runs it. With replicas, each service's database pool of 10 is shared among
+ * its processes (10, 5, 3 each), so that every point of the scaling curve holds as many connections
+ * and 4 processes per service stay within PostgreSQL's max_connections (100).
+ */
+function systemOptions(suite: string, replicas = 1): ChaosOptions {
+  const poolSize = String(Math.ceil(10 / replicas));
+  return {
+    suite, replicas, logLevel: process.env.BENCH_LOG_LEVEL ?? 'info', outcomeDelayMs: 0, confirmationTimeoutS: 300,
+    webhookScheduleS: '1,5,30,120', webhookTimeoutMs: 5000,
+    nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+    env: Object.fromEntries(names.map((n) => [n, {
+      // The chaos suite's short timings are for provoking faults; measure production's defaults.
+      DB_POOL_SIZE: poolSize, OUTBOX_RELAY_INTERVAL_MS: '5000', OUTBOX_GRACE_MS: '10000', WORKER_LOCK_MS: '30000', OPERATOR_TIMEOUT_MS: '10000',
+      // One merchant sends all the load: the per-merchant limiter would measure itself.
+      ...(n === 'gateway' ? { CASHIN_ACK_WAIT_MS: '5000', RATE_LIMIT_PER_S: '100000', RATE_LIMIT_BURST: '100000' } : {}),
+    }])),
+  };
+}
+
+/** CPU seconds so far of each service (summed over its replicas), PostgreSQL and Redis. */
+const systemCpu = (s: ChaosSystem) => cpuSnapshot(Object.fromEntries(names.map((n) => [n, s.instances[n].map((i) => i.pid)])));
+
 const rows: Row[] = [];
 /** What must not happen in any benchmark: errors, lost cash-ins, a ledger that does not verify. */
 const problems: string[] = [];
 const check = (phase: string, r: LoadResult, s?: Settled) => {
   if (r.non2xx + r.errors + r.timeouts > 0) problems.push(`${phase}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+  if (r.flow && r.flow.lost > 0) problems.push(`${phase}: ${r.flow.lost} cash-ins answered 202 whose SUCCESS webhook did not arrive within ${WEBHOOK_DEADLINE_S} s`);
+  if (r.flow && r.flow.badSignatures > 0) problems.push(`${phase}: ${r.flow.badSignatures} webhooks whose signature did not verify`);
+  if (r.flow && r.flow.completed === 0) problems.push(`${phase}: no cash-in completed`);
   if (s && s.lost > 0) problems.push(`${phase}: ${s.lost} cash-ins lost (not SUCCESS, or not notified)`);
   if (s && !s.ledgerOk) problems.push(`${phase}: ledger does not verify: ${s.ledgerProblems.join('; ')}`);
 };
-try {
-  const api = { apiKey: sys.merchant.apiKey, apiSecret: sys.merchant.apiSecret };
-  const lat = (r: LoadResult) => `p50 ${r.p50} ms, p99 ${r.p99} ms`;
-  const failures = (r: LoadResult) => `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`;
-  const outcome = (s: Settled) => `${s.lost} lost; ${JSON.stringify(s.statuses)}; ledger ${s.ledgerOk ? 'OK' : `WRONG: ${s.ledgerProblems.join('; ')}`}`;
+const lat = (r: LoadResult) => `p50 ${r.p50} ms, p99 ${r.p99} ms`;
+const failures = (r: LoadResult) => `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`;
+const outcome = (s: Settled) => `${s.lost} lost; ${JSON.stringify(s.statuses)}; ledger ${s.ledgerOk ? 'OK' : `WRONG: ${s.ledgerProblems.join('; ')}`}`;
+/** The completed-cash-ins figures of a flow load, for the notes. */
+const completedNotes = (f: FlowResult) =>
+  `${f.completed} of ${f.accepted} cash-ins answered 202 notified in ${f.seconds.toFixed(1)} s (last webhook ${f.drainS.toFixed(1)} s after the load), `
+  + `${f.lost} lost${f.duplicates > 0 ? `, ${f.duplicates} duplicate webhooks` : ''}; ${f.notified} notified in all (with those the end of the load cut off)`;
+/** Completed cash-ins per second of the flow ceiling; NaN (ratios "—") without the flow phase. */
+let flowPerS = NaN;
 
-  const ceiling = phases.has('ceiling') ? await measureCeiling() : null;
-  // Without the ceiling phase there is nothing to divide by: the ratios read "—".
-  const insertRps = ceiling?.insert.rps ?? NaN;
-  const selectRps = ceiling?.select.rps ?? NaN;
-  if (ceiling) {
-    const { insert, select } = ceiling;
-    check('ceiling INSERT', insert);
-    check('ceiling SELECT', select);
-    const { floorInsert, floorSelect } = ceiling;
-    check('Express floor INSERT', floorInsert);
-    check('Express floor SELECT', floorSelect);
-    rows.push(
-      { what: 'ceiling: INSERT … COMMIT per request (bare node:http + pg)', rate: `${fmt(insert.rps)} req/s`, latency: lat(insert), ratio: '100%', target: '', notes: failures(insert) },
-      { what: 'ceiling: SELECT by primary key per request', rate: `${fmt(select.rps)} req/s`, latency: lat(select), ratio: '100%', target: '', notes: failures(select) },
-      {
-        what: 'Express floor: the same INSERT behind Express 5, nothing else', rate: `${fmt(floorInsert.rps)} req/s`, latency: lat(floorInsert),
-        ratio: pct(floorInsert.rps, insert.rps), target: '', notes: `the most an Express route doing this INSERT reaches here; ${failures(floorInsert)}`,
-      },
-      {
-        what: 'Express floor: the same SELECT behind Express 5, nothing else', rate: `${fmt(floorSelect.rps)} req/s`, latency: lat(floorSelect),
-        ratio: pct(floorSelect.rps, select.rps), target: '', notes: `the most an Express route doing this SELECT reaches here; ${failures(floorSelect)}`,
-      },
-    );
-  }
+if (DEFAULT_PHASES.some((p) => phases.has(p))) await systemPhases();
+if (phases.has('scaling')) await scaling();
 
-  if (phases.has('cashin')) {
-    console.log(`cash-in at saturation: ${seconds} s, ${connections} connections`);
-    const satCpu = cpu();
-    const saturated = await runLoad({ kind: 'cashin', url: sys.gatewayUrl, connections, durationS: seconds, prefix: 'sat', ...api });
-    const satSettled = await settle(sys, 'sat');
-    const satCpuUse = cpuPerRequest(satCpu, cpu(), saturated.sent);
-    check('cash-in at saturation', saturated, satSettled);
-    rows.push({
-      what: 'cash-in at saturation (202, operator acknowledged)', rate: `${fmt(saturated.accepted! / seconds)} req/s`, latency: lat(saturated),
-      ratio: pct(saturated.accepted! / seconds, insertRps), target: '≥ 50% of INSERT',
-      notes: `answers ${JSON.stringify(saturated.answers)}; ${failures(saturated)}; ${outcome(satSettled)}; CPU ms per cash-in: ${satCpuUse}`,
-    });
-
-    const rate = Math.max(1, Math.round(0.7 * (saturated.accepted! / seconds)));
-    console.log(`cash-in at 70% of saturation: ${rate} req/s offered for ${seconds} s`);
-    const steady = await runLoad({ kind: 'cashin', url: sys.gatewayUrl, connections: Math.max(connections, 100), durationS: seconds, rate, prefix: 'steady', ...api });
-    const steadySettled = await settle(sys, 'steady');
-    const hooks = steadySettled.webhookLatenciesMs;
-    check('cash-in at 70%', steady, steadySettled);
-    rows.push(
-      {
-        what: `cash-in at 70% of saturation (${fmt(rate)} req/s offered)`, rate: `${fmt(steady.accepted! / seconds)} req/s`, latency: lat(steady),
-        ratio: pct(steady.accepted! / seconds, insertRps), target: 'p99 < 250 ms',
-        notes: `answers ${JSON.stringify(steady.answers)}; ${failures(steady)}; ${outcome(steadySettled)}`,
-      },
-      {
-        what: 'webhook: operator confirmation → merchant endpoint (at 70%)', rate: `${fmt(steadySettled.webhooksPerS)} deliveries/s`,
-        latency: `p50 ${percentile(hooks, 50)} ms, p99 ${percentile(hooks, 99)} ms`, ratio: pct(steadySettled.webhooksPerS, insertRps),
-        target: 'p99 < 500 ms', notes: `${hooks.length} deliveries timed from the simulator's decided_at`,
-      },
-    );
-  }
-
-  if (phases.has('status')) {
-    console.log(`status reads: ${seconds} s, ${connections} connections`);
-    const ids = (await sys.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM transactions LIMIT 10000`).map((r) => r.id);
-    if (ids.length === 0) throw new Error('the status phase reads the cash-ins of the cashin phase: run both');
-    const readCpu = cpu();
-    const reads = await runLoad({ kind: 'status', url: sys.gatewayUrl, connections, durationS: seconds, prefix: 'read', ids, ...api });
-    const readCpuUse = cpuPerRequest(readCpu, cpu(), reads.requests);
-    check('status reads', reads);
-    rows.push({
-      what: 'status read GET /payments/{id}', rate: `${fmt(reads.rps)} req/s`, latency: lat(reads), ratio: pct(reads.rps, selectRps),
-      target: '≥ 60% of SELECT', notes: `${failures(reads)}; CPU ms per read: ${readCpuUse}`,
-    });
-  }
-
-  rows.push(...signatureVerification());
-  if (phases.has('export')) {
-    const gatewayPid = sys.services.gateway.pid!;
-    rows.push(...(await exportBench({
-      baseUrl: sys.gatewayUrl, databaseUrl: sys.database.url, merchantId: sys.merchant.id, apiKey: api.apiKey, apiSecret: api.apiSecret,
-      rows: exportRows, rss: () => residentBytes(gatewayPid), onProblem: (p) => problems.push(p),
-    })));
-  }
-} finally {
-  await sys.stop();
-}
-
-const heading = `Latest run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${seconds} s per load, ${connections} connections, ${availableParallelism()} cores, everything on one machine.`;
+const heading = `Latest run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${seconds} s per load, ${connections} connections (${flowConnections} for completed cash-ins), ${availableParallelism()} cores, everything on one machine.`;
 console.log(`\n${heading}\n`);
 console.table(rows);
-if (['ceiling', 'cashin', 'status', 'export'].every((p) => phases.has(p))) {
+if (DEFAULT_PHASES.every((p) => phases.has(p))) {
   writeLatestRun(DOC, heading, rows);
   console.log(`written to ${DOC}`);
 } else {
@@ -155,14 +107,189 @@ if (problems.length > 0) {
   process.exitCode = 1;
 }
 
+/** Every default phase that was asked for, on one system started for them. */
+async function systemPhases(): Promise<void> {
+  const sys = await startChaosSystem(systemOptions('bench'));
+  const cpu = () => systemCpu(sys);
+  const api = { apiKey: sys.merchant.apiKey, apiSecret: sys.merchant.apiSecret };
+  try {
+    const ceiling = phases.has('ceiling') ? await measureCeiling(sys) : null;
+    // Without the ceiling phase there is nothing to divide by: the ratios read "—".
+    const selectRps = ceiling?.select.rps ?? NaN;
+    const floorSelectRps = ceiling?.floorSelect.rps ?? NaN;
+    if (ceiling) {
+      const { insert, select } = ceiling;
+      check('ceiling INSERT', insert);
+      check('ceiling SELECT', select);
+      const { floorInsert, floorSelect } = ceiling;
+      check('Express floor INSERT', floorInsert);
+      check('Express floor SELECT', floorSelect);
+      rows.push(
+        { what: 'ceiling: INSERT … COMMIT per request (bare node:http + pg)', rate: `${fmt(insert.rps)} req/s`, latency: lat(insert), ratio: '100%', target: '', notes: failures(insert) },
+        { what: 'ceiling: SELECT by primary key per request', rate: `${fmt(select.rps)} req/s`, latency: lat(select), ratio: '100%', target: '', notes: failures(select) },
+        {
+          what: 'Express floor: the same INSERT behind Express 5, nothing else', rate: `${fmt(floorInsert.rps)} req/s`, latency: lat(floorInsert),
+          ratio: pct(floorInsert.rps, insert.rps), target: '', notes: `the most an Express route doing this INSERT reaches here; ${failures(floorInsert)}`,
+        },
+        {
+          what: 'Express floor: the same SELECT behind Express 5, nothing else', rate: `${fmt(floorSelect.rps)} req/s`, latency: lat(floorSelect),
+          ratio: pct(floorSelect.rps, select.rps), target: '', notes: `the most an Express route doing this SELECT reaches here; ${failures(floorSelect)}`,
+        },
+      );
+    }
+
+    if (phases.has('flow')) rows.push(await measureFlowCeiling(sys));
+
+    if (phases.has('cashin')) {
+      console.log(`completed cash-ins at saturation: ${seconds} s, ${flowConnections} connections`);
+      const satCpu = cpu();
+      const saturated = await runLoad({
+        kind: 'flow', url: sys.gatewayUrl, path: '/api/v1/payments/cashin', connections: flowConnections, durationS: seconds, prefix: 'sat',
+        webhookDeadlineS: WEBHOOK_DEADLINE_S, reportArrivals: true, ...api,
+      });
+      const f = saturated.flow!;
+      const satCpuUse = cpuPerRequest(satCpu, cpu(), f.notified);
+      const satSettled = await settle(sys, 'sat', f.arrivals);
+      check('cash-in at saturation', saturated, satSettled);
+      rows.push({
+        what: 'cash-in at saturation, completed (202, then the SUCCESS webhook)', rate: `${fmt(f.perS)} completed/s`, latency: `202: ${lat(saturated)}`,
+        ratio: pct(f.perS, flowPerS), target: '≥ 25% of flow ceiling',
+        notes: `${completedNotes(f)}; answers ${JSON.stringify(saturated.answers)}; ${failures(saturated)}; ${outcome(satSettled)}; CPU ms per cash-in: ${satCpuUse}`,
+      });
+
+      const rate = Math.max(1, Math.round(0.7 * f.perS));
+      console.log(`cash-in at 70% of saturation: ${rate} req/s offered for ${seconds} s`);
+      const steady = await runLoad({ kind: 'cashin', url: sys.gatewayUrl, connections: Math.max(connections, 100), durationS: seconds, rate, prefix: 'steady', ...api });
+      const steadySettled = await settle(sys, 'steady');
+      const hooks = steadySettled.webhookLatenciesMs;
+      check('cash-in at 70%', steady, steadySettled);
+      rows.push(
+        {
+          what: `cash-in at 70% of saturation (${fmt(rate)} req/s offered)`, rate: `${fmt(steady.accepted! / seconds)} req/s`, latency: lat(steady),
+          ratio: pct(steady.accepted! / seconds, flowPerS), target: 'p99 < 250 ms',
+          notes: `answers ${JSON.stringify(steady.answers)}; ${failures(steady)}; ${outcome(steadySettled)}`,
+        },
+        {
+          what: 'webhook: operator confirmation → merchant endpoint (at 70%)', rate: `${fmt(steadySettled.webhooksPerS)} deliveries/s`,
+          latency: `p50 ${percentile(hooks, 50)} ms, p99 ${percentile(hooks, 99)} ms`, ratio: '',
+          target: 'p99 < 500 ms', notes: `${hooks.length} deliveries timed from the simulator's decided_at`,
+        },
+      );
+    }
+
+    if (phases.has('status')) {
+      console.log(`status reads: ${seconds} s, ${connections} connections`);
+      const ids = (await sys.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM transactions LIMIT 10000`).map((r) => r.id);
+      if (ids.length === 0) throw new Error('the status phase reads the cash-ins of the cashin phase: run both');
+      const readCpu = cpu();
+      const reads = await runLoad({ kind: 'status', url: sys.gatewayUrl, connections, durationS: seconds, prefix: 'read', ids, ...api });
+      const readCpuUse = cpuPerRequest(readCpu, cpu(), reads.requests);
+      check('status reads', reads);
+      rows.push({
+        what: 'status read GET /payments/{id}', rate: `${fmt(reads.rps)} req/s`, latency: lat(reads), ratio: pct(reads.rps, floorSelectRps),
+        target: '≥ 70% of Express floor SELECT', notes: `of the Express floor's SELECT; ${pct(reads.rps, selectRps)} of the bare SELECT; ${failures(reads)}; CPU ms per read: ${readCpuUse}`,
+      });
+    }
+
+    rows.push(...signatureVerification());
+    if (phases.has('export')) {
+      const gatewayPid = sys.services.gateway.pid!;
+      rows.push(...(await exportBench({
+        baseUrl: sys.gatewayUrl, databaseUrl: sys.database.url, merchantId: sys.merchant.id, apiKey: api.apiKey, apiSecret: api.apiSecret,
+        rows: exportRows, rss: () => residentBytes(gatewayPid), onProblem: (p) => problems.push(p),
+      })));
+    }
+  } finally {
+    await sys.stop();
+  }
+}
+
+/**
+ * The flow ceiling: the four-exchange cash-in built bare (flow-ceiling/service.ts and operator.ts,
+ * each its own process, tables of their own in the system's database), under the completed-cash-ins
+ * load the system gets, measured while the system is up and idle.
+ */
+async function measureFlowCeiling(sys: ChaosSystem): Promise<Row> {
+  console.log(`flow ceiling: completed cash-ins, ${seconds} s, ${flowConnections} connections`);
+  const secret = () => randomBytes(16).toString('hex');
+  const key = { apiKey: `flow_${secret()}`, apiSecret: secret() };
+  const operatorSecret = secret();
+  const operator = await startServer('flow-ceiling/operator.ts', { FLOW_OPERATOR_SECRET: operatorSecret });
+  try {
+    const service = await startServer('flow-ceiling/service.ts', {
+      DATABASE_URL: sys.database.url, OPERATOR_URL: operator.url, FLOW_API_KEY: key.apiKey, FLOW_API_SECRET: key.apiSecret, FLOW_OPERATOR_SECRET: operatorSecret,
+    });
+    try {
+      const cpu = () => cpuSnapshot({ 'flow service': service.pid, 'flow operator': operator.pid });
+      const before = cpu();
+      const r = await runLoad({
+        kind: 'flow', url: service.url, path: '/cashin', connections: flowConnections, durationS: seconds, prefix: 'flow', webhookDeadlineS: WEBHOOK_DEADLINE_S, ...key,
+      });
+      const f = r.flow!;
+      const use = cpuPerRequest(before, cpu(), f.notified);
+      check('flow ceiling', r);
+      const pool = new pg.Pool({ connectionString: sys.database.url, max: 1 });
+      const tally = await flowTally(pool).finally(() => pool.end());
+      const success = tally.statuses.SUCCESS ?? 0;
+      if (success !== Object.values(tally.statuses).reduce((a, b) => a + b, 0) || tally.journalRows !== 2 * success || tally.events !== success) {
+        problems.push(`flow ceiling: its rows do not add up: ${JSON.stringify(tally)}`);
+      }
+      flowPerS = f.perS;
+      return {
+        what: 'flow ceiling: the same cash-in built bare (node:http + pg; service and operator processes)', rate: `${fmt(f.perS)} completed/s`,
+        latency: `202: ${lat(r)}`, ratio: '100%', target: '',
+        notes: `${completedNotes(f)}; answers ${JSON.stringify(r.answers)}; ${failures(r)}; rows ${JSON.stringify(tally.statuses)}, `
+          + `${tally.journalRows} journal rows, ${tally.deliveredAttempts} webhooks delivered, ${tally.failedAttempts} failed; CPU ms per cash-in: ${use}`,
+      };
+    } finally {
+      await service.stop();
+    }
+  } finally {
+    await operator.stop();
+  }
+}
+
+/**
+ * The scaling curve (opt-in: it starts a system per point): the system with 1, 2 and 4 processes per
+ * service (the simulator stays single), each under the completed-cash-ins load with its connections
+ * spread over the gateways in turn, as a balancer in front of them would.
+ */
+async function scaling(): Promise<void> {
+  for (const replicas of REPLICA_COUNTS) {
+    console.log(`scaling: ${replicas} process(es) per service, completed cash-ins, ${seconds} s, ${flowConnections} connections`);
+    const sys = await startChaosSystem(systemOptions(`bench-x${replicas}`, replicas));
+    try {
+      const prefix = `x${replicas}`;
+      const gateways = sys.instances.gateway.map((g) => g.spec.url);
+      const before = systemCpu(sys);
+      const r = await runLoad({
+        kind: 'flow', url: gateways[0]!, urls: gateways, path: '/api/v1/payments/cashin', connections: flowConnections, durationS: seconds, prefix,
+        webhookDeadlineS: WEBHOOK_DEADLINE_S, reportArrivals: true, apiKey: sys.merchant.apiKey, apiSecret: sys.merchant.apiSecret,
+      });
+      const f = r.flow!;
+      const use = cpuPerRequest(before, systemCpu(sys), f.notified);
+      const settled = await settle(sys, prefix, f.arrivals);
+      check(`scaling, ${replicas} per service`, r, settled);
+      rows.push({
+        what: `scaling: ${replicas} process${replicas > 1 ? 'es' : ''} per service, completed cash-ins`, rate: `${fmt(f.perS)} completed/s`,
+        latency: `202: ${lat(r)}`, ratio: pct(f.perS, flowPerS), target: '',
+        notes: `${gateways.length > 1 ? `${gateways.length} gateways, connections spread over them in turn` : '1 gateway'}; database pool ${Math.ceil(10 / replicas)} per process; `
+          + `${completedNotes(f)}; ${failures(r)}; ${outcome(settled)}; CPU ms per cash-in (each service summed over its processes): ${use}`,
+      });
+    } finally {
+      await sys.stop();
+    }
+  }
+}
+
 /**
  * The bare server's INSERT and SELECT rates (the ceiling), then the same two behind Express 5 with
  * nothing else (the framework floor), measured while the system is up and idle.
  */
-async function measureCeiling(): Promise<Record<'insert' | 'select' | 'floorInsert' | 'floorSelect', LoadResult>> {
+async function measureCeiling(sys: ChaosSystem): Promise<Record<'insert' | 'select' | 'floorInsert' | 'floorSelect', LoadResult>> {
   console.log(`ceiling and Express floor: INSERT and SELECT, ${seconds} s each, ${connections} connections`);
   const both = async (script: string) => {
-    const server = await startCeilingServer(sys.database.url, script);
+    const server = await startServer(script, { DATABASE_URL: sys.database.url });
     try {
       const insert = await runLoad({ kind: 'ceiling-insert', url: server.url, connections, durationS: seconds, prefix: script });
       const ids = await sys.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM bench_ceiling LIMIT 10000`;

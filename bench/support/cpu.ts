@@ -22,20 +22,31 @@ function pidsNamed(name: string): number[] {
 
 export type CpuSnapshot = Map<string, number>;
 
-/** CPU seconds used so far by each named process, and by PostgreSQL and Redis as a whole. */
-export function cpuSnapshot(services: Record<string, number | undefined>): CpuSnapshot {
+/**
+ * CPU seconds used so far by each named service (the sum over its processes when it has several, its
+ * replicas), and by PostgreSQL and Redis as a whole.
+ */
+export function cpuSnapshot(services: Record<string, number | undefined | readonly (number | undefined)[]>): CpuSnapshot {
   const snap: CpuSnapshot = new Map();
-  for (const [name, pid] of Object.entries(services)) if (pid) snap.set(name, cpuOf(pid));
+  for (const [name, pids] of Object.entries(services)) {
+    const running = (Array.isArray(pids) ? pids : [pids]).filter((pid): pid is number => pid !== undefined);
+    if (running.length > 0) snap.set(name, running.reduce((sum, pid) => sum + cpuOf(pid), 0));
+  }
   snap.set('postgres', pidsNamed('postgres').reduce((sum, pid) => sum + cpuOf(pid), 0));
   snap.set('redis', pidsNamed('redis-server').reduce((sum, pid) => sum + cpuOf(pid), 0));
   return snap;
 }
 
-/** Where the CPU went between two snapshots, per request: "gateway 2.1 ms, postgres 1.3 ms, ...". */
+/**
+ * Where the CPU went between two snapshots, per request: "gateway 2.10, postgres 1.30, ... (total 5.20)",
+ * in ms, busiest first; the total is over every process of the snapshot, the idle ones included.
+ */
 export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): string {
-  return [...after].map(([name, s]) => [name, ((s - (before.get(name) ?? 0)) * 1000) / Math.max(requests, 1)] as const)
+  const perRequest = [...after].map(([name, s]) => [name, ((s - (before.get(name) ?? 0)) * 1000) / Math.max(requests, 1)] as const);
+  const total = perRequest.reduce((sum, [, ms]) => sum + ms, 0);
+  return `${perRequest
     .filter(([, ms]) => ms >= 0.05)
     .sort((a, b) => b[1] - a[1])
     .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
-    .join(', ');
+    .join(', ')} (total ${total.toFixed(2)})`;
 }

@@ -1,14 +1,22 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { LoadJob, LoadResult } from './load-job.js';
 
 const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url));
+/** Every process started here, killed if the bench exits before stopping them (a failed phase). */
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+});
 
 function node(script: string, env: Record<string, string> = {}) {
-  return spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: BENCH_DIR, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['pipe', 'pipe', 'inherit'],
   });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
 }
 
 /** Runs one load in its own process (load.ts) and returns what autocannon measured. */
@@ -26,14 +34,33 @@ export function runLoad(job: LoadJob): Promise<LoadResult> {
   });
 }
 
-/** A server that prints its URL on stdout (ceiling-server.ts, framework-floor-server.ts) on a free port; stop() ends it. */
-export async function startCeilingServer(databaseUrl: string, script = 'ceiling-server.ts'): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = node(script, { DATABASE_URL: databaseUrl });
+export interface BenchServer {
+  url: string;
+  /** Its operating-system process, for the CPU accounting. */
+  pid: number;
+  /** SIGTERM, then SIGKILL if it has not exited within 10 s. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A server of the bench that prints its URL on stdout (ceiling-server.ts, framework-floor-server.ts,
+ * flow-ceiling/service.ts and operator.ts, paths from bench/) on a free port, in its own process.
+ */
+export async function startServer(script: string, env: Record<string, string>): Promise<BenchServer> {
+  const child = node(script, env);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const lines = createInterface({ input: child.stdout });
   const url = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);
     child.once('exit', (code) => reject(new Error(`${script} exited ${code} while starting`)));
   });
-  return { url, async stop() { child.kill('SIGTERM'); await exited; } };
+  return {
+    url, pid: child.pid!,
+    async stop() {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { markdownTable, pct, writeLatestRun, type Row } from './report.js';
 import { percentile } from './percentile.js';
 import { cpuPerRequest } from './cpu.js';
+import { completedCashins } from './completed.js';
 
 const row = (what: string): Row => ({ what, rate: '10 req/s', latency: 'p50 1 ms, p99 2 ms', ratio: '5%', target: '≥ 50%', notes: 'a | b' });
 
@@ -55,9 +56,21 @@ describe('bench arithmetic', () => {
     expect(percentile([], 50)).toBeNaN();
   });
 
-  it('CPU per request: the difference between two snapshots, busiest first, idle processes left out', () => {
+  it('CPU per request: the difference between two snapshots, busiest first, idle processes left out, then the total', () => {
     const before = new Map([['gateway', 1], ['bridge', 2], ['expiry', 5]]);
     const after = new Map([['gateway', 3], ['bridge', 6], ['expiry', 5.00001]]);
-    expect(cpuPerRequest(before, after, 1000)).toBe('bridge 4.00, gateway 2.00');
+    expect(cpuPerRequest(before, after, 1000)).toBe('bridge 4.00, gateway 2.00 (total 6.00)');
+  });
+
+  it('completed cash-ins: answered 202 and notified, per second from the start of the load to the last such webhook', () => {
+    // Load started at t = 1000 ms; c-4's webhook came without a 202 (cut off by the end of the load).
+    const arrivals = new Map([['c-1', 1500], ['c-2', 3000], ['c-4', 9000]]);
+    expect(completedCashins(['c-1', 'c-2', 'c-3'], arrivals, 1000)).toEqual({ accepted: 3, completed: 2, lost: 1, seconds: 2, perS: 1 });
+  });
+
+  it('completed cash-ins: an id answered twice counts once; none completed is 0 per second, not NaN', () => {
+    expect(completedCashins(['c-1', 'c-1'], new Map([['c-1', 2000]]), 1000)).toEqual({ accepted: 1, completed: 1, lost: 0, seconds: 1, perS: 1 });
+    expect(completedCashins(['c-1'], new Map(), 1000)).toEqual({ accepted: 1, completed: 0, lost: 1, seconds: 0, perS: 0 });
+    expect(completedCashins([], new Map(), 1000).perS).toBe(0);
   });
 });

@@ -19,11 +19,14 @@ export interface Settled {
 /**
  * Waits (bounded) until every cash-in whose merchant_order_id starts with `prefix` is terminal and each
  * SUCCESS has reached the merchant's endpoint, then checks the ledger: a benchmark that loses or
- * double-counts money is not a result.
+ * double-counts money is not a result. The endpoint is the system's own receiver, or, for cash-ins that
+ * named another one as notify_url, what that one received (`arrivals`: merchant_order_id → Unix ms of
+ * its first SUCCESS webhook, the load process's receiver, closed by now).
  */
-export async function settle(sys: ChaosSystem, prefix: string): Promise<Settled> {
+export async function settle(sys: ChaosSystem, prefix: string, arrivals?: Readonly<Record<string, number>>): Promise<Settled> {
   const db: Db = sys.db;
   const delivered = () => {
+    if (arrivals) return new Map(Object.entries(arrivals));
     const seen = new Map<string, number>();
     for (const d of sys.receiver.deliveries) {
       const id = d.body.merchant_order_id as string | undefined;
@@ -37,7 +40,8 @@ export async function settle(sys: ChaosSystem, prefix: string): Promise<Settled>
   await waitFor(async () => {
     const all = await rows();
     const arrived = delivered();
-    return all.every((r) => terminal.has(r.status) && (r.status !== 'SUCCESS' || arrived.has(r.merchant_order_id)));
+    // Arrivals given are all there will be: only the states are waited for, a webhook missing from them is lost.
+    return all.every((r) => terminal.has(r.status) && (arrivals !== undefined || r.status !== 'SUCCESS' || arrived.has(r.merchant_order_id)));
   }, { what: `cash-ins ${prefix} settled and notified`, timeoutMs: 180_000, intervalMs: 500 });
 
   const all = await rows();

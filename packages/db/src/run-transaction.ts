@@ -34,11 +34,20 @@ export interface RunTransactionOptions {
  * several times. What still fails after the last retry is thrown as it is.
  */
 export async function runTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, options: RunTransactionOptions = {}): Promise<T> {
+  return retryOnConflict(() => db.$transaction(fn), options);
+}
+
+/**
+ * `work` run again, like runTransaction, when it failed in a way that left nothing behind: for work
+ * that is a database transaction on its own (a single autocommit statement) as much as for one
+ * opened with $transaction.
+ */
+export async function retryOnConflict<T>(work: () => Promise<T>, options: RunTransactionOptions = {}): Promise<T> {
   const retries = options.retries ?? 3;
   const baseDelayMs = options.baseDelayMs ?? 25;
   for (let retry = 0; ; retry++) {
     try {
-      return await db.$transaction(fn);
+      return await work();
     } catch (err) {
       if (retry >= retries || !isRetryableTransactionError(err)) throw err;
       options.onRetry?.(err, retry);

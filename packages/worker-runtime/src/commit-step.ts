@@ -1,4 +1,5 @@
 import { completeOutbox, runTransaction, type Db, type Tx } from '@mm/db';
+import { moveNow, type TransitionOutcome, type TransitionRequest } from '@mm/db/transactions';
 import type { AfterCommit, CommittedChange } from '@mm/queues';
 
 export interface StepContext {
@@ -23,6 +24,21 @@ export async function commitStep<C extends CommittedChange | null>(
     if (options.completes) await completeOutbox(tx, options.completes);
     return c;
   });
+  await ctx.afterCommit.run([change]);
+  return change;
+}
+
+/**
+ * A move that writes no journal and no webhook (moveNow: one statement, no database transaction
+ * around it), with the completion of the job's outbox row, then its jobs published and the change
+ * announced, as commitStep does.
+ */
+export async function commitMove(
+  ctx: StepContext,
+  req: TransitionRequest & { ofType: NonNullable<TransitionRequest['ofType']> },
+  options: { completes?: string } = {},
+): Promise<TransitionOutcome | null> {
+  const change = await moveNow(ctx.db, req, { completesOutbox: options.completes });
   await ctx.afterCommit.run([change]);
   return change;
 }

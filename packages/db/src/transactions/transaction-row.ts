@@ -22,7 +22,11 @@ export function transactionColumns(alias: string): Prisma.Sql {
   return Prisma.raw(Object.entries(FIELDS).map(([field, column]) => `${alias}.${column} AS "${field}"`).join(', '));
 }
 
-/** The column a field is stored in (for a statement that sets some fields). */
-export function columnOf(field: keyof Transaction): string {
-  return FIELDS[field];
+/** `status = …, updated_at = …, …` for the fields a statement changes (JSON ones as jsonb). */
+export function setColumns(changed: Partial<Transaction>): Prisma.Sql {
+  return Prisma.join(Object.entries(changed).map(([field, value]) => {
+    const column = Prisma.raw(FIELDS[field as keyof Transaction]);
+    if (field === 'customerAction' || field === 'metadata') return Prisma.sql`${column} = ${value === null ? null : JSON.stringify(value)}::jsonb`;
+    return Prisma.sql`${column} = ${value}`;
+  }));
 }

@@ -10,7 +10,7 @@ import type { OutboxRow } from '../outbox.js';
 import { changeStatement, type NewJob } from './record-change.js';
 import { webhookEventStatement } from '../webhooks/record-webhook-event.js';
 import { snapshotOf } from './snapshot.js';
-import { columnOf, transactionColumns } from './transaction-row.js';
+import { setColumns, transactionColumns } from './transaction-row.js';
 
 export const EXPIRY_TOPIC = QUEUE_NAMES.expiryChecks;
 
@@ -76,7 +76,7 @@ export async function transition(tx: Tx, req: TransitionRequest): Promise<Transi
   if (req.from && !req.from.includes(from)) return null;
   if (req.ofType && req.ofType !== type) return null;
 
-  const { expiresAt, pollAt = [], ...patch } = req.patch ?? {};
+  const { expiresAt, pollAt: _polls, ...patch } = req.patch ?? {};
   const terminal = NOTIFIED_STATUSES.includes(req.to);
   const changed: Partial<Transaction> = {
     ...patch,
@@ -87,11 +87,7 @@ export async function transition(tx: Tx, req: TransitionRequest): Promise<Transi
   };
   const transaction: Transaction = { ...current, ...changed };
 
-  const jobs: NewJob[] = [...(req.jobs ?? [])];
-  if (req.to === 'PENDING' && expiresAt) {
-    for (const at of pollAt.filter((d) => d < expiresAt)) jobs.push({ topic: EXPIRY_TOPIC, payload: { transaction_id: transaction.id, kind: 'poll' }, availableAt: at });
-    jobs.push({ topic: EXPIRY_TOPIC, payload: { transaction_id: transaction.id, kind: 'expiry' }, availableAt: expiresAt });
-  }
+  const jobs = jobsOfMove(req);
   const change = changeStatement({
     transactionId: transaction.id, fromStatus: from, toStatus: req.to, cause: req.cause, createdAt: now, detail: eventDetail(patch, req.detail),
   }, jobs);
@@ -105,7 +101,7 @@ export async function transition(tx: Tx, req: TransitionRequest): Promise<Transi
     }, now)
     : null;
   const [row] = await tx.$queryRaw<{ held: boolean | null }[]>`
-    WITH moved AS (UPDATE transactions SET ${setClause(changed)} WHERE id = ${transaction.id}::uuid),
+    WITH moved AS (UPDATE transactions SET ${setColumns(changed)} WHERE id = ${transaction.id}::uuid),
     ${change.ctes}
     ${event ? Prisma.sql`, ${event.ctes} SELECT held FROM earlier` : Prisma.sql`SELECT NULL::boolean AS held`}`;
   const outbox = [...change.outbox];
@@ -120,17 +116,19 @@ export async function transition(tx: Tx, req: TransitionRequest): Promise<Transi
   return { from, transaction, outbox };
 }
 
-/** `status = …, updated_at = …, …` for the fields a move changes (JSON ones as jsonb). */
-function setClause(changed: Partial<Transaction>): Prisma.Sql {
-  return Prisma.join(Object.entries(changed).map(([field, value]) => {
-    const column = Prisma.raw(columnOf(field as keyof Transaction));
-    if (field === 'customerAction') return Prisma.sql`${column} = ${value === null ? null : JSON.stringify(value)}::jsonb`;
-    return Prisma.sql`${column} = ${value}`;
-  }));
+/** The jobs a move queues: the caller's, and a PENDING cash-in's status polls and expiry check. */
+export function jobsOfMove(req: TransitionRequest): NewJob[] {
+  const jobs: NewJob[] = [...(req.jobs ?? [])];
+  const { expiresAt, pollAt = [] } = req.patch ?? {};
+  if (req.to === 'PENDING' && expiresAt) {
+    for (const at of pollAt.filter((d) => d < expiresAt)) jobs.push({ topic: EXPIRY_TOPIC, payload: { transaction_id: req.transactionId, kind: 'poll' }, availableAt: at });
+    jobs.push({ topic: EXPIRY_TOPIC, payload: { transaction_id: req.transactionId, kind: 'expiry' }, availableAt: expiresAt });
+  }
+  return jobs;
 }
 
 /** What the operator said with this change (its raw state and codes), plus the caller's own detail. */
-function eventDetail(patch: Omit<TransitionPatch, 'expiresAt' | 'pollAt'>, extra: Record<string, string | null> | undefined): Record<string, string | null> | null {
+export function eventDetail(patch: Omit<TransitionPatch, 'expiresAt' | 'pollAt'>, extra: Record<string, string | null> | undefined): Record<string, string | null> | null {
   const said: Record<string, string | null> = {};
   if (patch.providerState !== undefined) said.provider_state = patch.providerState;
   if (patch.providerTxnStatus !== undefined) said.provider_txn_status = patch.providerTxnStatus;

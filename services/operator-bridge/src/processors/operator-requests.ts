@@ -3,7 +3,7 @@ import { completeOutbox, type Db, type Transaction } from '@mm/db';
 import { applyOperatorResult, transition, type TransitionRequest } from '@mm/db/transactions';
 import { OperatorRefusedError, paymentLookupOf, type CustomerAction, type OperatorAdapter, type OperatorAdapters, type UssdPushRequest } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type OperatorRequestJob } from '@mm/queues';
-import { commitStep } from '@mm/worker-runtime';
+import { commitMove, commitStep } from '@mm/worker-runtime';
 
 export interface OperatorRequestsDeps {
   db: Db;
@@ -28,7 +28,7 @@ export function operatorRequestsHandler(deps: OperatorRequestsDeps) {
   const now = deps.now ?? Date.now;
   return async (payload: OperatorRequestJob, job: Job): Promise<void> => {
     // The move itself tells whether the cash-in was still CREATED: no read before it in the usual case.
-    const moved = await commitStep(deps, (tx) => transition(tx, { transactionId: payload.transaction_id, to: 'INITIATED', from: ['CREATED'], cause: 'operator-request' }));
+    const moved = await commitMove(deps, { transactionId: payload.transaction_id, to: 'INITIATED', from: ['CREATED'], ofType: 'CASHIN', cause: 'operator-request' });
     const t = moved?.transaction ?? (await deps.db.transaction.findUnique({ where: { id: payload.transaction_id } }));
     if (!t || t.status !== 'INITIATED') {
       await completeOutbox(deps.db, payload.outbox_id);
@@ -64,15 +64,17 @@ async function push(deps: OperatorRequestsDeps, t: Transaction, outboxId: string
     await decideAfterLastAttempt(deps, adapter, current, outboxId, refused, now);
     return;
   }
-  await commitStep(deps, (tx) => (ack.accepted
-    ? transition(tx, pendingMove(deps, t.id, 'operator-ack', ack.providerSessionId, now, ack.customerAction))
-    : transition(tx, {
+  if (ack.accepted) {
+    await commitMove(deps, pendingMove(deps, t.id, 'operator-ack', ack.providerSessionId, now, ack.customerAction), { completes: outboxId });
+    return;
+  }
+  await commitStep(deps, (tx) => transition(tx, {
         transactionId: t.id, to: 'FAILED', cause: 'operator-rejected',
         patch: {
           providerState: ack.providerState, providerTxnStatus: ack.providerTxnStatus,
           failureCode: ack.failureCode ?? 'OPERATOR_REJECTED', ...(ack.failureReason ? { failureReason: ack.failureReason } : {}),
         },
-      })), { completes: outboxId });
+      }), { completes: outboxId });
 }
 
 /**
@@ -123,9 +125,9 @@ async function prepared(deps: OperatorRequestsDeps, adapter: OperatorAdapter, t:
 }
 
 /** The push is with the customer: PENDING, its expiry check and status polls scheduled. */
-function pendingMove(deps: OperatorRequestsDeps, transactionId: string, cause: string, sessionId: string | null, now: () => number, customerAction?: CustomerAction): TransitionRequest {
+function pendingMove(deps: OperatorRequestsDeps, transactionId: string, cause: string, sessionId: string | null, now: () => number, customerAction?: CustomerAction): TransitionRequest & { ofType: 'CASHIN' } {
   return {
-    transactionId, to: 'PENDING', cause,
+    transactionId, to: 'PENDING', cause, ofType: 'CASHIN',
     patch: {
       ...(sessionId ? { providerSessionId: sessionId } : {}),
       ...(customerAction ? { customerAction } : {}),

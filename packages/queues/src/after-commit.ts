@@ -16,6 +16,13 @@ export interface CommittedChange {
 }
 
 /**
+ * Statuses nobody waits for: the gateway waits for the operator's acknowledgement (PENDING, or a
+ * decision), so announcing a cash-in created or handed to the bridge would be a Redis call per
+ * cash-in for no listener.
+ */
+const UNANNOUNCED = new Set(['CREATED', 'INITIATED']);
+
+/**
  * What follows a committed state change: its jobs go to their queues and the change is announced.
  * Both are best effort; the outbox relay covers a failed publish, and a missed announcement only
  * makes a waiting gateway answer with the state it reads itself.
@@ -45,7 +52,7 @@ export class AfterCommit {
     }
     await this.publisher.publish(real.flatMap((c) => c.outbox));
     await Promise.all(
-      moved.map((c) =>
+      moved.filter((c) => !UNANNOUNCED.has(c.transaction.status)).map((c) =>
         announceTransactionUpdate(this.redis, this.redisPrefix, { transaction_id: c.transaction.id, status: c.transaction.status }).catch(() => undefined),
       ),
     );

@@ -15,7 +15,7 @@ export type { OutboxJob };
  * recordChange), so only a row from before a schema change, or written by hand, can break it; the
  * producer's schema check when it is published is what catches that (@mm/queues OutboxPublisher).
  */
-function toRow(r: { id: string; topic: string; payload: unknown; availableAt: Date; run: number }): OutboxRow {
+export function outboxRowOf(r: { id: string; topic: string; payload: unknown; availableAt: Date; run: number }): OutboxRow {
   const job = { topic: r.topic, payload: r.payload } as OutboxJob;
   return { ...job, id: r.id, availableAt: r.availableAt, run: r.run };
 }
@@ -35,11 +35,7 @@ export async function completeOutbox(tx: Tx | Db, id: string): Promise<boolean> 
 
 /** Schedules another run of the same row (a new job id), e.g. the next webhook attempt. */
 export async function rescheduleOutbox(tx: Tx, id: string, availableAt: Date): Promise<OutboxRow> {
-  return toRow(await tx.outbox.update({ where: { id }, data: { availableAt, run: { increment: 1 } } }));
-}
-
-export async function releaseOutbox(tx: Tx, id: string, availableAt = new Date()): Promise<OutboxRow> {
-  return toRow(await tx.outbox.update({ where: { id }, data: { availableAt } }));
+  return outboxRowOf(await tx.outbox.update({ where: { id }, data: { availableAt, run: { increment: 1 } } }));
 }
 
 /** Rows that should have run by `before`, not done and not parked: the relay re-publishes them. */
@@ -49,5 +45,5 @@ export async function findOverdueOutbox(db: Db, topics: string[], before: Date, 
     orderBy: { availableAt: 'asc' },
     take: limit,
   });
-  return rows.map(toRow);
+  return rows.map(outboxRowOf);
 }

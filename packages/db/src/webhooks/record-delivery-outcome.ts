@@ -1,5 +1,5 @@
 import type { Tx } from '../client.js';
-import { releaseOutbox, rescheduleOutbox, type OutboxRow } from '../outbox.js';
+import { outboxRowOf, rescheduleOutbox, type OutboxRow } from '../outbox.js';
 
 /** What the dispatcher decided after one attempt (its retry policy is its own business). */
 export type DeliveryOutcome =
@@ -65,12 +65,13 @@ export async function recordDeliveryOutcome(tx: Tx, d: DeliveryToRecord): Promis
       lastError: delivered ? null : (a.errorDetail ?? a.error ?? `HTTP ${a.statusCode}`),
     },
     completeOutboxId: nextAttemptAt ? null : d.outboxId,
+    // The event ends (delivered or given up): the next held event of its transaction may go.
+    releaseNextOf: nextAttemptAt ? null : transactionId,
   });
   if (!recorded) return { recordedAs: 'DUPLICATE', publish: [] };
 
   if (nextAttemptAt) return { recordedAs: 'RETRY_SCHEDULED', publish: [await rescheduleOutbox(tx, d.outboxId, nextAttemptAt)] };
-  const released = await releaseNextEvent(tx, transactionId);
-  return { recordedAs: delivered ? 'DELIVERED' : 'ABANDONED', publish: released ? [released] : [] };
+  return { recordedAs: delivered ? 'DELIVERED' : 'ABANDONED', publish: recorded.released ? [recorded.released] : [] };
 }
 
 /** The lock of lockTransactionRow, found from the event in the same round trip; the transaction's id, or null for an event of none. */
@@ -94,15 +95,20 @@ interface AttemptRow extends Omit<DeliveryAttempt, 'finishedAt'> {
   };
   /** The outbox row of the job to mark done with it (the event ends), or null (it is retried). */
   completeOutboxId: string | null;
+  /** The transaction whose next held event is released with it (the event ends), or null. */
+  releaseNextOf: string | null;
 }
 
 /**
- * The attempt row, the event's new state and (when the event ends) its outbox row done, in one
- * statement, every delivery. Conditional on the attempt count the run started from: false, and nothing
- * written, for a duplicate run of the same job.
+ * The attempt row, the event's new state and, when the event ends, its outbox row done and the next
+ * held event of its transaction released (its next attempt and its job's row due now), in one
+ * statement, every delivery. Conditional on the attempt count the run started from: null, and
+ * nothing written, for a duplicate run of the same job. The CTEs all see the events as they were
+ * before the statement: the one being recorded is still PENDING there, hence `id <> eventId`.
  */
-async function recordAttemptRow(tx: Tx, a: AttemptRow): Promise<boolean> {
-  const [row] = await tx.$queryRaw<{ recorded: number }[]>`
+async function recordAttemptRow(tx: Tx, a: AttemptRow): Promise<{ released: OutboxRow | null } | null> {
+  const now = new Date();
+  const rows = await tx.$queryRaw<{ recorded: number; id: string | null; topic: string | null; payload: unknown; available_at: Date | null; run: number | null }[]>`
     WITH event AS (
       UPDATE webhook_events
          SET attempt_count = ${a.attemptNo}::int, status = ${a.event.status}::text, updated_at = ${a.event.updatedAt}::timestamptz,
@@ -118,20 +124,19 @@ async function recordAttemptRow(tx: Tx, a: AttemptRow): Promise<boolean> {
         FROM event),
     done AS (
       UPDATE outbox SET completed_at = now()
-       WHERE id = ${a.completeOutboxId}::uuid AND completed_at IS NULL AND EXISTS (SELECT 1 FROM event))
-    SELECT count(*)::int AS recorded FROM event`;
-  return (row?.recorded ?? 0) === 1;
-}
-
-/** After an event ends (delivered or given up): the next held event of its transaction may go. */
-async function releaseNextEvent(tx: Tx, transactionId: string | null): Promise<OutboxRow | null> {
-  if (!transactionId) return null;
-  const next = await tx.webhookEvent.findFirst({
-    where: { transactionId, status: 'PENDING' },
-    orderBy: { seq: 'asc' },
-    select: { id: true },
-  });
-  if (!next) return null;
-  await tx.webhookEvent.update({ where: { id: next.id }, data: { nextAttemptAt: new Date() } });
-  return releaseOutbox(tx, next.id);
+       WHERE id = ${a.completeOutboxId}::uuid AND completed_at IS NULL AND EXISTS (SELECT 1 FROM event)),
+    next AS (
+      SELECT id FROM webhook_events
+       WHERE transaction_id = ${a.releaseNextOf}::uuid AND status = 'PENDING' AND id <> ${a.eventId}::uuid AND EXISTS (SELECT 1 FROM event)
+       ORDER BY seq LIMIT 1),
+    released_event AS (
+      UPDATE webhook_events e SET next_attempt_at = ${now}::timestamptz FROM next WHERE e.id = next.id),
+    released_job AS (
+      UPDATE outbox o SET available_at = ${now}::timestamptz FROM next WHERE o.id = next.id
+      RETURNING o.id::text, o.topic, o.payload, o.available_at, o.run)
+    SELECT (SELECT count(*)::int FROM event) AS recorded, j.id, j.topic, j.payload, j.available_at, j.run
+      FROM (SELECT 1) one LEFT JOIN released_job j ON true`;
+  const [row] = rows;
+  if (!row || row.recorded !== 1) return null;
+  return { released: row.id ? outboxRowOf({ id: row.id, topic: row.topic!, payload: row.payload, availableAt: row.available_at!, run: row.run! }) : null };
 }

@@ -1,0 +1,68 @@
+import { createDb, type Db } from './client.js';
+import { createMerchant } from './merchants.js';
+import { SEED_SUBSIDIARIES, upsertSubsidiary } from './subsidiaries.js';
+import { applyOperatorResult, createCashin, moveNow } from './transactions/index.js';
+import { recordDeliveryOutcome } from './webhooks/index.js';
+import { createDbTestDatabase, type DbTestDatabase } from '@mm/testing/test-database';
+
+/**
+ * What one cash-in costs the database, step by step: every statement is a round trip, CPU in the
+ * service that sends it and in PostgreSQL, on the path every payment takes. A change that adds one
+ * to a step fails here and has to say why (docs/performance.md).
+ */
+describe('statements per step of a cash-in', () => {
+  let fixture: DbTestDatabase;
+  let db: Db;
+  let merchantId: string;
+  const sent: string[] = [];
+  beforeAll(async () => {
+    fixture = await createDbTestDatabase();
+    for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(fixture.db, s);
+    merchantId = (await createMerchant(fixture.db, { name: 'M', webhookUrl: 'https://merchant.example/hooks' })).id;
+    db = createDb({ databaseUrl: fixture.database.url, poolSize: 2, onQuery: (q) => sent.push(q) });
+  });
+  afterAll(async () => {
+    await db.$disconnect();
+    await fixture.close();
+  });
+  async function counted<T>(step: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+    sent.length = 0;
+    const result = await step();
+    return { result, statements: [...sent] };
+  }
+  // Prisma reports the COMMIT of an interactive transaction but not its BEGIN: a COMMIT means both.
+  const kinds = (statements: string[]) => statements.map((q) => (/^\s*(BEGIN|COMMIT)/i.exec(q)?.[1]?.toUpperCase() ?? 'statement'));
+
+  it('created: 2 statements in a transaction; handed over and acknowledged: 1 each; captured: 3 in a transaction; delivered: 2 in a transaction', async () => {
+    const created = await counted(() => createCashin(db, {
+      merchantId, merchantOrderId: 'budget-1', amount: 1000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
+      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: 'fp',
+    }));
+    if (created.result.kind !== 'created') throw new Error('not created');
+    const t = created.result.transaction;
+    expect(kinds(created.statements)).toEqual(['statement', 'statement', 'COMMIT']);
+
+    const handed = await counted(() => moveNow(db, { transactionId: t.id, to: 'INITIATED', from: ['CREATED'], ofType: 'CASHIN', cause: 'operator-request' }));
+    expect(kinds(handed.statements)).toEqual(['statement']);
+    const acknowledged = await counted(() => moveNow(db, {
+      transactionId: t.id, to: 'PENDING', ofType: 'CASHIN', cause: 'operator-ack', patch: { providerState: 'PENDING', expiresAt: new Date(Date.now() + 300_000) },
+    }, { completesOutbox: created.result.outbox[0]!.id }));
+    expect(kinds(acknowledged.statements)).toEqual(['statement']);
+
+    const captured = await counted(() => db.$transaction((tx) => applyOperatorResult(tx, t.id, {
+      providerState: 'OK', providerTxnStatus: '200', providerTxId: 'TX1', failureReason: null,
+    }, 'operator-result:callback')));
+    expect(captured.result?.transaction.status).toBe('SUCCESS');
+    expect(kinds(captured.statements)).toEqual(['statement', 'statement', 'statement', 'COMMIT']);
+
+    const job = captured.result!.outbox.find((r) => r.topic === 'webhook-deliveries')!;
+    const now = new Date();
+    const delivered = await counted(() => db.$transaction((tx) => recordDeliveryOutcome(tx, {
+      eventId: (job.payload as { event_id: string }).event_id, outboxId: job.id,
+      attempt: { attemptNo: 1, targetUrl: 'https://merchant.example/hooks', statusCode: 200, latencyMs: 5, error: null, errorDetail: null, attemptedAt: now, finishedAt: now },
+      outcome: { kind: 'delivered' },
+    })));
+    expect(delivered.result.recordedAs).toBe('DELIVERED');
+    expect(kinds(delivered.statements)).toEqual(['statement', 'statement', 'COMMIT']);
+  });
+});

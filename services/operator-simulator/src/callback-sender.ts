@@ -1,3 +1,5 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import axios from 'axios';
 import { signPayload } from '@mm/domain';
 import type { Log } from './log.js';
@@ -5,6 +7,10 @@ import type { TimerSet } from './timer-set.js';
 import type { CallbackBody } from './wire.js';
 
 const ATTEMPT_TIMEOUT_MS = 5_000;
+/** Connections open at once to one callback host (the bridge); callbacks beyond wait for one. */
+export const CALLBACK_MAX_SOCKETS = 50;
+/** Idle connections are closed after this: below the bridge's keep-alive timeout (Node's 5 s), so the simulator closes first. */
+export const CALLBACK_IDLE_TIMEOUT_MS = 4_000;
 
 export interface CallbackSenderOptions {
   secret: string;
@@ -18,6 +24,11 @@ export interface CallbackSenderOptions {
 export class CallbackSender {
   private readonly inFlight = new Set<AbortController>();
   private stopped = false;
+  /** Kept-alive connections to the callback hosts, like a real operator's client: not a handshake per callback. */
+  private readonly agents = (() => {
+    const o = { keepAlive: true, maxSockets: CALLBACK_MAX_SOCKETS, timeout: CALLBACK_IDLE_TIMEOUT_MS, scheduling: 'lifo' as const };
+    return { httpAgent: new HttpAgent(o), httpsAgent: new HttpsAgent(o) };
+  })();
 
   constructor(private readonly options: CallbackSenderOptions) {}
 
@@ -30,11 +41,13 @@ export class CallbackSender {
     return this.attempt(url, JSON.stringify(body), body.partner_reference, 0);
   }
 
-  /** Aborts requests in flight; pending retries are the TimerSet's to clear. */
+  /** Aborts requests in flight and closes the kept-alive connections; pending retries are the TimerSet's to clear. */
   stop(): void {
     this.stopped = true;
     for (const controller of this.inFlight) controller.abort();
     this.inFlight.clear();
+    this.agents.httpAgent.destroy();
+    this.agents.httpsAgent.destroy();
   }
 
   private async attempt(url: string, payload: string, reference: string, attempt: number): Promise<void> {
@@ -58,6 +71,7 @@ export class CallbackSender {
         signal: controller.signal,
         validateStatus: () => true,
         maxRedirects: 0,
+        ...this.agents,
       });
       if (res.status >= 200 && res.status < 300) {
         log('callback.delivered', { partner_reference: reference, attempt, status: res.status });

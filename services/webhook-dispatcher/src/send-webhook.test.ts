@@ -1,13 +1,16 @@
 import { signatureMatches } from '@mm/domain';
+import { WebhookConnections } from './connections.js';
 import { sendWebhook } from './send-webhook.js';
 import { startReceiver, type Receiver } from '@mm/testing';
 
 describe('sending one webhook request', () => {
   let r: Receiver;
+  const connections = new WebhookConnections({ maxSocketsPerTarget: 4 });
   beforeAll(async () => {
     r = await startReceiver();
   });
   afterAll(async () => {
+    connections.close();
     await r.close();
   });
 
@@ -19,6 +22,7 @@ describe('sending one webhook request', () => {
     secret: 'sk_test',
     eventId: 'evt-1',
     timeoutMs: 2000,
+    connections,
   });
 
   it('connects to the address the guard checked, whatever the name resolves to now (DNS rebinding)', async () => {

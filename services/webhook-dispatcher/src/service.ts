@@ -1,6 +1,7 @@
 import { listenForReferenceChanges, newestActiveSecret, ReferenceCache, SecretBox } from '@mm/db/reference-data';
 import { Histogram, LATENCY_BUCKETS, referenceChangesGauge, type Logger } from '@mm/observability';
 import { startWorkerService, type RunningWorkerService } from '@mm/worker-runtime';
+import { WebhookConnections } from './connections.js';
 import type { WebhookDispatcherEnv } from './env.js';
 import { webhookDeliveriesHandler } from './processors/webhook-deliveries.js';
 
@@ -37,6 +38,9 @@ export function startWebhookDispatcher(env: WebhookDispatcherEnv, overrides: { l
         buckets: LATENCY_BUCKETS,
         registers: [metrics],
       });
+      // As many connections to one target as deliveries run at once: none waits for a connection.
+      const connections = new WebhookConnections({ maxSocketsPerTarget: env.WEBHOOK_CONCURRENCY });
+      ctx.onRelease(async () => connections.close());
       logger.info({ concurrency: env.WEBHOOK_CONCURRENCY, allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS }, 'webhook dispatcher settings');
       return {
         jobs: {
@@ -49,6 +53,7 @@ export function startWebhookDispatcher(env: WebhookDispatcherEnv, overrides: { l
               scheduleMs: env.retryScheduleMs,
               timeoutMs: env.WEBHOOK_TIMEOUT_MS,
               allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+              connections,
               logger,
               onAttempt: (outcome, result) => attempts.observe({ outcome, success: String(result.success) }, result.latencyMs / 1000),
             }),

@@ -1,6 +1,7 @@
 import { completeOutbox, type Db, type WebhookEvent } from '@mm/db';
 import type { Logger } from '@mm/observability';
 import type { JobHandler, OutboxPublisher, WebhookDeliveryJob } from '@mm/queues';
+import type { WebhookConnections } from '../connections.js';
 import { NO_ACTIVE_KEY } from '../merchant-reasons.js';
 import { sendWebhook, type SendResult } from '../send-webhook.js';
 import { resolveTarget, type Lookup } from '../target-guard.js';
@@ -15,6 +16,8 @@ export interface WebhookDeliveriesDeps {
   scheduleMs: readonly number[];
   timeoutMs: number;
   allowPrivate: boolean;
+  /** Kept-alive connections, one pool per target and checked address (connections.ts). */
+  connections: WebhookConnections;
   logger: Logger;
   /** Each recorded attempt: what became of the event (DELIVERED, RETRY_SCHEDULED, ABANDONED) and how long the merchant took. */
   onAttempt?(recordedAs: string, result: SendResult): void;
@@ -29,8 +32,14 @@ function notSent(error: string, errorDetail = error): SendResult {
   return { statusCode: null, latencyMs: 0, error, errorDetail, success: false };
 }
 
-/** Guard, key, request: whatever stops the attempt is its recorded error, never an exception. */
-async function attempt(deps: WebhookDeliveriesDeps, event: WebhookEvent, targetUrl: string): Promise<SendResult> {
+export type AttemptDeps = Pick<WebhookDeliveriesDeps, 'signingSecret' | 'timeoutMs' | 'allowPrivate' | 'connections' | 'lookup'>;
+
+/**
+ * Guard, key, request: whatever stops the attempt is its recorded error, never an exception. The guard
+ * runs on every attempt, kept-alive connection or not: the request then goes over a connection to the
+ * address it has just checked.
+ */
+export async function attemptDelivery(deps: AttemptDeps, event: Pick<WebhookEvent, 'id' | 'merchantId' | 'payload'>, targetUrl: string): Promise<SendResult> {
   const target = await resolveTarget(targetUrl, { allowPrivate: deps.allowPrivate, lookup: deps.lookup });
   if (!target.ok) return notSent(target.reason, target.detail);
   const secret = await deps.signingSecret(event.merchantId);
@@ -42,6 +51,7 @@ async function attempt(deps: WebhookDeliveriesDeps, event: WebhookEvent, targetU
     secret,
     eventId: event.id,
     timeoutMs: deps.timeoutMs,
+    connections: deps.connections,
   });
 }
 
@@ -68,7 +78,7 @@ export function webhookDeliveriesHandler(deps: WebhookDeliveriesDeps): JobHandle
     const attemptNo = event.attemptCount + 1;
     const targetUrl = event.targetUrl ?? '';
     const attemptedAt = new Date();
-    const result = await attempt(deps, event, targetUrl);
+    const result = await attemptDelivery(deps, event, targetUrl);
     const recorded = await recordAttempt(
       deps.db,
       { eventId, outboxId, attemptNo, targetUrl, attemptedAt, finishedAt: new Date(), result },

@@ -39,14 +39,14 @@ describe('statements per step of a cash-in', () => {
       motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: 'fp',
     }));
     if (created.result.kind !== 'created') throw new Error('not created');
-    const t = created.result.transaction;
+    const { transaction: t, outbox: [request] } = created.result;
     expect(kinds(created.statements)).toEqual(['statement', 'statement', 'COMMIT']);
 
     const handed = await counted(() => moveNow(db, { transactionId: t.id, to: 'INITIATED', from: ['CREATED'], ofType: 'CASHIN', cause: 'operator-request' }));
     expect(kinds(handed.statements)).toEqual(['statement']);
     const acknowledged = await counted(() => moveNow(db, {
       transactionId: t.id, to: 'PENDING', ofType: 'CASHIN', cause: 'operator-ack', patch: { providerState: 'PENDING', expiresAt: new Date(Date.now() + 300_000) },
-    }, { completesOutbox: created.result.outbox[0]!.id }));
+    }, { completesOutbox: request!.id }));
     expect(kinds(acknowledged.statements)).toEqual(['statement']);
 
     const captured = await counted(() => db.$transaction((tx) => applyOperatorResult(tx, t.id, {

@@ -2,7 +2,7 @@ import express from 'express';
 import { parseSecondsList } from '@mm/config';
 import { Counter, httpMetrics, listen, liveness, type Logger } from '@mm/observability';
 import type { OperatorAdapter, OperatorDirectory } from '@mm/operators';
-import { operatorResults, QueueProducer, rememberOnce, type OperatorResultJob, type ProducerOptions } from '@mm/queues';
+import { operatorResults, QueueProducer, type OperatorResultJob, type ProducerOptions } from '@mm/queues';
 import { startOperatorDirectory, startWorkerService, type RunningWorkerService, type WorkerContext } from '@mm/worker-runtime';
 import type { BridgeEnv } from './env.js';
 import { cashoutRequestsHandler } from './processors/cashout-requests.js';
@@ -11,12 +11,19 @@ import { operatorRequestsHandler } from './processors/operator-requests.js';
 import { applySignedResultNow, operatorResultsHandler, type OperatorResultsDeps } from './processors/operator-results.js';
 import { callbackUrlFor } from './callback-url.js';
 import { operatorCallbackRouter, type CallbackReplays } from './routes/operator-callback.js';
+import { InlineApplies } from './routes/inline-applies.js';
 
 /**
  * How long a callback delivery is remembered: past twice the operator's signature tolerance (300 s),
  * a captured callback is refused as stale before it could be taken for new.
  */
 const CALLBACK_REPLAY_WINDOW_S = 600;
+
+/**
+ * How long an operator's callback request may wait for its result to be applied in it: past this it
+ * is queued for the worker and answered (a row or a balance locked by someone else, a slow database).
+ */
+const CALLBACK_APPLY_BUDGET_MS = 1_000;
 
 export interface BridgeOverrides {
   logger?: Logger;
@@ -94,15 +101,18 @@ async function serveCallbacks(
   const results = new QueueProducer(operatorResults, ctx.producerOptions);
   const replayKey = (key: string) => `${env.REDIS_PREFIX}:operator-callback:${key}`;
   const replays: CallbackReplays = {
-    firstDelivery: (key) => rememberOnce(redis, replayKey(key), CALLBACK_REPLAY_WINDOW_S),
-    forget: async (key) => { await redis.del(replayKey(key)); },
+    taken: async (key) => (await redis.exists(replayKey(key))) === 1,
+    remember: async (key) => { await redis.set(replayKey(key), '1', 'EX', CALLBACK_REPLAY_WINDOW_S); },
   };
+  // Half the database pool at most, so the bridge's jobs always have connections; a second at most each.
+  const inline = new InlineApplies(Math.max(1, Math.floor(env.DB_POOL_SIZE / 2)), CALLBACK_APPLY_BUDGET_MS,
+    (err) => logger.warn({ err }, 'operator result not applied in the callback; queued for the worker'));
   const callbacks = new Counter({ name: 'mm_operator_callbacks_total', help: 'Operator callbacks received, by outcome: applied (in the request), queued (for the worker: a hint, or the database did not answer), replayed (the same signed delivery again: dropped), invalid (401).', labelNames: ['outcome'], registers: [metrics] });
   const app = express();
   app.disable('x-powered-by');
   app.use(httpMetrics(metrics));
   app.get('/health', liveness);
-  app.use(operatorCallbackRouter({ simulator: adapters.simulatorAdapter(), adapters, results, applyNow, replays, callbacks, now, logger }));
+  app.use(operatorCallbackRouter({ simulator: adapters.simulatorAdapter(), adapters, results, applyNow, inline, replays, callbacks, now, logger }));
   const { server, port } = await listen(app, env.OPERATOR_BRIDGE_PORT);
   ctx.onStopIntake(() => new Promise<void>((resolve) => server.close(() => resolve())));
   ctx.onRelease(() => results.close());

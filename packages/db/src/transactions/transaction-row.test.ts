@@ -35,4 +35,17 @@ describe('a transaction row read with raw SQL', () => {
     expect(viaSql).toEqual(viaPrisma);
     expect(Object.keys(viaSql!).sort()).toEqual(Object.keys(viaPrisma).sort());
   });
+
+  it('a patch field given as undefined keeps the stored value, in the database and in the row returned', async () => {
+    const created = await createCashin(db, {
+      merchantId: fixture.merchantId, merchantOrderId: 'row-2', amount: 1000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
+      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: 'fp2',
+    });
+    if (created.kind !== 'created') throw new Error('not created');
+    const id = created.transaction.id;
+    await db.$transaction((tx) => transition(tx, { transactionId: id, to: 'INITIATED', cause: 't', patch: { providerSessionId: 'S7' } }));
+    const moved = await db.$transaction((tx) => transition(tx, { transactionId: id, to: 'PENDING', cause: 't', patch: { providerSessionId: undefined, providerState: 'PENDING' } }));
+    expect(moved?.transaction.providerSessionId).toBe('S7');
+    expect(moved?.transaction).toEqual(await db.transaction.findUniqueOrThrow({ where: { id } }));
+  });
 });

@@ -22,9 +22,17 @@ export function transactionColumns(alias: string): Prisma.Sql {
   return Prisma.raw(Object.entries(FIELDS).map(([field, column]) => `${alias}.${column} AS "${field}"`).join(', '));
 }
 
-/** `status = …, updated_at = …, …` for the fields a statement changes (JSON ones as jsonb). */
+/**
+ * The fields a move sets, without those given as undefined: a patch that leaves a field out (or
+ * spreads an undefined one) keeps the stored value, as Prisma's model update does.
+ */
+export function definedFields(fields: Partial<Transaction>): Partial<Transaction> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<Transaction>;
+}
+
+/** `status = …, updated_at = …, …` for the fields a statement changes (JSON ones as jsonb); undefined ones are left out. */
 export function setColumns(changed: Partial<Transaction>): Prisma.Sql {
-  return Prisma.join(Object.entries(changed).map(([field, value]) => {
+  return Prisma.join(Object.entries(definedFields(changed)).map(([field, value]) => {
     const column = Prisma.raw(FIELDS[field as keyof Transaction]);
     if (field === 'customerAction' || field === 'metadata') return Prisma.sql`${column} = ${value === null ? null : JSON.stringify(value)}::jsonb`;
     return Prisma.sql`${column} = ${value}`;

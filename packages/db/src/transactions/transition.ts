@@ -10,7 +10,7 @@ import type { OutboxRow } from '../outbox.js';
 import { changeStatement, type NewJob } from './record-change.js';
 import { webhookEventStatement } from '../webhooks/record-webhook-event.js';
 import { snapshotOf } from './snapshot.js';
-import { setColumns, transactionColumns } from './transaction-row.js';
+import { definedFields, setColumns, transactionColumns } from './transaction-row.js';
 
 export const EXPIRY_TOPIC = QUEUE_NAMES.expiryChecks;
 
@@ -78,13 +78,13 @@ export async function transition(tx: Tx, req: TransitionRequest): Promise<Transi
 
   const { expiresAt, pollAt: _polls, ...patch } = req.patch ?? {};
   const terminal = NOTIFIED_STATUSES.includes(req.to);
-  const changed: Partial<Transaction> = {
+  const changed: Partial<Transaction> = definedFields({
     ...patch,
     status: req.to,
     updatedAt: now,
     ...(expiresAt ? { expiresAt } : {}),
     ...(terminal ? { completedAt: now } : {}),
-  };
+  });
   const transaction: Transaction = { ...current, ...changed };
 
   const jobs = jobsOfMove(req);

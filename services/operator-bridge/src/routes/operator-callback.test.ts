@@ -7,10 +7,11 @@ import { Counter, createLogger, createMetricsRegistry } from '@mm/observability'
 import type { OperatorAdapter, VerifiedCallback } from '@mm/operators';
 import { oneAdapter } from '@mm/operators/testing';
 import type { OperatorResultJob, QueueProducer } from '@mm/queues';
-import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing';
+import { createMerchantTestDatabase, waitFor, type MerchantTestDatabase } from '@mm/testing';
 import { noEffects } from '@mm/worker-runtime/testing';
 import { applySignedResultNow } from '../processors/operator-results.js';
 import { operatorCallbackRouter } from './operator-callback.js';
+import { InlineApplies } from './inline-applies.js';
 
 /** Takes the callback's JSON body as the operator's signed word: the route, not a signature scheme, is tested. */
 const trustingAdapter = {
@@ -30,12 +31,13 @@ describe('operator callback route', () => {
   let applyNow: (job: OperatorResultJob) => Promise<boolean>;
   let queueDown = false;
   const seen = new Set<string>();
-  const forgotten: string[] = [];
+  let inline: InlineApplies | undefined;
   const metrics = createMetricsRegistry('test');
   const callbacks = new Counter({ name: 'callbacks_total', help: 'x', labelNames: ['outcome'], registers: [metrics] });
 
   beforeAll(async () => {
-    fixture = await createMerchantTestDatabase();
+    // Connections for a holder of a row lock, an apply waiting behind it and the test's own reads.
+    fixture = await createMerchantTestDatabase(8);
     db = fixture.db;
     const logger = createLogger('test', 'silent');
     const results = { add: async (job: OperatorResultJob) => { if (queueDown) throw new Error('redis down'); queued.push(job); } } as unknown as QueueProducer<OperatorResultJob>;
@@ -43,9 +45,10 @@ describe('operator callback route', () => {
     app.use(operatorCallbackRouter({
       simulator: trustingAdapter, adapters: oneAdapter(trustingAdapter), results, callbacks, logger, now: Date.now,
       applyNow: (job) => applyNow(job),
+      get inline() { return inline; },
       replays: {
-        firstDelivery: async (key) => { if (seen.has(key)) return false; seen.add(key); return true; },
-        forget: async (key) => { forgotten.push(key); seen.delete(key); },
+        taken: async (key) => seen.has(key),
+        remember: async (key) => { seen.add(key); },
       },
     }));
     app.use((_err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => { res.status(500).json({ error: 'internal' }); });
@@ -56,6 +59,7 @@ describe('operator callback route', () => {
   beforeEach(() => {
     queued.length = 0;
     queueDown = false;
+    inline = undefined;
     applyNow = applySignedResultNow({ db, afterCommit: noEffects, logger: createLogger('test', 'silent'), adapters: oneAdapter(noStatus) });
   });
   afterAll(async () => {
@@ -103,16 +107,54 @@ describe('operator callback route', () => {
     expect(queued).toEqual([expect.objectContaining({ provider_reference: t.providerReference, provider_state: 'OK', provider_txn_status: '200' })]);
   });
 
-  it('answers 5xx and forgets the delivery when it can be neither applied nor queued, so the operator\'s retry is taken', async () => {
+  it('answers 5xx and remembers nothing when it can be neither applied nor queued, so the operator\'s retry is taken', async () => {
     const t = await pendingCashin();
     applyNow = async () => { throw new Error('database unreachable'); };
     queueDown = true;
     const body = { ref: t.providerReference, state: 'OK', status: '200', n: `k${n}` };
     expect((await post(body)).status).toBe(500);
-    expect(forgotten).toContain(`simulator:k${n}`);
+    expect(seen.has(`simulator:k${n}`)).toBe(false);
     applyNow = applySignedResultNow({ db, afterCommit: noEffects, logger: createLogger('test', 'silent'), adapters: oneAdapter(noStatus) });
     queueDown = false;
     expect((await post(body)).status).toBe(200);
     expect(await statusOf(t.id)).toBe('SUCCESS');
+    expect(seen.has(`simulator:k${n}`)).toBe(true);
+    expect(await (await post(body)).json()).toEqual({ received: true, duplicate: true });
+  });
+
+  it('does not keep the operator waiting on a locked row: past its budget the result is queued and answered, the late apply then lands once', async () => {
+    inline = new InlineApplies(5, 200, () => undefined);
+    const t = await pendingCashin();
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((r) => { release = r; });
+    // Someone else holds the cash-in's row (a long transaction): the apply waits for it.
+    const holder = db.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1 FROM transactions WHERE id = ${t.id}::uuid FOR UPDATE`;
+      await released;
+    }, { timeout: 20_000 });
+    await waitFor(async () => (await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'transactions' AND l.mode = 'RowShareLock'`)[0]!.n > 0, { what: 'row locked' });
+    const started = Date.now();
+    const res = await post({ ref: t.providerReference, state: 'OK', status: '200', n: `k${n}` });
+    expect(res.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(queued).toEqual([expect.objectContaining({ provider_reference: t.providerReference })]);
+    expect(await statusOf(t.id)).toBe('PENDING');
+    release();
+    await holder;
+    await waitFor(async () => (await statusOf(t.id)) === 'SUCCESS', { what: 'late apply' });
+    await waitFor(() => inline!.inFlight() === 0, { what: 'apply done' });
+    expect(await db.journalEntry.count({ where: { transactionId: t.id, posting: 'CASHIN_CAPTURED' } })).toBe(2);
+  });
+
+  it('applies at most so many results at once: the others are queued', async () => {
+    inline = new InlineApplies(1, 5_000, () => undefined);
+    let finish: () => void = () => undefined;
+    const busy = inline.run(() => new Promise<boolean>((r) => { finish = () => r(true); }));
+    const t = await pendingCashin();
+    expect((await post({ ref: t.providerReference, state: 'OK', status: '200', n: `k${n}` })).status).toBe(200);
+    expect(queued).toEqual([expect.objectContaining({ provider_reference: t.providerReference })]);
+    expect(await statusOf(t.id)).toBe('PENDING');
+    finish();
+    expect(await busy).toBe(true);
   });
 });

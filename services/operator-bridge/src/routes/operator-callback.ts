@@ -2,12 +2,17 @@ import express, { Router, type Request, type Response } from 'express';
 import type { Counter, Logger } from '@mm/observability';
 import type { CallbackHint, OperatorAdapter, OperatorAdapters, VerifiedCallback } from '@mm/operators';
 import type { OperatorResultJob, QueueProducer } from '@mm/queues';
+import type { InlineApplies } from './inline-applies.js';
 
 export interface CallbackReplays {
-  /** True the first time a delivery's replay key is seen within the signature's tolerance. */
-  firstDelivery(replayKey: string): Promise<boolean>;
-  /** Forgets a delivery that could not be queued, so the operator's retry of it is taken. */
-  forget(replayKey: string): Promise<void>;
+  /** True when a delivery with this replay key was taken within the signature's tolerance. */
+  taken(replayKey: string): Promise<boolean>;
+  /**
+   * Remembers a delivery once it is applied or queued, never before: a bridge that dies while taking
+   * it has remembered nothing, so the operator's retry is taken. Two copies arriving together may
+   * both be taken; the state machine makes the second one change nothing.
+   */
+  remember(replayKey: string): Promise<void>;
 }
 
 export interface OperatorCallbackDeps {
@@ -21,6 +26,8 @@ export interface OperatorCallbackDeps {
    * Absent: every result is queued.
    */
   applyNow?(result: OperatorResultJob): Promise<boolean>;
+  /** Bounds the applies in requests (how many at once, how long each); over it, results are queued. */
+  inline?: InlineApplies;
   replays: CallbackReplays;
   /** Callbacks by outcome: applied, queued, replayed, invalid. */
   callbacks: Counter<'outcome'>;
@@ -29,6 +36,16 @@ export interface OperatorCallbackDeps {
 }
 
 const raw = express.raw({ type: () => true, limit: '16kb' });
+
+/** The apply in the request, within its bound when there is one; false (queue it) on any failure. */
+function applyWithin(deps: OperatorCallbackDeps, applyNow: (job: OperatorResultJob) => Promise<boolean>, job: OperatorResultJob): Promise<boolean> {
+  const apply = () => applyNow(job);
+  if (deps.inline) return deps.inline.run(apply);
+  return apply().catch((err: unknown) => {
+    deps.logger.warn({ err, providerReference: job.provider_reference }, 'operator result not applied in the callback; queued for the worker');
+    return false;
+  });
+}
 
 function jobOf(result: VerifiedCallback | CallbackHint, operator: string): OperatorResultJob {
   if ('hint' in result) {
@@ -52,13 +69,14 @@ function jobOf(result: VerifiedCallback | CallbackHint, operator: string): Opera
 /**
  * The operators' result callbacks: verify, apply or queue, answer. A signed callback whose signature
  * holds and that needs nothing but the database is applied in the request, in one database transaction
- * (its commit is as durable as a queued job, and it saves a queue hop per payment); when that fails
- * (the database unreachable, a lock held too long) it is queued instead. An unsigned one (MTN, Orange)
+ * (its commit is as durable as a queued job, and it saves a queue hop per payment), within a bound
+ * (InlineApplies: how many at once, how long each); when that fails or runs late (the database
+ * unreachable, a lock held too long) it is queued instead. An unsigned one (MTN, Orange)
  * and a result that needs the operator's status are queued for the worker, whose retries a slow
  * operator needs. A 5xx (neither applied nor queued) makes the operator retry, nothing is lost. The
  * same delivery is taken once: sent again (captured and replayed, or retried by the operator although
- * we had taken it), it is acknowledged and dropped. A delivery that could not be taken is forgotten,
- * so the operator's retry is taken.
+ * we had taken it), it is acknowledged and dropped. A delivery is remembered only once it is taken, so
+ * the operator's retry of one that could not be taken (or whose bridge died) is taken.
  */
 export function operatorCallbackRouter(deps: OperatorCallbackDeps): Router {
   const router = Router();
@@ -71,30 +89,17 @@ export function operatorCallbackRouter(deps: OperatorCallbackDeps): Router {
       return;
     }
     const replayKey = `${account.key}:${result.replayKey}`;
-    if (!(await deps.replays.firstDelivery(replayKey))) {
+    if (await deps.replays.taken(replayKey)) {
       deps.callbacks.inc({ outcome: 'replayed' });
       res.status(200).json({ received: true, duplicate: true });
       return;
     }
     const job = jobOf(result, account.operator);
-    if (!('hint' in result) && deps.applyNow) {
-      const applied = await deps.applyNow(job).catch((err: unknown) => {
-        deps.logger.warn({ err, providerReference: job.provider_reference }, 'operator result not applied in the callback; queued for the worker');
-        return false;
-      });
-      if (applied) {
-        deps.callbacks.inc({ outcome: 'applied' });
-        res.status(200).json({ received: true });
-        return;
-      }
-    }
-    try {
-      await deps.results.add(job);
-    } catch (err) {
-      await deps.replays.forget(replayKey).catch(() => undefined);
-      throw err;
-    }
-    deps.callbacks.inc({ outcome: 'queued' });
+    const applied = !('hint' in result) && deps.applyNow !== undefined && (await applyWithin(deps, deps.applyNow, job));
+    // Not remembered if this throws: the 5xx makes the operator send it again, and that is taken.
+    if (!applied) await deps.results.add(job);
+    await deps.replays.remember(replayKey).catch((err: unknown) => deps.logger.warn({ err }, 'callback replay key not recorded'));
+    deps.callbacks.inc({ outcome: applied ? 'applied' : 'queued' });
     res.status(200).json({ received: true });
   };
 

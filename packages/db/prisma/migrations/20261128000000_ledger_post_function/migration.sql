@@ -15,7 +15,8 @@ DECLARE
   line_amount bigint;
   account bigint;
 BEGIN
-  FOR line IN SELECT value FROM jsonb_array_elements(p_lines) LOOP
+  -- In the order given (WITH ORDINALITY): the lock order is the caller's, not the planner's.
+  FOR line IN SELECT e.value FROM jsonb_array_elements(p_lines) WITH ORDINALITY AS e(value, n) ORDER BY e.n LOOP
     line_kind := line->>'account';
     line_amount := (line->>'amount')::bigint;
     IF line_kind = 'OPERATOR_RECEIVABLE' THEN
@@ -44,4 +45,10 @@ BEGIN
     INSERT INTO journal_entries (journal_id, account_id, amount, posting, transaction_id, refund_id)
     VALUES (p_journal_id, account, line_amount, p_posting, p_transaction_id, p_refund_id);
   END LOOP;
+END $$;
+-- Names inside resolve in this schema: never to a temporary table (which any role may create, and which
+-- an unqualified name finds first by default) nor to a function of another schema.
+DO $$
+BEGIN
+  EXECUTE format('ALTER FUNCTION ledger_post(uuid, uuid, text, text, text, uuid, uuid, jsonb) SET search_path = pg_catalog, %I, pg_temp', current_schema());
 END $$;

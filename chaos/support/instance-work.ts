@@ -18,9 +18,14 @@ async function scrape(p: ServiceProcess): Promise<string> {
 const requests = (prefix: string) => (text: string) =>
   samplesOf(text, 'mm_http_request_duration_seconds_count').filter((s) => s.labels.route?.startsWith(prefix)).reduce((sum, s) => sum + s.value, 0);
 
-/** Operator callbacks this process applied in the request (a signed result needing only the database). */
-const appliedCallbacks = (text: string) =>
-  samplesOf(text, 'mm_operator_callbacks_total').filter((s) => s.labels.outcome === 'applied').reduce((sum, s) => sum + s.value, 0);
+/**
+ * Operator results this process applied: in the callback's request (a signed result needing only the
+ * database, within its bound) or by its operator-results worker (the rest). Which of the two takes a
+ * result depends on load, so only their sum is a share of the work.
+ */
+const appliedResults = (text: string) =>
+  samplesOf(text, 'mm_operator_callbacks_total').filter((s) => s.labels.outcome === 'applied').reduce((sum, s) => sum + s.value, 0)
+  + jobs('operator-results')(text);
 
 /** Runs of a queue's jobs that completed in this process (the counter is per process, not per queue). */
 const jobs = (queue: string) => (text: string) =>
@@ -35,7 +40,7 @@ export async function workByInstance(sys: ChaosSystem): Promise<Work[]> {
     ['gateway: merchant API requests', sys.instances.gateway, requests('/api/v1/')],
     ['bridge: operator-requests jobs (pushes)', sys.instances.bridge, jobs('operator-requests')],
     ['bridge: operator callbacks received', sys.instances.bridge, requests('/operator/callbacks/')],
-    ['bridge: operator results applied from callbacks', sys.instances.bridge, appliedCallbacks],
+    ['bridge: operator results applied (in the callback or by the worker)', sys.instances.bridge, appliedResults],
     ['expiry: expiry-checks jobs', sys.instances.expiry, jobs('expiry-checks')],
     ['refunds: refund-requests jobs', sys.instances.refunds, jobs('refund-requests')],
     ['dispatcher: webhook-deliveries jobs', sys.instances.dispatcher, jobs('webhook-deliveries')],

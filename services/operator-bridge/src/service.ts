@@ -104,8 +104,9 @@ async function serveCallbacks(
     taken: async (key) => (await redis.exists(replayKey(key))) === 1,
     remember: async (key) => { await redis.set(replayKey(key), '1', 'EX', CALLBACK_REPLAY_WINDOW_S); },
   };
-  // Half the database pool at most, so the bridge's jobs always have connections; a second at most each.
-  const inline = new InlineApplies(Math.max(1, Math.floor(env.DB_POOL_SIZE / 2)), CALLBACK_APPLY_BUDGET_MS,
+  // All but two of the database pool at most, so the bridge's jobs keep connections even while rows a
+  // callback needs are locked by someone else; a second at most each.
+  const inline = new InlineApplies(Math.max(1, env.DB_POOL_SIZE - 2), CALLBACK_APPLY_BUDGET_MS,
     (err) => logger.warn({ err }, 'operator result not applied in the callback; queued for the worker'));
   const callbacks = new Counter({ name: 'mm_operator_callbacks_total', help: 'Operator callbacks received, by outcome: applied (in the request), queued (for the worker: a hint, or the database did not answer), replayed (the same signed delivery again: dropped), invalid (401).', labelNames: ['outcome'], registers: [metrics] });
   const app = express();

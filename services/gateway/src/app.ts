@@ -87,7 +87,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   }));
   api.use(refundsRouter({ db: deps.db, afterCommit: deps.afterCommit }));
   api.use(balancesRouter({ db: deps.db }));
-  api.use(transactionsExportRouter({ pool: deps.exportPool }));
+  api.use(transactionsExportRouter({ pool: deps.exportPool, logger: deps.logger }));
   api.use(webhookEventsRouter({ db: deps.db }));
   api.use(notFound);
   // The reference is public: before the authenticated router, which answers everything else under /api/v1.

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { DomainError } from '@mm/domain';
 import type { Db } from '@mm/db';
+import { readTransactionStatus } from '@mm/db';
 import { initiateCashin, type InitiateCashinDeps } from '../use-cases/initiate-cashin.js';
 import { cashinSchema } from '../validation/cashin-schema.js';
 import { validate } from '../validation/validate.js';
@@ -22,9 +23,7 @@ export function paymentsRouter(deps: InitiateCashinDeps & { db: Db; paymentUrl(i
   router.get('/payments/:id', async (req, res) => {
     const id = req.params.id;
     // Another merchant's transaction answers exactly like an unknown one.
-    const transaction = isUuid(id)
-      ? await deps.db.transaction.findFirst({ where: { id, merchantId: merchantContext(res).merchantId } })
-      : null;
+    const transaction = isUuid(id) ? await readTransactionStatus(deps.db, id, merchantContext(res).merchantId) : null;
     if (!transaction) throw new DomainError('NOT_FOUND', 'no transaction with this id');
     setTransactionId(res, transaction.id);
     res.json({ data: presentStatusResponse(transaction) });

@@ -71,18 +71,19 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   // body received, never re-serialised JSON. inflate false: a compressed body is refused (400) before
   // anything decompresses bytes that nobody has authenticated yet, and a broken gzip stream cannot reach
   // the error handler as a 500.
-  const apiGuard: RequestHandler[] = [
+  const signedAndLimited: RequestHandler[] = [
     express.raw({ type: () => true, limit: BODY_LIMIT, inflate: false }),
     authenticate({ findKey: deps.findKey, replayGuard: deps.replayGuard, authFailures: deps.authFailures, toleranceS: deps.toleranceS, now: deps.now }),
     deps.rateLimit,
-    jsonBody,
   ];
+  const apiGuard: RequestHandler[] = [...signedAndLimited, jsonBody];
   // The status read, the API's most frequent request, on the app itself behind the same guard: it walks
   // none of the routers below (the payment page's, the reference's, the API's) to reach its handler. No
-  // other route matches its path, so what it answers is what the API router would have answered.
-  app.get('/api/v1/payments/:id', ...apiGuard, paymentStatus({ db: deps.db }));
+  // other route matches its path, so what it answers is what the API router would have answered. GET
+  // and HEAD only, which jsonBody lets through untouched: it is left out.
+  app.get('/api/v1/payments/:id', ...signedAndLimited, paymentStatus({ db: deps.db }));
   // An id that does not percent-decode fails that route's match before its guard ran: refused after it.
-  app.use(guardThenRefuseUndecodable(apiGuard));
+  app.use(guardThenRefuseUndecodable(signedAndLimited));
 
   // Liveness only, for load balancers: /ready and /metrics are on the internal port (service.ts).
   app.get('/health', liveness);

@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.js';
 
 export type Db = PrismaClient;
@@ -13,11 +14,33 @@ export interface DbOptions {
   onQuery?: (query: string) => void;
 }
 
+/** The pg pool under a client's Prisma adapter, for the few reads sent without Prisma (transaction-status.ts). */
+export interface RawAccess {
+  pool: pg.Pool;
+  onQuery?: (query: string) => void;
+}
+
+const raw = new WeakMap<Db, RawAccess>();
+
+/**
+ * One pg pool per client, created here and handed to Prisma's adapter (which ends it on $disconnect),
+ * so that a read sent without Prisma shares the client's connections instead of opening more.
+ */
 export function createDb({ databaseUrl, poolSize = 10, onQuery }: DbOptions): Db {
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: poolSize });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   // 'minimal': no call-site capture (a stack trace per query) on the hot path.
-  if (!onQuery) return new PrismaClient({ adapter, errorFormat: 'minimal' });
-  const db = new PrismaClient({ adapter, errorFormat: 'minimal', log: [{ emit: 'event', level: 'query' }] });
-  db.$on('query', (e) => onQuery(e.query));
-  return db as unknown as Db;
+  const db = onQuery
+    ? new PrismaClient({ adapter, errorFormat: 'minimal', log: [{ emit: 'event', level: 'query' }] })
+    : new PrismaClient({ adapter, errorFormat: 'minimal' });
+  if (onQuery) (db as PrismaClient<'query'>).$on('query', (e) => onQuery(e.query));
+  raw.set(db as Db, { pool, onQuery });
+  return db as Db;
+}
+
+/** The pool of a client made by createDb. */
+export function rawAccessOf(db: Db): RawAccess {
+  const access = raw.get(db);
+  if (!access) throw new Error('rawAccessOf: this client was not made by createDb()');
+  return access;
 }

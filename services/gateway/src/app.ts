@@ -8,7 +8,7 @@ import type { AfterCommit, TransactionUpdateWaiter } from '@mm/queues';
 import { authenticate } from './http/authenticate.js';
 import type { FindKey } from './key-lookup.js';
 import type { OperatorChoice } from './use-cases/choose-operator.js';
-import { errorHandler, notFound } from './http/error-handler.js';
+import { errorHandler, guardThenRefuseUndecodable, notFound } from './http/error-handler.js';
 import { jsonBody } from './http/json-body.js';
 import type { RequestHandler } from 'express';
 import type { ReplayGuard } from './http/replay-guard.js';
@@ -21,6 +21,7 @@ import { cashoutRouter } from './routes/cashout.js';
 import { paymentPageRouter } from './routes/payment-page.js';
 import type { CodeIntake } from './payment-page/code-intake.js';
 import { paymentsRouter } from './routes/payments.js';
+import { paymentStatus } from './routes/payment-status.js';
 import { refundsRouter } from './routes/refunds.js';
 import { webhookEventsRouter } from './routes/webhook-events.js';
 import { transactionsExportRouter } from './routes/transactions-export.js';
@@ -65,6 +66,25 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use(httpMetrics(deps.metrics));
   app.use(requestId);
   app.use(accessLog(deps.logger));
+
+  // What every API route passes first, in this order. Raw bytes first: the signature covers the exact
+  // body received, never re-serialised JSON. inflate false: a compressed body is refused (400) before
+  // anything decompresses bytes that nobody has authenticated yet, and a broken gzip stream cannot reach
+  // the error handler as a 500.
+  const signedAndLimited: RequestHandler[] = [
+    express.raw({ type: () => true, limit: BODY_LIMIT, inflate: false }),
+    authenticate({ findKey: deps.findKey, replayGuard: deps.replayGuard, authFailures: deps.authFailures, toleranceS: deps.toleranceS, now: deps.now }),
+    deps.rateLimit,
+  ];
+  const apiGuard: RequestHandler[] = [...signedAndLimited, jsonBody];
+  // The status read, the API's most frequent request, on the app itself behind the same guard: it walks
+  // none of the routers below (the payment page's, the reference's, the API's) to reach its handler. No
+  // other route matches its path, so what it answers is what the API router would have answered. GET
+  // and HEAD only, which jsonBody lets through untouched: it is left out.
+  app.get('/api/v1/payments/:id', ...signedAndLimited, paymentStatus({ db: deps.db }));
+  // An id that does not percent-decode fails that route's match before its guard ran: refused after it.
+  app.use(guardThenRefuseUndecodable(signedAndLimited));
+
   // Liveness only, for load balancers: /ready and /metrics are on the internal port (service.ts).
   app.get('/health', liveness);
   app.use(paymentPageRouter({ db: deps.db, codes: deps.codes, publicBaseUrl: deps.publicBaseUrl }));
@@ -73,13 +93,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   const { isActiveCountry, operators } = deps;
 
   const api = express.Router();
-  // Raw bytes first: the signature covers the exact body received, never re-serialised JSON.
-  // inflate false: a compressed body is refused (400) before anything decompresses bytes that nobody
-  // has authenticated yet, and a broken gzip stream cannot reach the error handler as a 500.
-  api.use(express.raw({ type: () => true, limit: BODY_LIMIT, inflate: false }));
-  api.use(authenticate({ findKey: deps.findKey, replayGuard: deps.replayGuard, authFailures: deps.authFailures, toleranceS: deps.toleranceS, now: deps.now }));
-  api.use(deps.rateLimit);
-  api.use(jsonBody);
+  api.use(...apiGuard);
   api.use(paymentsRouter({ db: deps.db, afterCommit: deps.afterCommit, waiter: deps.waiter, limits: deps.limits, ackWaitMs: deps.ackWaitMs, paymentUrl, isActiveCountry, operators, faults: deps.faults }));
   api.use(cashoutRouter({
     db: deps.db, afterCommit: deps.afterCommit, limits: deps.limits, isActiveCountry, operators,
@@ -87,7 +101,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   }));
   api.use(refundsRouter({ db: deps.db, afterCommit: deps.afterCommit }));
   api.use(balancesRouter({ db: deps.db }));
-  api.use(transactionsExportRouter({ pool: deps.exportPool }));
+  api.use(transactionsExportRouter({ pool: deps.exportPool, logger: deps.logger }));
   api.use(webhookEventsRouter({ db: deps.db }));
   api.use(notFound);
   // The reference is public: before the authenticated router, which answers everything else under /api/v1.

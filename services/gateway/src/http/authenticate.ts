@@ -34,7 +34,10 @@ function tooManyFailures(res: Response, retryAfterS: number): DomainError {
 export function authenticate(deps: AuthDeps): RequestHandler {
   return async (req, res, next) => {
     // req.ip honours TRUST_PROXY: the client's address, not the load balancer's, when one is in front.
-    const client = clientAddressBucket(req.ip);
+    // Read now (the socket may be gone by the time a failure is counted); its bucket is worked out only
+    // on the paths that count failures (a key read from the database, a 401).
+    const ip = req.ip;
+    const client = () => clientAddressBucket(ip);
     try {
       const apiKey = req.get('x-service-key');
       const timestamp = req.get('x-service-timestamp');
@@ -44,7 +47,7 @@ export function authenticate(deps: AuthDeps): RequestHandler {
       }
       if (!isIssuedApiKeyFormat(apiKey)) throw new DomainError('INVALID_API_KEY', 'unknown or revoked API key');
       const key = await deps.findKey(apiKey, async () => {
-        const retryAfterS = await deps.authFailures.retryAfterS(client);
+        const retryAfterS = await deps.authFailures.retryAfterS(client());
         if (retryAfterS !== null) throw tooManyFailures(res, retryAfterS);
       });
       if (!key) throw new DomainError('INVALID_API_KEY', 'unknown or revoked API key');
@@ -69,7 +72,7 @@ export function authenticate(deps: AuthDeps): RequestHandler {
       setMerchantContext(res, { merchantId: key.merchantId });
       next();
     } catch (err) {
-      const retryAfterS = err instanceof DomainError && ERROR_STATUS[err.code] === 401 ? await deps.authFailures.failed(client) : null;
+      const retryAfterS = err instanceof DomainError && ERROR_STATUS[err.code] === 401 ? await deps.authFailures.failed(client()) : null;
       next(retryAfterS === null ? err : tooManyFailures(res, retryAfterS));
     }
   };

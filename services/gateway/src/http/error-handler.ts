@@ -14,9 +14,41 @@ function fromBodyParser(err: { type?: string }): DomainError | null {
   return null;
 }
 
-/** Express could not percent-decode a path parameter ("/payments/%E0%A4%A"): no such id. */
+/** Express could not percent-decode a path parameter ("/payments/%E0%A4%A") while matching a route. */
+function isParamDecodeError(err: unknown): boolean {
+  return err instanceof URIError && /^Failed to decode param/.test(err.message);
+}
+
+/** A path parameter that does not percent-decode: no such id. */
 function fromRouter(err: unknown): DomainError | null {
-  return err instanceof URIError && /^Failed to decode param/.test(err.message) ? new DomainError('NOT_FOUND', 'no such resource') : null;
+  return isParamDecodeError(err) ? new DomainError('NOT_FOUND', 'no such resource') : null;
+}
+
+/**
+ * Right after a route mounted ahead of the router that used to answer its path: a parameter of that
+ * route that does not percent-decode fails its match before any of its handlers ran. The router used
+ * to run `guard` (authentication, rate limit) before its own match failed the same way, so this runs
+ * `guard` and then passes the same error on: the request is answered exactly as it was (401 unsigned,
+ * 429 over the limit, else 404 "no such resource" with the RateLimit headers). Any other error goes on.
+ */
+export function guardThenRefuseUndecodable(guard: RequestHandler[]): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (!isParamDecodeError(err)) return next(err);
+    let i = 0;
+    const step = (guardErr?: unknown): void => {
+      if (guardErr) return next(guardErr);
+      const handler = guard[i++];
+      if (!handler) return next(err);
+      // As Express runs a handler: a throw or a rejected promise is an error passed on.
+      try {
+        const ret = handler(req, res, step) as unknown;
+        if (ret instanceof Promise) ret.catch((e: unknown) => step(e ?? new Error('rejected without a reason')));
+      } catch (e) {
+        step(e);
+      }
+    };
+    step();
+  };
 }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {

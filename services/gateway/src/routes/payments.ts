@@ -1,11 +1,9 @@
 import { Router } from 'express';
-import { DomainError } from '@mm/domain';
 import type { Db } from '@mm/db';
 import { initiateCashin, type InitiateCashinDeps } from '../use-cases/initiate-cashin.js';
 import { cashinSchema } from '../validation/cashin-schema.js';
 import { validate } from '../validation/validate.js';
-import { presentCashinResponse, presentStatusResponse } from '../presenters/transaction-presenter.js';
-import { isUuid } from '../validation/uuid.js';
+import { presentCashinResponse } from '../presenters/transaction-presenter.js';
 import { jsonBodyOf, merchantContext, setTransactionId } from '../http/request-context.js';
 
 export function paymentsRouter(deps: InitiateCashinDeps & { db: Db; paymentUrl(id: string): string }): Router {
@@ -19,16 +17,7 @@ export function paymentsRouter(deps: InitiateCashinDeps & { db: Db; paymentUrl(i
     res.status(replayed ? 200 : 202).json({ data: presentCashinResponse(transaction, deps.paymentUrl(transaction.id)) });
   });
 
-  router.get('/payments/:id', async (req, res) => {
-    const id = req.params.id;
-    // Another merchant's transaction answers exactly like an unknown one.
-    const transaction = isUuid(id)
-      ? await deps.db.transaction.findFirst({ where: { id, merchantId: merchantContext(res).merchantId } })
-      : null;
-    if (!transaction) throw new DomainError('NOT_FOUND', 'no transaction with this id');
-    setTransactionId(res, transaction.id);
-    res.json({ data: presentStatusResponse(transaction) });
-  });
+  // GET /payments/:id (the status read) is mounted by app.ts on the app itself: routes/payment-status.ts.
 
   return router;
 }

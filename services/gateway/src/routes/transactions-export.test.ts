@@ -22,7 +22,7 @@ beforeAll(async () => {
     setMerchantContext(res, { merchantId: '00000000-0000-4000-8000-000000000000' });
     next();
   });
-  app.use(transactionsExportRouter({ pool }));
+  app.use(transactionsExportRouter({ pool, logger }));
   app.use(errorHandler(logger));
   server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));

@@ -3,11 +3,13 @@ import { Router } from 'express';
 import { streamTransactionExport, type ExportPool } from '@mm/db/transactions';
 import { csvLayout, ExportBody, jsonLayout } from '../presenters/export-body.js';
 import { parseExportQuery } from '../validation/export-query.js';
-import { merchantContext } from '../http/request-context.js';
+import type { Logger } from '@mm/observability';
+import { merchantContext, requestIdOf } from '../http/request-context.js';
 
 export interface TransactionsExportDeps {
   /** A pg pool of its own: each export holds a connection for the whole download. */
   pool: ExportPool;
+  logger: Logger;
 }
 
 /**
@@ -48,10 +50,12 @@ export function transactionsExportRouter(deps: TransactionsExportDeps): Router {
     });
     pipeline(rows, body, (err) => {
       if (!err) return;
+      // The request's fields as its access line has them, so that the two lines can be matched.
+      const log = deps.logger.child({ req: { id: requestIdOf(res), method: req.method, url: req.originalUrl }, request_id: requestIdOf(res) });
       if (clientGone) {
-        req.log.info({ rows: body.rows }, 'export abandoned by the client');
+        log.info({ rows: body.rows }, 'export abandoned by the client');
       } else if (res.headersSent) {
-        req.log.error({ err, rows: body.rows }, 'export failed after the response started; response destroyed');
+        log.error({ err, rows: body.rows }, 'export failed after the response started; response destroyed');
         res.destroy();
       } else {
         res.removeHeader('Content-Disposition');

@@ -38,8 +38,9 @@ export async function startApiApp(o: ApiAppOptions = {}) {
   const lookup = createKeyLookup({ feed, ttlMs: 60_000, now: Date.now, load: (k) => lookupApiKey(db, box, k) });
   const lookups: string[] = [];
 
+  const metrics = createMetricsRegistry('gateway');
   const deps: Partial<GatewayDeps> = {
-    db, logger, metrics: createMetricsRegistry('gateway'),
+    db, logger, metrics,
     findKey: (apiKey: string, beforeLoad?: () => Promise<void>): Promise<ActiveKey | null> => { lookups.push(apiKey); return lookup(apiKey, beforeLoad); },
     isActiveCountry: async () => true,
     replayGuard: new ReplayGuard(redis, testRedis.prefix, 300),
@@ -52,6 +53,9 @@ export async function startApiApp(o: ApiAppOptions = {}) {
   return {
     url: `http://127.0.0.1:${port}`,
     key,
+    db,
+    merchantId: merchant.id,
+    metrics,
     /** Every API key looked up (the key memory, and through it the database), in order. */
     lookups,
     /** Every SQL statement sent, in order. */

@@ -28,6 +28,10 @@ const raw = new WeakMap<Db, RawAccess>();
  */
 export function createDb({ databaseUrl, poolSize = 10, onQuery }: DbOptions): Db {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  // An idle connection the server ends (a restart, pg_terminate_backend, a dropped test database) is
+  // reported here and dropped from the pool; without a listener that report would end the process.
+  // The next query opens a new connection, and a query that was running fails on its own.
+  pool.on('error', () => undefined);
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   // 'minimal': no call-site capture (a stack trace per query) on the hot path.
   const db = onQuery

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Prisma } from './generated/prisma/client.js';
 import type { Db, Tx } from './client.js';
@@ -13,6 +14,8 @@ const RETRYABLE = new Set(['P2024', 'P2028', 'P2034']);
 const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
 
 export function isRetryableTransactionError(err: unknown): boolean {
+  // A statement sent on the pg pool itself (rawQuery) fails with PostgreSQL's own error.
+  if (err instanceof pg.DatabaseError) return err.code !== undefined && RETRYABLE_SQLSTATES.has(err.code);
   if (!(err instanceof Prisma.PrismaClientKnownRequestError)) return false;
   if (RETRYABLE.has(err.code)) return true;
   const cause = (err.meta?.driverAdapterError as { cause?: { originalCode?: unknown } } | undefined)?.cause;

@@ -1,5 +1,5 @@
-import pg from 'pg';
 import { rawAccessOf, type Db } from './client.js';
+import { PRISMA_LIKE_TYPES } from './raw-query.js';
 import type { Transaction } from './generated/prisma/client.js';
 
 /** The columns of a transaction that its status read (GET /payments/{id}) shows. */
@@ -10,13 +10,6 @@ export type TransactionStatusRow = Pick<
   | 'operator' | 'customerAction'
 >;
 
-const INT8_OID = 20;
-// Rows come out as Prisma types them: bigint columns as bigint (timestamptz as Date, jsonb parsed: pg's own).
-const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? (v: string) => BigInt(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-};
-
 const STATUS_READ = {
   // Named: prepared once per connection, then each read sends only its two ids.
   name: 'mm_transaction_status',
@@ -26,7 +19,7 @@ const STATUS_READ = {
   failure_reason AS "failureReason", refunded_amount AS "refundedAmount", completed_at AS "completedAt", operator,
   customer_action AS "customerAction"
 FROM transactions WHERE id = $1 AND merchant_id = $2`,
-  types,
+  types: PRISMA_LIKE_TYPES,
 };
 
 /**

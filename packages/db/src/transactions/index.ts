@@ -4,6 +4,7 @@ export { approveCashout, rejectCashout, type CashoutDecision } from './decide-ca
 export { transition, EXPIRY_TOPIC, type TransitionRequest, type TransitionOutcome, type TransitionPatch } from './transition.js';
 export { applyOperatorResult } from './apply-operator-result.js';
 export { moveNow, type MoveNowOptions } from './move-now.js';
+export { readTransaction } from './transaction-row.js';
 export { searchTransactions, type TransactionSearch, type SearchPage } from './search-transactions.js';
 export { transactionTimeline, type TimelineItem } from './transaction-timeline.js';
 export { createExportPool, streamTransactionExport, type ExportPool, type ExportPoolOptions, type ExportedTransaction, type TransactionExportFilter } from '../export-transactions.js';

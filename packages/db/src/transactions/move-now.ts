@@ -2,6 +2,7 @@ import { allowedSources, NOTIFIED_STATUSES, transactionPosting, type Transaction
 import type { Db } from '../client.js';
 import { Prisma, type Transaction } from '../generated/prisma/client.js';
 import { completeOutbox } from '../outbox.js';
+import { rawQuery } from '../raw-query.js';
 import { retryOnConflict, runTransaction } from '../run-transaction.js';
 import { newOutboxRows, outboxInsert } from './record-change.js';
 import { setColumns, transactionColumns } from './transaction-row.js';
@@ -17,7 +18,8 @@ export interface MoveNowOptions {
  * acknowledged by the operator): the same conditional move, history row and jobs, in one autocommit
  * statement instead of a database transaction of four round trips, on the path every cash-in takes
  * twice. The type is named, so the possible sources and their postings are known before the row is
- * read; a move that could post or notify from one of them runs through transition() as usual.
+ * read; a move that could post or notify from one of them runs through transition() as usual. The
+ * statement goes on the client's pg pool (rawQuery), without Prisma's per-query work.
  */
 export async function moveNow(db: Db, req: TransitionRequest & { ofType: TransactionType }, options: MoveNowOptions = {}): Promise<TransitionOutcome | null> {
   const sources = allowedSources(req.to, req.ofType).filter((s) => !req.from || req.from.includes(s));
@@ -38,7 +40,7 @@ export async function moveNow(db: Db, req: TransitionRequest & { ofType: Transac
   const done = options.completesOutbox
     ? Prisma.sql`, done AS (UPDATE outbox SET completed_at = ${now}::timestamptz WHERE id = ${options.completesOutbox}::uuid AND completed_at IS NULL)`
     : Prisma.empty;
-  const [row] = await retryOnConflict(() => db.$queryRaw<(Transaction & { fromStatus: TransactionStatus })[]>`
+  const [row] = await retryOnConflict(() => rawQuery<Transaction & { fromStatus: TransactionStatus }>(db, Prisma.sql`
     WITH old AS (SELECT id, status FROM transactions WHERE id = ${req.transactionId}::uuid FOR UPDATE),
     moved AS (
       UPDATE transactions t SET ${setColumns(changed)} FROM old
@@ -52,7 +54,7 @@ export async function moveNow(db: Db, req: TransitionRequest & { ofType: Transac
         FROM moved)
     ${jobs}
     ${done}
-    SELECT * FROM moved`);
+    SELECT * FROM moved`));
   if (!row) return null;
   const { fromStatus, ...transaction } = row;
   return { from: fromStatus, transaction, outbox };

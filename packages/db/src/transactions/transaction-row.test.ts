@@ -1,4 +1,4 @@
-import { createCashin, transition } from './index.js';
+import { createCashin, readTransaction, transition } from './index.js';
 import { transactionColumns } from './transaction-row.js';
 import type { Transaction } from '../generated/prisma/client.js';
 import type { Db } from '../client.js';
@@ -34,6 +34,10 @@ describe('a transaction row read with raw SQL', () => {
     expect(Object.values(viaPrisma).every((v) => v !== null)).toBe(true);
     expect(viaSql).toEqual(viaPrisma);
     expect(Object.keys(viaSql!).sort()).toEqual(Object.keys(viaPrisma).sort());
+    // The same read on the pg pool, by id and by provider reference.
+    expect(await readTransaction(db, { id })).toEqual(viaPrisma);
+    expect(await readTransaction(db, { providerReference: viaPrisma.providerReference })).toEqual(viaPrisma);
+    expect(await readTransaction(db, { providerReference: 'MMnone' })).toBeNull();
   });
 
   it('a patch field given as undefined keeps the stored value, in the database and in the row returned', async () => {

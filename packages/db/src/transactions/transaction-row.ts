@@ -1,4 +1,6 @@
+import type { Db } from '../client.js';
 import { Prisma, type Transaction } from '../generated/prisma/client.js';
+import { rawQuery } from '../raw-query.js';
 
 /**
  * Every column of `transactions` under its Prisma field name, for raw statements on the hot paths
@@ -37,4 +39,11 @@ export function setColumns(changed: Partial<Transaction>): Prisma.Sql {
     if (field === 'customerAction' || field === 'metadata') return Prisma.sql`${column} = ${value === null ? null : JSON.stringify(value)}::jsonb`;
     return Prisma.sql`${column} = ${value}`;
   }));
+}
+
+/** A whole transaction by id or by provider reference, on the client's pg pool (rawQuery): reads every cash-in makes. */
+export async function readTransaction(db: Db, by: { id: string } | { providerReference: string }): Promise<Transaction | null> {
+  const where = 'id' in by ? Prisma.sql`t.id = ${by.id}::uuid` : Prisma.sql`t.provider_reference = ${by.providerReference}`;
+  const [row] = await rawQuery<Transaction>(db, Prisma.sql`SELECT ${transactionColumns('t')} FROM transactions t WHERE ${where}`);
+  return row ?? null;
 }

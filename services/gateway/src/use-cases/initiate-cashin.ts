@@ -1,6 +1,6 @@
 import type { AmountLimits } from '@mm/domain';
 import type { Db, Transaction } from '@mm/db';
-import { createCashin } from '@mm/db/transactions';
+import { createCashin, readTransaction } from '@mm/db/transactions';
 import type { AfterCommit, TransactionUpdateWaiter } from '@mm/queues';
 import type { FaultHooks } from '../faults/fault-hooks.js';
 import type { CashinBody } from '../validation/cashin-schema.js';
@@ -64,6 +64,6 @@ export async function initiateCashin(deps: InitiateCashinDeps, merchantId: strin
   await deps.afterCommit.run([{ transaction: result.transaction, from: null, outbox: result.outbox }]);
   await ack.promise;
   // Read back either way: without an announcement the row may still have moved to INITIATED.
-  const current = await deps.db.transaction.findUnique({ where: { id: result.transaction.id } });
+  const current = await readTransaction(deps.db, { id: result.transaction.id });
   return { replayed: false, transaction: current ?? result.transaction };
 }

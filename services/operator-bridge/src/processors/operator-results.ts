@@ -1,5 +1,5 @@
 import type { Db, Transaction } from '@mm/db';
-import { applyOperatorResult } from '@mm/db/transactions';
+import { applyOperatorResult, readTransaction } from '@mm/db/transactions';
 import { needsStatusConfirmation, type OperatorResult } from '@mm/domain';
 import { paymentLookupOf, type OperatorAdapter, type OperatorAdapters } from '@mm/operators';
 import type { AfterCommit, OperatorResultJob } from '@mm/queues';
@@ -38,7 +38,7 @@ export function applySignedResultNow(deps: OperatorResultsDeps) {
 
 /** False (and nothing done) only when the result needs the operator and `operatorAllowed` is false. */
 async function takeResult(deps: OperatorResultsDeps, payload: OperatorResultJob, { operatorAllowed }: { operatorAllowed: boolean }): Promise<boolean> {
-  const t = await deps.db.transaction.findUnique({ where: { providerReference: payload.provider_reference } });
+  const t = await readTransaction(deps.db, { providerReference: payload.provider_reference });
   if (!t) {
     deps.logger.warn({ providerReference: payload.provider_reference }, 'operator result for an unknown reference ignored');
     return true;

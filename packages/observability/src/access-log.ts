@@ -29,8 +29,8 @@ export function accessLog(logger: Logger): RequestHandler {
     if (!log.isLevelEnabled('info')) return next();
     // The url as received (routers rewrite req.url while they run), read now as pino-http read it.
     (res as Logged)[ENTRY] = { started: Date.now(), req: { id: (res.locals as { requestId?: string }).requestId, method: req.method, url: req.originalUrl } };
+    // 'close' comes after 'finish' for every answer, and alone for an aborted one: one listener for both.
     res.on('close', onEnd);
-    res.on('finish', onEnd);
     res.on('error', onEnd);
     next();
   };
@@ -38,7 +38,6 @@ export function accessLog(logger: Logger): RequestHandler {
   // One function for every request: `this` is the response whose end it is.
   function onEnd(this: Logged, err?: unknown): void {
     this.removeListener('close', onEnd);
-    this.removeListener('finish', onEnd);
     this.removeListener('error', onEnd);
     const entry = this[ENTRY];
     if (!entry) return;

@@ -7,6 +7,7 @@ export { listen } from './listen.js';
 export { requestId } from './request-id.js';
 export { accessLog } from './access-log.js';
 export { httpMetrics, singleMetric, LATENCY_BUCKETS } from './http-metrics.js';
+export { observeRequests } from './observe-requests.js';
 export { parsePrometheusText, type PromSample } from './prometheus-text.js';
 export { clientAddressBucket } from './client-address.js';
 export { runUntilSignal } from './run-until-signal.js';

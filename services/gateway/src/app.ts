@@ -14,7 +14,7 @@ import type { RequestHandler } from 'express';
 import type { ReplayGuard } from './http/replay-guard.js';
 import type { AuthFailureLimit } from './http/auth-failure-limit.js';
 import type { FaultHooks } from './faults/fault-hooks.js';
-import { accessLog, httpMetrics, requestId } from '@mm/observability';
+import { observeRequests } from '@mm/observability';
 import { apiReferenceRouter } from './routes/api-reference.js';
 import { balancesRouter } from './routes/balances.js';
 import { cashoutRouter } from './routes/cashout.js';
@@ -63,9 +63,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.disable('x-powered-by');
   // Only the client address depends on it (the failed-authentication limit): URLs come from PUBLIC_BASE_URL.
   app.set('trust proxy', deps.trustProxyHops > 0 ? deps.trustProxyHops : false);
-  app.use(httpMetrics(deps.metrics));
-  app.use(requestId);
-  app.use(accessLog(deps.logger));
+  // httpMetrics, requestId and accessLog, in that order, in one layer.
+  app.use(observeRequests({ metrics: deps.metrics, logger: deps.logger }));
 
   // What every API route passes first, in this order. Raw bytes first: the signature covers the exact
   // body received, never re-serialised JSON. inflate false: a compressed body is refused (400) before

@@ -113,7 +113,7 @@ async function serveCallbacks(
   app.disable('x-powered-by');
   app.use(httpMetrics(metrics));
   app.get('/health', liveness);
-  app.use(operatorCallbackRouter({ simulator: adapters.simulatorAdapter(), adapters, results, applyNow, inline, replays, callbacks, now, logger }));
+  app.use(operatorCallbackRouter({ simulator: adapters.simulatorAdapter(), adapters, results, applyNow: (job) => inline.run(() => applyNow(job)), replays, callbacks, now, logger }));
   const { server, port } = await listen(app, env.OPERATOR_BRIDGE_PORT);
   ctx.onStopIntake(() => new Promise<void>((resolve) => server.close(() => resolve())));
   ctx.onRelease(() => results.close());

@@ -44,8 +44,8 @@ describe('operator callback route', () => {
     const app = express();
     app.use(operatorCallbackRouter({
       simulator: trustingAdapter, adapters: oneAdapter(trustingAdapter), results, callbacks, logger, now: Date.now,
-      applyNow: (job) => applyNow(job),
-      get inline() { return inline; },
+      // Bounded as the bridge wires it when a test sets `inline`; unbounded otherwise.
+      applyNow: (job) => (inline ? inline.run(() => applyNow(job)) : applyNow(job)),
       replays: {
         taken: async (key) => seen.has(key),
         remember: async (key) => { seen.add(key); },

@@ -2,7 +2,6 @@ import express, { Router, type Request, type Response } from 'express';
 import type { Counter, Logger } from '@mm/observability';
 import type { CallbackHint, OperatorAdapter, OperatorAdapters, VerifiedCallback } from '@mm/operators';
 import type { OperatorResultJob, QueueProducer } from '@mm/queues';
-import type { InlineApplies } from './inline-applies.js';
 
 export interface CallbackReplays {
   /** True when a delivery with this replay key was taken within the signature's tolerance. */
@@ -22,12 +21,10 @@ export interface OperatorCallbackDeps {
   adapters: OperatorAdapters;
   results: QueueProducer<OperatorResultJob>;
   /**
-   * Applies a signed result in the request (false: it needs the operator asked, so it is queued).
-   * Absent: every result is queued.
+   * Applies a signed result in the request, within its bound (InlineApplies); false, or a failure: it
+   * is queued. Absent: every result is queued.
    */
   applyNow?(result: OperatorResultJob): Promise<boolean>;
-  /** Bounds the applies in requests (how many at once, how long each); over it, results are queued. */
-  inline?: InlineApplies;
   replays: CallbackReplays;
   /** Callbacks by outcome: applied, queued, replayed, invalid. */
   callbacks: Counter<'outcome'>;
@@ -36,16 +33,6 @@ export interface OperatorCallbackDeps {
 }
 
 const raw = express.raw({ type: () => true, limit: '16kb' });
-
-/** The apply in the request, within its bound when there is one; false (queue it) on any failure. */
-function applyWithin(deps: OperatorCallbackDeps, applyNow: (job: OperatorResultJob) => Promise<boolean>, job: OperatorResultJob): Promise<boolean> {
-  const apply = () => applyNow(job);
-  if (deps.inline) return deps.inline.run(apply);
-  return apply().catch((err: unknown) => {
-    deps.logger.warn({ err, providerReference: job.provider_reference }, 'operator result not applied in the callback; queued for the worker');
-    return false;
-  });
-}
 
 function jobOf(result: VerifiedCallback | CallbackHint, operator: string): OperatorResultJob {
   if ('hint' in result) {
@@ -95,7 +82,10 @@ export function operatorCallbackRouter(deps: OperatorCallbackDeps): Router {
       return;
     }
     const job = jobOf(result, account.operator);
-    const applied = !('hint' in result) && deps.applyNow !== undefined && (await applyWithin(deps, deps.applyNow, job));
+    const applied = !('hint' in result) && deps.applyNow !== undefined && (await deps.applyNow(job).catch((err: unknown) => {
+      deps.logger.warn({ err, providerReference: job.provider_reference }, 'operator result not applied in the callback; queued for the worker');
+      return false;
+    }));
     // Not remembered if this throws: the 5xx makes the operator send it again, and that is taken.
     if (!applied) await deps.results.add(job);
     await deps.replays.remember(replayKey).catch((err: unknown) => deps.logger.warn({ err }, 'callback replay key not recorded'));

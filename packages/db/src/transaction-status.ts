@@ -1,24 +1,21 @@
 import { rawAccessOf, type Db } from './client.js';
 import { PRISMA_LIKE_TYPES } from './raw-query.js';
 import type { Transaction } from './generated/prisma/client.js';
+import { columnList } from './transactions/transaction-row.js';
 
 /** The columns of a transaction that its status read (GET /payments/{id}) shows. */
-export type TransactionStatusRow = Pick<
-  Transaction,
-  | 'id' | 'merchantOrderId' | 'type' | 'status' | 'amount' | 'currency' | 'countryCode' | 'providerReference' | 'providerTxId'
-  | 'providerSessionId' | 'providerState' | 'providerTxnStatus' | 'failureCode' | 'failureReason' | 'refundedAmount' | 'completedAt'
-  | 'operator' | 'customerAction'
->;
+const STATUS_FIELDS = [
+  'id', 'merchantOrderId', 'type', 'status', 'amount', 'currency', 'countryCode', 'providerReference', 'providerTxId',
+  'providerSessionId', 'providerState', 'providerTxnStatus', 'failureCode', 'failureReason', 'refundedAmount', 'completedAt',
+  'operator', 'customerAction',
+] as const satisfies readonly (keyof Transaction)[];
+
+export type TransactionStatusRow = Pick<Transaction, (typeof STATUS_FIELDS)[number]>;
 
 const STATUS_READ = {
   // Named: prepared once per connection, then each read sends only its two ids.
   name: 'mm_transaction_status',
-  text: `SELECT id, merchant_order_id AS "merchantOrderId", type, status, amount, currency, country_code AS "countryCode",
-  provider_reference AS "providerReference", provider_tx_id AS "providerTxId", provider_session_id AS "providerSessionId",
-  provider_state AS "providerState", provider_txn_status AS "providerTxnStatus", failure_code AS "failureCode",
-  failure_reason AS "failureReason", refunded_amount AS "refundedAmount", completed_at AS "completedAt", operator,
-  customer_action AS "customerAction"
-FROM transactions WHERE id = $1 AND merchant_id = $2`,
+  text: `SELECT ${columnList(STATUS_FIELDS)} FROM transactions WHERE id = $1 AND merchant_id = $2`,
   types: PRISMA_LIKE_TYPES,
 };
 

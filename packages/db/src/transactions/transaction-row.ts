@@ -19,9 +19,19 @@ const FIELDS: Record<keyof Transaction, string> = {
   createdAt: 'created_at', updatedAt: 'updated_at',
 };
 
+/** `id, merchant_id AS "merchantId", …` for these fields (all of them by default), columns of `alias` when given. */
+export function columnList(fields: readonly (keyof Transaction)[] = Object.keys(FIELDS) as (keyof Transaction)[], alias?: string): string {
+  return fields.map((field) => `${alias ? `${alias}.` : ''}${FIELDS[field]} AS "${field}"`).join(', ');
+}
+
+/** Built once per alias: every move and insert of a cash-in uses one. */
+const wholeRows = new Map<string, Prisma.Sql>();
+
 /** `t.id, t.merchant_id AS "merchantId", …`: the select list of a whole row read as a Transaction. */
 export function transactionColumns(alias: string): Prisma.Sql {
-  return Prisma.raw(Object.entries(FIELDS).map(([field, column]) => `${alias}.${column} AS "${field}"`).join(', '));
+  let list = wholeRows.get(alias);
+  if (!list) wholeRows.set(alias, (list = Prisma.raw(columnList(undefined, alias))));
+  return list;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { setMerchantStatus } from '@mm/db/reference-data';
 import { waitFor } from '@mm/testing';
-import { fetchFrom, signedClient, type SignOptions } from '@mm/testing';
+import { fetchFrom, signedClient, startTcpRelay, type SignOptions, type TcpRelay } from '@mm/testing';
 import { anotherMerchant, newOrderId, onceHeard, rawRequest, signedHeaders, unixTime } from './support/contract.js';
 import { ConformanceClient, type Operation } from './support/conformance.js';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
@@ -186,6 +186,23 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
       for (const op of everyOperation()) await c.expect(sys.api, op, 500);
     } finally {
       for (const t of tables) await sys.db.$executeRawUnsafe(`ALTER TABLE ${t}_away RENAME TO ${t}`);
+    }
+    expect(await sys.db.transaction.count()).toBe(before);
+  });
+
+  it('503 SERVICE_UNAVAILABLE with Retry-After when the database cannot be reached, on every operation, and nothing is written', async () => {
+    // A gateway whose PostgreSQL is reached through a relay that is then cut: the server goes away for it alone.
+    const through = new URL(sys.database.url);
+    const relay: TcpRelay = await startTcpRelay(Number(through.port || 5432));
+    through.port = String(relay.port);
+    const gateway = await sys.startExtraGateway({ DATABASE_URL: through.toString() });
+    const api = signedClient(gateway.url, sys.merchant.apiKey, sys.merchant.apiSecret);
+    const before = await sys.db.transaction.count();
+    await relay.cut();
+    try {
+      for (const op of everyOperation()) await c.expect(api, op, 503);
+    } finally {
+      await relay.close();
     }
     expect(await sys.db.transaction.count()).toBe(before);
   });

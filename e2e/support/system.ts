@@ -103,7 +103,7 @@ export async function startSystem(o: SystemOptions = {}) {
     async startExtraGateway(env: Record<string, string>) {
       const extra = await startGateway(gatewayEnv({ ...gatewaySettings, ...env }), { logger, jobOptions });
       extraGateways.push(extra);
-      return { url: extra.url, api: signedClient(extra.url, key.apiKey, key.apiSecret) };
+      return { url: extra.url, internalUrl: extra.internalUrl, api: signedClient(extra.url, key.apiKey, key.apiSecret) };
     },
     async startBridge() { bridge ??= await startBridge(); },
     async stopBridge() { await bridge?.stop(); bridge = null; },

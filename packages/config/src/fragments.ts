@@ -8,6 +8,10 @@ export interface CommonEnv {
   REDIS_PREFIX: string;
   LOG_LEVEL: string;
   DB_POOL_SIZE: number;
+  DB_CONNECT_TIMEOUT_MS: number;
+  DB_STATEMENT_TIMEOUT_MS: number;
+  DB_LOCK_TIMEOUT_MS: number;
+  DB_TRANSACTION_TIMEOUT_MS: number;
 }
 
 /** Values of the `operator` fragment. */
@@ -55,7 +59,25 @@ export const common = {
   REDIS_PREFIX: Joi.string().pattern(/^[A-Za-z0-9_-]+$/).default('mm'),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   DB_POOL_SIZE: Joi.number().integer().min(1).max(100).default(10),
+  // How long a query waits for a connection (from the pool, or a new one) before it fails as unavailable.
+  DB_CONNECT_TIMEOUT_MS: Joi.number().integer().min(100).default(2000),
+  // PostgreSQL's statement_timeout and lock_timeout on every connection; 0: none. Off for the workers by
+  // default: a job that waits holds no merchant, and its lock (WORKER_LOCK_MS) is extended while it runs.
+  DB_STATEMENT_TIMEOUT_MS: Joi.number().integer().min(0).default(0),
+  DB_LOCK_TIMEOUT_MS: Joi.number().integer().min(0).default(0),
+  // A database transaction opened by the service is rolled back past it.
+  DB_TRANSACTION_TIMEOUT_MS: Joi.number().integer().min(100).default(5000),
 };
+
+/** The database options of a service's environment (createDb's DbOptions). */
+export function databaseOptions(env: CommonEnv): {
+  databaseUrl: string; poolSize: number; connectTimeoutMs: number; statementTimeoutMs: number; lockTimeoutMs: number; transactionTimeoutMs: number;
+} {
+  return {
+    databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS, lockTimeoutMs: env.DB_LOCK_TIMEOUT_MS, transactionTimeoutMs: env.DB_TRANSACTION_TIMEOUT_MS,
+  };
+}
 
 export const masterKey = {
   /** 32 bytes, base64 or hex: encrypts API secrets at rest (AES-256-GCM). */

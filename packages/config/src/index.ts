@@ -1,6 +1,6 @@
 export { parseEnv } from './parse-env.js';
 export {
-  common, masterKey, operator, referenceCache, relay, secondsList, parseSecondsList, DEMO_MERCHANT, DEMO_STAFF,
+  common, databaseOptions, masterKey, operator, referenceCache, relay, secondsList, parseSecondsList, DEMO_MERCHANT, DEMO_STAFF,
   type CommonEnv, type OperatorEnv, type ReferenceCacheEnv, type RelayEnv,
 } from './fragments.js';
 export {

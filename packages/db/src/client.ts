@@ -12,6 +12,17 @@ export interface DbOptions {
   poolSize?: number;
   /** Called for every query sent: lets a test prove that a request read nothing from the database. */
   onQuery?: (query: string) => void;
+  /**
+   * How long a query waits for a connection, from the pool or a new one (Prisma's maxWait too); past
+   * it the query fails at once instead of queueing behind a database that does not answer.
+   */
+  connectTimeoutMs?: number;
+  /** PostgreSQL's statement_timeout for every connection of the pool; 0: none. */
+  statementTimeoutMs?: number;
+  /** PostgreSQL's lock_timeout: a lock (a balance row another transaction holds) waited for at most this long; 0: none. */
+  lockTimeoutMs?: number;
+  /** Prisma's interactive transaction timeout: past it the transaction is rolled back (P2028). */
+  transactionTimeoutMs?: number;
 }
 
 /** The pg pool under a client's Prisma adapter, for the few reads sent without Prisma (transaction-status.ts). */
@@ -26,17 +37,29 @@ const raw = new WeakMap<Db, RawAccess>();
  * One pg pool per client, created here and handed to Prisma's adapter (which ends it on $disconnect),
  * so that a read sent without Prisma shares the client's connections instead of opening more.
  */
-export function createDb({ databaseUrl, poolSize = 10, onQuery }: DbOptions): Db {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+export function createDb(o: DbOptions): Db {
+  const { databaseUrl, poolSize = 10, onQuery, connectTimeoutMs = 2000, transactionTimeoutMs = 5000 } = o;
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: poolSize,
+    connectionTimeoutMillis: connectTimeoutMs,
+    // Server-side limits: PostgreSQL cancels the statement and the transaction rolls back, so a query
+    // that ran out of time is known to have changed nothing (a client-side timer would not know).
+    ...(o.statementTimeoutMs ? { statement_timeout: o.statementTimeoutMs } : {}),
+    ...(o.lockTimeoutMs ? { lock_timeout: o.lockTimeoutMs } : {}),
+    // A server that vanished without closing its sockets (a host down, a network cut) is noticed.
+    keepAlive: true,
+  });
   // An idle connection the server ends (a restart, pg_terminate_backend, a dropped test database) is
   // reported here and dropped from the pool; without a listener that report would end the process.
   // The next query opens a new connection, and a query that was running fails on its own.
   pool.on('error', () => undefined);
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   // 'minimal': no call-site capture (a stack trace per query) on the hot path.
+  const transactionOptions = { maxWait: connectTimeoutMs, timeout: transactionTimeoutMs };
   const db = onQuery
-    ? new PrismaClient({ adapter, errorFormat: 'minimal', log: [{ emit: 'event', level: 'query' }] })
-    : new PrismaClient({ adapter, errorFormat: 'minimal' });
+    ? new PrismaClient({ adapter, errorFormat: 'minimal', transactionOptions, log: [{ emit: 'event', level: 'query' }] })
+    : new PrismaClient({ adapter, errorFormat: 'minimal', transactionOptions });
   if (onQuery) (db as PrismaClient<'query'>).$on('query', (e) => onQuery(e.query));
   raw.set(db as Db, { pool, onQuery });
   return db as Db;

@@ -4,12 +4,13 @@ import { Prisma } from './generated/prisma/client.js';
 import type { Db, Tx } from './client.js';
 
 /**
- * Errors after which the whole transaction can run again: nothing of it was committed.
- * P2034: a serialization failure or a deadlock (PostgreSQL 40001 / 40P01) in a query of the client;
- * P2028: the transaction API gave up (it could not start within maxWait, or ran past its timeout and
- * was rolled back); P2024: no connection from the pool in time.
+ * Errors after which the whole transaction can run again at once, with a fair chance to pass: a
+ * serialization failure or a deadlock (PostgreSQL 40001 / 40P01), P2034 from a query of the client.
+ * Not a transaction that ran out of time or found no connection (P2028, P2024): the database is slow or
+ * full, and running it again in the same request would only make the caller wait longer; those fail
+ * as unavailable (isDatabaseUnavailable), a 503 with Retry-After or a job retried with backoff.
  */
-const RETRYABLE = new Set(['P2024', 'P2028', 'P2034']);
+const RETRYABLE = new Set(['P2034']);
 /** The same conflicts raised by a raw query ($queryRaw, $executeRaw) arrive as P2010 with the driver's code. */
 const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
 
@@ -32,7 +33,7 @@ export interface RunTransactionOptions {
 
 /**
  * db.$transaction(fn), run again a bounded number of times when it failed in a way that left nothing
- * behind (a deadlock, a serialization failure, a transaction timeout): the one place where the service
+ * behind and may pass at once (a deadlock, a serialization failure): the one place where the service
  * retries database work, so no caller hand-rolls it. `fn` must touch nothing but `tx`: it may run
  * several times. What still fails after the last retry is thrown as it is.
  */

@@ -91,7 +91,7 @@ describe('the OpenAPI document', () => {
       const codes = (status: string) => (responses[status]!.content!['application/json']!.schema as { properties: { error: { properties: { code: { enum: string[] } } } } })
         .properties.error.properties.code.enum;
       expect(codes('422')).toContain('OPERATOR_NOT_SUPPORTED');
-      expect(codes('503')).toEqual(['OPERATOR_UNAVAILABLE']);
+      expect(codes('503')).toEqual(['OPERATOR_UNAVAILABLE', 'SERVICE_UNAVAILABLE']);
       expect(responses['503']!.headers).toHaveProperty('Retry-After');
     }
     expect(ERROR_STATUS.OPERATOR_NOT_SUPPORTED).toBe(422);

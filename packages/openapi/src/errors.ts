@@ -30,6 +30,7 @@ const MEANING: Record<ErrorCode, string> = {
   RATE_LIMITED: 'the per-merchant limit (50 requests/s, bursts of 100), or, before authentication, too many failed authentications (401) from your address (100 a minute by default): wait Retry-After seconds',
   DISBURSEMENT_NOT_CONFIGURED: 'cash-out is off; nothing was written or debited',
   OPERATOR_UNAVAILABLE: "the operator's account is disabled or marked down and nothing was written: retry after Retry-After seconds",
+  SERVICE_UNAVAILABLE: 'the database or Redis could not answer in time (down, restarting, overloaded): retry after Retry-After seconds, signed anew; a write is idempotent, so a retry never does it twice',
   INTERNAL_ERROR: 'nothing is known to have changed: read the resource back, or retry (cash-ins and cash-outs are idempotent on merchant_order_id)',
 };
 

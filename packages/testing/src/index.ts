@@ -5,6 +5,7 @@ export { createTestRedis, TEST_REDIS_URL, type TestRedis } from './test-redis.js
 export { waitFor } from './wait-for.js';
 export { signedClient, type ApiResponse, type SignOptions } from './signed-client.js';
 export { distinctFreePorts, freePort } from './free-port.js';
+export { startTcpRelay, type TcpRelay } from './tcp-relay.js';
 export { fetchFrom } from './fetch-from.js';
 export { startReceiver, type Receiver, type ReceivedRequest, type Reply } from './webhook-receiver.js';
 export { samplesOf, sumBy, type Sample } from './prometheus-text.js';

@@ -1,5 +1,5 @@
 import type { Worker } from 'bullmq';
-import type { CommonEnv, NodeEnvEnv, RelayEnv } from '@mm/config';
+import { databaseOptions, type CommonEnv, type NodeEnvEnv, type RelayEnv } from '@mm/config';
 import { createServiceDb, findOverdueOutbox, type Db } from '@mm/db';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, startInternalServer, type Logger, type Registry } from '@mm/observability';
 import {
@@ -69,7 +69,7 @@ export interface RunningWorkerService {
 export async function startWorkerService<Info extends object = object>(o: WorkerServiceOptions<Info>): Promise<RunningWorkerService & Info> {
   const { env } = o;
   const logger = o.logger ?? createLogger(o.service, env.LOG_LEVEL);
-  const db = await createServiceDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, nodeEnv: env.NODE_ENV });
+  const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: env.NODE_ENV });
   const redis = createRedisConnection(env.REDIS_URL);
   const intake: (() => Promise<void>)[] = [];
   const releases: (() => Promise<void>)[] = [];

@@ -2,6 +2,7 @@ import { RedisStore } from 'connect-redis';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { createServiceDb } from '@mm/db';
+import { databaseOptions } from '@mm/config';
 import { SecretBox } from '@mm/db/reference-data';
 import { AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, webhookDeliveries } from '@mm/queues';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, startInternalServer, type Logger } from '@mm/observability';
@@ -34,7 +35,7 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
   // First, before any connection is opened: a malformed MASTER_KEY stops the start, not the first key creation.
   const box = new SecretBox(env.MASTER_KEY);
   // Refused in production while demo credentials (demo staff, demo key) work on this database.
-  const db = await createServiceDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, nodeEnv: env.NODE_ENV });
+  const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: env.NODE_ENV });
   // ioredis for our own keys (login throttle) and the eviction check, like every service; connect-redis
   // 8+ only speaks to node-redis, so the session store gets a node-redis client of its own.
   const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 });

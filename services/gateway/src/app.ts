@@ -54,6 +54,8 @@ export interface GatewayDeps {
   cashoutApprovalRule: CashoutApprovalRule;
   now(): number;
   faults?: FaultHooks;
+  /** Retry-After of a 503 SERVICE_UNAVAILABLE (the database or Redis could not answer in time). */
+  unavailableRetryAfterS?: number;
 }
 
 const BODY_LIMIT = '64kb';
@@ -108,6 +110,6 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use('/api/v1', api);
 
   app.use(notFound);
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(deps.logger, { unavailableRetryAfterS: deps.unavailableRetryAfterS }));
   return app;
 }

@@ -24,6 +24,10 @@ export interface GatewayEnv extends CommonEnv, NodeEnvEnv, ReferenceCacheEnv {
   AUTH_FAILURE_WINDOW_S: number;
   /** Proxies in front whose X-Forwarded-For is trusted; `true` means one. */
   TRUST_PROXY: number;
+  /** Retry-After of a 503 SERVICE_UNAVAILABLE (the database or Redis could not answer in time). */
+  SERVICE_UNAVAILABLE_RETRY_AFTER_S: number;
+  /** A Redis command not answered within it fails (the replay guard then answers 503, the limiter lets the request through). */
+  REDIS_COMMAND_TIMEOUT_MS: number;
   /** Chaos suite only (NODE_ENV=test): kill -9 after the commit of cash-ins whose merchant_order_id starts with it. */
   CHAOS_KILL_AFTER_COMMIT_PREFIX: string;
 }
@@ -59,6 +63,14 @@ const schema = Joi.object<GatewayEnv>({
   TRUST_PROXY: Joi.alternatives().try(Joi.boolean(), Joi.number().integer().min(0).max(10)).default(0)
     .custom((v: boolean | number) => (v === true ? 1 : v === false ? 0 : v)),
   ...referenceCache,
+  // A request's database work is bounded by these (docs/reliability.md, "Bounded answers"): at most about
+  // a connection's wait plus a lock's wait before the answer is a 503, where the workers' defaults wait.
+  DB_CONNECT_TIMEOUT_MS: Joi.number().integer().min(100).default(1000),
+  DB_STATEMENT_TIMEOUT_MS: Joi.number().integer().min(0).default(1500),
+  DB_LOCK_TIMEOUT_MS: Joi.number().integer().min(0).default(1000),
+  DB_TRANSACTION_TIMEOUT_MS: Joi.number().integer().min(100).default(5000),
+  SERVICE_UNAVAILABLE_RETRY_AFTER_S: Joi.number().integer().min(1).default(2),
+  REDIS_COMMAND_TIMEOUT_MS: Joi.number().integer().min(50).default(1000),
   CHAOS_KILL_AFTER_COMMIT_PREFIX: Joi.string().allow('').default(''),
 });
 

@@ -1,3 +1,4 @@
+import { databaseOptions } from '@mm/config';
 import { createServiceDb } from '@mm/db';
 import { findActiveSubsidiary, listenForReferenceChanges, listOperatorAccounts, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db/reference-data';
 import { routeOperator, type RoutableAccount } from '@mm/domain';
@@ -34,9 +35,11 @@ export interface RunningGateway {
 export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides = {}): Promise<RunningGateway> {
   const logger = overrides.logger ?? createLogger('gateway', env.LOG_LEVEL);
   // First: refused in production while demo credentials work on this database (@mm/db demo-data.ts).
-  const db = await createServiceDb({ databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, nodeEnv: env.NODE_ENV });
-  const exportPool = createExportPool({ databaseUrl: env.DATABASE_URL, onError: (err) => logger.warn({ err }, 'export pool: idle connection failed') });
-  const redis = createRedisConnection(env.REDIS_URL);
+  const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: env.NODE_ENV });
+  const exportPool = createExportPool({ databaseUrl: env.DATABASE_URL, connectionTimeoutMs: env.DB_CONNECT_TIMEOUT_MS, onError: (err) => logger.warn({ err }, 'export pool: idle connection failed') });
+  // Bounded: while Redis is away a request is answered (503, or let through by the limiter) in bounded
+  // time instead of waiting in ioredis's queue. The subscriber is not: it waits for announcements.
+  const redis = createRedisConnection(env.REDIS_URL, { commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS });
   await assertRedisNoEviction(redis);
   const subscriber = createRedisConnection(env.REDIS_URL);
   // ioredis reconnects by itself; without a listener it prints "Unhandled error event" to stderr instead of a log line.
@@ -100,6 +103,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     },
     now,
     faults: killAfterCommitHooks(env.CHAOS_KILL_AFTER_COMMIT_PREFIX),
+    unavailableRetryAfterS: env.SERVICE_UNAVAILABLE_RETRY_AFTER_S,
   });
 
   const { server, port } = await listen(app, env.GATEWAY_PORT);

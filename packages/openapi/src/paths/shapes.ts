@@ -28,6 +28,7 @@ export const writeErrors = {
   415: errorResponse(415),
   429: errorResponse(429),
   500: errorResponse(500),
+  503: errorResponse(503, ['SERVICE_UNAVAILABLE']),
 };
 
 /**
@@ -41,4 +42,5 @@ export const readErrors = {
   413: errorResponse(413),
   429: errorResponse(429),
   500: errorResponse(500),
+  503: errorResponse(503, ['SERVICE_UNAVAILABLE']),
 };

@@ -663,7 +663,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "INVALID_JSON" | "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_TOLERANCE" | "REQUEST_REPLAYED" | "MERCHANT_DISABLED" | "NOT_FOUND" | "DUPLICATE_ORDER_ID" | "INVALID_STATE" | "INSUFFICIENT_BALANCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "COUNTRY_NOT_SUPPORTED" | "CURRENCY_MISMATCH" | "AMOUNT_OUT_OF_RANGE" | "REFUND_EXCEEDS_AMOUNT" | "RATE_LIMITED" | "DISBURSEMENT_NOT_CONFIGURED" | "OPERATOR_UNAVAILABLE" | "INTERNAL_ERROR" | "IDEMPOTENCY_KEY_REUSED" | "OPERATOR_NOT_SUPPORTED";
+                code: "VALIDATION_ERROR" | "INVALID_JSON" | "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_TOLERANCE" | "REQUEST_REPLAYED" | "MERCHANT_DISABLED" | "NOT_FOUND" | "DUPLICATE_ORDER_ID" | "INVALID_STATE" | "INSUFFICIENT_BALANCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "COUNTRY_NOT_SUPPORTED" | "CURRENCY_MISMATCH" | "AMOUNT_OUT_OF_RANGE" | "REFUND_EXCEEDS_AMOUNT" | "RATE_LIMITED" | "DISBURSEMENT_NOT_CONFIGURED" | "OPERATOR_UNAVAILABLE" | "INTERNAL_ERROR" | "IDEMPOTENCY_KEY_REUSED" | "OPERATOR_NOT_SUPPORTED" | "SERVICE_UNAVAILABLE";
                 /** @description For people; may change. Program against `code`. */
                 message: string;
                 /** @description With VALIDATION_ERROR: one entry per problem. */
@@ -673,7 +673,7 @@ export interface components {
             };
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_TOLERANCE" | "REQUEST_REPLAYED" | "MERCHANT_DISABLED" | "NOT_FOUND" | "DUPLICATE_ORDER_ID" | "INVALID_STATE" | "INSUFFICIENT_BALANCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "COUNTRY_NOT_SUPPORTED" | "CURRENCY_MISMATCH" | "AMOUNT_OUT_OF_RANGE" | "REFUND_EXCEEDS_AMOUNT" | "RATE_LIMITED" | "DISBURSEMENT_NOT_CONFIGURED" | "OPERATOR_UNAVAILABLE" | "INTERNAL_ERROR" | "IDEMPOTENCY_KEY_REUSED" | "OPERATOR_NOT_SUPPORTED";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_TOLERANCE" | "REQUEST_REPLAYED" | "MERCHANT_DISABLED" | "NOT_FOUND" | "DUPLICATE_ORDER_ID" | "INVALID_STATE" | "INSUFFICIENT_BALANCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "COUNTRY_NOT_SUPPORTED" | "CURRENCY_MISMATCH" | "AMOUNT_OUT_OF_RANGE" | "REFUND_EXCEEDS_AMOUNT" | "RATE_LIMITED" | "DISBURSEMENT_NOT_CONFIGURED" | "OPERATOR_UNAVAILABLE" | "INTERNAL_ERROR" | "IDEMPOTENCY_KEY_REUSED" | "OPERATOR_NOT_SUPPORTED" | "SERVICE_UNAVAILABLE";
         FieldIssue: {
             /** @example amount */
             field: string;
@@ -917,7 +917,7 @@ export interface components {
                 };
             };
         };
-        /** @description OPERATOR_UNAVAILABLE: the operator's account is disabled or marked down and nothing was written: retry after Retry-After seconds. */
+        /** @description OPERATOR_UNAVAILABLE: the operator's account is disabled or marked down and nothing was written: retry after Retry-After seconds. SERVICE_UNAVAILABLE: the database or Redis could not answer in time (down, restarting, overloaded): retry after Retry-After seconds, signed anew; a write is idempotent, so a retry never does it twice. */
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -928,7 +928,7 @@ export interface components {
                 "application/json": {
                     error: {
                         /** @enum {string} */
-                        code: "OPERATOR_UNAVAILABLE";
+                        code: "OPERATOR_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
                         /** @description For people; may change. Program against `code`. */
                         message: string;
                         /** @description With VALIDATION_ERROR: one entry per problem. */
@@ -1079,7 +1079,7 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description OPERATOR_UNAVAILABLE: the operator's account is disabled or marked down and nothing was written: retry after Retry-After seconds. */
+            /** @description OPERATOR_UNAVAILABLE: the operator's account is disabled or marked down and nothing was written: retry after Retry-After seconds. SERVICE_UNAVAILABLE: the database or Redis could not answer in time (down, restarting, overloaded): retry after Retry-After seconds, signed anew; a write is idempotent, so a retry never does it twice. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -1090,7 +1090,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "OPERATOR_UNAVAILABLE";
+                            code: "OPERATOR_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
                             /** @description For people; may change. Program against `code`. */
                             message: string;
                             /** @description With VALIDATION_ERROR: one entry per problem. */
@@ -1220,7 +1220,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
-            /** @description OPERATOR_UNAVAILABLE: the operator's account is disabled or marked down and nothing was written: retry after Retry-After seconds. */
+            /** @description OPERATOR_UNAVAILABLE: the operator's account is disabled or marked down and nothing was written: retry after Retry-After seconds. SERVICE_UNAVAILABLE: the database or Redis could not answer in time (down, restarting, overloaded): retry after Retry-After seconds, signed anew; a write is idempotent, so a retry never does it twice. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -1231,7 +1231,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "OPERATOR_UNAVAILABLE";
+                            code: "OPERATOR_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
                             /** @description For people; may change. Program against `code`. */
                             message: string;
                             /** @description With VALIDATION_ERROR: one entry per problem. */
@@ -1321,6 +1321,28 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            /** @description SERVICE_UNAVAILABLE: the database or Redis could not answer in time (down, restarting, overloaded): retry after Retry-After seconds, signed anew; a write is idempotent, so a retry never does it twice. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "SERVICE_UNAVAILABLE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
         };
     };
     createRefund: {
@@ -1442,6 +1464,28 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            /** @description SERVICE_UNAVAILABLE: the database or Redis could not answer in time (down, restarting, overloaded): retry after Retry-After seconds, signed anew; a write is idempotent, so a retry never does it twice. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "SERVICE_UNAVAILABLE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getRefund: {
@@ -1521,6 +1565,28 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            /** @description SERVICE_UNAVAILABLE: the database or Redis could not answer in time (down, restarting, overloaded): retry after Retry-After seconds, signed anew; a write is idempotent, so a retry never does it twice. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "SERVICE_UNAVAILABLE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
         };
     };
     listBalances: {
@@ -1596,6 +1662,28 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            /** @description SERVICE_UNAVAILABLE: the database or Redis could not answer in time (down, restarting, overloaded): retry after Retry-After seconds, signed anew; a write is idempotent, so a retry never does it twice. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "SERVICE_UNAVAILABLE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
         };
     };
     exportTransactions: {
@@ -1680,6 +1768,28 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            /** @description SERVICE_UNAVAILABLE: the database or Redis could not answer in time (down, restarting, overloaded): retry after Retry-After seconds, signed anew; a write is idempotent, so a retry never does it twice. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "SERVICE_UNAVAILABLE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
         };
     };
     listWebhookEvents: {
@@ -1759,6 +1869,28 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            /** @description SERVICE_UNAVAILABLE: the database or Redis could not answer in time (down, restarting, overloaded): retry after Retry-After seconds, signed anew; a write is idempotent, so a retry never does it twice. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "SERVICE_UNAVAILABLE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getOpenApiDocument: {

@@ -1,6 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { isDatabaseUnavailable } from '@mm/db';
 import { DomainError, ERROR_STATUS } from '@mm/domain';
 import type { Logger } from '@mm/observability';
+import { isRedisUnavailable } from '@mm/queues';
 import { requestIdOf } from './request-context.js';
 
 /** Body-parser errors carry a `type`; they become the documented codes. */
@@ -51,11 +53,33 @@ export function guardThenRefuseUndecodable(guard: RequestHandler[]): ErrorReques
   };
 }
 
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+/** SERVICE_UNAVAILABLE's Retry-After when the app is not told otherwise. */
+const DEFAULT_UNAVAILABLE_RETRY_AFTER_S = 2;
+
+/**
+ * The database or Redis could not do the request's work now (down, restarting, out of connections, a
+ * lock or a statement out of time): the request is worth sending again later, not an internal error.
+ */
+function fromDependencies(err: unknown, retryAfterS: number): DomainError | null {
+  if (isDatabaseUnavailable(err)) return new DomainError('SERVICE_UNAVAILABLE', 'the database is unavailable; retry later', undefined, retryAfterS);
+  if (isRedisUnavailable(err)) return new DomainError('SERVICE_UNAVAILABLE', 'a service dependency is unavailable; retry later', undefined, retryAfterS);
+  return null;
+}
+
+export interface ErrorHandlerOptions {
+  /** Retry-After of a 503 SERVICE_UNAVAILABLE (SERVICE_UNAVAILABLE_RETRY_AFTER_S). */
+  unavailableRetryAfterS?: number;
+}
+
+export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}): ErrorRequestHandler {
+  const retryAfterS = options.unavailableRetryAfterS ?? DEFAULT_UNAVAILABLE_RETRY_AFTER_S;
   return (err, req, res, _next) => {
-    const known = err instanceof DomainError ? err : fromBodyParser(err as { type?: string }) ?? fromRouter(err);
+    const unavailable = err instanceof DomainError ? null : fromDependencies(err, retryAfterS);
+    const known = err instanceof DomainError ? err : fromBodyParser(err as { type?: string }) ?? fromRouter(err) ?? unavailable;
     const error = known ?? new DomainError('INTERNAL_ERROR', 'an internal error occurred');
-    if (!known) logger.error({ err, request_id: requestIdOf(res), path: req.path }, 'unhandled error');
+    // Logged with its cause, as a warning: one line per refused request while a dependency is down.
+    if (unavailable) logger.warn({ err, request_id: requestIdOf(res), path: req.path }, 'dependency unavailable; answered 503');
+    else if (!known) logger.error({ err, request_id: requestIdOf(res), path: req.path }, 'unhandled error');
     if (error.retryAfterS !== undefined) res.setHeader('Retry-After', String(error.retryAfterS));
     res.status(ERROR_STATUS[error.code]).json({
       error: {

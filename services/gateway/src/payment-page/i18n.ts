@@ -57,8 +57,8 @@ export interface Messages {
 }
 
 /** What the page says after a code was posted (POST /pay/:id/code redirects back with ?code=<notice>). */
-export type CodeNotice = 'sent' | 'invalid' | 'attempts' | 'closed';
-export const CODE_NOTICES: readonly CodeNotice[] = ['sent', 'invalid', 'attempts', 'closed'];
+export type CodeNotice = 'sent' | 'invalid' | 'attempts' | 'closed' | 'unavailable';
+export const CODE_NOTICES: readonly CodeNotice[] = ['sent', 'invalid', 'attempts', 'closed', 'unavailable'];
 
 /** Operators' names as customers know them (transaction.operator); the simulator and others read "your operator". */
 const OPERATOR_NAMES: Record<string, string> = { ORANGE: 'Orange Money', WAVE: 'Wave', MTN: 'MTN MoMo' };
@@ -118,6 +118,7 @@ export const MESSAGES: Record<Lang, Messages> = {
       invalid: 'Le code doit comporter 4 à 8 chiffres.',
       attempts: 'Trop de tentatives : ce paiement n’accepte plus de code.',
       closed: 'Ce paiement n’attend plus de code.',
+      unavailable: 'Le code n’a pas pu être pris pour l’instant : réessayez dans un moment.',
     },
   },
   en: {
@@ -170,6 +171,7 @@ export const MESSAGES: Record<Lang, Messages> = {
       invalid: 'The code must be 4 to 8 digits.',
       attempts: 'Too many attempts: this payment no longer takes a code.',
       closed: 'This payment is no longer waiting for a code.',
+      unavailable: 'The code could not be taken just now: try again in a moment.',
     },
   },
 };

@@ -1,6 +1,7 @@
 import express, { Router, type Request, type Response } from 'express';
 import { isInFlight, maskMsisdn, type TransactionStatus } from '@mm/domain';
 import type { Db } from '@mm/db';
+import { isRedisUnavailable } from '@mm/queues';
 import { formatAmount, returnTarget } from '../payment-page/format.js';
 import { newNonce, securityHeaders } from '../payment-page/headers.js';
 import type { CodeIntake } from '../payment-page/code-intake.js';
@@ -167,13 +168,21 @@ export function paymentPageRouter(deps: PaymentPageDeps): Router {
       }
       const back = (notice: CodeNotice) => res.redirect(303, `/pay/${id}?code=${notice}`);
       if (t.status !== 'PENDING' || storedAction(t.customerAction)?.type !== 'OTP') return back('closed');
-      // Counted before the code is even looked at: every post is a guess.
-      if (!(await codes.takeAttempt(id))) return back('attempts');
-      const body = req.body as Record<string, unknown> | undefined;
-      const code = typeof body?.code === 'string' ? body.code.trim() : '';
-      if (!ONE_TIME_CODE.test(code)) return back('invalid');
-      await codes.submit({ transaction_id: id, code });
-      return back('sent');
+      try {
+        // Counted before the code is even looked at: every post is a guess.
+        if (!(await codes.takeAttempt(id))) return back('attempts');
+        const body = req.body as Record<string, unknown> | undefined;
+        const code = typeof body?.code === 'string' ? body.code.trim() : '';
+        if (!ONE_TIME_CODE.test(code)) return back('invalid');
+        await codes.submit({ transaction_id: id, code });
+        return back('sent');
+      } catch (err) {
+        // Redis away (the count and the queue live there): the customer is told to try again on the
+        // page, not shown an error. The attempt may have been counted, and the code queued or not (a
+        // command out of time may still have run): typing it again costs at most one more attempt.
+        if (isRedisUnavailable(err)) return back('unavailable');
+        throw err;
+      }
     });
   }
 

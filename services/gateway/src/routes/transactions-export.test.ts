@@ -34,12 +34,13 @@ afterAll(async () => {
 });
 
 describe('transactions export route', () => {
-  it.each(['json', 'csv'])('answers a %s export whose database fails before the first row with a plain 500 error', async (format) => {
+  it.each(['json', 'csv'])('answers a %s export whose database cannot be reached before the first row with a plain 503 error', async (format) => {
     const res = await fetch(`${url}?date_from=2026-01-01&date_to=2026-01-31&format=${format}`);
-    expect(res.status).toBe(500);
+    expect(res.status).toBe(503);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('content-disposition')).toBeNull();
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('INTERNAL_ERROR');
+    expect(res.headers.get('retry-after')).toBe('2');
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('SERVICE_UNAVAILABLE');
   });
 
   it('answers HEAD with the headers only, without querying', async () => {

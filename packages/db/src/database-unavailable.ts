@@ -1,0 +1,72 @@
+import pg from 'pg';
+import { Prisma } from './generated/prisma/client.js';
+
+/**
+ * Prisma's codes for a database that cannot be reached or used in time: can't reach (P1001), timed out
+ * (P1002, P1008), connection closed (P1017), no connection from the pool in time (P2024), transaction API
+ * gave up, its start or its run out of time (P2028), a conflict still failing after its retries (P2034),
+ * too many connections (P2037).
+ */
+const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'P2034', 'P2037']);
+
+/**
+ * PostgreSQL's: the connection lost or refused (class 08), the server out of resources (class 53:
+ * max_connections reached, out of memory or disk), shutting down, starting up or the session ended by
+ * an administrator (57P01-57P03), a statement cancelled by statement_timeout (57014), a lock not
+ * obtained within lock_timeout (55P03), and conflicts still failing after their retries (40001, 40P01).
+ */
+function isUnavailableSqlState(code: string): boolean {
+  return code.startsWith('08') || code.startsWith('53') || code.startsWith('57P') || ['57014', '55P03', '40001', '40P01'].includes(code);
+}
+
+/** Node's socket errors: the server refused, reset or never answered the connection. */
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * node-postgres's own errors, which carry no code: a pool that found no connection within
+ * connectionTimeoutMillis, a connection that ended under a query, a client no longer usable.
+ */
+const PG_MESSAGES = [
+  /timeout exceeded when trying to connect/i,
+  /^Connection terminated/i,
+  /Client has encountered a connection error and is not queryable/i,
+  /Client was closed and is not queryable/i,
+  /Cannot use a pool after calling end on the pool/i,
+];
+
+/** The driver's error a Prisma error wraps, when it kept it. */
+function driverCauseOf(err: Prisma.PrismaClientKnownRequestError): { kind?: unknown; originalCode?: unknown } | undefined {
+  return (err.meta?.driverAdapterError as { cause?: { kind?: unknown; originalCode?: unknown } } | undefined)?.cause;
+}
+
+const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TransactionWriteConflict']);
+
+function isUnavailableCause(cause: { kind?: unknown; originalCode?: unknown } | undefined): boolean {
+  if (!cause) return false;
+  if (typeof cause.kind === 'string' && UNAVAILABLE_KINDS.has(cause.kind)) return true;
+  return typeof cause.originalCode === 'string' && isUnavailableSqlState(cause.originalCode);
+}
+
+/**
+ * True when `err` says the database could not do the work now (down, restarting, out of connections,
+ * the session killed, a lock or statement out of time, a conflict past its retries), not that the work
+ * is wrong: the caller answers "try again later" (a 503 with Retry-After, a job retried with backoff)
+ * instead of an internal error. PostgreSQL rolled back whatever the failed transaction had done,
+ * except in the one case no client can tell: the connection lost while COMMIT was on its way, which
+ * is why every write the API takes is idempotent (merchant_order_id, Idempotency-Key, the signature).
+ */
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (err === null || typeof err !== 'object' || depth > 5) return false;
+  if (err instanceof Prisma.PrismaClientKnownRequestError) {
+    return PRISMA_CODES.has(err.code) || isUnavailableCause(driverCauseOf(err));
+  }
+  // Raised before a query could run: the engine could not connect at all.
+  if (err instanceof Prisma.PrismaClientInitializationError) return true;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown; kind?: unknown; originalCode?: unknown };
+  if (err instanceof pg.DatabaseError) return typeof e.code === 'string' && isUnavailableSqlState(e.code);
+  if (typeof e.code === 'string' && SOCKET_CODES.has(e.code)) return true;
+  if (typeof e.message === 'string' && PG_MESSAGES.some((re) => re.test(e.message as string))) return true;
+  // Prisma's DriverAdapterError carries the driver's view as `cause` ({kind, originalCode}).
+  if (isUnavailableCause(e as { kind?: unknown; originalCode?: unknown })) return true;
+  return isDatabaseUnavailable(e.cause, depth + 1);
+}

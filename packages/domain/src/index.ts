@@ -1,4 +1,5 @@
 export * from './errors.js';
+export * from './request-replayed.js';
 export * from './error-status.js';
 export * from './transaction-status.js';
 export * from './failure-codes.js';

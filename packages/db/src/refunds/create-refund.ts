@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError, refundPosting } from '@mm/domain';
+import { DomainError, refundPosting, requestReplayed } from '@mm/domain';
 import { QUEUE_NAMES } from '@mm/queues/names';
 import type { Db } from '../client.js';
 import { runTransaction } from '../run-transaction.js';
@@ -8,8 +8,12 @@ import { isOverdraft, post } from '../ledger.js';
 import { insertOutbox, type OutboxRow } from '../outbox.js';
 import { isUniqueViolation } from '../transactions/create-cashin.js';
 import { newProviderReference } from '../transactions/provider-reference.js';
+import { violatedUniqueIndex } from '../unique-violation.js';
 
 export const REFUND_REQUEST_TOPIC = QUEUE_NAMES.refundRequests;
+
+/** The partial unique index on refunds.request_signature_hash (migration 20261129000000). */
+const SIGNATURE_INDEX = 'refunds_request_signature_key';
 
 export interface NewRefund {
   merchantId: string;
@@ -19,6 +23,12 @@ export interface NewRefund {
   reason: string | null;
   idempotencyKey: string | null;
   requestFingerprint: string;
+  /**
+   * SHA-256 (hex) of the API key and signature of the request asking for it (the gateway's
+   * signedRequestHash): the same signed request again is REQUEST_REPLAYED, even once Redis has
+   * forgotten it. Absent for a refund no signed request asked for (tools, tests).
+   */
+  requestSignatureHash?: string | null;
 }
 
 export type CreateRefundResult =
@@ -38,6 +48,12 @@ export async function createRefund(db: Db, input: NewRefund): Promise<CreateRefu
         SELECT id, type, status, amount, currency, country_code, merchant_order_id FROM transactions
          WHERE id = ${input.transactionId}::uuid AND merchant_id = ${input.merchantId}::uuid FOR UPDATE`;
       if (!t) throw new DomainError('NOT_FOUND', 'no transaction with this id');
+      // First, as the Redis guard answers before anything else: whatever happened since (the refund
+      // paid and the cash-in REVERSED, its Idempotency-Key now naming it), the same signed request is a
+      // replay. Under the transaction's lock, so a replay racing its original finds it committed.
+      if (input.requestSignatureHash && await tx.refund.findFirst({ where: { requestSignatureHash: input.requestSignatureHash }, select: { id: true } })) {
+        throw requestReplayed();
+      }
 
       if (input.idempotencyKey) {
         const existing = await tx.refund.findFirst({ where: { merchantId: input.merchantId, idempotencyKey: input.idempotencyKey } });
@@ -70,6 +86,7 @@ export async function createRefund(db: Db, input: NewRefund): Promise<CreateRefu
           providerReference: newProviderReference('RF'),
           idempotencyKey: input.idempotencyKey,
           requestFingerprint: input.requestFingerprint,
+          requestSignatureHash: input.requestSignatureHash ?? null,
         },
       });
       await post(tx, { merchantId: input.merchantId, countryCode: t.country_code, currency: t.currency }, refundPosting('ACCEPTED', amount), t.id, id);
@@ -78,6 +95,8 @@ export async function createRefund(db: Db, input: NewRefund): Promise<CreateRefu
     });
   } catch (err) {
     if (isOverdraft(err)) throw new DomainError('INSUFFICIENT_BALANCE', 'the available balance of this subsidiary cannot cover the refund');
+    // The look-up above finds a replay first; the unique index is what guarantees it. All rolled back.
+    if (violatedUniqueIndex(err) === SIGNATURE_INDEX) throw requestReplayed();
     // The same Idempotency-Key raced in on another transaction row: the first one won.
     if (input.idempotencyKey && isUniqueViolation(err)) {
       const existing = await db.refund.findFirst({ where: { merchantId: input.merchantId, idempotencyKey: input.idempotencyKey }, include: { transaction: { select: { merchantOrderId: true } } } });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { cashoutApprovalReason, cashoutPosting, DomainError, type CashoutApprovalReason, type CashoutApprovalRule } from '@mm/domain';
+import { cashoutApprovalReason, cashoutPosting, DomainError, requestReplayed, type CashoutApprovalReason, type CashoutApprovalRule } from '@mm/domain';
 import { QUEUE_NAMES } from '@mm/queues/names';
 import type { Db, Tx } from '../client.js';
 import { runTransaction } from '../run-transaction.js';
@@ -10,8 +10,12 @@ import { existingOrder } from './create-cashin.js';
 import { recordChange } from './record-change.js';
 import { cashoutWindowTotals, lockMerchantCashouts } from './cashout-window.js';
 import { newProviderReference } from './provider-reference.js';
+import { violatedUniqueIndex } from '../unique-violation.js';
 
 export const CASHOUT_REQUEST_TOPIC = QUEUE_NAMES.cashoutRequests;
+
+/** The partial unique index on transactions.request_signature_hash (migration 20261129000000). */
+const SIGNATURE_INDEX = 'transactions_request_signature_key';
 
 export interface NewCashout {
   merchantId: string;
@@ -24,6 +28,12 @@ export interface NewCashout {
   reason: string | null;
   notifyUrl: string | null;
   requestFingerprint: string;
+  /**
+   * SHA-256 (hex) of the API key and signature of the request asking for it (the gateway's
+   * signedRequestHash), kept on the row under a unique index. Absent for a cash-out no signed request
+   * asked for (tools, tests).
+   */
+  requestSignatureHash?: string | null;
   /** The operator routing chose; the simulator when absent. */
   operator?: string;
   /**
@@ -42,7 +52,9 @@ export type CreateCashoutResult =
  * transaction (the ledger's CHECK refuses an overdraft: INSUFFICIENT_BALANCE, nothing written).
  * One that needs no approval also gets its operator request (outbox); one that does waits in
  * AWAITING_APPROVAL with nothing queued. merchant_order_id is shared with cash-ins: a reuse finds
- * the existing row and the caller decides replay or conflict.
+ * the existing row and the caller decides replay or conflict (the same signed request again is told
+ * by the row's requestSignatureHash). A row the signature's unique index refuses is REQUEST_REPLAYED,
+ * nothing written (for the same order the order id's index refuses it first: the caller decides).
  */
 export async function createCashout(db: Db, input: NewCashout): Promise<CreateCashoutResult> {
   try {
@@ -65,6 +77,7 @@ export async function createCashout(db: Db, input: NewCashout): Promise<CreateCa
           motif: input.reason,
           notifyUrl: input.notifyUrl,
           requestFingerprint: input.requestFingerprint,
+          requestSignatureHash: input.requestSignatureHash ?? null,
           providerReference: newProviderReference('CO'),
           ...(input.operator ? { operator: input.operator } : {}),
         },
@@ -78,6 +91,7 @@ export async function createCashout(db: Db, input: NewCashout): Promise<CreateCa
     });
   } catch (err) {
     if (isOverdraft(err)) throw new DomainError('INSUFFICIENT_BALANCE', 'the available balance of this subsidiary cannot cover the cash-out');
+    if (violatedUniqueIndex(err) === SIGNATURE_INDEX) throw requestReplayed();
     const transaction = await existingOrder(db, err, input);
     if (transaction) return { kind: 'existing', transaction };
     throw err;

@@ -28,6 +28,8 @@ describe('a transaction row read with raw SQL', () => {
       patch: { providerState: 'PENDING', providerSessionId: 'S1', customerAction: { type: 'REDIRECT', url: 'https://op.example/p' }, expiresAt: new Date(Date.now() + 60_000) },
     }));
     await db.$transaction((tx) => transition(tx, { transactionId: id, to: 'FAILED', cause: 't', patch: { providerTxnStatus: '54321', failureCode: 'INSUFFICIENT_BALANCE', failureReason: '60019', providerTxId: 'TX9' } }));
+    // Only a cash-out keeps one; set by hand so that this column too is compared filled.
+    await db.$executeRaw`UPDATE transactions SET request_signature_hash = ${'a'.repeat(64)} WHERE id = ${id}::uuid`;
 
     const viaPrisma = await db.transaction.findUniqueOrThrow({ where: { id } });
     const [viaSql] = await db.$queryRaw<Transaction[]>`SELECT ${transactionColumns('t')} FROM transactions t WHERE t.id = ${id}::uuid`;

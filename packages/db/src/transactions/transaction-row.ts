@@ -15,7 +15,7 @@ const FIELDS: Record<keyof Transaction, string> = {
   providerReference: 'provider_reference', providerTxId: 'provider_tx_id', providerSessionId: 'provider_session_id',
   providerState: 'provider_state', providerTxnStatus: 'provider_txn_status', failureCode: 'failure_code',
   failureReason: 'failure_reason', operator: 'operator', customerAction: 'customer_action', refundedAmount: 'refunded_amount',
-  refundReservedAmount: 'refund_reserved_amount', expiresAt: 'expires_at', completedAt: 'completed_at',
+  refundReservedAmount: 'refund_reserved_amount', requestSignatureHash: 'request_signature_hash', expiresAt: 'expires_at', completedAt: 'completed_at',
   createdAt: 'created_at', updatedAt: 'updated_at',
 };
 

@@ -1,10 +1,12 @@
 import type { RequestHandler, Response } from 'express';
-import { DomainError, ERROR_STATUS, isIssuedApiKeyFormat, requestSignatureMatches, signatureMatches, timestampWithinTolerance } from '@mm/domain';
+import {
+  DomainError, ERROR_STATUS, isIssuedApiKeyFormat, requestReplayed, requestSignatureMatches, signatureMatches, timestampWithinTolerance,
+} from '@mm/domain';
 import type { FindKey } from '../key-lookup.js';
 import type { AuthFailureLimit } from './auth-failure-limit.js';
 import { clientAddressBucket } from '@mm/observability';
 import { requestTargetOf } from './request-target.js';
-import { setMerchantContext } from './request-context.js';
+import { setMerchantContext, setSignedRequest } from './request-context.js';
 import type { ReplayGuard } from './replay-guard.js';
 
 export interface AuthDeps {
@@ -67,9 +69,11 @@ export function authenticate(deps: AuthDeps): RequestHandler {
       }
       if (key.merchantStatus !== 'ACTIVE') throw new DomainError('MERCHANT_DISABLED', 'this merchant account is disabled');
       if (req.method !== 'GET' && !(await deps.replayGuard.firstUse(apiKey, signature))) {
-        throw new DomainError('REQUEST_REPLAYED', 'this signed request was already received');
+        throw requestReplayed();
       }
       setMerchantContext(res, { merchantId: key.merchantId });
+      // For the routes that change money: they keep its hash, which outlives the replay guard's Redis.
+      setSignedRequest(res, { apiKey, signature });
       next();
     } catch (err) {
       const retryAfterS = err instanceof DomainError && ERROR_STATUS[err.code] === 401 ? await deps.authFailures.failed(client()) : null;

@@ -1,6 +1,7 @@
 /**
  * Typed access to what the middlewares put on res.locals (Express types it as `any`): the merchant a
- * request was authenticated as, its parsed JSON body, the transaction it concerns and its request id.
+ * request was authenticated as and the key and signature it came with, its parsed JSON body, the
+ * transaction it concerns and its request id.
  */
 import type { Response } from 'express';
 
@@ -18,6 +19,23 @@ export function merchantContext(res: Response): MerchantContext {
   // A route mounted outside authenticate() must fail loudly, never read or write as no one in particular.
   if (!merchant) throw new Error('merchantContext() used on a route outside authenticate()');
   return merchant;
+}
+
+/** The API key and signature a request was authenticated with: what the replay guard remembers of it. */
+export interface SignedRequest {
+  apiKey: string;
+  signature: string;
+}
+
+export function setSignedRequest(res: Response, signed: SignedRequest): void {
+  res.locals.signedRequest = signed;
+}
+
+/** Only behind authenticate(), where every request is signed. */
+export function signedRequestOf(res: Response): SignedRequest {
+  const signed = res.locals.signedRequest as SignedRequest | undefined;
+  if (!signed) throw new Error('signedRequestOf() used on a route outside authenticate()');
+  return signed;
 }
 
 export function setJsonBody(res: Response, body: unknown): void {

@@ -6,7 +6,7 @@ const base: Transaction = {
   type: 'CASHIN', status: 'PENDING', amount: 5000n, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
   motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: 'fp', providerReference: 'MM-REF-1',
   providerTxId: null, providerSessionId: null, providerState: null, providerTxnStatus: null, failureCode: null, failureReason: null,
-  operator: 'SIMULATOR', customerAction: null, refundedAmount: 0n, refundReservedAmount: 0n, expiresAt: null, completedAt: null,
+  operator: 'SIMULATOR', customerAction: null, refundedAmount: 0n, refundReservedAmount: 0n, requestSignatureHash: null, expiresAt: null, completedAt: null,
   createdAt: new Date('2026-03-01T10:00:00.000Z'), updatedAt: new Date('2026-03-01T10:00:01.000Z'),
 };
 const cashout: Transaction = { ...base, type: 'CASHOUT', status: 'INITIATED', motif: 'supplier' };

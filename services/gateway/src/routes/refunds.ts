@@ -7,7 +7,8 @@ import { requestRefund } from '../use-cases/request-refund.js';
 import { idempotencyKeySchema, refundSchema } from '../validation/refund-schema.js';
 import { invalidField, validate } from '../validation/validate.js';
 import { isUuid } from '../validation/uuid.js';
-import { jsonBodyOf, merchantContext, setTransactionId } from '../http/request-context.js';
+import { jsonBodyOf, merchantContext, setTransactionId, signedRequestOf } from '../http/request-context.js';
+import { signedRequestHash } from '../http/signed-request.js';
 
 export function refundsRouter(deps: { db: Db; afterCommit: AfterCommit }): Router {
   const router = Router();
@@ -16,7 +17,7 @@ export function refundsRouter(deps: { db: Db; afterCommit: AfterCommit }): Route
     const body = validate(refundSchema, jsonBodyOf(res));
     const key = req.get('idempotency-key') ?? null;
     if (key !== null && idempotencyKeySchema.validate(key).error) throw invalidField('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
-    const { replayed, record } = await requestRefund(deps, merchantContext(res).merchantId, body, key);
+    const { replayed, record } = await requestRefund(deps, merchantContext(res).merchantId, body, key, signedRequestHash(signedRequestOf(res)));
     setTransactionId(res, body.transaction_id);
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(replayed ? 200 : 202).json({ data: record });

@@ -27,13 +27,17 @@ function refusal(route: Exclude<OperatorRoute, { kind: 'routed' }>, countryCode:
 export async function chooseOperator(
   choice: OperatorChoice,
   db: Db,
-  payment: { merchantId: string; merchantOrderId: string; countryCode: string; e164: string; requested: string | null; fingerprint: string },
+  payment: {
+    merchantId: string; merchantOrderId: string; countryCode: string; e164: string; requested: string | null; fingerprint: string;
+    /** A cash-out's signedRequestHash: the same signed request again is REQUEST_REPLAYED (replayOf). */
+    signatureHash?: string;
+  },
 ): Promise<{ operator: string } | { replayed: true; transaction: Transaction }> {
   const route = await choice.route(payment.countryCode, payment.e164, payment.requested);
   if (route.kind === 'routed') return { operator: route.operator };
   const existing = await db.transaction.findUnique({
     where: { merchantId_merchantOrderId: { merchantId: payment.merchantId, merchantOrderId: payment.merchantOrderId } },
   });
-  if (existing) return replayOf(existing, payment.fingerprint, payment.merchantOrderId);
+  if (existing) return replayOf(existing, payment.fingerprint, payment.merchantOrderId, payment.signatureHash);
   throw refusal(route, payment.countryCode, choice.unavailableRetryAfterS);
 }

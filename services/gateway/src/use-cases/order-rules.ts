@@ -1,4 +1,4 @@
-import { DomainError, isAmountInRange, type AmountLimits } from '@mm/domain';
+import { DomainError, isAmountInRange, requestReplayed, type AmountLimits } from '@mm/domain';
 import type { Transaction } from '@mm/db';
 
 /** decisions 10: the same bounds for a cash-in and a cash-out. */
@@ -10,9 +10,14 @@ export function assertAmountInRange(amount: number, limits: AmountLimits, curren
 
 /**
  * merchant_order_id already taken (decisions 4): the same request again is a replay of that
- * transaction; anything else is a conflict. Cash-ins and cash-outs share the order ids.
+ * transaction; anything else is a conflict. Cash-ins and cash-outs share the order ids. The very
+ * signed request that created it (a cash-out keeps its hash) is REQUEST_REPLAYED, as the Redis replay
+ * guard answers it: the order's own replay answer is for a retry signed anew.
  */
-export function replayOf(existing: Transaction, fingerprint: string, merchantOrderId: string): { replayed: true; transaction: Transaction } {
+export function replayOf(
+  existing: Transaction, fingerprint: string, merchantOrderId: string, signatureHash: string | null = null,
+): { replayed: true; transaction: Transaction } {
+  if (signatureHash !== null && existing.requestSignatureHash === signatureHash) throw requestReplayed();
   if (existing.requestFingerprint !== fingerprint) {
     throw new DomainError('DUPLICATE_ORDER_ID', `merchant_order_id ${merchantOrderId} was already used with different parameters`);
   }

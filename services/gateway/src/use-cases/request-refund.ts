@@ -14,6 +14,7 @@ export async function requestRefund(
   merchantId: string,
   body: RefundBody,
   idempotencyKey: string | null,
+  signatureHash: string,
 ): Promise<{ replayed: boolean; record: Record<string, unknown> }> {
   const result = await createRefund(deps.db, {
     merchantId,
@@ -22,6 +23,7 @@ export async function requestRefund(
     reason: body.reason ?? null,
     idempotencyKey,
     requestFingerprint: requestFingerprint({ transaction_id: body.transaction_id, amount: body.amount ?? null, reason: body.reason ?? null }),
+    requestSignatureHash: signatureHash,
   });
   if (result.kind === 'created') {
     await deps.afterCommit.run([{ transaction: { id: body.transaction_id, status: 'SUCCESS' }, outbox: result.outbox }]);

@@ -196,7 +196,10 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
     },
     /** Stops every service with SIGTERM and frees the rest; throws unless each service exited 0. */
     async stop(): Promise<void> {
-      for (const step of [...teardown].reverse()) await step();
+      // Every step even after one failed: the last ones free what would outlive the run (the private cluster).
+      const failures: unknown[] = [];
+      for (const step of [...teardown].reverse()) await step().catch((err: unknown) => failures.push(err));
+      if (failures.length > 0) throw failures[0];
       const unclean = Object.entries(exits).filter(([, how]) => how !== 0);
       if (unclean.length > 0) throw new Error(`services did not shut down cleanly on SIGTERM: ${JSON.stringify(Object.fromEntries(unclean))}`);
     },

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { createDb, type Db } from '@mm/db';
 import {
   createApiKey, createMerchant, SecretBox, SEED_SUBSIDIARIES, setOperatorAccountCredentials, upsertOperatorAccount, upsertSubsidiary,
@@ -6,6 +7,7 @@ import {
 import { demoMockAccounts, mockUrls, type MockUrls } from '@mm/operator-simulator';
 import { createTestDatabase, distinctFreePorts, signedClient, type TestDatabase } from '@mm/testing';
 import { startMerchantReceiver, type MerchantReceiver } from './merchant-receiver.js';
+import { PrivatePostgres } from './private-postgres.js';
 import { PrivateRedis } from './private-redis.js';
 import { LOG_DIR, ServiceProcess } from './service-process.js';
 import { OperatorMocksControl } from './operator-mocks-control.js';
@@ -42,6 +44,11 @@ export interface ChaosOptions {
    * pointed at them and enabled: numbers then route to MTN, Orange and (named) Wave as in production.
    */
   operatorMocks?: boolean;
+  /**
+   * The suite's database on a PostgreSQL cluster of its own (support/private-postgres.ts) instead of the
+   * machine's shared server, for the suites that kill it, cut its connections or fill it.
+   */
+  privatePostgres?: boolean | { maxConnections?: number };
 }
 
 export const SERVICE_NAMES = ['simulator', 'gateway', 'bridge', 'expiry', 'refunds', 'dispatcher'] as const;
@@ -66,8 +73,14 @@ export async function startChaosSystem(o: ChaosOptions) {
 }
 
 async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
-  const database: TestDatabase = await createTestDatabase();
-  teardown.push(() => database.drop());
+  mkdirSync(LOG_DIR, { recursive: true });
+  const postgres = o.privatePostgres
+    ? await PrivatePostgres.start({ ...(typeof o.privatePostgres === 'object' ? o.privatePostgres : {}), logFile: `${LOG_DIR}/${o.suite}-postgres.log` })
+    : null;
+  if (postgres) teardown.push(() => postgres.stop());
+  const database: TestDatabase = await createTestDatabase(postgres ? { adminUrl: postgres.url('postgres') } : {});
+  // On the private cluster the database goes with the cluster, and may be down when the suite ends.
+  if (!postgres) teardown.push(() => database.drop());
   const redis = await PrivateRedis.start();
   teardown.push(() => redis.stop());
   const db: Db = createDb({ databaseUrl: database.url, poolSize: 4 });
@@ -134,7 +147,8 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
     const internalPort = own[name].internal ? await freePort() : port;
     return new ServiceProcess({
       name: id, dir: own[name].dir, url: url(port), internalUrl: url(internalPort), readyUrl: `${url(internalPort)}${own[name].readyPath ?? '/ready'}`,
-      logFile: `${LOG_DIR}/${o.suite}-${id}.log`, nodeArgs: o.nodeArgs, env: { ...common, ...own[name].env(port, internalPort), ...o.env?.[name] },
+      logFile: `${LOG_DIR}/${o.suite}-${id}.log`, nodeArgs: o.nodeArgs,
+      env: { ...common, ...(postgres ? { DATABASE_URL: namedUrl(database.url, id) } : {}), ...own[name].env(port, internalPort), ...o.env?.[name] },
     });
   };
   const replicas = o.replicas ?? 1;
@@ -160,6 +174,8 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
 
   return {
     db, database, redis, receiver, receivers,
+    /** The suite's own PostgreSQL cluster, where `database` is, when started with `privatePostgres`. */
+    postgres,
     /** Instance 0 of each service. */
     services,
     /** Every instance of each service (one each unless `replicas`). */
@@ -180,7 +196,10 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
     },
     /** Stops every service with SIGTERM and frees the rest; throws unless each service exited 0. */
     async stop(): Promise<void> {
-      for (const step of [...teardown].reverse()) await step();
+      // Every step even after one failed: the last ones free what would outlive the run (the private cluster).
+      const failures: unknown[] = [];
+      for (const step of [...teardown].reverse()) await step().catch((err: unknown) => failures.push(err));
+      if (failures.length > 0) throw failures[0];
       const unclean = Object.entries(exits).filter(([, how]) => how !== 0);
       if (unclean.length > 0) throw new Error(`services did not shut down cleanly on SIGTERM: ${JSON.stringify(Object.fromEntries(unclean))}`);
     },
@@ -201,6 +220,13 @@ async function configureOperatorMocks(db: Db, box: SecretBox, freePort: () => Pr
     await upsertOperatorAccount(db, { countryCode: a.countryCode, operator: a.operator, api: a.api, enabled: true });
   }
   return new OperatorMocksControl(urls);
+}
+
+/** Its connections named after the service (application_name): the private cluster's log says who waited on what. */
+function namedUrl(databaseUrl: string, service: string): string {
+  const u = new URL(databaseUrl);
+  u.searchParams.set('application_name', service);
+  return u.toString();
 }
 
 /** The simulator's settings that start the mocks on those ports (services/operator-simulator/src/mocks/mock-env.ts). */

@@ -25,8 +25,8 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-async function asAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
+async function asAdmin<T>(work: (admin: pg.Client) => Promise<T>, adminUrl = ADMIN_URL): Promise<T> {
+  const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
     return await work(admin);
@@ -35,15 +35,20 @@ async function asAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-function testDatabase(name: string): TestDatabase {
+function testDatabase(name: string, adminUrl = ADMIN_URL): TestDatabase {
   return {
     name,
-    url: withDatabase(ADMIN_URL, name),
-    drop: () => asAdmin(async (admin) => { await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`); }),
+    url: withDatabase(adminUrl, name),
+    drop: () => asAdmin(async (admin) => { await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`); }, adminUrl),
   };
 }
 
-export interface TemplateOptions {
+export interface ServerOptions {
+  /** Another server than TEST_DATABASE_ADMIN_URL's (a cluster a chaos suite breaks on purpose): its admin database. */
+  adminUrl?: string;
+}
+
+export interface TemplateOptions extends ServerOptions {
   migrationsDir?: string;
   /** Templates of other migration sets under this prefix are dropped when a new one is made. */
   prefix?: string;
@@ -63,7 +68,7 @@ async function templateName(migrationsDir: string, prefix: string): Promise<stri
  * between the look-up and the clone. `created` says whether this call made the template.
  */
 export async function cloneMigratedTemplate(clone: string, options: TemplateOptions = {}): Promise<{ template: string; created: boolean }> {
-  const { migrationsDir = MIGRATIONS_DIR, prefix = TEMPLATE_PREFIX } = options;
+  const { migrationsDir = MIGRATIONS_DIR, prefix = TEMPLATE_PREFIX, adminUrl = ADMIN_URL } = options;
   const template = await templateName(migrationsDir, prefix);
   return asAdmin(async (admin) => {
     // IS_TEMPLATE is set last, so it also says the migrations all ran: a maker may have died half-way.
@@ -93,7 +98,7 @@ export async function cloneMigratedTemplate(clone: string, options: TemplateOpti
           }
           await admin.query(`CREATE DATABASE ${template}`);
           // migrate() closes its connection before it returns: a clone fails while anyone is connected to its template.
-          await migrate(withDatabase(ADMIN_URL, template), migrationsDir);
+          await migrate(withDatabase(adminUrl, template), migrationsDir);
           await admin.query(`ALTER DATABASE ${template} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`);
           created = true;
         }
@@ -101,13 +106,13 @@ export async function cloneMigratedTemplate(clone: string, options: TemplateOpti
         await unlock('');
       }
     }
-  });
+  }, adminUrl);
 }
 
 /** A fresh, migrated database for one test suite; `drop()` removes it. */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const database = testDatabase(`mm_test_${randomBytes(6).toString('hex')}`);
-  await cloneMigratedTemplate(database.name);
+export async function createTestDatabase(options: ServerOptions = {}): Promise<TestDatabase> {
+  const database = testDatabase(`mm_test_${randomBytes(6).toString('hex')}`, options.adminUrl);
+  await cloneMigratedTemplate(database.name, { adminUrl: options.adminUrl });
   return database;
 }
 

@@ -40,11 +40,10 @@ it('two instances of each service: every cash-in processed once, and every insta
 
   const work = await workByInstance(sys);
   console.log(`horizontal scale: ${report.transactionIds.length} cash-ins, answers ${JSON.stringify(report.statuses)}\n${workTable(work)}`);
-  // Every instance answered every request it was sent. A 5xx is allowed: on a starved machine a database
-  // transaction can outlive its 5 s timeout; the load then retries as a merchant would (same
-  // merchant_order_id or Idempotency-Key) and fails unless the retry succeeds, and doneTwice() below
-  // proves the retry created nothing twice.
+  // Every instance answered every request it was sent, and none with a 5xx: deadlocks and serialization
+  // failures are retried inside the service, and nothing here is slow enough for a 503.
   expect(report.statuses.network ?? 0).toBe(0);
+  expect(Object.keys(report.statuses).filter((s) => Number(s) >= 500)).toEqual([]);
   expect(await violations(sys)).toEqual([]);
   expect(await doneTwice(sys)).toEqual([]);
   // BullMQ gives a job to whichever instance asks first, so shares vary from run to run around a half;

@@ -8,7 +8,7 @@ import type { ChaosSystem } from './chaos-system.js';
  * (or never); an empty list is a pass.
  */
 export async function doneTwice(sys: ChaosSystem): Promise<string[]> {
-  const [transactions, events, refunds, journals, webhookEvents, attempts, pushes] = await Promise.all([
+  const [transactions, events, refunds, journals, webhookEvents, attempts, pushes, payouts] = await Promise.all([
     sys.db.transaction.findMany({ select: { id: true, type: true, status: true, amount: true, providerReference: true } }),
     sys.db.transactionEvent.findMany({ orderBy: { id: 'asc' }, select: { transactionId: true, fromStatus: true, toStatus: true } }),
     sys.db.refund.findMany({ select: { id: true, status: true, amount: true } }),
@@ -18,17 +18,25 @@ export async function doneTwice(sys: ChaosSystem): Promise<string[]> {
     sys.db.webhookEvent.findMany({ select: { id: true } }),
     sys.db.webhookAttempt.groupBy({ by: ['eventId'], _count: { _all: true } }),
     sys.simulator.pushes(),
+    sys.simulator.disbursements(),
   ]);
   const found: string[] = [];
 
-  // One push per cash-in: every cash-in of a run without faults reaches the operator.
+  // One push per cash-in: every cash-in of a run without faults reaches the operator. One payout per
+  // cash-out that was sent (an approver's rejection sends nothing).
+  const history = group(events, (e) => e.transactionId);
   for (const t of transactions) {
+    if (t.type === 'CASHOUT') {
+      const sent = (history.get(t.id) ?? []).some((e) => e.toStatus === 'INITIATED') ? 1 : 0;
+      const paidOut = payouts.get(t.providerReference)?.disbursement_count ?? 0;
+      if (paidOut !== sent) found.push(`payout: ${t.id} sent ${sent} times, decided ${paidOut} times by the operator`);
+      continue;
+    }
     const rings = pushes.get(t.providerReference)?.push_count ?? 0;
     if (rings !== 1) found.push(`push: ${t.id} rang the phone ${rings} times`);
   }
 
   // Each state change applied once: the history is one unbroken path ending at the current status.
-  const history = group(events, (e) => e.transactionId);
   for (const t of transactions) {
     let at: string | null = null;
     for (const e of history.get(t.id) ?? []) {

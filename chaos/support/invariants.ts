@@ -1,6 +1,7 @@
 import { verifyLedger } from '@mm/db/transactions';
 import { signatureMatches } from '@mm/domain';
 import { waitFor } from '@mm/testing';
+import { cashoutViolations } from './cashout-invariants.js';
 import type { ChaosSystem } from './chaos-system.js';
 import { OperatorRecords } from './operator-records.js';
 
@@ -66,10 +67,11 @@ export async function violations(sys: ChaosSystem): Promise<string[]> {
     if (t.status === 'PENDING' && (!t.expiresAt || t.expiresAt.getTime() + EXPIRY_SLACK_MS < now)) found.push(`stuck: ${t.id} PENDING past its expiry`);
   }
 
-  // One payment created at the operator per transaction (one USSD push, request to pay, pay or checkout
-  // session), and our outcome agrees with what the operator did.
+  // One payment created at the operator per cash-in (one USSD push, request to pay, pay or checkout
+  // session), and our outcome agrees with what the operator did. Cash-outs are payouts: checked below.
   const reached = new Set(events.filter((e) => e.toStatus === 'PENDING').map((e) => e.transactionId));
-  for (const t of transactions) {
+  const cashins = transactions.filter((t) => t.type === 'CASHIN');
+  for (const t of cashins) {
     const operator = operators.view(t);
     const at = operator?.where ?? t.operator;
     const created = operator?.created ?? 0;
@@ -102,12 +104,14 @@ export async function violations(sys: ChaosSystem): Promise<string[]> {
     if (paid && r.status === 'FAILED' && paid.paid !== 0) found.push(`refund: ${r.id} FAILED but paid out ${paid.paid} times`);
     if (r.status === 'PENDING') found.push(`refund: ${r.id} still PENDING`);
   }
-  for (const t of transactions) {
+  for (const t of cashins) {
     const given = operators.view(t)?.refundsPaid;
     if (given === null || given === undefined) continue;
     const succeeded = refunds.filter((r) => r.transactionId === t.id && r.status === 'SUCCESS').length;
     if (given !== succeeded) found.push(`refund: ${t.id} (${operators.view(t)!.where}) has ${succeeded} refunds SUCCESS but the operator paid back ${given}`);
   }
+
+  found.push(...await cashoutViolations(sys, { transactions, events, refunds, operators }));
 
   // The ledger: journals balance, balances equal their journal and are never negative.
   for (const p of ledger.problems) found.push(`ledger: ${p.check} ${JSON.stringify(p.detail)}`);

@@ -17,6 +17,8 @@ export interface LoadOptions {
   retryForMs?: number;
   /** The customer of the i-th cash-in, and the operator it names (none: routed by number); by default +22507070000 and suffixes[i]. */
   customer?: (i: number) => { msisdn: string; operator?: string };
+  /** The amount of the i-th cash-in; by default 1 000 to 5 800, spread. */
+  amount?: (i: number) => number;
   /** The refunds of the i-th cash-in once SUCCESS (with refundEvery), amounts in turn; by default half, then the rest. */
   refundAmounts?: (i: number, amount: number) => number[];
 }
@@ -38,21 +40,7 @@ const customer = (suffix: string) => `+22507070000${suffix}`;
  */
 export async function runLoad(api: Api, o: LoadOptions): Promise<LoadReport> {
   const report: LoadReport = { transactionIds: [], statuses: {} };
-  const count = (key: string) => { report.statuses[key] = (report.statuses[key] ?? 0) + 1; };
-
-  async function send(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse> {
-    const deadline = Date.now() + (o.retryForMs ?? 60_000);
-    for (;;) {
-      const res = await api(method, path, body, { extraHeaders: headers }).catch(() => null);
-      count(res ? String(res.status) : 'network');
-      // The same body signed in the same second is the same signature: a retry must wait for the next
-      // second (decisions 2), as a merchant's must.
-      const replayed = res?.status === 401 && res.body?.error?.code === 'REQUEST_REPLAYED';
-      if (res && res.status < 500 && !replayed) return res;
-      if (Date.now() > deadline) throw new Error(`${method} ${path}: no answer below 500 within the retry window (last ${res?.status ?? 'network error'})`);
-      await new Promise((r) => setTimeout(r, replayed ? 1000 - (Date.now() % 1000) + 10 : 200));
-    }
-  }
+  const send = merchantSender(api, report.statuses, o.retryForMs);
 
   async function settled(id: string): Promise<{ status: string; amount: number }> {
     const deadline = Date.now() + 90_000;
@@ -72,7 +60,7 @@ export async function runLoad(api: Api, o: LoadOptions): Promise<LoadReport> {
 
   async function flow(i: number): Promise<void> {
     const order = `${o.prefix}-${i}`;
-    const amount = 1000 + ((i * 7919) % 49) * 100;
+    const amount = o.amount?.(i) ?? 1000 + ((i * 7919) % 49) * 100;
     const who = o.customer?.(i) ?? { msisdn: customer(o.suffixes[i % o.suffixes.length]!) };
     const res = await send('POST', '/api/v1/payments/cashin', {
       merchant_order_id: order, amount, customer_msisdn: who.msisdn, ...(who.operator ? { operator: who.operator } : {}),
@@ -95,6 +83,28 @@ export async function runLoad(api: Api, o: LoadOptions): Promise<LoadReport> {
   });
   await Promise.all(workers);
   return report;
+}
+
+/**
+ * Sends a request as a merchant's integration does: no answer, a 5xx or a replayed signature is sent
+ * again (signed anew) until an answer below 500 comes or retryForMs runs out. Counts every answer in
+ * `statuses` ('network' for none).
+ */
+export function merchantSender(api: Api, statuses: Record<string, number>, retryForMs = 60_000) {
+  const count = (key: string) => { statuses[key] = (statuses[key] ?? 0) + 1; };
+  return async function send(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse> {
+    const deadline = Date.now() + retryForMs;
+    for (;;) {
+      const res = await api(method, path, body, { extraHeaders: headers }).catch(() => null);
+      count(res ? String(res.status) : 'network');
+      // The same body signed in the same second is the same signature: a retry must wait for the next
+      // second (decisions 2), as a merchant's must.
+      const replayed = res?.status === 401 && res.body?.error?.code === 'REQUEST_REPLAYED';
+      if (res && res.status < 500 && !replayed) return res;
+      if (Date.now() > deadline) throw new Error(`${method} ${path}: no answer below 500 within the retry window (last ${res?.status ?? 'network error'})`);
+      await new Promise((r) => setTimeout(r, replayed ? 1000 - (Date.now() % 1000) + 10 : 200));
+    }
+  };
 }
 
 /** One client over several gateway instances, each request to the next one in turn (a round-robin balancer). */

@@ -1,7 +1,7 @@
 import type { MockPaymentRecord, MockRecords } from '@mm/operator-simulator';
 import type { ChaosSystem } from './chaos-system.js';
 import type { MockName } from './operator-mocks-control.js';
-import type { SimulatorPush, SimulatorRefund } from './simulator-control.js';
+import type { SimulatorDisbursement, SimulatorPush, SimulatorRefund } from './simulator-control.js';
 
 /** What the operator holding a transaction's payment says of it, in the same terms for the simulator and every mock. */
 export interface OperatorView {
@@ -19,6 +19,18 @@ export interface OperatorView {
   refundsPaid: number | null;
 }
 
+/** A cash-out's payout as the operator holds it under the cash-out's reference. */
+export interface PayoutView {
+  where: string;
+  /** Payouts it created for the reference (a correct client never makes it more than 1). */
+  created: number;
+  /** How many of them gave the beneficiary money. */
+  paid: number;
+  state: string;
+  /** What it paid or would have paid; null where the operator's record does not say (the mocks). */
+  amount: number | null;
+}
+
 /** Mocks whose refunds carry a reference of ours (MTN's externalId): each refund row is checked against its own. */
 const REFUNDS_BY_REFERENCE: ReadonlySet<MockName> = new Set(['mtnCi', 'mtnCm']);
 
@@ -33,12 +45,15 @@ export class OperatorRecords {
     private readonly sys: ChaosSystem,
     private readonly pushes: Map<string, SimulatorPush>,
     private readonly simulatorRefunds: Map<string, SimulatorRefund>,
+    private readonly disbursements: Map<string, SimulatorDisbursement>,
     private readonly mocks: Record<MockName, MockRecords> | null,
   ) {}
 
   static async read(sys: ChaosSystem): Promise<OperatorRecords> {
-    const [pushes, refunds, mocks] = await Promise.all([sys.simulator.pushes(), sys.simulator.refunds(), sys.operators?.records() ?? null]);
-    return new OperatorRecords(sys, pushes, refunds, mocks);
+    const [pushes, refunds, disbursements, mocks] = await Promise.all([
+      sys.simulator.pushes(), sys.simulator.refunds(), sys.simulator.disbursements(), sys.operators?.records() ?? null,
+    ]);
+    return new OperatorRecords(sys, pushes, refunds, disbursements, mocks);
   }
 
   mockOf(t: Tx): MockName | null {
@@ -70,5 +85,28 @@ export class OperatorRecords {
     if (!REFUNDS_BY_REFERENCE.has(mock)) return null;
     const r = this.mocks?.[mock].refunds.find((x) => x.reference === refundReference);
     return { paid: r?.paid ?? 0, created: r?.created ?? 0, state: r?.state ?? 'never seen' };
+  }
+
+  /** A cash-out's payout where its operator account points; undefined: the operator never saw it. */
+  payout(t: Tx): PayoutView | undefined {
+    const mock = this.mockOf(t);
+    if (mock === null) {
+      const d = this.disbursements.get(t.providerReference);
+      return d && { where: 'SIMULATOR', created: d.disbursement_count, paid: d.answer.state === 'OK' ? d.disbursement_count : 0, state: d.answer.state, amount: d.amount };
+    }
+    const p = this.mocks?.[mock].payouts.find((x) => x.reference === t.providerReference);
+    return p && { where: mock, created: p.created, paid: p.paid, state: p.state, amount: null };
+  }
+
+  /**
+   * The references of every payout any operator holds: one that is no cash-out's reference is money sent
+   * under a reference we no longer know (a retry that made a new one), which no row would show.
+   */
+  payoutReferences(): { where: string; reference: string }[] {
+    const mocks = Object.entries(this.mocks ?? {}) as [MockName, MockRecords][];
+    return [
+      ...[...this.disbursements.keys()].map((reference) => ({ where: 'SIMULATOR', reference })),
+      ...mocks.flatMap(([where, r]) => r.payouts.map((p) => ({ where, reference: p.reference }))),
+    ];
   }
 }

@@ -23,6 +23,15 @@ export interface SimulatorRefund {
   refund_count: number;
 }
 
+/** A disbursement (cash-out payout) as the operator simulator's sandbox lists it. */
+export interface SimulatorDisbursement {
+  partner_reference: string;
+  amount: number;
+  answer: { state: 'OK'; disbursement_id: string } | { state: 'FAILED'; reason: string };
+  /** How many times the operator really decided (paid or refused) it; a repeat of the reference does not count. */
+  disbursement_count: number;
+}
+
 /** Fault settings of the simulator's partner API and callbacks (its /sandbox/faults route). */
 export interface SimulatorFaults {
   latency_ms?: number;
@@ -59,6 +68,11 @@ export class SimulatorControl {
   async refunds(): Promise<Map<string, SimulatorRefund>> {
     const { refunds } = await this.json<{ refunds: SimulatorRefund[] }>('GET', '/sandbox/refunds');
     return new Map(refunds.map((r) => [r.partner_reference, r]));
+  }
+
+  async disbursements(): Promise<Map<string, SimulatorDisbursement>> {
+    const { disbursements } = await this.json<{ disbursements: SimulatorDisbursement[] }>('GET', '/sandbox/disbursements');
+    return new Map(disbursements.map((d) => [d.partner_reference, d]));
   }
 
   setFaults(faults: SimulatorFaults): Promise<SimulatorFaults> {

@@ -1,4 +1,4 @@
-import { refundPosting, transactionPosting, type TransactionStatus, type TransactionType } from '@mm/domain';
+import { lateSuccessPosting, refundPosting, transactionPosting, type TransactionStatus, type TransactionType } from '@mm/domain';
 import type { ChaosSystem } from './chaos-system.js';
 
 /**
@@ -11,7 +11,7 @@ export async function doneTwice(sys: ChaosSystem): Promise<string[]> {
   const [transactions, events, refunds, journals, webhookEvents, attempts, pushes, payouts] = await Promise.all([
     sys.db.transaction.findMany({ select: { id: true, type: true, status: true, amount: true, providerReference: true } }),
     sys.db.transactionEvent.findMany({ orderBy: { id: 'asc' }, select: { transactionId: true, fromStatus: true, toStatus: true } }),
-    sys.db.refund.findMany({ select: { id: true, status: true, amount: true } }),
+    sys.db.refund.findMany({ select: { id: true, status: true, amount: true, origin: true } }),
     sys.db.$queryRaw<{ posting: string; transaction_id: string | null; refund_id: string | null }[]>`
       SELECT min(posting) AS posting, min(transaction_id::text) AS transaction_id, min(refund_id::text) AS refund_id
         FROM journal_entries GROUP BY journal_id`,
@@ -58,6 +58,11 @@ export async function doneTwice(sys: ChaosSystem): Promise<string[]> {
       transactionPosting(t.type as TransactionType, e.fromStatus as TransactionStatus | null, e.toStatus as TransactionStatus, Number(t.amount))?.name));
   }
   for (const r of refunds) {
+    if (r.origin === 'LATE_SUCCESS') {
+      // Held in suspense, and out of it only once paid back (decisions 13); a refused return posts nothing.
+      same(r.id, [lateSuccessPosting('HELD', Number(r.amount)).name, r.status === 'SUCCESS' ? lateSuccessPosting('RETURNED', Number(r.amount)).name : undefined]);
+      continue;
+    }
     const outcome = r.status === 'SUCCESS' ? 'SUCCEEDED' : r.status === 'FAILED' ? 'FAILED' : null;
     same(r.id, [refundPosting('ACCEPTED', Number(r.amount)).name, outcome ? refundPosting(outcome, Number(r.amount)).name : undefined]);
   }

@@ -82,7 +82,9 @@ export async function violations(sys: ChaosSystem): Promise<string[]> {
     // EXPIRED one the operator has confirmed is still converging: settle() waits for it.
     const credited = t.status === 'SUCCESS' || t.status === 'REVERSED';
     const taken = operator?.taken === true;
-    if (credited !== taken && !(taken && (t.status === 'PENDING' || t.status === 'EXPIRED'))) {
+    // A late success for a FAILED cash-in is the customer's money, given back (decisions 13), not the merchant's.
+    const returned = t.status === 'FAILED' && refunds.some((r) => r.transactionId === t.id && r.origin === 'LATE_SUCCESS' && r.status === 'SUCCESS');
+    if (credited !== taken && !returned && !(taken && (t.status === 'PENDING' || t.status === 'EXPIRED'))) {
       found.push(`operator: ${t.id} (${at}) is ${t.status} but the operator says ${operator?.state ?? 'it never saw it'}`);
     }
   }
@@ -128,7 +130,9 @@ export async function violations(sys: ChaosSystem): Promise<string[]> {
   }
   for (const r of refunds.filter((x) => x.status !== 'PENDING')) {
     const n = webhookEvents.filter((w) => w.refundId === r.id && w.eventType === 'refund.status_changed').length;
-    if (n !== 1) found.push(`webhook: refund ${r.id} ${r.status} has ${n} events`);
+    // The return of a late success is not the merchant's business: never notified.
+    const expected = r.origin === 'LATE_SUCCESS' ? 0 : 1;
+    if (n !== expected) found.push(`webhook: refund ${r.id} ${r.status} has ${n} events`);
   }
   found.push(...deliveryViolations(sys, webhookEvents));
   return found;

@@ -26,7 +26,7 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
     ['account balance differs from its journal entries', db.$queryRaw`
       SELECT a.id AS account_id, a.merchant_id, a.country_code, a.kind, a.balance, coalesce(sum(e.amount), 0) AS from_journal
         FROM ledger_accounts a LEFT JOIN journal_entries e ON e.account_id = a.id
-       WHERE a.merchant_id IS NOT NULL
+       WHERE a.merchant_id IS NOT NULL OR a.kind = 'CUSTOMER_SUSPENSE'
        GROUP BY a.id HAVING a.balance <> coalesce(sum(e.amount), 0)`],
     ['merchant balance is negative', db.$queryRaw`
       SELECT id AS account_id, merchant_id, country_code, kind, balance FROM ledger_accounts WHERE merchant_id IS NOT NULL AND balance < 0`],
@@ -42,7 +42,7 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
     ['refund reservation differs from the pending refunds', db.$queryRaw`
       WITH pending AS (
         SELECT r.merchant_id, t.country_code, sum(r.amount) AS total FROM refunds r JOIN transactions t ON t.id = r.transaction_id
-         WHERE r.status = 'PENDING' GROUP BY r.merchant_id, t.country_code),
+         WHERE r.status = 'PENDING' AND r.origin = 'MERCHANT' GROUP BY r.merchant_id, t.country_code),
       booked AS (SELECT merchant_id, country_code, balance FROM ledger_accounts WHERE kind = 'MERCHANT_REFUND_RESERVED')
       SELECT coalesce(p.merchant_id, b.merchant_id) AS merchant_id, coalesce(p.country_code, b.country_code) AS country_code,
              coalesce(p.total, 0) AS pending_refunds, coalesce(b.balance, 0) AS reserved_balance
@@ -72,11 +72,34 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
       SELECT t.id AS transaction_id, t.amount, t.refunded_amount, t.refund_reserved_amount,
              coalesce(sum(r.amount) FILTER (WHERE r.status = 'SUCCESS'), 0) AS refunds_succeeded,
              coalesce(sum(r.amount) FILTER (WHERE r.status <> 'FAILED'), 0) AS refunds_not_failed
-        FROM transactions t LEFT JOIN refunds r ON r.transaction_id = t.id
+        FROM transactions t LEFT JOIN refunds r ON r.transaction_id = t.id AND r.origin = 'MERCHANT'
        GROUP BY t.id
       HAVING t.refunded_amount <> coalesce(sum(r.amount) FILTER (WHERE r.status = 'SUCCESS'), 0)
           OR t.refund_reserved_amount <> coalesce(sum(r.amount) FILTER (WHERE r.status <> 'FAILED'), 0)
           OR coalesce(sum(r.amount) FILTER (WHERE r.status <> 'FAILED'), 0) > t.amount`],
+    // Decisions 13: what is in suspense is exactly the late successes not yet paid back to their customers,
+    // so a return that succeeded has brought its own suspense back to zero.
+    ['suspense differs from the late successes not yet returned', db.$queryRaw`
+      WITH held AS (
+        SELECT t.country_code, sum(r.amount) AS total FROM refunds r JOIN transactions t ON t.id = r.transaction_id
+         WHERE r.origin = 'LATE_SUCCESS' AND r.status <> 'SUCCESS' GROUP BY t.country_code),
+      booked AS (SELECT country_code, balance FROM ledger_accounts WHERE kind = 'CUSTOMER_SUSPENSE')
+      SELECT coalesce(h.country_code, b.country_code) AS country_code, coalesce(h.total, 0) AS not_returned, coalesce(b.balance, 0) AS suspense_balance
+        FROM held h FULL JOIN booked b ON b.country_code = h.country_code
+       WHERE coalesce(h.total, 0) <> coalesce(b.balance, 0) OR coalesce(b.balance, 0) < 0`],
+    ['a late-success return does not match its journal or its cash-in', db.$queryRaw`
+      SELECT r.id AS refund_id, r.transaction_id, r.status, r.amount, t.type, t.status AS transaction_status,
+             coalesce(sum(e.amount) FILTER (WHERE a.kind = 'CUSTOMER_SUSPENSE'), 0) AS in_suspense,
+             count(*) FILTER (WHERE e.posting = 'LATE_SUCCESS_HELD' AND a.kind = 'CUSTOMER_SUSPENSE') AS held,
+             count(*) FILTER (WHERE e.posting = 'LATE_SUCCESS_RETURNED' AND a.kind = 'CUSTOMER_SUSPENSE') AS returned
+        FROM refunds r JOIN transactions t ON t.id = r.transaction_id
+        LEFT JOIN journal_entries e ON e.refund_id = r.id LEFT JOIN ledger_accounts a ON a.id = e.account_id
+       WHERE r.origin = 'LATE_SUCCESS'
+       GROUP BY r.id, t.id
+      HAVING t.type <> 'CASHIN' OR t.status <> 'FAILED' OR r.amount <> t.amount
+          OR count(*) FILTER (WHERE e.posting = 'LATE_SUCCESS_HELD' AND a.kind = 'CUSTOMER_SUSPENSE') <> 1
+          OR count(*) FILTER (WHERE e.posting = 'LATE_SUCCESS_RETURNED' AND a.kind = 'CUSTOMER_SUSPENSE') <> (CASE WHEN r.status = 'SUCCESS' THEN 1 ELSE 0 END)
+          OR coalesce(sum(e.amount) FILTER (WHERE a.kind = 'CUSTOMER_SUSPENSE'), 0) <> (CASE WHEN r.status = 'SUCCESS' THEN 0 ELSE r.amount END)`],
     ['a REVERSED transaction is not fully refunded, or a fully refunded one is not REVERSED', db.$queryRaw`
       SELECT id AS transaction_id, status, amount, refunded_amount FROM transactions
        WHERE (status = 'REVERSED') <> (refunded_amount = amount AND refunded_amount > 0)`],

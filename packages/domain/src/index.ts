@@ -15,3 +15,4 @@ export * from './uuid.js';
 export * from './api-key.js';
 export * from './operator-routing.js';
 export * from './operator-account-fields.js';
+export * from './late-success.js';

@@ -1,7 +1,9 @@
 import type { TransactionStatus, TransactionType } from './transaction-status.js';
 
 export type AccountKind =
-  | 'MERCHANT_AVAILABLE' | 'MERCHANT_PENDING' | 'MERCHANT_REFUND_RESERVED' | 'MERCHANT_CASHOUT_RESERVED' | 'OPERATOR_RECEIVABLE';
+  | 'MERCHANT_AVAILABLE' | 'MERCHANT_PENDING' | 'MERCHANT_REFUND_RESERVED' | 'MERCHANT_CASHOUT_RESERVED' | 'OPERATOR_RECEIVABLE'
+  /** Per country, no merchant: money the operator collected that belongs to a customer, until it is paid back. */
+  | 'CUSTOMER_SUSPENSE';
 
 export interface PostingLine {
   account: AccountKind;
@@ -70,5 +72,22 @@ export function refundPosting(step: RefundStep, amount: number): Posting {
       return { name: 'REFUND_PAID', lines: [{ account: 'MERCHANT_REFUND_RESERVED', amount: -amount }, { account: 'OPERATOR_RECEIVABLE', amount }] };
     case 'FAILED':
       return { name: 'REFUND_RELEASED', lines: [{ account: 'MERCHANT_REFUND_RESERVED', amount: -amount }, { account: 'MERCHANT_AVAILABLE', amount }] };
+  }
+}
+
+export type LateSuccessStep = 'HELD' | 'RETURNED';
+
+/**
+ * A late success for a FAILED cash-in (decisions 13). The operator collected the money (HELD: it owes us
+ * what it took, and we owe it to the customer, in suspense); the operator's refund pays it back
+ * (RETURNED: suspense back to zero). No merchant account is touched by either. A return that fails
+ * writes nothing: the money stays in suspense until a person resolves it.
+ */
+export function lateSuccessPosting(step: LateSuccessStep, amount: number): Posting {
+  switch (step) {
+    case 'HELD':
+      return { name: 'LATE_SUCCESS_HELD', lines: [{ account: 'OPERATOR_RECEIVABLE', amount: -amount }, { account: 'CUSTOMER_SUSPENSE', amount }] };
+    case 'RETURNED':
+      return { name: 'LATE_SUCCESS_RETURNED', lines: [{ account: 'CUSTOMER_SUSPENSE', amount: -amount }, { account: 'OPERATOR_RECEIVABLE', amount }] };
   }
 }

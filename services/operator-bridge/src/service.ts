@@ -3,7 +3,7 @@ import { parseSecondsList } from '@mm/config';
 import { Counter, httpMetrics, listen, liveness, type Logger } from '@mm/observability';
 import type { OperatorAdapter, OperatorDirectory } from '@mm/operators';
 import { operatorResults, QueueProducer, type OperatorResultJob, type ProducerOptions } from '@mm/queues';
-import { startOperatorDirectory, startWorkerService, type RunningWorkerService, type WorkerContext } from '@mm/worker-runtime';
+import { lateSuccessReturns, startOperatorDirectory, startWorkerService, type RunningWorkerService, type WorkerContext } from '@mm/worker-runtime';
 import type { BridgeEnv } from './env.js';
 import { cashoutRequestsHandler } from './processors/cashout-requests.js';
 import { customerCodesHandler } from './processors/customer-codes.js';
@@ -56,10 +56,15 @@ export function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides =
       const adapters = await startOperatorDirectory(ctx, env, overrides.adapter);
       const capturedButFailed = new Counter({
         name: 'mm_operator_ok_for_failed_cashin_total',
-        help: 'Operator confirmations (money taken) of cash-ins that are FAILED here: each one must be reconciled by hand.',
+        help: 'Operator confirmations (money taken) of cash-ins that are FAILED here, repeats included; each such cash-in is returned to its customer (mm_late_success_returns_total).',
         registers: [metrics],
       });
-      const resultsDeps: OperatorResultsDeps = { db, afterCommit, logger, adapters, onCapturedButFailed: () => capturedButFailed.inc() };
+      const lateReturns = lateSuccessReturns(metrics, ['started']);
+      const resultsDeps: OperatorResultsDeps = {
+        db, afterCommit, logger, adapters,
+        onCapturedButFailed: () => capturedButFailed.inc(),
+        onLateSuccessHeld: () => lateReturns.inc({ outcome: 'started' }),
+      };
       const callbacks = await serveCallbacks(ctx, env, adapters, now, applySignedResultNow(resultsDeps));
       const customerCodes = customerCodesHandler({ db, adapters, logger });
       return {

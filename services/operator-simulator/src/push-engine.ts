@@ -43,6 +43,9 @@ export interface PushEngineDeps {
 
 /** The operator's behaviour: registers pushes, plays the scripted outcomes, and sends a callback on each result. */
 export class PushEngine {
+  /** References of 'late-register' pushes the operator is still processing: known to nobody yet. */
+  private readonly registering = new Set<string>();
+
   constructor(private readonly deps: PushEngineDeps) {}
 
   push(body: PushRequestBody): PushOutcome {
@@ -55,6 +58,10 @@ export class PushEngine {
     const scenario = scenarioFor(body.msisdn);
     if (scenario.kind === 'hang') {
       log('push.hanging', { partner_reference: body.partner_reference });
+      return { kind: 'hang' };
+    }
+    if (scenario.kind === 'late-register') {
+      this.registerLate(body);
       return { kind: 'hang' };
     }
     if (scenario.kind === 'rejected') {
@@ -90,6 +97,21 @@ export class PushEngine {
     this.deps.log('push.code_accepted', { partner_reference: partnerReference });
     this.play(push, scenarioFor(push.msisdn));
     return { kind: 'accepted', push };
+  }
+
+  /** The first request of a 'late-register' push starts its processing; retries meanwhile change nothing. */
+  private registerLate(body: PushRequestBody): void {
+    const { store, log, timers, lateConfirmDelayMs } = this.deps;
+    if (this.registering.has(body.partner_reference)) return;
+    this.registering.add(body.partner_reference);
+    log('push.registering_late', { partner_reference: body.partner_reference, after_ms: lateConfirmDelayMs });
+    timers.after(lateConfirmDelayMs, () => {
+      this.registering.delete(body.partner_reference);
+      if (store.get(body.partner_reference)) return;
+      const push = store.create(body, { state: 'PENDING', txn_status: null, failure_reason: null }, true);
+      log('push.accepted', { partner_reference: push.partnerReference, session_id: push.sessionId, scenario: 'late-register' });
+      this.play(push, { kind: 'scripted', after: 'soon', result: CONFIRMED });
+    });
   }
 
   /** A scripted outcome after its delay; 'never' and 'manual' wait (for ever, or for a person on the phone). */

@@ -12,6 +12,7 @@ describe('scenarioFor (the outcome of a test number by its last two digits)', ()
     ['+2250700000008', { kind: 'hang' }],
     ['+2250700000009', { kind: 'scripted', after: 'late', result: { state: 'OK', txn_status: '200', failure_reason: null } }],
     ['+2250700000010', { kind: 'scripted', after: 'soon', result: { state: 'OK', txn_status: '200', failure_reason: null } }],
+    ['+2250700000013', { kind: 'late-register' }],
   ])('%s', (msisdn, expected) => {
     expect(scenarioFor(msisdn)).toEqual(expected);
   });

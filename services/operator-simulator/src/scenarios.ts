@@ -11,6 +11,13 @@ export type Scenario =
   | { kind: 'rejected'; result: Omit<WireResult, 'provider_tx_id'> }
   /** The operator never answers the push request (the caller's timeout fires first). */
   | { kind: 'hang' }
+  /**
+   * The operator is still processing the push when asked: no answer to the push request (as 'hang') and
+   * "never saw it" to the status query, until lateConfirmDelayMs after the first request; then the push is
+   * registered, the phone rings and the customer confirms after outcomeDelayMs. What a real operator's
+   * backlog does: the payment is FAILED on our side by then, and its late success must be returned.
+   */
+  | { kind: 'late-register' }
   /** Accepted, then nothing ever happens: the transaction must expire on our side. */
   | { kind: 'never' }
   /** Accepted; a person confirms or declines on the virtual phone page. */
@@ -31,6 +38,7 @@ const BY_SUFFIX: Readonly<Record<string, Scenario>> = {
   '09': { kind: 'scripted', after: 'late', result: OK },
   // Cash-in as 01; its refunds are the ones that fail (refundsRejectedFor).
   '10': { kind: 'scripted', after: 'soon', result: OK },
+  '13': { kind: 'late-register' },
 };
 
 export function scenarioFor(msisdn: string): Scenario {

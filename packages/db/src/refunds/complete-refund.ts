@@ -5,6 +5,7 @@ import { post } from '../ledger.js';
 import type { OutboxRow } from '../outbox.js';
 import { transition, type TransitionOutcome } from '../transactions/transition.js';
 import { recordWebhookEvent } from '../webhooks/record-webhook-event.js';
+import { completeLateSuccessReturn, LATE_SUCCESS_ORIGIN } from './late-success-return.js';
 import { refundSnapshotOf } from './refund-snapshot.js';
 
 export type RefundOutcome =
@@ -21,11 +22,16 @@ export interface CompletedRefund {
 /**
  * Records the operator's answer to a refund: PENDING -> SUCCESS pays the reservation out (and
  * reverses the cash-in once refunds cover it all); PENDING -> FAILED releases it. A refund already
- * decided is left alone (null): duplicate runs are harmless.
+ * decided is left alone (null): duplicate runs are harmless. The return of a late success (origin
+ * LATE_SUCCESS) is recorded apart: it is not the merchant's (completeLateSuccessReturn).
  */
 export async function completeRefund(tx: Tx, refundId: string, outcome: RefundOutcome, now = new Date()): Promise<CompletedRefund | null> {
   const pending = await tx.refund.findUnique({ where: { id: refundId } });
   if (!pending) return null;
+  if (pending.origin === LATE_SUCCESS_ORIGIN) {
+    const refund = await completeLateSuccessReturn(tx, pending, outcome, now);
+    return refund ? { refund, reversed: null, outbox: [] } : null;
+  }
   // Same lock order as transition(): the transaction row first, so its events stay in order.
   const [t] = await tx.$queryRaw<{ merchant_order_id: string; country_code: string; notify_url: string | null }[]>`
     SELECT merchant_order_id, country_code, notify_url FROM transactions WHERE id = ${pending.transactionId}::uuid FOR UPDATE`;

@@ -10,6 +10,7 @@ export { transactionTimeline, type TimelineItem } from './transaction-timeline.j
 export { createExportPool, streamTransactionExport, type ExportPool, type ExportPoolOptions, type ExportedTransaction, type TransactionExportFilter } from '../export-transactions.js';
 export { createRefund, REFUND_REQUEST_TOPIC, type NewRefund, type CreateRefundResult } from '../refunds/create-refund.js';
 export { completeRefund, type RefundOutcome, type CompletedRefund } from '../refunds/complete-refund.js';
+export { holdLateSuccess, completeLateSuccessReturn, LATE_SUCCESS_ORIGIN, type HeldLateSuccess } from '../refunds/late-success-return.js';
 export { refundSnapshotOf } from '../refunds/refund-snapshot.js';
 export { post, type LedgerScope } from '../ledger.js';
 export { balancesOf, type BalanceRow } from '../balances.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createCashout, rejectCashout, transition } from '@mm/db/transactions';
+import { completeRefund, createCashout, holdLateSuccess, rejectCashout, transition } from '@mm/db/transactions';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
 import type { PageResponse, TestClient } from '../test-support/client.js';
 import { abandon, failByOperator, failOnce, logInAs, newCashin, newMerchant, seedSubsidiaries } from '../test-support/transaction-data.js';
@@ -131,6 +131,24 @@ describe('/transactions: search and detail', () => {
     // The event list: still being retried, so no Re-send button.
     expect(page.text).toMatch(new RegExp(`<tr data-event-id="${eventId}">[\\s\\S]*?data-status="PENDING"`));
     expect(page.text).not.toContain('data-resend=');
+  });
+
+  it('shows a late success for a FAILED cash-in and its automatic return to the customer (decisions 13)', async () => {
+    const t = await newCashin(bo.db, { merchantId: shopA, msisdn: '+2250707000113', amount: 3000 });
+    await failByOperator(bo.db, t.id);
+    const held = (await bo.db.$transaction((tx) => holdLateSuccess(tx, t.id, { providerState: 'OK', providerTxnStatus: '200', providerTxId: 'MPLATE42' })))!;
+    const returning = await viewer.get(`/transactions/${t.id}`);
+    expect(returning.text).toMatch(/<dd data-field="status">[^]*?data-status="FAILED"/);
+    expect(returning.text).toMatch(/<dd data-field="late_success">[^]*?data-late-success="RETURNING"[^]*?3 000 XOF/);
+    const timeline = /<table id="timeline">([\s\S]*?)<\/table>/.exec(returning.text)![1]!;
+    expect([...timeline.matchAll(/data-kind="([\w-]+)"(?: data-to="(\w+)")?/g)].map((m) => m[2] ?? m[1])).toEqual(['CREATED', 'INITIATED', 'FAILED', 'late-success', 'refund']);
+    expect(timeline).toMatch(new RegExp(`<tr data-kind="late-success" data-refund-id="${held.refund.id}">[\\s\\S]*?MPLATE42[\\s\\S]*?held in suspense`));
+    expect(timeline).toMatch(new RegExp(`<tr data-kind="refund" data-refund-id="${held.refund.id}" data-origin="LATE_SUCCESS">[\\s\\S]*?Return to the customer[\\s\\S]*?data-status="PENDING"`));
+
+    await bo.db.$transaction((tx) => completeRefund(tx, held.refund.id, { status: 'FAILED', failureReason: 'REFUND_REJECTED' }));
+    const failed = await viewer.get(`/transactions/${t.id}`);
+    expect(failed.text).toMatch(/<dd data-field="late_success">[^]*?data-late-success="RETURN_FAILED"[^]*?held in suspense/);
+    expect(failed.text).toContain('Failure reason: REFUND_REJECTED');
   });
 
   it('shows who decided a cash-out', async () => {

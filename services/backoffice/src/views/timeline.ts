@@ -26,8 +26,13 @@ function row(item: TimelineItem, currency: string): SafeHtml {
       return html`<tr data-kind="state" data-to="${item.to}"><td>${when(item.at)}</td><td>State</td>
 <td>${item.from ? html`${statusBadge(item.from)} → ` : ''}${statusBadge(item.to)}</td>
 <td><code>${item.cause}</code>${detailList(item.detail)}</td></tr>`;
+    case 'late-success':
+      return html`<tr data-kind="late-success" data-refund-id="${item.refundId}"><td>${when(item.at)}</td><td>Late success</td>
+<td>${amount(item.amount, currency)} <span class="badge">in suspense</span></td>
+<td>The operator confirmed the payment after it was FAILED here${item.providerTxId ? html` (operator transaction id <code>${item.providerTxId}</code>)` : ''}.
+The money is the customer's: held in suspense and returned through the operator automatically. The merchant is not notified.</td></tr>`;
     case 'refund':
-      return html`<tr data-kind="refund" data-refund-id="${item.refundId}"><td>${when(item.at)}</td><td>Refund</td>
+      return html`<tr data-kind="refund" data-refund-id="${item.refundId}" data-origin="${item.origin}"><td>${when(item.at)}</td><td>${item.origin === 'LATE_SUCCESS' ? 'Return to the customer' : 'Refund'}</td>
 <td>${amount(item.amount, currency)} ${statusBadge(item.status)}</td>
 <td><code>${item.refundId}</code>${item.failureReason ? html`<br>Failure reason: ${item.failureReason}` : ''}${item.completedAt ? html`<br>Completed ${when(item.completedAt)}` : ''}</td></tr>`;
     case 'webhook':
@@ -39,7 +44,7 @@ ${item.statusCode === null ? 'no response' : html`HTTP <span data-status-code>${
   }
 }
 
-/** Everything that happened, oldest first: state changes with operator detail, refunds, webhook attempts. */
+/** Everything that happened, oldest first: state changes with operator detail, refunds, late successes, webhook attempts. */
 export function timelineView(items: TimelineItem[], currency: string): SafeHtml {
   if (items.length === 0) return html`<p class="muted">Nothing recorded yet.</p>`;
   return html`<table id="timeline"><thead><tr><th>When</th><th>What</th><th>Change / result</th><th>Detail</th></tr></thead>

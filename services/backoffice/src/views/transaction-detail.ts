@@ -48,6 +48,7 @@ export function transactionDetailView(v: TransactionDetailView): SafeHtml {
     field('Created', when(t.createdAt), 'created_at'),
     field('Updated', when(t.updatedAt), 'updated_at'),
     field('Request fingerprint', html`<code>${t.requestFingerprint}</code>`, 'request_fingerprint'),
+    ...lateSuccessField(v.history.items, t.currency),
   ];
   return html`<p><a href="/transactions">← Transactions</a></p>
 <h1>Transaction <code>${t.id}</code></h1>
@@ -57,6 +58,21 @@ ${v.notice ? html`<p class="notice" id="resend-notice">${v.notice}</p>` : ''}
 ${timelineView(v.history.items, t.currency)}
 <h2>Webhook events</h2>
 ${eventsTable(v)}`;
+}
+
+/**
+ * A late success for this FAILED cash-in (decisions 13): where its money is. Only a FAILED return asks
+ * a person for something: the money stays in suspense until it is paid back another way.
+ */
+function lateSuccessField(items: TransactionHistory['items'], currency: string): SafeHtml[] {
+  const ret = items.find((i) => i.kind === 'refund' && i.origin === 'LATE_SUCCESS');
+  if (!ret || ret.kind !== 'refund') return [];
+  const state = ret.status === 'SUCCESS'
+    ? html`<span class="badge ok" data-late-success="RETURNED">returned to the customer</span>`
+    : ret.status === 'FAILED'
+      ? html`<span class="badge off" data-late-success="RETURN_FAILED">return FAILED: held in suspense, pay the customer back by hand</span>`
+      : html`<span class="badge" data-late-success="RETURNING">returning to the customer</span>`;
+  return [field('Late success', html`${state} ${amount(ret.amount, currency)} <span class="muted">(return <code>${ret.refundId}</code>; the merchant still sees FAILED)</span>`, 'late_success')];
 }
 
 function eventsTable(v: TransactionDetailView): SafeHtml {

@@ -25,8 +25,10 @@ export function refundsRouter(deps: { db: Db; afterCommit: AfterCommit }): Route
 
   router.get('/refunds/:id', async (req, res) => {
     const id = req.params.id;
+    // The return of a late success is the customer's money going back, not a refund the merchant asked
+    // for (decisions 13): it does not exist for the merchant.
     const refund = isUuid(id)
-      ? await deps.db.refund.findFirst({ where: { id, merchantId: merchantContext(res).merchantId }, include: { transaction: { select: { merchantOrderId: true } } } })
+      ? await deps.db.refund.findFirst({ where: { id, merchantId: merchantContext(res).merchantId, origin: 'MERCHANT' }, include: { transaction: { select: { merchantOrderId: true } } } })
       : null;
     if (!refund) throw new DomainError('NOT_FOUND', 'no refund with this id');
     setTransactionId(res, refund.transactionId);

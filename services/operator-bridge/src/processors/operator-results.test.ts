@@ -41,16 +41,30 @@ describe('operator result for a cash-in that is already final', () => {
     provider_tx_id: state === 'OK' ? 'MP9' : null, provider_session_id: null, failure_reason: null, source: 'callback',
   });
 
-  it('an OK for a FAILED cash-in changes nothing, is logged as an error to reconcile and counted', async () => {
+  it('an OK for a FAILED cash-in leaves the cash-in as it is and starts one return to the customer; a repeat starts nothing more', async () => {
     const t = await failedCashin('captured-but-failed', 'OPERATOR_UNAVAILABLE');
+    const before = await db.transaction.findUniqueOrThrow({ where: { id: t.id } });
     let counted = 0;
-    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapters: oneAdapter(noStatus), onCapturedButFailed: () => { counted++; } })(result(t.providerReference, 'OK'));
-    expect(counted).toBe(1);
-    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'FAILED', providerTxId: null });
+    let held = 0;
+    const published: unknown[] = [];
+    const afterCommit = { run: async (changes: ({ outbox: unknown[] } | null)[]) => { for (const c of changes) published.push(...(c?.outbox ?? [])); } };
+    const handle = operatorResultsHandler({
+      db, afterCommit: afterCommit as unknown as typeof noEffects, logger, adapters: oneAdapter(noStatus),
+      onCapturedButFailed: () => { counted++; }, onLateSuccessHeld: () => { held++; },
+    });
+    await handle(result(t.providerReference, 'OK'));
+    await handle(result(t.providerReference, 'OK'));
+    expect({ counted, held }).toEqual({ counted: 2, held: 1 });
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toEqual(before);
+    const [ret, ...others] = await db.refund.findMany({ where: { transactionId: t.id } });
+    expect(others).toEqual([]);
+    expect(ret).toMatchObject({ origin: 'LATE_SUCCESS', status: 'PENDING', amount: 1000n, originalProviderTxId: 'MP9' });
+    expect(published).toEqual([expect.objectContaining({ topic: 'refund-requests', payload: { refund_id: ret!.id } })]);
     expect(lines).toContainEqual(expect.objectContaining({
-      level: 50, transaction_id: t.id, providerReference: t.providerReference, failureCode: 'OPERATOR_UNAVAILABLE',
-      msg: 'operator confirmed a payment that is FAILED here: reconcile by hand',
+      level: 40, transaction_id: t.id, providerReference: t.providerReference, refund_id: ret!.id,
+      msg: 'operator confirmed a payment that is FAILED here: its money is held in suspense and returned to the customer',
     }));
+    expect(lines.filter((l) => l.level === 50)).toEqual([]);
   });
 
   it('a duplicate cancel of a FAILED cash-in is just a duplicate: no error', async () => {

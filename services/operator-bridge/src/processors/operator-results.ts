@@ -1,6 +1,6 @@
 import type { Db, Transaction } from '@mm/db';
-import { applyOperatorResult, readTransaction } from '@mm/db/transactions';
-import { needsStatusConfirmation, type OperatorResult } from '@mm/domain';
+import { applyOperatorResult, holdLateSuccess, readTransaction, type HeldLateSuccess } from '@mm/db/transactions';
+import { isConfirmedPayment, needsStatusConfirmation, type OperatorResult } from '@mm/domain';
 import { paymentLookupOf, type OperatorAdapter, type OperatorAdapters } from '@mm/operators';
 import type { AfterCommit, OperatorResultJob } from '@mm/queues';
 import type { Logger } from '@mm/observability';
@@ -12,8 +12,10 @@ export interface OperatorResultsDeps {
   logger: Logger;
   /** Asked when a result is a hint or an OK without its 200: only the operator's status can confirm it. */
   adapters: OperatorAdapters<Pick<OperatorAdapter, 'queryStatus'>>;
-  /** Counts operator OKs for cash-ins FAILED here (a metric an SRE alerts on). */
+  /** Counts operator OKs for cash-ins FAILED here, repeats included. */
   onCapturedButFailed?(): void;
+  /** Counts late successes whose return to the customer was started (decisions 13). */
+  onLateSuccessHeld?(): void;
 }
 
 type Result = OperatorResult & { providerSessionId?: string | null };
@@ -64,8 +66,15 @@ async function takeResult(deps: OperatorResultsDeps, payload: OperatorResultJob,
   const result = payload.source === 'hint' || foreign ? await decidedStatus(deps, t) : askOperator ? await confirmedByStatus(deps, t) : received;
   if (!result) return true;
   const cause = result === received ? `operator-result:${payload.source}` : 'operator-result:status-confirmation';
-  const outcome = await commitStep(deps, (tx) => applyOperatorResult(tx, t.id, result, cause));
-  if (!outcome && result.providerState === 'OK' && result.providerTxnStatus === '200') await flagCapturedButFailed(deps, t.id, payload.provider_reference);
+  const step = await commitStep(deps, async (tx) => {
+    const moved = await applyOperatorResult(tx, t.id, result, cause);
+    if (moved || !isConfirmedPayment(result)) return moved && { ...moved, held: null, moved: true };
+    // Refused by the state machine: if it is because the cash-in is FAILED, the money goes back, in the
+    // same database transaction as the result's other effects would have been (decisions 13).
+    const held = await holdLateSuccess(tx, t.id, result);
+    return held && { outbox: held.outbox, held, moved: false };
+  });
+  if (isConfirmedPayment(result) && !step?.moved) await reportCapturedButFailed(deps, t.id, payload.provider_reference, step?.held ?? null);
   return true;
 }
 
@@ -96,14 +105,22 @@ async function confirmedByStatus(deps: OperatorResultsDeps, t: Transaction): Pro
 }
 
 /**
- * The operator took the customer's money for a cash-in that is FAILED here (final, decisions 4): only
- * possible when every push call and the last status query went unanswered although the push reached
- * the operator. Nothing may move it now; an operator must reconcile, so it is logged as an error.
+ * The operator took the customer's money for a cash-in that is FAILED here (final, decisions 4): possible
+ * when every push call and the last status query went unanswered, or the operator said it never saw the
+ * push, and it registered it afterwards. Its return to the customer was started with this result (held),
+ * or by an earlier copy of it (a repeat: nothing more to do). Either way no person has to act unless the
+ * return fails, which the refund worker reports.
  */
-async function flagCapturedButFailed(deps: OperatorResultsDeps, transactionId: string, providerReference: string): Promise<void> {
-  const t = await deps.db.transaction.findUnique({ where: { id: transactionId }, select: { status: true, failureCode: true } });
+async function reportCapturedButFailed(deps: OperatorResultsDeps, transactionId: string, providerReference: string, held: HeldLateSuccess | null): Promise<void> {
+  if (held) {
+    deps.onCapturedButFailed?.();
+    deps.onLateSuccessHeld?.();
+    deps.logger.warn({ transaction_id: transactionId, providerReference, refund_id: held.refund.id }, 'operator confirmed a payment that is FAILED here: its money is held in suspense and returned to the customer');
+    return;
+  }
+  const t = await deps.db.transaction.findUnique({ where: { id: transactionId }, select: { status: true } });
   if (t?.status === 'FAILED') {
     deps.onCapturedButFailed?.();
-    deps.logger.error({ transaction_id: transactionId, providerReference, failureCode: t.failureCode }, 'operator confirmed a payment that is FAILED here: reconcile by hand');
+    deps.logger.info({ transaction_id: transactionId, providerReference }, 'operator confirmed again a payment that is FAILED here: its return was already started');
   }
 }

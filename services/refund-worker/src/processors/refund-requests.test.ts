@@ -1,5 +1,5 @@
 import type { Db } from '@mm/db';
-import { balancesOf, createCashin, createRefund, transition } from '@mm/db/transactions';
+import { balancesOf, createCashin, createRefund, holdLateSuccess, transition } from '@mm/db/transactions';
 import { Registry } from '@mm/observability';
 import { OperatorPendingError, OperatorRefusedError, OperatorUnavailableError } from '@mm/operators';
 import { failingOperator, oneAdapter } from '@mm/operators/testing';
@@ -84,5 +84,62 @@ describe('refund refused by the operator', () => {
     expect(after.availableAt.getTime()).toBeGreaterThan(Date.now());
     // The same row published again (a new job id from its run), delayed until it is due.
     expect(announced).toEqual([{ outbox: [expect.objectContaining({ id: outboxId, run: before.run + 1 })] }]);
+  });
+});
+
+describe('return of a late success (decisions 13)', () => {
+  let fixture: MerchantTestDatabase;
+  let db: Db;
+  let merchantId: string;
+  const afterCommit = { run: async () => undefined } as unknown as AfterCommit;
+  beforeAll(async () => {
+    fixture = await createMerchantTestDatabase();
+    ({ db, merchantId } = fixture);
+  });
+  afterAll(async () => {
+    await fixture.close();
+  });
+
+  async function heldReturn(order: string) {
+    const c = await createCashin(db, {
+      merchantId, merchantOrderId: order, amount: 3000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000013',
+      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order,
+    });
+    if (c.kind !== 'created') throw new Error('not created');
+    await db.$transaction(async (tx) => {
+      await transition(tx, { transactionId: c.transaction.id, to: 'INITIATED', cause: 'test' });
+      await transition(tx, { transactionId: c.transaction.id, to: 'FAILED', cause: 'test', patch: { failureCode: 'OPERATOR_UNAVAILABLE' } });
+    });
+    const held = await db.$transaction((tx) => holdLateSuccess(tx, c.transaction.id, { providerState: 'OK', providerTxnStatus: '200', providerTxId: 'MPL' }));
+    return { refund: held!.refund, outboxId: held!.outbox[0]!.id, transactionId: c.transaction.id };
+  }
+  const suspense = async () => (await db.ledgerAccount.findFirst({ where: { merchantId: null, countryCode: 'CI', kind: 'CUSTOMER_SUSPENSE' } }))?.balance;
+  const counted = async (metrics: Registry) => sumBy(await metrics.metrics(), 'mm_late_success_returns_total', (l) => l.outcome!);
+
+  it('paid back through the operator\'s refund: suspense to zero, no webhook, the cash-in unchanged, counted as returned', async () => {
+    const { refund, outboxId, transactionId } = await heldReturn('late-returned');
+    const before = await db.transaction.findUniqueOrThrow({ where: { id: transactionId } });
+    const asked: unknown[] = [];
+    const operator = { ...failingOperator(new Error('unused')), refund: async (req: unknown) => { asked.push(req); return { state: 'OK' as const, providerRefundId: 'RF77' }; } };
+    const metrics = new Registry();
+    const run = refundRequestsHandler({ db, adapters: oneAdapter(operator), afterCommit, metrics });
+    await run({ outbox_id: outboxId, refund_id: refund.id });
+    await run({ outbox_id: outboxId, refund_id: refund.id });
+    expect(asked).toEqual([expect.objectContaining({ partnerReference: refund.providerReference, originalPartnerReference: before.providerReference, amount: 3000 })]);
+    expect(await db.refund.findUniqueOrThrow({ where: { id: refund.id } })).toMatchObject({ status: 'SUCCESS', providerRefundId: 'RF77' });
+    expect(await suspense()).toBe(0n);
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: transactionId } })).toEqual(before);
+    expect(await db.webhookEvent.count({ where: { transactionId } })).toBe(1);
+    expect(await counted(metrics)).toEqual({ returned: 1, failed: 0 });
+  });
+
+  it('refused by the operator: FAILED with its reason, left in suspense for a person, counted as failed', async () => {
+    const { refund, outboxId } = await heldReturn('late-refused');
+    const metrics = new Registry();
+    const refused = new OperatorRefusedError('refund', 409, '{"error":"not_refundable"}');
+    await refundRequestsHandler({ db, adapters: oneAdapter(failingOperator(refused)), afterCommit, metrics })({ outbox_id: outboxId, refund_id: refund.id });
+    expect(await db.refund.findUniqueOrThrow({ where: { id: refund.id } })).toMatchObject({ status: 'FAILED', failureReason: expect.stringContaining('409') });
+    expect(await suspense()).toBe(3000n);
+    expect(await counted(metrics)).toEqual({ returned: 0, failed: 1 });
   });
 });

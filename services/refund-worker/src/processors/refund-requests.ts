@@ -1,9 +1,9 @@
 import { completeOutbox, type Db } from '@mm/db';
-import { completeRefund } from '@mm/db/transactions';
+import { completeRefund, LATE_SUCCESS_ORIGIN } from '@mm/db/transactions';
 import type { Registry } from '@mm/observability';
 import { OperatorPendingError, OperatorRefusedError, operatorRefusals, paymentLookupOf, type OperatorAdapters, type RefundResult } from '@mm/operators';
 import type { AfterCommit, RefundRequestJob } from '@mm/queues';
-import { askAgainLater, commitStep } from '@mm/worker-runtime';
+import { askAgainLater, commitStep, lateSuccessReturns } from '@mm/worker-runtime';
 
 /**
  * refund-requests consumer: pays the refund back through the operator and records the answer.
@@ -13,10 +13,12 @@ import { askAgainLater, commitStep } from '@mm/worker-runtime';
  * the outbox relay, then the job is parked): the refund stays PENDING, because the money may already
  * have moved, and a retry uses the same reference, which the operator dedupes. It is FAILED only when
  * the operator says so: a FAILED answer, or a refusal of the request itself (a 4xx about it), which
- * will not change on retry and is counted in mm_operator_refusals_total.
+ * will not change on retry and is counted in mm_operator_refusals_total. The return of a late success
+ * (origin LATE_SUCCESS, decisions 13) is paid the same way; only what its answer records differs.
  */
 export function refundRequestsHandler(deps: { db: Db; adapters: OperatorAdapters; afterCommit: AfterCommit; metrics: Registry }) {
   const refusals = operatorRefusals(deps.metrics);
+  const lateReturns = lateSuccessReturns(deps.metrics, ['returned', 'failed']);
   return async (payload: RefundRequestJob): Promise<void> => {
     const refund = await deps.db.refund.findUnique({ where: { id: payload.refund_id }, include: { transaction: true } });
     if (!refund || refund.status !== 'PENDING') {
@@ -40,14 +42,18 @@ export function refundRequestsHandler(deps: { db: Db; adapters: OperatorAdapters
       await askAgainLater(deps, payload.outbox_id);
       return;
     }
+    let decided = false;
     await commitStep(deps, async (tx) => {
       const done = await completeRefund(tx, refund.id, result.state === 'OK'
         ? { status: 'SUCCESS', providerRefundId: result.providerRefundId }
         : { status: 'FAILED', failureReason: result.reason });
+      decided = done !== null;
       // The refund's webhook and, when it completed the refunds, the cash-in's move to REVERSED (the only
       // change of the transaction's status a refund makes, so the only one announced).
       if (!done) return null;
       return done.reversed ? { ...done.reversed, outbox: done.outbox } : { outbox: done.outbox };
     }, { completes: payload.outbox_id });
+    // A late success's return (decisions 13) refused by the operator stays in suspense: a person must act.
+    if (decided && refund.origin === LATE_SUCCESS_ORIGIN) lateReturns.inc({ outcome: result.state === 'OK' ? 'returned' : 'failed' });
   };
 }

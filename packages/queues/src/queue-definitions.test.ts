@@ -14,7 +14,8 @@ const DAY_S = 24 * 3600;
 function bounded(kept: Kept): boolean {
   if (kept === true) return true;
   if (typeof kept !== 'object') return false;
-  return Number.isFinite(kept.age) && (kept.age ?? 0) > 0 && Number.isFinite(kept.count) && (kept.count ?? 0) > 0;
+  const { age, count } = kept as { age?: number; count?: number };
+  return age !== undefined && count !== undefined && Number.isFinite(age) && age > 0 && Number.isFinite(count) && count > 0;
 }
 
 describe('retention of finished jobs in Redis', () => {

@@ -9,8 +9,10 @@
  * BENCH_CONNECTIONS (50) the connections of the saturating loads, BENCH_FLOW_CONNECTIONS (64) those of
  * the completed-cash-ins loads, BENCH_EXPORT_ROWS (1 000 000; 0 skips) the export size.
  * BENCH_CPU_PROF=<dir> starts every service with --cpu-prof into that folder (profiles on exit);
- * BENCH_PHASES (ceiling,flow,cashin,status,export; `scaling` on request) runs only some phases, e.g. to
- * profile one of them; only a run of every default phase rewrites docs/performance.md. Any error, lost
+ * BENCH_PHASES (ceiling,flow,cashin,status,export; `scaling` and `growth` on request) runs only some phases, e.g. to
+ * profile one of them; only a run of every default phase rewrites docs/performance.md. `growth`
+ * (BENCH_GROWTH_CASHINS, 500) prints the rows and bytes a cash-in leaves per table and in Redis, before and
+ * after retention (growth.ts), for docs/reliability.md. Any error, lost
  * cash-in or ledger problem makes the run exit 1 after printing its table.
  */
 import { randomBytes } from 'node:crypto';
@@ -21,6 +23,7 @@ import pg from 'pg';
 import { startChaosSystem, type ChaosOptions, type ChaosSystem, type ServiceName } from '@mm/chaos/system';
 import { cpuPerRequest, cpuSnapshot } from './support/cpu.js';
 import { exportBench } from './export-bench.js';
+import { measureGrowth } from './growth.js';
 import { flowTally } from './support/flow-sql.js';
 import { signatureVerification } from './signature-verification.js';
 import { runLoad, startServer } from './support/node-process.js';
@@ -30,11 +33,12 @@ import { settle, type Settled } from './support/settle.js';
 import type { FlowResult, LoadResult } from './support/load-job.js';
 
 const DEFAULT_PHASES = ['ceiling', 'flow', 'cashin', 'status', 'export'];
-const ALL_PHASES = [...DEFAULT_PHASES, 'scaling'];
+const ALL_PHASES = [...DEFAULT_PHASES, 'scaling', 'growth'];
 const seconds = Number(process.env.BENCH_SECONDS ?? 30);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const flowConnections = Number(process.env.BENCH_FLOW_CONNECTIONS ?? 64);
 const exportRows = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
+const growthCashins = Number(process.env.BENCH_GROWTH_CASHINS ?? 500);
 const phases = new Set((process.env.BENCH_PHASES ?? DEFAULT_PHASES.join(',')).split(','));
 const unknown = [...phases].filter((p) => !ALL_PHASES.includes(p));
 if (unknown.length > 0) throw new Error(`BENCH_PHASES: unknown ${unknown.join(', ')} (phases: ${ALL_PHASES.join(', ')})`);
@@ -92,10 +96,13 @@ let flowPerS = NaN;
 
 if (DEFAULT_PHASES.some((p) => phases.has(p))) await systemPhases();
 if (phases.has('scaling')) await scaling();
+if (phases.has('growth')) await growth();
 
 const heading = `Latest run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${seconds} s per load, ${connections} connections (${flowConnections} for completed cash-ins), ${availableParallelism()} cores, everything on one machine.`;
-console.log(`\n${heading}\n`);
-console.table(rows);
+if (rows.length > 0) {
+  console.log(`\n${heading}\n`);
+  console.table(rows);
+}
 if (DEFAULT_PHASES.every((p) => phases.has(p))) {
   writeLatestRun(DOC, heading, rows);
   console.log(`written to ${DOC}`);
@@ -279,6 +286,22 @@ async function scaling(): Promise<void> {
     } finally {
       await sys.stop();
     }
+  }
+}
+
+/**
+ * Growth per cash-in (opt-in: a system of its own). Expiry checks due 5 s after PENDING, so that every
+ * outbox row is completed within the phase and the retention run sees what it would in production.
+ */
+async function growth(): Promise<void> {
+  console.log(`growth: ${growthCashins} cash-ins, then the retention run`);
+  const sys = await startChaosSystem({ ...systemOptions('bench-growth'), confirmationTimeoutS: 5 });
+  try {
+    const report = await measureGrowth(sys, growthCashins);
+    problems.push(...report.problems);
+    console.log(`\n${report.markdown}\n`);
+  } finally {
+    await sys.stop();
   }
 }
 

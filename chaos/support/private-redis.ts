@@ -82,6 +82,38 @@ export class PrivateRedis {
     return data.filter((d): d is string => d !== null).map((d) => JSON.parse(d) as Record<string, unknown>);
   }
 
+  /** INFO memory's used_memory: every byte the server holds for data and itself. */
+  async usedMemory(): Promise<number> {
+    const info = await this.admin!.info('memory');
+    return Number(/^used_memory:(\d+)/m.exec(info)?.[1] ?? NaN);
+  }
+
+  /**
+   * Every key, grouped by its shape (ids, numbers and hashes replaced by `*`), with MEMORY USAGE summed,
+   * and how many of them expire (a TTL): what grows for good is what does not.
+   */
+  async keyspace(): Promise<{ pattern: string; keys: number; bytes: number; expiring: number }[]> {
+    const groups = new Map<string, { pattern: string; keys: number; bytes: number; expiring: number }>();
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.admin!.scan(cursor, 'COUNT', 1000);
+      cursor = next;
+      for (const key of keys) {
+        const pattern = key
+          .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(_\d+)?/g, '*')
+          .replace(/[0-9a-f]{32,}/g, '*')
+          .replace(/(?<=:)[^:]*\d[^:]*(?=$|:)/g, '*');
+        const [bytes, ttl] = await Promise.all([this.admin!.memory('USAGE', key), this.admin!.pttl(key)]);
+        const g = groups.get(pattern) ?? { pattern, keys: 0, bytes: 0, expiring: 0 };
+        g.keys++;
+        g.bytes += Number(bytes ?? 0);
+        if (ttl > 0) g.expiring++;
+        groups.set(pattern, g);
+      }
+    } while (cursor !== '0');
+    return [...groups.values()].sort((a, b) => b.bytes - a.bytes);
+  }
+
   /** kill -9 and start again on the same port: every connection drops, the data is gone. */
   async restart(downMs = 0): Promise<void> {
     await this.kill();

@@ -1,4 +1,4 @@
-import { operator } from './fragments.js';
+import { operator, retention, retentionPolicy } from './fragments.js';
 import { parseEnv } from './parse-env.js';
 import Joi from 'joi';
 
@@ -9,5 +9,22 @@ describe('operator fragment', () => {
     expect(parseEnv(schema, {})).toMatchObject({ OPERATOR_BREAKER_THRESHOLD: 10, OPERATOR_BREAKER_PROBE_S: 30 });
     expect(parseEnv(schema, { OPERATOR_BREAKER_THRESHOLD: '0', OPERATOR_BREAKER_PROBE_S: '0.05' })).toMatchObject({ OPERATOR_BREAKER_THRESHOLD: 0, OPERATOR_BREAKER_PROBE_S: 0.05 });
     expect(() => parseEnv(schema, { OPERATOR_BREAKER_THRESHOLD: '-1', OPERATOR_BREAKER_PROBE_S: '0' })).toThrow(/OPERATOR_BREAKER_THRESHOLD.*OPERATOR_BREAKER_PROBE_S/);
+  });
+});
+
+describe('retention fragment', () => {
+  const retentionSchema = Joi.object({ ...retention, NODE_ENV: Joi.string().default('test') });
+
+  it('runs hourly, keeps completed outbox rows 7 days and finished webhook attempts 90, 1000 rows per DELETE', () => {
+    const env = parseEnv(retentionSchema, {});
+    expect(env).toMatchObject({ RETENTION_INTERVAL_S: 3600, RETENTION_OUTBOX_DAYS: 7, RETENTION_WEBHOOK_ATTEMPTS_DAYS: 90, RETENTION_BATCH_SIZE: 1000 });
+    expect(retentionPolicy(env)).toEqual({ outboxDays: 7, webhookAttemptsDays: 90, batchSize: 1000 });
+  });
+
+  it('refuses a retention under a day (rows would go as they are written) and batches out of bounds; an interval of 0 schedules nothing', () => {
+    expect(parseEnv(retentionSchema, { RETENTION_INTERVAL_S: '0' })).toMatchObject({ RETENTION_INTERVAL_S: 0 });
+    expect(() => parseEnv(retentionSchema, { RETENTION_OUTBOX_DAYS: '0', RETENTION_WEBHOOK_ATTEMPTS_DAYS: '0.5', RETENTION_BATCH_SIZE: '0', RETENTION_INTERVAL_S: '-1' }))
+      .toThrow(/RETENTION_INTERVAL_S.*RETENTION_OUTBOX_DAYS.*RETENTION_WEBHOOK_ATTEMPTS_DAYS.*RETENTION_BATCH_SIZE/s);
+    expect(() => parseEnv(retentionSchema, { RETENTION_BATCH_SIZE: '100000' })).toThrow(/RETENTION_BATCH_SIZE/);
   });
 });

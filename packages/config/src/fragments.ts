@@ -45,6 +45,14 @@ export interface RelayEnv {
   WORKER_LOCK_MS: number;
 }
 
+/** Values of the `retention` fragment: what the retention job deletes, and how often it runs. */
+export interface RetentionEnv {
+  RETENTION_INTERVAL_S: number;
+  RETENTION_OUTBOX_DAYS: number;
+  RETENTION_WEBHOOK_ATTEMPTS_DAYS: number;
+  RETENTION_BATCH_SIZE: number;
+}
+
 /** Values of the `referenceCache` fragment. */
 export interface ReferenceCacheEnv {
   /** API keys, merchant statuses and subsidiaries kept in memory at most this long; 0 reads them every time. */
@@ -122,6 +130,27 @@ export const relay = {
    */
   WORKER_LOCK_MS: Joi.number().integer().min(1000).default(30_000),
 };
+
+/**
+ * The retention job (docs/architecture.md, "Retention"): only operational rows are ever deleted, never
+ * money or audit rows, whatever these say.
+ */
+export const retention = {
+  // 0 schedules no run, and removes the schedule an earlier start left. Decimals so tests run it in milliseconds.
+  RETENTION_INTERVAL_S: Joi.number().min(0).default(3600),
+  // Completed outbox rows: nothing reads them once done; a week leaves time to look into an incident.
+  RETENTION_OUTBOX_DAYS: Joi.number().integer().min(1).default(7),
+  // The attempts of delivered or abandoned webhook events: the merchant lists them (GET /webhook-events)
+  // and staff see them in the back-office, so a quarter, longer than any dispute about a notification.
+  RETENTION_WEBHOOK_ATTEMPTS_DAYS: Joi.number().integer().min(1).default(90),
+  // Rows per DELETE statement: each holds its row locks for one short statement.
+  RETENTION_BATCH_SIZE: Joi.number().integer().min(1).max(10_000).default(1000),
+};
+
+/** The policy of a service's environment (pruneOperationalRows' RetentionPolicy). */
+export function retentionPolicy(env: RetentionEnv): { outboxDays: number; webhookAttemptsDays: number; batchSize: number } {
+  return { outboxDays: env.RETENTION_OUTBOX_DAYS, webhookAttemptsDays: env.RETENTION_WEBHOOK_ATTEMPTS_DAYS, batchSize: env.RETENTION_BATCH_SIZE };
+}
 
 /** A list of seconds, decimals allowed so tests can run a schedule in milliseconds. */
 export function secondsList() {

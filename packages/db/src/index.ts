@@ -7,3 +7,4 @@ export { isDatabaseUnavailable } from './database-unavailable.js';
 export { isUniqueViolation } from './transactions/create-cashin.js';
 export { HELD, insertOutbox, completeOutbox, findOverdueOutbox, rescheduleOutbox, type OutboxRow } from './outbox.js';
 export { recordFailedRun, listParkedJobs, countParkedJobs, unparkJob, type FailedRun, type ParkedJob } from './outbox-parking.js';
+export { pruneOperationalRows, TABLE_RETENTION, type PrunedTable, type RetentionPolicy } from './retention.js';

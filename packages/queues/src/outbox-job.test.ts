@@ -10,6 +10,7 @@ import { expiryChecks, type ExpiryCheckJob } from './definitions/expiry-checks.j
 import { operatorRequests, type OperatorRequestJob } from './definitions/operator-requests.js';
 import { operatorResults, type OperatorResultJob } from './definitions/operator-results.js';
 import { refundRequests, type RefundRequestJob } from './definitions/refund-requests.js';
+import type { RetentionRunJob } from './definitions/retention-runs.js';
 import { webhookDeliveries, type WebhookDeliveryJob } from './definitions/webhook-deliveries.js';
 import { OutboxPublisher, createOutboxPublisher } from './outbox-publisher.js';
 import { startOutboxRelay } from './outbox-relay.js';
@@ -36,9 +37,10 @@ same<QueueCatalog, {
   'refund-requests': RefundRequestJob;
   'cashout-requests': CashoutRequestJob;
   'customer-codes': CustomerCodeJob;
+  'retention-runs': RetentionRunJob;
 }>();
-// operator-results and customer-codes have no outbox_id: their jobs are added directly (the callback route,
-// the payment page), never through the outbox.
+// operator-results, customer-codes and retention-runs have no outbox_id: their jobs are added directly (the
+// callback route, the payment page, a job scheduler), never through the outbox.
 same<OutboxTopic, 'operator-requests' | 'expiry-checks' | 'webhook-deliveries' | 'refund-requests' | 'cashout-requests'>();
 
 export function outboxJobsCompileOnlyWithTheirTopicsPayload(): OutboxJob[] {

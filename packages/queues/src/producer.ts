@@ -27,14 +27,34 @@ export class QueueProducer<P extends object, N extends string = string> {
   }
 
   async add(payload: P, opts: { jobId?: string; delayMs?: number } = {}): Promise<void> {
-    const { error, value } = this.definition.schema.validate(payload);
-    if (error) throw new InvalidPayloadError(`invalid ${this.definition.name} payload: ${error.message}`);
-    await this.queue.add(this.definition.name, value, {
+    await this.queue.add(this.definition.name, this.checked(payload), {
       ...this.definition.jobOptions,
       ...this.options.jobOptions,
       ...(opts.jobId ? { jobId: opts.jobId } : {}),
       ...(opts.delayMs && opts.delayMs > 0 ? { delay: Math.ceil(opts.delayMs) } : {}),
     });
+  }
+
+  /**
+   * A job every `everyMs`, from a job scheduler kept in Redis under `schedulerId`: an upsert, so every
+   * replica calling it at start leaves one scheduler (the last call's interval), and one job per turn.
+   */
+  async schedule(schedulerId: string, everyMs: number, payload: P): Promise<void> {
+    const data = this.checked(payload);
+    await this.queue.upsertJobScheduler(schedulerId, { every: everyMs }, {
+      name: this.definition.name, data, opts: { ...this.definition.jobOptions, ...this.options.jobOptions },
+    });
+  }
+
+  /** Removes the scheduler (its next job included); false when there was none. */
+  async unschedule(schedulerId: string): Promise<boolean> {
+    return this.queue.removeJobScheduler(schedulerId);
+  }
+
+  private checked(payload: P): P {
+    const { error, value } = this.definition.schema.validate(payload);
+    if (error) throw new InvalidPayloadError(`invalid ${this.definition.name} payload: ${error.message}`);
+    return value as P;
   }
 
   async close(): Promise<void> {

@@ -5,6 +5,7 @@ import { expiryChecks } from './definitions/expiry-checks.js';
 import { operatorRequests } from './definitions/operator-requests.js';
 import { operatorResults } from './definitions/operator-results.js';
 import { refundRequests } from './definitions/refund-requests.js';
+import { retentionRuns } from './definitions/retention-runs.js';
 import { webhookDeliveries } from './definitions/webhook-deliveries.js';
 import type { QueueDefinition } from './queue-definition.js';
 
@@ -17,6 +18,7 @@ export const QUEUES: { [K in QueueName]: QueueDefinition<QueueCatalog[K], K> } =
   'refund-requests': refundRequests,
   'cashout-requests': cashoutRequests,
   'customer-codes': customerCodes,
+  'retention-runs': retentionRuns,
 };
 
 /** The queues fed by outbox rows. Exhaustive by construction: one missing, or one not fed by the outbox, does not compile. */

@@ -10,4 +10,5 @@ export const QUEUE_NAMES = {
   refundRequests: 'refund-requests',
   cashoutRequests: 'cashout-requests',
   customerCodes: 'customer-codes',
+  retentionRuns: 'retention-runs',
 } as const;

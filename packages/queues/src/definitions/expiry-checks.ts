@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { defineQueue } from '../queue-definition.js';
+import { COMPLETED_JOBS_KEPT, FAILED_JOBS_KEPT } from '../job-retention.js';
 import { QUEUE_NAMES } from '../queue-names.js';
 
 /**
@@ -24,7 +25,7 @@ export const expiryChecks = defineQueue({
   jobOptions: {
     attempts: 6,
     backoff: { type: 'exponential', delay: 2000 },
-    removeOnComplete: true,
-    removeOnFail: { age: 7 * 24 * 3600 },
+    removeOnComplete: COMPLETED_JOBS_KEPT,
+    removeOnFail: FAILED_JOBS_KEPT,
   },
 });

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { defineQueue } from '../queue-definition.js';
+import { COMPLETED_JOBS_KEPT, FAILED_JOBS_KEPT } from '../job-retention.js';
 import { QUEUE_NAMES } from '../queue-names.js';
 
 /** gateway -> refund-worker: pay an accepted refund back through the operator. */
@@ -16,7 +17,7 @@ export const refundRequests = defineQueue({
   jobOptions: {
     attempts: 5,
     backoff: { type: 'exponential', delay: 2000 },
-    removeOnComplete: true,
-    removeOnFail: { age: 7 * 24 * 3600 },
+    removeOnComplete: COMPLETED_JOBS_KEPT,
+    removeOnFail: FAILED_JOBS_KEPT,
   },
 });

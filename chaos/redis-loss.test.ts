@@ -94,10 +94,14 @@ it(`Redis away for ${OUTAGE_MS / 1000} s in the middle of a load (killed, restar
   expect(report.transactionIds).toHaveLength(40);
   for (const s of Object.values(sys.services)) expect({ service: s.spec.name, running: s.running, starts: s.starts }).toEqual({ service: s.spec.name, running: true, starts: 1 });
   // While Redis was away: signed POSTs refused with 503 and Retry-After, reads served, every answer in bounded time.
-  const during = answers.filter((a) => a.startedAt >= from + 2_000 && a.startedAt + a.ms <= to);
+  // Asked while Redis was away (after the first 2 s, when connections are still being found dead), however
+  // late the answer came: a slow one at the end of the outage is judged too.
+  const during = answers.filter((a) => a.startedAt >= from + 2_000 && a.startedAt <= to);
   const problems = during.filter((a) => a.ms > ANSWER_BOUND_MS || (a.status >= 500 && (a.status !== 503 || a.code !== 'SERVICE_UNAVAILABLE' || a.retryAfter === null)));
   expect(problems).toEqual([]);
-  expect(during.filter((a) => a.what.startsWith('POST')).every((a) => a.status === 503)).toBe(true);
+  const posts = during.filter((a) => a.what.startsWith('POST') && a.startedAt + a.ms <= to);
+  expect(posts.length).toBeGreaterThan(0);
+  expect(posts.every((a) => a.status === 503)).toBe(true);
   expect(during.some((a) => a.what.startsWith('GET') && a.status === 200)).toBe(true);
   expect(answers.filter((a) => a.status >= 500 && a.status !== 503)).toEqual([]);
 }, OUTAGE_MS + 240_000);

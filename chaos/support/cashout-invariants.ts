@@ -7,7 +7,7 @@ type Row = {
   providerReference: string; failureCode: string | null;
 };
 type Event = { transactionId: string; fromStatus: string | null; toStatus: string };
-type RefundRow = { transactionId: string; status: string; amount: bigint };
+type RefundRow = { transactionId: string; status: string; amount: bigint; origin: string };
 
 const OPEN = new Set(['CREATED', 'AWAITING_APPROVAL', 'INITIATED']);
 
@@ -66,7 +66,8 @@ export async function cashoutViolations(
   }
   for (const r of d.refunds) {
     const t = byId.get(r.transactionId)!;
-    if (r.status !== 'FAILED') add(available, key(t.merchantId, t.countryCode), -r.amount);
+    // A late success's return to the customer goes through suspense, never the merchant's balance.
+    if (r.status !== 'FAILED' && r.origin === 'MERCHANT') add(available, key(t.merchantId, t.countryCode), -r.amount);
   }
   const accounts = await sys.db.ledgerAccount.findMany({
     where: { merchantId: { not: null }, kind: { in: ['MERCHANT_AVAILABLE', 'MERCHANT_CASHOUT_RESERVED'] } },

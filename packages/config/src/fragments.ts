@@ -68,7 +68,9 @@ export const common = {
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   DB_POOL_SIZE: Joi.number().integer().min(1).max(100).default(10),
   // How long a query waits for a connection (from the pool, or a new one) before it fails as unavailable.
-  DB_CONNECT_TIMEOUT_MS: Joi.number().integer().min(100).default(2000),
+  // Long for the workers (a job that waits holds nobody's request; a failed attempt counts towards
+  // parking); the gateway, which answers people, sets its own.
+  DB_CONNECT_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
   // PostgreSQL's statement_timeout and lock_timeout on every connection; 0: none. Off for the workers by
   // default: a job that waits holds no merchant, and its lock (WORKER_LOCK_MS) is extended while it runs.
   DB_STATEMENT_TIMEOUT_MS: Joi.number().integer().min(0).default(0),

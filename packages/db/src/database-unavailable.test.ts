@@ -2,9 +2,10 @@ import pg from 'pg';
 import { freePort } from '@mm/testing';
 import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 import { createDb, type Db } from './client.js';
-import { isDatabaseUnavailable } from './database-unavailable.js';
+import { CommitOutcomeUnknownError, isDatabaseUnavailable } from './database-unavailable.js';
 import { Prisma } from './generated/prisma/client.js';
 import { rawQuery } from './raw-query.js';
+import { runTransaction } from './run-transaction.js';
 
 /**
  * Each way a real PostgreSQL fails a request's work, produced here for real, is told apart from a
@@ -119,6 +120,27 @@ describe('isDatabaseUnavailable', () => {
       const err = Object.assign(new pg.DatabaseError('refused', 0, 'error'), { code });
       expect(isDatabaseUnavailable(err)).toBe(true);
     }
+  });
+
+  it('the connection lost once the work is done, while COMMIT is on its way: outcome unknown, not unavailable', async () => {
+    const db = client();
+    const { err } = await failure(() => runTransaction(db, async (tx) => {
+      const [row] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+      await admin.query('SELECT pg_terminate_backend($1)', [row!.pid]);
+      // The server has closed the session by the time fn returns and Prisma sends COMMIT.
+      await new Promise((r) => setTimeout(r, 200));
+    }));
+    expect(err).toBeInstanceOf(CommitOutcomeUnknownError);
+    expect(isDatabaseUnavailable(err)).toBe(false);
+  });
+
+  it('is false for the bugs that share a class with unavailability: a protocol violation, a transaction used after it ended, refused credentials', async () => {
+    const protocol = Object.assign(new pg.DatabaseError('bind message supplies 1 parameters, but prepared statement requires 2', 0, 'error'), { code: '08P01' });
+    const closed = new Prisma.PrismaClientKnownRequestError('Transaction API error: Transaction not found.', { code: 'P2028', clientVersion: '7' });
+    const outOfTime = new Prisma.PrismaClientKnownRequestError('Transaction API error: Unable to start a transaction in the given time.', { code: 'P2028', clientVersion: '7' });
+    const credentials = new Prisma.PrismaClientInitializationError('Authentication failed', '7', 'P1000');
+    expect([protocol, closed, credentials].map((e) => isDatabaseUnavailable(e))).toEqual([false, false, false]);
+    expect(isDatabaseUnavailable(outOfTime)).toBe(true);
   });
 
   it('is false for a wrong request or a bug', async () => {

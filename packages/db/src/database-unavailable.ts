@@ -7,7 +7,12 @@ import { Prisma } from './generated/prisma/client.js';
  * gave up, its start or its run out of time (P2028), a conflict still failing after its retries (P2034),
  * too many connections (P2037).
  */
-const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'P2034', 'P2037']);
+const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2034', 'P2037']);
+/**
+ * P2028 also names a transaction used after it ended ("not found", "already closed": a missing await),
+ * which is a bug: only its two ways of running out of time are the database being slow.
+ */
+const P2028_OUT_OF_TIME = /Unable to start a transaction in the given time|expired transaction/;
 
 /**
  * PostgreSQL's: the connection lost or refused (class 08), the server out of resources (class 53:
@@ -16,8 +21,13 @@ const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P202
  * obtained within lock_timeout (55P03), and conflicts still failing after their retries (40001, 40P01).
  */
 function isUnavailableSqlState(code: string): boolean {
-  return code.startsWith('08') || code.startsWith('53') || code.startsWith('57P') || ['57014', '55P03', '40001', '40P01'].includes(code);
+  return code.startsWith('53') || code.startsWith('57P') || UNAVAILABLE_SQLSTATES.has(code);
 }
+/**
+ * Class 08 by name: 08P01 (protocol violation) is what a statement with the wrong number of parameters
+ * raises, a bug; 08007 (transaction resolution unknown) is not "nothing happened".
+ */
+const UNAVAILABLE_SQLSTATES = new Set(['08000', '08001', '08003', '08004', '08006', '57014', '55P03', '40001', '40P01']);
 
 /** Node's socket errors: the server refused, reset or never answered the connection. */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -58,10 +68,12 @@ function isUnavailableCause(cause: { kind?: unknown; originalCode?: unknown } | 
 export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (err === null || typeof err !== 'object' || depth > 5) return false;
   if (err instanceof Prisma.PrismaClientKnownRequestError) {
+    if (err.code === 'P2028') return P2028_OUT_OF_TIME.test(err.message);
     return PRISMA_CODES.has(err.code) || isUnavailableCause(driverCauseOf(err));
   }
-  // Raised before a query could run: the engine could not connect at all.
-  if (err instanceof Prisma.PrismaClientInitializationError) return true;
+  // Raised before a query could run: the engine could not connect at all (not refused credentials,
+  // P1000, a configuration fault that waiting does not mend).
+  if (err instanceof Prisma.PrismaClientInitializationError) return err.errorCode !== 'P1000';
   const e = err as { code?: unknown; message?: unknown; cause?: unknown; kind?: unknown; originalCode?: unknown };
   if (err instanceof pg.DatabaseError) return typeof e.code === 'string' && isUnavailableSqlState(e.code);
   if (typeof e.code === 'string' && SOCKET_CODES.has(e.code)) return true;
@@ -69,4 +81,36 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   // Prisma's DriverAdapterError carries the driver's view as `cause` ({kind, originalCode}).
   if (isUnavailableCause(e as { kind?: unknown; originalCode?: unknown })) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);
+}
+
+/**
+ * The connection itself was lost (refused, reset, terminated, closed under a query): the one failure
+ * after which a COMMIT already sent may or may not have been carried out.
+ */
+export function isConnectionLost(err: unknown, depth = 0): boolean {
+  if (err === null || typeof err !== 'object' || depth > 5) return false;
+  if (err instanceof Prisma.PrismaClientKnownRequestError) {
+    if (err.code === 'P1017' || err.code === 'P1001') return true;
+    const cause = driverCauseOf(err);
+    return cause?.kind === 'ConnectionClosed' || cause?.kind === 'DatabaseNotReachable'
+      || (typeof cause?.originalCode === 'string' && (cause.originalCode.startsWith('08') || cause.originalCode.startsWith('57P')));
+  }
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown; kind?: unknown };
+  if (typeof e.code === 'string' && (SOCKET_CODES.has(e.code) || e.code.startsWith('08') || e.code.startsWith('57P'))) return true;
+  if (typeof e.message === 'string' && /^Connection terminated|is not queryable/i.test(e.message)) return true;
+  if (e.kind === 'ConnectionClosed') return true;
+  return isConnectionLost(e.cause, depth + 1);
+}
+
+/**
+ * A transaction whose work was done and whose COMMIT was on its way when the connection was lost: it
+ * may have been committed. Not "unavailable" (a 503 says "the same again", which a request without an
+ * idempotency key must not be told): the caller reads the result back. The driver's error is kept as
+ * `lost`, not as `cause`, so that isDatabaseUnavailable does not find it.
+ */
+export class CommitOutcomeUnknownError extends Error {
+  override name = 'CommitOutcomeUnknownError';
+  constructor(readonly lost: unknown) {
+    super('the connection was lost while the transaction was committing: it may or may not have been committed');
+  }
 }

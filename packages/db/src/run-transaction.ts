@@ -2,6 +2,7 @@ import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Prisma } from './generated/prisma/client.js';
 import type { Db, Tx } from './client.js';
+import { CommitOutcomeUnknownError, isConnectionLost } from './database-unavailable.js';
 
 /**
  * Errors after which the whole transaction can run again at once, with a fair chance to pass: a
@@ -38,7 +39,20 @@ export interface RunTransactionOptions {
  * several times. What still fails after the last retry is thrown as it is.
  */
 export async function runTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, options: RunTransactionOptions = {}): Promise<T> {
-  return retryOnConflict(() => db.$transaction(fn), options);
+  return retryOnConflict(async () => {
+    // Once fn is done, Prisma sends COMMIT: a connection lost from then on leaves the outcome unknown.
+    let done = false;
+    try {
+      return await db.$transaction(async (tx) => {
+        const result = await fn(tx);
+        done = true;
+        return result;
+      });
+    } catch (err) {
+      if (done && isConnectionLost(err)) throw new CommitOutcomeUnknownError(err);
+      throw err;
+    }
+  }, options);
 }
 
 /**

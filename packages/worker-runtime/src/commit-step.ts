@@ -9,8 +9,8 @@ export interface StepContext {
 
 /**
  * One step of a job: its database work and, when the step finishes the job, the completion of the
- * job's outbox row, in one transaction (run again on a deadlock, a serialization failure or a
- * transaction timeout: runTransaction); then, once committed, its jobs published and its change
+ * job's outbox row, in one transaction (run again on a deadlock or a serialization failure:
+ * runTransaction; a transaction out of time fails the attempt, retried with the job's backoff); then, once committed, its jobs published and its change
  * announced. Every processor moves money this way, so none can commit without completing its row or
  * publish what did not commit.
  */

@@ -65,8 +65,9 @@ const schema = Joi.object<GatewayEnv>({
   ...referenceCache,
   // A request's database work is bounded by these (docs/reliability.md, "Bounded answers"): a statement
   // that waits for a lock or runs too long fails and rolls back, where the workers' defaults wait. The
-  // connection wait stays the common 2 s (Prisma's own default): under a burst the pool queues, and a
-  // shorter wait would refuse requests a moment later would have served.
+  // connection wait is Prisma's own default, 2 s: under a burst the pool queues, and a shorter wait
+  // would refuse requests a moment later would have served.
+  DB_CONNECT_TIMEOUT_MS: Joi.number().integer().min(100).default(2000),
   DB_STATEMENT_TIMEOUT_MS: Joi.number().integer().min(0).default(2000),
   DB_LOCK_TIMEOUT_MS: Joi.number().integer().min(0).default(1000),
   SERVICE_UNAVAILABLE_RETRY_AFTER_S: Joi.number().integer().min(1).default(2),

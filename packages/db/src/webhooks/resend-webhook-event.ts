@@ -17,7 +17,7 @@ import { WEBHOOK_TOPIC } from './record-webhook-event.js';
  * the event does not exist or is not ABANDONED. A held row is returned too: the publisher skips it.
  */
 export async function resendWebhookEvent(tx: Tx, eventId: string, now = new Date()): Promise<OutboxRow | null> {
-  const event = await tx.webhookEvent.findUnique({ where: { id: eventId }, select: { status: true, transactionId: true } });
+  const event = await tx.webhookEvent.findUnique({ where: { id: eventId }, select: { status: true, transactionId: true, attemptCount: true } });
   if (!event || event.status !== 'ABANDONED') return null;
   await lockTransactionRow(tx, event.transactionId);
 
@@ -35,7 +35,9 @@ export async function resendWebhookEvent(tx: Tx, eventId: string, now = new Date
     where: { id: eventId },
     // A fresh round: whatever runs failed before (and a parking they led to) no longer count.
     update: { completedAt: null, availableAt, run: { increment: 1 }, failedRuns: 0, parkedAt: null },
-    create: { id: eventId, topic: WEBHOOK_TOPIC, payload: { event_id: eventId }, availableAt },
+    // The row was deleted by retention after its last round: every earlier round's run is below the
+    // attempts made so far (each round made at least one), so this run's job id is a new one.
+    create: { id: eventId, topic: WEBHOOK_TOPIC, payload: { event_id: eventId }, availableAt, run: event.attemptCount + 1 },
   });
   return { id: row.id, topic: WEBHOOK_TOPIC, payload: { event_id: eventId }, availableAt: row.availableAt, run: row.run };
 }

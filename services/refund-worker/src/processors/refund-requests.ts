@@ -31,7 +31,9 @@ export function refundRequestsHandler(deps: { db: Db; adapters: OperatorAdapters
       originalPartnerReference: refund.transaction.providerReference,
       amount: Number(refund.amount),
       currency: refund.currency,
-      original: { ...paymentLookupOf(refund.transaction), providerTxId: refund.transaction.providerTxId },
+      // A late success's return names the payment the operator made after we had failed it: the cash-in
+      // row itself never learnt its operator id.
+      original: { ...paymentLookupOf(refund.transaction), providerTxId: refund.originalProviderTxId ?? refund.transaction.providerTxId },
     }).catch((err: unknown) => {
       if (err instanceof OperatorPendingError) return null;
       if (!(err instanceof OperatorRefusedError)) throw err;

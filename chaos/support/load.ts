@@ -102,7 +102,10 @@ export function merchantSender(api: Api, statuses: Record<string, number>, retry
       const replayed = res?.status === 401 && res.body?.error?.code === 'REQUEST_REPLAYED';
       if (res && res.status < 500 && !replayed) return res;
       if (Date.now() > deadline) throw new Error(`${method} ${path}: no answer below 500 within the retry window (last ${res?.status ?? 'network error'})`);
-      await new Promise((r) => setTimeout(r, replayed ? 1000 - (Date.now() % 1000) + 10 : 200));
+      // A 503 says when to come back (Retry-After), and a merchant that hammers an overloaded service
+      // sooner only keeps it overloaded; other failures are tried again shortly.
+      const retryAfterS = res?.status === 503 ? Number(res.headers.get('retry-after')) : Number.NaN;
+      await new Promise((r) => setTimeout(r, replayed ? 1000 - (Date.now() % 1000) + 10 : Number.isFinite(retryAfterS) ? retryAfterS * 1000 : 200));
     }
   };
 }

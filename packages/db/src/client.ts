@@ -54,6 +54,12 @@ export function createDb(o: DbOptions): Db {
   // reported here and dropped from the pool; without a listener that report would end the process.
   // The next query opens a new connection, and a query that was running fails on its own.
   pool.on('error', () => undefined);
+  // The same for a connection checked out of the pool with no query running on it (a transaction
+  // between two statements, a client between its release and the pool taking it back): a FATAL the
+  // server sends then (a postmaster killed -9, pg_terminate_backend) is emitted on the client, and
+  // unheard it ends the process (seen in the chaos suite: the webhook dispatcher died with PostgreSQL).
+  // Heard here, the client is marked unusable, its next query fails as unavailable, and the pool drops it.
+  pool.on('connect', (client) => { client.on('error', () => undefined); });
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   // 'minimal': no call-site capture (a stack trace per query) on the hot path.
   const transactionOptions = { maxWait: connectTimeoutMs, timeout: transactionTimeoutMs };

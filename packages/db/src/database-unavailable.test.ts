@@ -1,7 +1,7 @@
 import pg from 'pg';
-import { freePort } from '@mm/testing';
+import { freePort, startTcpRelay } from '@mm/testing';
 import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
-import { createDb, type Db } from './client.js';
+import { createDb, rawAccessOf, type Db } from './client.js';
 import { CommitOutcomeUnknownError, isDatabaseUnavailable } from './database-unavailable.js';
 import { Prisma } from './generated/prisma/client.js';
 import { rawQuery } from './raw-query.js';
@@ -115,6 +115,23 @@ describe('isDatabaseUnavailable', () => {
     }
   });
 
+  it('a connection checked out of the pool, with no query running, whose session the server ends: the process lives on, its next query fails as unavailable', async () => {
+    const db = client();
+    const conn = await rawAccessOf(db).pool.connect();
+    try {
+      const { rows } = await conn.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+      // The server's FATAL arrives while nothing runs on the connection: without a listener of the
+      // client's own, node throws it as an unhandled 'error' event and this suite dies.
+      await new Promise((r) => setTimeout(r, 300));
+      const err = await conn.query('SELECT 1').then(() => null, (e: unknown) => e);
+      expect(isDatabaseUnavailable(err)).toBe(true);
+    } finally {
+      conn.release(true);
+    }
+    await expect(rawQuery(db, Prisma.sql`SELECT 1`)).resolves.toHaveLength(1);
+  });
+
   it('the server\'s own refusals by SQLSTATE: too many connections, shutting down, starting up', () => {
     for (const code of ['53300', '57P01', '57P03', '08006']) {
       const err = Object.assign(new pg.DatabaseError('refused', 0, 'error'), { code });
@@ -122,16 +139,54 @@ describe('isDatabaseUnavailable', () => {
     }
   });
 
-  it('the connection lost once the work is done, while COMMIT is on its way: outcome unknown, not unavailable', async () => {
+  /** A runTransaction whose session the server ends once its work is done, before Prisma's COMMIT reaches it. */
+  const lostBeforeCommit = (db: Db, options: Parameters<typeof runTransaction>[2] = {}) => failure(() => runTransaction(db, async (tx) => {
+    await tx.$executeRaw`CREATE TABLE IF NOT EXISTS in_doubt (id int)`;
+    await tx.$executeRaw`INSERT INTO in_doubt VALUES (1)`;
+    const [row] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+    await admin.query('SELECT pg_terminate_backend($1)', [row!.pid]);
+    // The server has closed the session by the time fn returns and Prisma sends COMMIT.
+    await new Promise((r) => setTimeout(r, 200));
+  }, options));
+
+  it('the connection lost while COMMIT is on its way: unavailable by default (the caller\'s work is idempotent)', async () => {
+    const { err } = await lostBeforeCommit(client());
+    expect(isDatabaseUnavailable(err)).toBe(true);
+  });
+
+  it('asked about when resolveInDoubtCommit: PostgreSQL says it was rolled back, so it is unavailable, and nothing was written', async () => {
     const db = client();
-    const { err } = await failure(() => runTransaction(db, async (tx) => {
-      const [row] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
-      await admin.query('SELECT pg_terminate_backend($1)', [row!.pid]);
-      // The server has closed the session by the time fn returns and Prisma sends COMMIT.
-      await new Promise((r) => setTimeout(r, 200));
-    }));
-    expect(err).toBeInstanceOf(CommitOutcomeUnknownError);
-    expect(isDatabaseUnavailable(err)).toBe(false);
+    const { err } = await lostBeforeCommit(db, { resolveInDoubtCommit: true });
+    expect(err).not.toBeInstanceOf(CommitOutcomeUnknownError);
+    expect(isDatabaseUnavailable(err)).toBe(true);
+    const exists = await admin.query(`SELECT to_regclass('in_doubt') AS t`);
+    expect(exists.rows[0].t).toBeNull();
+  });
+
+  it('asked about when resolveInDoubtCommit: a COMMIT the server carried out while its client lost the connection is a success, with its result', async () => {
+    const target = new URL(database.url);
+    const relay = await startTcpRelay(Number(target.port || 5432));
+    target.port = String(relay.port);
+    const db = client({ databaseUrl: target.toString() });
+    await db.$executeRaw`CREATE TABLE IF NOT EXISTS committed_in_doubt (id int)`;
+    try {
+      const run = (options: Parameters<typeof runTransaction>[2]) => runTransaction(db, async (tx) => {
+        await tx.$executeRaw`INSERT INTO committed_in_doubt VALUES (1)`;
+        relay.cutAfterClientSends((chunk) => chunk.includes('COMMIT'));
+        return 'the refund';
+      }, options);
+      // Without asking, the loss is all the caller learns, although the row was committed.
+      const lost = await failure(() => run({}));
+      expect(isDatabaseUnavailable(lost.err)).toBe(true);
+      await expect(run({ resolveInDoubtCommit: true })).resolves.toBe('the refund');
+      expect((await admin.query('SELECT count(*)::int AS n FROM committed_in_doubt')).rows[0].n).toBe(2);
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('CommitOutcomeUnknownError, when the outcome cannot be learnt, is not unavailable', () => {
+    expect(isDatabaseUnavailable(new CommitOutcomeUnknownError(new Error('Connection terminated unexpectedly')))).toBe(false);
   });
 
   it('is false for the bugs that share a class with unavailability: a protocol violation, a transaction used after it ended, refused credentials', async () => {

@@ -43,6 +43,8 @@ export function createExportPool({ databaseUrl, max = 4, connectionTimeoutMs = 1
   const pool = new pg.Pool({ connectionString: databaseUrl, max, connectionTimeoutMillis: connectionTimeoutMs, application_name: 'mm-export' });
   // Without a listener, a broken idle connection would crash the process.
   pool.on('error', (err) => onError?.(err));
+  // A connection held by a download between two reads: its server's FATAL must not end the process (client.ts).
+  pool.on('connect', (client) => { client.on('error', () => undefined); });
   return pool;
 }
 

@@ -30,6 +30,15 @@ export interface RunTransactionOptions {
   /** Before retry n (from 0): about baseDelayMs * 2^n, with full jitter so colliding runs spread out. */
   baseDelayMs?: number;
   onRetry?(err: unknown, retry: number): void;
+  /**
+   * For work that must not be done twice and whose caller cannot tell a retry from a new request (a
+   * refund sent without Idempotency-Key): when the connection is lost while COMMIT is on its way, ask
+   * PostgreSQL what became of the transaction (txid_status, one more statement per run) instead of
+   * guessing. Committed: its result is returned. Rolled back: the loss is thrown as it is (unavailable:
+   * try again). Unknown: CommitOutcomeUnknownError. Without it, the loss is thrown as it is: the work is
+   * idempotent (merchant_order_id) or a job that runs again, and "try again" is the right answer.
+   */
+  resolveInDoubtCommit?: boolean;
 }
 
 /**
@@ -40,19 +49,34 @@ export interface RunTransactionOptions {
  */
 export async function runTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, options: RunTransactionOptions = {}): Promise<T> {
   return retryOnConflict(async () => {
-    // Once fn is done, Prisma sends COMMIT: a connection lost from then on leaves the outcome unknown.
-    let done = false;
+    // Once fn is done, Prisma sends COMMIT: a connection lost from then on leaves the outcome in doubt.
+    let done: { result: T } | null = null;
+    let xid: string | null = null;
     try {
       return await db.$transaction(async (tx) => {
+        if (options.resolveInDoubtCommit) xid = (await tx.$queryRaw<{ xid: string }[]>`SELECT txid_current()::text AS xid`)[0]!.xid;
         const result = await fn(tx);
-        done = true;
+        done = { result };
         return result;
       });
     } catch (err) {
-      if (done && isConnectionLost(err)) throw new CommitOutcomeUnknownError(err);
-      throw err;
+      if (done === null || xid === null || !isConnectionLost(err)) throw err;
+      const status = await commitStatus(db, xid);
+      if (status === 'committed') return (done as { result: T }).result;
+      if (status === 'aborted') throw err;
+      throw new CommitOutcomeUnknownError(err);
     }
   }, options);
+}
+
+/** What PostgreSQL says of a transaction id, on a new connection; null when it cannot be asked now. */
+async function commitStatus(db: Db, xid: string): Promise<string | null> {
+  try {
+    const [row] = await db.$queryRaw<{ status: string | null }[]>`SELECT txid_status(${xid}::bigint) AS status`;
+    return row?.status ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /**

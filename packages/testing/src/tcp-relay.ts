@@ -10,12 +10,19 @@ export interface TcpRelay {
   /** `scheme://127.0.0.1:port` + `path`: the target's address, through the relay. */
   url(scheme: string, path?: string): string;
   cut(): Promise<void>;
+  /**
+   * Once, the next time a client sends bytes `matches` accepts: they are passed on to the server, and
+   * that client's connection is then reset before any answer can reach it (a COMMIT the server carries
+   * out while its client loses the connection).
+   */
+  cutAfterClientSends(matches: (chunk: Buffer) => boolean): void;
   restore(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startTcpRelay(targetPort: number, targetHost = '127.0.0.1'): Promise<TcpRelay> {
   const sockets = new Set<Socket>();
+  let armed: ((chunk: Buffer) => boolean) | null = null;
   const track = (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); };
   const onConnection = (client: Socket) => {
     const upstream = connect(targetPort, targetHost);
@@ -24,7 +31,21 @@ export async function startTcpRelay(targetPort: number, targetHost = '127.0.0.1'
     // Either side ending or failing ends the other: a relay never keeps half a connection.
     client.on('error', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
-    client.pipe(upstream).pipe(client);
+    client.on('data', (chunk: Buffer) => {
+      if (!upstream.write(chunk)) client.pause();
+      if (armed?.(chunk)) {
+        armed = null;
+        // The server gets the bytes and answers them; the client never gets the answer. The server's
+        // side is closed a moment later, once it had time to carry them out.
+        upstream.removeAllListeners('data');
+        client.resetAndDestroy();
+        setTimeout(() => upstream.end(), 200).unref();
+      }
+    });
+    upstream.on('drain', () => client.resume());
+    upstream.on('data', (chunk: Buffer) => { if (!client.destroyed) client.write(chunk); });
+    upstream.on('end', () => client.end());
+    client.on('end', () => upstream.end());
   };
   let server: Server = createServer(onConnection);
   const listen = (port: number) => new Promise<number>((resolve, reject) => {
@@ -41,6 +62,7 @@ export async function startTcpRelay(targetPort: number, targetHost = '127.0.0.1'
     port,
     url: (scheme, path = '') => `${scheme}://127.0.0.1:${port}${path}`,
     cut: stopListening,
+    cutAfterClientSends(matches) { armed = matches; },
     async restore() {
       if (server.listening) return;
       server = createServer(onConnection);

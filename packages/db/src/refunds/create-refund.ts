@@ -43,6 +43,8 @@ export type CreateRefundResult =
  */
 export async function createRefund(db: Db, input: NewRefund): Promise<CreateRefundResult> {
   try {
+    // A refund sent without Idempotency-Key cannot be told from a new one when it is sent again: a COMMIT
+    // in doubt is asked about, not answered "try again". With a key, trying again is safe.
     return await runTransaction(db, async (tx) => {
       const [t] = await tx.$queryRaw<{ id: string; type: string; status: string; amount: bigint; currency: string; country_code: string; merchant_order_id: string }[]>`
         SELECT id, type, status, amount, currency, country_code, merchant_order_id FROM transactions
@@ -94,7 +96,7 @@ export async function createRefund(db: Db, input: NewRefund): Promise<CreateRefu
       // for; they are held for the COMMIT alone, not for the statements before it.
       await post(tx, { merchantId: input.merchantId, countryCode: t.country_code, currency: t.currency }, refundPosting('ACCEPTED', amount), t.id, id);
       return { kind: 'created' as const, refund, merchantOrderId: t.merchant_order_id, outbox: [row] };
-    });
+    }, { resolveInDoubtCommit: !input.idempotencyKey });
   } catch (err) {
     if (isOverdraft(err)) throw new DomainError('INSUFFICIENT_BALANCE', 'the available balance of this subsidiary cannot cover the refund');
     // The look-up above finds a replay first; the unique index is what guarantees it. All rolled back.

@@ -1,6 +1,6 @@
 import { signedClient, waitFor } from '@mm/testing';
 import { startChaosSystem, type ChaosSystem } from './support/chaos-system.js';
-import { settle, violations } from './support/invariants.js';
+import { restartedServices, settle, violations } from './support/invariants.js';
 import { runLoad, type Api } from './support/load.js';
 import type { PrivatePostgres } from './support/private-postgres.js';
 
@@ -139,7 +139,7 @@ async function underFault(prefix: string, fault: Fault): Promise<void> {
     invariants: await violations(sys),
     cashIns: report.transactionIds.length,
     // None died of the fault: each is still the one the suite started.
-    services: Object.values(sys.services).filter((s) => !s.running || s.starts !== 1).map((s) => `${s.spec.name}: running ${s.running}, started ${s.starts} times`),
+    services: restartedServices(sys),
     notReady: fault.notReadyMeanwhile ? readyProblems(ready) : [],
     answers: answerProblems(answers, during),
   }).toEqual({ invariants: [], cashIns: LOAD, services: [], notReady: [], answers: [] });

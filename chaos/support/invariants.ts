@@ -162,3 +162,8 @@ function deliveryViolations(sys: ChaosSystem, webhookEvents: { id: string; statu
   }
   return found;
 }
+
+/** Every service that died or was started again since the suite began: none should, whatever the fault. */
+export function restartedServices(sys: ChaosSystem): string[] {
+  return Object.values(sys.services).filter((s) => !s.running || s.starts !== 1).map((s) => `${s.spec.name}: running ${s.running}, started ${s.starts} times`);
+}

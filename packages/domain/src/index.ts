@@ -16,3 +16,4 @@ export * from './api-key.js';
 export * from './operator-routing.js';
 export * from './operator-account-fields.js';
 export * from './late-success.js';
+export * from './reconciliation.js';

@@ -3,7 +3,14 @@ import type { TransactionStatus, TransactionType } from './transaction-status.js
 export type AccountKind =
   | 'MERCHANT_AVAILABLE' | 'MERCHANT_PENDING' | 'MERCHANT_REFUND_RESERVED' | 'MERCHANT_CASHOUT_RESERVED' | 'OPERATOR_RECEIVABLE'
   /** Per country, no merchant: money the operator collected that belongs to a customer, until it is paid back. */
-  | 'CUSTOMER_SUSPENSE';
+  | 'CUSTOMER_SUSPENSE'
+  /**
+   * Per country, no merchant: the differences with the operator's records whose operator side was accepted
+   * and whose owner is not settled yet (positive: the operator holds more than our books said).
+   */
+  | 'RECONCILIATION_SUSPENSE'
+  /** Per country, no merchant: differences the company absorbed (written off with a reason). */
+  | 'RECONCILIATION_WRITE_OFF';
 
 export interface PostingLine {
   account: AccountKind;
@@ -89,5 +96,24 @@ export function lateSuccessPosting(step: LateSuccessStep, amount: number): Posti
       return { name: 'LATE_SUCCESS_HELD', lines: [{ account: 'OPERATOR_RECEIVABLE', amount: -amount }, { account: 'CUSTOMER_SUSPENSE', amount }] };
     case 'RETURNED':
       return { name: 'LATE_SUCCESS_RETURNED', lines: [{ account: 'CUSTOMER_SUSPENSE', amount: -amount }, { account: 'OPERATOR_RECEIVABLE', amount }] };
+  }
+}
+
+export type ReconciliationStep = 'ACCEPTED' | 'WRITTEN_OFF';
+
+/**
+ * A reconciliation case resolved by a person (docs/reconciliation.md). ACCEPTED: the operator's side is
+ * taken as true, so what it holds for us (OPERATOR_RECEIVABLE) moves by the difference, against the
+ * country's reconciliation suspense, until finance settles who bears it. WRITTEN_OFF: after ACCEPTED, the
+ * company absorbs it: suspense to write-off. `difference` is how much more the operator holds than our books
+ * said (negative: less), as holdingDifference computes it. No merchant account is touched: what the merchant
+ * was told stays true; recovering money from a merchant is a decision outside the ledger's postings.
+ */
+export function reconciliationPosting(step: ReconciliationStep, difference: number): Posting {
+  switch (step) {
+    case 'ACCEPTED':
+      return { name: 'RECONCILIATION_ACCEPTED', lines: [{ account: 'OPERATOR_RECEIVABLE', amount: -difference }, { account: 'RECONCILIATION_SUSPENSE', amount: difference }] };
+    case 'WRITTEN_OFF':
+      return { name: 'RECONCILIATION_WRITTEN_OFF', lines: [{ account: 'RECONCILIATION_SUSPENSE', amount: -difference }, { account: 'RECONCILIATION_WRITE_OFF', amount: difference }] };
   }
 }

@@ -1,4 +1,4 @@
-import type { FailureCode, OperatorResult } from '@mm/domain';
+import type { FailureCode, OperatorRecord, OperatorResult, RecordKind } from '@mm/domain';
 
 /**
  * What an adapter needs to find a payment again at its operator: our reference, and what the
@@ -92,6 +92,24 @@ export class OperatorRefusedError extends Error {
   }
 }
 
+/** One page of an operator's list of movements (OperatorAdapter.listRecords). */
+export interface OperatorRecordsPage {
+  records: OperatorRecord[];
+  next: string | null;
+}
+
+/** One of our movements, as recordOf asks the operator about it. */
+export interface MovementLookup {
+  kind: RecordKind;
+  /** The movement's own provider_reference (the refund's, for a refund). */
+  reference: string;
+  /** The cash-in (for a CASHIN, and the refunded cash-in for a REFUND) or the cash-out, as stored. */
+  payment: PaymentLookup & { providerTxId: string | null };
+  /** The refund's amount (a REFUND); the payment's otherwise. */
+  amount: number;
+  currency: string;
+}
+
 /** Refund of (part of) a confirmed cash-in back to the customer's wallet. */
 export interface RefundRequest {
   /** The refund's own reference: the operator dedupes on it, so a retried refund never pays twice. */
@@ -154,6 +172,19 @@ export interface OperatorAdapter {
   refund(req: RefundRequest): Promise<RefundResult>;
   /** Pays out; idempotent on partnerReference (a repeat pays nothing). OperatorPendingError while undecided. */
   disburse(req: DisbursementRequest): Promise<DisbursementResult>;
+  /**
+   * Reconciliation, for operators with a list of their own movements (Wave's GET /v1/transactions, the
+   * simulator's GET /v1/transactions): one page of the movements of one business day (UTC, YYYY-MM-DD),
+   * cash-ins, refunds and payouts, mapped onto the one vocabulary of @mm/domain. `cursor` is null for the
+   * first page; the answer's `next` is null on the last.
+   */
+  listRecords?(date: string, cursor: string | null): Promise<OperatorRecordsPage>;
+  /**
+   * Reconciliation, for operators without such a list (MTN, Orange): the operator's word on one of our
+   * movements, by its status query (with the amount it reports where it reports one). Null when the
+   * operator does not know it (MTN's 404). Throws OperatorUnavailableError when it did not answer.
+   */
+  recordOf?(movement: MovementLookup): Promise<OperatorRecord | null>;
   /**
    * Verifies and parses an inbound callback. `path` is what follows the account's callback route (for
    * operators whose callback URL names the payment). Returns a result only when the callback is signed

@@ -1,0 +1,187 @@
+import type { TransactionStatus } from './transaction-status.js';
+
+/**
+ * Reconciliation with the operators (docs/reconciliation.md): our books against the operator's own
+ * records of one business day, movement by movement. Pure rules; reading, storing and resolving are the
+ * db package's and the reconciliation runner's.
+ */
+
+/** What moved: a cash-in collected from a customer, a refund paid back to one, a cash-out paid to one. */
+export const RECORD_KINDS = ['CASHIN', 'REFUND', 'PAYOUT'] as const;
+export type RecordKind = (typeof RECORD_KINDS)[number];
+
+/** The outcome of a movement, in the one vocabulary both sides are mapped to. */
+export const RECORD_OUTCOMES = ['SUCCESS', 'FAILED', 'PENDING'] as const;
+export type RecordOutcome = (typeof RECORD_OUTCOMES)[number];
+
+/** A movement as the operator tells it (its list API, a status answer, a line of its statement). */
+export interface OperatorRecord {
+  kind: RecordKind;
+  /** Our provider_reference, when the operator echoes it (externalId, client_reference, order_id). */
+  reference: string | null;
+  /** The operator's own id of the movement, when it gave one. */
+  operatorTxId: string | null;
+  /** In the currency's units (XOF and XAF have no minor unit). */
+  amount: number;
+  currency: string;
+  outcome: RecordOutcome;
+}
+
+/** A movement as our books have it. */
+export interface OurRecord {
+  kind: RecordKind;
+  /** provider_reference of the transaction or refund. */
+  reference: string;
+  operatorTxId: string | null;
+  amount: number;
+  currency: string;
+  /** Our status, mapped (ourOutcome); `status` keeps what it was mapped from, for the case's detail. */
+  outcome: RecordOutcome;
+  status: string;
+}
+
+/**
+ * Where a pair ends up. MATCHED also covers "nothing moved on either side" (a FAILED cash-in the operator
+ * has no record of, or records as failed too). PENDING: one side has not decided yet, compared again on the
+ * next run; it opens no case.
+ */
+export const MATCH_CATEGORIES = ['MATCHED', 'STATUS_DIFFERS', 'AMOUNT_DIFFERS', 'MISSING_AT_OPERATOR', 'UNKNOWN_TO_US', 'PENDING'] as const;
+export type MatchCategory = (typeof MATCH_CATEGORIES)[number];
+export type DifferenceCategory = Exclude<MatchCategory, 'MATCHED' | 'PENDING'>;
+
+export function isDifference(category: MatchCategory): category is DifferenceCategory {
+  return category !== 'MATCHED' && category !== 'PENDING';
+}
+
+/**
+ * Our status as a movement's outcome. A cash-in REVERSED was collected (its refunds are movements of their
+ * own); EXPIRED is no collection here (a late success after it is a difference, resolved automatically);
+ * a FAILED cash-in whose late success is being returned to the customer was collected (decisions 13: the
+ * operator's success is explained, the return is a refund movement of its own).
+ */
+export function ourOutcome(status: TransactionStatus | 'SUCCESS' | 'FAILED' | 'PENDING', lateSuccessHeld = false): RecordOutcome {
+  switch (status) {
+    case 'SUCCESS':
+    case 'REVERSED':
+      return 'SUCCESS';
+    case 'FAILED':
+      return lateSuccessHeld ? 'SUCCESS' : 'FAILED';
+    case 'EXPIRED':
+      return 'FAILED';
+    default:
+      return 'PENDING';
+  }
+}
+
+/** How the pair compares. Amounts are compared only when money moved on both sides. */
+export function categorize(ours: OurRecord | null, theirs: OperatorRecord | null): MatchCategory {
+  if (ours && theirs) {
+    if (ours.outcome === 'PENDING' || theirs.outcome === 'PENDING') return 'PENDING';
+    if (ours.outcome !== theirs.outcome) return 'STATUS_DIFFERS';
+    if (ours.outcome === 'SUCCESS' && (ours.amount !== theirs.amount || ours.currency !== theirs.currency)) return 'AMOUNT_DIFFERS';
+    return 'MATCHED';
+  }
+  if (ours) return ours.outcome === 'SUCCESS' ? 'MISSING_AT_OPERATOR' : ours.outcome === 'PENDING' ? 'PENDING' : 'MATCHED';
+  if (theirs) return theirs.outcome === 'SUCCESS' ? 'UNKNOWN_TO_US' : theirs.outcome === 'PENDING' ? 'PENDING' : 'MATCHED';
+  throw new Error('categorize needs at least one side');
+}
+
+export interface MatchedPair {
+  kind: RecordKind;
+  /** Our reference, or the operator's key of a record unknown to us (`op:<operatorTxId>` or its reference). */
+  key: string;
+  ours: OurRecord | null;
+  theirs: OperatorRecord | null;
+  category: MatchCategory;
+}
+
+/** The key a record unknown to us is kept under: its echoed reference, else the operator's id. */
+export function operatorRecordKey(r: OperatorRecord): string {
+  if (r.reference) return r.reference;
+  if (r.operatorTxId) return `op:${r.operatorTxId}`;
+  throw new Error('an operator record needs a reference or an operator id');
+}
+
+/**
+ * Pairs our records with the operator's: by our reference when the operator echoes it, else by the
+ * operator's id of the movement. Each record on either side ends in exactly one pair; a second operator
+ * record for the same movement (a statement and an API both imported, say) is not a second pair: the
+ * later one in `theirs` wins, as the newest word of the operator. Pairs come out in a stable order (kind,
+ * then key), so running a day twice gives the same result.
+ */
+export function matchRecords(ours: readonly OurRecord[], theirs: readonly OperatorRecord[]): MatchedPair[] {
+  const byKey = new Map<string, { kind: RecordKind; key: string; ours: OurRecord | null; theirs: OperatorRecord | null }>();
+  const byOperatorId = new Map<string, string>();
+  const slot = (kind: RecordKind, key: string) => `${kind}\u0000${key}`;
+  for (const o of ours) {
+    byKey.set(slot(o.kind, o.reference), { kind: o.kind, key: o.reference, ours: o, theirs: null });
+    if (o.operatorTxId) byOperatorId.set(slot(o.kind, o.operatorTxId), o.reference);
+  }
+  for (const t of theirs) {
+    const reference = t.reference && byKey.has(slot(t.kind, t.reference))
+      ? t.reference
+      : t.operatorTxId ? byOperatorId.get(slot(t.kind, t.operatorTxId)) ?? null : null;
+    const key = reference ?? operatorRecordKey(t);
+    const existing = byKey.get(slot(t.kind, key));
+    if (existing) existing.theirs = t;
+    else byKey.set(slot(t.kind, key), { kind: t.kind, key, ours: null, theirs: t });
+  }
+  return [...byKey.values()]
+    .map((p) => ({ ...p, category: categorize(p.ours, p.theirs) }))
+    .sort((a, b) => (a.kind === b.kind ? (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : RECORD_KINDS.indexOf(a.kind) - RECORD_KINDS.indexOf(b.kind)));
+}
+
+/**
+ * What the operator holds for us because of one movement: a collected cash-in adds its amount, a paid
+ * refund or cash-out takes it away, anything not successful moves nothing.
+ */
+export function operatorHolding(kind: RecordKind, outcome: RecordOutcome, amount: number): number {
+  if (outcome !== 'SUCCESS') return 0;
+  return kind === 'CASHIN' ? amount : -amount;
+}
+
+/**
+ * How much more the operator holds than our books say for this pair (negative: less). The amount a case
+ * posts when the operator's side is accepted. Currencies that differ compare as different amounts: a case
+ * of the currency the operator reports.
+ */
+export function holdingDifference(pair: Pick<MatchedPair, 'kind' | 'ours' | 'theirs'>): number {
+  const theirs = pair.theirs ? operatorHolding(pair.kind, pair.theirs.outcome, pair.theirs.amount) : 0;
+  const ours = pair.ours ? operatorHolding(pair.kind, pair.ours.outcome, pair.ours.amount) : 0;
+  return theirs - ours;
+}
+
+/**
+ * The differences the service resolves without a person, by rules already decided: the operator collected a
+ * cash-in that is EXPIRED here (a late success: the merchant is credited, decisions 4) or FAILED here (the
+ * customer is paid back, decisions 13). Both are applied only after the operator's status confirms it, by
+ * the same code as a callback. Everything else is a case for a person.
+ */
+export type AutomaticResolution = 'LATE_CAPTURE' | 'LATE_SUCCESS_RETURN';
+
+export function automaticResolution(pair: Pick<MatchedPair, 'kind' | 'ours' | 'theirs' | 'category'>): AutomaticResolution | null {
+  if (pair.category !== 'STATUS_DIFFERS' || pair.kind !== 'CASHIN' || !pair.ours || pair.theirs?.outcome !== 'SUCCESS') return null;
+  if (pair.ours.amount !== pair.theirs.amount || pair.ours.currency !== pair.theirs.currency) return null;
+  if (pair.ours.status === 'EXPIRED') return 'LATE_CAPTURE';
+  if (pair.ours.status === 'FAILED') return 'LATE_SUCCESS_RETURN';
+  return null;
+}
+
+export interface CategoryTotals {
+  count: number;
+  /** Sum of |holdingDifference| over the category's pairs (for MATCHED: the amount that moved). */
+  amount: number;
+}
+
+/** Counts and amounts per category, every category present (zeros included), for the day's report. */
+export function totalsByCategory(pairs: readonly MatchedPair[]): Record<MatchCategory, CategoryTotals> {
+  const totals = Object.fromEntries(MATCH_CATEGORIES.map((c) => [c, { count: 0, amount: 0 }])) as Record<MatchCategory, CategoryTotals>;
+  for (const p of pairs) {
+    const t = totals[p.category];
+    t.count += 1;
+    t.amount += p.category === 'MATCHED'
+      ? Math.abs(p.theirs ? operatorHolding(p.kind, p.theirs.outcome, p.theirs.amount) : 0)
+      : Math.abs(holdingDifference(p));
+  }
+  return totals;
+}

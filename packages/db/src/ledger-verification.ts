@@ -26,7 +26,7 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
     ['account balance differs from its journal entries', db.$queryRaw`
       SELECT a.id AS account_id, a.merchant_id, a.country_code, a.kind, a.balance, coalesce(sum(e.amount), 0) AS from_journal
         FROM ledger_accounts a LEFT JOIN journal_entries e ON e.account_id = a.id
-       WHERE a.merchant_id IS NOT NULL OR a.kind = 'CUSTOMER_SUSPENSE'
+       WHERE a.merchant_id IS NOT NULL OR a.kind IN ('CUSTOMER_SUSPENSE', 'RECONCILIATION_SUSPENSE', 'RECONCILIATION_WRITE_OFF')
        GROUP BY a.id HAVING a.balance <> coalesce(sum(e.amount), 0)`],
     ['merchant balance is negative', db.$queryRaw`
       SELECT id AS account_id, merchant_id, country_code, kind, balance FROM ledger_accounts WHERE merchant_id IS NOT NULL AND balance < 0`],
@@ -100,6 +100,20 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
           OR count(*) FILTER (WHERE e.posting = 'LATE_SUCCESS_HELD' AND a.kind = 'CUSTOMER_SUSPENSE') <> 1
           OR count(*) FILTER (WHERE e.posting = 'LATE_SUCCESS_RETURNED' AND a.kind = 'CUSTOMER_SUSPENSE') <> (CASE WHEN r.status = 'SUCCESS' THEN 1 ELSE 0 END)
           OR coalesce(sum(e.amount) FILTER (WHERE a.kind = 'CUSTOMER_SUSPENSE'), 0) <> (CASE WHEN r.status = 'SUCCESS' THEN 0 ELSE r.amount END)`],
+    // docs/reconciliation.md: the reconciliation accounts hold exactly what people resolved, case by case.
+    ['reconciliation accounts differ from the resolved cases', db.$queryRaw`
+      WITH cases AS (
+        SELECT country_code, sum(posted_amount - written_off_amount) AS suspense, sum(written_off_amount) AS written_off
+          FROM reconciliation_cases GROUP BY country_code),
+      booked AS (
+        SELECT country_code, sum(balance) FILTER (WHERE kind = 'RECONCILIATION_SUSPENSE') AS suspense,
+               sum(balance) FILTER (WHERE kind = 'RECONCILIATION_WRITE_OFF') AS written_off
+          FROM ledger_accounts WHERE kind IN ('RECONCILIATION_SUSPENSE', 'RECONCILIATION_WRITE_OFF') GROUP BY country_code)
+      SELECT coalesce(c.country_code, b.country_code) AS country_code,
+             coalesce(c.suspense, 0) AS cases_suspense, coalesce(b.suspense, 0) AS suspense_balance,
+             coalesce(c.written_off, 0) AS cases_written_off, coalesce(b.written_off, 0) AS write_off_balance
+        FROM cases c FULL JOIN booked b ON b.country_code = c.country_code
+       WHERE coalesce(c.suspense, 0) <> coalesce(b.suspense, 0) OR coalesce(c.written_off, 0) <> coalesce(b.written_off, 0)`],
     ['a REVERSED transaction is not fully refunded, or a fully refunded one is not REVERSED', db.$queryRaw`
       SELECT id AS transaction_id, status, amount, refunded_amount FROM transactions
        WHERE (status = 'REVERSED') <> (refunded_amount = amount AND refunded_amount > 0)`],

@@ -10,7 +10,8 @@ export function isOverdraft(err: unknown): boolean {
 }
 
 export interface LedgerScope {
-  merchantId: string;
+  /** Null for a posting that touches no merchant account (a reconciliation case). */
+  merchantId: string | null;
   countryCode: string;
   currency: string;
 }

@@ -19,7 +19,7 @@ function expectedSqlType(f: DmmfField): string {
   if (f.isList) return 'ARRAY';
   if (f.nativeType) {
     const [nt] = f.nativeType;
-    const byNative: Record<string, string> = { Uuid: 'uuid', Timestamptz: 'timestamp with time zone', Text: 'text' };
+    const byNative: Record<string, string> = { Uuid: 'uuid', Timestamptz: 'timestamp with time zone', Text: 'text', Date: 'date' };
     return byNative[nt] ?? `unmapped native type ${nt}`;
   }
   const byScalar: Record<string, string> = {

@@ -3,6 +3,7 @@ export { createCashout, CASHOUT_REQUEST_TOPIC, type NewCashout, type CreateCasho
 export { approveCashout, rejectCashout, type CashoutDecision } from './decide-cashout.js';
 export { transition, EXPIRY_TOPIC, type TransitionRequest, type TransitionOutcome, type TransitionPatch } from './transition.js';
 export { applyOperatorResult } from './apply-operator-result.js';
+export { settleOperatorResult, type SettledResult } from './settle-operator-result.js';
 export { moveNow, type MoveNowOptions } from './move-now.js';
 export { readTransaction } from './transaction-row.js';
 export { searchTransactions, type TransactionSearch, type SearchPage } from './search-transactions.js';

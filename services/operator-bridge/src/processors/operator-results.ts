@@ -1,5 +1,5 @@
 import type { Db, Transaction } from '@mm/db';
-import { applyOperatorResult, holdLateSuccess, readTransaction, type HeldLateSuccess } from '@mm/db/transactions';
+import { readTransaction, settleOperatorResult, type HeldLateSuccess } from '@mm/db/transactions';
 import { isConfirmedPayment, needsStatusConfirmation, type OperatorResult } from '@mm/domain';
 import { paymentLookupOf, type OperatorAdapter, type OperatorAdapters } from '@mm/operators';
 import type { AfterCommit, OperatorResultJob } from '@mm/queues';
@@ -66,14 +66,9 @@ async function takeResult(deps: OperatorResultsDeps, payload: OperatorResultJob,
   const result = payload.source === 'hint' || foreign ? await decidedStatus(deps, t) : askOperator ? await confirmedByStatus(deps, t) : received;
   if (!result) return true;
   const cause = result === received ? `operator-result:${payload.source}` : 'operator-result:status-confirmation';
-  const step = await commitStep(deps, async (tx) => {
-    const moved = await applyOperatorResult(tx, t.id, result, cause);
-    if (moved || !isConfirmedPayment(result)) return moved && { ...moved, held: null, moved: true };
-    // Refused by the state machine: if it is because the cash-in is FAILED, the money goes back, in the
-    // same database transaction as the result's other effects would have been (decisions 13).
-    const held = await holdLateSuccess(tx, t.id, result);
-    return held && { outbox: held.outbox, held, moved: false };
-  });
+  // Refused by the state machine because the cash-in is FAILED, the money goes back, in the same database
+  // transaction as the result's other effects would have been (decisions 13).
+  const step = await commitStep(deps, (tx) => settleOperatorResult(tx, t.id, result, cause));
   if (isConfirmedPayment(result) && !step?.moved) await reportCapturedButFailed(deps, t.id, payload.provider_reference, step?.held ?? null);
   return true;
 }

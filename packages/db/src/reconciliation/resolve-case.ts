@@ -1,0 +1,60 @@
+import { DomainError, reconciliationPosting } from '@mm/domain';
+import type { Tx } from '../client.js';
+import { post } from '../ledger.js';
+
+export type CaseVerdict = { resolution: 'ACCEPTED' } | { resolution: 'WRITTEN_OFF'; reason: string };
+
+export interface ResolvedCase {
+  id: string;
+  before: { state: string; resolution: string | null; difference: number; posted_amount: number; written_off_amount: number };
+  after: { state: 'RESOLVED'; resolution: CaseVerdict['resolution']; posted_amount: number; written_off_amount: number; journal_ids: string[]; reason?: string };
+}
+
+interface Row {
+  id: string;
+  country_code: string;
+  currency: string;
+  state: string;
+  resolution: string | null;
+  transaction_id: string | null;
+  refund_id: string | null;
+  difference: bigint;
+  posted_amount: bigint;
+  written_off_amount: bigint;
+}
+
+/**
+ * A person's resolution of an OPEN case (docs/reconciliation.md). ACCEPTED: the operator's side is true,
+ * so what it holds for us moves by the difference not yet posted, against the country's reconciliation
+ * suspense. WRITTEN_OFF (a reason is required): accepted, then the company absorbs it, from suspense to
+ * write-off. Under the case row's lock, so two people resolving it at once post once: the second finds it
+ * RESOLVED (INVALID_STATE). The caller writes its audit row in the same transaction.
+ */
+export async function resolveCase(tx: Tx, caseId: string, verdict: CaseVerdict, staffId: string | null, now = new Date()): Promise<ResolvedCase> {
+  const [c] = await tx.$queryRaw<Row[]>`
+    SELECT id, country_code, currency, state, resolution, transaction_id, refund_id, difference, posted_amount, written_off_amount
+      FROM reconciliation_cases WHERE id = ${caseId}::uuid FOR UPDATE`;
+  if (!c) throw new DomainError('NOT_FOUND', 'no such reconciliation case');
+  if (c.state !== 'OPEN') throw new DomainError('INVALID_STATE', `the case is already resolved (${c.resolution})`);
+  const reason = verdict.resolution === 'WRITTEN_OFF' ? verdict.reason.trim() : undefined;
+  if (verdict.resolution === 'WRITTEN_OFF' && !reason) throw new DomainError('VALIDATION_ERROR', 'a write-off needs a reason', [{ field: 'reason', issue: 'required' }]);
+  const scope = { merchantId: null, countryCode: c.country_code, currency: c.currency };
+  const difference = Number(c.difference);
+  const journals: string[] = [];
+  const toAccept = difference - Number(c.posted_amount);
+  if (toAccept !== 0) journals.push(await post(tx, scope, reconciliationPosting('ACCEPTED', toAccept), c.transaction_id, c.refund_id));
+  const writtenOff = verdict.resolution === 'WRITTEN_OFF' ? difference : Number(c.written_off_amount);
+  const toWriteOff = writtenOff - Number(c.written_off_amount);
+  if (toWriteOff !== 0) journals.push(await post(tx, scope, reconciliationPosting('WRITTEN_OFF', toWriteOff), c.transaction_id, c.refund_id));
+  await tx.$executeRaw`
+    UPDATE reconciliation_cases
+       SET state = 'RESOLVED', resolution = ${verdict.resolution}, posted_amount = ${difference}, written_off_amount = ${writtenOff},
+           journal_ids = journal_ids || ${journals}::uuid[], note = coalesce(${reason ?? null}, note), resolved_by = ${staffId}::uuid,
+           resolved_at = ${now}, updated_at = ${now}
+     WHERE id = ${caseId}::uuid`;
+  return {
+    id: caseId,
+    before: { state: c.state, resolution: c.resolution, difference, posted_amount: Number(c.posted_amount), written_off_amount: Number(c.written_off_amount) },
+    after: { state: 'RESOLVED', resolution: verdict.resolution, posted_amount: difference, written_off_amount: writtenOff, journal_ids: journals, ...(reason ? { reason } : {}) },
+  };
+}

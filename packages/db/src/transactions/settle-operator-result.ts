@@ -1,0 +1,31 @@
+import { isConfirmedPayment, type OperatorResult } from '@mm/domain';
+import type { Tx } from '../client.js';
+import { holdLateSuccess, type HeldLateSuccess } from '../refunds/late-success-return.js';
+import { applyOperatorResult } from './apply-operator-result.js';
+import type { TransitionOutcome } from './transition.js';
+
+export type SettledResult =
+  /** The cash-in moved (a late success after EXPIRED credits the merchant, decisions 4). */
+  | (TransitionOutcome & { held: null; moved: true })
+  /** The cash-in is FAILED: the money goes back to the customer (decisions 13). */
+  | { outbox: HeldLateSuccess['outbox']; held: HeldLateSuccess; moved: false };
+
+/**
+ * What the operator decided about a cash-in, with every rule already decided: through the state machine,
+ * and when it refuses a confirmed payment because the cash-in is FAILED, the return of its money to the
+ * customer, in the same database transaction. Null when nothing changes (still pending, a repeat, a
+ * return already started). The one place the bridge (callbacks, status answers) and reconciliation apply
+ * an operator's word.
+ */
+export async function settleOperatorResult(
+  tx: Tx,
+  transactionId: string,
+  result: OperatorResult & { providerSessionId?: string | null },
+  cause: string,
+): Promise<SettledResult | null> {
+  const moved = await applyOperatorResult(tx, transactionId, result, cause);
+  if (moved) return { ...moved, held: null, moved: true };
+  if (!isConfirmedPayment(result)) return null;
+  const held = await holdLateSuccess(tx, transactionId, result);
+  return held && { outbox: held.outbox, held, moved: false };
+}

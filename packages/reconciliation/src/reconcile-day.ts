@@ -1,0 +1,61 @@
+import { automaticResolution, needsStatusConfirmation, type DifferenceCategory } from '@mm/domain';
+import { runTransaction, type Db, type Tx } from '@mm/db';
+import { reconciliationSlot, recordDay, type AccountKey, type DaySummary, type RecordSource } from '@mm/db/reconciliation';
+import { settleOperatorResult, type SettledResult } from '@mm/db/transactions';
+import { paymentLookupOf, type OperatorAdapter } from '@mm/operators';
+import { collectOperatorRecords } from './collect-records.js';
+import { matchDay } from './match-day.js';
+
+export interface ReconcileDeps {
+  db: Db;
+  /** The account's adapter; null to reconcile only what is stored (imported statements). */
+  adapter: Pick<OperatorAdapter, 'listRecords' | 'recordOf' | 'queryStatus'> | null;
+  /**
+   * Runs one database transaction that changes a payment and publishes its jobs once committed (a worker's
+   * commitStep). Without it the jobs are written to the outbox only, and the consumers' outbox relays
+   * publish them after their grace period (the admin command, which has no Redis).
+   */
+  commit?: (step: (tx: Tx) => Promise<SettledResult | null>) => Promise<SettledResult | null>;
+  onError?(err: unknown, context: Record<string, unknown>): void;
+}
+
+/**
+ * Reconciles one operator account's business day (docs/reconciliation.md): reads the operator's records
+ * (collectOperatorRecords), pairs them with our movements, resolves the late successes by the rules already
+ * decided (after the operator's status confirms them, with the same code as a callback: the merchant is
+ * credited after EXPIRED, the customer paid back after FAILED), and records the day: a case for each other
+ * difference. Running a day again reads the operator again and gives the same result for the same records.
+ */
+export async function reconcileDay(deps: ReconcileDeps, account: AccountKey, date: string, now = new Date()): Promise<DaySummary> {
+  const sources: RecordSource[] = [];
+  if (deps.adapter) {
+    const source = await collectOperatorRecords(deps.db, deps.adapter, account, date);
+    if (source) sources.push(source);
+  }
+  let { pairs, statement } = await matchDay(deps.db, account, date);
+  const automatic = new Map<string, DifferenceCategory>();
+  for (const pair of pairs) {
+    if (!deps.adapter || !pair.ours || !automaticResolution(pair) || pair.category === 'MATCHED' || pair.category === 'PENDING') continue;
+    try {
+      if (await settleLateSuccess(deps, pair.ours)) automatic.set(reconciliationSlot(pair.kind, pair.key), pair.category);
+    } catch (err) {
+      // Left as a case: the next run (or a person's re-query) tries again.
+      deps.onError?.(err, { transaction_id: pair.ours.transactionId, reference: pair.key });
+    }
+  }
+  if (automatic.size > 0) ({ pairs, statement } = await matchDay(deps.db, account, date));
+  if (statement) sources.push('STATEMENT');
+  return recordDay(deps.db, account, date, pairs, { sources, resolvedAutomatically: automatic, now });
+}
+
+/** Applies the operator's own status for a cash-in it says it collected; true when that changed something. */
+async function settleLateSuccess(deps: ReconcileDeps, ours: NonNullable<Awaited<ReturnType<typeof matchDay>>['pairs'][number]['ours']>): Promise<boolean> {
+  const p = ours.payment;
+  const status = await deps.adapter!.queryStatus(paymentLookupOf({
+    providerReference: p.partnerReference, providerSessionId: p.providerSessionId, msisdn: p.msisdn, amount: p.amount, currency: p.currency, countryCode: p.countryCode,
+  }));
+  if (!status.found || needsStatusConfirmation(status) || status.providerState !== 'OK') return false;
+  const step = (tx: Tx) => settleOperatorResult(tx, ours.transactionId, status, 'reconciliation');
+  const settled = deps.commit ? await deps.commit(step) : await runTransaction(deps.db, step);
+  return settled !== null;
+}

@@ -5,6 +5,7 @@ import type { expiryChecks } from './definitions/expiry-checks.js';
 import type { operatorRequests } from './definitions/operator-requests.js';
 import type { operatorResults } from './definitions/operator-results.js';
 import type { refundRequests } from './definitions/refund-requests.js';
+import type { reconciliationRuns } from './definitions/reconciliation-runs.js';
 import type { retentionRuns } from './definitions/retention-runs.js';
 import type { webhookDeliveries } from './definitions/webhook-deliveries.js';
 
@@ -17,7 +18,7 @@ import type { webhookDeliveries } from './definitions/webhook-deliveries.js';
 type AnyQueue =
   | typeof operatorRequests | typeof operatorResults | typeof expiryChecks
   | typeof webhookDeliveries | typeof refundRequests | typeof cashoutRequests | typeof customerCodes
-  | typeof retentionRuns;
+  | typeof retentionRuns | typeof reconciliationRuns;
 
 /** The payload type of a queue, as its schema was declared (`Joi.object<Job, true>`). */
 export type PayloadOf<D> = D extends QueueDefinition<infer P, string> ? P : never;
@@ -30,7 +31,8 @@ export type QueueName = keyof QueueCatalog;
 /**
  * The queues fed by the outbox: those whose payload carries `outbox_id` (the publisher sets it to the
  * row's id). operator-results and customer-codes are not: the bridge's callback route and the payment
- * page add their jobs directly; nor is retention-runs, added by a job scheduler.
+ * page add their jobs directly; nor are retention-runs and reconciliation-runs, added by job schedulers
+ * (and by hand).
  */
 export type OutboxTopic = { [K in QueueName]: QueueCatalog[K] extends { outbox_id: string } ? K : never }[QueueName];
 

@@ -23,5 +23,6 @@ export { refundRequests, type RefundRequestJob } from './definitions/refund-requ
 export { cashoutRequests, type CashoutRequestJob } from './definitions/cashout-requests.js';
 export { customerCodes, type CustomerCodeJob } from './definitions/customer-codes.js';
 export { retentionRuns, type RetentionRunJob } from './definitions/retention-runs.js';
+export { reconciliationRuns, type ReconciliationRunJob } from './definitions/reconciliation-runs.js';
 export { COMPLETED_JOBS_KEPT, FAILED_JOBS_KEPT } from './job-retention.js';
 export { OUTBOX_QUEUES, QUEUES, isOutboxTopic } from './queue-definitions.js';

@@ -11,6 +11,7 @@ import { operatorRequests, type OperatorRequestJob } from './definitions/operato
 import { operatorResults, type OperatorResultJob } from './definitions/operator-results.js';
 import { refundRequests, type RefundRequestJob } from './definitions/refund-requests.js';
 import type { RetentionRunJob } from './definitions/retention-runs.js';
+import type { ReconciliationRunJob } from './definitions/reconciliation-runs.js';
 import { webhookDeliveries, type WebhookDeliveryJob } from './definitions/webhook-deliveries.js';
 import { OutboxPublisher, createOutboxPublisher } from './outbox-publisher.js';
 import { startOutboxRelay } from './outbox-relay.js';
@@ -38,8 +39,9 @@ same<QueueCatalog, {
   'cashout-requests': CashoutRequestJob;
   'customer-codes': CustomerCodeJob;
   'retention-runs': RetentionRunJob;
+  'reconciliation-runs': ReconciliationRunJob;
 }>();
-// operator-results, customer-codes and retention-runs have no outbox_id: their jobs are added directly (the
+// operator-results, customer-codes, retention-runs and reconciliation-runs have no outbox_id: their jobs are added directly (the
 // callback route, the payment page, a job scheduler), never through the outbox.
 same<OutboxTopic, 'operator-requests' | 'expiry-checks' | 'webhook-deliveries' | 'refund-requests' | 'cashout-requests'>();
 

@@ -6,6 +6,7 @@ import { operatorRequests } from './definitions/operator-requests.js';
 import { operatorResults } from './definitions/operator-results.js';
 import { refundRequests } from './definitions/refund-requests.js';
 import { retentionRuns } from './definitions/retention-runs.js';
+import { reconciliationRuns } from './definitions/reconciliation-runs.js';
 import { webhookDeliveries } from './definitions/webhook-deliveries.js';
 import type { QueueDefinition } from './queue-definition.js';
 
@@ -19,6 +20,7 @@ export const QUEUES: { [K in QueueName]: QueueDefinition<QueueCatalog[K], K> } =
   'cashout-requests': cashoutRequests,
   'customer-codes': customerCodes,
   'retention-runs': retentionRuns,
+  'reconciliation-runs': reconciliationRuns,
 };
 
 /** The queues fed by outbox rows. Exhaustive by construction: one missing, or one not fed by the outbox, does not compile. */

@@ -11,4 +11,5 @@ export const QUEUE_NAMES = {
   cashoutRequests: 'cashout-requests',
   customerCodes: 'customer-codes',
   retentionRuns: 'retention-runs',
+  reconciliationRuns: 'reconciliation-runs',
 } as const;

@@ -1,0 +1,97 @@
+import fc from 'fast-check';
+import {
+  automaticResolution, categorize, holdingDifference, matchRecords, ourOutcome, totalsByCategory,
+  type OperatorRecord, type OurRecord, type RecordKind, type RecordOutcome,
+} from './reconciliation.js';
+
+const ours = (o: Partial<OurRecord> = {}): OurRecord => ({ kind: 'CASHIN', reference: 'MP1', operatorTxId: 'OP1', amount: 5000, currency: 'XOF', outcome: 'SUCCESS', status: 'SUCCESS', ...o });
+const theirs = (o: Partial<OperatorRecord> = {}): OperatorRecord => ({ kind: 'CASHIN', reference: 'MP1', operatorTxId: 'OP1', amount: 5000, currency: 'XOF', outcome: 'SUCCESS', ...o });
+
+describe('ourOutcome', () => {
+  it.each([
+    ['SUCCESS', false, 'SUCCESS'], ['REVERSED', false, 'SUCCESS'], ['FAILED', false, 'FAILED'], ['FAILED', true, 'SUCCESS'],
+    ['EXPIRED', false, 'FAILED'], ['PENDING', false, 'PENDING'], ['CREATED', false, 'PENDING'], ['INITIATED', false, 'PENDING'],
+    ['AWAITING_APPROVAL', false, 'PENDING'],
+  ] as const)('%s (late success held: %s) is %s', (status, held, outcome) => {
+    expect(ourOutcome(status, held)).toBe(outcome);
+  });
+});
+
+describe('categorize', () => {
+  it.each([
+    ['both successful, same amount', ours(), theirs(), 'MATCHED'],
+    ['both failed, amounts ignored', ours({ outcome: 'FAILED', status: 'FAILED' }), theirs({ outcome: 'FAILED', amount: 1 }), 'MATCHED'],
+    ['ours FAILED, theirs successful', ours({ outcome: 'FAILED', status: 'FAILED' }), theirs(), 'STATUS_DIFFERS'],
+    ['ours successful, theirs FAILED', ours(), theirs({ outcome: 'FAILED' }), 'STATUS_DIFFERS'],
+    ['another amount', ours(), theirs({ amount: 4985 }), 'AMOUNT_DIFFERS'],
+    ['another currency', ours(), theirs({ currency: 'XAF' }), 'AMOUNT_DIFFERS'],
+    ['ours pending', ours({ outcome: 'PENDING', status: 'PENDING' }), theirs(), 'PENDING'],
+    ['theirs pending', ours(), theirs({ outcome: 'PENDING' }), 'PENDING'],
+    ['collected here, no record there', ours(), null, 'MISSING_AT_OPERATOR'],
+    ['failed here, no record there', ours({ outcome: 'FAILED', status: 'FAILED' }), null, 'MATCHED'],
+    ['pending here, no record there', ours({ outcome: 'PENDING', status: 'PENDING' }), null, 'PENDING'],
+    ['a success there we do not know', null, theirs(), 'UNKNOWN_TO_US'],
+    ['a failure there we do not know', null, theirs({ outcome: 'FAILED' }), 'MATCHED'],
+  ] as const)('%s: %s', (_name, o, t, category) => {
+    expect(categorize(o, t)).toBe(category);
+  });
+});
+
+describe('holdingDifference', () => {
+  it('is what the operator holds more than our books say, signed by the movement kind', () => {
+    expect(holdingDifference({ kind: 'CASHIN', ours: ours(), theirs: theirs({ amount: 4985 }) })).toBe(-15);
+    expect(holdingDifference({ kind: 'CASHIN', ours: null, theirs: theirs() })).toBe(5000);
+    expect(holdingDifference({ kind: 'CASHIN', ours: ours(), theirs: null })).toBe(-5000);
+    // A refund we paid that the operator never paid: it still holds the money.
+    expect(holdingDifference({ kind: 'REFUND', ours: ours({ kind: 'REFUND' }), theirs: theirs({ kind: 'REFUND', outcome: 'FAILED' }) })).toBe(5000);
+    expect(holdingDifference({ kind: 'PAYOUT', ours: null, theirs: theirs({ kind: 'PAYOUT' }) })).toBe(-5000);
+  });
+});
+
+describe('automaticResolution', () => {
+  const pair = (o: OurRecord, t: OperatorRecord) => ({ kind: o.kind, ours: o, theirs: t, category: categorize(o, t) });
+  it('credits the merchant for a late success after EXPIRED and returns the money after FAILED', () => {
+    expect(automaticResolution(pair(ours({ outcome: 'FAILED', status: 'EXPIRED' }), theirs()))).toBe('LATE_CAPTURE');
+    expect(automaticResolution(pair(ours({ outcome: 'FAILED', status: 'FAILED' }), theirs()))).toBe('LATE_SUCCESS_RETURN');
+  });
+  it('leaves every other difference to a person', () => {
+    expect(automaticResolution(pair(ours({ outcome: 'FAILED', status: 'EXPIRED' }), theirs({ amount: 10 })))).toBeNull();
+    expect(automaticResolution(pair(ours(), theirs({ outcome: 'FAILED' })))).toBeNull();
+    expect(automaticResolution(pair(ours({ kind: 'REFUND', outcome: 'FAILED', status: 'FAILED' }), theirs({ kind: 'REFUND' })))).toBeNull();
+    expect(automaticResolution(pair(ours(), theirs()))).toBeNull();
+  });
+});
+
+describe('matchRecords', () => {
+  it('pairs by our reference, else by the operator id, and keeps records unknown to us under the operator key', () => {
+    const pairs = matchRecords(
+      [ours({ reference: 'A', operatorTxId: 'OA' }), ours({ reference: 'B', operatorTxId: 'OB' })],
+      [theirs({ reference: 'A', operatorTxId: 'OA' }), theirs({ reference: null, operatorTxId: 'OB', amount: 1 }), theirs({ reference: null, operatorTxId: 'OX' })],
+    );
+    expect(pairs.map((p) => [p.key, p.category])).toEqual([['A', 'MATCHED'], ['B', 'AMOUNT_DIFFERS'], ['op:OX', 'UNKNOWN_TO_US']]);
+  });
+
+  const kind = fc.constantFrom<RecordKind>('CASHIN', 'REFUND', 'PAYOUT');
+  const outcome = fc.constantFrom<RecordOutcome>('SUCCESS', 'FAILED', 'PENDING');
+  const ref = fc.integer({ min: 0, max: 30 }).map((n) => `R${n}`);
+  // The operator's id of a movement is its own: derived from the reference, never shared by two of ours.
+  const ourArb = fc.record({ kind, reference: ref, hasId: fc.boolean(), amount: fc.integer({ min: 1, max: 1000 }), outcome })
+    .map(({ hasId, ...o }): OurRecord => ({ ...o, operatorTxId: hasId ? `O${o.reference}` : null, currency: 'XOF', status: 'X' }));
+  const theirArb = fc.record({ kind, reference: fc.option(ref), operatorTxId: ref.map((r) => `O${r}`), amount: fc.integer({ min: 1, max: 1000 }), currency: fc.constant('XOF'), outcome });
+
+  it('puts every record of either side in exactly one pair, in a stable order, whatever the input order', () => {
+    fc.assert(fc.property(fc.uniqueArray(ourArb, { selector: (o) => `${o.kind}${o.reference}` }), fc.array(theirArb), (o, t) => {
+      const pairs = matchRecords(o, t);
+      for (const record of o) expect(pairs.filter((p) => p.ours === record)).toHaveLength(1);
+      // A later operator record of the same movement replaces an earlier one: each pair holds at most one.
+      for (const p of pairs) expect(p.ours || p.theirs).toBeTruthy();
+      const kept = new Set(pairs.map((p) => p.theirs).filter(Boolean));
+      for (const record of t) {
+        if (!kept.has(record)) expect(t.slice(t.indexOf(record) + 1).length).toBeGreaterThan(0);
+      }
+      expect(matchRecords([...o].reverse(), t).map((p) => [p.kind, p.key, p.category])).toEqual(pairs.map((p) => [p.kind, p.key, p.category]));
+      const totals = totalsByCategory(pairs);
+      expect(Object.values(totals).reduce((n, c) => n + c.count, 0)).toBe(pairs.length);
+    }));
+  });
+});

@@ -1,0 +1,91 @@
+import type { Db } from '@mm/db';
+import { resolveCase, saveOperatorRecords } from '@mm/db/reconciliation';
+import { createCashin, transition, verifyLedger } from '@mm/db/transactions';
+import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
+import { reconcileDay } from './reconcile-day.js';
+
+/** What the property test does not reach: records arriving days late, and a resolved case whose difference changes. */
+describe('reconcileDay over several days', () => {
+  let fixture: MerchantTestDatabase;
+  let db: Db;
+  let merchantId: string;
+  let seq = 0;
+  const account = { countryCode: 'CI', operator: 'SIMULATOR' };
+  beforeAll(async () => {
+    fixture = await createMerchantTestDatabase(3);
+    ({ db, merchantId } = fixture);
+  });
+  afterAll(async () => {
+    await fixture.close();
+  });
+
+  async function collected(amount: number, date: string) {
+    const order = `late-${++seq}`;
+    const r = await createCashin(db, {
+      merchantId, merchantOrderId: order, amount, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
+      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order,
+    });
+    if (r.kind !== 'created') throw new Error('not created');
+    for (const to of ['INITIATED', 'PENDING', 'SUCCESS'] as const) await db.$transaction((tx) => transition(tx, { transactionId: r.transaction.id, to, cause: 'test' }));
+    await db.$executeRaw`UPDATE transactions SET created_at = ${date}::date + time '23:59' WHERE id = ${r.transaction.id}::uuid`;
+    return r.transaction;
+  }
+  const record = (reference: string, amount: number, businessDate: string) =>
+    ({ kind: 'CASHIN' as const, reference, operatorTxId: null, amount, currency: 'XOF', outcome: 'SUCCESS' as const, businessDate });
+
+  it('a record that arrives days late, booked on a later day, closes the case its own day opened', async () => {
+    const t = await collected(3000, '2026-03-01');
+    const day1 = await reconcileDay({ db, adapter: null }, account, '2026-03-01');
+    expect(day1).toMatchObject({ matched: 0, open_cases: 1, by_category: { MISSING_AT_OPERATOR: { count: 1, amount: 3000 } } });
+    const opened = await db.reconciliationCase.findFirstOrThrow({ where: { recordKey: t.providerReference } });
+    expect(opened).toMatchObject({ state: 'OPEN', category: 'MISSING_AT_OPERATOR', difference: -3000n, transactionId: t.id });
+
+    // The operator booked it after midnight; its statement arrives three days later.
+    await saveOperatorRecords(db, account, [record(t.providerReference, 3000, '2026-03-02')], 'STATEMENT');
+    const day2 = await reconcileDay({ db, adapter: null }, account, '2026-03-02');
+    expect(day2).toMatchObject({ matched: 1, open_cases: 0, sources: ['STATEMENT'] });
+    expect(await db.reconciliationCase.findUniqueOrThrow({ where: { id: opened.id } })).toMatchObject({ state: 'RESOLVED', resolution: 'MATCHED_LATER', difference: 0n });
+    // Its own day, run again, agrees.
+    expect(await reconcileDay({ db, adapter: null }, account, '2026-03-01')).toMatchObject({ matched: 1, open_cases: 0 });
+  });
+
+  it('an accepted case stays resolved while its difference is the one accepted, opens again when it changes, and posts only the change', async () => {
+    const t = await collected(10_000, '2026-03-05');
+    await saveOperatorRecords(db, account, [record(t.providerReference, 9_850, '2026-03-05')], 'STATEMENT');
+    expect(await reconcileDay({ db, adapter: null }, account, '2026-03-05')).toMatchObject({ open_cases: 1, by_category: { AMOUNT_DIFFERS: { count: 1, amount: 150 } } });
+    const c = await db.reconciliationCase.findFirstOrThrow({ where: { recordKey: t.providerReference } });
+    const suspense = async () => (await db.ledgerAccount.findFirst({ where: { merchantId: null, countryCode: 'CI', kind: 'RECONCILIATION_SUSPENSE' } }))?.balance ?? 0n;
+    const before = await suspense();
+    await db.$transaction((tx) => resolveCase(tx, c.id, { resolution: 'ACCEPTED' }, null));
+    expect(await suspense()).toBe(before - 150n);
+    await expect(db.$transaction((tx) => resolveCase(tx, c.id, { resolution: 'ACCEPTED' }, null))).rejects.toMatchObject({ code: 'INVALID_STATE' });
+    expect(await reconcileDay({ db, adapter: null }, account, '2026-03-05')).toMatchObject({ open_cases: 0 });
+
+    // A corrected statement: the operator now says 9 900.
+    await saveOperatorRecords(db, account, [record(t.providerReference, 9_900, '2026-03-05')], 'STATEMENT');
+    expect(await reconcileDay({ db, adapter: null }, account, '2026-03-05')).toMatchObject({ open_cases: 1 });
+    expect(await db.reconciliationCase.findUniqueOrThrow({ where: { id: c.id } })).toMatchObject({ state: 'OPEN', difference: -100n, postedAmount: -150n });
+    await db.$transaction((tx) => resolveCase(tx, c.id, { resolution: 'WRITTEN_OFF', reason: 'operator fee' }, null));
+    expect(await suspense()).toBe(before);
+    expect(await db.reconciliationCase.findUniqueOrThrow({ where: { id: c.id } })).toMatchObject({ state: 'RESOLVED', resolution: 'WRITTEN_OFF', postedAmount: -100n, writtenOffAmount: -100n, note: 'operator fee' });
+    expect(await verifyLedger(db)).toMatchObject({ ok: true, problems: [] });
+
+    // The operator's final statement agrees with us: the money posted for it must be taken back by a person.
+    await saveOperatorRecords(db, account, [record(t.providerReference, 10_000, '2026-03-05')], 'STATEMENT');
+    expect(await reconcileDay({ db, adapter: null }, account, '2026-03-05')).toMatchObject({ matched: 1, open_cases: 1 });
+    await db.$transaction((tx) => resolveCase(tx, c.id, { resolution: 'WRITTEN_OFF', reason: 'statement corrected' }, null));
+    expect(await db.reconciliationCase.findUniqueOrThrow({ where: { id: c.id } })).toMatchObject({ postedAmount: 0n, writtenOffAmount: 0n });
+    expect(await reconcileDay({ db, adapter: null }, account, '2026-03-05')).toMatchObject({ open_cases: 0 });
+    expect(await verifyLedger(db)).toMatchObject({ ok: true, problems: [] });
+  });
+
+  it('a write-off needs a reason, and changes nothing without one', async () => {
+    const t = await collected(500, '2026-03-07');
+    await reconcileDay({ db, adapter: null }, account, '2026-03-07');
+    const c = await db.reconciliationCase.findFirstOrThrow({ where: { recordKey: t.providerReference } });
+    const journals = await db.journalEntry.count();
+    await expect(db.$transaction((tx) => resolveCase(tx, c.id, { resolution: 'WRITTEN_OFF', reason: '  ' }, null))).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(await db.journalEntry.count()).toBe(journals);
+    expect(await db.reconciliationCase.findUniqueOrThrow({ where: { id: c.id } })).toMatchObject({ state: 'OPEN' });
+  });
+});

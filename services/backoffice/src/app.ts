@@ -35,6 +35,8 @@ import { transactionsRouter } from './routes/transactions.js';
 import { webhooksRouter } from './routes/webhooks.js';
 import { parkedJobsRouter } from './routes/parked-jobs.js';
 import { auditRouter } from './routes/audit.js';
+import { reconciliationRouter } from './routes/reconciliation.js';
+import type { ReconciliationRunQueue } from './use-cases/requery-reconciliation-day.js';
 import { queuesRouter, QUEUES_PATH } from './routes/queues.js';
 
 export interface BackofficeDeps {
@@ -45,6 +47,8 @@ export interface BackofficeDeps {
   afterCommit: AfterCommit;
   /** Publishes outbox rows that change no transaction's state (a re-sent webhook): nothing to announce. */
   publisher: OutboxPublisher;
+  /** Adds reconciliation-runs jobs (a case's re-query, a statement's days): not an outbox queue, added directly. */
+  reconciliationRuns: ReconciliationRunQueue;
   /** One bullmq Queue per queue, for the Bull dashboard (service.ts opens them and closes them on stop). */
   dashboardQueues: Queue[];
   /** The operator calls per account, scraped from the workers' /metrics on each /operators load (OPERATOR_METRICS_URLS). */
@@ -102,6 +106,7 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   app.use('/transactions', transactionsRouter({ db: deps.db }));
   app.use('/webhooks', webhooksRouter({ db: deps.db, publisher: deps.publisher }));
   app.use('/jobs/parked', parkedJobsRouter({ db: deps.db }));
+  app.use('/reconciliation', reconciliationRouter({ db: deps.db, runs: deps.reconciliationRuns, logger: deps.logger }));
   app.use('/audit', auditRouter({ db: deps.db }));
   app.use(homeRouter());
 

@@ -4,7 +4,7 @@ import { createClient } from 'redis';
 import { createServiceDb } from '@mm/db';
 import { databaseOptions } from '@mm/config';
 import { SecretBox } from '@mm/db/reference-data';
-import { AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, webhookDeliveries } from '@mm/queues';
+import { AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, QueueProducer, reconciliationRuns, webhookDeliveries } from '@mm/queues';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, startInternalServer, type Logger } from '@mm/observability';
 import { createBackofficeApp } from './app.js';
 import { LoginThrottle } from './auth/login-throttle.js';
@@ -12,6 +12,9 @@ import { openDashboardQueues } from './dashboard-queues.js';
 import { metricsUrlsOf, OperatorCallHealthReader } from './operator-health.js';
 import type { BackofficeEnv } from './env.js';
 import { sessionKeyPrefix } from './http/session.js';
+
+/** A reconciliation-runs job not added within this is refused (the request says so; nothing is audited). */
+const RECONCILIATION_QUEUE_TIMEOUT_MS = 3000;
 
 export interface BackofficeOverrides {
   logger?: Logger;
@@ -47,10 +50,16 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
   const outbox = createOutboxPublisher([cashoutRequests, webhookDeliveries], { connection: queueRedis, redisPrefix: env.REDIS_PREFIX }, logger);
   const metrics = createMetricsRegistry('backoffice');
   const afterCommit = new AfterCommit(outbox.publisher, queueRedis, env.REDIS_PREFIX, metrics);
+  // Reconciliation runs (a re-query, an imported statement's days) are added directly, in the request:
+  // their own connection with a command timeout, so a Redis that does not answer fails the request in
+  // bounded time (nothing queued, nothing audited) instead of holding it and its database transaction.
+  const runsRedis = createRedisConnection(env.REDIS_URL, { commandTimeoutMs: RECONCILIATION_QUEUE_TIMEOUT_MS });
+  runsRedis.on('error', (err) => logger.error({ err }, 'reconciliation queue redis connection error'));
+  const runs = new QueueProducer(reconciliationRuns, { connection: runsRedis, redisPrefix: env.REDIS_PREFIX });
   const dashboard = openDashboardQueues(queueRedis, env.REDIS_PREFIX);
   // Ready before start returns: a stop() racing their initialisation closed the shared connection under
   // them, and each emitted an unhandled "Connection is closed".
-  await Promise.all(dashboard.queues.map((q) => q.waitUntilReady()));
+  await Promise.all([...dashboard.queues, runs.queue].map((q) => q.waitUntilReady()));
   const sessionRedis = createClient({ url: env.REDIS_URL });
   sessionRedis.on('error', (err: unknown) => logger.error({ err }, 'session redis connection error'));
   await sessionRedis.connect();
@@ -60,6 +69,7 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
     box,
     afterCommit,
     publisher: outbox.publisher,
+    reconciliationRuns: runs,
     dashboardQueues: dashboard.queues,
     operatorCalls: new OperatorCallHealthReader({ urls: metricsUrlsOf(env.OPERATOR_METRICS_URLS), timeoutMs: env.OPERATOR_METRICS_TIMEOUT_MS, now: overrides.now }),
     logger,
@@ -96,6 +106,8 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
       await internal.close();
       await outbox.close();
       await dashboard.close();
+      await runs.close();
+      runsRedis.disconnect();
       queueRedis.disconnect();
       await sessionRedis.close();
       redis.disconnect();

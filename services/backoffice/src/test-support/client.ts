@@ -33,6 +33,22 @@ export class TestClient {
     return this.request('POST', path, fields.toString());
   }
 
+  /**
+   * Posts a multipart form (a file upload), as a browser does for `enctype="multipart/form-data"`: the
+   * fields, `_csrf` the last page's token unless given (or null: none sent), then the files.
+   */
+  async postMultipart(
+    path: string,
+    fields: Record<string, string | null> = {},
+    files: { field: string; name: string; content: string | Uint8Array; type?: string }[] = [],
+  ): Promise<PageResponse> {
+    const form = new FormData();
+    if (!('_csrf' in fields) && this.csrf) form.append('_csrf', this.csrf);
+    for (const [k, v] of Object.entries(fields)) if (v !== null) form.append(k, v);
+    for (const f of files) form.append(f.field, new Blob([f.content], { type: f.type ?? 'text/csv' }), f.name);
+    return this.request('POST', path, form);
+  }
+
   /** GET /login, then POST the form. */
   async logIn(email: string, password: string): Promise<PageResponse> {
     await this.get('/login');
@@ -45,10 +61,11 @@ export class TestClient {
     return cookie ? /^s:([^.]+)\./.exec(decodeURIComponent(cookie))?.[1] : undefined;
   }
 
-  private async request(method: string, path: string, body?: string): Promise<PageResponse> {
+  private async request(method: string, path: string, body?: string | FormData): Promise<PageResponse> {
     const headers: Record<string, string> = { ...this.headers };
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+    // A FormData body sets its own multipart content type, with its boundary.
+    if (typeof body === 'string') headers['content-type'] = 'application/x-www-form-urlencoded';
     const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
     for (const line of res.headers.getSetCookie()) {
       const [pair, ...attributes] = line.split(';');

@@ -19,6 +19,7 @@ export const NAV: readonly NavItem[] = [
   { id: 'webhooks', href: '/webhooks', label: 'Webhooks', permission: 'webhooks:read' },
   { id: 'parked-jobs', href: '/jobs/parked', label: 'Parked jobs', permission: 'jobs:read' },
   { id: 'cashouts', href: '/cashouts', label: 'Cash-out approvals', permission: 'cashouts:read' },
+  { id: 'reconciliation', href: '/reconciliation', label: 'Reconciliation', permission: 'reconciliation:read' },
   { id: 'merchants', href: '/merchants', label: 'Merchants', permission: 'merchants:read' },
   { id: 'subsidiaries', href: '/subsidiaries', label: 'Subsidiaries', permission: 'merchants:read' },
   { id: 'operators', href: '/operators', label: 'Operators', permission: 'merchants:read' },

@@ -45,3 +45,20 @@ it('passes a one-time code through, timed as "code", and adds no submitCode to a
   expect(sumBy(await registry.metrics(), 'mm_operator_request_duration_seconds_count', (l) => `${l.operation} ${l.outcome}`)).toEqual({ 'code ok': 1 });
   expect(instrumentAdapter(scripted(), new Registry()).submitCode).toBeUndefined();
 });
+
+it('times the reconciliation calls as "records" and "record": a record the operator does not have is its no', async () => {
+  const registry = new Registry();
+  const movement = (reference: string) => ({ kind: 'CASHIN' as const, reference, payment: { ...lookup(reference), providerTxId: null }, amount: 1, currency: 'XOF' });
+  const record = { kind: 'CASHIN' as const, reference: 'r', operatorTxId: 'T1', amount: 1, currency: 'XOF', outcome: 'SUCCESS' as const };
+  const adapter = instrumentAdapter({
+    ...scripted(),
+    listRecords: async () => ({ records: [record], next: null }),
+    recordOf: async (m) => (m.reference === 'r' ? record : null),
+  }, registry);
+  expect(await adapter.listRecords!('2026-11-27', null)).toEqual({ records: [record], next: null });
+  expect(await adapter.recordOf!(movement('r'))).toEqual(record);
+  expect(await adapter.recordOf!(movement('gone'))).toBeNull();
+  expect(sumBy(await registry.metrics(), 'mm_operator_request_duration_seconds_count', (l) => `${l.operation} ${l.outcome}`))
+    .toEqual({ 'records ok': 1, 'record ok': 1, 'record refused': 1 });
+  expect(instrumentAdapter(scripted(), new Registry()).recordOf).toBeUndefined();
+});

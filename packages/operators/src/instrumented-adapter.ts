@@ -7,7 +7,8 @@ type Outcome = 'ok' | 'refused' | 'unavailable' | 'error';
 /**
  * The same adapter, each call to the operator timed in mm_operator_request_duration_seconds{operator,
  * account, operation, outcome}: ok; refused (the operator answered no: a push KO, a refund or payout FAILED, a
- * status query for a reference it does not know, a request refused with a 4xx); unavailable (no answer, or not in time); error.
+ * status query or a record lookup for a reference it does not know, a request refused with a 4xx); unavailable (no
+ * answer, or not in time); error. Reconciliation's calls are operations `records` (a page of the list) and `record`.
  */
 export function instrumentAdapter(adapter: OperatorAdapter, registry: Registry, account = ''): OperatorAdapter {
   const calls = singleMetric(registry, 'mm_operator_request_duration_seconds', () => new Histogram({
@@ -39,6 +40,8 @@ function refusedAnswer(operation: OperatorCall, answer: unknown): boolean {
   switch (operation) {
     case 'push': return !(answer as { accepted: boolean }).accepted;
     case 'status': return !(answer as { found: boolean }).found;
+    // The operator has no record of the movement: its no, as a status query's "not found" is.
+    case 'record': return answer === null;
     case 'refund':
     case 'disburse': return (answer as { state: string }).state !== 'OK';
     default: return false;

@@ -78,7 +78,7 @@ export class OperatorUnavailableError extends Error {
  */
 export class OperatorRefusedError extends Error {
   constructor(
-    readonly operation: 'push' | 'status' | 'refund' | 'disbursement' | 'code',
+    readonly operation: 'push' | 'status' | 'refund' | 'disbursement' | 'code' | 'records',
     readonly httpStatus: number,
     readonly detail: string,
   ) {
@@ -89,6 +89,18 @@ export class OperatorRefusedError extends Error {
   /** What is recorded as the refund's or cash-out's failure reason (bounded: the body is the operator's). */
   get reason(): string {
     return `operator refused the request (${this.httpStatus}): ${this.detail}`.slice(0, 200);
+  }
+}
+
+/**
+ * Thrown by recordOf for a kind of movement the operator keeps no record we can ask about (Orange has no
+ * refund or payout API at all, so no status query for one either): nothing was asked, nothing is known.
+ * Not an outage and not "the operator does not know it": a person checks such movements another way.
+ */
+export class NoOperatorRecordError extends Error {
+  constructor(readonly operator: string, readonly kind: RecordKind, detail: string) {
+    super(`${operator} keeps no record of a ${kind} that we can ask about: ${detail}`);
+    this.name = 'NoOperatorRecordError';
   }
 }
 
@@ -182,7 +194,8 @@ export interface OperatorAdapter {
   /**
    * Reconciliation, for operators without such a list (MTN, Orange): the operator's word on one of our
    * movements, by its status query (with the amount it reports where it reports one). Null when the
-   * operator does not know it (MTN's 404). Throws OperatorUnavailableError when it did not answer.
+   * operator does not know it (MTN's 404). Throws OperatorUnavailableError when it did not answer, and
+   * NoOperatorRecordError for a kind of movement the operator offers no way to ask about.
    */
   recordOf?(movement: MovementLookup): Promise<OperatorRecord | null>;
   /**

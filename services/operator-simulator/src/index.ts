@@ -11,6 +11,7 @@ import { RefundBook } from './refund-book.js';
 import { ResultCallbacks } from './result-callbacks.js';
 import { createSimulatorApp } from './simulator-app.js';
 import { TimerSet } from './timer-set.js';
+import { Plants } from './mocks/statement.js';
 
 export interface SimulatorOptions {
   /** 0 picks a free port. */
@@ -25,6 +26,8 @@ export interface SimulatorOptions {
   lateConfirmDelayMs: number;
   hangMs: number;
   callbackRetryDelaysMs?: number[];
+  /** Items per page of GET /v1/transactions (100). */
+  transactionsPageSize?: number;
   log?: Log;
 }
 
@@ -67,7 +70,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   });
   const refunds = new RefundBook({ store, log });
   const disbursements = new DisbursementBook({ log });
-  const app = createSimulatorApp({ apiToken: options.apiToken, sandboxToken: options.sandboxToken, engine, store, refunds, disbursements, timers, hangMs: options.hangMs, faults, log });
+  const app = createSimulatorApp({
+    apiToken: options.apiToken, sandboxToken: options.sandboxToken, engine, store, refunds, disbursements, timers, hangMs: options.hangMs, faults, log,
+    plants: new Plants(), transactionsPageSize: options.transactionsPageSize ?? 100,
+  });
   const server = createServer(app);
 
   await new Promise<void>((resolve, reject) => {
@@ -105,3 +111,4 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
 
 export { demoMockAccounts, mockUrls, startOperatorMocks, type MockAccount, type MockUrls, type OperatorMocksOptions, type RunningOperatorMocks } from './mocks/operator-mocks.js';
 export type { MockPaymentRecord, MockRecords, MockTransferRecord } from './mocks/records.js';
+export { STATEMENT_HEADER, type PlantedChange, type UnknownRecordChange } from './mocks/statement.js';

@@ -7,6 +7,8 @@ import { operatorApiRouter, type OperatorApiDeps } from './routes/operator-api.j
 import { delayWhileSlow, refuseWhileDown } from './routes/partner-faults.js';
 import { sandboxRouter } from './routes/sandbox.js';
 import { sandboxAuth } from './routes/sandbox-auth.js';
+import { statementRoutes } from './mocks/statement.js';
+import { simulatorLines } from './movements.js';
 
 export interface SimulatorAppDeps extends OperatorApiDeps {
   faults: Faults;
@@ -38,6 +40,8 @@ export function createSimulatorApp(deps: SimulatorAppDeps): Express {
   app.use('/v1', delayWhileSlow(deps.faults, deps.timers, deps.log), operatorApiRouter(deps));
   app.use(['/sandbox', '/phone'], sandboxAuth(deps.sandboxToken));
   app.use(sandboxRouter(deps));
+  // The operator's books for reconciliation tests: the day's CSV statement, and differences planted in it.
+  app.use('/sandbox', statementRoutes({ lines: () => simulatorLines(deps.store, deps.refunds, deps.disbursements), plants: deps.plants }));
   app.use(faultsRouter(deps.faults, deps.log));
   app.use((_req, res) => {
     res.status(404).json({ error: 'not_found' });

@@ -192,3 +192,18 @@ it('passes on every optional call and flag of the adapter it watches (a dropped 
   expect(codes).toEqual(['482913']);
 });
 
+
+it('passes on the reconciliation calls, and an operator that does not answer them counts towards the breaker like any call', async () => {
+  const store = memoryStore();
+  const record = { kind: 'CASHIN' as const, reference: 'r', operatorTxId: null, amount: 1, currency: 'XOF', outcome: 'PENDING' as const };
+  const adapter: OperatorAdapter = {
+    ...switchable().adapter,
+    listRecords: async () => { throw new OperatorUnavailableError('timed out'); },
+    recordOf: async () => record,
+  };
+  const breaker = new OperatorBreaker({ threshold: 2, probeIntervalMs: 30_000, store, registry: new Registry(), probe: async () => undefined });
+  const wrapped = breaker.wrap(adapter, CI_MTN);
+  expect(await wrapped.recordOf!({ kind: 'CASHIN', reference: 'r', payment: { ...lookup('r'), providerTxId: null }, amount: 1, currency: 'XOF' })).toEqual(record);
+  for (let i = 0; i < 2; i++) await expect(wrapped.listRecords!('2026-11-27', null)).rejects.toBeInstanceOf(OperatorUnavailableError);
+  expect(store.reasons.get('CI:MTN')).toBe('automatic: 2 consecutive unreachable answers');
+});

@@ -1,5 +1,5 @@
 import type { AxiosResponse } from 'axios';
-import type { OperatorResult } from '@mm/domain';
+import type { OperatorRecord, OperatorResult, RecordKind } from '@mm/domain';
 import {
   OperatorPendingError,
   OperatorRefusedError,
@@ -7,6 +7,7 @@ import {
   type CallbackHint,
   type DisbursementRequest,
   type DisbursementResult,
+  type MovementLookup,
   type OperatorAdapter,
   type PaymentLookup,
   type RefundRequest,
@@ -18,6 +19,7 @@ import { hintFromCallback } from './callback.js';
 import { errorCodeOf, externalIdOf, statusLookup, toRefundBody, toRequestToPayBody, toTransferBody } from './mapping.js';
 import { MtnProductClient, type MtnProductCredentials } from './product-client.js';
 import { MTN_REASONS, REFUSING_500_CODES } from './reasons.js';
+import { recordFromMtnStatus } from './record.js';
 import { mtnReferenceId } from './reference-id.js';
 
 export interface MtnMomoAdapterConfig {
@@ -34,6 +36,8 @@ type Operation = OperatorRefusedError['operation'];
 type AsyncOperation = 'refund' | 'disbursement';
 
 const REQUEST_TO_PAY = '/collection/v1_0/requesttopay';
+const REFUNDS = '/disbursement/v1_0/refund';
+const TRANSFERS = '/disbursement/v1_0/transfer';
 
 /**
  * What an answer other than the expected one means (README's contract, with MTN's quirks): 401/403 after the
@@ -93,17 +97,38 @@ export class MtnMomoAdapter implements OperatorAdapter {
 
   async refund(req: RefundRequest): Promise<RefundResult> {
     const body = toRefundBody(req, mtnReferenceId(req.originalPartnerReference));
-    const outcome = await this.settle('refund', '/disbursement/v1_0/refund', req.partnerReference, body);
+    const outcome = await this.settle('refund', REFUNDS, req.partnerReference, body);
     return outcome.state === 'OK' ? { state: 'OK', providerRefundId: outcome.id } : outcome;
   }
 
   async disburse(req: DisbursementRequest): Promise<DisbursementResult> {
-    const outcome = await this.settle('disbursement', '/disbursement/v1_0/transfer', req.partnerReference, toTransferBody(req));
+    const outcome = await this.settle('disbursement', TRANSFERS, req.partnerReference, toTransferBody(req));
     return outcome.state === 'OK' ? { state: 'OK', providerTxId: outcome.id } : outcome;
+  }
+
+  /**
+   * Reconciliation: MTN has no list of movements, so each of ours is read back by its status query, under the
+   * X-Reference-Id derived from its own reference (a refund's and a cash-out's, not the cash-in's): the request
+   * to pay, the refund or the transfer, with the amount and currency MTN holds. 404 RESOURCE_NOT_FOUND: MTN has
+   * no such movement (for a past day not a lag: it was never created).
+   */
+  async recordOf(movement: MovementLookup): Promise<OperatorRecord | null> {
+    const { product, path } = this.recordSource(movement.kind);
+    const res = await product.call('record', 'GET', `${path}/${mtnReferenceId(movement.reference)}`);
+    if (res.status === 404 && errorCodeOf(res.data) === 'RESOURCE_NOT_FOUND') return null;
+    const record = res.status === 200 ? recordFromMtnStatus(movement.kind, res.data, movement.reference) : null;
+    if (record) return record;
+    throw failure('status', res);
   }
 
   parseCallback(rawBody: Buffer, _headers: Record<string, string | string[] | undefined>, _nowMs: number, path?: string): CallbackHint | null {
     return hintFromCallback(rawBody, path);
+  }
+
+  private recordSource(kind: RecordKind): { product: MtnProductClient; path: string } {
+    if (kind === 'CASHIN') return { product: this.collection, path: REQUEST_TO_PAY };
+    if (!this.disbursement) throw new Error('this MTN account has no Disbursement credentials: cannot read its refunds and transfers');
+    return { product: this.disbursement, path: kind === 'REFUND' ? REFUNDS : TRANSFERS };
   }
 
   private async adoptExisting(partnerReference: string, referenceId: string): Promise<UssdPushAck> {

@@ -1,12 +1,14 @@
 import type { AxiosInstance, AxiosResponse } from 'axios';
-import type { OperatorResult } from '@mm/domain';
+import type { OperatorRecord, OperatorResult } from '@mm/domain';
 import { AccessTokenCache, withAccessToken } from '../auth/access-token-cache.js';
 import {
   NOT_FOUND_AT_OPERATOR,
+  NoOperatorRecordError,
   OperatorRefusedError,
   OperatorUnavailableError,
   type CallbackHint,
   type DisbursementResult,
+  type MovementLookup,
   type OperatorAdapter,
   type PaymentLookup,
   type RefundResult,
@@ -16,7 +18,8 @@ import {
 import { orangeCallbackHint } from '../orange-shared/callback-hint.js';
 import { bodyText, isTransient, operatorHttp, refusal, send } from '../http/operator-http.js';
 import { issueClientCredentialsToken } from '../orange-shared/http.js';
-import { mpDataOf, payTokenOfInit, resultFromStatusResponse, toPayBody } from './mapping.js';
+import { recordFromStatus } from '../record-of-status.js';
+import { mpDataOf, payTokenOfInit, reportedAmountOf, resultFromStatusResponse, toPayBody } from './mapping.js';
 
 export interface OrangeMpConfig {
   baseUrl: string;
@@ -73,11 +76,32 @@ export class OrangeMpAdapter implements OperatorAdapter {
 
   async queryStatus(payment: PaymentLookup): Promise<OperatorResult & { found: boolean }> {
     if (!payment.providerSessionId) return NOT_FOUND_AT_OPERATOR;
-    const path = `${API}/paymentstatus/${encodeURIComponent(payment.providerSessionId)}`;
+    return (await this.status(payment.providerSessionId)).result;
+  }
+
+  /**
+   * Reconciliation: mp has no list of movements, only the status query of one pay token, and only cash-ins exist
+   * there (no refund or payout API: none was ever sent to Orange). Its `data` carries the amount Orange took
+   * (karibu-cap's ProviderCashInResponse) but no currency: XAF, the only one of Orange Cameroon, as the
+   * movement's. Without a pay token stored the payment never reached Orange (the bridge stores it before paying).
+   */
+  async recordOf(movement: MovementLookup): Promise<OperatorRecord | null> {
+    if (movement.kind !== 'CASHIN') {
+      throw new NoOperatorRecordError(this.name, movement.kind, 'Orange Money mp has no refund or payout API (a refund goes by an aggregator\'s transfer), so no status query for one');
+    }
+    if (!movement.payment.providerSessionId) return null;
+    const { result, data } = await this.status(movement.payment.providerSessionId);
+    if (!result.found) return null;
+    const amount = reportedAmountOf(data);
+    return recordFromStatus(movement, result, amount === null ? undefined : { amount, currency: movement.currency });
+  }
+
+  private async status(payToken: string): Promise<{ result: OperatorResult & { found: boolean }; data: unknown }> {
+    const path = `${API}/paymentstatus/${encodeURIComponent(payToken)}`;
     const res = await this.authed('status', (headers) => this.http.get(path, { headers }));
     if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the status query`);
     const result = resultFromStatusResponse(res.status, res.data);
-    if (result) return result;
+    if (result) return { result, data: res.data };
     if (res.status >= 400) throw refusal('status', res);
     throw new OperatorUnavailableError(`unexpected status answer: ${res.status} ${bodyText(res.data)}`);
   }

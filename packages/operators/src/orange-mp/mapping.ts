@@ -121,3 +121,13 @@ export function resultFromStatusResponse(status: number, data: unknown): (Operat
   const d = mpDataOf(data);
   return d && { found: true, ...resultOfMpData(d) };
 }
+
+/**
+ * The amount Orange took, from a status answer's `data.amount` (a string of digits, as the pay sent it; a number
+ * is read too); null when the answer has none or not a plain amount: the record then carries ours, unproven.
+ */
+export function reportedAmountOf(body: unknown): number | null {
+  const amount = (body as { data?: { amount?: unknown } } | null)?.data?.amount;
+  if (typeof amount === 'number') return Number.isFinite(amount) && amount >= 0 ? amount : null;
+  return typeof amount === 'string' && /^\d+(\.\d+)?$/.test(amount) ? Number(amount) : null;
+}

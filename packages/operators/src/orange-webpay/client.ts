@@ -1,12 +1,14 @@
 import type { AxiosInstance, AxiosResponse } from 'axios';
-import type { OperatorResult } from '@mm/domain';
+import type { OperatorRecord, OperatorResult } from '@mm/domain';
 import { AccessTokenCache, withAccessToken } from '../auth/access-token-cache.js';
 import {
   NOT_FOUND_AT_OPERATOR,
+  NoOperatorRecordError,
   OperatorRefusedError,
   OperatorUnavailableError,
   type CallbackHint,
   type DisbursementResult,
+  type MovementLookup,
   type OperatorAdapter,
   type PaymentLookup,
   type RefundResult,
@@ -16,6 +18,7 @@ import {
 import { orangeCallbackHint } from '../orange-shared/callback-hint.js';
 import { bodyText, isTransient, operatorHttp, refusal, send } from '../http/operator-http.js';
 import { issueClientCredentialsToken } from '../orange-shared/http.js';
+import { recordFromStatus } from '../record-of-status.js';
 import { initAnswerOf, isDuplicateOrder, resultFromStatusResponse, toInitBody } from './mapping.js';
 
 export interface OrangeWebpayConfig {
@@ -69,6 +72,17 @@ export class OrangeWebpayAdapter implements OperatorAdapter {
     if (result) return result;
     if (res.status >= 400) throw refusal('status', res);
     throw new OperatorUnavailableError(`unexpected status answer: ${res.status} ${bodyText(res.data)}`);
+  }
+
+  /**
+   * Reconciliation: WebPay has no list of movements, only the status query of one web payment, and only cash-ins
+   * exist there (no refund or payout API: none was ever sent to Orange). Its answer {status, order_id, txnid} names
+   * no amount, so the record carries the cash-in's own amount: it proves the outcome, never the amount.
+   */
+  async recordOf(movement: MovementLookup): Promise<OperatorRecord | null> {
+    if (movement.kind !== 'CASHIN') throw new NoOperatorRecordError(this.name, movement.kind, 'Orange WebPay has no refund or payout API, so no status query for one');
+    const status = await this.queryStatus(movement.payment);
+    return status.found ? recordFromStatus(movement, status) : null;
   }
 
   refund(): Promise<RefundResult> {

@@ -6,6 +6,7 @@ import {
   type DisbursementRequest,
   type DisbursementResult,
   type OperatorAdapter,
+  type OperatorRecordsPage,
   type PaymentLookup,
   type RefundRequest,
   type RefundResult,
@@ -23,6 +24,7 @@ import {
   toPushBody,
   toRefundBody,
 } from './mapping.js';
+import { recordsPageFromResponse } from './records.js';
 
 export interface SimulatorAdapterConfig {
   baseUrl: string;
@@ -98,6 +100,17 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
     }
     // Nothing is known, not even whether it paid; the disbursement is idempotent on its reference, so retrying is safe.
     throw new OperatorUnavailableError(`unexpected disbursement answer: ${res.status} ${JSON.stringify(res.data)}`);
+  }
+
+  /** GET /v1/transactions: the day's cash-ins, refunds and disbursements by creation time (UTC), a page at a time. */
+  async listRecords(date: string, cursor: string | null): Promise<OperatorRecordsPage> {
+    const params = cursor === null ? { date } : { date, after: cursor };
+    const res = await send('records', () => this.http.get('/v1/transactions', { params }));
+    if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the transactions list`);
+    const page = recordsPageFromResponse(res.status, res.data);
+    if (page) return page;
+    if (res.status >= 400) throw refusal('records', res);
+    throw new OperatorUnavailableError(`unexpected transactions answer: ${res.status} ${JSON.stringify(res.data).slice(0, 300)}`);
   }
 
   parseCallback(

@@ -8,6 +8,7 @@ import {
   type DisbursementRequest,
   type DisbursementResult,
   type OperatorAdapter,
+  type OperatorRecordsPage,
   type PaymentLookup,
   type RefundRequest,
   type RefundResult,
@@ -19,6 +20,7 @@ import {
   disbursementResultOf, errorCodeOf, eventOf, payoutOf, payoutsOf, pickSession, resultFromSession,
   sessionOf, sessionsOf, toCheckoutBody, toPayoutBody, type WavePayout, type WaveSession,
 } from './mapping.js';
+import { recordOfTransaction, transactionsPageOf } from './transactions.js';
 import { waveSignatureHolds } from './webhook.js';
 import { isTransient, operatorHttp, send, singleHeader } from '../http/operator-http.js';
 
@@ -100,6 +102,20 @@ export class WaveOperatorAdapter implements OperatorAdapter {
     const result = disbursementResultOf(payout);
     if (!result) throw new OperatorPendingError('disbursement', payout.id);
     return result;
+  }
+
+  /**
+   * Wave's list of the wallet's transactions of one day (docs.wave.com/balance-api, transactions.ts): the
+   * executed ones only, each a SUCCESS; those that are not this service's (QR payments, sweeps...) left out.
+   */
+  async listRecords(date: string, cursor: string | null): Promise<OperatorRecordsPage> {
+    const params = cursor === null ? { date } : { date, after: cursor };
+    const res = await send('records', () => this.http.get('/v1/transactions', { params }));
+    const page = res.status === 200 ? transactionsPageOf(res.data) : null;
+    if (!page) throw this.unexpected('records', res);
+    // Wave says which day it listed: another one (a wallet in another time zone, say) is not the day asked.
+    if (page.date !== date) throw new OperatorUnavailableError(`Wave listed the transactions of ${page.date} when asked for ${date}`);
+    return { records: page.items.map(recordOfTransaction).filter((r) => r !== null), next: page.next };
   }
 
   parseCallback(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowMs: number): VerifiedCallback | CallbackHint | null {

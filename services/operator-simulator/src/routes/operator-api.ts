@@ -2,12 +2,16 @@ import { Router, type RequestHandler, type Response } from 'express';
 import Joi from 'joi';
 import type { DisbursementBook } from '../disbursement-book.js';
 import type { PushEngine } from '../push-engine.js';
-import type { Push, PushStore } from '../push-store.js';
+import type { PushStore } from '../push-store.js';
 import type { RefundBook } from '../refund-book.js';
 import type { TimerSet } from '../timer-set.js';
 import type { DisbursementRequestBody, PushRequestBody, RefundRequestBody } from '../wire.js';
 import { ONE_TIME_CODE, OTP_USSD, requiresOneTimeCode } from '../scenarios.js';
 import { sameSecret } from './same-secret.js';
+import type { Plants } from '../mocks/statement.js';
+import { disbursementKey, pushKey, refundKey, simulatorLines } from '../movements.js';
+import { plantedDisbursement, plantedPayment, plantedRefund } from '../planted-answers.js';
+import { transactionsRouter } from './transactions.js';
 
 export interface OperatorApiDeps {
   apiToken: string;
@@ -17,6 +21,10 @@ export interface OperatorApiDeps {
   disbursements: DisbursementBook;
   timers: TimerSet;
   hangMs: number;
+  /** Differences planted in the operator's books (sandbox): its status reads and its list tell them. */
+  plants: Plants;
+  /** Items per page of GET /v1/transactions. */
+  transactionsPageSize: number;
 }
 
 const pushSchema = Joi.object<PushRequestBody>({
@@ -100,11 +108,12 @@ export function operatorApiRouter(deps: OperatorApiDeps): Router {
 
   router.get('/payments/:reference', (req, res) => {
     const push = deps.store.get(req.params.reference);
-    if (!push) {
+    const body = push && plantedPayment(push, deps.plants.on(pushKey(push)));
+    if (!body) {
       res.status(404).json({ error: 'not_found' });
       return;
     }
-    res.json(statusBodyOf(push));
+    res.json(body);
   });
 
   router.post('/refunds', (req, res) => {
@@ -128,11 +137,12 @@ export function operatorApiRouter(deps: OperatorApiDeps): Router {
 
   router.get('/refunds/:reference', (req, res) => {
     const record = deps.refunds.get(req.params.reference);
-    if (!record) {
+    const answer = record && plantedRefund(record, deps.plants.on(refundKey(record)));
+    if (!answer) {
       res.status(404).json({ error: 'not_found' });
       return;
     }
-    res.status(record.answer.status).json(record.answer.body);
+    res.status(answer.status).json(answer.body);
   });
 
   router.post('/disbursements', (req, res) => {
@@ -148,25 +158,17 @@ export function operatorApiRouter(deps: OperatorApiDeps): Router {
 
   router.get('/disbursements/:reference', (req, res) => {
     const record = deps.disbursements.get(req.params.reference);
-    if (!record) {
+    const answer = record && plantedDisbursement(record, deps.plants.on(disbursementKey(record)));
+    if (!answer) {
       res.status(404).json({ error: 'not_found' });
       return;
     }
-    res.json(record.answer);
+    res.json(answer);
   });
 
-  return router;
-}
+  router.use(transactionsRouter({ lines: () => simulatorLines(deps.store, deps.refunds, deps.disbursements), plants: deps.plants, pageSize: deps.transactionsPageSize }));
 
-function statusBodyOf(push: Push) {
-  return {
-    partner_reference: push.partnerReference,
-    session_id: push.sessionId,
-    state: push.state,
-    txn_status: push.txn_status,
-    provider_tx_id: push.provider_tx_id,
-    failure_reason: push.failure_reason,
-  };
+  return router;
 }
 
 /**

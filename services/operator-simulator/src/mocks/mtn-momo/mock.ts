@@ -22,6 +22,8 @@ import { recordsRoute, type MockRecords } from '../records.js';
 import { mtnRecords } from './records.js';
 import { resolveOptions, type MtnMockProduct, type MtnMomoMockOptions } from './options.js';
 import { mtnRoutes, type MtnRouteContext } from './routes.js';
+import { Plants, statementRoutes } from '../statement.js';
+import { mtnStatementLines } from './statement.js';
 import { MtnStore, type MtnRecord } from './store.js';
 
 export interface MtnMomoMockControl {
@@ -43,7 +45,7 @@ export interface MtnMomoMockControl {
   records(): MockRecords;
   /** Decides a request now (as its customer or MTN would); false if unknown. */
   decide(referenceId: string, status: 'SUCCESSFUL' | 'FAILED', reason?: string): boolean;
-  /** Back to defaults: no faults, no forced outcomes, normal callbacks, no hold. */
+  /** Back to defaults: no faults, no forced outcomes, normal callbacks, no hold, no planted differences. */
   reset(): void;
 }
 
@@ -59,7 +61,7 @@ export function createMtnMomoMock(options: MtnMomoMockOptions = {}): MtnMomoMock
   const callbacks = new MtnCallbacks(timers);
   const c: MtnRouteContext = {
     o, timers, auth: new MtnAuth(o), faults: new MtnFaults(), store: new MtnStore(o, timers, callbacks),
-    script: { requestToPay: new Map(), payout: new Map() }, hold: { acceptMs: 0 },
+    script: { requestToPay: new Map(), payout: new Map() }, hold: { acceptMs: 0 }, plants: new Plants(),
   };
   const control: MtnMomoMockControl = {
     sentCallbacks: callbacks.sent,
@@ -82,13 +84,14 @@ export function createMtnMomoMock(options: MtnMomoMockOptions = {}): MtnMomoMock
       c.script.requestToPay.clear();
       c.script.payout.clear();
       c.hold.acceptMs = 0;
+      c.plants.clear();
       callbacks.plan = { ...DEFAULT_CALLBACK_PLAN };
     },
   };
   const app = express();
   app.use(express.json());
   app.use(mtnRoutes(c));
-  app.use('/_mock', controlRoutes(control));
+  app.use('/_mock', controlRoutes(control), statementRoutes({ lines: () => mtnStatementLines(c.store.all()), plants: c.plants }));
   return { app, control, close: () => { timers.clear(); callbacks.stop(); } };
 }
 

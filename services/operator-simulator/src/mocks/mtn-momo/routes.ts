@@ -6,6 +6,8 @@ import { UUID_V4, type MtnAuth } from './auth.js';
 import { faulted, type MtnFaults } from './faults.js';
 import { requestToPayOutcome, transferOutcome, type MtnOutcome } from './outcomes.js';
 import type { MtnApiUserSeed, MtnMockProduct, ResolvedMtnOptions } from './options.js';
+import type { Plants } from '../statement.js';
+import { plantedRecord } from './statement.js';
 import type { MtnKind, MtnStore } from './store.js';
 
 export interface MtnRouteContext {
@@ -18,6 +20,8 @@ export interface MtnRouteContext {
   script: { requestToPay: Map<string, MtnOutcome>; payout: Map<string, MtnOutcome> };
   /** Delay of the 202 (a callback can then arrive before the push's answer). */
   hold: { acceptMs: number };
+  /** Differences planted in MTN's books: its status queries tell them too. */
+  plants: Plants;
 }
 
 // M3: notes of at most 160 characters, no "unsupported special characters, for example an apostrophe".
@@ -98,7 +102,8 @@ function read(c: MtnRouteContext, kind: MtnKind) {
   return (req: Request): Answer => {
     const auth = preflight(c, req, PRODUCT[kind]);
     if (!('user' in auth)) return auth;
-    const record = c.store.get(kind, String(req.params.referenceId));
+    const stored = c.store.get(kind, String(req.params.referenceId));
+    const record = stored && plantedRecord(stored, c.plants.on({ reference: typeof stored.body.externalId === 'string' ? stored.body.externalId : null, operatorTxId: stored.financialTransactionId }));
     if (!record) return mtnError(404, 'RESOURCE_NOT_FOUND', 'Requested resource was not found.');
     return { status: 200, body: c.store.statusBody(record) };
   };

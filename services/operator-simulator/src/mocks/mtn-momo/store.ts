@@ -18,6 +18,8 @@ export interface MtnRecord {
   callbackUrl?: string;
   /** POSTs made with this X-Reference-Id (the first created it; others got 409). */
   posts: number;
+  /** When MTN created it (the day of its statement line). */
+  createdAtMs: number;
 }
 
 /** The requests to pay, refunds and transfers MTN holds, by X-Reference-Id (one namespace: a reuse is a 409). */
@@ -34,7 +36,7 @@ export class MtnStore {
   }
 
   create(kind: MtnKind, referenceId: string, body: Record<string, unknown>, outcome: MtnOutcome, callbackUrl?: string): MtnRecord {
-    const record: MtnRecord = { kind, referenceId, body, status: outcome.initial ?? 'PENDING', posts: 1, ...(callbackUrl ? { callbackUrl } : {}) };
+    const record: MtnRecord = { kind, referenceId, body, status: outcome.initial ?? 'PENDING', posts: 1, createdAtMs: Date.now(), ...(callbackUrl ? { callbackUrl } : {}) };
     this.records.set(referenceId, record);
     const final = outcome.final;
     if (final) this.timers.after(final.afterMs, () => this.decide(record, final.status, final.reason));

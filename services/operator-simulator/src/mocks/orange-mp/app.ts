@@ -24,6 +24,8 @@ import { Notifier, type NotificationFault } from '../orange-shared/notifier.js';
 import { TokenIssuer } from '../orange-shared/tokens.js';
 import { groupBy, recordsRoute, type MockRecords } from '../records.js';
 import { MpPayments, type MpPayment, type PayRequest } from './payments.js';
+import { Plants, statementRoutes } from '../statement.js';
+import { mpStatementLines, plantedData } from './statement.js';
 
 export interface OrangeMpMockOptions {
   clientId: string;
@@ -78,6 +80,7 @@ export function createOrangeMpMock(options: OrangeMpMockOptions): { app: Express
     lateConfirmDelayMs: options.lateConfirmDelayMs ?? 60_000,
     duplicateWindowMs: options.duplicateWindowMs ?? 60_000,
   });
+  const plants = new Plants(now);
   let earlyNotifications = 0;
   const hangMs = options.hangMs ?? 30_000;
   const fault = (op: MpOperation) => faults.middleware(op, timers, hangMs);
@@ -121,14 +124,17 @@ export function createOrangeMpMock(options: OrangeMpMockOptions): { app: Express
     res.status(answer.status).json({ message: answer.message, data: answer.data });
   });
   app.get(`${API}/paymentstatus/:payToken`, fault('status'), auth, (req, res) => {
-    const p = payments.get(String(req.params.payToken));
+    const found = payments.get(String(req.params.payToken));
+    // Planted differences (statement.ts) are Orange's word too.
+    const p = found && plantedData(found, plants.on({ reference: found.orderId, operatorTxId: found.status === 'SUCCESSFULL' ? found.txnid : null }));
     if (!p) {
       res.status(404).json({ message: 'Transaction introuvable', data: null });
       return;
     }
     res.json({ message: 'Transaction retrieved successfully', data: p });
   });
-  app.use('/_mock', express.json({ limit: '16kb' }), mockControlRoutes(faults, notifier, tokens), recordsRoute(() => control.records()));
+  app.use('/_mock', express.json({ limit: '16kb' }), mockControlRoutes(faults, notifier, tokens), recordsRoute(() => control.records()),
+    statementRoutes({ lines: () => mpStatementLines(payments.all()), plants }));
   app.use((_req, res) => {
     res.status(404).json({ fault: { code: 404, message: 'No matching resource found for given API Request', description: 'The requested resource is not available.' } });
   });

@@ -28,6 +28,8 @@ import { TokenIssuer } from '../orange-shared/tokens.js';
 import { recordsRoute, type MockRecords } from '../records.js';
 import { PAGE_CSP, paymentPage } from './payment-page.js';
 import { WebPayments, type WebPayment } from './payments.js';
+import { Plants, statementRoutes } from '../statement.js';
+import { statusAnswer, webpayStatementLines } from './statement.js';
 
 export interface OrangeWebpayMockOptions {
   clientId: string;
@@ -74,6 +76,7 @@ export function createOrangeWebpayMock(options: OrangeWebpayMockOptions): { app:
   const tokens = new TokenIssuer({ clientId: options.clientId, clientSecret: options.clientSecret, lifetimeMs: options.tokenLifetimeMs ?? 7_776_000_000, expiresInAsString: true });
   const payments = new WebPayments({ timers, notifier, sessionLifetimeMs: options.sessionLifetimeMs ?? 600_000, outcomeDelayMs: options.outcomeDelayMs ?? 3_000, lateConfirmDelayMs: options.lateConfirmDelayMs ?? 60_000 });
   const fault = (op: WebpayOperation) => faults.middleware(op, timers, options.hangMs ?? 30_000);
+  const plants = new Plants();
 
   const auth: RequestHandler = (req, res, next) => {
     const state = tokens.check(req.headers.authorization);
@@ -110,10 +113,10 @@ export function createOrangeWebpayMock(options: OrangeWebpayMockOptions): { app:
   app.post(`${ROOT}/transactionstatus`, fault('status'), auth, country, (req, res) => {
     const b = req.body as Record<string, unknown>;
     const p = typeof b.pay_token === 'string' ? payments.get(b.pay_token) : undefined;
-    if (!p || p.orderId !== b.order_id || p.amount !== Number(b.amount) || p.country !== req.params.cc) {
-      return void res.status(404).json({ code: 404, message: 'Not Found', description: 'No transaction for this order_id, amount and pay_token' });
-    }
-    res.json({ status: p.status, order_id: p.orderId, txnid: p.txnid, ...(p.status === 'FAILED' && p.message ? { message: p.message } : {}) });
+    // Planted differences (statement.ts) are Orange's word too; the order is found on what really happened.
+    const answer = p && p.orderId === b.order_id && p.amount === Number(b.amount) && p.country === req.params.cc ? statusAnswer(p, plants.on({ reference: p.orderId, operatorTxId: p.status === 'SUCCESS' ? p.txnid : null })) : null;
+    if (!answer) return void res.status(404).json({ code: 404, message: 'Not Found', description: 'No transaction for this order_id, amount and pay_token' });
+    res.json(answer);
   });
 
   const page = express.Router();
@@ -133,7 +136,8 @@ export function createOrangeWebpayMock(options: OrangeWebpayMockOptions): { app:
   });
   app.use('/mpayment-otp', page);
 
-  app.use('/_mock', express.json({ limit: '16kb' }), mockControlRoutes(faults, notifier, tokens), recordsRoute(() => control.records()));
+  app.use('/_mock', express.json({ limit: '16kb' }), mockControlRoutes(faults, notifier, tokens), recordsRoute(() => control.records()),
+    statementRoutes({ lines: () => webpayStatementLines(payments.all()), plants }));
   app.post('/_mock/webpayments/:payToken/:action', (req, res) => {
     const p = payments.get(req.params.payToken);
     if (!p) return void res.status(404).json({ error: 'unknown pay_token' });

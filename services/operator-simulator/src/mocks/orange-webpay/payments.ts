@@ -22,9 +22,11 @@ export interface WebPayment {
   message: string | null;
   /** The number the customer paid with on the page. */
   msisdn: string | null;
+  /** When it was initiated (the day of its statement line). */
+  createdAtMs: number;
 }
 
-export type InitInput = Omit<WebPayment, 'payToken' | 'notifToken' | 'status' | 'txnid' | 'message' | 'msisdn'>;
+export type InitInput = Omit<WebPayment, 'payToken' | 'notifToken' | 'status' | 'txnid' | 'message' | 'msisdn' | 'createdAtMs'>;
 
 export interface WebPaymentsOptions {
   timers: TimerSet;
@@ -61,7 +63,7 @@ export class WebPayments {
     if (this.byOrder.has(input.orderId)) return null;
     const payment: WebPayment = {
       ...input, payToken: `v1${randomBytes(16).toString('hex')}`, notifToken: randomBytes(16).toString('hex'),
-      status: 'INITIATED', txnid: null, message: null, msisdn: null,
+      status: 'INITIATED', txnid: null, message: null, msisdn: null, createdAtMs: Date.now(),
     };
     this.byToken.set(payment.payToken, payment);
     this.byOrder.set(payment.orderId, payment);

@@ -3,8 +3,11 @@ import Joi from 'joi';
 import type { TimerSet } from '../../timer-set.js';
 import { faultGate, reply, waveError, type FaultQueue, type WaveOperation } from './faults.js';
 import { checkoutScript } from './outcomes.js';
-import type { PayoutBook } from './payout-book.js';
-import type { SessionBook } from './session-book.js';
+import type { MockPayout, PayoutBook } from './payout-book.js';
+import type { MockSession, SessionBook } from './session-book.js';
+import { dayOf, isDay, type Plants } from '../statement.js';
+import { payoutKey, plantedPayout, plantedSession, sessionKey, waveStatementLines } from './statement.js';
+import { transactionsAnswer, type TransactionsListOptions } from './transactions-list.js';
 
 export interface ApiDeps {
   sessions: SessionBook;
@@ -14,6 +17,10 @@ export interface ApiDeps {
   auth: { apiKey: string; revoked: boolean };
   /** Where the launch page is served; by default the host the request came to. */
   publicUrl: string | null;
+  /** Differences planted in Wave's books (../statement.ts): its status reads and its list tell them. */
+  plants: Plants;
+  transactions: TransactionsListOptions;
+  now: () => number;
 }
 
 /** Wave keys read `wave_<country>_<env>_<secret>`; clients check the `wave_` form before sending. */
@@ -54,6 +61,9 @@ export function waveApiRouter(d: ApiDeps): Router {
   const r = express.Router();
   const gate = (op: WaveOperation) => faultGate(d.faults, d.timers, op);
   r.use('/v1', bearerAuth(d.auth));
+  // What a status read shows: the session or payout as Wave's books tell it (null: planted away).
+  const shown = (s: MockSession) => plantedSession(d.sessions.view(s), s, d.plants.on(sessionKey(s)));
+  const shownPayout = (p: MockPayout) => plantedPayout(p, d.plants.on(payoutKey(p)));
 
   r.post('/v1/checkout/sessions', gate('createSession'), (req, res) => {
     const bad = invalid(req, checkoutSchema);
@@ -77,13 +87,14 @@ export function waveApiRouter(d: ApiDeps): Router {
   r.get('/v1/checkout/sessions/search', gate('searchSessions'), (req, res) => {
     const ref = req.query.client_reference;
     if (typeof ref !== 'string' || !ref) return waveError(res, 400, 'request-validation-error', 'Request validation error', [{ loc: ['query', 'client_reference'], msg: 'field required' }]);
-    reply(res, 200, { result: d.sessions.search(ref).map((s) => d.sessions.view(s)) });
+    reply(res, 200, { result: d.sessions.search(ref).map(shown).filter((v) => v !== null) });
   });
 
   const notFound = (res: express.Response) => waveError(res, 404, 'checkout-session-not-found', 'Checkout session not found.');
   r.get('/v1/checkout/sessions/:id', gate('getSession'), (req, res) => {
     const s = d.sessions.get(String(req.params.id));
-    return s ? reply(res, 200, d.sessions.view(s)) : notFound(res);
+    const view = s && shown(s);
+    return view ? reply(res, 200, view) : notFound(res);
   });
 
   r.post('/v1/checkout/sessions/:id/expire', gate('expireSession'), (req, res) => {
@@ -99,7 +110,7 @@ export function waveApiRouter(d: ApiDeps): Router {
     if (!s) return notFound(res);
     if (s.payment_status !== 'succeeded') return waveError(res, 400, 'checkout-refund-failed', 'Only a succeeded payment can be refunded.');
     // Idempotent: a repeat answers 200 again and gives nothing more back.
-    if (s.refundsPaid === 0) s.refundsPaid = 1;
+    d.sessions.refund(s);
     reply(res, 200);
   });
 
@@ -122,14 +133,25 @@ export function waveApiRouter(d: ApiDeps): Router {
   });
 
   r.get('/v1/payout/:id', gate('getPayout'), (req, res) => {
-    const p = d.payouts.get(String(req.params.id));
+    const found = d.payouts.get(String(req.params.id));
+    const p = found && shownPayout(found);
     return p ? reply(res, 200, p) : waveError(res, 404, 'not-found', 'Payout not found.');
   });
 
   r.get('/v1/payouts/search', gate('searchPayouts'), (req, res) => {
     const ref = req.query.client_reference;
     if (typeof ref !== 'string' || !ref) return waveError(res, 400, 'request-validation-error', 'Request validation error', [{ loc: ['query', 'client_reference'], msg: 'field required' }]);
-    reply(res, 200, { result: d.payouts.search(ref) });
+    reply(res, 200, { result: d.payouts.search(ref).map(shownPayout).filter((p) => p !== null) });
+  });
+
+  // The Balance & Reconciliation API's list (docs.wave.com/balance-api): the day's executed transactions, a cursor.
+  r.get('/v1/transactions', gate('listTransactions'), (req, res) => {
+    const { date = dayOf(d.now()), after } = req.query;
+    if (!isDay(date)) return waveError(res, 400, 'request-validation-error', 'Request validation error', [{ loc: ['query', 'date'], msg: 'a date, YYYY-MM-DD' }]);
+    const told = d.plants.apply(waveStatementLines(d.sessions.all(), d.payouts.all(), (id) => d.payouts.transactionIdOf(id)));
+    const answer = transactionsAnswer(told, date, typeof after === 'string' && after !== '' ? after : null, d.transactions);
+    if (!answer) return waveError(res, 400, 'request-validation-error', 'Request validation error', [{ loc: ['query', 'after'], msg: 'not a cursor of this list' }]);
+    reply(res, 200, answer);
   });
   return r;
 }

@@ -26,6 +26,8 @@ type Remembered = { bodyHash: string; status: number; body: unknown };
 export class PayoutBook {
   private readonly payouts = new Map<string, MockPayout>();
   private readonly byKey = new Map<string, Remembered>();
+  /** Each payout's transaction id in the wallet's list of transactions (the payout object itself shows none). */
+  private readonly transactionIds = new Map<string, string>();
 
   constructor(private readonly o: { timers: TimerSet; now: () => number; outcomeDelayMs: number; lateConfirmDelayMs: number; feeRate: number }) {}
 
@@ -46,6 +48,7 @@ export class PayoutBook {
     const fee = String(Math.ceil(Number(fields.receive_amount) * this.o.feeRate));
     const p: MockPayout = { ...fields, id: waveId('pt-'), fee, status: 'processing', payout_error: null, timestamp: new Date(this.o.now()).toISOString() };
     this.payouts.set(p.id, p);
+    this.transactionIds.set(p.id, waveId('T_', 12).toUpperCase());
     const decide = () => {
       if (script.kind === 'succeed') p.status = 'succeeded';
       else if (script.kind === 'fail') Object.assign(p, { status: 'failed', payout_error: { error_code: script.code, error_message: script.message } });
@@ -67,6 +70,10 @@ export class PayoutBook {
 
   all(): MockPayout[] {
     return [...this.payouts.values()];
+  }
+
+  transactionIdOf(id: string): string | null {
+    return this.transactionIds.get(id) ?? null;
   }
 }
 

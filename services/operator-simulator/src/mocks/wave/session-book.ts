@@ -24,6 +24,9 @@ export interface MockSession {
   completedMs: number | null;
   /** How many times the money went back to the customer: a repeated refund must leave it at 1. */
   refundsPaid: number;
+  /** When it was refunded, and the refund's own transaction id (Wave's list shows it as a transaction of its own). */
+  refundedMs: number | null;
+  refundTransactionId: string | null;
   script: CheckoutScript;
 }
 
@@ -51,7 +54,7 @@ export class SessionBook {
     const s: MockSession = {
       ...fields, id, checkout_status: 'open', payment_status: 'processing', transaction_id: null, last_payment_error: null,
       wave_launch_url: `${launchBase}/c/${id}`, createdMs: now, expiresMs: now + this.o.sessionLifetimeMs, completedMs: null,
-      refundsPaid: 0, script: checkoutScript(fields.restrict_payer_mobile),
+      refundsPaid: 0, refundedMs: null, refundTransactionId: null, script: checkoutScript(fields.restrict_payer_mobile),
     };
     this.sessions.set(id, s);
     if (this.o.autoPay) this.schedule(s);
@@ -106,6 +109,12 @@ export class SessionBook {
   abandon(s: MockSession): void {
     if (s.checkout_status !== 'open') return;
     this.close(s);
+  }
+
+  /** POST /:id/refund of a succeeded session: idempotent, a repeat gives nothing more back. */
+  refund(s: MockSession): void {
+    if (s.refundsPaid > 0) return;
+    Object.assign(s, { refundsPaid: 1, refundedMs: this.o.now(), refundTransactionId: waveId('T_', 12).toUpperCase() });
   }
 
   /** POST /:id/expire: only an open session can be expired. */

@@ -18,6 +18,11 @@
  * expired + cancelled; scripted outcomes by the payer's last two digits (outcomes.ts), applied on their own
  * after a delay (`autoPay`) or by the launch page; a repeated Idempotency-Key with another body is 409
  * idempotency-mismatch.
+ * Reconciliation (docs.wave.com/balance-api; the item shape from 0xc007b/wave-api-client and integrators'
+ * examples): GET /v1/transactions?date=&after= lists the day's executed transactions, `{page_info: {start_cursor,
+ * end_cursor, has_next_page}, date, items}`, amounts as signed strings net of the fee (transactions-list.ts). The
+ * mock's choices: a checkout fee of 1%, the fee's sign on refunds and payouts (no public source shows it), an
+ * opening balance, and `/_mock/statement` and `/_mock/plant` (../statement.ts).
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -30,6 +35,8 @@ import { launchPageRouter } from './launch-page.js';
 import { PayoutBook, type MockPayout } from './payout-book.js';
 import { SessionBook } from './session-book.js';
 import { waveRecords } from './records.js';
+import { Plants, statementRoutes } from '../statement.js';
+import { waveStatementLines } from './statement.js';
 import type { MockRecords } from '../records.js';
 import { WebhookSender, type Delivery, type WebhookFault } from './webhook-sender.js';
 
@@ -51,6 +58,12 @@ export interface WaveMockOptions {
   /** Base URL of the launch page in wave_launch_url (default: the host each request came to). */
   publicUrl?: string | null;
   payoutFeeRate?: number;
+  /** Wave's checkout fee (1% in the mock), shown in its list of transactions. */
+  checkoutFeeRate?: number;
+  /** The wallet's balance before the mock's first transaction (its list shows the balance after each). */
+  openingBalance?: number;
+  /** Items per page of GET /v1/transactions. */
+  transactionsPageSize?: number;
   now?: () => number;
 }
 
@@ -89,7 +102,10 @@ export function createWaveMock(options: WaveMockOptions = {}): { app: express.Ex
     timers, now, sessionLifetimeMs: options.sessionLifetimeMs ?? 30 * 60_000, ...delays, autoPay: options.autoPay ?? true,
     announce: (type, data) => webhooks.announce(type, data),
   });
-  const payouts = new PayoutBook({ timers, now, ...delays, feeRate: options.payoutFeeRate ?? 0.01 });
+  const payoutFeeRate = options.payoutFeeRate ?? 0.01;
+  const payouts = new PayoutBook({ timers, now, ...delays, feeRate: payoutFeeRate });
+  const plants = new Plants(now);
+  const transactions = { checkoutFeeRate: options.checkoutFeeRate ?? 0.01, payoutFeeRate, openingBalance: options.openingBalance ?? 1_000_000, pageSize: options.transactionsPageSize ?? 100 };
   const faults = new FaultQueue();
   const auth = { apiKey: options.apiKey ?? DEMO_WAVE_API_KEY, revoked: false };
 
@@ -112,16 +128,17 @@ export function createWaveMock(options: WaveMockOptions = {}): { app: express.Ex
     sendEventForUnknownReference: () => webhooks.sendForUnknownReference(),
     deliveries: () => [...webhooks.deliveries],
     revokeApiKey: () => { auth.revoked = true; },
-    reset: () => { faults.clear(); auth.revoked = false; },
+    reset: () => { faults.clear(); auth.revoked = false; plants.clear(); },
   };
 
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: '16kb' }));
   app.use(express.urlencoded({ extended: false, limit: '1kb' }));
-  app.use(waveApiRouter({ sessions, payouts, faults, timers, auth, publicUrl: options.publicUrl ?? null }));
+  app.use(waveApiRouter({ sessions, payouts, faults, timers, auth, publicUrl: options.publicUrl ?? null, plants, transactions, now }));
   app.use(launchPageRouter(sessions));
   app.use(controlRouter(control));
+  app.use('/_mock', statementRoutes({ lines: () => waveStatementLines(sessions.all(), payouts.all(), (id) => payouts.transactionIdOf(id)), plants }));
   app.use((_req, res) => waveError(res, 404, 'not-found', 'Not found.'));
   const onError: express.ErrorRequestHandler = (err: { status?: number }, _req, res, _next) => {
     const status = typeof err.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;

@@ -1,6 +1,6 @@
 import { forgetStatusRecord, ourMovementsFor, saveOperatorRecords, type AccountKey, type DatedOperatorRecord, type RecordSource } from '@mm/db/reconciliation';
 import type { Db } from '@mm/db';
-import type { OperatorAdapter } from '@mm/operators';
+import { NoOperatorRecordError, type OperatorAdapter } from '@mm/operators';
 
 /** How many status queries are in flight at once for one account: a day is read without flooding the operator. */
 const STATUS_QUERY_CONCURRENCY = 4;
@@ -30,7 +30,15 @@ export async function collectOperatorRecords(db: Db, adapter: Pick<OperatorAdapt
     const worker = async () => {
       while (next < movements.length) {
         const m = movements[next++]!;
-        const record = await recordOf({ kind: m.kind, reference: m.reference, payment: m.payment, amount: m.amount, currency: m.currency });
+        let record;
+        try {
+          record = await recordOf({ kind: m.kind, reference: m.reference, payment: m.payment, amount: m.amount, currency: m.currency });
+        } catch (err) {
+          // A kind of movement this operator cannot be asked about (Orange has no refund or payout API, so
+          // none was ever sent there): what a statement said of it stays, nothing else is known.
+          if (err instanceof NoOperatorRecordError) continue;
+          throw err;
+        }
         if (record) await saveOperatorRecords(db, account, [{ ...record, businessDate: date }], 'STATUS_QUERY');
         else await forgetStatusRecord(db, account, m.kind, m.reference);
       }

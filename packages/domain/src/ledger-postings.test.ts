@@ -8,7 +8,8 @@ const MERCHANT_ACCOUNTS: AccountKind[] = ['MERCHANT_AVAILABLE', 'MERCHANT_PENDIN
 const amountArb = fc.integer({ min: 1, max: 5_000_000_000 });
 
 type Balances = Record<AccountKind, number>;
-const zero = (): Balances => ({ MERCHANT_AVAILABLE: 0, MERCHANT_PENDING: 0, MERCHANT_REFUND_RESERVED: 0, MERCHANT_CASHOUT_RESERVED: 0, OPERATOR_RECEIVABLE: 0, CUSTOMER_SUSPENSE: 0 });
+const zero = (): Balances => ({ MERCHANT_AVAILABLE: 0, MERCHANT_PENDING: 0, MERCHANT_REFUND_RESERVED: 0, MERCHANT_CASHOUT_RESERVED: 0, OPERATOR_RECEIVABLE: 0, CUSTOMER_SUSPENSE: 0,
+  RECONCILIATION_SUSPENSE: 0, RECONCILIATION_WRITE_OFF: 0 });
 
 function apply(b: Balances, from: TransactionStatus | null, to: TransactionStatus, amount: number): void {
   for (const line of cashinPosting(from, to, amount)?.lines ?? []) b[line.account] += line.amount;

@@ -1,7 +1,10 @@
-import type { OperatorAdapter, PaymentLookup, UssdPushRequest } from './operator-adapter.js';
+import type { MovementLookup, OperatorAdapter, PaymentLookup, UssdPushRequest } from './operator-adapter.js';
 
-/** The calls an adapter makes to its operator, by the name metrics give them. */
-export type OperatorCall = 'push' | 'prepare' | 'code' | 'status' | 'refund' | 'disburse';
+/**
+ * The calls an adapter makes to its operator, by the name metrics give them: `records` a page of its list of
+ * movements, `record` its word on one movement (reconciliation).
+ */
+export type OperatorCall = 'push' | 'prepare' | 'code' | 'status' | 'refund' | 'disburse' | 'records' | 'record';
 
 export type AroundCall = <T>(operation: OperatorCall, call: () => Promise<T>) => Promise<T>;
 
@@ -20,6 +23,8 @@ export function aroundCalls(adapter: OperatorAdapter, around: AroundCall): Opera
     queryStatus: (payment) => around('status', () => adapter.queryStatus(payment)),
     refund: (req) => around('refund', () => adapter.refund(req)),
     disburse: (req) => around('disburse', () => adapter.disburse(req)),
+    ...(adapter.listRecords ? { listRecords: (date: string, cursor: string | null) => around('records', () => adapter.listRecords!(date, cursor)) } : {}),
+    ...(adapter.recordOf ? { recordOf: (movement: MovementLookup) => around('record', () => adapter.recordOf!(movement)) } : {}),
     // Not a call: the operator called us.
     parseCallback: (rawBody, headers, nowMs, path) => adapter.parseCallback(rawBody, headers, nowMs, path),
   };

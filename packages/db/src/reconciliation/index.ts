@@ -2,3 +2,4 @@ export { saveOperatorRecords, forgetStatusRecord, operatorRecordsFor, type Accou
 export { ourMovementsFor, type OurMovement } from './our-records.js';
 export { recordDay, reconciliationSlot, type DayPair, type DaySummary } from './record-day.js';
 export { resolveCase, type CaseVerdict, type ResolvedCase } from './resolve-case.js';
+export { dayReport, openCaseTotals, type DayReport, type DayReportAccount, type DayReportCase, type DayReportFilter, type OpenCaseTotals } from './day-report.js';

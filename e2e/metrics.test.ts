@@ -50,7 +50,9 @@ describe('/metrics of every service', () => {
     expect(count(text, 'mm_queue_job_duration_seconds_count', { queue: 'operator-requests', outcome: 'completed' })).toBe(2);
     // The simulator's signed callback is applied in the callback's request, not through operator-results.
     expect(count(text, 'mm_operator_callbacks_total', { outcome: 'applied' })).toBeGreaterThanOrEqual(1);
-    expect(sumBy(text, 'mm_queue_jobs', (l) => l.queue!)).toEqual({ 'operator-requests': 0, 'operator-results': 0, 'cashout-requests': 0, 'customer-codes': 0 });
+    // reconciliation-runs: tonight's run of each enabled operator account (CI, SN, CM's simulator), delayed.
+    expect(sumBy(text, 'mm_queue_jobs', (l) => l.queue!)).toEqual({ 'operator-requests': 0, 'operator-results': 0, 'cashout-requests': 0, 'customer-codes': 0, 'reconciliation-runs': 3 });
+    expect(count(text, 'mm_queue_jobs', { queue: 'reconciliation-runs', state: 'delayed' })).toBe(3);
     expect(samplesOf(text, 'mm_queue_jobs').map((s) => s.labels.state)).toEqual(expect.arrayContaining(['waiting', 'active', 'delayed', 'failed']));
     expect(count(text, 'mm_operator_request_duration_seconds_count', { operator: 'simulator', operation: 'push', outcome: 'ok' })).toBe(1);
     expect(count(text, 'mm_operator_request_duration_seconds_count', { operator: 'simulator', operation: 'push', outcome: 'refused' })).toBe(1);

@@ -35,7 +35,7 @@ export function instrumentAdapter(adapter: OperatorAdapter, registry: Registry, 
   });
 }
 
-/** An answer that is the operator's no: a push KO, a payment it does not know, a refund or payout FAILED. */
+/** An answer that is the operator's no: a push KO, a payment or movement it does not know, a refund or payout FAILED. */
 function refusedAnswer(operation: OperatorCall, answer: unknown): boolean {
   switch (operation) {
     case 'push': return !(answer as { accepted: boolean }).accepted;
@@ -44,6 +44,8 @@ function refusedAnswer(operation: OperatorCall, answer: unknown): boolean {
     case 'record': return answer === null;
     case 'refund':
     case 'disburse': return (answer as { state: string }).state !== 'OK';
+    // The operator does not know the movement.
+    case 'record': return answer === null;
     default: return false;
   }
 }

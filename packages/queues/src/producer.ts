@@ -46,6 +46,25 @@ export class QueueProducer<P extends object, N extends string = string> {
     });
   }
 
+  /**
+   * A job at each time of a cron pattern (5 fields, or 6 with seconds first), read in UTC, from a job
+   * scheduler kept in Redis under `schedulerId`: an upsert, like `schedule`.
+   */
+  async scheduleCron(schedulerId: string, pattern: string, payload: P): Promise<void> {
+    const data = this.checked(payload);
+    await this.queue.upsertJobScheduler(schedulerId, { pattern, tz: 'UTC' }, {
+      name: this.definition.name, data, opts: { ...this.definition.jobOptions, ...this.options.jobOptions },
+    });
+  }
+
+  /** The job schedulers of this queue in Redis whose id starts with `prefix`: their id, and their pattern or interval. */
+  async schedulers(prefix = ''): Promise<{ id: string; pattern: string | null; tz: string | null; everyMs: number | null; next: number | null }[]> {
+    const all = await this.queue.getJobSchedulers(0, -1, true);
+    return all
+      .filter((s) => s.key.startsWith(prefix))
+      .map((s) => ({ id: s.key, pattern: s.pattern ?? null, tz: s.tz ?? null, everyMs: s.every ? Number(s.every) : null, next: s.next ?? null }));
+  }
+
   /** Removes the scheduler (its next job included); false when there was none. */
   async unschedule(schedulerId: string): Promise<boolean> {
     return this.queue.removeJobScheduler(schedulerId);

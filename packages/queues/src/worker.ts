@@ -23,7 +23,11 @@ export interface WorkerLogger {
   error(obj: object, msg: string): void;
 }
 
-export type JobHandler<P> = (payload: P, job: Job) => Promise<void>;
+/**
+ * A queue's handler. What it returns is kept as the job's return value (the Bull dashboard shows it: a
+ * reconciliation run's counts); most return nothing.
+ */
+export type JobHandler<P, R = void> = (payload: P, job: Job) => Promise<R>;
 
 /** The ids a job's payload carries, for its log lines: what an operator searches the logs by. */
 function idsOf(data: unknown): Record<string, unknown> {
@@ -38,7 +42,7 @@ function idsOf(data: unknown): Record<string, unknown> {
  * and connection errors are logged: an 'error' event without a listener would crash the process (BullMQ
  * reconnects by itself), so no worker may be created without one.
  */
-export function createWorker<P extends object>(def: QueueDefinition<P>, options: WorkerOptions, handler: JobHandler<P>): Worker {
+export function createWorker<P extends object>(def: QueueDefinition<P>, options: WorkerOptions, handler: JobHandler<P, unknown>): Worker {
   const durations = options.metrics ? jobDurations(options.metrics) : null;
   const worker = new Worker(
     def.name,
@@ -49,8 +53,9 @@ export function createWorker<P extends object>(def: QueueDefinition<P>, options:
         const { error, value } = def.schema.validate(job.data);
         // A malformed payload will not get better on retry.
         if (error) throw new UnrecoverableError(`invalid ${def.name} payload: ${error.message}`);
-        await handler(value as P, job);
+        const returned = await handler(value as P, job);
         outcome = 'completed';
+        return returned;
       } finally {
         const ms = performance.now() - started;
         durations?.observe({ queue: def.name, outcome }, ms / 1000);

@@ -32,7 +32,8 @@ export interface WorkerContext {
 
 export interface JobSpec<K extends QueueName> {
   concurrency: number;
-  handler: JobHandler<QueueCatalog[K]>;
+  /** What it returns is the job's return value (shown by the Bull dashboard). */
+  handler: JobHandler<QueueCatalog[K], unknown>;
 }
 
 /** The handlers of a process, keyed by the queue each consumes; each payload typed from its queue. */
@@ -120,7 +121,7 @@ export async function startWorkerService<Info extends object = object>(o: Worker
     const connection = createRedisConnection(env.REDIS_URL);
     const worker = createWorker(QUEUES[name], {
       connection, redisPrefix: env.REDIS_PREFIX, concurrency: spec.concurrency, lockMs: env.WORKER_LOCK_MS, logger, metrics,
-    }, spec.handler as JobHandler<QueueCatalog[typeof name]>);
+    }, spec.handler as JobHandler<QueueCatalog[typeof name], unknown>);
     return { worker, connection };
   });
   // Ready before start returns: a stop() racing the workers' connections would leave BullMQ timers behind.

@@ -1,17 +1,34 @@
-import { common, DEV_MASTER_KEY, Joi, parseEnv as parse } from '@mm/config';
+import { common, DEV_MASTER_KEY, Joi, operator, parseEnv as parse, SIMULATOR_API_TOKEN, SIMULATOR_CALLBACK_SECRET, type OperatorEnv } from '@mm/config';
 
-export interface AdminEnv {
+/**
+ * The operator settings (the `operator` fragment): what `reconcile` and `reconcile:import` build the adapter
+ * of a SIMULATOR account without a base URL or credentials of its own from, as the services do. The
+ * simulator's token and callback secret have their published defaults outside production only: in
+ * production every other command (`migrate` first) runs without them, and such a SIMULATOR account cannot
+ * be reconciled until they are set.
+ */
+type AdminOperatorEnv = Omit<OperatorEnv, 'MASTER_KEY' | 'OPERATOR_API_TOKEN' | 'OPERATOR_CALLBACK_SECRET'> & {
+  OPERATOR_API_TOKEN?: string;
+  OPERATOR_CALLBACK_SECRET?: string;
+};
+
+export interface AdminEnv extends AdminOperatorEnv {
   NODE_ENV: string;
   DATABASE_URL: string;
   MASTER_KEY: string;
   DEMO_WEBHOOK_URL: string;
 }
 
+const outsideProduction = (value: string) => Joi.string().when('NODE_ENV', { is: 'production', then: Joi.optional(), otherwise: Joi.optional().default(value) });
+
 const schema = Joi.object<AdminEnv>({
+  ...operator,
   DATABASE_URL: common.DATABASE_URL,
   NODE_ENV: Joi.string().default('development'),
   MASTER_KEY: Joi.string().when('NODE_ENV', { is: 'production', then: Joi.required(), otherwise: Joi.optional().default(DEV_MASTER_KEY) }),
   DEMO_WEBHOOK_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('http://127.0.0.1:3004/webhooks'),
+  OPERATOR_API_TOKEN: outsideProduction(SIMULATOR_API_TOKEN),
+  OPERATOR_CALLBACK_SECRET: outsideProduction(SIMULATOR_CALLBACK_SECRET),
 });
 
 export function parseEnv(source: NodeJS.ProcessEnv): AdminEnv {

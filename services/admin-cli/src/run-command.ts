@@ -10,6 +10,7 @@ import type { AdminEnv } from './env.js';
 import { auditVerify, parseAnchor } from './commands/audit-verify.js';
 import { merchantCreate } from './commands/merchant-create.js';
 import { operatorCredentials, operatorDown, operatorKey, operatorList, operatorSet, operatorUp } from './commands/operator.js';
+import { parseCountry, parseDay, parseOperatorName, reconcile, reconcileImport, reconcileReport, type ReportFormat } from './commands/reconcile.js';
 import { seed, seedSubsidiaries } from './commands/seed.js';
 import { staffDisable } from './commands/staff-disable.js';
 import { staffCreate } from './commands/staff-create.js';
@@ -36,7 +37,15 @@ export const USAGE = `usage: pnpm --silent admin <command> [options]
                                                   new payments for it answer 503 until operator:up
   operator:up --country CC --operator OP [--json]
   ledger:verify [--json]                          recompute balances from the journal; exit 1 on any difference
-  audit:verify [--json] [--anchor ID:HASH]        recompute the audit log's hash chain; exit 1 naming the first broken row`;
+  audit:verify [--json] [--anchor ID:HASH]        recompute the audit log's hash chain; exit 1 naming the first broken row
+  reconcile --operator OP --date YYYY-MM-DD [--country CC] [--json]
+                                                  reconcile the day of each enabled account of OP (or of CC) with what
+                                                  the operator says; exit 1 when an account could not be reconciled
+  reconcile:import --operator OP --country CC --file STATEMENT.csv [--json]
+                                                  keep an operator's statement (refused whole on any bad line, nothing
+                                                  written), then reconcile again each day it covers
+  reconcile:report --date YYYY-MM-DD [--operator OP] [--country CC] [--format text|json|csv] [--json]
+                                                  the day's report per account: counts and amounts per category, open cases`;
 
 /** A command that ran but found something wrong: printed, and the CLI exits 1. */
 export class CommandFailure extends Error {
@@ -62,6 +71,7 @@ export async function runCommand(argv: string[], env: AdminEnv, io: CommandIo = 
       email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' }, anchor: { type: 'string' },
       operator: { type: 'string' }, api: { type: 'string' }, 'base-url': { type: 'string' }, settings: { type: 'string' },
       prefixes: { type: 'string' }, enable: { type: 'boolean' }, disable: { type: 'boolean' }, reason: { type: 'string' },
+      date: { type: 'string' }, file: { type: 'string' }, format: { type: 'string' },
     },
     strict: true,
   });
@@ -172,6 +182,31 @@ export async function runCommand(argv: string[], env: AdminEnv, io: CommandIo = 
         const output = out(report as unknown as Record<string, unknown>, text);
         if (!report.ok) throw new CommandFailure(output);
         return output;
+      }
+      case 'reconcile': {
+        const r = await reconcile(db, env, {
+          operator: parseOperatorName(need('operator')), date: parseDay(need('date')), country: values.country === undefined ? null : parseCountry(values.country),
+        });
+        const output = out(r.output as unknown as Record<string, unknown>, r.text);
+        if (r.failed) throw new CommandFailure(output);
+        return output;
+      }
+      case 'reconcile:import': {
+        const r = await reconcileImport(db, env, { operator: parseOperatorName(need('operator')), country: parseCountry(need('country')), file: need('file') });
+        const output = out(r.output as unknown as Record<string, unknown>, r.text);
+        if (r.failed) throw new CommandFailure(output);
+        return output;
+      }
+      case 'reconcile:report': {
+        const format = values.json ? 'json' : (values.format ?? 'text');
+        if (!['text', 'json', 'csv'].includes(format)) throw new Error(`--format must be text, json or csv, not "${format}"`);
+        const r = await reconcileReport(db, {
+          date: parseDay(need('date')),
+          ...(values.operator !== undefined ? { operator: parseOperatorName(values.operator) } : {}),
+          ...(values.country !== undefined ? { country: parseCountry(values.country) } : {}),
+          format: format as ReportFormat,
+        });
+        return r.output;
       }
       default:
         throw new Error(`unknown command "${command ?? ''}"\n${USAGE}`);

@@ -12,7 +12,15 @@ export interface BridgeEnv extends CommonEnv, NodeEnvEnv, OperatorEnv, RelayEnv 
   /** Delays after PENDING at which the operator is asked for the status, in case its callback was lost. */
   CASHIN_STATUS_POLL_S: string;
   BRIDGE_CONCURRENCY: number;
+  /**
+   * When each enabled operator account's previous business day is reconciled: a cron pattern read in UTC
+   * (one BullMQ job scheduler per account); empty: none, and the schedulers an earlier start left are removed.
+   */
+  RECONCILIATION_CRON: string;
 }
+
+/** Five fields (minute hour day-of-month month day-of-week), or six with seconds first; BullMQ reads them. */
+const CRON = /^\s*[0-9*?LW#,/A-Za-z-]+(\s+[0-9*?LW#,/A-Za-z-]+){4,5}\s*$/;
 
 const schema = Joi.object<BridgeEnv>({
   ...common,
@@ -27,6 +35,8 @@ const schema = Joi.object<BridgeEnv>({
   CASHIN_CONFIRMATION_TIMEOUT_S: Joi.number().positive().default(300),
   CASHIN_STATUS_POLL_S: secondsList().allow('').default('60,150'),
   BRIDGE_CONCURRENCY: Joi.number().integer().min(1).default(20),
+  RECONCILIATION_CRON: Joi.string().trim().allow('').pattern(CRON).default('30 1 * * *')
+    .messages({ 'string.pattern.base': '"RECONCILIATION_CRON" must be a cron pattern of 5 fields (minute hour day month weekday), or 6 with seconds first, or empty' }),
 });
 
 export function parseEnv(source: NodeJS.ProcessEnv): BridgeEnv {

@@ -1,14 +1,18 @@
 import express from 'express';
 import { parseSecondsList } from '@mm/config';
 import { Counter, httpMetrics, listen, liveness, type Logger } from '@mm/observability';
+import { listOperatorAccounts } from '@mm/db/reference-data';
 import type { OperatorAdapter, OperatorDirectory } from '@mm/operators';
-import { operatorResults, QueueProducer, type OperatorResultJob, type ProducerOptions } from '@mm/queues';
+import { operatorResults, QueueProducer, reconciliationRuns, type OperatorResultJob, type ProducerOptions } from '@mm/queues';
 import { lateSuccessReturns, startOperatorDirectory, startWorkerService, type RunningWorkerService, type WorkerContext } from '@mm/worker-runtime';
 import type { BridgeEnv } from './env.js';
 import { cashoutRequestsHandler } from './processors/cashout-requests.js';
 import { customerCodesHandler } from './processors/customer-codes.js';
 import { operatorRequestsHandler } from './processors/operator-requests.js';
 import { applySignedResultNow, operatorResultsHandler, type OperatorResultsDeps } from './processors/operator-results.js';
+import { reconciliationRunsHandler } from './processors/reconciliation-runs.js';
+import { reportOpenCases } from './reconciliation/metrics.js';
+import { followReconciliationSchedules, type ScheduleFollower } from './reconciliation/schedule.js';
 import { callbackUrlFor } from './callback-url.js';
 import { operatorCallbackRouter, type CallbackReplays } from './routes/operator-callback.js';
 import { InlineApplies } from './routes/inline-applies.js';
@@ -18,6 +22,9 @@ import { InlineApplies } from './routes/inline-applies.js';
  * a captured callback is refused as stale before it could be taken for new.
  */
 const CALLBACK_REPLAY_WINDOW_S = 600;
+
+/** How often the bridge looks whether the operator accounts changed (their reconciliation schedulers follow). */
+const SCHEDULE_CHECK_MS = 5_000;
 
 /**
  * How long an operator's callback request may wait for its result to be applied in it: past this it
@@ -30,12 +37,16 @@ export interface BridgeOverrides {
   adapter?: OperatorAdapter;
   jobOptions?: ProducerOptions['jobOptions'];
   now?: () => number;
+  /** How often the operator accounts are looked at for their reconciliation schedulers (tests: shorter). */
+  scheduleCheckMs?: number;
 }
 
 export interface RunningBridge extends RunningWorkerService {
   /** The port the operator calls back (OPERATOR_BRIDGE_PORT); `port` and `internalUrl` are the internal one's. */
   url: string;
   callbackPort: number;
+  /** The daily reconciliation schedulers, one per enabled operator account (RECONCILIATION_CRON). */
+  reconciliationSchedules: Pick<ScheduleFollower, 'syncNow'>;
 }
 
 /**
@@ -67,6 +78,23 @@ export function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides =
       };
       const callbacks = await serveCallbacks(ctx, env, adapters, now, applySignedResultNow(resultsDeps));
       const customerCodes = customerCodesHandler({ db, adapters, logger });
+      // Reconciliation runs here: the bridge holds the operators' adapters. One daily scheduler per enabled
+      // account, following the accounts as they change; the open cases reported on /metrics.
+      const reconciliations = new QueueProducer(reconciliationRuns, ctx.producerOptions);
+      let schedules: ScheduleFollower | null = null;
+      ctx.onRelease(async () => {
+        await schedules?.stop();
+        await reconciliations.close();
+      });
+      const follower = await followReconciliationSchedules({
+        db, producer: reconciliations, cron: env.RECONCILIATION_CRON, directory: adapters,
+        checkMs: overrides.scheduleCheckMs ?? SCHEDULE_CHECK_MS, ttlMs: env.REFERENCE_CACHE_TTL_S * 1000,
+        onSync: (sync) => logger.info(sync, 'reconciliation schedulers synced with the operator accounts'),
+        onError: (err) => logger.warn({ err }, 'reconciliation schedulers: sync failed; tried again at the next check'),
+      });
+      schedules = follower;
+      reportOpenCases(metrics, db);
+      const operators = [...new Set((await listOperatorAccounts(db)).filter((a) => a.enabled).map((a) => a.operator))];
       return {
         jobs: {
           'operator-requests': {
@@ -91,8 +119,13 @@ export function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides =
             concurrency: env.BRIDGE_CONCURRENCY,
             handler: async (payload) => { await customerCodes(payload); },
           },
+          // One day at a time per process: a run reads a whole day of an account, and asks its operator.
+          'reconciliation-runs': {
+            concurrency: 1,
+            handler: reconciliationRunsHandler({ db, afterCommit, logger, metrics, adapters, operators, onLateSuccessHeld: () => lateReturns.inc({ outcome: 'started' }) }),
+          },
         },
-        info: callbacks,
+        info: { ...callbacks, reconciliationSchedules: { syncNow: () => follower.syncNow() } },
       };
     },
   });

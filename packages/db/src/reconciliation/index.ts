@@ -6,3 +6,4 @@ export {
   listReconciliationRuns, listReconciliationCases, findReconciliationCase,
   type RunCursor, type RunQuery, type RunSummary, type CaseCursor, type CaseQuery, type CaseSummary, type CaseDetail,
 } from './case-queries.js';
+export { dayReport, openCaseTotals, type DayReport, type DayReportAccount, type DayReportCase, type DayReportFilter, type OpenCaseTotals } from './day-report.js';

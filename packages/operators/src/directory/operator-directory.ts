@@ -68,6 +68,20 @@ export class OperatorDirectory implements OperatorAdapters {
     return adapter;
   }
 
+  /**
+   * Moves on every change notified for the reference data (operator accounts among them) and on every loss
+   * or gain of the notifications: what follows the accounts besides their adapters (the bridge's daily
+   * reconciliation schedules) compares it with the value it last saw. While `listening` is false, changes
+   * are not heard: re-read every `ttlMs` instead.
+   */
+  get generation(): number {
+    return this.o.changes.generation;
+  }
+
+  get listening(): boolean {
+    return this.o.changes.listening;
+  }
+
   /** The simulator as the environment describes it (the callback route /operator/callbacks/simulator). */
   simulatorAdapter(): OperatorAdapter {
     const built = this.o.simulatorAdapter ?? createAccountAdapter('simulator', this.o.simulator);

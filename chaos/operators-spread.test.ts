@@ -3,6 +3,7 @@ import { startChaosSystem, type ChaosSystem } from './support/chaos-system.js';
 import { settle, violations } from './support/invariants.js';
 import { runLoad } from './support/load.js';
 import { OperatorRecords } from './support/operator-records.js';
+import { reconcileAll } from './support/reconcile-all.js';
 
 /**
  * Scenario: cash-ins spread across the simulator and the real operators' contract mocks (MTN MoMo in
@@ -131,6 +132,11 @@ describe('cash-ins spread across the real operators\' mocks, kill -9 of the brid
     expect(summary['WAVE CI']!['refund SUCCESS']).toBeGreaterThan(0);
     expect(summary['ORANGE CM']!['refund FAILED']).toBeGreaterThan(0);
     expect(summary['ORANGE CM']!['refund SUCCESS'] ?? 0).toBe(0);
+    // Every day of every operator account reconciles with its operator's own books: nothing for a person.
+    const reconciled = await reconcileAll(sys);
+    expect(reconciled.map((r) => [r.operator, r.date, r.open_cases, r.errors])).toEqual(reconciled.map((r) => [r.operator, r.date, 0, []]));
+    expect(reconciled.map((r) => r.operator).sort()).toEqual(expect.arrayContaining(['MTN', 'ORANGE', 'SIMULATOR', 'WAVE']));
+    expect(reconciled.reduce((n, r) => n + r.matched, 0)).toBeGreaterThanOrEqual(COUNT);
     // Each late payment expired here first, then converged to the operator's SUCCESS.
     const lateEvents = await sys.db.transactionEvent.findMany({ where: { transactionId: { in: late.map((t) => t.id) } }, orderBy: { id: 'asc' } });
     for (const t of late) {

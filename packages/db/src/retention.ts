@@ -24,6 +24,11 @@ export const TABLE_RETENTION = {
   webhook_events: 'kept',
   webhook_attempts: 'pruned',
   outbox: 'pruned',
+  // Reconciliation (docs/reconciliation.md): the operator's word, each day's result and each case are the
+  // evidence behind the ledger's reconciliation postings: kept like the ledger.
+  operator_records: 'kept',
+  reconciliation_runs: 'kept',
+  reconciliation_cases: 'kept',
 } as const;
 
 export type PrunedTable = { [T in keyof typeof TABLE_RETENTION]: (typeof TABLE_RETENTION)[T] extends 'pruned' ? T : never }[keyof typeof TABLE_RETENTION];

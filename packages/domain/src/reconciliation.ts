@@ -25,6 +25,12 @@ export interface OperatorRecord {
   amount: number;
   currency: string;
   outcome: RecordOutcome;
+  /**
+   * The movement's country when the record tells it (from the customer's number). One operator endpoint may
+   * serve the accounts of several countries (the simulator; a demo wallet shared by two): an account then
+   * keeps only its own country's records. Absent: the record is the account's.
+   */
+  countryCode?: string | null;
 }
 
 /** A movement as our books have it. */

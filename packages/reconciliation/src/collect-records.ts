@@ -17,7 +17,9 @@ export async function collectOperatorRecords(db: Db, adapter: Pick<OperatorAdapt
     let cursor: string | null = null;
     do {
       const page = await adapter.listRecords(date, cursor);
-      records.push(...page.records.map((r) => ({ ...r, businessDate: date })));
+      // One endpoint may list the movements of several accounts (the simulator serves every country's): this
+      // account's are those of its country, and those whose country the operator does not tell.
+      records.push(...page.records.filter((r) => !r.countryCode || r.countryCode === account.countryCode).map((r) => ({ ...r, businessDate: date })));
       cursor = page.next;
     } while (cursor);
     await saveOperatorRecords(db, account, records, 'API');

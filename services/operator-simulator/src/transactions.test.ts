@@ -54,12 +54,12 @@ describe('simulator: GET /v1/transactions and the adapter\'s listRecords', () =>
     const { records, pages } = await allRecords(h);
     expect(pages).toEqual([2, 2, 2]);
     expect(records).toEqual([
-      { kind: 'CASHIN', reference: day.ok.partnerReference, operatorTxId: expect.stringMatching(/^MP\d+$/), amount: 1500, currency: 'XOF', outcome: 'SUCCESS' },
-      { kind: 'CASHIN', reference: day.canceled.partnerReference, operatorTxId: null, amount: 1500, currency: 'XOF', outcome: 'FAILED' },
-      { kind: 'CASHIN', reference: day.rejected.partnerReference, operatorTxId: null, amount: 1500, currency: 'XOF', outcome: 'FAILED' },
-      { kind: 'REFUND', reference: day.refund.partnerReference, operatorTxId: expect.stringMatching(/^RF\d+$/), amount: 500, currency: 'XOF', outcome: 'SUCCESS' },
-      { kind: 'PAYOUT', reference: day.unpaid.partnerReference, operatorTxId: null, amount: 2500, currency: 'XOF', outcome: 'FAILED' },
-      { kind: 'PAYOUT', reference: day.payout.partnerReference, operatorTxId: expect.stringMatching(/^DB\d+$/), amount: 2500, currency: 'XOF', outcome: 'SUCCESS' },
+      { kind: 'CASHIN', reference: day.ok.partnerReference, operatorTxId: expect.stringMatching(/^MP\d+$/), amount: 1500, currency: 'XOF', outcome: 'SUCCESS', countryCode: 'CI' },
+      { kind: 'CASHIN', reference: day.canceled.partnerReference, operatorTxId: null, amount: 1500, currency: 'XOF', outcome: 'FAILED', countryCode: 'CI' },
+      { kind: 'CASHIN', reference: day.rejected.partnerReference, operatorTxId: null, amount: 1500, currency: 'XOF', outcome: 'FAILED', countryCode: 'CI' },
+      { kind: 'REFUND', reference: day.refund.partnerReference, operatorTxId: expect.stringMatching(/^RF\d+$/), amount: 500, currency: 'XOF', outcome: 'SUCCESS', countryCode: 'CI' },
+      { kind: 'PAYOUT', reference: day.unpaid.partnerReference, operatorTxId: null, amount: 2500, currency: 'XOF', outcome: 'FAILED', countryCode: 'CI' },
+      { kind: 'PAYOUT', reference: day.payout.partnerReference, operatorTxId: expect.stringMatching(/^DB\d+$/), amount: 2500, currency: 'XOF', outcome: 'SUCCESS', countryCode: 'CI' },
     ]);
     expect((await allRecords(h, '2001-01-01')).records).toEqual([]);
 
@@ -69,8 +69,8 @@ describe('simulator: GET /v1/transactions and the adapter\'s listRecords', () =>
     expect(body).toEqual({
       date: today(),
       items: [
-        { kind: 'CASHIN', partner_reference: day.ok.partnerReference, id: expect.any(String), amount: 1500, currency: 'XOF', status: 'OK', created_at: expect.stringMatching(/Z$/) },
-        { kind: 'CASHIN', partner_reference: day.canceled.partnerReference, id: null, amount: 1500, currency: 'XOF', status: 'canceled', created_at: expect.any(String) },
+        { kind: 'CASHIN', partner_reference: day.ok.partnerReference, id: expect.any(String), amount: 1500, currency: 'XOF', status: 'OK', created_at: expect.stringMatching(/Z$/), msisdn: expect.stringMatching(/^\+225/) },
+        { kind: 'CASHIN', partner_reference: day.canceled.partnerReference, id: null, amount: 1500, currency: 'XOF', status: 'canceled', created_at: expect.any(String), msisdn: expect.stringMatching(/^\+225/) },
       ],
       next: expect.any(String),
     });

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { RECORD_KINDS, type OperatorRecord, type RecordKind, type RecordOutcome } from '@mm/domain';
+import { parseMsisdn, RECORD_KINDS, type OperatorRecord, type RecordKind, type RecordOutcome } from '@mm/domain';
 import type { OperatorRecordsPage } from '../operator-adapter.js';
 
 /**
@@ -17,6 +17,8 @@ interface WireItem {
   amount: number;
   currency: string;
   status: WireStatus;
+  /** The customer's number (the simulator serves every country's SIMULATOR account from one list). */
+  msisdn?: string | null;
 }
 
 const OUTCOMES: Readonly<Record<WireStatus, RecordOutcome>> = { OK: 'SUCCESS', PENDING: 'PENDING', canceled: 'FAILED', KO: 'FAILED', FAILED: 'FAILED' };
@@ -33,7 +35,9 @@ const itemSchema = Joi.object({
 const pageSchema = Joi.object({ items: Joi.array().items(itemSchema).required(), next: Joi.string().min(1).allow(null).required() }).unknown(true);
 
 export function recordOfItem(item: WireItem): OperatorRecord {
-  return { kind: item.kind, reference: item.partner_reference, operatorTxId: item.id, amount: item.amount, currency: item.currency, outcome: OUTCOMES[item.status] };
+  const record: OperatorRecord = { kind: item.kind, reference: item.partner_reference, operatorTxId: item.id, amount: item.amount, currency: item.currency, outcome: OUTCOMES[item.status] };
+  const countryCode = item.msisdn ? parseMsisdn(item.msisdn)?.countryCode : null;
+  return countryCode ? { ...record, countryCode } : record;
 }
 
 export function recordsPageFromResponse(status: number, data: unknown): OperatorRecordsPage | null {

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import type { OperatorRecord, RecordKind, RecordOutcome } from '@mm/domain';
+import { parseMsisdn, type OperatorRecord, type RecordKind, type RecordOutcome } from '@mm/domain';
 
 /**
  * Wave's Balance & Reconciliation API, `GET /v1/transactions?date=YYYY-MM-DD&after=<cursor>` (docs.wave.com/
@@ -26,6 +26,8 @@ export interface WaveTransaction {
   is_reversal?: boolean | null;
   client_reference?: string | null;
   checkout_api_session_id?: string | null;
+  /** The customer's number (the payer of a checkout, the beneficiary of a payout), when Wave gives it. */
+  counterparty_mobile?: string | null;
 }
 
 export interface WaveTransactionsPage {
@@ -46,6 +48,7 @@ const itemSchema = Joi.object({
   is_reversal: Joi.boolean().allow(null),
   client_reference: optionalText(),
   checkout_api_session_id: optionalText(),
+  counterparty_mobile: optionalText(),
 }).unknown(true);
 const pageSchema = Joi.object({
   page_info: Joi.object({ end_cursor: Joi.string().allow(null, ''), has_next_page: Joi.boolean().required() }).unknown(true).required(),
@@ -101,7 +104,9 @@ function grossOf(t: WaveTransaction): number {
 export function recordOfTransaction(t: WaveTransaction): OperatorRecord | null {
   const kind = kindOf(t);
   if (!kind) return null;
-  const common = { ...kind, amount: grossOf(t), currency: t.currency };
+  // A Wave wallet is one country's; the customer's number tells the movements apart where two accounts share one.
+  const countryCode = t.counterparty_mobile ? parseMsisdn(t.counterparty_mobile)?.countryCode ?? null : null;
+  const common = { ...kind, amount: grossOf(t), currency: t.currency, ...(countryCode ? { countryCode } : {}) };
   if (kind.kind === 'REFUND') return { ...common, reference: null, operatorTxId: t.checkout_api_session_id || t.transaction_id };
   return { ...common, reference: t.client_reference || null, operatorTxId: t.transaction_id };
 }

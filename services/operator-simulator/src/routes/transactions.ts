@@ -22,7 +22,17 @@ function wireStatus(line: StatementLine<SimulatorSource>): WireState | 'FAILED' 
   return state === 'canceled' || state === 'KO' ? state : 'KO';
 }
 
-function itemOf(line: StatementLine<SimulatorSource>) {
+/** The customer's number of a movement: the push's, the refunded push's, the beneficiary's. */
+function msisdnOf(line: StatementLine<SimulatorSource>, pushes: ReadonlyMap<string | null, string>): string | null {
+  switch (line.source?.type) {
+    case 'push': return line.source.push.msisdn;
+    case 'disbursement': return line.source.disbursement.msisdn;
+    case 'refund': return pushes.get(line.source.refund.originalPartnerReference) ?? null;
+    default: return null;
+  }
+}
+
+function itemOf(line: StatementLine<SimulatorSource>, pushes: ReadonlyMap<string | null, string>) {
   return {
     kind: line.kind,
     partner_reference: line.reference,
@@ -32,6 +42,7 @@ function itemOf(line: StatementLine<SimulatorSource>) {
     currency: line.currency,
     status: wireStatus(line),
     created_at: new Date(line.occurredAtMs).toISOString(),
+    msisdn: msisdnOf(line, pushes),
   };
 }
 
@@ -48,12 +59,14 @@ export function transactionsRouter(deps: TransactionsDeps): Router {
       res.status(400).json({ error: 'invalid_request', message: 'date must be a day, YYYY-MM-DD' });
       return;
     }
-    const page = pageOf(linesOfDay(deps.plants.apply(deps.lines()), date), date, typeof after === 'string' && after !== '' ? after : null, deps.pageSize);
+    const lines = deps.plants.apply(deps.lines());
+    const pushes = new Map(lines.flatMap((l) => (l.source?.type === 'push' ? [[l.reference, l.source.push.msisdn] as const] : [])));
+    const page = pageOf(linesOfDay(lines, date), date, typeof after === 'string' && after !== '' ? after : null, deps.pageSize);
     if (!page) {
       res.status(400).json({ error: 'invalid_request', message: 'after is not a cursor of this day\'s list' });
       return;
     }
-    res.json({ date, items: page.items.map(itemOf), next: page.next });
+    res.json({ date, items: page.items.map((line) => itemOf(line, pushes)), next: page.next });
   });
   return router;
 }

@@ -26,7 +26,7 @@ export const reconciliationRuns = defineQueue({
     date: Joi.string().pattern(/^\d{4}-\d{2}-\d{2}$/).allow(null).required(),
     trigger: Joi.string().valid('schedule', 'manual').required(),
   }),
-  // An operator that does not answer is tried again for about an hour (5 attempts, doubling from 2 min);
+  // An operator that does not answer is tried again for about half an hour (5 attempts, 2, 4, 8 and 16 min apart);
   // the next day's run, a re-query or the admin command read the day again anyway. Runs stay a few weeks
   // for the Bull dashboard: a day's counts are in its return value.
   jobOptions: {

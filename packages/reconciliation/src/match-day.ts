@@ -1,5 +1,5 @@
 import { matchRecords } from '@mm/domain';
-import type { Db } from '@mm/db';
+import type { Db, Tx } from '@mm/db';
 import { operatorRecordsFor, ourMovementsFor, type AccountKey, type DayPair, type RecordSource } from '@mm/db/reconciliation';
 
 /**
@@ -7,7 +7,7 @@ import { operatorRecordsFor, ourMovementsFor, type AccountKey, type DayPair, typ
  * widened to what the other names from another day (a movement booked by the operator after midnight, a
  * record that arrived days late), paired by matchRecords.
  */
-export async function matchDay(db: Db, account: AccountKey, date: string): Promise<{ pairs: DayPair[]; statement: boolean }> {
+export async function matchDay(db: Db | Tx, account: AccountKey, date: string): Promise<{ pairs: DayPair[]; statement: boolean }> {
   const ofDay = await ourMovementsFor(db, account, date);
   const theirs = await operatorRecordsFor(db, account, date, ofDay.map((o) => o.reference), ofDay.flatMap((o) => (o.operatorTxId ? [o.operatorTxId] : [])));
   const ours = await ourMovementsFor(db, account, date,

@@ -88,4 +88,56 @@ describe('reconcileDay over several days', () => {
     expect(await db.journalEntry.count()).toBe(journals);
     expect(await db.reconciliationCase.findUniqueOrThrow({ where: { id: c.id } })).toMatchObject({ state: 'OPEN' });
   });
+
+  it('two runs of one day at once record one case, neither failing', async () => {
+    const t = await collected(800, '2026-03-09');
+    const [a, b] = await Promise.all([reconcileDay({ db, adapter: null }, account, '2026-03-09'), reconcileDay({ db, adapter: null }, account, '2026-03-09')]);
+    expect([a.open_cases, b.open_cases]).toEqual([1, 1]);
+    expect(await db.reconciliationCase.count({ where: { recordKey: t.providerReference } })).toBe(1);
+    expect(await db.reconciliationRun.findFirstOrThrow({ where: { businessDate: new Date('2026-03-09T00:00:00Z') } })).toMatchObject({ runs: 2 });
+  });
+
+  it('a record first unknown to us, later paired with our movement by the operator\'s id, closes its earlier case', async () => {
+    const order = `late-${++seq}`;
+    const r = await createCashin(db, {
+      merchantId, merchantOrderId: order, amount: 1200, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
+      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order,
+    });
+    if (r.kind !== 'created') throw new Error('not created');
+    const id = r.transaction.id;
+    for (const to of ['INITIATED', 'PENDING'] as const) await db.$transaction((tx) => transition(tx, { transactionId: id, to, cause: 'test' }));
+    await db.$executeRaw`UPDATE transactions SET created_at = '2026-03-11T10:00:00Z' WHERE id = ${id}::uuid`;
+    // The operator's statement names it by its own id only; we do not have that id yet.
+    await saveOperatorRecords(db, account, [{ kind: 'CASHIN', reference: null, operatorTxId: 'OPX-1', amount: 1200, currency: 'XOF', outcome: 'SUCCESS', businessDate: '2026-03-11' }], 'STATEMENT');
+    expect(await reconcileDay({ db, adapter: null }, account, '2026-03-11')).toMatchObject({ open_cases: 1, by_category: { UNKNOWN_TO_US: { count: 1 }, PENDING: { count: 1 } } });
+    const unknown = await db.reconciliationCase.findFirstOrThrow({ where: { recordKey: 'op:OPX-1' } });
+    // Then the operator's result arrives, with its id: the two are one movement.
+    await db.$transaction((tx) => transition(tx, { transactionId: id, to: 'SUCCESS', cause: 'test', patch: { providerTxId: 'OPX-1' } }));
+    expect(await reconcileDay({ db, adapter: null }, account, '2026-03-11')).toMatchObject({ open_cases: 0, matched: 1 });
+    expect(await db.reconciliationCase.findUniqueOrThrow({ where: { id: unknown.id } })).toMatchObject({ state: 'RESOLVED', resolution: 'MATCHED_LATER' });
+  });
+
+  it('does not apply a late success whose difference a person already accepted', async () => {
+    const order = `late-${++seq}`;
+    const r = await createCashin(db, {
+      merchantId, merchantOrderId: order, amount: 2100, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
+      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order,
+    });
+    if (r.kind !== 'created') throw new Error('not created');
+    const id = r.transaction.id;
+    for (const to of ['INITIATED', 'PENDING', 'EXPIRED'] as const) await db.$transaction((tx) => transition(tx, { transactionId: id, to, cause: 'test' }));
+    await db.$executeRaw`UPDATE transactions SET created_at = '2026-03-13T10:00:00Z' WHERE id = ${id}::uuid`;
+    await saveOperatorRecords(db, account, [record(r.transaction.providerReference, 2100, '2026-03-13')], 'STATEMENT');
+    await reconcileDay({ db, adapter: null }, account, '2026-03-13');
+    const c = await db.reconciliationCase.findFirstOrThrow({ where: { recordKey: r.transaction.providerReference } });
+    expect(c).toMatchObject({ category: 'STATUS_DIFFERS', state: 'OPEN', difference: 2100n });
+    await db.$transaction((tx) => resolveCase(tx, c.id, { resolution: 'ACCEPTED' }, null));
+    // Now the operator's status confirms it: the service leaves it to the person's decision.
+    const confirming = {
+      queryStatus: () => Promise.resolve({ found: true, providerState: 'OK' as const, providerTxnStatus: '200', providerTxId: 'OPL-1', failureReason: null }),
+    };
+    expect(await reconcileDay({ db, adapter: confirming }, account, '2026-03-13')).toMatchObject({ open_cases: 0, resolved_automatically: 0 });
+    expect((await db.transaction.findUniqueOrThrow({ where: { id } })).status).toBe('EXPIRED');
+    expect(await verifyLedger(db)).toMatchObject({ ok: true, problems: [] });
+  });
 });

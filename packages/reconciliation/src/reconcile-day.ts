@@ -32,20 +32,26 @@ export async function reconcileDay(deps: ReconcileDeps, account: AccountKey, dat
     const source = await collectOperatorRecords(deps.db, deps.adapter, account, date);
     if (source) sources.push(source);
   }
-  let { pairs, statement } = await matchDay(deps.db, account, date);
+  const { pairs } = await matchDay(deps.db, account, date);
+  // A difference a person already posted for is theirs: the service does not also apply it (a merchant
+  // credited on top of an accepted case); the case is opened again if the books change under it.
+  const decided = await deps.db.reconciliationCase.findMany({
+    where: { countryCode: account.countryCode, operator: account.operator, postedAmount: { not: 0 } }, select: { kind: true, recordKey: true },
+  });
+  const personal = new Set(decided.map((c) => reconciliationSlot(c.kind, c.recordKey)));
   const automatic = new Map<string, DifferenceCategory>();
   for (const pair of pairs) {
-    if (!deps.adapter || !pair.ours || !automaticResolution(pair) || pair.category === 'MATCHED' || pair.category === 'PENDING') continue;
+    if (!deps.adapter || !pair.ours || !automaticResolution(pair) || personal.has(reconciliationSlot(pair.kind, pair.key))) continue;
     try {
-      if (await settleLateSuccess(deps, pair.ours)) automatic.set(reconciliationSlot(pair.kind, pair.key), pair.category);
+      if (await settleLateSuccess(deps, pair.ours)) automatic.set(reconciliationSlot(pair.kind, pair.key), pair.category as DifferenceCategory);
     } catch (err) {
       // Left as a case: the next run (or a person's re-query) tries again.
       deps.onError?.(err, { transaction_id: pair.ours.transactionId, reference: pair.key });
     }
   }
-  if (automatic.size > 0) ({ pairs, statement } = await matchDay(deps.db, account, date));
-  if (statement) sources.push('STATEMENT');
-  return recordDay(deps.db, account, date, pairs, { sources, resolvedAutomatically: automatic, now });
+  // Matched again inside the recording transaction, under the account's lock: what is recorded is the books
+  // as they are then, whoever applied the late success (this run, a callback, another run).
+  return recordDay(deps.db, account, date, async (tx) => (await matchDay(tx, account, date)).pairs, { sources, resolvedAutomatically: automatic, now });
 }
 
 /** Applies the operator's own status for a cash-in it says it collected; true when that changed something. */

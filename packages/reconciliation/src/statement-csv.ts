@@ -37,13 +37,15 @@ export function parseStatement(text: string): ParsedStatement {
   try {
     rows = parse(text, {
       columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
-      skip_empty_lines: true, trim: true, bom: true, relax_column_count: false, to_line: MAX_STATEMENT_LINES + 1,
+      skip_empty_lines: true, trim: true, bom: true, relax_column_count: false, to_line: MAX_STATEMENT_LINES + 2,
     }) as Record<string, string>[];
   } catch (err) {
     const line = (err as { lines?: number }).lines ?? 0;
     return { ok: false, errors: [{ line, message: `not a CSV file this import can read: ${(err as Error).message}` }] };
   }
   if (rows.length === 0) return { ok: false, errors: [{ line: 1, message: 'no movement in the file (a header and one line at least)' }] };
+  // Read one line past the bound: a longer file is refused, never imported in part.
+  if (rows.length > MAX_STATEMENT_LINES) return { ok: false, errors: [{ line: MAX_STATEMENT_LINES + 2, message: `more than ${MAX_STATEMENT_LINES} movements: split the statement by day` }] };
   const missing = REQUIRED.filter((c) => !(c in rows[0]!));
   if (missing.length > 0 || !('reference' in rows[0]! || 'operator_tx_id' in rows[0]!)) {
     return { ok: false, errors: [{ line: 1, message: `the header lacks ${[...missing, ...(('reference' in rows[0]! || 'operator_tx_id' in rows[0]!) ? [] : ['reference or operator_tx_id'])].join(', ')}` }] };

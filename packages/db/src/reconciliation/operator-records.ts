@@ -65,7 +65,8 @@ interface RecordRow {
 }
 
 /**
- * The operator's records to compare with a day: those of the day itself, and those of other days that
+ * The operator's records to compare with a day, oldest word first (matchRecords keeps the last one of a
+ * movement): those of the day itself, and those of other days that
  * name one of `references` (our movements of the day: a movement the operator booked after midnight, or
  * whose record arrived days late, is still found).
  */
@@ -74,7 +75,7 @@ export async function operatorRecordsFor(db: Db | Tx, account: AccountKey, date:
     SELECT business_date, kind, reference, operator_tx_id, amount, currency, outcome, source FROM operator_records
      WHERE country_code = ${account.countryCode} AND operator = ${account.operator}
        AND (business_date = ${date}::date OR reference = ANY(${references}::text[]) OR operator_tx_id = ANY(${operatorTxIds}::text[]))
-     ORDER BY id`;
+     ORDER BY received_at, id`;
   return rows.map((r) => ({
     businessDate: r.business_date.toISOString().slice(0, 10), kind: r.kind, reference: r.reference, operatorTxId: r.operator_tx_id,
     amount: Number(r.amount), currency: r.currency, outcome: r.outcome, source: r.source,

@@ -29,7 +29,8 @@ interface Row {
 }
 
 /**
- * Our movements through one operator account: those created on `date` (UTC), and those of other days that
+ * Our movements through one operator account: those created on `date` (UTC), those decided that day (a
+ * refund or payout left pending on an earlier day is compared again once it is decided), and those of other days that
  * the operator's records of the day name (by our reference or its id). Cash-ins and cash-outs are the
  * account's transactions; refunds are those of its cash-ins, the automatic returns of late successes
  * included (decisions 13: the operator pays them like any refund). A FAILED cash-in whose late success is
@@ -46,6 +47,7 @@ export async function ourMovementsFor(db: Db | Tx, account: AccountKey, date: st
       LEFT JOIN refunds ls ON ls.transaction_id = t.id AND ls.origin = 'LATE_SUCCESS'
      WHERE t.country_code = ${account.countryCode} AND t.operator = ${account.operator}
        AND ((t.created_at >= (SELECT lo FROM day) AND t.created_at < (SELECT lo FROM day) + interval '1 day')
+            OR (t.completed_at >= (SELECT lo FROM day) AND t.completed_at < (SELECT lo FROM day) + interval '1 day')
             OR t.provider_reference = ANY(${references}::text[]) OR t.provider_tx_id = ANY(${operatorTxIds}::text[]))
     UNION ALL
     SELECT 'REFUND', t.id, r.id, r.provider_reference, r.provider_refund_id, r.amount, r.currency, r.status, false,
@@ -53,6 +55,7 @@ export async function ourMovementsFor(db: Db | Tx, account: AccountKey, date: st
       FROM refunds r JOIN transactions t ON t.id = r.transaction_id
      WHERE t.country_code = ${account.countryCode} AND t.operator = ${account.operator}
        AND ((r.created_at >= (SELECT lo FROM day) AND r.created_at < (SELECT lo FROM day) + interval '1 day')
+            OR (r.completed_at >= (SELECT lo FROM day) AND r.completed_at < (SELECT lo FROM day) + interval '1 day')
             OR r.provider_reference = ANY(${references}::text[]) OR r.provider_refund_id = ANY(${operatorTxIds}::text[]))`;
   return rows.map((r) => ({
     kind: r.kind,

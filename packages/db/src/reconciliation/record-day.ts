@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { holdingDifference, isDifference, totalsByCategory, type CategoryTotals, type DifferenceCategory, type MatchCategory, type MatchedPair, type OperatorRecord } from '@mm/domain';
+import { holdingDifference, isDifference, operatorRecordKey, totalsByCategory, type CategoryTotals, type DifferenceCategory, type MatchCategory, type MatchedPair, type OperatorRecord } from '@mm/domain';
 import type { Db, Tx } from '../client.js';
 import { runTransaction } from '../run-transaction.js';
 import type { AccountKey, RecordSource } from './operator-records.js';
@@ -41,7 +41,12 @@ export async function recordDay(
   db: Db,
   account: AccountKey,
   date: string,
-  pairs: readonly DayPair[],
+  /**
+   * The day's pairs; better, how to compute them: then they are read inside this transaction, under the
+   * account's lock, so what is recorded is what the books say now, whatever ran meanwhile (a callback, a
+   * re-query, the admin command on the same day).
+   */
+  pairsOf: readonly DayPair[] | ((tx: Tx) => Promise<DayPair[]>),
   options: {
     sources: RecordSource[];
     /**
@@ -56,8 +61,15 @@ export async function recordDay(
   const automatic = options.resolvedAutomatically ?? new Map<string, DifferenceCategory>();
   const slot = reconciliationSlot;
   return runTransaction(db, async (tx) => {
-    const kinds = pairs.map((p) => p.kind);
-    const keys = pairs.map((p) => p.key);
+    // One run of an account at a time (the daily job, a re-query on another replica, the admin command):
+    // two would both find no case and insert one each, or record older pairs over newer ones.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`reconciliation:${account.countryCode}:${account.operator}`}, 0))`;
+    const pairs = typeof pairsOf === 'function' ? await pairsOf(tx) : pairsOf;
+    // A movement first seen unknown to us (its operator key) or by the operator's id, then paired with ours:
+    // its earlier case, under that other key, is the same movement's.
+    const others = pairs.map((p) => (p.ours && p.theirs ? otherKeys(p) : []));
+    const kinds = pairs.flatMap((p, i) => [p.kind, ...others[i]!.map(() => p.kind)]);
+    const keys = pairs.flatMap((p, i) => [p.key, ...others[i]!]);
     const existing = await tx.$queryRaw<CaseRow[]>`
       SELECT id, kind, record_key, state, resolution, posted_amount FROM reconciliation_cases
        WHERE country_code = ${account.countryCode} AND operator = ${account.operator}
@@ -65,16 +77,22 @@ export async function recordDay(
        ORDER BY id FOR UPDATE`;
     const byKey = new Map(existing.map((c) => [slot(c.kind, c.record_key), c]));
     let openCases = 0;
-    for (const pair of pairs) {
+    for (const [i, pair] of pairs.entries()) {
       const found = byKey.get(slot(pair.kind, pair.key)) ?? null;
       const difference = holdingDifference(pair);
       const open = await settleCase(tx, account, date, pair, found, difference, automatic.get(slot(pair.kind, pair.key)) ?? null, now);
       if (open) openCases += 1;
+      for (const key of others[i]!) {
+        const earlier = byKey.get(slot(pair.kind, key));
+        if (earlier && (await settleCase(tx, account, date, { ...pair, category: 'MATCHED' }, earlier, 0, null, now))) openCases += 1;
+      }
     }
     const byCategory = totalsByCategory(pairs);
+    const statement = pairs.some((p) => (p.theirs as { source?: string } | null)?.source === 'STATEMENT');
     const summary: DaySummary = {
       operator: account.operator, country_code: account.countryCode, date, matched: byCategory.MATCHED.count, by_category: byCategory,
-      open_cases: openCases, resolved_automatically: automatic.size, sources: [...options.sources].sort(),
+      open_cases: openCases, resolved_automatically: automatic.size,
+      sources: [...new Set([...options.sources, ...(statement ? ['STATEMENT' as const] : [])])].sort(),
     };
     await tx.$executeRaw`
       INSERT INTO reconciliation_runs (country_code, operator, business_date, sources, totals, matched, open_cases, finished_at)
@@ -88,6 +106,13 @@ export async function recordDay(
 }
 
 
+/** The keys a pair's operator record would have had alone (unknown to us): its reference, or its id. */
+function otherKeys(pair: DayPair): string[] {
+  const keys = new Set([operatorRecordKey(pair.theirs!), ...(pair.theirs!.operatorTxId ? [`op:${pair.theirs!.operatorTxId}`] : [])]);
+  keys.delete(pair.key);
+  return [...keys];
+}
+
 /** How a run names one movement of an account: its kind and its key. */
 export function reconciliationSlot(kind: string, key: string): string {
   return `${kind}\u0000${key}`;
@@ -97,7 +122,8 @@ export function reconciliationSlot(kind: string, key: string): string {
 async function settleCase(tx: Tx, account: AccountKey, date: string, pair: DayPair, found: CaseRow | null, difference: number, resolvedAutomatically: DifferenceCategory | null, now: Date): Promise<boolean> {
   const ours = pair.ours ? snapshotOfOurs(pair.ours) : null;
   const theirs = pair.theirs ? JSON.stringify(pair.theirs) : null;
-  const currency = pair.theirs?.currency ?? pair.ours?.currency ?? 'XOF';
+  // Our currency first: the country's ledger accounts are in it (another one at the operator is refused at resolution).
+  const currency = pair.ours?.currency ?? pair.theirs?.currency ?? 'XOF';
   if (isDifference(pair.category)) {
     if (!found) {
       await tx.$executeRaw`
@@ -115,7 +141,8 @@ async function settleCase(tx: Tx, account: AccountKey, date: string, pair: DayPa
          SET category = ${pair.category}, state = 'OPEN', resolution = NULL, difference = ${difference}, currency = ${currency},
              transaction_id = coalesce(transaction_id, ${pair.ours?.transactionId ?? null}::uuid), refund_id = coalesce(refund_id, ${pair.ours?.refundId ?? null}::uuid),
              ours = ${ours}::jsonb, theirs = ${theirs}::jsonb, updated_at = ${now},
-             note = CASE WHEN state = 'RESOLVED' THEN 'opened again: the difference changed after it was resolved' ELSE note END
+             note = CASE WHEN state = 'RESOLVED' THEN 'opened again: the difference changed after it was resolved' ELSE note END,
+             resolved_by = NULL, resolved_at = NULL
        WHERE id = ${found.id}::uuid`;
     return true;
   }
@@ -135,6 +162,7 @@ async function settleCase(tx: Tx, account: AccountKey, date: string, pair: DayPa
   if (Number(found.posted_amount) !== 0) {
     await tx.$executeRaw`
       UPDATE reconciliation_cases SET state = 'OPEN', resolution = NULL, difference = 0, ours = ${ours}::jsonb, theirs = ${theirs}::jsonb, updated_at = ${now},
+             resolved_by = NULL, resolved_at = NULL,
              note = 'the movement matches now: what was posted for it must be taken back (accept the operator''s side)'
        WHERE id = ${found.id}::uuid AND (state = 'OPEN' OR difference <> 0)`;
     return true;

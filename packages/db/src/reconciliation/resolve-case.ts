@@ -21,6 +21,9 @@ interface Row {
   difference: bigint;
   posted_amount: bigint;
   written_off_amount: bigint;
+  ours: { currency?: string } | null;
+  theirs: { currency?: string } | null;
+  subsidiary_currency: string | null;
 }
 
 /**
@@ -32,10 +35,16 @@ interface Row {
  */
 export async function resolveCase(tx: Tx, caseId: string, verdict: CaseVerdict, staffId: string | null, now = new Date()): Promise<ResolvedCase> {
   const [c] = await tx.$queryRaw<Row[]>`
-    SELECT id, country_code, currency, state, resolution, transaction_id, refund_id, difference, posted_amount, written_off_amount
-      FROM reconciliation_cases WHERE id = ${caseId}::uuid FOR UPDATE`;
+    SELECT c.id, c.country_code, c.currency, c.state, c.resolution, c.transaction_id, c.refund_id, c.difference, c.posted_amount,
+           c.written_off_amount, c.ours, c.theirs, s.currency AS subsidiary_currency
+      FROM reconciliation_cases c LEFT JOIN subsidiaries s ON s.country_code = c.country_code
+     WHERE c.id = ${caseId}::uuid FOR UPDATE OF c`;
   if (!c) throw new DomainError('NOT_FOUND', 'no such reconciliation case');
   if (c.state !== 'OPEN') throw new DomainError('INVALID_STATE', `the case is already resolved (${c.resolution})`);
+  // The ledger's accounts of a country are in its currency: an amount in another one cannot be posted as it is.
+  const foreign = (c.subsidiary_currency !== null && c.currency !== c.subsidiary_currency)
+    || (c.ours?.currency !== undefined && c.theirs?.currency !== undefined && c.ours.currency !== c.theirs.currency);
+  if (foreign) throw new DomainError('INVALID_STATE', `the operator's record is in another currency than ours (${c.theirs?.currency ?? c.currency}): settle it with the operator and correct its record; nothing can be posted for it here`);
   const reason = verdict.resolution === 'WRITTEN_OFF' ? verdict.reason.trim() : undefined;
   if (verdict.resolution === 'WRITTEN_OFF' && !reason) throw new DomainError('VALIDATION_ERROR', 'a write-off needs a reason', [{ field: 'reason', issue: 'required' }]);
   const scope = { merchantId: null, countryCode: c.country_code, currency: c.currency };
@@ -43,7 +52,8 @@ export async function resolveCase(tx: Tx, caseId: string, verdict: CaseVerdict, 
   const journals: string[] = [];
   const toAccept = difference - Number(c.posted_amount);
   if (toAccept !== 0) journals.push(await post(tx, scope, reconciliationPosting('ACCEPTED', toAccept), c.transaction_id, c.refund_id));
-  const writtenOff = verdict.resolution === 'WRITTEN_OFF' ? difference : Number(c.written_off_amount);
+  // Accepted, the difference waits in suspense: a write-off of an earlier resolution is taken back.
+  const writtenOff = verdict.resolution === 'WRITTEN_OFF' ? difference : 0;
   const toWriteOff = writtenOff - Number(c.written_off_amount);
   if (toWriteOff !== 0) journals.push(await post(tx, scope, reconciliationPosting('WRITTEN_OFF', toWriteOff), c.transaction_id, c.refund_id));
   await tx.$executeRaw`

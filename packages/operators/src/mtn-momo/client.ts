@@ -1,6 +1,7 @@
 import type { AxiosResponse } from 'axios';
 import type { OperatorRecord, OperatorResult, RecordKind } from '@mm/domain';
 import {
+  NoOperatorRecordError,
   OperatorPendingError,
   OperatorRefusedError,
   OperatorUnavailableError,
@@ -127,7 +128,7 @@ export class MtnMomoAdapter implements OperatorAdapter {
 
   private recordSource(kind: RecordKind): { product: MtnProductClient; path: string } {
     if (kind === 'CASHIN') return { product: this.collection, path: REQUEST_TO_PAY };
-    if (!this.disbursement) throw new Error('this MTN account has no Disbursement credentials: cannot read its refunds and transfers');
+    if (!this.disbursement) throw new NoOperatorRecordError('MTN', kind, 'this account has no Disbursement credentials: its refunds and transfers cannot be read');
     return { product: this.disbursement, path: kind === 'REFUND' ? REFUNDS : TRANSFERS };
   }
 

@@ -6,7 +6,10 @@
  * Redis here: the jobs a late success writes (the merchant's webhook, the customer's refund) are published
  * by the consumers' outbox relays after their grace period.
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { recordAudit } from '@mm/db/staff';
 import type { Db } from '@mm/db';
 import { dayReport, saveOperatorRecords, type DayReport, type DaySummary } from '@mm/db/reconciliation';
 import { findOperatorAccount, listOperatorAccounts, loadOperatorAccount, SecretBox } from '@mm/db/reference-data';
@@ -210,8 +213,15 @@ export async function reconcileImport(
     return { output: { ...base, records: 0, days: [], matched: 0, open_cases: 0, errors: parsed.errors.map((e) => ({ line: e.line, error: e.message })) }, text, failed: true };
   }
   const key = { countryCode: o.country, operator: o.operator };
-  await saveOperatorRecords(db, key, parsed.records, 'STATEMENT');
   const days = [...new Set(parsed.records.map((r) => r.businessDate))].sort();
+  // The operator's word and who brought it, together: as the back-office's upload (reconciliation.import).
+  await db.$transaction(async (tx) => {
+    await saveOperatorRecords(tx, key, parsed.records, 'STATEMENT');
+    await recordAudit(tx, {
+      staffId: null, actor: 'admin-cli', action: 'reconciliation.import', targetType: 'operator_account', targetId: `${o.country}:${o.operator}`,
+      after: { file: basename(o.file), sha256: createHash('sha256').update(content).digest('hex'), records: parsed.records.length, days },
+    });
+  });
   let adapter: Pick<OperatorAdapter, 'queryStatus'> | null = null;
   let noAdapter: string | null = null;
   try {

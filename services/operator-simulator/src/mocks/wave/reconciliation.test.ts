@@ -52,7 +52,7 @@ describe('Wave: listRecords reads GET /v1/transactions (the executed transaction
         records: [
           { kind: 'CASHIN', reference: paid.partnerReference, operatorTxId: transactionId, amount: 1000, currency: 'XOF', outcome: 'SUCCESS' },
           { kind: 'REFUND', reference: null, operatorTxId: paid.providerSessionId, amount: 1000, currency: 'XOF', outcome: 'SUCCESS' },
-          { kind: 'PAYOUT', reference: payout.partnerReference, operatorTxId: expect.stringMatching(/^T_/), amount: 2500, currency: 'XOF', outcome: 'SUCCESS' },
+          { kind: 'PAYOUT', reference: payout.partnerReference, operatorTxId: expect.stringMatching(/^T_/), amount: 2500, currency: 'XOF', outcome: 'SUCCESS', countryCode: 'CI' },
         ],
         next: null,
       });

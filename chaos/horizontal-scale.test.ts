@@ -18,7 +18,14 @@ const REPLICAS = 2;
 beforeAll(async () => {
   // Expiry within seconds, and a late confirmation after it: every cash-in's expiry check runs during
   // the load, so the expiry workers share hundreds of jobs, not only the few that expire.
-  sys = await startChaosSystem({ suite: 'horizontal-scale', replicas: REPLICAS, confirmationTimeoutS: 3, lateConfirmDelayMs: 6000 });
+  // Thirty requests at a time to twelve processes on two cores, every refund and capture on one merchant's
+  // balance rows: a refund's ledger statement can queue behind others past the gateway's 2 s statement bound
+  // (each wait under its 1 s lock bound), and the gateway then answers 503 as designed. This scenario is about
+  // replicas sharing work, not that bound (postgres-faults proves it): the gateways get 5 s here.
+  sys = await startChaosSystem({
+    suite: 'horizontal-scale', replicas: REPLICAS, confirmationTimeoutS: 3, lateConfirmDelayMs: 6000,
+    env: { gateway: { DB_STATEMENT_TIMEOUT_MS: '5000', DB_LOCK_TIMEOUT_MS: '2500' } },
+  });
 }, 240_000);
 afterAll(async () => {
   await sys?.stop();

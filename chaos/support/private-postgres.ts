@@ -202,7 +202,8 @@ export class PrivatePostgres {
   /**
    * The server full (max_connections reached) for everyone: opens connections (to the postgres database)
    * until it refuses one, and ends the connections already open to `db`, whose pools would otherwise go
-   * on using them; filled again until none of theirs got back in between. `release` closes them all.
+   * on using them; filled again until none of theirs got back in between (up to 60 rounds: on a loaded machine
+   * a pool reconnecting at the wrong moment wins a few of them). `release` closes them all.
    */
   async connectionsUntilRefused(db: string): Promise<{ held: number; release(): Promise<void> }> {
     const held: pg.Client[] = [];
@@ -221,7 +222,7 @@ export class PrivatePostgres {
         }
         const { terminated } = await this.terminateAll(db);
         if (terminated === 0) return { held: held.length, release };
-        if (round === 20) throw new Error(`the clients of ${db} kept taking connections back (${terminated} ended in the last round)`);
+        if (round === 60) throw new Error(`the clients of ${db} kept taking connections back (${terminated} ended in the last round)`);
       }
     } catch (err) {
       await release();

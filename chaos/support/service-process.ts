@@ -68,7 +68,7 @@ export class ServiceProcess {
       if (!this.running) throw new Error(`${this.spec.name} exited while starting (see ${this.spec.logFile})`);
       const res = await fetch(this.spec.readyUrl, { signal: AbortSignal.timeout(2000) }).catch(() => null);
       return res?.status === 200;
-    }, { what: `${this.spec.name} ready`, timeoutMs: 30_000, intervalMs: 100 });
+    }, { what: `${this.spec.name} ready`, timeoutMs: 60_000, intervalMs: 100 });
   }
 
   /** kill -9: no graceful shutdown, jobs in flight stay locked in Redis, requests in flight are cut. */

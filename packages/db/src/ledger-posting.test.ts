@@ -4,9 +4,9 @@ import { isOverdraft, post } from './ledger.js';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
 
 /**
- * post() updates an account first and opens it only when the update finds none. These pin what a
- * posting must do either way: the accounts it opens, the rows it writes, and that a refused posting
- * writes nothing at all.
+ * post() writes a journal, opening the accounts it names when they are missing, and the balances move
+ * while the transaction commits. These pin what a posting must do: the accounts it opens, the rows it
+ * writes, that it keeps no balance row locked before COMMIT, and that a refused posting writes nothing.
  */
 describe('ledger posting', () => {
   let fixture: MerchantTestDatabase;
@@ -53,6 +53,31 @@ describe('ledger posting', () => {
       { kind: 'MERCHANT_AVAILABLE', amount: 1000n, posting: 'CASHIN_CAPTURED' },
       { kind: 'MERCHANT_PENDING', amount: -1000n, posting: 'CASHIN_CAPTURED' },
     ]);
+  });
+
+  it('locks a balance row only while committing: a posting of the same merchant does not wait for an open transaction that posted', async () => {
+    const scope = { merchantId, countryCode: 'SN', currency: 'XOF' };
+    const before = await accounts('SN');
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => { release = r; });
+    let posted: () => void = () => undefined;
+    const hasPosted = new Promise<void>((r) => { posted = r; });
+    const open = db.$transaction(async (tx) => {
+      await post(tx, scope, cashinPosting(null, 'CREATED', 300)!, null);
+      posted();
+      await held;
+    }, { timeout: 10_000 });
+    await hasPosted;
+    // Before balances were booked at commit, this waited for the open transaction's row lock and gave up.
+    await db.$transaction(async (tx) => {
+      await tx.$executeRaw`SET LOCAL lock_timeout = '300ms'`;
+      await post(tx, scope, cashinPosting(null, 'CREATED', 200)!, null);
+    });
+    const pending = (rows: { kind: string; balance: bigint }[]) => rows.find((a) => a.kind === 'MERCHANT_PENDING')!.balance;
+    expect(pending(await accounts('SN')) - pending(before)).toBe(200n);
+    release();
+    await open;
+    expect(pending(await accounts('SN')) - pending(before)).toBe(500n);
   });
 
   it('refuses an overdraft as one (isOverdraft) and writes nothing', async () => {

@@ -18,11 +18,13 @@ export interface LedgerScope {
 
 /**
  * Writes one balanced journal in one round trip (the ledger_post function of the migrations; the
- * deferred trigger rejects an unbalanced one at commit). Merchant account rows are locked in one fixed
- * order (by kind), whatever the order of the posting's lines: journals of one merchant that touch its
- * accounts in opposite orders would otherwise deadlock. Each is one plain UPDATE, in that order: a
- * single statement that locked the rows and updated them in one go deadlocked concurrent cash-ins of
- * one merchant under load (chaos/hot-merchant.test.ts).
+ * deferred trigger rejects an unbalanced one at commit). The balances move while the transaction
+ * commits (migration 20261202000000): a merchant's balance rows are locked for the COMMIT alone, not
+ * from this statement to the caller's COMMIT, which on a loaded host kept every other posting of the
+ * merchant queued behind a client round trip. So an overdraft (isOverdraft) or a deadlock is raised by
+ * COMMIT, and the whole transaction is rolled back as before. Lines are booked in one fixed order (by
+ * kind), whatever the order of the posting's lines: journals of one merchant that touch its accounts in
+ * opposite orders would otherwise deadlock (chaos/hot-merchant.test.ts).
  */
 export async function post(tx: Tx, scope: LedgerScope, posting: Posting, transactionId: string | null, refundId: string | null = null): Promise<string> {
   const journalId = randomUUID();

@@ -11,13 +11,18 @@ describe('runTransaction', () => {
     ({ db } = fixture);
     await db.$executeRawUnsafe('CREATE TABLE counters (id int PRIMARY KEY, n int NOT NULL)');
     await db.$executeRawUnsafe('INSERT INTO counters VALUES (1, 0), (2, 0)');
+    // Like the ledger's balances (ledger.ts): a row inserted now bumps its counter while the transaction commits.
+    await db.$executeRawUnsafe('CREATE TABLE bumps (counter int NOT NULL)');
+    await db.$executeRawUnsafe(`CREATE FUNCTION bump() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN UPDATE counters SET n = n + 1 WHERE id = NEW.counter; RETURN NULL; END $$`);
+    await db.$executeRawUnsafe('CREATE CONSTRAINT TRIGGER bumps_at_commit AFTER INSERT ON bumps DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump()');
   });
   afterAll(async () => {
     await fixture.close();
   });
 
   /** Two transactions locking rows 1 and 2 in opposite orders, each waiting for the other: PostgreSQL kills one. */
-  async function deadlockingPair(run: (fn: Parameters<typeof runTransaction<void>>[1]) => Promise<void>) {
+  async function deadlockingPair(run: (fn: Parameters<typeof runTransaction<void>>[1]) => Promise<void>, atCommit = false) {
     let arrived = 0;
     let release: () => void = () => undefined;
     const bothLocked = new Promise<void>((r) => { release = r; });
@@ -30,7 +35,9 @@ describe('runTransaction', () => {
         if (++arrived === 2) release();
         await bothLocked;
       }
-      await tx.$executeRaw`UPDATE counters SET n = n + 1 WHERE id = ${second}`;
+      // At commit: each side's COMMIT waits for the row the other holds, and PostgreSQL fails one COMMIT.
+      if (atCommit) await tx.$executeRaw`INSERT INTO bumps VALUES (${second})`;
+      else await tx.$executeRaw`UPDATE counters SET n = n + 1 WHERE id = ${second}`;
     });
     const results = await Promise.allSettled([side(1, 2, 'a'), side(2, 1, 'b')]);
     return { results, attempts };
@@ -49,6 +56,19 @@ describe('runTransaction', () => {
     expect(retried).toHaveLength(1);
     expect(withRetry.attempts.a + withRetry.attempts.b).toBe(3);
     // Plain: one side committed (2 rows); with retries: both (4 rows). Nothing counted twice.
+    const after = await db.$queryRaw<{ n: number }[]>`SELECT sum(n)::int AS n FROM counters`;
+    expect(after[0]!.n - before[0]!.n).toBe(2 + 4);
+  });
+
+  it('a deadlock raised by COMMIT (a deferred trigger) is retryable too; run through runTransaction both sides commit', async () => {
+    const before = await db.$queryRaw<{ n: number }[]>`SELECT sum(n)::int AS n FROM counters`;
+    const plain = await deadlockingPair((fn) => db.$transaction(fn), true);
+    const rejected = plain.results.filter((r) => r.status === 'rejected');
+    expect(rejected).toHaveLength(1);
+    expect(isRetryableTransactionError((rejected[0] as PromiseRejectedResult).reason)).toBe(true);
+
+    const withRetry = await deadlockingPair((fn) => runTransaction(db, fn), true);
+    expect(withRetry.results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
     const after = await db.$queryRaw<{ n: number }[]>`SELECT sum(n)::int AS n FROM counters`;
     expect(after[0]!.n - before[0]!.n).toBe(2 + 4);
   });

@@ -18,6 +18,12 @@ const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
 export function isRetryableTransactionError(err: unknown): boolean {
   // A statement sent on the pg pool itself (rawQuery) fails with PostgreSQL's own error.
   if (err instanceof pg.DatabaseError) return err.code !== undefined && RETRYABLE_SQLSTATES.has(err.code);
+  // A conflict raised by COMMIT itself (the deferred trigger booking balances, ledger.ts) reaches the
+  // caller as the adapter's own error, unwrapped, with the driver's view as its cause.
+  if (err instanceof Error && err.name === 'DriverAdapterError') {
+    const code = (err.cause as { originalCode?: unknown } | undefined)?.originalCode;
+    return typeof code === 'string' && RETRYABLE_SQLSTATES.has(code);
+  }
   if (!(err instanceof Prisma.PrismaClientKnownRequestError)) return false;
   if (RETRYABLE.has(err.code)) return true;
   const cause = (err.meta?.driverAdapterError as { cause?: { originalCode?: unknown } } | undefined)?.cause;

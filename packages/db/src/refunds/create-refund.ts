@@ -92,8 +92,8 @@ export async function createRefund(db: Db, input: NewRefund): Promise<CreateRefu
         },
       });
       const row = await insertOutbox(tx, { topic: REFUND_REQUEST_TOPIC, payload: { refund_id: id } });
-      // Last: the posting locks the merchant's balance rows, which every posting of the merchant waits
-      // for; they are held for the COMMIT alone, not for the statements before it.
+      // The merchant's balance rows move while this transaction commits (post()); an overdraft is
+      // refused then, and caught below like any other failure of the transaction.
       await post(tx, { merchantId: input.merchantId, countryCode: t.country_code, currency: t.currency }, refundPosting('ACCEPTED', amount), t.id, id);
       return { kind: 'created' as const, refund, merchantOrderId: t.merchant_order_id, outbox: [row] };
     }, { resolveInDoubtCommit: !input.idempotencyKey });

@@ -60,8 +60,8 @@ export async function createCashin(db: Db, input: NewCashin): Promise<CreateCash
         ${change.ctes}
         SELECT ${transactionColumns('created')} FROM created`;
       if (!transaction) throw new Error('cash-in not inserted');
-      // Last: the posting locks the merchant's balance row, which every cash-in of the merchant
-      // updates; holding it only until the commit keeps concurrent cash-ins from queueing behind it.
+      // The merchant's balance row, which every cash-in of the merchant updates, is locked only while
+      // this transaction commits (post(), ledger.ts): concurrent cash-ins do not queue behind this one.
       const posting = cashinPosting(null, 'CREATED', input.amount);
       if (posting) await post(tx, { merchantId: input.merchantId, countryCode: input.countryCode, currency: input.currency }, posting, id);
       return { kind: 'created' as const, transaction, outbox: change.outbox };

@@ -108,7 +108,7 @@ export async function transition(tx: Tx, req: TransitionRequest): Promise<Transi
   const eventJob = event?.outboxRow(row?.held === true);
   if (eventJob) outbox.push(eventJob);
 
-  // Last, for the same reason as in createCashin: the merchant's balance rows are the hot ones.
+  // The merchant's balance rows, the hot ones, are locked only while the transaction commits (post()).
   const posting = transactionPosting(type, from, req.to, Number(transaction.amount));
   if (posting) {
     await post(tx, { merchantId: transaction.merchantId, countryCode: transaction.countryCode, currency: transaction.currency }, posting, transaction.id);

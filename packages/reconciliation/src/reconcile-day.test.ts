@@ -1,5 +1,5 @@
 import type { Db } from '@mm/db';
-import { resolveCase, saveOperatorRecords } from '@mm/db/reconciliation';
+import { CaseChangedError, ourMovementsFor, resolveCase, saveOperatorRecords } from '@mm/db/reconciliation';
 import { createCashin, transition, verifyLedger } from '@mm/db/transactions';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
 import { reconcileDay } from './reconcile-day.js';
@@ -139,5 +139,41 @@ describe('reconcileDay over several days', () => {
     expect(await reconcileDay({ db, adapter: confirming }, account, '2026-03-13')).toMatchObject({ open_cases: 0, resolved_automatically: 0 });
     expect((await db.transaction.findUniqueOrThrow({ where: { id } })).status).toBe('EXPIRED');
     expect(await verifyLedger(db)).toMatchObject({ ok: true, problems: [] });
+  });
+  it('a person resolving a case posts only the amount they were shown: a case changed since posts nothing', async () => {
+    const t = await collected(4_000, '2026-03-09');
+    await saveOperatorRecords(db, account, [record(t.providerReference, 3_900, '2026-03-09')], 'STATEMENT');
+    await reconcileDay({ db, adapter: null }, account, '2026-03-09');
+    const c = await db.reconciliationCase.findFirstOrThrow({ where: { recordKey: t.providerReference } });
+    // Shown -100; the operator's corrected statement since says 3 950, so accepting would post -50.
+    await saveOperatorRecords(db, account, [record(t.providerReference, 3_950, '2026-03-09')], 'STATEMENT');
+    await reconcileDay({ db, adapter: null }, account, '2026-03-09');
+    const journals = await db.journalEntry.count();
+    const refused = await db.$transaction((tx) => resolveCase(tx, c.id, { resolution: 'ACCEPTED', expectedToPost: -100 }, null)).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(CaseChangedError);
+    expect(refused).toMatchObject({ expectedToPost: -100, toPost: -50 });
+    expect(await db.journalEntry.count()).toBe(journals);
+    expect(await db.reconciliationCase.findUniqueOrThrow({ where: { id: c.id } })).toMatchObject({ state: 'OPEN', postedAmount: 0n });
+    await db.$transaction((tx) => resolveCase(tx, c.id, { resolution: 'ACCEPTED', expectedToPost: -50 }, null));
+    expect(await db.reconciliationCase.findUniqueOrThrow({ where: { id: c.id } })).toMatchObject({ state: 'RESOLVED', postedAmount: -50n });
+  });
+
+  it('reads our movements of a day through indexes: the rows it reads follow the day, not the size of the tables', async () => {
+    for (let i = 0; i < 30; i++) await collected(1_000 + i, '2026-02-10');
+    // The counters also hold this connection's earlier transactions not yet reported: the difference is this read's.
+    const rowsRead = await db.$transaction(async (tx) => {
+      const count = async () => (await tx.$queryRaw<{ relname: string; n: bigint }[]>`
+        SELECT relname, coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) AS n FROM pg_stat_xact_user_tables
+         WHERE relname IN ('transactions', 'refunds') ORDER BY relname`).map((r) => [r.relname, Number(r.n)] as const);
+      // On tables this small a whole scan is the cheaper plan; priced out, PostgreSQL shows which plan it has without one.
+      await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
+      const before = await count();
+      // A day with nothing, and names the operator's records gave that are not ours.
+      expect(await ourMovementsFor(tx, account, '2026-04-01', ['MP-x', 'RF-x'], ['OP-x'])).toEqual([]);
+      const after = await count();
+      return after.map(([name, n], i) => [name, n - before[i]![1]]);
+    });
+    // Without an index for each condition, PostgreSQL reads every transaction (a scan of the table or of its primary key).
+    expect(rowsRead).toEqual([['refunds', 0], ['transactions', 0]]);
   });
 });

@@ -1,4 +1,4 @@
-import { parseStatement } from './statement-csv.js';
+import { MAX_STATEMENT_LINES, parseStatement } from './statement-csv.js';
 
 describe('parseStatement', () => {
   it('reads the operators\' words for kinds and statuses, and the UTC day of each movement', () => {
@@ -15,6 +15,17 @@ describe('parseStatement', () => {
       expect.objectContaining({ kind: 'PAYOUT', reference: null, operatorTxId: 'OM-3', currency: 'XAF', outcome: 'PENDING' }),
     ] });
   });
+
+  it(`reads a statement of ${MAX_STATEMENT_LINES} movements, and refuses one line more whole`, () => {
+    const statement = (n: number) => ['kind,reference,amount,currency,status,occurred_at',
+      ...Array.from({ length: n }, (_, i) => `CASHIN,MP${i},${1000 + (i % 50)},XOF,SUCCESS,2026-11-27T10:00:00Z`)].join('\n');
+    const atBound = parseStatement(statement(MAX_STATEMENT_LINES));
+    expect(atBound.ok && atBound.records.length).toBe(MAX_STATEMENT_LINES);
+    expect(atBound.ok && atBound.records[MAX_STATEMENT_LINES - 1]).toMatchObject({ reference: `MP${MAX_STATEMENT_LINES - 1}` });
+    expect(parseStatement(statement(MAX_STATEMENT_LINES + 1))).toEqual({ ok: false, errors: [
+      { line: MAX_STATEMENT_LINES + 2, message: `more than ${MAX_STATEMENT_LINES} movements: split the statement by day` },
+    ] });
+  }, 60_000);
 
   it('refuses the whole file, naming every bad line and why', () => {
     const parsed = parseStatement([

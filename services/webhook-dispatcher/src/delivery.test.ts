@@ -1,5 +1,9 @@
 import { signatureMatches, timestampWithinTolerance } from '@mm/domain';
 import { startReceiver, waitFor, type Receiver } from '@mm/testing';
+import type { Job } from 'bullmq';
+import { createLogger } from '@mm/observability';
+import { WebhookConnections } from './connections.js';
+import { webhookDeliveriesHandler } from './processors/webhook-deliveries.js';
 import { createFixture, FAST_SCHEDULE_MS, type Fixture } from './test-support/fixture.js';
 
 describe('webhook delivery', () => {
@@ -130,6 +134,33 @@ describe('webhook delivery', () => {
     expect(attempts.map((a) => [a.attemptNo, a.statusCode, a.success])).toEqual([[1, 503, false], [2, 503, false], [3, 200, true]]);
     expect(await eventOf(row!.id)).toEqual(expect.objectContaining({ attemptCount: 3, status: 'DELIVERED' }));
     expect(r.requests).toHaveLength(3);
+  });
+
+  it('two runs of one event\'s job at once (BullMQ running it again while it is still at work) send it once', async () => {
+    let answer: (status: number) => void = () => undefined;
+    const r = await receiver(() => new Promise<number>((resolve) => { answer = resolve; }));
+    const { merchantId, apiSecret } = await f.merchant(r.url);
+    const { webhookRows } = await f.cashin(merchantId, ['SUCCESS']);
+    const [row] = webhookRows;
+    const connections = new WebhookConnections({ maxSocketsPerTarget: 4 });
+    const handler = webhookDeliveriesHandler({
+      db: f.db, signingSecret: async () => apiSecret, publisher: f.publisher, scheduleMs: [FAST_SCHEDULE_MS], timeoutMs: 5000,
+      allowPrivate: true, connections, logger: createLogger('delivery-test', 'silent'),
+    });
+    const job = { outbox_id: row!.id, event_id: row!.id };
+    try {
+      const first = handler(job, {} as Job);
+      // The second starts while the first waits for the merchant's answer.
+      await waitFor(() => r.requests.length === 1, { what: 'the first run sending' });
+      await handler(job, {} as Job);
+      answer(200);
+      await first;
+    } finally {
+      connections.close();
+    }
+    expect(r.requests).toHaveLength(1);
+    expect((await attemptsOf(row!.id)).map((a) => [a.attemptNo, a.statusCode])).toEqual([[1, 200]]);
+    expect(await eventOf(row!.id)).toEqual(expect.objectContaining({ attemptCount: 1, status: 'DELIVERED', nextAttemptAt: null }));
   });
 
   it('delivers the events of one transaction in order, the second waiting while the first is retried', async () => {

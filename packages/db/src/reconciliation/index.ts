@@ -1,7 +1,7 @@
 export { saveOperatorRecords, forgetStatusRecord, operatorRecordsFor, type AccountKey, type DatedOperatorRecord, type RecordSource } from './operator-records.js';
 export { ourMovementsFor, type OurMovement } from './our-records.js';
 export { recordDay, reconciliationSlot, type DayPair, type DaySummary } from './record-day.js';
-export { resolveCase, type CaseVerdict, type ResolvedCase } from './resolve-case.js';
+export { CaseChangedError, resolveCase, type CaseVerdict, type ResolvedCase } from './resolve-case.js';
 export {
   listReconciliationRuns, listReconciliationCases, findReconciliationCase,
   type RunCursor, type RunQuery, type RunSummary, type CaseCursor, type CaseQuery, type CaseSummary, type CaseDetail,

@@ -2,7 +2,21 @@ import { DomainError, reconciliationPosting } from '@mm/domain';
 import type { Tx } from '../client.js';
 import { post } from '../ledger.js';
 
-export type CaseVerdict = { resolution: 'ACCEPTED' } | { resolution: 'WRITTEN_OFF'; reason: string };
+export type CaseVerdict = ({ resolution: 'ACCEPTED' } | { resolution: 'WRITTEN_OFF'; reason: string }) & {
+  /**
+   * What the person was shown this resolution would post (the difference not yet posted). When the case
+   * changed since (a later run read the operator again), nothing is posted: CaseChangedError.
+   */
+  expectedToPost?: number;
+};
+
+/** The case no longer says what the person deciding on it was shown: they read it again and decide again. */
+export class CaseChangedError extends Error {
+  override name = 'CaseChangedError';
+  constructor(readonly expectedToPost: number, readonly toPost: number) {
+    super(`the case changed since it was shown: accepting it would now post ${toPost}, not ${expectedToPost}`);
+  }
+}
 
 export interface ResolvedCase {
   id: string;
@@ -51,6 +65,7 @@ export async function resolveCase(tx: Tx, caseId: string, verdict: CaseVerdict, 
   const difference = Number(c.difference);
   const journals: string[] = [];
   const toAccept = difference - Number(c.posted_amount);
+  if (verdict.expectedToPost !== undefined && verdict.expectedToPost !== toAccept) throw new CaseChangedError(verdict.expectedToPost, toAccept);
   if (toAccept !== 0) journals.push(await post(tx, scope, reconciliationPosting('ACCEPTED', toAccept), c.transaction_id, c.refund_id));
   // Accepted, the difference waits in suspense: a write-off of an earlier resolution is taken back.
   const writtenOff = verdict.resolution === 'WRITTEN_OFF' ? difference : 0;

@@ -195,7 +195,7 @@ describe('/reconciliation: the days, the cases and what approvers do with them',
       const { caseId, t } = await amountDiffers();
       const { client, staff } = approver;
       await client.get(`/reconciliation/cases/${caseId}`);
-      const res = await client.post(`/reconciliation/cases/${caseId}/accept`);
+      const res = await client.post(`/reconciliation/cases/${caseId}/accept`, { to_post: '500' });
       expect(res).toMatchObject({ status: 303, location: `/reconciliation/cases/${caseId}?done=accepted` });
 
       const c = await caseOf(caseId);
@@ -223,20 +223,42 @@ describe('/reconciliation: the days, the cases and what approvers do with them',
       expect(page.text).not.toContain(`action="/reconciliation/cases/${caseId}/accept"`);
 
       // A second click (a stale page, a double submit): refused with the case as it is, nothing posted twice.
-      const again = await client.post(`/reconciliation/cases/${caseId}/accept`);
+      const again = await client.post(`/reconciliation/cases/${caseId}/accept`, { to_post: '500' });
       expect(again.status).toBe(409);
       expect(again.text).toContain('Nothing changed: the case is already resolved (ACCEPTED). Nothing was posted again.');
       await client.get(`/reconciliation/cases/${caseId}`);
-      expect((await client.post(`/reconciliation/cases/${caseId}/write-off`, { reason: 'too late for this' })).status).toBe(409);
+      expect((await client.post(`/reconciliation/cases/${caseId}/write-off`, { reason: 'too late for this', to_post: '500' })).status).toBe(409);
       expect(await journalOf(t.id)).toHaveLength(2);
       expect(await auditOf(caseId)).toHaveLength(1);
       expect(await caseOf(caseId)).toMatchObject({ resolution: 'ACCEPTED', writtenOffAmount: 0n });
     });
 
+    it('posts only what the page showed: a case changed since, or a form that does not say, posts nothing', async () => {
+      const { caseId, t } = await amountDiffers();
+      const { client } = approver;
+      const page = await client.get(`/reconciliation/cases/${caseId}`);
+      expect(page.text).toContain('<input type="hidden" name="to_post" value="500">');
+      // Shown +400 (a run read the operator again since): the person agreed to another amount.
+      const changed = await client.post(`/reconciliation/cases/${caseId}/accept`, { to_post: '400' });
+      expect(changed.status).toBe(409);
+      expect(changed.text).toContain('Nothing changed: the case changed since it was shown: accepting it would now post 500, not 400.');
+      await client.get(`/reconciliation/cases/${caseId}`);
+      expect((await client.post(`/reconciliation/cases/${caseId}/write-off`, { reason: 'shown another amount', to_post: '400' })).status).toBe(409);
+      for (const toPost of [null, '', 'five hundred', '1.5']) {
+        await client.get(`/reconciliation/cases/${caseId}`);
+        const res = await client.post(`/reconciliation/cases/${caseId}/accept`, { to_post: toPost });
+        expect(res.status).toBe(400);
+        expect(res.text).toContain('this form did not say what it would post');
+      }
+      expect(await caseOf(caseId)).toMatchObject({ state: 'OPEN', resolution: null, postedAmount: 0n });
+      expect(await journalOf(t.id)).toEqual([]);
+      expect(await auditOf(caseId)).toEqual([]);
+    });
+
     it('two approvers accepting at once: one posting, one audit row', async () => {
       const { caseId, t } = await amountDiffers();
       const other = await logInAs(bo, 'admin');
-      const results = await Promise.all([approver.client.post(`/reconciliation/cases/${caseId}/accept`), other.client.post(`/reconciliation/cases/${caseId}/accept`)]);
+      const results = await Promise.all([approver.client.post(`/reconciliation/cases/${caseId}/accept`, { to_post: '500' }), other.client.post(`/reconciliation/cases/${caseId}/accept`, { to_post: '500' })]);
       expect(results.map((r) => r.status).sort()).toEqual([303, 409]);
       expect(await journalOf(t.id)).toHaveLength(2);
       expect(await auditOf(caseId)).toHaveLength(1);
@@ -263,7 +285,7 @@ describe('/reconciliation: the days, the cases and what approvers do with them',
       const { caseId, t } = await amountDiffers();
       const { client, staff } = approver;
       await client.get(`/reconciliation/cases/${caseId}`);
-      const res = await client.post(`/reconciliation/cases/${caseId}/write-off`, { reason: '  operator fee never recoverable  ' });
+      const res = await client.post(`/reconciliation/cases/${caseId}/write-off`, { reason: '  operator fee never recoverable  ', to_post: '500' });
       expect(res).toMatchObject({ status: 303, location: `/reconciliation/cases/${caseId}?done=written_off` });
       expect(await caseOf(caseId)).toMatchObject({
         state: 'RESOLVED', resolution: 'WRITTEN_OFF', postedAmount: 500n, writtenOffAmount: 500n, note: 'operator fee never recoverable', resolvedBy: staff.id,

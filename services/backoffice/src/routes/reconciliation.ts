@@ -31,6 +31,14 @@ const PAGE_SIZE = 50;
 /** A statement is read into memory whole (and parsed whole): 20 MB is about 200 000 lines. */
 export const MAX_STATEMENT_BYTES = 20 * 1_048_576;
 const reasonSchema = Joi.string().trim().min(3).max(255).required();
+/** The amount the case page said a resolution would post (its hidden `to_post`): what the person agreed to. */
+const shownPostingSchema = Joi.number().integer().unsafe(false).required();
+const STALE_FORM = 'Nothing changed: this form did not say what it would post (it comes from an older page). Read the case again below and decide again.';
+
+function shownPosting(req: Request): number | null {
+  const { value, error } = shownPostingSchema.validate((req.body as Record<string, unknown> | undefined)?.to_post, { convert: true });
+  return error ? null : (value as number);
+}
 
 const NOTICES: Record<string, string> = {
   accepted: "Accepted: the operator's side is posted, against the reconciliation suspense.",
@@ -113,7 +121,9 @@ export function reconciliationRouter(deps: ReconciliationRouterDeps): Router {
 
   router.post('/cases/:id/accept', requirePermission('reconciliation:resolve'), async (req, res) => {
     const id = caseId(req);
-    const outcome = await resolveReconciliationCase(deps, auditContext(req, res), id, { resolution: 'ACCEPTED' });
+    const expectedToPost = shownPosting(req);
+    if (expectedToPost === null) return renderCase(req, res, id, { status: 400, error: STALE_FORM });
+    const outcome = await resolveReconciliationCase(deps, auditContext(req, res), id, { resolution: 'ACCEPTED', expectedToPost });
     if (outcome.kind === 'resolved') return res.redirect(303, `/reconciliation/cases/${id}?done=accepted`);
     await refused(req, res, id, outcome);
   });
@@ -122,14 +132,17 @@ export function reconciliationRouter(deps: ReconciliationRouterDeps): Router {
     const id = caseId(req);
     const { value, error } = reasonSchema.validate((req.body as Record<string, unknown> | undefined)?.reason);
     if (error) return renderCase(req, res, id, { status: 400, error: 'A write-off needs a reason of 3 to 255 characters (it is kept in the case and the audit log). Nothing changed.' });
-    const outcome = await resolveReconciliationCase(deps, auditContext(req, res), id, { resolution: 'WRITTEN_OFF', reason: value as string });
+    const expectedToPost = shownPosting(req);
+    if (expectedToPost === null) return renderCase(req, res, id, { status: 400, error: STALE_FORM });
+    const outcome = await resolveReconciliationCase(deps, auditContext(req, res), id, { resolution: 'WRITTEN_OFF', reason: value as string, expectedToPost });
     if (outcome.kind === 'resolved') return res.redirect(303, `/reconciliation/cases/${id}?done=written_off`);
     await refused(req, res, id, outcome);
   });
 
-  async function refused(req: Request, res: Response, id: string, outcome: { kind: 'not_found' } | { kind: 'already_resolved' | 'invalid'; message: string }): Promise<void> {
+  async function refused(req: Request, res: Response, id: string, outcome: { kind: 'not_found' } | { kind: 'already_resolved' | 'invalid' | 'changed'; message: string }): Promise<void> {
     if (outcome.kind === 'not_found') throw notFoundError();
     if (outcome.kind === 'invalid') return renderCase(req, res, id, { status: 400, error: `Nothing changed: ${outcome.message}.` });
+    if (outcome.kind === 'changed') return renderCase(req, res, id, { status: 409, error: `Nothing changed: ${outcome.message}. Read the case again below and decide again.` });
     return renderCase(req, res, id, { status: 409, error: `Nothing changed: ${outcome.message}. Nothing was posted again.` });
   }
 

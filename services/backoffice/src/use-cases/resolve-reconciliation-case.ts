@@ -1,5 +1,5 @@
 import type { Db } from '@mm/db';
-import { resolveCase, type CaseVerdict } from '@mm/db/reconciliation';
+import { CaseChangedError, resolveCase, type CaseVerdict } from '@mm/db/reconciliation';
 import { recordAudit } from '@mm/db/staff';
 import { DomainError } from '@mm/domain';
 import type { AuditContext } from '../auth/audit-context.js';
@@ -9,6 +9,8 @@ export type ResolveCaseOutcome =
   /** Already resolved (by someone else, by a run, or a second click): nothing changed. `message` says how. */
   | { kind: 'already_resolved'; message: string }
   | { kind: 'invalid'; message: string }
+  /** The case changed since the person was shown it (CaseChangedError): nothing posted, they decide again. */
+  | { kind: 'changed'; message: string }
   | { kind: 'not_found' };
 
 /**
@@ -35,6 +37,7 @@ export async function resolveReconciliationCase(deps: { db: Db }, context: Audit
     return { kind: 'resolved', journalIds: resolved.after.journal_ids };
   } catch (err) {
     if (err instanceof DomainError && err.code === 'NOT_FOUND') return { kind: 'not_found' };
+    if (err instanceof CaseChangedError) return { kind: 'changed', message: err.message };
     if (err instanceof DomainError && err.code === 'INVALID_STATE') return { kind: 'already_resolved', message: err.message };
     if (err instanceof DomainError && err.code === 'VALIDATION_ERROR') return { kind: 'invalid', message: err.message };
     throw err;

@@ -224,13 +224,17 @@ ${csrfField(v.csrfToken)}
   if (c.state !== 'OPEN') {
     return html`<p class="muted" id="case-resolved-note">This case is resolved: accepting or writing it off again is not possible. A later run opens it again if the difference changes.</p>${requery}`;
   }
+  // Both forms say what the person was shown they would post: if a later run changed the case, nothing is posted.
+  const shown = html`<input type="hidden" name="to_post" value="${String(toPost)}">`;
   return html`<form method="post" action="${base}/accept" id="accept-form">
 ${csrfField(v.csrfToken)}
+${shown}
 <p><button type="submit" data-action="accept">Accept the operator's side</button>
 <span class="muted">Posts ${signedAmount(toPost, c.currency)} to what the operator holds for us (OPERATOR_RECEIVABLE), against the
 reconciliation suspense of ${c.countryCode}, where it waits until finance settles who bears it. Our transaction and the merchant's balance do not change.</span></p></form>
 <form method="post" action="${base}/write-off" id="write-off-form">
 ${csrfField(v.csrfToken)}
+${shown}
 <label for="write-off-reason">Reason for writing it off (3 to 255 characters, kept in the case and the audit log)</label>
 <input type="text" id="write-off-reason" name="reason" required minlength="3" maxlength="255">
 <p><button type="submit" class="danger" data-action="write-off">Write off</button>

@@ -1,4 +1,5 @@
 import { completeOutbox, type Db, type WebhookEvent } from '@mm/db';
+import { claimDeliveryAttempt } from '@mm/db/webhooks';
 import type { Logger } from '@mm/observability';
 import type { JobHandler, OutboxPublisher, WebhookDeliveryJob } from '@mm/queues';
 import type { WebhookConnections } from '../connections.js';
@@ -27,6 +28,11 @@ export interface WebhookDeliveriesDeps {
 
 /** A job may run this much before its event's next_attempt_at (clock skew between hosts). */
 const EARLY_SLACK_MS = 1000;
+/**
+ * A claimed attempt stays this run's for its request's time bound and this much more (the address check,
+ * the key, recording it): past that, another run may make it.
+ */
+const CLAIM_SLACK_MS = 10_000;
 
 function notSent(error: string, errorDetail = error): SendResult {
   return { statusCode: null, latencyMs: 0, error, errorDetail, success: false };
@@ -74,6 +80,12 @@ export function webhookDeliveriesHandler(deps: WebhookDeliveriesDeps): JobHandle
     // Held behind an earlier event of its transaction (null), or a stale re-publication of a run
     // whose next attempt is scheduled later: that later job does the work.
     if (!event.nextAttemptAt || event.nextAttemptAt.getTime() > Date.now() + EARLY_SLACK_MS) return;
+
+    // One run sends: another run of this event's job at the same moment finds it claimed and leaves it.
+    const claimed = await claimDeliveryAttempt(deps.db, {
+      eventId, attemptCount: event.attemptCount, dueAt: event.nextAttemptAt, until: new Date(Date.now() + deps.timeoutMs + CLAIM_SLACK_MS),
+    });
+    if (!claimed) return;
 
     const attemptNo = event.attemptCount + 1;
     const targetUrl = event.targetUrl ?? '';

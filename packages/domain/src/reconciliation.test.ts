@@ -71,6 +71,29 @@ describe('matchRecords', () => {
     expect(pairs.map((p) => [p.key, p.category])).toEqual([['A', 'MATCHED'], ['B', 'AMOUNT_DIFFERS'], ['op:OX', 'UNKNOWN_TO_US']]);
   });
 
+  it('two movements the operator books under one of our references are two: ours pairs with its own id, the other is unknown to us', () => {
+    const charged = [theirs({ reference: 'A', operatorTxId: 'OY' }), theirs({ reference: 'A', operatorTxId: 'OX' })];
+    expect(matchRecords([ours({ reference: 'A', operatorTxId: 'OY' })], charged).map((p) => [p.key, p.theirs?.operatorTxId, p.category]))
+      .toEqual([['A', 'OY', 'MATCHED'], ['op:OX', 'OX', 'UNKNOWN_TO_US']]);
+    // Without an id of ours, the smaller id pairs: the same answer whatever order the records came in.
+    for (const order of [charged, [...charged].reverse()]) {
+      expect(matchRecords([ours({ reference: 'A', operatorTxId: null })], order).map((p) => [p.key, p.theirs?.operatorTxId, p.category]))
+        .toEqual([['A', 'OX', 'MATCHED'], ['op:OY', 'OY', 'UNKNOWN_TO_US']]);
+    }
+    // Unknown to us both: each under its id.
+    expect(matchRecords([], charged).map((p) => p.key)).toEqual(['op:OX', 'op:OY']);
+  });
+
+  it('a record without the operator id is a word on the movement its reference names, before or after the one with the id', () => {
+    const withId = theirs({ reference: 'A', operatorTxId: 'OA', amount: 1000 });
+    const statementLine = theirs({ reference: 'A', operatorTxId: null, amount: 900 });
+    expect(matchRecords([ours({ reference: 'A', operatorTxId: 'OA', amount: 1000 })], [withId, statementLine]).map((p) => [p.key, p.theirs?.amount, p.category]))
+      .toEqual([['A', 900, 'AMOUNT_DIFFERS']]);
+    expect(matchRecords([ours({ reference: 'A', operatorTxId: 'OA', amount: 1000 })], [statementLine, withId]).map((p) => [p.key, p.theirs?.amount, p.category]))
+      .toEqual([['A', 1000, 'MATCHED']]);
+    expect(matchRecords([], [statementLine, withId]).map((p) => [p.key, p.theirs?.amount])).toEqual([['A', 1000]]);
+  });
+
   const kind = fc.constantFrom<RecordKind>('CASHIN', 'REFUND', 'PAYOUT');
   const outcome = fc.constantFrom<RecordOutcome>('SUCCESS', 'FAILED', 'PENDING');
   const ref = fc.integer({ min: 0, max: 30 }).map((n) => `R${n}`);
@@ -85,10 +108,12 @@ describe('matchRecords', () => {
       for (const record of o) expect(pairs.filter((p) => p.ours === record)).toHaveLength(1);
       // A later operator record of the same movement replaces an earlier one: each pair holds at most one.
       for (const p of pairs) expect(p.ours || p.theirs).toBeTruthy();
-      const kept = new Set(pairs.map((p) => p.theirs).filter(Boolean));
-      for (const record of t) {
-        if (!kept.has(record)) expect(t.slice(t.indexOf(record) + 1).length).toBeGreaterThan(0);
+      // Every movement of the operator's (a kind and an id) is in exactly one pair, as its newest word.
+      for (const movement of new Set(t.map((r) => `${r.kind} ${r.operatorTxId}`))) {
+        const newest = t.filter((r) => `${r.kind} ${r.operatorTxId}` === movement).at(-1);
+        expect(pairs.filter((p) => p.theirs && `${p.theirs.kind} ${p.theirs.operatorTxId}` === movement).map((p) => p.theirs)).toEqual([newest]);
       }
+      expect(new Set(pairs.map((p) => `${p.kind} ${p.key}`)).size).toBe(pairs.length);
       expect(matchRecords([...o].reverse(), t).map((p) => [p.kind, p.key, p.category])).toEqual(pairs.map((p) => [p.kind, p.key, p.category]));
       const totals = totalsByCategory(pairs);
       expect(Object.values(totals).reduce((n, c) => n + c.count, 0)).toBe(pairs.length);

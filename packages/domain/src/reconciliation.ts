@@ -108,31 +108,99 @@ export function operatorRecordKey(r: OperatorRecord): string {
   throw new Error('an operator record needs a reference or an operator id');
 }
 
+/** One movement in the operator's records: its newest word, and the operator's id it is known by (null: none given). */
+interface OperatorMovement {
+  record: OperatorRecord;
+  id: string | null;
+}
+
 /**
- * Pairs our records with the operator's: by our reference when the operator echoes it, else by the
- * operator's id of the movement. Each record on either side ends in exactly one pair; a second operator
- * record for the same movement (a statement and an API both imported, say) is not a second pair: the
- * later one in `theirs` wins, as the newest word of the operator. Pairs come out in a stable order (kind,
- * then key), so running a day twice gives the same result.
+ * The operator's movements among its records, each its newest word (records come oldest first). A movement
+ * is known by the operator's id; records with different ids are different movements even under one of our
+ * references (a customer charged twice for one payment). A record without an id is a word on the movement
+ * its reference names (the newest one with that reference), or a movement of its own until a record with
+ * an id names the same reference.
+ */
+function operatorMovements(theirs: readonly OperatorRecord[]): OperatorMovement[] {
+  const movements = new Map<string, OperatorMovement>();
+  // Per kind and reference: the keys of the movements carrying it, in the order they appeared.
+  const byReference = new Map<string, string[]>();
+  const slot = (kind: RecordKind, key: string) => `${kind}\u0000${key}`;
+  for (const t of theirs) {
+    const refSlot = t.reference ? slot(t.kind, t.reference) : null;
+    const named = refSlot ? byReference.get(refSlot) ?? [] : [];
+    let key: string;
+    if (t.operatorTxId) {
+      key = slot(t.kind, `id:${t.operatorTxId}`);
+      // A movement known so far only by this reference is this one: it now has its id.
+      const anonymous = named.find((k) => movements.get(k)?.id === null);
+      if (!movements.has(key) && anonymous) {
+        movements.delete(anonymous);
+        named.splice(named.indexOf(anonymous), 1);
+      }
+      movements.set(key, { record: t, id: t.operatorTxId });
+    } else {
+      key = named.at(-1) ?? slot(t.kind, `ref:${t.reference!}`);
+      movements.set(key, { record: t, id: movements.get(key)?.id ?? null });
+    }
+    if (refSlot && !named.includes(key)) byReference.set(refSlot, [...named, key]);
+  }
+  return [...movements.values()];
+}
+
+/**
+ * Pairs our records with the operator's movements: by our reference when the operator echoes it, else by
+ * the operator's id of the movement. Each record of ours and each movement of the operator's ends in exactly
+ * one pair; a second record of the same movement (a statement and an API both imported, say) is not a second
+ * pair: the later one in `theirs` is the operator's newest word. Two movements under one of our references
+ * (different operator ids) are two: ours pairs with the one carrying our id (else the smaller id), the other
+ * is unknown to us under its id. Pairs come out in a stable order (kind, then key), so running a day twice
+ * gives the same result.
  */
 export function matchRecords(ours: readonly OurRecord[], theirs: readonly OperatorRecord[]): MatchedPair[] {
-  const byKey = new Map<string, { kind: RecordKind; key: string; ours: OurRecord | null; theirs: OperatorRecord | null }>();
-  const byOperatorId = new Map<string, string>();
   const slot = (kind: RecordKind, key: string) => `${kind}\u0000${key}`;
+  const ourBySlot = new Map<string, OurRecord>();
+  const byOperatorId = new Map<string, string>();
   for (const o of ours) {
-    byKey.set(slot(o.kind, o.reference), { kind: o.kind, key: o.reference, ours: o, theirs: null });
+    ourBySlot.set(slot(o.kind, o.reference), o);
     if (o.operatorTxId) byOperatorId.set(slot(o.kind, o.operatorTxId), o.reference);
   }
-  for (const t of theirs) {
-    const reference = t.reference && byKey.has(slot(t.kind, t.reference))
+  // Each movement goes to the movement of ours it names, or stays the operator's alone (unknown to us).
+  const claims = new Map<string, OperatorMovement[]>();
+  const alone: OperatorMovement[] = [];
+  for (const m of operatorMovements(theirs)) {
+    const t = m.record;
+    const reference = t.reference && ourBySlot.has(slot(t.kind, t.reference))
       ? t.reference
-      : t.operatorTxId ? byOperatorId.get(slot(t.kind, t.operatorTxId)) ?? null : null;
-    const key = reference ?? operatorRecordKey(t);
-    const existing = byKey.get(slot(t.kind, key));
-    if (existing) existing.theirs = t;
-    else byKey.set(slot(t.kind, key), { kind: t.kind, key, ours: null, theirs: t });
+      : m.id ? byOperatorId.get(slot(t.kind, m.id)) ?? null : null;
+    if (reference === null) alone.push(m);
+    else claims.set(slot(t.kind, reference), [...(claims.get(slot(t.kind, reference)) ?? []), m]);
   }
-  return [...byKey.values()]
+  // By id, movements without one last: the order that decides which of several movements our record pairs with.
+  const byId = (a: OperatorMovement, b: OperatorMovement) => (a.id === b.id ? 0 : a.id === null ? 1 : b.id === null ? -1 : a.id < b.id ? -1 : 1);
+  const pairs: Omit<MatchedPair, 'category'>[] = [];
+  for (const o of ours) {
+    const candidates = [...(claims.get(slot(o.kind, o.reference)) ?? [])].sort(byId);
+    const chosen = candidates.find((m) => o.operatorTxId !== null && m.id === o.operatorTxId) ?? candidates[0] ?? null;
+    pairs.push({ kind: o.kind, key: o.reference, ours: o, theirs: chosen?.record ?? null });
+    // Another movement with an id is another movement; one without cannot be told from the chosen one: a word on it.
+    for (const m of candidates) if (m !== chosen && m.id !== null) alone.push(m);
+  }
+  // Unknown to us: under the reference the operator gave, or its id when another movement has that reference too.
+  const sharing = new Map<string, number>();
+  for (const m of alone) {
+    const k = slot(m.record.kind, m.record.reference ?? `op:${m.id}`);
+    sharing.set(k, (sharing.get(k) ?? 0) + 1);
+  }
+  const taken = new Set(pairs.map((p) => slot(p.kind, p.key)));
+  for (const m of [...alone].sort(byId)) {
+    const t = m.record;
+    const plain = t.reference ?? `op:${m.id}`;
+    const key = m.id && (sharing.get(slot(t.kind, plain))! > 1 || taken.has(slot(t.kind, plain))) ? `op:${m.id}` : plain;
+    taken.add(slot(t.kind, key));
+    pairs.push({ kind: t.kind, key, ours: null, theirs: t });
+  }
+  return pairs
     .map((p) => ({ ...p, category: categorize(p.ours, p.theirs) }))
     .sort((a, b) => (a.kind === b.kind ? (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : RECORD_KINDS.indexOf(a.kind) - RECORD_KINDS.indexOf(b.kind)));
 }

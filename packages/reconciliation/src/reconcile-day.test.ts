@@ -176,4 +176,18 @@ describe('reconcileDay over several days', () => {
     // Without an index for each condition, PostgreSQL reads every transaction (a scan of the table or of its primary key).
     expect(rowsRead).toEqual([['refunds', 0], ['transactions', 0]]);
   });
+  it('a customer charged twice under one reference: the second movement is a case of its own, unknown to us', async () => {
+    const t = await collected(2_500, '2026-03-12');
+    const charge = (operatorTxId: string) => ({ ...record(t.providerReference, 2_500, '2026-03-12'), operatorTxId });
+    await saveOperatorRecords(db, account, [charge('OP-first')], 'STATEMENT');
+    await db.$executeRaw`UPDATE transactions SET provider_tx_id = 'OP-first' WHERE id = ${t.id}::uuid`;
+    await saveOperatorRecords(db, account, [charge('OP-second')], 'STATEMENT');
+    const day = await reconcileDay({ db, adapter: null }, account, '2026-03-12');
+    expect(day).toMatchObject({ matched: 1, open_cases: 1, by_category: { UNKNOWN_TO_US: { count: 1, amount: 2_500 } } });
+    expect(await db.reconciliationCase.findMany({ where: { businessDate: new Date('2026-03-12') }, select: { recordKey: true, category: true, difference: true } }))
+      .toEqual([{ recordKey: 'op:OP-second', category: 'UNKNOWN_TO_US', difference: 2_500n }]);
+    // The same statement again changes nothing.
+    await saveOperatorRecords(db, account, [charge('OP-first'), charge('OP-second')], 'STATEMENT');
+    expect(await reconcileDay({ db, adapter: null }, account, '2026-03-12')).toMatchObject({ matched: 1, open_cases: 1 });
+  });
 });

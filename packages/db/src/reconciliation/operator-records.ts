@@ -1,4 +1,4 @@
-import { operatorRecordKey, type OperatorRecord } from '@mm/domain';
+import type { OperatorRecord } from '@mm/domain';
 import type { Db, Tx } from '../client.js';
 
 /** One operator account: a country's contract with one operator (operator_accounts). */
@@ -19,14 +19,25 @@ export interface DatedOperatorRecord extends OperatorRecord {
 }
 
 /**
- * Keeps the operator's word on each movement: one row per movement of the account, the newest word
- * replacing an older one (a statement imported after an API read, the same statement twice, a record
+ * The row a record is kept under: the operator's id of the movement when it gave one (two movements under
+ * one of our references, a customer charged twice, are two rows), else our reference. A word without the
+ * id and one with it on the same movement may so be two rows; matchRecords reads them as one movement.
+ */
+function storedKey(r: OperatorRecord): string {
+  if (r.operatorTxId) return `op:${r.operatorTxId}`;
+  if (r.reference) return `ref:${r.reference}`;
+  throw new Error('an operator record needs a reference or an operator id');
+}
+
+/**
+ * Keeps the operator's word on each movement: one row per movement of the account (storedKey), the newest
+ * word replacing an older one (a statement imported after an API read, the same statement twice, a record
  * arriving days late). Returns how many rows were written.
  */
 export async function saveOperatorRecords(db: Db | Tx, account: AccountKey, records: readonly DatedOperatorRecord[], source: RecordSource): Promise<number> {
   if (records.length === 0) return 0;
   const rows = records.map((r) => ({
-    business_date: r.businessDate, kind: r.kind, record_key: operatorRecordKey(r), reference: r.reference,
+    business_date: r.businessDate, kind: r.kind, record_key: storedKey(r), reference: r.reference,
     operator_tx_id: r.operatorTxId, amount: r.amount, currency: r.currency, outcome: r.outcome, raw: r.raw ?? null,
   }));
   // Two records of one movement in one batch: the later one is the operator's newest word.
@@ -50,7 +61,7 @@ export async function forgetStatusRecord(db: Db | Tx, account: AccountKey, kind:
   await db.$executeRaw`
     DELETE FROM operator_records
      WHERE country_code = ${account.countryCode} AND operator = ${account.operator} AND kind = ${kind}
-       AND record_key = ${reference} AND source = 'STATUS_QUERY'`;
+       AND reference = ${reference} AND source = 'STATUS_QUERY'`;
 }
 
 interface RecordRow {

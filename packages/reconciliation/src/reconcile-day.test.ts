@@ -1,4 +1,5 @@
 import type { Db } from '@mm/db';
+import type { TransactionStatus } from '@mm/domain';
 import { CaseChangedError, ourMovementsFor, resolveCase, saveOperatorRecords } from '@mm/db/reconciliation';
 import { createCashin, transition, verifyLedger } from '@mm/db/transactions';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
@@ -19,17 +20,19 @@ describe('reconcileDay over several days', () => {
     await fixture.close();
   });
 
-  async function collected(amount: number, date: string) {
+  /** A cash-in moved through `path` and dated `createdAt` (the day its run reads it on). */
+  async function cashin(amount: number, path: readonly TransactionStatus[], createdAt: string) {
     const order = `late-${++seq}`;
     const r = await createCashin(db, {
       merchantId, merchantOrderId: order, amount, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
       motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order,
     });
     if (r.kind !== 'created') throw new Error('not created');
-    for (const to of ['INITIATED', 'PENDING', 'SUCCESS'] as const) await db.$transaction((tx) => transition(tx, { transactionId: r.transaction.id, to, cause: 'test' }));
-    await db.$executeRaw`UPDATE transactions SET created_at = ${date}::date + time '23:59' WHERE id = ${r.transaction.id}::uuid`;
+    for (const to of path) await db.$transaction((tx) => transition(tx, { transactionId: r.transaction.id, to, cause: 'test' }));
+    await db.$executeRaw`UPDATE transactions SET created_at = ${createdAt}::timestamptz WHERE id = ${r.transaction.id}::uuid`;
     return r.transaction;
   }
+  const collected = (amount: number, date: string) => cashin(amount, ['INITIATED', 'PENDING', 'SUCCESS'], `${date}T23:59:00Z`);
   const record = (reference: string, amount: number, businessDate: string) =>
     ({ kind: 'CASHIN' as const, reference, operatorTxId: null, amount, currency: 'XOF', outcome: 'SUCCESS' as const, businessDate });
 
@@ -98,15 +101,7 @@ describe('reconcileDay over several days', () => {
   });
 
   it('a record first unknown to us, later paired with our movement by the operator\'s id, closes its earlier case', async () => {
-    const order = `late-${++seq}`;
-    const r = await createCashin(db, {
-      merchantId, merchantOrderId: order, amount: 1200, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
-      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order,
-    });
-    if (r.kind !== 'created') throw new Error('not created');
-    const id = r.transaction.id;
-    for (const to of ['INITIATED', 'PENDING'] as const) await db.$transaction((tx) => transition(tx, { transactionId: id, to, cause: 'test' }));
-    await db.$executeRaw`UPDATE transactions SET created_at = '2026-03-11T10:00:00Z' WHERE id = ${id}::uuid`;
+    const { id } = await cashin(1200, ['INITIATED', 'PENDING'], '2026-03-11T10:00:00Z');
     // The operator's statement names it by its own id only; we do not have that id yet.
     await saveOperatorRecords(db, account, [{ kind: 'CASHIN', reference: null, operatorTxId: 'OPX-1', amount: 1200, currency: 'XOF', outcome: 'SUCCESS', businessDate: '2026-03-11' }], 'STATEMENT');
     expect(await reconcileDay({ db, adapter: null }, account, '2026-03-11')).toMatchObject({ open_cases: 1, by_category: { UNKNOWN_TO_US: { count: 1 }, PENDING: { count: 1 } } });
@@ -118,18 +113,10 @@ describe('reconcileDay over several days', () => {
   });
 
   it('does not apply a late success whose difference a person already accepted', async () => {
-    const order = `late-${++seq}`;
-    const r = await createCashin(db, {
-      merchantId, merchantOrderId: order, amount: 2100, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
-      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order,
-    });
-    if (r.kind !== 'created') throw new Error('not created');
-    const id = r.transaction.id;
-    for (const to of ['INITIATED', 'PENDING', 'EXPIRED'] as const) await db.$transaction((tx) => transition(tx, { transactionId: id, to, cause: 'test' }));
-    await db.$executeRaw`UPDATE transactions SET created_at = '2026-03-13T10:00:00Z' WHERE id = ${id}::uuid`;
-    await saveOperatorRecords(db, account, [record(r.transaction.providerReference, 2100, '2026-03-13')], 'STATEMENT');
+    const { id, providerReference } = await cashin(2100, ['INITIATED', 'PENDING', 'EXPIRED'], '2026-03-13T10:00:00Z');
+    await saveOperatorRecords(db, account, [record(providerReference, 2100, '2026-03-13')], 'STATEMENT');
     await reconcileDay({ db, adapter: null }, account, '2026-03-13');
-    const c = await db.reconciliationCase.findFirstOrThrow({ where: { recordKey: r.transaction.providerReference } });
+    const c = await db.reconciliationCase.findFirstOrThrow({ where: { recordKey: providerReference } });
     expect(c).toMatchObject({ category: 'STATUS_DIFFERS', state: 'OPEN', difference: 2100n });
     await db.$transaction((tx) => resolveCase(tx, c.id, { resolution: 'ACCEPTED' }, null));
     // Now the operator's status confirms it: the service leaves it to the person's decision.

@@ -108,6 +108,9 @@ export function operatorRecordKey(r: OperatorRecord): string {
   throw new Error('an operator record needs a reference or an operator id');
 }
 
+/** One movement of one kind under one key, as a map key. */
+const slot = (kind: RecordKind, key: string) => `${kind}\u0000${key}`;
+
 /** One movement in the operator's records: its newest word, and the operator's id it is known by (null: none given). */
 interface OperatorMovement {
   record: OperatorRecord;
@@ -125,7 +128,6 @@ function operatorMovements(theirs: readonly OperatorRecord[]): OperatorMovement[
   const movements = new Map<string, OperatorMovement>();
   // Per kind and reference: the keys of the movements carrying it, in the order they appeared.
   const byReference = new Map<string, string[]>();
-  const slot = (kind: RecordKind, key: string) => `${kind}\u0000${key}`;
   for (const t of theirs) {
     const refSlot = t.reference ? slot(t.kind, t.reference) : null;
     const named = refSlot ? byReference.get(refSlot) ?? [] : [];
@@ -158,7 +160,6 @@ function operatorMovements(theirs: readonly OperatorRecord[]): OperatorMovement[
  * gives the same result.
  */
 export function matchRecords(ours: readonly OurRecord[], theirs: readonly OperatorRecord[]): MatchedPair[] {
-  const slot = (kind: RecordKind, key: string) => `${kind}\u0000${key}`;
   const ourBySlot = new Map<string, OurRecord>();
   const byOperatorId = new Map<string, string>();
   for (const o of ours) {

@@ -1,28 +1,31 @@
 import type { Db } from '../client.js';
 
-export interface AttemptClaim {
-  eventId: string;
-  /** The event's attempt count as read: the attempt claimed is the next one. */
+/** What a delivery run needs of the event it claimed. */
+export interface ClaimedEvent {
+  id: string;
+  merchantId: string;
+  transactionId: string | null;
+  payload: unknown;
   attemptCount: number;
-  /** The event's next_attempt_at as read (the run judged it due). */
-  dueAt: Date;
-  /** Until when the attempt is this run's: the request's time bound and some slack. */
-  until: Date;
+  targetUrl: string | null;
 }
 
 /**
- * Takes the event's next attempt for one run before it sends anything: its next_attempt_at moves to
- * `until`, on the condition that the event is as the run read it. Two runs of the event's job at once
- * (BullMQ running a job again whose lock ran out while it was still at work, or a stale job of an
- * earlier run that finds the next attempt due) would otherwise both send it; the second finds the
- * event changed and sends nothing. The attempt's record sets next_attempt_at again (the retry, or none);
- * a run that dies before recording leaves the claim to run out, after which the relay's next
- * publication of the event's still open outbox row makes the attempt. False: another run has it.
+ * Takes the event's next attempt for one run before it sends anything, in the statement that finds it due
+ * (PENDING, its next_attempt_at at or before `dueBy`): next_attempt_at moves to `until`. Two runs of the
+ * event's job at once (BullMQ running a job again whose lock ran out while it was still at work, or a stale
+ * job of an earlier run that finds the next attempt due) would otherwise both send it; PostgreSQL's row lock
+ * makes the second find it not due, and it sends nothing. The attempt's record sets next_attempt_at again
+ * (the retry, or none); a run that dies before recording leaves the claim to run out, after which the
+ * relay's next publication of the event's still open outbox row makes the attempt. Null: not this run's
+ * (unknown, ended, held, not due, or claimed by another run); the caller reads the event to tell which.
  */
-export async function claimDeliveryAttempt(db: Db, c: AttemptClaim): Promise<boolean> {
-  const claimed = await db.$executeRaw`
-    UPDATE webhook_events SET next_attempt_at = ${c.until}::timestamptz
-     WHERE id = ${c.eventId}::uuid AND status = 'PENDING' AND attempt_count = ${c.attemptCount}::int
-       AND next_attempt_at = ${c.dueAt}::timestamptz`;
-  return claimed === 1;
+export async function claimDueDelivery(db: Db, eventId: string, dueBy: Date, until: Date): Promise<ClaimedEvent | null> {
+  const [row] = await db.$queryRaw<{ id: string; merchant_id: string; transaction_id: string | null; payload: unknown; attempt_count: number; target_url: string | null }[]>`
+    UPDATE webhook_events SET next_attempt_at = ${until}::timestamptz
+     WHERE id = ${eventId}::uuid AND status = 'PENDING' AND next_attempt_at <= ${dueBy}::timestamptz
+    RETURNING id::text, merchant_id::text, transaction_id::text, payload, attempt_count, target_url`;
+  return row
+    ? { id: row.id, merchantId: row.merchant_id, transactionId: row.transaction_id, payload: row.payload, attemptCount: row.attempt_count, targetUrl: row.target_url }
+    : null;
 }

@@ -1,5 +1,5 @@
-import { completeOutbox, type Db, type WebhookEvent } from '@mm/db';
-import { claimDeliveryAttempt } from '@mm/db/webhooks';
+import { completeOutbox, type Db } from '@mm/db';
+import { claimDueDelivery } from '@mm/db/webhooks';
 import type { Logger } from '@mm/observability';
 import type { JobHandler, OutboxPublisher, WebhookDeliveryJob } from '@mm/queues';
 import type { WebhookConnections } from '../connections.js';
@@ -45,7 +45,7 @@ export type AttemptDeps = Pick<WebhookDeliveriesDeps, 'signingSecret' | 'timeout
  * runs on every attempt, kept-alive connection or not: the request then goes over a connection to the
  * address it has just checked.
  */
-export async function attemptDelivery(deps: AttemptDeps, event: Pick<WebhookEvent, 'id' | 'merchantId' | 'payload'>, targetUrl: string): Promise<SendResult> {
+export async function attemptDelivery(deps: AttemptDeps, event: { id: string; merchantId: string; payload: unknown }, targetUrl: string): Promise<SendResult> {
   const target = await resolveTarget(targetUrl, { allowPrivate: deps.allowPrivate, lookup: deps.lookup });
   if (!target.ok) return notSent(target.reason, target.detail);
   const secret = await deps.signingSecret(event.merchantId);
@@ -67,25 +67,18 @@ export async function attemptDelivery(deps: AttemptDeps, event: Pick<WebhookEven
  */
 export function webhookDeliveriesHandler(deps: WebhookDeliveriesDeps): JobHandler<WebhookDeliveryJob> {
   return async ({ outbox_id: outboxId, event_id: eventId }) => {
-    const event = await deps.db.webhookEvent.findUnique({ where: { id: eventId } });
+    // The usual run, due: claimed in the statement that finds it due, so another run of this event's job at
+    // the same moment sends nothing. A job may run a little before next_attempt_at (clock skew between hosts).
+    const event = await claimDueDelivery(deps.db, eventId, new Date(Date.now() + EARLY_SLACK_MS), new Date(Date.now() + deps.timeoutMs + CLAIM_SLACK_MS));
     if (!event) {
-      deps.logger.warn({ eventId }, 'webhook job for an unknown event; dropped');
+      const current = await deps.db.webhookEvent.findUnique({ where: { id: eventId }, select: { status: true } });
+      if (!current) deps.logger.warn({ eventId }, 'webhook job for an unknown event; dropped');
+      // Delivered or abandoned already: a duplicate run. Its outbox row is done (idempotent).
+      else if (current.status !== 'PENDING') await completeOutbox(deps.db, outboxId);
+      // Else held behind an earlier event of its transaction, a stale re-publication of a run whose next
+      // attempt is later, or claimed by another run: that other job does the work.
       return;
     }
-    // Delivered or abandoned already: a duplicate run. Its outbox row is done (idempotent).
-    if (event.status !== 'PENDING') {
-      await completeOutbox(deps.db, outboxId);
-      return;
-    }
-    // Held behind an earlier event of its transaction (null), or a stale re-publication of a run
-    // whose next attempt is scheduled later: that later job does the work.
-    if (!event.nextAttemptAt || event.nextAttemptAt.getTime() > Date.now() + EARLY_SLACK_MS) return;
-
-    // One run sends: another run of this event's job at the same moment finds it claimed and leaves it.
-    const claimed = await claimDeliveryAttempt(deps.db, {
-      eventId, attemptCount: event.attemptCount, dueAt: event.nextAttemptAt, until: new Date(Date.now() + deps.timeoutMs + CLAIM_SLACK_MS),
-    });
-    if (!claimed) return;
 
     const attemptNo = event.attemptCount + 1;
     const targetUrl = event.targetUrl ?? '';

@@ -53,12 +53,12 @@ describe('moveNow: a move without journal or webhook in one statement', () => {
       patch: { providerState: 'PENDING', providerSessionId: 'S1', customerAction: { type: 'OTP' }, expiresAt, pollAt: [new Date(Date.now() + 60_000)] },
     }, { completesOutbox: request!.id });
     expect(statements).toHaveLength(1);
+    // One check at a time: the poll, carrying what follows it (no later poll, then the expiry).
     expect(moved?.outbox.map((r) => [r.topic, r.payload])).toEqual([
-      ['expiry-checks', { transaction_id: t.id, kind: 'poll' }],
-      ['expiry-checks', { transaction_id: t.id, kind: 'expiry' }],
+      ['expiry-checks', { transaction_id: t.id, kind: 'poll', next_polls: [] }],
     ]);
     const rows = await db.outbox.findMany({ where: { id: { in: moved!.outbox.map((r) => r.id) } } });
-    expect(rows).toHaveLength(2);
+    expect(rows).toHaveLength(1);
     expect((await db.outbox.findUniqueOrThrow({ where: { id: request!.id } })).completedAt).not.toBeNull();
     expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({
       status: 'PENDING', providerSessionId: 'S1', customerAction: { type: 'OTP' }, expiresAt,

@@ -2,17 +2,17 @@ import {
   allowedSources, NOTIFIED_STATUSES, transactionPosting, transactionStatusChangedPayload,
   type TransactionStatus, type TransactionType,
 } from '@mm/domain';
-import { QUEUE_NAMES } from '@mm/queues/names';
 import type { Tx } from '../client.js';
 import { Prisma, type Transaction } from '../generated/prisma/client.js';
 import { post } from '../ledger.js';
 import type { OutboxRow } from '../outbox.js';
+import { firstPendingCheck } from './pending-checks.js';
 import { changeStatement, type NewJob } from './record-change.js';
 import { webhookEventStatement } from '../webhooks/record-webhook-event.js';
 import { snapshotOf } from './snapshot.js';
 import { definedFields, setColumns, transactionColumns } from './transaction-row.js';
 
-export const EXPIRY_TOPIC = QUEUE_NAMES.expiryChecks;
+export { EXPIRY_TOPIC } from './pending-checks.js';
 
 export interface TransitionPatch {
   providerState?: string | null;
@@ -116,14 +116,11 @@ export async function transition(tx: Tx, req: TransitionRequest): Promise<Transi
   return { from, transaction, outbox };
 }
 
-/** The jobs a move queues: the caller's, and a PENDING cash-in's status polls and expiry check. */
+/** The jobs a move queues: the caller's, and a PENDING cash-in's first check (its first poll, else its expiry). */
 export function jobsOfMove(req: TransitionRequest): NewJob[] {
   const jobs: NewJob[] = [...(req.jobs ?? [])];
   const { expiresAt, pollAt = [] } = req.patch ?? {};
-  if (req.to === 'PENDING' && expiresAt) {
-    for (const at of pollAt.filter((d) => d < expiresAt)) jobs.push({ topic: EXPIRY_TOPIC, payload: { transaction_id: req.transactionId, kind: 'poll' }, availableAt: at });
-    jobs.push({ topic: EXPIRY_TOPIC, payload: { transaction_id: req.transactionId, kind: 'expiry' }, availableAt: expiresAt });
-  }
+  if (req.to === 'PENDING' && expiresAt) jobs.push(firstPendingCheck(req.transactionId, pollAt, expiresAt));
   return jobs;
 }
 

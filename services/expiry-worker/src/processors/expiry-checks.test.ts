@@ -1,6 +1,7 @@
 import type { Db } from '@mm/db';
 import { createCashin, transition } from '@mm/db/transactions';
 import type { OperatorResult } from '@mm/domain';
+import type { ExpiryCheckJob } from '@mm/queues';
 import { createLogger } from '@mm/observability';
 import { OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing';
@@ -69,5 +70,87 @@ describe('expiry check of a PENDING cash-in', () => {
     const t = await pending('acked-not-found', 'SES-1');
     await check(operatorAnswering(notFound), t);
     expect(await row(t.id)).toMatchObject({ status: 'EXPIRED' });
+  });
+});
+
+describe('status polls of a PENDING cash-in, one check at a time', () => {
+  let fixture: MerchantTestDatabase;
+  let db: Db;
+  beforeAll(async () => { fixture = await createMerchantTestDatabase(); db = fixture.db; });
+  afterAll(async () => { await fixture.close(); });
+
+  const stillPending = { found: true, providerState: 'PENDING', providerTxnStatus: null, providerTxId: null, failureReason: null } as const;
+  const soon = (s: number) => new Date(Date.now() + s * 1000);
+  const expiresAt = soon(300);
+
+  /** A PENDING cash-in with polls at 60 s and 150 s: its one check row. */
+  async function polled(order: string) {
+    const r = await createCashin(db, {
+      merchantId: fixture.merchantId, merchantOrderId: order, amount: 1000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000055',
+      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order,
+    });
+    if (r.kind !== 'created') throw new Error('not created');
+    const id = r.transaction.id;
+    await db.$transaction((tx) => transition(tx, { transactionId: id, to: 'INITIATED', cause: 'test' }));
+    const moved = await db.$transaction((tx) => transition(tx, {
+      transactionId: id, to: 'PENDING', cause: 'operator-ack', patch: { providerSessionId: `S-${order}`, expiresAt, pollAt: [soon(150), soon(60)] },
+    }));
+    expect(moved!.outbox).toHaveLength(1);
+    return { id, outboxId: moved!.outbox[0]!.id };
+  }
+  const checkRow = (outboxId: string) => db.outbox.findUniqueOrThrow({ where: { id: outboxId } });
+  const checkOf = (row: { payload: unknown }) => row.payload as ExpiryCheckJob;
+  const run = async (adapter: OperatorAdapter, outboxId: string, job = jobAt(0, 6)) => {
+    const row = await checkRow(outboxId);
+    await expiryChecksHandler({ db, adapters: oneAdapter(adapter), afterCommit: noEffects, logger: createLogger('test', 'silent') })(
+      { ...checkOf(row), outbox_id: outboxId }, job);
+  };
+
+  it('a poll that finds the customer still deciding moves its row to the next poll, then the last poll to the expiry', async () => {
+    const t = await polled('chain');
+    const first = await checkRow(t.outboxId);
+    // The first poll is the check; the later one rides on it; the expiry comes from the row's expires_at.
+    const [later] = checkOf(first).next_polls!;
+    expect(first.payload).toEqual({ transaction_id: t.id, kind: 'poll', next_polls: [later] });
+    expect(new Date(later!).getTime() - first.availableAt.getTime()).toBeGreaterThan(80_000);
+    await run(operatorAnswering(stillPending), t.outboxId);
+    const second = await checkRow(t.outboxId);
+    expect(second).toMatchObject({ run: 1, completedAt: null, payload: { transaction_id: t.id, kind: 'poll', next_polls: [] } });
+    expect(second.availableAt.toISOString()).toBe(checkOf(first).next_polls![0]);
+
+    await run(operatorAnswering(stillPending), t.outboxId);
+    expect(await checkRow(t.outboxId)).toMatchObject({ run: 2, completedAt: null, availableAt: expiresAt, payload: { transaction_id: t.id, kind: 'expiry' } });
+    expect((await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).status).toBe('PENDING');
+  });
+
+  it('the same poll run twice (a stalled job, a re-publication) moves the row on once', async () => {
+    const t = await polled('twice');
+    const payload = { ...checkOf(await checkRow(t.outboxId)), outbox_id: t.outboxId };
+    const handler = expiryChecksHandler({ db, adapters: oneAdapter(operatorAnswering(stillPending)), afterCommit: noEffects, logger: createLogger('test', 'silent') });
+    await handler(payload, jobAt(0, 6));
+    const once = await checkRow(t.outboxId);
+    await handler(payload, jobAt(0, 6));
+    expect(await checkRow(t.outboxId)).toEqual(once);
+    expect(once).toMatchObject({ run: 1, completedAt: null, payload: { kind: 'poll', next_polls: [] } });
+  });
+
+  it('a poll that cannot reach the operator, out of attempts, gives way to the next check', async () => {
+    const t = await polled('unreachable');
+    await run(operatorAnswering(new OperatorUnavailableError('down')), t.outboxId, lastTry);
+    expect(await checkRow(t.outboxId)).toMatchObject({ run: 1, completedAt: null, payload: { kind: 'poll', next_polls: [] } });
+  });
+
+  it('a poll that finds the payment decided applies it and ends the chain', async () => {
+    const t = await polled('decided');
+    await run(operatorAnswering(ok), t.outboxId);
+    expect(await checkRow(t.outboxId)).toMatchObject({ run: 0, completedAt: expect.any(Date) });
+    expect((await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).status).toBe('SUCCESS');
+  });
+
+  it('a poll of a row written when each check had its own row is that check alone', async () => {
+    const t = await polled('legacy');
+    await db.outbox.update({ where: { id: t.outboxId }, data: { payload: { transaction_id: t.id, kind: 'poll' } } });
+    await run(operatorAnswering(stillPending), t.outboxId);
+    expect(await checkRow(t.outboxId)).toMatchObject({ run: 0, completedAt: expect.any(Date), payload: { kind: 'poll' } });
   });
 });

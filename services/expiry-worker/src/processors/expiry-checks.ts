@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
-import { completeOutbox, type Db } from '@mm/db';
-import { applyOperatorResult, transition, type TransitionRequest } from '@mm/db/transactions';
+import { completeOutbox, type Db, type Tx } from '@mm/db';
+import { applyOperatorResult, moveToNextCheck, nextPendingCheck, transition, type TransitionRequest } from '@mm/db/transactions';
 import { OperatorUnavailableError, paymentLookupOf, type OperatorAdapters } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type ExpiryCheckJob } from '@mm/queues';
 import type { Logger } from '@mm/observability';
@@ -22,7 +22,8 @@ function expiryMove(t: { id: string; providerSessionId: string | null }, status:
  * A PENDING cash-in whose confirmation delay ran out: ask the operator once more (decisions 4). A
  * decided result is applied as it is; only a still-pending one becomes EXPIRED. If the operator stays
  * unreachable through every retry, the cash-in expires anyway: a late confirmation can still move it
- * EXPIRED -> SUCCESS, so no money is lost by deciding.
+ * EXPIRED -> SUCCESS, so no money is lost by deciding. A poll decides nothing by itself: a cash-in it
+ * leaves PENDING gets its next check (the next poll, or the expiry) on the same outbox row.
  */
 export function expiryChecksHandler(deps: { db: Db; adapters: OperatorAdapters; afterCommit: AfterCommit; logger: Logger }) {
   return async (payload: ExpiryCheckJob, job: Job): Promise<void> => {
@@ -31,13 +32,25 @@ export function expiryChecksHandler(deps: { db: Db; adapters: OperatorAdapters; 
       await completeOutbox(deps.db, payload.outbox_id);
       return;
     }
+    const { outbox_id: outboxId, ...check } = payload;
+    const next = nextPendingCheck(check, t.expiresAt ?? new Date());
+    // Still PENDING after this poll: its row moves on to the next check (unless another run of this
+    // poll moved it already: then nothing), or is done when it was a poll of its own.
+    const untilNext = async (tx: Tx) => {
+      if (!next) {
+        await completeOutbox(tx, outboxId);
+        return { outbox: [] };
+      }
+      const moved = await moveToNextCheck(tx, outboxId, check, next);
+      return { outbox: moved ? [moved] : [] };
+    };
     let status = null;
     try {
       status = await (await deps.adapters.adapterFor(t)).queryStatus(paymentLookupOf(t));
     } catch (err) {
       // A poll that cannot reach the operator just gives way to the next check.
       if (payload.kind === 'poll' && isFinalAttempt(job)) {
-        await completeOutbox(deps.db, payload.outbox_id);
+        await commitStep(deps, untilNext);
         return;
       }
       if (!isFinalAttempt(job)) throw err;
@@ -45,8 +58,15 @@ export function expiryChecksHandler(deps: { db: Db; adapters: OperatorAdapters; 
     }
     await commitStep(deps, async (tx) => {
       const decided = status?.found ? await applyOperatorResult(tx, t.id, status, `${payload.kind === 'poll' ? 'status-poll' : 'expiry-check'}:operator-result`) : null;
+      if (decided) {
+        await completeOutbox(tx, outboxId);
+        return decided;
+      }
       // A poll that finds the customer still deciding changes nothing; only the expiry check decides.
-      return decided ?? (payload.kind === 'expiry' ? transition(tx, expiryMove(t, status)) : null);
-    }, { completes: payload.outbox_id });
+      if (payload.kind === 'poll') return untilNext(tx);
+      const expired = await transition(tx, expiryMove(t, status));
+      await completeOutbox(tx, outboxId);
+      return expired;
+    });
   };
 }

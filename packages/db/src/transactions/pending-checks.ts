@@ -1,0 +1,49 @@
+import { QUEUE_NAMES } from '@mm/queues/names';
+import type { OutboxPayload } from '@mm/queues/outbox-row';
+import type { Tx } from '../client.js';
+import { outboxRowOf, type OutboxRow } from '../outbox.js';
+import type { NewJob } from './record-change.js';
+
+export const EXPIRY_TOPIC = QUEUE_NAMES.expiryChecks;
+
+type CheckPayload = OutboxPayload<typeof EXPIRY_TOPIC>;
+
+/**
+ * The one check a cash-in gets when it becomes PENDING: its first status poll (carrying the later
+ * ones), or the expiry when no poll comes before it. The checks after it are scheduled by the check
+ * before them, only while the cash-in is still PENDING (nextPendingCheck): most cash-ins end within
+ * seconds, and each delayed job they leave is a Redis write, a worker wake-up and a run later on.
+ */
+export function firstPendingCheck(transactionId: string, pollAt: Date[], expiresAt: Date): NewJob {
+  const polls = pollAt.filter((d) => d < expiresAt).sort((a, b) => a.getTime() - b.getTime());
+  const [first, ...later] = polls;
+  if (!first) return { topic: EXPIRY_TOPIC, payload: { transaction_id: transactionId, kind: 'expiry' }, availableAt: expiresAt };
+  return { topic: EXPIRY_TOPIC, payload: { transaction_id: transactionId, kind: 'poll', next_polls: later.map((d) => d.toISOString()) }, availableAt: first };
+}
+
+/**
+ * What follows a poll that left the cash-in PENDING: the next poll, else the expiry at `expiresAt`.
+ * Null after the expiry, and for a poll of a row from before checks were chained (its expiry has a row).
+ */
+export function nextPendingCheck(current: CheckPayload, expiresAt: Date): { payload: CheckPayload; availableAt: Date } | null {
+  if (current.kind !== 'poll' || current.next_polls === undefined) return null;
+  const [next, ...later] = current.next_polls;
+  const base = { transaction_id: current.transaction_id };
+  return next === undefined
+    ? { payload: { ...base, kind: 'expiry' }, availableAt: expiresAt }
+    : { payload: { ...base, kind: 'poll', next_polls: later }, availableAt: new Date(next) };
+}
+
+/**
+ * Moves a check's outbox row on to the next check (a new run: a new job id), only if the row still
+ * holds the check that ran: a job run twice (stalled, re-published) finds the row moved on by the
+ * first run and schedules nothing, so a cash-in never has two chains of checks. Null when it had.
+ */
+export async function moveToNextCheck(tx: Tx, outboxId: string, current: CheckPayload, next: { payload: CheckPayload; availableAt: Date }): Promise<OutboxRow | null> {
+  const [row] = await tx.$queryRaw<{ id: string; topic: string; payload: unknown; available_at: Date; run: number }[]>`
+    UPDATE outbox SET payload = ${JSON.stringify(next.payload)}::jsonb, available_at = ${next.availableAt}::timestamptz, run = run + 1
+     WHERE id = ${outboxId}::uuid AND completed_at IS NULL AND parked_at IS NULL
+       AND payload->>'kind' = ${current.kind} AND payload->'next_polls' = ${JSON.stringify(current.next_polls ?? null)}::jsonb
+    RETURNING id, topic, payload, available_at, run`;
+  return row ? outboxRowOf({ id: row.id, topic: row.topic, payload: row.payload, availableAt: row.available_at, run: row.run }) : null;
+}

@@ -29,6 +29,9 @@ export interface DbOptions {
 export interface RawAccess {
   pool: pg.Pool;
   onQuery?: (query: string) => void;
+  /** The pool's statement_timeout (0: none) and the client's transaction timeout: runPgTransaction's bounds. */
+  statementTimeoutMs: number;
+  transactionTimeoutMs: number;
 }
 
 const raw = new WeakMap<Db, RawAccess>();
@@ -67,7 +70,7 @@ export function createDb(o: DbOptions): Db {
     ? new PrismaClient({ adapter, errorFormat: 'minimal', transactionOptions, log: [{ emit: 'event', level: 'query' }] })
     : new PrismaClient({ adapter, errorFormat: 'minimal', transactionOptions });
   if (onQuery) (db as PrismaClient<'query'>).$on('query', (e) => onQuery(e.query));
-  raw.set(db as Db, { pool, onQuery });
+  raw.set(db as Db, { pool, onQuery, statementTimeoutMs: o.statementTimeoutMs ?? 0, transactionTimeoutMs });
   return db as Db;
 }
 

@@ -3,6 +3,7 @@ export { readTransactionStatus, type TransactionStatusRow } from './transaction-
 export { createServiceDb } from './demo-data.js';
 export { Prisma, type Transaction, type Merchant, type WebhookEvent, type Refund, type StaffUser } from './generated/prisma/client.js';
 export { runTransaction, isRetryableTransactionError, type RunTransactionOptions } from './run-transaction.js';
+export { runPgTransaction, NotRawStatementError } from './pg-transaction.js';
 export { isDatabaseUnavailable, isConnectionLost, CommitOutcomeUnknownError } from './database-unavailable.js';
 export { isUniqueViolation } from './transactions/create-cashin.js';
 export { HELD, insertOutbox, completeOutbox, findOverdueOutbox, rescheduleOutbox, type OutboxRow } from './outbox.js';

@@ -35,7 +35,12 @@ export async function completeOutbox(tx: Tx | Db, id: string): Promise<boolean> 
 
 /** Schedules another run of the same row (a new job id), e.g. the next webhook attempt. */
 export async function rescheduleOutbox(tx: Tx, id: string, availableAt: Date): Promise<OutboxRow> {
-  return outboxRowOf(await tx.outbox.update({ where: { id }, data: { availableAt, run: { increment: 1 } } }));
+  // A raw statement: it runs in a pg transaction too (runPgTransaction: a webhook's delivery record).
+  const [row] = await tx.$queryRaw<{ id: string; topic: string; payload: unknown; available_at: Date; run: number }[]>`
+    UPDATE outbox SET available_at = ${availableAt}::timestamptz, run = run + 1 WHERE id = ${id}::uuid
+    RETURNING id::text, topic, payload, available_at, run`;
+  if (!row) throw new Error(`outbox row ${id} not found`);
+  return outboxRowOf({ id: row.id, topic: row.topic, payload: row.payload, availableAt: row.available_at, run: row.run });
 }
 
 /** Rows that should have run by `before`, not done and not parked: the relay re-publishes them. */

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { cashinPosting } from '@mm/domain';
 import { QUEUE_NAMES } from '@mm/queues/names';
 import type { Db } from '../client.js';
-import { runTransaction } from '../run-transaction.js';
+import { runPgTransaction } from '../pg-transaction.js';
 import { Prisma, type Transaction } from '../generated/prisma/client.js';
 import { post } from '../ledger.js';
 import type { OutboxRow } from '../outbox.js';
@@ -41,7 +42,8 @@ export type CreateCashinResult =
  */
 export async function createCashin(db: Db, input: NewCashin): Promise<CreateCashinResult> {
   try {
-    return await runTransaction(db, async (tx) => {
+    // Raw statements only: on a pg transaction, not Prisma's (runPgTransaction says why).
+    return await runPgTransaction(db, async (tx) => {
       const id = randomUUID();
       const now = new Date();
       const change = changeStatement({ transactionId: id, fromStatus: null, toStatus: 'CREATED', cause: 'cashin-accepted', createdAt: now },
@@ -84,8 +86,12 @@ export async function existingOrder(db: Db, err: unknown, order: { merchantId: s
   });
 }
 
-/** P2002 from a model query; a raw statement's arrives as P2010 with PostgreSQL's own code (23505). */
+/**
+ * P2002 from a model query; a raw statement's arrives as P2010 with PostgreSQL's own code (23505), or
+ * as pg's own error from a pg transaction (runPgTransaction).
+ */
 export function isUniqueViolation(err: unknown): boolean {
+  if (err instanceof pg.DatabaseError) return err.code === '23505';
   if (!(err instanceof Prisma.PrismaClientKnownRequestError)) return false;
   const cause = (err.meta?.driverAdapterError as { cause?: { originalCode?: unknown } } | undefined)?.cause;
   return err.code === 'P2002' || (err.code === 'P2010' && cause?.originalCode === '23505');

@@ -1,4 +1,6 @@
 import type { Db } from '../client.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { rawQuery } from '../raw-query.js';
 
 /** What a delivery run needs of the event it claimed. */
 export interface ClaimedEvent {
@@ -21,10 +23,11 @@ export interface ClaimedEvent {
  * (unknown, ended, held, not due, or claimed by another run); the caller reads the event to tell which.
  */
 export async function claimDueDelivery(db: Db, eventId: string, dueBy: Date, until: Date): Promise<ClaimedEvent | null> {
-  const [row] = await db.$queryRaw<{ id: string; merchant_id: string; transaction_id: string | null; payload: unknown; attempt_count: number; target_url: string | null }[]>`
+  // On the pg pool (rawQuery): one autocommit statement, every delivery.
+  const [row] = await rawQuery<{ id: string; merchant_id: string; transaction_id: string | null; payload: unknown; attempt_count: number; target_url: string | null }>(db, Prisma.sql`
     UPDATE webhook_events SET next_attempt_at = ${until}::timestamptz
      WHERE id = ${eventId}::uuid AND status = 'PENDING' AND next_attempt_at <= ${dueBy}::timestamptz
-    RETURNING id::text, merchant_id::text, transaction_id::text, payload, attempt_count, target_url`;
+    RETURNING id::text, merchant_id::text, transaction_id::text, payload, attempt_count, target_url`);
   return row
     ? { id: row.id, merchantId: row.merchant_id, transactionId: row.transaction_id, payload: row.payload, attemptCount: row.attempt_count, targetUrl: row.target_url }
     : null;

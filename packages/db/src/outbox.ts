@@ -23,13 +23,17 @@ export function outboxRowOf(r: { id: string; topic: string; payload: unknown; av
 /** Writes one job; a payload that is not its topic's queue's does not compile. */
 export async function insertOutbox(tx: Tx, row: OutboxJob & { id?: string; availableAt?: Date }): Promise<OutboxRow> {
   const { id = randomUUID(), availableAt = new Date(), ...job } = row;
-  const created = await tx.outbox.create({ data: { id, topic: job.topic, payload: job.payload, availableAt } });
-  return { ...job, id: created.id, availableAt: created.availableAt, run: created.run };
+  // A raw statement: it runs in a pg transaction too (runPgTransaction: a late success held in a capture).
+  const [created] = await tx.$queryRaw<{ run: number }[]>`
+    INSERT INTO outbox (id, topic, payload, available_at) VALUES (${id}::uuid, ${job.topic}, ${JSON.stringify(job.payload)}::jsonb, ${availableAt}::timestamptz)
+    RETURNING run`;
+  return { ...job, id, availableAt, run: created!.run };
 }
 
 /** Marks the job done; false when it was already done (a duplicate run). */
 export async function completeOutbox(tx: Tx | Db, id: string): Promise<boolean> {
-  const { count } = await tx.outbox.updateMany({ where: { id, completedAt: null }, data: { completedAt: new Date() } });
+  // A raw statement: it runs in a pg transaction too (commitStep with rawStatements).
+  const count = await tx.$executeRaw`UPDATE outbox SET completed_at = ${new Date()}::timestamptz WHERE id = ${id}::uuid AND completed_at IS NULL`;
   return count === 1;
 }
 

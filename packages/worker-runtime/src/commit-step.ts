@@ -1,4 +1,4 @@
-import { completeOutbox, runTransaction, type Db, type Tx } from '@mm/db';
+import { completeOutbox, runPgTransaction, runTransaction, type Db, type Tx } from '@mm/db';
 import { moveNow, type TransitionOutcome, type TransitionRequest } from '@mm/db/transactions';
 import type { AfterCommit, CommittedChange } from '@mm/queues';
 
@@ -17,9 +17,17 @@ export interface StepContext {
 export async function commitStep<C extends CommittedChange | null>(
   ctx: StepContext,
   step: (tx: Tx) => Promise<C>,
-  options: { completes?: string } = {},
+  options: {
+    completes?: string;
+    /**
+     * The step sends raw statements only ($queryRaw, $executeRaw): it runs as a pg transaction
+     * (runPgTransaction), not a Prisma one, for the steps every payment takes (a cash-in's capture).
+     */
+    rawStatements?: boolean;
+  } = {},
 ): Promise<C> {
-  const change = await runTransaction(ctx.db, async (tx) => {
+  const run = options.rawStatements ? runPgTransaction : runTransaction;
+  const change = await run(ctx.db, async (tx) => {
     const c = await step(tx);
     if (options.completes) await completeOutbox(tx, options.completes);
     return c;

@@ -6,6 +6,7 @@ import { post } from '../ledger.js';
 import { insertOutbox, type OutboxRow } from '../outbox.js';
 import { newProviderReference } from '../transactions/provider-reference.js';
 import { REFUND_REQUEST_TOPIC } from './create-refund.js';
+import { REFUND_COLUMNS } from './refund-row.js';
 
 export const LATE_SUCCESS_ORIGIN = 'LATE_SUCCESS';
 
@@ -36,16 +37,15 @@ export async function holdLateSuccess(
     SELECT type, status, merchant_id, amount, currency, country_code FROM transactions WHERE id = ${transactionId}::uuid FOR UPDATE`;
   if (!t || !returnsLateSuccess(t, result)) return null;
   const id = randomUUID();
-  const inserted = await tx.$queryRaw<{ id: string }[]>`
+  const [refund] = await tx.$queryRaw<Refund[]>`
     INSERT INTO refunds (id, transaction_id, merchant_id, amount, currency, reason, status, provider_reference,
                          request_fingerprint, origin, original_provider_tx_id, created_at, updated_at)
     VALUES (${id}::uuid, ${transactionId}::uuid, ${t.merchant_id}::uuid, ${t.amount}, ${t.currency},
             'operator confirmed the payment after it FAILED: returned to the customer', 'PENDING', ${newProviderReference('RF')},
             ${`late-success:${transactionId}`}, ${LATE_SUCCESS_ORIGIN}, ${result.providerTxId}, ${now}, ${now})
     ON CONFLICT (transaction_id) WHERE origin = 'LATE_SUCCESS' DO NOTHING
-    RETURNING id`;
-  if (inserted.length === 0) return null;
-  const refund = await tx.refund.findUniqueOrThrow({ where: { id } });
+    RETURNING ${REFUND_COLUMNS}`;
+  if (!refund) return null;
   await post(tx, { merchantId: t.merchant_id, countryCode: t.country_code, currency: t.currency }, lateSuccessPosting('HELD', Number(t.amount)), transactionId, id);
   const row = await insertOutbox(tx, { topic: REFUND_REQUEST_TOPIC, payload: { refund_id: id } });
   return { refund, outbox: [row] };

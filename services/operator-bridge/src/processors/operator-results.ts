@@ -68,7 +68,7 @@ async function takeResult(deps: OperatorResultsDeps, payload: OperatorResultJob,
   const cause = result === received ? `operator-result:${payload.source}` : 'operator-result:status-confirmation';
   // Refused by the state machine because the cash-in is FAILED, the money goes back, in the same database
   // transaction as the result's other effects would have been (decisions 13).
-  const step = await commitStep(deps, (tx) => settleOperatorResult(tx, t.id, result, cause));
+  const step = await commitStep(deps, (tx) => settleOperatorResult(tx, t.id, result, cause), { rawStatements: true });
   if (isConfirmedPayment(result) && !step?.moved) await reportCapturedButFailed(deps, t.id, payload.provider_reference, step?.held ?? null);
   return true;
 }

@@ -3,9 +3,10 @@ import pg from 'pg';
 import { cashinPosting } from '@mm/domain';
 import { QUEUE_NAMES } from '@mm/queues/names';
 import type { Db } from '../client.js';
-import { runPgTransaction } from '../pg-transaction.js';
+import { postedCount, postingCte } from '../ledger.js';
+import { rawQuery } from '../raw-query.js';
+import { retryOnConflict } from '../run-transaction.js';
 import { Prisma, type Transaction } from '../generated/prisma/client.js';
-import { post } from '../ledger.js';
 import type { OutboxRow } from '../outbox.js';
 import { changeStatement } from './record-change.js';
 import { transactionColumns } from './transaction-row.js';
@@ -35,20 +36,23 @@ export type CreateCashinResult =
   | { kind: 'existing'; transaction: Transaction };
 
 /**
- * Inserts the CREATED transaction, its history row and the operator-request outbox row in one
- * statement, then its pending journal, in one database transaction. A unique violation on (merchant,
- * merchant_order_id) means another request won: the existing row is returned and the caller decides
- * replay (same fingerprint) or conflict.
+ * Inserts the CREATED transaction, its history row, the operator-request outbox row and its pending
+ * journal in one autocommit statement on the client's pg pool (the journal through postingCte), so a
+ * cash-in's creation is one round trip. A unique violation on (merchant, merchant_order_id) means
+ * another request won: the existing row is returned and the caller decides replay (same fingerprint)
+ * or conflict.
  */
 export async function createCashin(db: Db, input: NewCashin): Promise<CreateCashinResult> {
   try {
-    // Raw statements only: on a pg transaction, not Prisma's (runPgTransaction says why).
-    return await runPgTransaction(db, async (tx) => {
+    return await retryOnConflict(async () => {
       const id = randomUUID();
       const now = new Date();
       const change = changeStatement({ transactionId: id, fromStatus: null, toStatus: 'CREATED', cause: 'cashin-accepted', createdAt: now },
         [{ topic: OPERATOR_REQUEST_TOPIC, payload: { transaction_id: id } }]);
-      const [transaction] = await tx.$queryRaw<Transaction[]>`
+      const posting = cashinPosting(null, 'CREATED', input.amount);
+      if (!posting) throw new Error('a new cash-in has a pending posting');
+      const scope = { merchantId: input.merchantId, countryCode: input.countryCode, currency: input.currency };
+      const [row] = await rawQuery<Transaction & { postedCount: number }>(db, Prisma.sql`
         WITH created AS (
           INSERT INTO transactions (id, merchant_id, merchant_order_id, type, status, amount, currency, country_code, msisdn, motif,
                                     return_url, notify_url, metadata, request_fingerprint, provider_reference, created_at, updated_at
@@ -59,13 +63,11 @@ export async function createCashin(db: Db, input: NewCashin): Promise<CreateCash
                   ${newProviderReference('MM')}, ${now}::timestamptz, ${now}::timestamptz
                   ${input.operator ? Prisma.sql`, ${input.operator}` : Prisma.empty})
           RETURNING *),
-        ${change.ctes}
-        SELECT ${transactionColumns('created')} FROM created`;
-      if (!transaction) throw new Error('cash-in not inserted');
-      // The merchant's balance row, which every cash-in of the merchant updates, is locked only while
-      // this transaction commits (post(), ledger.ts): concurrent cash-ins do not queue behind this one.
-      const posting = cashinPosting(null, 'CREATED', input.amount);
-      if (posting) await post(tx, { merchantId: input.merchantId, countryCode: input.countryCode, currency: input.currency }, posting, id);
+        ${change.ctes},
+        ${postingCte('created', scope, posting, id)}
+        SELECT ${transactionColumns('created')}, ${postedCount} FROM created`);
+      if (!row || row.postedCount !== 1) throw new Error('cash-in not inserted with its pending posting');
+      const { postedCount: _posted, ...transaction } = row;
       return { kind: 'created' as const, transaction, outbox: change.outbox };
     });
   } catch (err) {

@@ -4,7 +4,7 @@ import {
 } from '@mm/domain';
 import type { Tx } from '../client.js';
 import { Prisma, type Transaction } from '../generated/prisma/client.js';
-import { post } from '../ledger.js';
+import { postedCount, postingCte } from '../ledger.js';
 import type { OutboxRow } from '../outbox.js';
 import { firstPendingCheck } from './pending-checks.js';
 import { changeStatement, type NewJob } from './record-change.js';
@@ -59,8 +59,8 @@ export interface TransitionOutcome {
  * Returns null (and writes nothing) when the row is not in an allowed source status: duplicate and
  * late messages are harmless.
  *
- * Three round trips whatever the move: the row's lock (which reads the whole row, and the merchant's
- * webhook URL), one statement for the move with its history, jobs and webhook event, and the posting.
+ * Two round trips whatever the move: the row's lock (which reads the whole row, and the merchant's
+ * webhook URL), and one statement for the move with its history, jobs, webhook event and posting.
  * The moved row is computed here from the locked one, which nothing else can change meanwhile.
  */
 export async function transition(tx: Tx, req: TransitionRequest): Promise<TransitionOutcome | null> {
@@ -100,19 +100,20 @@ export async function transition(tx: Tx, req: TransitionRequest): Promise<Transi
       buildPayload: (eventId) => transactionStatusChangedPayload(snapshotOf(transaction), eventId, now),
     }, now)
     : null;
-  const [row] = await tx.$queryRaw<{ held: boolean | null }[]>`
-    WITH moved AS (UPDATE transactions SET ${setColumns(changed)} WHERE id = ${transaction.id}::uuid),
+  // The posting is part of the same statement (postingCte); the merchant's balance rows, the hot
+  // ones, are locked only while the transaction commits.
+  const posting = transactionPosting(type, from, req.to, Number(transaction.amount));
+  const scope = { merchantId: transaction.merchantId, countryCode: transaction.countryCode, currency: transaction.currency };
+  const [row] = await tx.$queryRaw<{ held: boolean | null; postedCount: number | null }[]>`
+    WITH moved AS (UPDATE transactions SET ${setColumns(changed)} WHERE id = ${transaction.id}::uuid RETURNING id),
     ${change.ctes}
-    ${event ? Prisma.sql`, ${event.ctes} SELECT held FROM earlier` : Prisma.sql`SELECT NULL::boolean AS held`}`;
+    ${event ? Prisma.sql`, ${event.ctes}` : Prisma.empty}
+    ${posting ? Prisma.sql`, ${postingCte('moved', scope, posting, transaction.id)}` : Prisma.empty}
+    SELECT ${event ? Prisma.sql`(SELECT held FROM earlier)` : Prisma.sql`NULL::boolean`} AS held, ${posting ? postedCount : Prisma.sql`NULL::int AS "postedCount"`}`;
+  if (posting && row?.postedCount !== 1) throw new Error(`transaction ${transaction.id}: its ${posting.name} posting was not written`);
   const outbox = [...change.outbox];
   const eventJob = event?.outboxRow(row?.held === true);
   if (eventJob) outbox.push(eventJob);
-
-  // The merchant's balance rows, the hot ones, are locked only while the transaction commits (post()).
-  const posting = transactionPosting(type, from, req.to, Number(transaction.amount));
-  if (posting) {
-    await post(tx, { merchantId: transaction.merchantId, countryCode: transaction.countryCode, currency: transaction.currency }, posting, transaction.id);
-  }
   return { from, transaction, outbox };
 }
 

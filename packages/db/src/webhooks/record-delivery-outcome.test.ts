@@ -5,6 +5,7 @@ import { createMerchant } from '../merchants.js';
 import { HELD } from '../outbox.js';
 import { SEED_SUBSIDIARIES, upsertSubsidiary } from '../subsidiaries.js';
 import { createDbTestDatabase, type DbTestDatabase } from '@mm/testing/test-database';
+import { waitFor } from '@mm/testing';
 import { createCashin } from '../transactions/create-cashin.js';
 import { transition } from '../transactions/transition.js';
 import { recordDeliveryOutcome, type DeliveryOutcome } from './record-delivery-outcome.js';
@@ -48,7 +49,7 @@ async function twoEvents() {
 
 function record(eventId: string, outcome: DeliveryOutcome, attemptNo = 1) {
   const now = new Date();
-  return db.$transaction((tx) => recordDeliveryOutcome(tx, {
+  return recordDeliveryOutcome(db, {
     eventId,
     outboxId: eventId,
     attempt: {
@@ -56,7 +57,7 @@ function record(eventId: string, outcome: DeliveryOutcome, attemptNo = 1) {
       latencyMs: 12, error: null, errorDetail: null, attemptedAt: now, finishedAt: now,
     },
     outcome,
-  }));
+  });
 }
 
 async function state(eventId: string) {
@@ -121,5 +122,25 @@ describe('recordDeliveryOutcome: the events of one transaction are delivered in 
       const [, second] = await db.webhookEvent.findMany({ where: { transactionId }, orderBy: { seq: 'asc' } });
       expect(await state(second!.id)).toMatchObject({ status: 'PENDING', due: true, held: false });
     }
+  });
+
+  it('a record that waited for the lock of a move adding an event sees that event, and releases it', async () => {
+    const transactionId = await expiredCashin();
+    const [first] = await db.webhookEvent.findMany({ where: { transactionId } });
+    let recording: ReturnType<typeof record> | null = null;
+    await db.$transaction(async (tx) => {
+      // The move holds the transaction's row and adds the late SUCCESS event, held behind the first.
+      expect(await transition(tx, { transactionId, to: 'SUCCESS', cause: 'test' })).not.toBeNull();
+      recording = record(first!.id, { kind: 'delivered' });
+      await waitFor(async () => {
+        const [row] = await db.$queryRaw<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%record_webhook_attempt%'`;
+        return row!.n === 1;
+      }, { what: 'the record to wait for the row lock' });
+    }, { timeout: 15_000 });
+    const recorded = await recording!;
+    const [, second] = await db.webhookEvent.findMany({ where: { transactionId }, orderBy: { seq: 'asc' } });
+    expect(recorded).toMatchObject({ recordedAs: 'DELIVERED', publish: [{ id: second!.id }] });
+    expect(await state(second!.id)).toMatchObject({ status: 'PENDING', due: true, held: false });
   });
 });

@@ -1,4 +1,4 @@
-import { runPgTransaction, type Db, type OutboxRow } from '@mm/db';
+import type { Db, OutboxRow } from '@mm/db';
 import { recordDeliveryOutcome, type DeliveryOutcome, type RecordedAs } from '@mm/db/webhooks';
 import { afterFailedAttempt } from '../retry-policy.js';
 import type { SendResult } from '../send-webhook.js';
@@ -29,9 +29,8 @@ export async function recordAttempt(db: Db, a: AttemptToRecord, scheduleMs: read
     : step.kind === 'retry' ? { kind: 'retry', at: new Date(a.finishedAt.getTime() + step.delayMs) }
       : { kind: 'given-up' };
   const { result: r } = a;
-  // A deadlock or a timeout runs it again: recordDeliveryOutcome writes nothing for an attempt already
-  // recorded. Raw statements only: a pg transaction, not Prisma's, on every delivery (runPgTransaction).
-  const recorded = await runPgTransaction(db, (tx) => recordDeliveryOutcome(tx, {
+  // One round trip, run again after a deadlock; recordDeliveryOutcome writes nothing for an attempt already recorded.
+  const recorded = await recordDeliveryOutcome(db, {
     eventId: a.eventId,
     outboxId: a.outboxId,
     attempt: {
@@ -39,7 +38,7 @@ export async function recordAttempt(db: Db, a: AttemptToRecord, scheduleMs: read
       error: r.error, errorDetail: r.errorDetail, attemptedAt: a.attemptedAt, finishedAt: a.finishedAt,
     },
     outcome,
-  }));
+  });
   const nextAttemptAt = recorded.recordedAs === 'RETRY_SCHEDULED' && outcome.kind === 'retry' ? outcome.at : null;
   return { ...recorded, nextAttemptAt };
 }

@@ -58,7 +58,7 @@ const names: ServiceName[] = ['simulator', 'gateway', 'bridge', 'expiry', 'refun
 function systemOptions(suite: string, replicas = 1): ChaosOptions {
   const poolSize = String(Math.ceil(10 / replicas));
   return {
-    suite, replicas, logLevel: process.env.BENCH_LOG_LEVEL ?? 'info', outcomeDelayMs: 0, confirmationTimeoutS: 300,
+    suite, replicas, logLevel: process.env.BENCH_LOG_LEVEL ?? 'info', outcomeDelayMs: 0, confirmationTimeoutS: 300, statusPollS: '60,150',
     webhookScheduleS: '1,5,30,120', webhookTimeoutMs: 5000,
     nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
     env: Object.fromEntries(names.map((n) => [n, {

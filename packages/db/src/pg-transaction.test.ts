@@ -66,4 +66,19 @@ describe('a transaction on the pg pool (runPgTransaction)', () => {
     const [outside] = await db.$queryRaw<{ t: string }[]>`SELECT current_setting('statement_timeout') AS t`;
     expect(outside!.t).toBe('0');
   });
+
+  it('takes the smaller of the statement and transaction timeouts, the transaction\'s when statements have none', async () => {
+    const boundOf = async (o: { statementTimeoutMs?: number; transactionTimeoutMs?: number }) => {
+      const other = createDb({ databaseUrl: fixture.database.url, poolSize: 1, ...o });
+      try {
+        const [row] = await runPgTransaction(other, (tx) => tx.$queryRaw<{ t: string }[]>`SELECT current_setting('statement_timeout') AS t`);
+        return row!.t;
+      } finally {
+        await other.$disconnect();
+      }
+    };
+    expect(await boundOf({ statementTimeoutMs: 300, transactionTimeoutMs: 700 })).toBe('300ms');
+    expect(await boundOf({ statementTimeoutMs: 900, transactionTimeoutMs: 700 })).toBe('700ms');
+    expect(await boundOf({ statementTimeoutMs: 0, transactionTimeoutMs: 700 })).toBe('700ms');
+  });
 });

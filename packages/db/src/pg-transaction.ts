@@ -39,15 +39,16 @@ function rawTx(client: pg.PoolClient, onQuery: ((q: string) => void) | undefined
  * runTransaction's work (BEGIN, `fn`, COMMIT, the whole run again after a deadlock or a serialization
  * failure) on a connection of the client's pg pool instead of a Prisma interactive transaction, whose
  * client-side work costs several times a pg BEGIN/COMMIT (docs/performance.md): for the transactions
- * every payment makes whose statements are all $queryRaw / $executeRaw (a cash-in's creation, a
- * webhook's delivery record). The same limits hold: the pool's lock timeout, and no statement (COMMIT
- * included) runs longer than the pool's statement timeout or, when it has none or a longer one, the
- * client's transaction timeout (set with BEGIN, in the same round trip). Errors are pg's own, which
+ * every payment makes whose statements are all $queryRaw / $executeRaw (an operator's result applied
+ * to its cash-in). The same limits hold: the pool's lock timeout, and no statement (COMMIT included)
+ * runs longer than the smaller of the pool's statement timeout and the client's transaction timeout
+ * (either one when the other is 0; set with BEGIN, in the same round trip). Errors are pg's own, which
  * isDatabaseUnavailable, isRetryableTransactionError and isOverdraft read.
  */
 export async function runPgTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, options: Omit<RunTransactionOptions, 'resolveInDoubtCommit'> = {}): Promise<T> {
   const { pool, onQuery, statementTimeoutMs, transactionTimeoutMs } = rawAccessOf(db);
-  const bound = statementTimeoutMs > 0 ? Math.min(statementTimeoutMs, transactionTimeoutMs) : transactionTimeoutMs;
+  const limits = [statementTimeoutMs, transactionTimeoutMs].filter((ms) => ms > 0);
+  const bound = limits.length > 0 ? Math.min(...limits) : 0; // 0: PostgreSQL's "none"
   const begin = `BEGIN; SET LOCAL statement_timeout = ${Math.round(bound)}`;
   return retryOnConflict(async () => {
     const client = await pool.connect();

@@ -1,5 +1,5 @@
 import type { Db } from '@mm/db';
-import { createCashin, transition } from '@mm/db/transactions';
+import { createCashin, transition, type TransitionPatch } from '@mm/db/transactions';
 import type { OperatorResult } from '@mm/domain';
 import type { ExpiryCheckJob } from '@mm/queues';
 import { createLogger } from '@mm/observability';
@@ -17,6 +17,20 @@ function operatorAnswering(status: (OperatorResult & { found: boolean }) | Error
     queryStatus: async () => { if (status instanceof Error) throw status; return status; },
   };
 }
+/** A cash-in moved to PENDING with `patch`: its id and the one check row the move wrote. */
+async function pendingCashin(db: Db, merchantId: string, order: string, cause: string, patch: TransitionPatch) {
+  const r = await createCashin(db, {
+    merchantId, merchantOrderId: order, amount: 1000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000055',
+    motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order,
+  });
+  if (r.kind !== 'created') throw new Error('not created');
+  const id = r.transaction.id;
+  await db.$transaction((tx) => transition(tx, { transactionId: id, to: 'INITIATED', cause: 'test' }));
+  const moved = await db.$transaction((tx) => transition(tx, { transactionId: id, to: 'PENDING', cause, patch }));
+  expect(moved!.outbox).toHaveLength(1);
+  return { id, outboxId: moved!.outbox[0]!.id };
+}
+
 const notFound = { found: false, providerState: 'PENDING', providerTxnStatus: null, providerTxId: null, failureReason: null } as const;
 const ok = { found: true, providerState: 'OK', providerTxnStatus: '200', providerTxId: 'MP7', failureReason: null } as const;
 const lastTry = jobAt(5, 6);
@@ -28,20 +42,8 @@ describe('expiry check of a PENDING cash-in', () => {
   afterAll(async () => { await fixture.close(); });
 
   /** A PENDING cash-in: acknowledged by the operator (a session), or adopted with its outcome unknown (none). */
-  async function pending(order: string, sessionId: string | null) {
-    const r = await createCashin(db, {
-      merchantId: fixture.merchantId, merchantOrderId: order, amount: 1000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000055',
-      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order,
-    });
-    if (r.kind !== 'created') throw new Error('not created');
-    const id = r.transaction.id;
-    await db.$transaction((tx) => transition(tx, { transactionId: id, to: 'INITIATED', cause: 'test' }));
-    const moved = await db.$transaction((tx) => transition(tx, {
-      transactionId: id, to: 'PENDING', cause: sessionId ? 'operator-ack' : 'push-timeout:outcome-unknown',
-      patch: { providerSessionId: sessionId, expiresAt: new Date() },
-    }));
-    return { id, outboxId: moved!.outbox[0]!.id };
-  }
+  const pending = (order: string, sessionId: string | null) => pendingCashin(db, fixture.merchantId, order,
+    sessionId ? 'operator-ack' : 'push-timeout:outcome-unknown', { providerSessionId: sessionId, expiresAt: new Date() });
   const check = (adapter: OperatorAdapter, t: { id: string; outboxId: string }) =>
     expiryChecksHandler({ db, adapters: oneAdapter(adapter), afterCommit: noEffects, logger: createLogger('test', 'silent') })(
       { outbox_id: t.outboxId, transaction_id: t.id, kind: 'expiry' }, lastTry);
@@ -84,20 +86,7 @@ describe('status polls of a PENDING cash-in, one check at a time', () => {
   const expiresAt = soon(300);
 
   /** A PENDING cash-in with polls at 60 s and 150 s: its one check row. */
-  async function polled(order: string) {
-    const r = await createCashin(db, {
-      merchantId: fixture.merchantId, merchantOrderId: order, amount: 1000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000055',
-      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order,
-    });
-    if (r.kind !== 'created') throw new Error('not created');
-    const id = r.transaction.id;
-    await db.$transaction((tx) => transition(tx, { transactionId: id, to: 'INITIATED', cause: 'test' }));
-    const moved = await db.$transaction((tx) => transition(tx, {
-      transactionId: id, to: 'PENDING', cause: 'operator-ack', patch: { providerSessionId: `S-${order}`, expiresAt, pollAt: [soon(150), soon(60)] },
-    }));
-    expect(moved!.outbox).toHaveLength(1);
-    return { id, outboxId: moved!.outbox[0]!.id };
-  }
+  const polled = (order: string) => pendingCashin(db, fixture.merchantId, order, 'operator-ack', { providerSessionId: `S-${order}`, expiresAt, pollAt: [soon(150), soon(60)] });
   const checkRow = (outboxId: string) => db.outbox.findUniqueOrThrow({ where: { id: outboxId } });
   const checkOf = (row: { payload: unknown }) => row.payload as ExpiryCheckJob;
   const run = async (adapter: OperatorAdapter, outboxId: string, job = jobAt(0, 6)) => {

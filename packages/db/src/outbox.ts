@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HELD_UNTIL, type OutboxJob, type PublishableOutboxRow } from '@mm/queues/outbox-row';
 import type { Db, Tx } from './client.js';
+import { Prisma } from './generated/prisma/client.js';
 
 /** available_at of a row that waits to be released; the publisher skips such rows. */
 export const HELD = HELD_UNTIL;
@@ -19,6 +20,9 @@ export function outboxRowOf(r: { id: string; topic: string; payload: unknown; av
   const job = { topic: r.topic, payload: r.payload } as OutboxJob;
   return { ...job, id: r.id, availableAt: r.availableAt, run: r.run };
 }
+
+/** The select or RETURNING list that reads an outbox row back as outboxRowOf takes it. */
+export const OUTBOX_ROW_COLUMNS = Prisma.sql`id::text AS id, topic, payload, available_at AS "availableAt", run`;
 
 /** Writes one job; a payload that is not its topic's queue's does not compile. */
 export async function insertOutbox(tx: Tx, row: OutboxJob & { id?: string; availableAt?: Date }): Promise<OutboxRow> {
@@ -39,12 +43,11 @@ export async function completeOutbox(tx: Tx | Db, id: string): Promise<boolean> 
 
 /** Schedules another run of the same row (a new job id), e.g. the next webhook attempt. */
 export async function rescheduleOutbox(tx: Tx, id: string, availableAt: Date): Promise<OutboxRow> {
-  // A raw statement: it runs in a pg transaction too (runPgTransaction: a webhook's delivery record).
-  const [row] = await tx.$queryRaw<{ id: string; topic: string; payload: unknown; available_at: Date; run: number }[]>`
-    UPDATE outbox SET available_at = ${availableAt}::timestamptz, run = run + 1 WHERE id = ${id}::uuid
-    RETURNING id::text, topic, payload, available_at, run`;
+  // A raw statement, like the others here: usable in a pg transaction too (runPgTransaction).
+  const [row] = await tx.$queryRaw<Parameters<typeof outboxRowOf>[0][]>`
+    UPDATE outbox SET available_at = ${availableAt}::timestamptz, run = run + 1 WHERE id = ${id}::uuid RETURNING ${OUTBOX_ROW_COLUMNS}`;
   if (!row) throw new Error(`outbox row ${id} not found`);
-  return outboxRowOf({ id: row.id, topic: row.topic, payload: row.payload, availableAt: row.available_at, run: row.run });
+  return outboxRowOf(row);
 }
 
 /** Rows that should have run by `before`, not done and not parked: the relay re-publishes them. */

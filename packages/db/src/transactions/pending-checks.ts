@@ -1,7 +1,7 @@
 import { QUEUE_NAMES } from '@mm/queues/names';
 import type { OutboxPayload } from '@mm/queues/outbox-row';
 import type { Tx } from '../client.js';
-import { outboxRowOf, type OutboxRow } from '../outbox.js';
+import { OUTBOX_ROW_COLUMNS, outboxRowOf, type OutboxRow } from '../outbox.js';
 import type { NewJob } from './record-change.js';
 
 export const EXPIRY_TOPIC = QUEUE_NAMES.expiryChecks;
@@ -40,10 +40,10 @@ export function nextPendingCheck(current: CheckPayload, expiresAt: Date): { payl
  * first run and schedules nothing, so a cash-in never has two chains of checks. Null when it had.
  */
 export async function moveToNextCheck(tx: Tx, outboxId: string, current: CheckPayload, next: { payload: CheckPayload; availableAt: Date }): Promise<OutboxRow | null> {
-  const [row] = await tx.$queryRaw<{ id: string; topic: string; payload: unknown; available_at: Date; run: number }[]>`
+  const [row] = await tx.$queryRaw<Parameters<typeof outboxRowOf>[0][]>`
     UPDATE outbox SET payload = ${JSON.stringify(next.payload)}::jsonb, available_at = ${next.availableAt}::timestamptz, run = run + 1
      WHERE id = ${outboxId}::uuid AND completed_at IS NULL AND parked_at IS NULL
        AND payload->>'kind' = ${current.kind} AND payload->'next_polls' = ${JSON.stringify(current.next_polls ?? null)}::jsonb
-    RETURNING id, topic, payload, available_at, run`;
-  return row ? outboxRowOf({ id: row.id, topic: row.topic, payload: row.payload, availableAt: row.available_at, run: row.run }) : null;
+    RETURNING ${OUTBOX_ROW_COLUMNS}`;
+  return row ? outboxRowOf(row) : null;
 }

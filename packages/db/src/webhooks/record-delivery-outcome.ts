@@ -74,10 +74,11 @@ export async function recordDeliveryOutcome(db: Db, d: DeliveryToRecord): Promis
     reschedule_at: nextAttemptAt,
     now: new Date(),
   };
-  const [row] = await retryOnConflict(() => rawQuery<{ recorded: number; id: string | null; topic: string | null; payload: unknown; available_at: Date | null; run: number | null }>(db, Prisma.sql`
-    SELECT o_recorded AS recorded, o_id AS id, o_topic AS topic, o_payload AS payload, o_available_at AS available_at, o_run AS run
+  // With the row to publish when there is one (the next held event released, or this one's next run), else nulls.
+  const [row] = await retryOnConflict(() => rawQuery<{ recorded: number; id: string | null; topic: string; payload: unknown; availableAt: Date; run: number }>(db, Prisma.sql`
+    SELECT o_recorded AS recorded, o_id AS id, o_topic AS topic, o_payload AS payload, o_available_at AS "availableAt", o_run AS run
       FROM record_webhook_attempt(${JSON.stringify(args)}::jsonb)`));
   if (!row || row.recorded !== 1) return { recordedAs: 'DUPLICATE', publish: [] };
-  const publish = row.id ? [outboxRowOf({ id: row.id, topic: row.topic!, payload: row.payload, availableAt: row.available_at!, run: row.run! })] : [];
+  const publish = row.id ? [outboxRowOf({ ...row, id: row.id })] : [];
   return { recordedAs: delivered ? 'DELIVERED' : nextAttemptAt ? 'RETRY_SCHEDULED' : 'ABANDONED', publish };
 }

@@ -181,6 +181,8 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
     /** Every instance of each service (one each unless `replicas`). */
     instances,
     merchant: { id: merchant.id, ...key },
+    /** How long the simulator takes to decide a push it decides by itself (SIM_OUTCOME_DELAY_MS). */
+    outcomeDelayMs: o.outcomeDelayMs ?? 300,
     /** What `pnpm admin` needs to act on this system (its database, secrets' key, simulator). */
     adminEnv: { DATABASE_URL: database.url, MASTER_KEY: masterKey, OPERATOR_BASE_URL: url(simulatorPort), LOG_LEVEL: 'silent' },
     gatewayUrl: gatewayUrls[0]!,

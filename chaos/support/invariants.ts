@@ -8,19 +8,43 @@ import { OperatorRecords } from './operator-records.js';
 const NOTIFIED = ['SUCCESS', 'FAILED', 'EXPIRED', 'REVERSED'];
 /** Slack past expires_at for the expiry check to run (relay grace, lock, operator answer). */
 const EXPIRY_SLACK_MS = 20_000;
+/** A PENDING cash-in expiring sooner than this is waited for by settle() (the chaos suites' windows are seconds). */
+const EXPIRY_AHEAD_MS = 10_000;
 
 /**
  * Waits until the system has nothing left to do: no cash-in before PENDING, none past its expiry or
- * PENDING here while the operator has decided it, no refund or webhook event in flight. Fails with
+ * PENDING here while the operator has decided it, no refund or webhook event in flight, and nothing
+ * moved for a while. The quiet spell is what the rules cannot see: a push the simulator accepted a
+ * moment ago and will decide by itself (SIM_OUTCOME_DELAY_MS) is PENDING on both sides, within its
+ * window, exactly like one no customer will ever answer. Checked the moment the rules pass, such a
+ * cash-in was captured while violations() read, between its rows and its balances (seen in CI: a
+ * balance "above what the rows call for", a webhook event read PENDING after settling). Fails with
  * what is still open after the deadline.
  */
 export async function settle(sys: ChaosSystem, timeoutMs = 120_000): Promise<void> {
+  const quietMs = sys.outcomeDelayMs + 1000;
+  let last: { progress: string; since: number } | null = null;
   await waitFor(async () => {
-    const open = await openWork(sys);
-    return open.length === 0 || undefined;
+    if ((await openWork(sys)).length > 0) {
+      last = null;
+      return undefined;
+    }
+    const now = Date.now();
+    const seen = await progress(sys);
+    if (!last || last.progress !== seen) last = { progress: seen, since: now };
+    return now - last.since >= quietMs || undefined;
   }, { what: 'the system to settle', timeoutMs, intervalMs: 250 }).catch(async (err: Error) => {
     throw new Error(`${err.message}\nstill open: ${JSON.stringify(await openWork(sys), null, 1)}`);
   });
+}
+
+/** What has happened so far, as counts of rows that only ever grow: equal twice, nothing moved in between. */
+async function progress(sys: ChaosSystem): Promise<string> {
+  const rows = await sys.db.$queryRaw<Record<string, bigint>[]>`
+    SELECT (SELECT count(*) FROM transactions) AS transactions, (SELECT count(*) FROM transaction_events) AS moves,
+           (SELECT count(*) FROM journal_entries) AS journals, (SELECT count(*) FROM refunds) AS refunds,
+           (SELECT count(*) FROM webhook_events) AS events, (SELECT count(*) FROM webhook_attempts) AS attempts`;
+  return JSON.stringify(rows[0], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
 }
 
 async function openWork(sys: ChaosSystem): Promise<string[]> {
@@ -34,7 +58,9 @@ async function openWork(sys: ChaosSystem): Promise<string[]> {
   const now = Date.now();
   return [
     ...early.map((t) => `transaction ${t.id} ${t.status}`),
-    ...undecided.filter((t) => t.status === 'PENDING' && (!t.expiresAt || t.expiresAt.getTime() < now)).map((t) => `transaction ${t.id} PENDING past expiry`),
+    // Past its expiry, or about to be: its expiry check would move it while violations() read.
+    ...undecided.filter((t) => t.status === 'PENDING' && (!t.expiresAt || t.expiresAt.getTime() < now + EXPIRY_AHEAD_MS))
+      .map((t) => `transaction ${t.id} PENDING, expires at ${t.expiresAt?.toISOString() ?? 'never'}`),
     // Its result is on its way (a callback retried, a poll due, a late confirmation): not settled yet.
     ...undecided.filter((t) => {
       const operator = operators.view(t);

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createDb, type Db } from '@mm/db';
 import { createApiKey, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
 import { createLogger } from '@mm/observability';
-import { createTestDatabase, createTestRedis, distinctFreePorts, type TestDatabase, type TestRedis } from '@mm/testing';
+import type { CommonEnv } from '@mm/config';
+import { createTestDatabase, createTestRedis, distinctFreePorts, PgBouncer, type TestDatabase, type TestRedis } from '@mm/testing';
 import { parseEnv as gatewayEnv, startGateway, type RunningGateway } from '@mm/gateway';
 import { parseEnv as bridgeEnv, startOperatorBridge } from '@mm/operator-bridge';
 import { parseEnv as expiryEnv, startExpiryWorker } from '@mm/expiry-worker';
@@ -35,11 +36,30 @@ export interface SystemOptions {
 }
 
 /**
+ * E2E_DATABASE_POOLER=pgbouncer (`pnpm test:engines`): every service reaches PostgreSQL through a real
+ * PgBouncer in transaction pooling mode, with DB_POOLING=transaction and DATABASE_DIRECT_URL (LISTEN) as
+ * a deployment behind one sets them; the suite's own client stays direct.
+ */
+const THROUGH_PGBOUNCER = process.env.E2E_DATABASE_POOLER === 'pgbouncer';
+
+/**
+ * A service's parsed settings pointed at the pooler: an entry carrying its own timeouts. One its suite
+ * gave another DATABASE_URL (a relay it cuts) keeps it: that suite breaks the path to PostgreSQL itself.
+ */
+async function throughPooler<E extends CommonEnv>(bouncer: PgBouncer | null, database: TestDatabase, env: E): Promise<E> {
+  if (!bouncer || env.DATABASE_URL !== database.url) return env;
+  const url = await bouncer.url({ dbname: database.name, statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS, lockTimeoutMs: env.DB_LOCK_TIMEOUT_MS });
+  return { ...env, DATABASE_URL: url, DATABASE_DIRECT_URL: env.DATABASE_URL, DB_POOLING: 'transaction' };
+}
+
+/**
  * The whole system for one test suite: its own database and Redis prefix, the real operator simulator
  * over HTTP, every service in-process, a merchant with a key and a webhook receiver.
  */
 export async function startSystem(o: SystemOptions = {}) {
   const database: TestDatabase = await createTestDatabase();
+  const bouncer = THROUGH_PGBOUNCER ? await PgBouncer.start() : null;
+  const pooled = <E extends CommonEnv>(env: E) => throughPooler(bouncer, database, env);
   const redis: TestRedis = await createTestRedis();
   const db: Db = createDb({ databaseUrl: database.url, poolSize: 5 });
   for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
@@ -68,9 +88,9 @@ export async function startSystem(o: SystemOptions = {}) {
   const jobOptions = { backoff: { type: 'fixed', delay: 50 } };
 
   const gatewaySettings = { ...base, GATEWAY_PORT: '0', GATEWAY_INTERNAL_PORT: '0', CASHIN_ACK_WAIT_MS: String(o.ackWaitMs ?? 3000), PUBLIC_BASE_URL: 'http://pay.example.test' };
-  const gateway = await startGateway(gatewayEnv({ ...gatewaySettings, ...o.gatewayEnv }), { logger, jobOptions });
+  const gateway = await startGateway(await pooled(gatewayEnv({ ...gatewaySettings, ...o.gatewayEnv })), { logger, jobOptions });
   const extraGateways: RunningGateway[] = [];
-  const bridgeSettings = bridgeEnv({ ...base, OPERATOR_BRIDGE_PORT: '0', CASHIN_CONFIRMATION_TIMEOUT_S: String(o.confirmationTimeoutS ?? 300), ...o.bridgeEnv });
+  const bridgeSettings = await pooled(bridgeEnv({ ...base, OPERATOR_BRIDGE_PORT: '0', CASHIN_CONFIRMATION_TIMEOUT_S: String(o.confirmationTimeoutS ?? 300), ...o.bridgeEnv }));
   // The bridge's callback URL must be known before it listens: take a free port first (and keep its
   // internal port across a restart, so its URL below stays right).
   const freePort = distinctFreePorts();
@@ -80,10 +100,10 @@ export async function startSystem(o: SystemOptions = {}) {
   bridgeSettings.OPERATOR_BRIDGE_INTERNAL_PORT = await freePort();
   const startBridge = () => startOperatorBridge(bridgeSettings, { logger, jobOptions });
   let bridge = o.withoutBridge ? null : await startBridge();
-  const expiry = await startExpiryWorker(expiryEnv({ ...base, EXPIRY_WORKER_PORT: '0' }), { logger, jobOptions });
-  const refunds = await startRefundWorker(refundEnv({ ...base, REFUND_WORKER_PORT: '0' }), { logger, jobOptions });
+  const expiry = await startExpiryWorker(await pooled(expiryEnv({ ...base, EXPIRY_WORKER_PORT: '0' })), { logger, jobOptions });
+  const refunds = await startRefundWorker(await pooled(refundEnv({ ...base, REFUND_WORKER_PORT: '0' })), { logger, jobOptions });
   const dispatcher = await startWebhookDispatcher(
-    dispatcherEnv({ ...base, WEBHOOK_DISPATCHER_PORT: '0', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE_S: o.webhookScheduleS ?? '0.05,0.05,0.05,0.05,0.05,0.05', WEBHOOK_TIMEOUT_MS: '1000', ...o.dispatcherEnv }),
+    await pooled(dispatcherEnv({ ...base, WEBHOOK_DISPATCHER_PORT: '0', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE_S: o.webhookScheduleS ?? '0.05,0.05,0.05,0.05,0.05,0.05', WEBHOOK_TIMEOUT_MS: '1000', ...o.dispatcherEnv })),
     { logger },
   );
 
@@ -101,7 +121,7 @@ export async function startSystem(o: SystemOptions = {}) {
     api: signedClient(gateway.url, key.apiKey, key.apiSecret),
     /** Another gateway instance on the same database and Redis, with settings of its own (e.g. a low rate limit). */
     async startExtraGateway(env: Record<string, string>) {
-      const extra = await startGateway(gatewayEnv({ ...gatewaySettings, ...env }), { logger, jobOptions });
+      const extra = await startGateway(await pooled(gatewayEnv({ ...gatewaySettings, ...env })), { logger, jobOptions });
       extraGateways.push(extra);
       return { url: extra.url, internalUrl: extra.internalUrl, api: signedClient(extra.url, key.apiKey, key.apiSecret) };
     },
@@ -118,6 +138,7 @@ export async function startSystem(o: SystemOptions = {}) {
       await receiver.close();
       await db.$disconnect();
       await redis.close();
+      await bouncer?.stop();
       await database.drop();
     },
   };

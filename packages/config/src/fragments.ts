@@ -12,6 +12,8 @@ export interface CommonEnv {
   DB_STATEMENT_TIMEOUT_MS: number;
   DB_LOCK_TIMEOUT_MS: number;
   DB_TRANSACTION_TIMEOUT_MS: number;
+  DB_POOLING: 'direct' | 'transaction';
+  DATABASE_DIRECT_URL?: string;
 }
 
 /** Values of the `operator` fragment. */
@@ -77,15 +79,28 @@ export const common = {
   DB_LOCK_TIMEOUT_MS: Joi.number().integer().min(0).default(0),
   // A database transaction opened by the service is rolled back past it.
   DB_TRANSACTION_TIMEOUT_MS: Joi.number().integer().min(100).default(5000),
+  // 'transaction': DATABASE_URL is a pooler in transaction mode (PgBouncer pool_mode=transaction; docs/deployment.md).
+  DB_POOLING: Joi.string().valid('direct', 'transaction').default('direct'),
+  // PostgreSQL itself, for what needs a session of its own: LISTEN (reference changes) and migrations.
+  // Required behind a transaction-mode pooler, where a LISTEN would hear nothing; DATABASE_URL otherwise.
+  DATABASE_DIRECT_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] })
+    .when('DB_POOLING', { is: 'transaction', then: Joi.required(), otherwise: Joi.optional() }),
 };
+
+/** Where a session of its own goes (LISTEN, migrations): DATABASE_DIRECT_URL, else DATABASE_URL. */
+export function directDatabaseUrl(env: Pick<CommonEnv, 'DATABASE_URL' | 'DATABASE_DIRECT_URL'>): string {
+  return env.DATABASE_DIRECT_URL ?? env.DATABASE_URL;
+}
 
 /** The database options of a service's environment (createDb's DbOptions). */
 export function databaseOptions(env: CommonEnv): {
   databaseUrl: string; poolSize: number; connectTimeoutMs: number; statementTimeoutMs: number; lockTimeoutMs: number; transactionTimeoutMs: number;
+  pooling: 'direct' | 'transaction';
 } {
   return {
     databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS, lockTimeoutMs: env.DB_LOCK_TIMEOUT_MS, transactionTimeoutMs: env.DB_TRANSACTION_TIMEOUT_MS,
+    pooling: env.DB_POOLING,
   };
 }
 

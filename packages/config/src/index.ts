@@ -1,6 +1,6 @@
 export { parseEnv } from './parse-env.js';
 export {
-  common, databaseOptions, masterKey, operator, referenceCache, relay, retention, retentionPolicy, secondsList, parseSecondsList,
+  common, databaseOptions, directDatabaseUrl, masterKey, operator, referenceCache, relay, retention, retentionPolicy, secondsList, parseSecondsList,
   DEMO_MERCHANT, DEMO_STAFF, type CommonEnv, type OperatorEnv, type ReferenceCacheEnv, type RelayEnv, type RetentionEnv,
 } from './fragments.js';
 export {

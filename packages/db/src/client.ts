@@ -23,7 +23,17 @@ export interface DbOptions {
   lockTimeoutMs?: number;
   /** Prisma's interactive transaction timeout: past it the transaction is rolled back (P2028). */
   transactionTimeoutMs?: number;
+  /**
+   * What is at databaseUrl. 'direct' (the default): PostgreSQL, or a pooler in session mode. 'transaction':
+   * a pooler in transaction mode (PgBouncer's pool_mode=transaction), where each transaction may run on
+   * another server connection: nothing is set per connection from here (PgBouncer refuses those startup
+   * parameters; the pooler's own connections carry the timeouts, checked by assertPoolerSettings) and no
+   * statement is prepared by name (another client's connection would not have it).
+   */
+  pooling?: DbPooling;
 }
+
+export type DbPooling = 'direct' | 'transaction';
 
 /** The pg pool under a client's Prisma adapter, for the few reads sent without Prisma (transaction-status.ts). */
 export interface RawAccess {
@@ -32,6 +42,8 @@ export interface RawAccess {
   /** The pool's statement_timeout (0: none) and the client's transaction timeout: runPgTransaction's bounds. */
   statementTimeoutMs: number;
   transactionTimeoutMs: number;
+  /** False through a transaction-mode pooler: statements are sent unnamed (DbOptions.pooling). */
+  namedStatements: boolean;
 }
 
 const raw = new WeakMap<Db, RawAccess>();
@@ -42,14 +54,16 @@ const raw = new WeakMap<Db, RawAccess>();
  */
 export function createDb(o: DbOptions): Db {
   const { databaseUrl, poolSize = 10, onQuery, connectTimeoutMs = 2000, transactionTimeoutMs = 5000 } = o;
+  const pooled = o.pooling === 'transaction';
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: poolSize,
     connectionTimeoutMillis: connectTimeoutMs,
     // Server-side limits: PostgreSQL cancels the statement and the transaction rolls back, so a query
     // that ran out of time is known to have changed nothing (a client-side timer would not know).
-    ...(o.statementTimeoutMs ? { statement_timeout: o.statementTimeoutMs } : {}),
-    ...(o.lockTimeoutMs ? { lock_timeout: o.lockTimeoutMs } : {}),
+    // Through a transaction-mode pooler the pooler's connections carry them (assertPoolerSettings).
+    ...(o.statementTimeoutMs && !pooled ? { statement_timeout: o.statementTimeoutMs } : {}),
+    ...(o.lockTimeoutMs && !pooled ? { lock_timeout: o.lockTimeoutMs } : {}),
     // A server that vanished without closing its sockets (a host down, a network cut) is noticed.
     keepAlive: true,
   });
@@ -70,7 +84,7 @@ export function createDb(o: DbOptions): Db {
     ? new PrismaClient({ adapter, errorFormat: 'minimal', transactionOptions, log: [{ emit: 'event', level: 'query' }] })
     : new PrismaClient({ adapter, errorFormat: 'minimal', transactionOptions });
   if (onQuery) (db as PrismaClient<'query'>).$on('query', (e) => onQuery(e.query));
-  raw.set(db as Db, { pool, onQuery, statementTimeoutMs: o.statementTimeoutMs ?? 0, transactionTimeoutMs });
+  raw.set(db as Db, { pool, onQuery, statementTimeoutMs: o.statementTimeoutMs ?? 0, transactionTimeoutMs, namedStatements: !pooled });
   return db as Db;
 }
 

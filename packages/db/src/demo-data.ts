@@ -1,5 +1,6 @@
 import { DEMO_MERCHANT, DEMO_STAFF } from '@mm/config';
 import { createDb, type Db, type DbOptions } from './client.js';
+import { assertPoolerSettings } from './pooler-settings.js';
 import { normalizeStaffEmail } from './staff.js';
 
 /**
@@ -36,10 +37,16 @@ export async function assertNoDemoDataInProduction(db: Db, nodeEnv: string | und
   }
 }
 
-/** createDb for a service: checked with assertNoDemoDataInProduction, and closed again when refused. */
+/**
+ * createDb for a service: checked with assertNoDemoDataInProduction (and, through a transaction-mode
+ * pooler, assertPoolerSettings), and closed again when refused.
+ */
 export async function createServiceDb(options: DbOptions & { nodeEnv: string | undefined }): Promise<Db> {
   const db = createDb(options);
   try {
+    if (options.pooling === 'transaction') {
+      await assertPoolerSettings(db, { statementTimeoutMs: options.statementTimeoutMs ?? 0, lockTimeoutMs: options.lockTimeoutMs ?? 0 });
+    }
     await assertNoDemoDataInProduction(db, options.nodeEnv);
   } catch (err) {
     await db.$disconnect();

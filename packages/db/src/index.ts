@@ -1,4 +1,5 @@
-export { createDb, type Db, type Tx, type DbOptions } from './client.js';
+export { createDb, type Db, type Tx, type DbOptions, type DbPooling } from './client.js';
+export { assertPoolerSettings, connectionTimeouts, type ConnectionTimeouts } from './pooler-settings.js';
 export { readTransactionStatus, type TransactionStatusRow } from './transaction-status.js';
 export { createServiceDb } from './demo-data.js';
 export { Prisma, type Transaction, type Merchant, type WebhookEvent, type Refund, type StaffUser } from './generated/prisma/client.js';

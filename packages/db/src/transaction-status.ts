@@ -13,7 +13,8 @@ const STATUS_FIELDS = [
 export type TransactionStatusRow = Pick<Transaction, (typeof STATUS_FIELDS)[number]>;
 
 const STATUS_READ = {
-  // Named: prepared once per connection, then each read sends only its two ids.
+  // Named: prepared once per connection, then each read sends only its two ids (unnamed through a
+  // transaction-mode pooler, where the next read may land on a server connection that never saw it).
   name: 'mm_transaction_status',
   text: `SELECT ${columnList(STATUS_FIELDS)} FROM transactions WHERE id = $1 AND merchant_id = $2`,
   types: PRISMA_LIKE_TYPES,
@@ -26,8 +27,9 @@ const STATUS_READ = {
  * the CPU of the same statement on pg (docs/performance.md). `id` must be a UUID.
  */
 export async function readTransactionStatus(db: Db, id: string, merchantId: string): Promise<TransactionStatusRow | null> {
-  const { pool, onQuery } = rawAccessOf(db);
+  const { pool, onQuery, namedStatements } = rawAccessOf(db);
   onQuery?.(STATUS_READ.text);
-  const result = await pool.query<TransactionStatusRow>({ ...STATUS_READ, values: [id, merchantId] });
+  const { name, ...unnamed } = STATUS_READ;
+  const result = await pool.query<TransactionStatusRow>({ ...(namedStatements ? { name } : {}), ...unnamed, values: [id, merchantId] });
   return result.rows[0] ?? null;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { OperatorEnv } from '@mm/config';
+import { directDatabaseUrl, type OperatorEnv } from '@mm/config';
 import type { Db } from '@mm/db';
 import {
   findOperatorAccount, listAccountsDownByBreaker, listenForReferenceChanges, loadOperatorAccount, markOperatorAccountDownByBreaker, markOperatorAccountUpByBreaker, SecretBox,
@@ -35,7 +35,7 @@ export async function startOperatorDirectory(
 ): Promise<OperatorDirectory> {
   const box = env.MASTER_KEY ? new SecretBox(env.MASTER_KEY) : null;
   const changes = await listenForReferenceChanges({
-    databaseUrl: ctx.env.DATABASE_URL,
+    databaseUrl: directDatabaseUrl(ctx.env),
     onError: (err) => ctx.logger.warn({ err }, 'reference changes: LISTEN connection failed; operator accounts are re-read after their TTL until it is back'),
   });
   ctx.onRelease(() => changes.close());

@@ -15,6 +15,8 @@ type AdminOperatorEnv = Omit<OperatorEnv, 'MASTER_KEY' | 'OPERATOR_API_TOKEN' | 
 export interface AdminEnv extends AdminOperatorEnv {
   NODE_ENV: string;
   DATABASE_URL: string;
+  /** PostgreSQL itself when DATABASE_URL is a transaction-mode pooler: `migrate` holds a session lock there. */
+  DATABASE_DIRECT_URL?: string;
   MASTER_KEY: string;
   DEMO_WEBHOOK_URL: string;
 }
@@ -24,6 +26,7 @@ const outsideProduction = (value: string) => Joi.string().when('NODE_ENV', { is:
 const schema = Joi.object<AdminEnv>({
   ...operator,
   DATABASE_URL: common.DATABASE_URL,
+  DATABASE_DIRECT_URL: common.DATABASE_DIRECT_URL,
   NODE_ENV: Joi.string().default('development'),
   MASTER_KEY: Joi.string().when('NODE_ENV', { is: 'production', then: Joi.required(), otherwise: Joi.optional().default(DEV_MASTER_KEY) }),
   DEMO_WEBHOOK_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('http://127.0.0.1:3004/webhooks'),

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { directDatabaseUrl } from '@mm/config';
 import { createDb } from '@mm/db';
 import { migrate } from '@mm/db/migrate';
 import {
@@ -86,7 +87,8 @@ export async function runCommand(argv: string[], env: AdminEnv, io: CommandIo = 
   try {
     switch (command) {
       case 'migrate': {
-        const r = await migrate(env.DATABASE_URL);
+        // Its advisory lock is a session's: never through a transaction-mode pooler.
+        const r = await migrate(directDatabaseUrl(env));
         // The data step: secrets sealed before row bindings existed are bound now (the services refuse unbound ones).
         const resealed = await resealUnboundSecrets(db, box);
         return `applied ${r.applied.length} migration(s)${r.applied.length ? `: ${r.applied.join(', ')}` : ''}`

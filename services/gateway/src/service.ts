@@ -1,4 +1,4 @@
-import { databaseOptions } from '@mm/config';
+import { databaseOptions, directDatabaseUrl } from '@mm/config';
 import { createServiceDb } from '@mm/db';
 import { findActiveSubsidiary, listenForReferenceChanges, listOperatorAccounts, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db/reference-data';
 import { routeOperator, type RoutableAccount } from '@mm/domain';
@@ -51,7 +51,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   // Every API request reads its key and every cash-in its country: from memory, dropped on any change
   // PostgreSQL notifies (revocation, rotation, merchant disabled, subsidiary (de)activated).
   const referenceChanges = await listenForReferenceChanges({
-    databaseUrl: env.DATABASE_URL,
+    databaseUrl: directDatabaseUrl(env),
     onError: (err) => logger.warn({ err }, 'reference changes: LISTEN connection failed; keys and subsidiaries are read from the database until it is back'),
   });
   const ttlMs = env.REFERENCE_CACHE_TTL_S * 1000;

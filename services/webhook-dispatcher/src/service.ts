@@ -1,3 +1,4 @@
+import { directDatabaseUrl } from '@mm/config';
 import { listenForReferenceChanges, newestActiveSecret, ReferenceCache, SecretBox } from '@mm/db/reference-data';
 import { Histogram, LATENCY_BUCKETS, referenceChangesGauge, type Logger } from '@mm/observability';
 import { startWorkerService, type RunningWorkerService } from '@mm/worker-runtime';
@@ -23,7 +24,7 @@ export function startWebhookDispatcher(env: WebhookDispatcherEnv, overrides: { l
     async setup(ctx) {
       const { db, logger, metrics } = ctx;
       const referenceChanges = await listenForReferenceChanges({
-        databaseUrl: env.DATABASE_URL,
+        databaseUrl: directDatabaseUrl(env),
         onError: (err) => logger.warn({ err }, 'reference changes: LISTEN connection failed; signing keys are read from the database until it is back'),
       });
       ctx.onRelease(() => referenceChanges.close());

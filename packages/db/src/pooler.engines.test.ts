@@ -1,0 +1,77 @@
+import pg from 'pg';
+import { PgBouncer } from '@mm/testing/pgbouncer';
+import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
+import { createDb, type Db } from './client.js';
+import { isDatabaseUnavailable } from './database-unavailable.js';
+import { createServiceDb } from './demo-data.js';
+import { connectionTimeouts } from './pooler-settings.js';
+import { createCashin } from './transactions/index.js';
+import { readTransactionStatus } from './transaction-status.js';
+
+/**
+ * The database client behind a real PgBouncer in transaction pooling mode (`pnpm test:engines`): each
+ * transaction, and each statement outside one, may run on another server connection than the last.
+ */
+describe('through PgBouncer in transaction pooling mode', () => {
+  let fixture: MerchantTestDatabase;
+  let bouncer: PgBouncer;
+  const opened: Db[] = [];
+  const pooled = async (timeouts: { statementTimeoutMs: number; lockTimeoutMs: number }, poolSize = 8) => {
+    const db = createDb({ databaseUrl: await bouncer.url({ dbname: fixture.database.name, ...timeouts }), poolSize, pooling: 'transaction', ...timeouts });
+    opened.push(db);
+    return db;
+  };
+
+  beforeAll(async () => {
+    fixture = await createMerchantTestDatabase();
+    // Fewer server connections than the client has: its connections take turns on them.
+    bouncer = await PgBouncer.start({ poolSize: 3 });
+  });
+  afterAll(async () => {
+    for (const db of opened) await db.$disconnect();
+    await bouncer?.stop();
+    await fixture?.close();
+  });
+
+  it('status reads (the hot path\'s one prepared read) answer from any server connection', async () => {
+    const db = await pooled({ statementTimeoutMs: 2000, lockTimeoutMs: 1000 });
+    const created = await createCashin(db, {
+      merchantId: fixture.merchantId, merchantOrderId: 'pooled-1', amount: 1000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
+      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: 'fp',
+    });
+    const id = created.transaction.id;
+    const reads = await Promise.all(Array.from({ length: 300 }, () => readTransactionStatus(db, id, fixture.merchantId)));
+    expect(new Set(reads.map((r) => r?.id))).toEqual(new Set([id]));
+  });
+
+  it('a lock wait ends at the lock_timeout the pooler\'s connections carry, as the database unavailable (a 503)', async () => {
+    const db = await pooled({ statementTimeoutMs: 5000, lockTimeoutMs: 300 });
+    expect(await connectionTimeouts(db)).toEqual({ statementTimeoutMs: 5000, lockTimeoutMs: 300 });
+    const holder = new pg.Client({ connectionString: fixture.database.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM merchants WHERE id = $1 FOR UPDATE', [fixture.merchantId]);
+      const started = Date.now();
+      const err = await db.merchant.update({ where: { id: fixture.merchantId }, data: { name: 'renamed' } }).then(() => null, (e: unknown) => e);
+      expect(isDatabaseUnavailable(err)).toBe(true);
+      // Cut by lock_timeout (300 ms), long before statement_timeout (5 s) would.
+      expect(Date.now() - started).toBeLessThan(4000);
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+    expect((await fixture.db.merchant.findUniqueOrThrow({ where: { id: fixture.merchantId } })).name).toBe('M');
+  });
+
+  it('a service refuses to start behind a pooler whose connections lack its timeouts, and starts behind one that has them', async () => {
+    const want = { statementTimeoutMs: 2000, lockTimeoutMs: 1000 };
+    const bare = await bouncer.url({ dbname: fixture.database.name, statementTimeoutMs: 0, lockTimeoutMs: 0 });
+    await expect(createServiceDb({ databaseUrl: bare, pooling: 'transaction', ...want, nodeEnv: 'test' }))
+      .rejects.toThrow(/statement_timeout 0 ms and lock_timeout 0 ms.*DB_STATEMENT_TIMEOUT_MS=2000 and DB_LOCK_TIMEOUT_MS=1000.*connect_query/);
+    const right = await bouncer.url({ dbname: fixture.database.name, ...want });
+    const db = await createServiceDb({ databaseUrl: right, pooling: 'transaction', ...want, nodeEnv: 'test' });
+    opened.push(db);
+    expect(await connectionTimeouts(db)).toEqual(want);
+  });
+});

@@ -44,16 +44,37 @@ const PG_MESSAGES = [
   /Cannot use a pool after calling end on the pool/i,
 ];
 
+/**
+ * PgBouncer's own refusals, all sent as SQLSTATE 08P01 (a protocol violation, which from PostgreSQL is a
+ * client's bug and not "try again"): the server behind it cannot be reached, or no server connection
+ * came free for the query within query_wait_timeout (docs/deployment.md).
+ */
+const POOLER_MESSAGES = [
+  /server login has been failing/i,
+  /query_wait_timeout/i,
+  /pgbouncer cannot connect to server/i,
+  /server conn crashed/i,
+  /no more connections allowed/i,
+  /client_login_timeout/i,
+];
+
+function isPoolerRefusal(code: unknown, message: unknown): boolean {
+  return code === '08P01' && typeof message === 'string' && POOLER_MESSAGES.some((re) => re.test(message));
+}
+
+type DriverCause = { kind?: unknown; originalCode?: unknown; originalMessage?: unknown };
+
 /** The driver's error a Prisma error wraps, when it kept it. */
-function driverCauseOf(err: Prisma.PrismaClientKnownRequestError): { kind?: unknown; originalCode?: unknown } | undefined {
-  return (err.meta?.driverAdapterError as { cause?: { kind?: unknown; originalCode?: unknown } } | undefined)?.cause;
+function driverCauseOf(err: Prisma.PrismaClientKnownRequestError): DriverCause | undefined {
+  return (err.meta?.driverAdapterError as { cause?: DriverCause } | undefined)?.cause;
 }
 
 const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TransactionWriteConflict']);
 
-function isUnavailableCause(cause: { kind?: unknown; originalCode?: unknown } | undefined): boolean {
+function isUnavailableCause(cause: DriverCause | undefined): boolean {
   if (!cause) return false;
   if (typeof cause.kind === 'string' && UNAVAILABLE_KINDS.has(cause.kind)) return true;
+  if (isPoolerRefusal(cause.originalCode, cause.originalMessage)) return true;
   return typeof cause.originalCode === 'string' && isUnavailableSqlState(cause.originalCode);
 }
 
@@ -75,11 +96,11 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   // P1000, a configuration fault that waiting does not mend).
   if (err instanceof Prisma.PrismaClientInitializationError) return err.errorCode !== 'P1000';
   const e = err as { code?: unknown; message?: unknown; cause?: unknown; kind?: unknown; originalCode?: unknown };
-  if (err instanceof pg.DatabaseError) return typeof e.code === 'string' && isUnavailableSqlState(e.code);
+  if (err instanceof pg.DatabaseError) return typeof e.code === 'string' && (isUnavailableSqlState(e.code) || isPoolerRefusal(e.code, e.message));
   if (typeof e.code === 'string' && SOCKET_CODES.has(e.code)) return true;
   if (typeof e.message === 'string' && PG_MESSAGES.some((re) => re.test(e.message as string))) return true;
   // Prisma's DriverAdapterError carries the driver's view as `cause` ({kind, originalCode}).
-  if (isUnavailableCause(e as { kind?: unknown; originalCode?: unknown })) return true;
+  if (isUnavailableCause(e as DriverCause)) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);
 }
 

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { startTcpRelay, waitFor } from '@mm/testing';
 import { PgBouncer } from '@mm/testing/pgbouncer';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
 import { createDb, type Db } from './client.js';
@@ -73,5 +74,29 @@ describe('through PgBouncer in transaction pooling mode', () => {
     const db = await createServiceDb({ databaseUrl: right, pooling: 'transaction', ...want, nodeEnv: 'test' });
     opened.push(db);
     expect(await connectionTimeouts(db)).toEqual(want);
+  });
+
+  it('PostgreSQL gone from behind the pooler: each query fails as unavailable within the bound, never waits for it, and passes once it is back', async () => {
+    // The pooler's path to PostgreSQL goes through a relay the test cuts, as when the server's host goes away.
+    const relay = await startTcpRelay(5432);
+    const behind = await PgBouncer.start({ upstream: { host: '127.0.0.1', port: relay.port } });
+    const timeouts = { statementTimeoutMs: 2000, lockTimeoutMs: 1000 };
+    const db = createDb({ databaseUrl: await behind.url({ dbname: fixture.database.name, ...timeouts }), poolSize: 2, pooling: 'transaction', ...timeouts });
+    try {
+      expect(await db.merchant.count()).toBe(1);
+      await relay.cut();
+      for (let i = 0; i < 3; i++) {
+        const started = Date.now();
+        const err = await db.merchant.count().then(() => null, (e: unknown) => e);
+        // Its first query waits for query_wait_timeout (2 s); the next ones are refused at once (server_login_retry).
+        expect({ unavailable: isDatabaseUnavailable(err), withinBound: Date.now() - started < 4000 }).toEqual({ unavailable: true, withinBound: true });
+      }
+      await relay.restore();
+      await waitFor(async () => (await db.merchant.count().catch(() => null)) === 1 || undefined, { what: 'queries served again through the pooler', timeoutMs: 10_000 });
+    } finally {
+      await db.$disconnect();
+      await behind.stop();
+      await relay.close();
+    }
   });
 });

@@ -139,6 +139,10 @@ function config(dir: string, port: number, entries: Map<string, PooledDatabase>,
     // The admin console (SHOW POOLS, SHOW CLIENTS) for the suite's checks.
     'admin_users = postgres',
     'pool_mode = transaction', `default_pool_size = ${o?.poolSize ?? 20}`, 'max_client_conn = 1000',
+    // A query waits at most 2 s for a server connection (120 s by default), and a server that cannot be
+    // reached is tried again after 1 s (15 s): PostgreSQL gone, a request fails in the gateway's bound
+    // (docs/deployment.md gives the same settings for production).
+    'query_wait_timeout = 2', 'server_connect_timeout = 1', 'server_login_retry = 1',
     `logfile = ${path.join(dir, 'pgbouncer.log')}`, '',
   ].join('\n');
 }

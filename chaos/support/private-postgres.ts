@@ -3,7 +3,7 @@ import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, r
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, waitFor } from '@mm/testing';
+import { freePort, osUserPostgres, waitFor } from '@mm/testing';
 
 export interface PrivatePostgresOptions {
   /** max_connections: how many clients fill it (connectionsUntilRefused). */
@@ -41,7 +41,7 @@ export class PrivatePostgres {
 
   static async start(o: PrivatePostgresOptions = {}): Promise<PrivatePostgres> {
     const bin = postgresBinDir();
-    const owner = serverOwner();
+    const owner = osUserPostgres();
     const dir = mkdtempSync(path.join(tmpdir(), 'mm-chaos-pg-'));
     const cluster = new PrivatePostgres(await freePort(), dir, bin, owner, o);
     hookExit();
@@ -272,13 +272,6 @@ function postgresBinDir(): string {
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
   if (!newest) throw new Error(`no PostgreSQL server binaries under ${root} (set CHAOS_POSTGRES_BIN to their directory)`);
   return path.join(root, newest, 'bin');
-}
-
-/** The OS user the server runs as when this process is root (PostgreSQL refuses root); null: this process's user. */
-function serverOwner(): { uid: number; gid: number } | null {
-  if (process.getuid?.() !== 0) return null;
-  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
-  return { uid: id('-u'), gid: id('-g') };
 }
 
 /** The System V interlock segment of a server of this data directory: its key is on line 7 of postmaster.pid. */

@@ -11,4 +11,4 @@ export { startReceiver, type Receiver, type ReceivedRequest, type Reply } from '
 export { samplesOf, sumBy, type Sample } from './prometheus-text.js';
 export { OpenApiConformance, type ReceivedResponse } from './openapi-conformance.js';
 export { sandboxFetch, type SandboxFetch } from './sandbox-fetch.js';
-export { PgBouncer, type PgBouncerOptions, type PooledDatabase } from './pgbouncer.js';
+export { osUserPostgres, PgBouncer, type PgBouncerOptions, type PooledDatabase } from './pgbouncer.js';

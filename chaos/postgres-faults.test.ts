@@ -2,7 +2,7 @@ import { signedClient, waitFor } from '@mm/testing';
 import { startChaosSystem, type ChaosSystem } from './support/chaos-system.js';
 import { restartedServices, settle, violations } from './support/invariants.js';
 import { runLoad, type Api } from './support/load.js';
-import type { PrivatePostgres } from './support/private-postgres.js';
+import type { PrivatePostgres } from '@mm/testing';
 import { unreconciled } from './support/reconcile-all.js';
 
 /**

@@ -7,7 +7,7 @@ import {
 import { demoMockAccounts, mockUrls, type MockUrls } from '@mm/operator-simulator';
 import { createTestDatabase, distinctFreePorts, signedClient, type TestDatabase } from '@mm/testing';
 import { startMerchantReceiver, type MerchantReceiver } from './merchant-receiver.js';
-import { PrivatePostgres } from './private-postgres.js';
+import { PrivatePostgres } from '@mm/testing';
 import { PrivateRedis } from './private-redis.js';
 import { LOG_DIR, ServiceProcess } from './service-process.js';
 import { OperatorMocksControl } from './operator-mocks-control.js';

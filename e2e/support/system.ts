@@ -33,6 +33,8 @@ export interface SystemOptions {
   dispatcherEnv?: Record<string, string>;
   /** Start without the operator bridge (outbox tests start it later). */
   withoutBridge?: boolean;
+  /** The suite's database on another PostgreSQL server than the machine's (a private cluster with a standby): its admin URL. */
+  databaseAdminUrl?: string;
 }
 
 /**
@@ -57,8 +59,9 @@ async function throughPooler<E extends CommonEnv>(bouncer: PgBouncer | null, dat
  * over HTTP, every service in-process, a merchant with a key and a webhook receiver.
  */
 export async function startSystem(o: SystemOptions = {}) {
-  const database: TestDatabase = await createTestDatabase();
-  const bouncer = THROUGH_PGBOUNCER ? await PgBouncer.start() : null;
+  const database: TestDatabase = await createTestDatabase(o.databaseAdminUrl ? { adminUrl: o.databaseAdminUrl } : {});
+  const server = new URL(database.url);
+  const bouncer = THROUGH_PGBOUNCER ? await PgBouncer.start({ upstream: { host: server.hostname, port: Number(server.port || 5432) } }) : null;
   const pooled = <E extends CommonEnv>(env: E) => throughPooler(bouncer, database, env);
   const redis: TestRedis = await createTestRedis();
   const db: Db = createDb({ databaseUrl: database.url, poolSize: 5 });

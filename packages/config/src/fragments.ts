@@ -55,6 +55,12 @@ export interface RetentionEnv {
   RETENTION_BATCH_SIZE: number;
 }
 
+/** Values of the `readReplica` fragment (the gateway's exports, the back-office's searches). */
+export interface ReadReplicaEnv {
+  DATABASE_REPLICA_URL?: string;
+  REPLICA_MAX_LAG_S: number;
+}
+
 /** Values of the `referenceCache` fragment. */
 export interface ReferenceCacheEnv {
   /** API keys, merchant statuses and subsidiaries kept in memory at most this long; 0 reads them every time. */
@@ -122,6 +128,16 @@ export const operator = {
   OPERATOR_BREAKER_THRESHOLD: Joi.number().integer().min(0).default(10),
   // Decimals allowed so tests can probe within milliseconds.
   OPERATOR_BREAKER_PROBE_S: Joi.number().min(0.01).default(30),
+};
+
+/**
+ * A streaming replica of PostgreSQL for merchants' exports and back-office searches (docs/deployment.md);
+ * unset, they read the primary like everything else. Behind by more than REPLICA_MAX_LAG_S, or down,
+ * it is not read and the primary answers.
+ */
+export const readReplica = {
+  DATABASE_REPLICA_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).optional(),
+  REPLICA_MAX_LAG_S: Joi.number().min(0).default(10),
 };
 
 /**

@@ -1,7 +1,7 @@
 export { parseEnv } from './parse-env.js';
 export {
-  common, databaseOptions, directDatabaseUrl, masterKey, operator, referenceCache, relay, retention, retentionPolicy, secondsList, parseSecondsList,
-  DEMO_MERCHANT, DEMO_STAFF, type CommonEnv, type OperatorEnv, type ReferenceCacheEnv, type RelayEnv, type RetentionEnv,
+  common, databaseOptions, directDatabaseUrl, masterKey, operator, readReplica, referenceCache, relay, retention, retentionPolicy, secondsList, parseSecondsList,
+  DEMO_MERCHANT, DEMO_STAFF, type CommonEnv, type OperatorEnv, type ReadReplicaEnv, type ReferenceCacheEnv, type RelayEnv, type RetentionEnv,
 } from './fragments.js';
 export {
   assertNoPublishedSecrets, publishedSecretsIn, DEV_MASTER_KEY, DEV_SESSION_SECRET, SIMULATOR_API_TOKEN, SIMULATOR_CALLBACK_SECRET,

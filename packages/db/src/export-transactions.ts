@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import pg from 'pg';
 import QueryStream from 'pg-query-stream';
 import type { Transaction } from './generated/prisma/client.js';
+import type { ReadReplica } from './read-replica.js';
 
 /**
  * decisions 8: the transaction export reads through a server-side cursor so that memory stays flat
@@ -11,6 +12,21 @@ import type { Transaction } from './generated/prisma/client.js';
  */
 
 export type ExportPool = pg.Pool;
+
+/** Where an export takes its connection: a pool, or the replica-or-primary choice of exportConnections. */
+export interface ExportConnections {
+  connect(): Promise<pg.PoolClient>;
+}
+
+/**
+ * An export's connection from the read replica's pool while the replica is usable (ReadReplica), else
+ * (and when the replica gives none: down since its last probe) from the primary's: a download never
+ * fails for want of a replica. Without a replica, the primary's pool itself.
+ */
+export function exportConnections(primary: ExportPool, replica: { pool: ExportPool; state: Pick<ReadReplica, 'read'> } | null): ExportConnections {
+  if (!replica) return primary;
+  return { connect: () => replica.state.read(() => replica.pool.connect(), () => primary.connect()) };
+}
 
 /** The columns of one exported transaction, typed as Prisma types them (bigint amounts, Date times). */
 export type ExportedTransaction = Pick<
@@ -79,7 +95,7 @@ class TransactionExportStream extends Readable {
   private readonly onClientError = (err: Error) => this.destroy(err);
 
   constructor(
-    private readonly pool: ExportPool,
+    private readonly pool: ExportConnections,
     private readonly query: { text: string; values: unknown[] },
     private readonly batchSize: number,
   ) {
@@ -132,6 +148,6 @@ class TransactionExportStream extends Readable {
  * (created_at, id), as an object-mode stream of ExportedTransaction read `batchSize` rows at a time.
  * The connection is released when the stream ends, fails or is destroyed.
  */
-export function streamTransactionExport(pool: ExportPool, filter: TransactionExportFilter, { batchSize = 500 }: { batchSize?: number } = {}): Readable {
+export function streamTransactionExport(pool: ExportConnections, filter: TransactionExportFilter, { batchSize = 500 }: { batchSize?: number } = {}): Readable {
   return new TransactionExportStream(pool, exportQuery(filter), batchSize);
 }

@@ -1,5 +1,5 @@
 export { createLogger, logFormatFrom, type Logger, type LogFormat } from './logger.js';
-export { createMetricsRegistry, referenceChangesGauge, Counter, Gauge, Histogram, Registry } from './metrics.js';
+export { createMetricsRegistry, readReplicaMetrics, referenceChangesGauge, Counter, Gauge, Histogram, Registry, type ReplicaView } from './metrics.js';
 export { liveness, readiness, metricsEndpoint, type ReadinessCheck, type CheckResult } from './health.js';
 export { startInternalServer, type InternalServer, type InternalServerOptions } from './internal-server.js';
 export { assertRedisNoEviction } from './redis-policy.js';

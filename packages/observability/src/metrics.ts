@@ -19,3 +19,39 @@ export function referenceChangesGauge(registry: Registry, feed: { readonly liste
     collect() { this.set(feed.listening ? 1 : 0); },
   });
 }
+
+/** What a read replica shows of itself (ReadReplica of @mm/db). */
+export interface ReplicaView {
+  readonly state: { up: boolean; standby: boolean; lagSeconds: number | null };
+  usable(): boolean;
+  readonly reads: { replica: number; primary: number };
+}
+
+/**
+ * The read replica of exports and searches (docs/deployment.md): whether it answers as a standby, how far
+ * behind it is (NaN while unknown), whether it is read now, and where the reads it could serve went.
+ */
+export function readReplicaMetrics(registry: Registry, replica: ReplicaView): void {
+  new Gauge({
+    name: 'mm_db_replica_up', help: '1 while the read replica answers its probe as a standby; 0 otherwise (reads go to the primary).', registers: [registry],
+    collect() { this.set(replica.state.up && replica.state.standby ? 1 : 0); },
+  });
+  new Gauge({
+    name: 'mm_db_replica_lag_seconds', help: 'How far the read replica\'s replay is behind (0: all it received is replayed); NaN while it does not answer.', registers: [registry],
+    collect() { this.set(replica.state.lagSeconds ?? Number.NaN); },
+  });
+  new Gauge({
+    name: 'mm_db_replica_in_use', help: '1 while exports and searches read the replica (up, a standby, within REPLICA_MAX_LAG_S); 0 while they read the primary.', registers: [registry],
+    collect() { this.set(replica.usable() ? 1 : 0); },
+  });
+  const counted = { replica: 0, primary: 0 };
+  new Counter({
+    name: 'mm_db_replica_reads_total', help: 'Exports and searches that could read the replica, by where they went (replica or primary).', labelNames: ['target'], registers: [registry],
+    collect() {
+      for (const target of ['replica', 'primary'] as const) {
+        this.inc({ target }, replica.reads[target] - counted[target]);
+        counted[target] = replica.reads[target];
+      }
+    },
+  });
+}

@@ -11,4 +11,6 @@ export { startReceiver, type Receiver, type ReceivedRequest, type Reply } from '
 export { samplesOf, sumBy, type Sample } from './prometheus-text.js';
 export { OpenApiConformance, type ReceivedResponse } from './openapi-conformance.js';
 export { sandboxFetch, type SandboxFetch } from './sandbox-fetch.js';
-export { osUserPostgres, PgBouncer, type PgBouncerOptions, type PooledDatabase } from './pgbouncer.js';
+export { osUserPostgres } from './os-user.js';
+export { PgBouncer, type PgBouncerOptions, type PooledDatabase } from './pgbouncer.js';
+export { PrivatePostgres, type PrivatePostgresOptions } from './private-postgres.js';

@@ -1,9 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from './free-port.js';
+import { osUserPostgres } from './os-user.js';
 import { waitFor } from './wait-for.js';
 
 export interface PooledDatabase {
@@ -145,13 +146,6 @@ function config(dir: string, port: number, entries: Map<string, PooledDatabase>,
     'query_wait_timeout = 2', 'server_connect_timeout = 1', 'server_login_retry = 1',
     `logfile = ${path.join(dir, 'pgbouncer.log')}`, '',
   ].join('\n');
-}
-
-/** The OS user postgres when this process is root (PostgreSQL and PgBouncer refuse root); null: run as this process's user. */
-export function osUserPostgres(): { uid: number; gid: number } | null {
-  if (process.getuid?.() !== 0) return null;
-  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
-  return { uid: id('-u'), gid: id('-g') };
 }
 
 const running = new Set<PgBouncer>();

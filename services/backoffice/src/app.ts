@@ -31,7 +31,7 @@ import { merchantsRouter } from './routes/merchants.js';
 import { subsidiariesRouter } from './routes/subsidiaries.js';
 import { operatorsRouter } from './routes/operators.js';
 import { cashoutsRouter } from './routes/cashouts.js';
-import { transactionsRouter } from './routes/transactions.js';
+import { transactionsRouter, type SearchReads } from './routes/transactions.js';
 import { webhooksRouter } from './routes/webhooks.js';
 import { parkedJobsRouter } from './routes/parked-jobs.js';
 import { auditRouter } from './routes/audit.js';
@@ -41,6 +41,8 @@ import { queuesRouter, QUEUES_PATH } from './routes/queues.js';
 
 export interface BackofficeDeps {
   db: Db;
+  /** Runs a transaction search on the read replica while it is usable, else on `db` (absent: on `db`). */
+  searches?: SearchReads;
   /** Seals the secrets of the API keys issued in /merchants and the operator credentials set in /operators (MASTER_KEY, the gateway's). */
   box: SecretBox;
   /** Publishes the outbox rows of a committed change (an approved cash-out, a re-sent webhook). */
@@ -103,7 +105,7 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   app.use('/subsidiaries', subsidiariesRouter({ db: deps.db }));
   app.use('/operators', operatorsRouter({ db: deps.db, box: deps.box, operatorCalls: deps.operatorCalls, now: deps.now }));
   app.use('/cashouts', cashoutsRouter({ db: deps.db, afterCommit: deps.afterCommit }));
-  app.use('/transactions', transactionsRouter({ db: deps.db }));
+  app.use('/transactions', transactionsRouter({ db: deps.db, searches: deps.searches ?? ((work) => work(deps.db)) }));
   app.use('/webhooks', webhooksRouter({ db: deps.db, publisher: deps.publisher }));
   app.use('/jobs/parked', parkedJobsRouter({ db: deps.db }));
   app.use('/reconciliation', reconciliationRouter({ db: deps.db, runs: deps.reconciliationRuns, logger: deps.logger }));

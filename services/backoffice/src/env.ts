@@ -1,6 +1,6 @@
-import { common, DEV_SESSION_SECRET, Joi, masterKey, nodeEnv, parseEnv as parse, type CommonEnv, type NodeEnvEnv } from '@mm/config';
+import { common, DEV_SESSION_SECRET, Joi, masterKey, nodeEnv, parseEnv as parse, readReplica, type CommonEnv, type NodeEnvEnv, type ReadReplicaEnv } from '@mm/config';
 
-export interface BackofficeEnv extends CommonEnv, NodeEnvEnv {
+export interface BackofficeEnv extends CommonEnv, NodeEnvEnv, ReadReplicaEnv {
   BACKOFFICE_PORT: number;
   /** /ready and /metrics (and /health): for probes and Prometheus, never exposed to staff or anyone else. */
   BACKOFFICE_INTERNAL_PORT: number;
@@ -54,6 +54,7 @@ function secureInProduction() {
 
 const schema = Joi.object<BackofficeEnv>({
   ...common,
+  ...readReplica,
   ...masterKey,
   ...nodeEnv,
   BACKOFFICE_PORT: Joi.number().port().default(3001),

@@ -1,11 +1,11 @@
 import { RedisStore } from 'connect-redis';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
-import { createServiceDb } from '@mm/db';
+import { createDb, createServiceDb, ReadReplica } from '@mm/db';
 import { databaseOptions } from '@mm/config';
 import { SecretBox } from '@mm/db/reference-data';
 import { AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, QueueProducer, reconciliationRuns, webhookDeliveries } from '@mm/queues';
-import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, startInternalServer, type Logger } from '@mm/observability';
+import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, readReplicaMetrics, startInternalServer, type Logger } from '@mm/observability';
 import { createBackofficeApp } from './app.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { openDashboardQueues } from './dashboard-queues.js';
@@ -64,8 +64,17 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
   sessionRedis.on('error', (err: unknown) => logger.error({ err }, 'session redis connection error'));
   await sessionRedis.connect();
 
+  // Searches read the replica (DATABASE_REPLICA_URL) while it answers within REPLICA_MAX_LAG_S, the primary otherwise.
+  const replicaState = await ReadReplica.fromSettings(env, (err, what) => logger.warn({ err, what }, 'read replica failed: searches read the primary until it is back'));
+  const replica = replicaState && {
+    state: replicaState,
+    db: createDb({ ...databaseOptions(env), databaseUrl: env.DATABASE_REPLICA_URL!, pooling: 'direct', poolSize: Math.min(env.DB_POOL_SIZE, 5) }),
+  };
+  if (replica) readReplicaMetrics(metrics, replica.state);
+
   const app = createBackofficeApp({
     db,
+    ...(replica ? { searches: (work) => replica.state.read(() => work(replica.db), () => work(db)) } : {}),
     box,
     afterCommit,
     publisher: outbox.publisher,
@@ -112,6 +121,8 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
       await sessionRedis.close();
       redis.disconnect();
       await db.$disconnect();
+      await replica?.state.close();
+      await replica?.db.$disconnect();
     },
   };
 }

@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import type { Db } from '@mm/db';
-import type { ExportPool } from '@mm/db/transactions';
+import type { ExportConnections } from '@mm/db/transactions';
 import type { AmountLimits, CashoutApprovalRule } from '@mm/domain';
 import type { Logger, Registry } from '@mm/observability';
 import { liveness } from '@mm/observability';
@@ -29,7 +29,8 @@ import { transactionsExportRouter } from './routes/transactions-export.js';
 export interface GatewayDeps {
   db: Db;
   /** pg pool of its own for GET /transactions/export (a cursor per download; Prisma cannot stream). */
-  exportPool: ExportPool;
+  /** Where exports read: the replica's pool while it is usable, else the primary's (exportConnections). */
+  exportPool: ExportConnections;
   logger: Logger;
   metrics: Registry;
   findKey: FindKey;

@@ -1,6 +1,6 @@
-import { common, Joi, masterKey, nodeEnv, parseEnv as parse, referenceCache, type CommonEnv, type NodeEnvEnv, type ReferenceCacheEnv } from '@mm/config';
+import { common, Joi, masterKey, nodeEnv, parseEnv as parse, readReplica, referenceCache, type CommonEnv, type NodeEnvEnv, type ReadReplicaEnv, type ReferenceCacheEnv } from '@mm/config';
 
-export interface GatewayEnv extends CommonEnv, NodeEnvEnv, ReferenceCacheEnv {
+export interface GatewayEnv extends CommonEnv, NodeEnvEnv, ReferenceCacheEnv, ReadReplicaEnv {
   GATEWAY_PORT: number;
   /** /ready and /metrics (and /health): for probes and Prometheus, never exposed publicly. */
   GATEWAY_INTERNAL_PORT: number;
@@ -34,6 +34,7 @@ export interface GatewayEnv extends CommonEnv, NodeEnvEnv, ReferenceCacheEnv {
 
 const schema = Joi.object<GatewayEnv>({
   ...common,
+  ...readReplica,
   ...nodeEnv,
   ...masterKey,
   GATEWAY_PORT: Joi.number().port().default(3000),

@@ -1,9 +1,9 @@
 import { databaseOptions, directDatabaseUrl } from '@mm/config';
-import { createServiceDb } from '@mm/db';
+import { createServiceDb, ReadReplica } from '@mm/db';
 import { findActiveSubsidiary, listenForReferenceChanges, listOperatorAccounts, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db/reference-data';
 import { routeOperator, type RoutableAccount } from '@mm/domain';
-import { createExportPool } from '@mm/db/transactions';
-import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, referenceChangesGauge, startInternalServer, type Logger } from '@mm/observability';
+import { createExportPool, exportConnections } from '@mm/db/transactions';
+import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, readReplicaMetrics, referenceChangesGauge, startInternalServer, type Logger } from '@mm/observability';
 import {
   AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, customerCodes, operatorRequests, QueueProducer, refundRequests,
   TransactionUpdateWaiter, type ProducerOptions,
@@ -37,6 +37,12 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   // First: refused in production while demo credentials work on this database (@mm/db demo-data.ts).
   const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: env.NODE_ENV });
   const exportPool = createExportPool({ databaseUrl: env.DATABASE_URL, connectionTimeoutMs: env.DB_CONNECT_TIMEOUT_MS, onError: (err) => logger.warn({ err }, 'export pool: idle connection failed') });
+  // Exports read the replica (DATABASE_REPLICA_URL) while it answers within REPLICA_MAX_LAG_S, the primary otherwise.
+  const replicaState = await ReadReplica.fromSettings(env, (err, what) => logger.warn({ err, what }, 'read replica failed: exports read the primary until it is back'));
+  const replica = replicaState && {
+    state: replicaState,
+    pool: createExportPool({ databaseUrl: env.DATABASE_REPLICA_URL!, connectionTimeoutMs: env.DB_CONNECT_TIMEOUT_MS, onError: (err) => logger.warn({ err }, 'replica export pool: idle connection failed') }),
+  };
   // Bounded: while Redis is away a request is answered (503, or let through by the limiter) in bounded
   // time instead of waiting in ioredis's queue. The subscriber is not: it waits for announcements.
   const redis = createRedisConnection(env.REDIS_URL, { commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS });
@@ -46,6 +52,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   for (const connection of [redis, subscriber]) connection.on('error', (err) => logger.error({ err }, 'redis connection error'));
   const box = new SecretBox(env.MASTER_KEY);
   const metrics = createMetricsRegistry('gateway');
+  if (replica) readReplicaMetrics(metrics, replica.state);
   const now = overrides.now ?? Date.now;
 
   // Every API request reads its key and every cash-in its country: from memory, dropped on any change
@@ -75,7 +82,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
 
   const app = createGatewayApp({
     db,
-    exportPool,
+    exportPool: exportConnections(exportPool, replica),
     logger,
     metrics,
     findKey,
@@ -127,6 +134,8 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
       redis.disconnect();
       await db.$disconnect();
       await exportPool.end();
+      await replica?.state.close();
+      await replica?.pool.end();
     },
   };
 }

@@ -9,7 +9,7 @@ export { moveToNextCheck, nextPendingCheck } from './pending-checks.js';
 export { readTransaction } from './transaction-row.js';
 export { searchTransactions, type TransactionSearch, type SearchPage } from './search-transactions.js';
 export { transactionTimeline, type TimelineItem } from './transaction-timeline.js';
-export { createExportPool, streamTransactionExport, type ExportPool, type ExportPoolOptions, type ExportedTransaction, type TransactionExportFilter } from '../export-transactions.js';
+export { createExportPool, exportConnections, streamTransactionExport, type ExportConnections, type ExportPool, type ExportPoolOptions, type ExportedTransaction, type TransactionExportFilter } from '../export-transactions.js';
 export { createRefund, REFUND_REQUEST_TOPIC, type NewRefund, type CreateRefundResult } from '../refunds/create-refund.js';
 export { completeRefund, type RefundOutcome, type CompletedRefund } from '../refunds/complete-refund.js';
 export { holdLateSuccess, completeLateSuccessReturn, LATE_SUCCESS_ORIGIN, type HeldLateSuccess } from '../refunds/late-success-return.js';

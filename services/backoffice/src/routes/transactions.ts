@@ -19,7 +19,14 @@ import { noticeFromQuery } from './webhooks.js';
 
 const PAGE_SIZE = 50;
 
-export function transactionsRouter({ db }: { db: Db }): Router {
+/** Where a search runs: the read replica while it is usable, the primary otherwise (service.ts). */
+export type SearchReads = <T>(work: (db: Db) => Promise<T>) => Promise<T>;
+
+/**
+ * The search (the list) may read the replica: a page of results a few seconds old is fine there. The
+ * detail page reads the primary: staff act from it (re-send a webhook, decide a cash-out).
+ */
+export function transactionsRouter({ db, searches }: { db: Db; searches: SearchReads }): Router {
   const router = express.Router();
   router.use(requirePermission('transactions:read'));
 
@@ -29,7 +36,7 @@ export function transactionsRouter({ db }: { db: Db }): Router {
       db.merchant.findMany({ select: { id: true, name: true }, orderBy: { name: 'asc' } }),
       db.subsidiary.findMany({ select: { countryCode: true, countryName: true }, orderBy: { countryCode: 'asc' } }),
       // No filter at all is a valid search: the newest transactions.
-      filters.errors.length === 0 ? searchTransactions(db, filters.search, { limit: PAGE_SIZE, after: filters.after }) : null,
+      filters.errors.length === 0 ? searches((on) => searchTransactions(on, filters.search, { limit: PAGE_SIZE, after: filters.after })) : null,
     ]);
     renderPage(req, res, { status: filters.errors.length > 0 ? 400 : 200, title: 'Transactions', body: transactionsView({ filters, merchants, countries, page }) });
   });

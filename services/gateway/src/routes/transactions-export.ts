@@ -1,14 +1,14 @@
 import { pipeline } from 'node:stream';
 import { Router } from 'express';
-import { streamTransactionExport, type ExportPool } from '@mm/db/transactions';
+import { streamTransactionExport, type ExportConnections } from '@mm/db/transactions';
 import { csvLayout, ExportBody, jsonLayout } from '../presenters/export-body.js';
 import { parseExportQuery } from '../validation/export-query.js';
 import type { Logger } from '@mm/observability';
 import { merchantContext, requestIdOf } from '../http/request-context.js';
 
 export interface TransactionsExportDeps {
-  /** A pg pool of its own: each export holds a connection for the whole download. */
-  pool: ExportPool;
+  /** A pg pool of its own (each export holds a connection for the whole download), or the read replica's first. */
+  pool: ExportConnections;
   logger: Logger;
 }
 

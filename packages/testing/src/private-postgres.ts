@@ -3,7 +3,9 @@ import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, r
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, osUserPostgres, waitFor } from '@mm/testing';
+import { freePort } from './free-port.js';
+import { osUserPostgres } from './os-user.js';
+import { waitFor } from './wait-for.js';
 
 export interface PrivatePostgresOptions {
   /** max_connections: how many clients fill it (connectionsUntilRefused). */
@@ -57,6 +59,35 @@ export class PrivatePostgres {
       throw err;
     }
     return cluster;
+  }
+
+  /**
+   * A streaming replica of `primary` (pg_basebackup -R writes its standby.signal and primary_conninfo),
+   * on a port of its own and read-only (hot standby): what a platform's read replica is. Its data
+   * follows the primary's WAL as it is written; pauseReplay() holds it back.
+   */
+  static async startStandby(primary: PrivatePostgres, o: PrivatePostgresOptions = {}): Promise<PrivatePostgres> {
+    const owner = osUserPostgres();
+    const dir = mkdtempSync(path.join(tmpdir(), 'mm-pg-standby-'));
+    const standby = new PrivatePostgres(await freePort(), dir, postgresBinDir(), owner, o);
+    hookExit();
+    live.add(standby);
+    try {
+      if (owner) chownSync(dir, owner.uid, owner.gid);
+      await standby.run('pg_basebackup', [
+        '-D', standby.dataDir, '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-R', '-X', 'stream', '-c', 'fast', '--no-sync',
+      ]);
+      await standby.boot();
+    } catch (err) {
+      await standby.stop();
+      throw err;
+    }
+    return standby;
+  }
+
+  /** On a standby: WAL replay paused (true) or resumed (false), as a replica falling behind. */
+  async pauseReplay(paused: boolean): Promise<void> {
+    await this.adminClient().query(paused ? 'SELECT pg_wal_replay_pause()' : 'SELECT pg_wal_replay_resume()');
   }
 
   private get dataDir(): string {

@@ -9,6 +9,7 @@ import { createTestDatabase, distinctFreePorts, signedClient, type TestDatabase 
 import { startMerchantReceiver, type MerchantReceiver } from './merchant-receiver.js';
 import { PrivatePostgres } from '@mm/testing';
 import { PrivateRedis } from './private-redis.js';
+import { PrivateSentinels } from './private-sentinels.js';
 import { LOG_DIR, ServiceProcess } from './service-process.js';
 import { OperatorMocksControl } from './operator-mocks-control.js';
 import { SimulatorControl } from './simulator-control.js';
@@ -49,6 +50,11 @@ export interface ChaosOptions {
    * machine's shared server, for the suites that kill it, cut its connections or fill it.
    */
   privatePostgres?: boolean | { maxConnections?: number };
+  /**
+   * Redis behind Sentinel: `redis` is the primary, with a replica and three sentinels of the suite's own,
+   * and every service is given REDIS_SENTINELS instead of reaching `redis` directly.
+   */
+  redisSentinel?: boolean;
 }
 
 export const SERVICE_NAMES = ['simulator', 'gateway', 'bridge', 'expiry', 'refunds', 'dispatcher'] as const;
@@ -83,6 +89,11 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
   if (!postgres) teardown.push(() => database.drop());
   const redis = await PrivateRedis.start();
   teardown.push(() => redis.stop());
+  // Behind Sentinel: a replica of it and three sentinels, which the services ask for the primary.
+  const replica = o.redisSentinel ? await PrivateRedis.start({ replicaOf: redis.port }) : null;
+  if (replica) teardown.push(() => replica.stop());
+  const sentinels = o.redisSentinel ? await PrivateSentinels.start(redis.port, { replicas: 1 }) : null;
+  if (sentinels) teardown.push(() => sentinels.stop());
   const db: Db = createDb({ databaseUrl: database.url, poolSize: 4 });
   teardown.push(() => db.$disconnect());
   for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
@@ -104,6 +115,7 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
   const sandboxToken = randomBytes(16).toString('hex');
   const common = {
     DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: 'chaos', MASTER_KEY: masterKey,
+    ...(sentinels ? { REDIS_SENTINELS: sentinels.addresses, REDIS_SENTINEL_MASTER: sentinels.master } : {}),
     LOG_LEVEL: o.logLevel ?? process.env.CHAOS_LOG_LEVEL ?? 'info', DB_POOL_SIZE: '5',
     OPERATOR_BASE_URL: url(simulatorPort), OPERATOR_TIMEOUT_MS: String(o.operatorTimeoutMs ?? 2000),
     // The automatic breaker off unless a suite asks for it: the operator faults these suites inject would
@@ -174,6 +186,8 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
 
   return {
     db, database, redis, receiver, receivers,
+    /** With `redisSentinel`: the replica `redis` fails over to, and the sentinels that decide it. */
+    redisReplica: replica, sentinels,
     /** The suite's own PostgreSQL cluster, where `database` is, when started with `privatePostgres`. */
     postgres,
     /** Instance 0 of each service. */

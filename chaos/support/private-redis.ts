@@ -12,10 +12,11 @@ export class PrivateRedis {
   private server: ChildProcess | null = null;
   private admin: Redis | null = null;
 
-  private constructor(readonly port: number) {}
+  private constructor(readonly port: number, private readonly replicaOf: number | null) {}
 
-  static async start(): Promise<PrivateRedis> {
-    const redis = new PrivateRedis(await freePort());
+  /** `replicaOf`: the port of a primary this one replicates (read-only, as Sentinel's replica). */
+  static async start(o: { replicaOf?: number } = {}): Promise<PrivateRedis> {
+    const redis = new PrivateRedis(await freePort(), o.replicaOf ?? null);
     await redis.boot();
     return redis;
   }
@@ -27,6 +28,7 @@ export class PrivateRedis {
   private async boot(): Promise<void> {
     const server = track(spawn('redis-server', [
       '--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction',
+      ...(this.replicaOf !== null ? ['--replicaof', '127.0.0.1', String(this.replicaOf)] : []),
     ], { stdio: 'ignore' }));
     this.server = server;
     // A fresh client per probe: one client retried by hand races its own reconnects.

@@ -14,6 +14,8 @@ export interface CommonEnv {
   DB_TRANSACTION_TIMEOUT_MS: number;
   DB_POOLING: 'direct' | 'transaction';
   DATABASE_DIRECT_URL?: string;
+  REDIS_SENTINELS?: string;
+  REDIS_SENTINEL_MASTER: string;
 }
 
 /** Values of the `operator` fragment. */
@@ -71,6 +73,10 @@ export interface ReferenceCacheEnv {
 export const common = {
   DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).default('postgresql://postgres@127.0.0.1:5432/mobilemoney'),
   REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }).default('redis://127.0.0.1:6379'),
+  // Redis behind Sentinel (docs/deployment.md): the sentinels' host:port, comma-separated; the primary is
+  // whatever they name for REDIS_SENTINEL_MASTER, and REDIS_URL then gives only its password and db.
+  REDIS_SENTINELS: Joi.string().pattern(/^[^\s:,]+:\d+(,[^\s:,]+:\d+)*$/).optional(),
+  REDIS_SENTINEL_MASTER: Joi.string().default('mymaster'),
   /** Every Redis key starts with it: lets several deployments (or test suites) share one Redis. */
   REDIS_PREFIX: Joi.string().pattern(/^[A-Za-z0-9_-]+$/).default('mm'),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),

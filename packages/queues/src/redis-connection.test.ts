@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { createRedisConnection, isRedisUnavailable } from './redis-connection.js';
+import { createRedisConnection, isRedisUnavailable, redisTargetOf } from './redis-connection.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -42,6 +42,28 @@ describe('createRedisConnection with a command timeout, and isRedisUnavailable',
       expect(isRedisUnavailable(Object.assign(new Error('LOADING Redis is loading the dataset in memory'), {}))).toBe(true);
     } finally {
       await redis.del(key);
+      redis.disconnect();
+    }
+  });
+});
+
+describe('redisTargetOf and a connection behind Sentinel', () => {
+  it('REDIS_URL alone is a direct connection; with REDIS_SENTINELS, the sentinels and the master name (REDIS_URL keeps the password and db)', () => {
+    expect(redisTargetOf({ REDIS_URL: 'redis://127.0.0.1:6379' })).toEqual({ url: 'redis://127.0.0.1:6379' });
+    expect(redisTargetOf({ REDIS_URL: 'redis://:secret@ignored:6379/2', REDIS_SENTINELS: 'sentinel-a:26379,10.0.0.7:26380', REDIS_SENTINEL_MASTER: 'mm' })).toEqual({
+      url: 'redis://:secret@ignored:6379/2', sentinels: [{ host: 'sentinel-a', port: 26379 }, { host: '10.0.0.7', port: 26380 }], sentinelMaster: 'mm',
+    });
+  });
+
+  it('asks the sentinels for the primary, with the password and db of REDIS_URL', () => {
+    const redis = createRedisConnection(
+      { url: 'redis://:secret@ignored:6379/2', sentinels: [{ host: '127.0.0.1', port: 1 }], sentinelMaster: 'mm' },
+      { maxRetriesPerRequest: 2 },
+    );
+    redis.on('error', () => undefined);
+    try {
+      expect(redis.options).toMatchObject({ sentinels: [{ host: '127.0.0.1', port: 1 }], name: 'mm', password: 'secret', db: 2, maxRetriesPerRequest: 2 });
+    } finally {
       redis.disconnect();
     }
   });

@@ -1,4 +1,21 @@
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
+
+/** Where Redis is: a URL, or the sentinels that name its primary. */
+export interface RedisTarget {
+  url: string;
+  sentinels?: { host: string; port: number }[];
+  sentinelMaster?: string;
+}
+
+/** A service's Redis settings (REDIS_URL, and REDIS_SENTINELS with REDIS_SENTINEL_MASTER behind Sentinel). */
+export function redisTargetOf(env: { REDIS_URL: string; REDIS_SENTINELS?: string; REDIS_SENTINEL_MASTER?: string }): RedisTarget {
+  if (!env.REDIS_SENTINELS) return { url: env.REDIS_URL };
+  const sentinels = env.REDIS_SENTINELS.split(',').map((hostPort) => {
+    const at = hostPort.lastIndexOf(':');
+    return { host: hostPort.slice(0, at), port: Number(hostPort.slice(at + 1)) };
+  });
+  return { url: env.REDIS_URL, sentinels, sentinelMaster: env.REDIS_SENTINEL_MASTER ?? 'mymaster' };
+}
 
 export interface RedisConnectionOptions {
   /**
@@ -8,13 +25,30 @@ export interface RedisConnectionOptions {
    * purpose (a BullMQ worker's).
    */
   commandTimeoutMs?: number;
+  /** null (the default): a command waits for the connection as long as it takes (BullMQ requires it). */
+  maxRetriesPerRequest?: number | null;
 }
 
-/** BullMQ workers block on Redis: they need maxRetriesPerRequest null (BullMQ refuses otherwise). */
-export function createRedisConnection(url: string, options: RedisConnectionOptions = {}): Redis {
-  return new Redis(url, {
-    maxRetriesPerRequest: null, enableReadyCheck: true,
+/**
+ * BullMQ workers block on Redis: they need maxRetriesPerRequest null (BullMQ refuses otherwise). Behind
+ * Sentinel, ioredis asks the sentinels for the primary on every (re)connection and checks the node it
+ * reaches is one: a client whose primary died follows the promotion once the sentinels have made it.
+ */
+export function createRedisConnection(target: string | RedisTarget, options: RedisConnectionOptions = {}): Redis {
+  const common: RedisOptions = {
+    maxRetriesPerRequest: options.maxRetriesPerRequest === undefined ? null : options.maxRetriesPerRequest, enableReadyCheck: true,
     ...(options.commandTimeoutMs ? { commandTimeout: options.commandTimeoutMs } : {}),
+  };
+  const { url, sentinels, sentinelMaster } = typeof target === 'string' ? { url: target } : target;
+  if (!sentinels?.length) return new Redis(url, common);
+  const u = new URL(url);
+  return new Redis({
+    ...common,
+    sentinels, name: sentinelMaster ?? 'mymaster',
+    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    db: Number(u.pathname.slice(1) || 0),
+    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
   });
 }
 
@@ -31,7 +65,8 @@ export function isRedisUnavailable(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string' && SOCKET_CODES.has(code)) return true;
   // Replies Redis gives while it cannot serve: still loading its dataset, or a replica cut from its primary.
-  if (/^(LOADING|MASTERDOWN|TRYAGAIN|CLUSTERDOWN)\b/.test(err.message)) return true;
+  // READONLY: a primary demoted to a replica by a failover, still reached until the connection moves on.
+  if (/^(LOADING|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY)\b/.test(err.message)) return true;
   return UNAVAILABLE_MESSAGES.some((re) => re.test(err.message));
 }
 

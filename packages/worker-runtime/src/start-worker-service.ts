@@ -3,7 +3,7 @@ import { databaseOptions, type CommonEnv, type NodeEnvEnv, type RelayEnv } from 
 import { createServiceDb, findOverdueOutbox, type Db } from '@mm/db';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, startInternalServer, type Logger, type Registry } from '@mm/observability';
 import {
-  AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, isOutboxTopic, OUTBOX_QUEUES, QUEUES, startOutboxRelay,
+  AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, redisTargetOf, isOutboxTopic, OUTBOX_QUEUES, QUEUES, startOutboxRelay,
   type JobHandler, type OutboxPublisher, type OutboxRelay, type ProducerOptions, type QueueCatalog, type QueueName,
 } from '@mm/queues';
 import { parkFailingJobs } from './job-parking.js';
@@ -71,7 +71,7 @@ export async function startWorkerService<Info extends object = object>(o: Worker
   const { env } = o;
   const logger = o.logger ?? createLogger(o.service, env.LOG_LEVEL);
   const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: env.NODE_ENV });
-  const redis = createRedisConnection(env.REDIS_URL);
+  const redis = createRedisConnection(redisTargetOf(env));
   const intake: (() => Promise<void>)[] = [];
   const releases: (() => Promise<void>)[] = [];
   try {
@@ -118,7 +118,7 @@ export async function startWorkerService<Info extends object = object>(o: Worker
   });
   const workers: { worker: Worker; connection: Redis }[] = names.map((name) => {
     const spec = setupResult.jobs[name] as JobSpec<typeof name>;
-    const connection = createRedisConnection(env.REDIS_URL);
+    const connection = createRedisConnection(redisTargetOf(env));
     const worker = createWorker(QUEUES[name], {
       connection, redisPrefix: env.REDIS_PREFIX, concurrency: spec.concurrency, lockMs: env.WORKER_LOCK_MS, logger, metrics,
     }, spec.handler as JobHandler<QueueCatalog[typeof name], unknown>);

@@ -1,10 +1,8 @@
 import { RedisStore } from 'connect-redis';
-import { Redis } from 'ioredis';
-import { createClient } from 'redis';
 import { createDb, createServiceDb, ReadReplica } from '@mm/db';
 import { databaseOptions } from '@mm/config';
 import { SecretBox } from '@mm/db/reference-data';
-import { AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, QueueProducer, reconciliationRuns, webhookDeliveries } from '@mm/queues';
+import { AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, QueueProducer, reconciliationRuns, redisTargetOf, webhookDeliveries } from '@mm/queues';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, readReplicaMetrics, startInternalServer, type Logger } from '@mm/observability';
 import { createBackofficeApp } from './app.js';
 import { LoginThrottle } from './auth/login-throttle.js';
@@ -12,6 +10,7 @@ import { openDashboardQueues } from './dashboard-queues.js';
 import { metricsUrlsOf, OperatorCallHealthReader } from './operator-health.js';
 import type { BackofficeEnv } from './env.js';
 import { sessionKeyPrefix } from './http/session.js';
+import { sessionRedisOf } from './session-redis.js';
 
 /** A reconciliation-runs job not added within this is refused (the request says so; nothing is audited). */
 const RECONCILIATION_QUEUE_TIMEOUT_MS = 3000;
@@ -41,26 +40,26 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
   const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: env.NODE_ENV });
   // ioredis for our own keys (login throttle) and the eviction check, like every service; connect-redis
   // 8+ only speaks to node-redis, so the session store gets a node-redis client of its own.
-  const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 });
+  const redis = createRedisConnection(redisTargetOf(env), { maxRetriesPerRequest: 2 });
   redis.on('error', (err) => logger.error({ err }, 'redis connection error'));
   await assertRedisNoEviction(redis);
   // Approvals and re-sent webhooks are outbox rows first; published at once after commit (the bridge's
   // and the dispatcher's relays publish them anyway if this process dies in between).
-  const queueRedis = createRedisConnection(env.REDIS_URL);
+  const queueRedis = createRedisConnection(redisTargetOf(env));
   const outbox = createOutboxPublisher([cashoutRequests, webhookDeliveries], { connection: queueRedis, redisPrefix: env.REDIS_PREFIX }, logger);
   const metrics = createMetricsRegistry('backoffice');
   const afterCommit = new AfterCommit(outbox.publisher, queueRedis, env.REDIS_PREFIX, metrics);
   // Reconciliation runs (a re-query, an imported statement's days) are added directly, in the request:
   // their own connection with a command timeout, so a Redis that does not answer fails the request in
   // bounded time (nothing queued, nothing audited) instead of holding it and its database transaction.
-  const runsRedis = createRedisConnection(env.REDIS_URL, { commandTimeoutMs: RECONCILIATION_QUEUE_TIMEOUT_MS });
+  const runsRedis = createRedisConnection(redisTargetOf(env), { commandTimeoutMs: RECONCILIATION_QUEUE_TIMEOUT_MS });
   runsRedis.on('error', (err) => logger.error({ err }, 'reconciliation queue redis connection error'));
   const runs = new QueueProducer(reconciliationRuns, { connection: runsRedis, redisPrefix: env.REDIS_PREFIX });
   const dashboard = openDashboardQueues(queueRedis, env.REDIS_PREFIX);
   // Ready before start returns: a stop() racing their initialisation closed the shared connection under
   // them, and each emitted an unhandled "Connection is closed".
   await Promise.all([...dashboard.queues, runs.queue].map((q) => q.waitUntilReady()));
-  const sessionRedis = createClient({ url: env.REDIS_URL });
+  const sessionRedis = sessionRedisOf(redisTargetOf(env));
   sessionRedis.on('error', (err: unknown) => logger.error({ err }, 'session redis connection error'));
   await sessionRedis.connect();
 
@@ -83,7 +82,7 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
     operatorCalls: new OperatorCallHealthReader({ urls: metricsUrlsOf(env.OPERATOR_METRICS_URLS), timeoutMs: env.OPERATOR_METRICS_TIMEOUT_MS, now: overrides.now }),
     logger,
     metrics,
-    sessionStore: new RedisStore({ client: sessionRedis, prefix: sessionKeyPrefix(env.REDIS_PREFIX) }),
+    sessionStore: new RedisStore({ client: sessionRedis.storeClient, prefix: sessionKeyPrefix(env.REDIS_PREFIX) }),
     throttle: new LoginThrottle(redis, env.REDIS_PREFIX, {
       maxFailures: env.LOGIN_MAX_FAILURES, lockoutS: env.LOGIN_LOCKOUT_S, maxPerAddress: env.LOGIN_MAX_ATTEMPTS_PER_IP, addressWindowS: env.LOGIN_IP_WINDOW_S,
     }),

@@ -5,7 +5,7 @@ import { routeOperator, type RoutableAccount } from '@mm/domain';
 import { createExportPool, exportConnections } from '@mm/db/transactions';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, readReplicaMetrics, referenceChangesGauge, startInternalServer, type Logger } from '@mm/observability';
 import {
-  AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, customerCodes, operatorRequests, QueueProducer, refundRequests,
+  AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, customerCodes, operatorRequests, QueueProducer, redisTargetOf, refundRequests,
   TransactionUpdateWaiter, type ProducerOptions,
 } from '@mm/queues';
 import { createGatewayApp } from './app.js';
@@ -45,9 +45,9 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   };
   // Bounded: while Redis is away a request is answered (503, or let through by the limiter) in bounded
   // time instead of waiting in ioredis's queue. The subscriber is not: it waits for announcements.
-  const redis = createRedisConnection(env.REDIS_URL, { commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS });
+  const redis = createRedisConnection(redisTargetOf(env), { commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS });
   await assertRedisNoEviction(redis);
-  const subscriber = createRedisConnection(env.REDIS_URL);
+  const subscriber = createRedisConnection(redisTargetOf(env));
   // ioredis reconnects by itself; without a listener it prints "Unhandled error event" to stderr instead of a log line.
   for (const connection of [redis, subscriber]) connection.on('error', (err) => logger.error({ err }, 'redis connection error'));
   const box = new SecretBox(env.MASTER_KEY);

@@ -7,7 +7,7 @@ import {
 import { demoMockAccounts, mockUrls, type MockUrls } from '@mm/operator-simulator';
 import { createTestDatabase, distinctFreePorts, signedClient, type TestDatabase } from '@mm/testing';
 import { startMerchantReceiver, type MerchantReceiver } from './merchant-receiver.js';
-import { PrivatePostgres } from '@mm/testing';
+import { PrivatePostgres, PrivateRedisCluster } from '@mm/testing';
 import { PrivateRedis } from './private-redis.js';
 import { PrivateSentinels } from './private-sentinels.js';
 import { LOG_DIR, ServiceProcess } from './service-process.js';
@@ -55,6 +55,11 @@ export interface ChaosOptions {
    * and every service is given REDIS_SENTINELS instead of reaching `redis` directly.
    */
   redisSentinel?: boolean;
+  /**
+   * Every service on a 3-master Redis Cluster of the suite's own (REDIS_CLUSTER_NODES, REDIS_PREFIX `{chaos}`)
+   * instead of `redis`, which then only stands by (its helpers read the `chaos:` keys of the other modes).
+   */
+  redisCluster?: boolean;
 }
 
 export const SERVICE_NAMES = ['simulator', 'gateway', 'bridge', 'expiry', 'refunds', 'dispatcher'] as const;
@@ -94,6 +99,8 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
   if (replica) teardown.push(() => replica.stop());
   const sentinels = o.redisSentinel ? await PrivateSentinels.start(redis.port, { replicas: 1 }) : null;
   if (sentinels) teardown.push(() => sentinels.stop());
+  const redisCluster = o.redisCluster ? await PrivateRedisCluster.start(3) : null;
+  if (redisCluster) teardown.push(() => redisCluster.stop());
   const db: Db = createDb({ databaseUrl: database.url, poolSize: 4 });
   teardown.push(() => db.$disconnect());
   for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
@@ -116,6 +123,8 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
   const common = {
     DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: 'chaos', MASTER_KEY: masterKey,
     ...(sentinels ? { REDIS_SENTINELS: sentinels.addresses, REDIS_SENTINEL_MASTER: sentinels.master } : {}),
+    // REDIS_URL names no server then: a connection made from it instead of the cluster's nodes fails at once.
+    ...(redisCluster ? { REDIS_CLUSTER_NODES: redisCluster.nodes, REDIS_PREFIX: '{chaos}', REDIS_URL: 'redis://127.0.0.1:1' } : {}),
     LOG_LEVEL: o.logLevel ?? process.env.CHAOS_LOG_LEVEL ?? 'info', DB_POOL_SIZE: '5',
     OPERATOR_BASE_URL: url(simulatorPort), OPERATOR_TIMEOUT_MS: String(o.operatorTimeoutMs ?? 2000),
     // The automatic breaker off unless a suite asks for it: the operator faults these suites inject would
@@ -188,6 +197,8 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
     db, database, redis, receiver, receivers,
     /** With `redisSentinel`: the replica `redis` fails over to, and the sentinels that decide it. */
     redisReplica: replica, sentinels,
+    /** With `redisCluster`: the cluster every service uses. */
+    redisCluster,
     /** The suite's own PostgreSQL cluster, where `database` is, when started with `privatePostgres`. */
     postgres,
     /** Instance 0 of each service. */

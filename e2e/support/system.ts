@@ -35,6 +35,8 @@ export interface SystemOptions {
   withoutBridge?: boolean;
   /** The suite's database on another PostgreSQL server than the machine's (a private cluster with a standby): its admin URL. */
   databaseAdminUrl?: string;
+  /** Another Redis than the machine's (a Redis Cluster's view, PrivateRedisCluster.testRedis()), with the settings it needs. */
+  redis?: TestRedis & { env?: Record<string, string> };
 }
 
 /**
@@ -63,7 +65,7 @@ export async function startSystem(o: SystemOptions = {}) {
   const server = new URL(database.url);
   const bouncer = THROUGH_PGBOUNCER ? await PgBouncer.start({ upstream: { host: server.hostname, port: Number(server.port || 5432) } }) : null;
   const pooled = <E extends CommonEnv>(env: E) => throughPooler(bouncer, database, env);
-  const redis: TestRedis = await createTestRedis();
+  const redis: TestRedis = o.redis ?? await createTestRedis();
   const db: Db = createDb({ databaseUrl: database.url, poolSize: 5 });
   for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
   const masterKey = randomBytes(32).toString('hex');
@@ -81,7 +83,7 @@ export async function startSystem(o: SystemOptions = {}) {
   });
   const base = {
     DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, MASTER_KEY: masterKey,
-    LOG_LEVEL: 'silent', DB_POOL_SIZE: '5',
+    LOG_LEVEL: 'silent', DB_POOL_SIZE: '5', ...o.redis?.env,
     OPERATOR_BASE_URL: sim.url, OPERATOR_TIMEOUT_MS: String(o.operatorTimeoutMs ?? 1000),
     // The automatic breaker off unless a suite asks for it: the operator faults these suites inject would
     // otherwise mark the account down (503 for new cash-ins) in the middle of what they check.
@@ -112,6 +114,8 @@ export async function startSystem(o: SystemOptions = {}) {
 
   return {
     db, database, redis, sim, sandboxToken, receiver,
+    /** The settings every service was given to reach this Redis beyond REDIS_URL (a cluster's nodes). */
+    redisEnv: o.redis?.env ?? {},
     /** The simulator's sandbox routes and virtual phone, with the sandbox token. */
     sandbox: sandboxFetch(sim.url, sandboxToken), merchant: { id: merchant.id, ...key }, box, masterKey,
     gatewayUrl: gateway.url,

@@ -1,4 +1,4 @@
-import { operator, retention, retentionPolicy } from './fragments.js';
+import { common, operator, retention, retentionPolicy } from './fragments.js';
 import { parseEnv } from './parse-env.js';
 import Joi from 'joi';
 
@@ -26,5 +26,23 @@ describe('retention fragment', () => {
     expect(() => parseEnv(retentionSchema, { RETENTION_OUTBOX_DAYS: '0', RETENTION_WEBHOOK_ATTEMPTS_DAYS: '0.5', RETENTION_BATCH_SIZE: '0', RETENTION_INTERVAL_S: '-1' }))
       .toThrow(/RETENTION_INTERVAL_S.*RETENTION_OUTBOX_DAYS.*RETENTION_WEBHOOK_ATTEMPTS_DAYS.*RETENTION_BATCH_SIZE/s);
     expect(() => parseEnv(retentionSchema, { RETENTION_BATCH_SIZE: '100000' })).toThrow(/RETENTION_BATCH_SIZE/);
+  });
+});
+
+describe('common fragment: where PostgreSQL and Redis are', () => {
+  const commonSchema = Joi.object(common);
+  it('a Redis Cluster needs a hash-tagged prefix ({mm}); one Redis takes a plain one or a tag', () => {
+    expect(parseEnv(commonSchema, {})).toMatchObject({ REDIS_PREFIX: 'mm', DB_POOLING: 'direct' });
+    expect(parseEnv(commonSchema, { REDIS_PREFIX: '{mm}' })).toMatchObject({ REDIS_PREFIX: '{mm}' });
+    expect(parseEnv(commonSchema, { REDIS_CLUSTER_NODES: 'redis-0:6379,10.0.0.2:6380', REDIS_PREFIX: '{mm}' })).toMatchObject({ REDIS_CLUSTER_NODES: 'redis-0:6379,10.0.0.2:6380' });
+    expect(() => parseEnv(commonSchema, { REDIS_CLUSTER_NODES: 'redis-0:6379' })).toThrow(/REDIS_PREFIX/);
+    expect(() => parseEnv(commonSchema, { REDIS_CLUSTER_NODES: 'redis-0:6379', REDIS_PREFIX: 'mm' })).toThrow(/REDIS_PREFIX/);
+    expect(() => parseEnv(commonSchema, { REDIS_CLUSTER_NODES: 'redis-0' })).toThrow(/REDIS_CLUSTER_NODES/);
+  });
+
+  it('behind a transaction-mode pooler, PostgreSQL itself must be given too (DATABASE_DIRECT_URL)', () => {
+    expect(() => parseEnv(commonSchema, { DB_POOLING: 'transaction' })).toThrow(/DATABASE_DIRECT_URL/);
+    expect(parseEnv(commonSchema, { DB_POOLING: 'transaction', DATABASE_DIRECT_URL: 'postgresql://postgres@db:5432/mm' }))
+      .toMatchObject({ DB_POOLING: 'transaction', DATABASE_DIRECT_URL: 'postgresql://postgres@db:5432/mm' });
   });
 });

@@ -16,6 +16,7 @@ export interface CommonEnv {
   DATABASE_DIRECT_URL?: string;
   REDIS_SENTINELS?: string;
   REDIS_SENTINEL_MASTER: string;
+  REDIS_CLUSTER_NODES?: string;
 }
 
 /** Values of the `operator` fragment. */
@@ -77,8 +78,14 @@ export const common = {
   // whatever they name for REDIS_SENTINEL_MASTER, and REDIS_URL then gives only its password and db.
   REDIS_SENTINELS: Joi.string().pattern(/^[^\s:,]+:\d+(,[^\s:,]+:\d+)*$/).optional(),
   REDIS_SENTINEL_MASTER: Joi.string().default('mymaster'),
+  // A Redis Cluster (docs/deployment.md): some of its nodes' host:port, comma-separated (the client finds
+  // the rest); REDIS_URL then gives only the password. Not with REDIS_SENTINELS.
+  REDIS_CLUSTER_NODES: Joi.string().pattern(/^[^\s:,]+:\d+(,[^\s:,]+:\d+)*$/).optional(),
   /** Every Redis key starts with it: lets several deployments (or test suites) share one Redis. */
-  REDIS_PREFIX: Joi.string().pattern(/^[A-Za-z0-9_-]+$/).default('mm'),
+  // On a Redis Cluster it must be a hash tag, `{mm}`: every key of ours then hashes to one slot, which
+  // BullMQ's scripts (several keys of a queue at once) and the rate limiter's need.
+  REDIS_PREFIX: Joi.string().pattern(/^[A-Za-z0-9_-]+$|^\{[A-Za-z0-9_-]+\}$/).default('mm')
+    .when('REDIS_CLUSTER_NODES', { is: Joi.exist(), then: Joi.string().pattern(/^\{[A-Za-z0-9_-]+\}$/, 'a hash tag such as {mm}').required() }),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   DB_POOL_SIZE: Joi.number().integer().min(1).max(100).default(10),
   // How long a query waits for a connection (from the pool, or a new one) before it fails as unavailable.

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 import { Counter, singleMetric, type Registry } from '@mm/observability';
 import type { OutboxPublisher } from './outbox-publisher.js';
 import type { PublishableOutboxRow } from './outbox-row.js';
@@ -32,7 +32,7 @@ export class AfterCommit {
 
   constructor(
     private readonly publisher: OutboxPublisher,
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly redisPrefix: string,
     metrics?: Registry,
   ) {

@@ -1,10 +1,10 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 import type { QueueDefinition } from './queue-definition.js';
 import { bullPrefix } from './redis-connection.js';
 
 export interface ProducerOptions {
-  connection: Redis;
+  connection: RedisClient;
   redisPrefix: string;
   /** Overrides of the definition's options, e.g. shorter backoff delays in tests. */
   jobOptions?: Partial<JobsOptions>;

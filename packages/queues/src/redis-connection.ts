@@ -1,20 +1,29 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 
-/** Where Redis is: a URL, or the sentinels that name its primary. */
+/** A connection to Redis: one server (alone or found through Sentinel), or a Redis Cluster. */
+export type RedisClient = Redis | Cluster;
+
+/** Where Redis is: a URL, the sentinels that name its primary, or the nodes of a Redis Cluster. */
 export interface RedisTarget {
   url: string;
   sentinels?: { host: string; port: number }[];
   sentinelMaster?: string;
+  clusterNodes?: { host: string; port: number }[];
 }
 
-/** A service's Redis settings (REDIS_URL, and REDIS_SENTINELS with REDIS_SENTINEL_MASTER behind Sentinel). */
-export function redisTargetOf(env: { REDIS_URL: string; REDIS_SENTINELS?: string; REDIS_SENTINEL_MASTER?: string }): RedisTarget {
+const hostPorts = (list: string) => list.split(',').map((hostPort) => {
+  const at = hostPort.lastIndexOf(':');
+  return { host: hostPort.slice(0, at), port: Number(hostPort.slice(at + 1)) };
+});
+
+/**
+ * A service's Redis settings: REDIS_URL; REDIS_SENTINELS with REDIS_SENTINEL_MASTER behind Sentinel; or
+ * REDIS_CLUSTER_NODES for a Redis Cluster. With either of the last two, REDIS_URL gives only the password (and db).
+ */
+export function redisTargetOf(env: { REDIS_URL: string; REDIS_SENTINELS?: string; REDIS_SENTINEL_MASTER?: string; REDIS_CLUSTER_NODES?: string }): RedisTarget {
+  if (env.REDIS_CLUSTER_NODES) return { url: env.REDIS_URL, clusterNodes: hostPorts(env.REDIS_CLUSTER_NODES) };
   if (!env.REDIS_SENTINELS) return { url: env.REDIS_URL };
-  const sentinels = env.REDIS_SENTINELS.split(',').map((hostPort) => {
-    const at = hostPort.lastIndexOf(':');
-    return { host: hostPort.slice(0, at), port: Number(hostPort.slice(at + 1)) };
-  });
-  return { url: env.REDIS_URL, sentinels, sentinelMaster: env.REDIS_SENTINEL_MASTER ?? 'mymaster' };
+  return { url: env.REDIS_URL, sentinels: hostPorts(env.REDIS_SENTINELS), sentinelMaster: env.REDIS_SENTINEL_MASTER ?? 'mymaster' };
 }
 
 export interface RedisConnectionOptions {
@@ -34,22 +43,25 @@ export interface RedisConnectionOptions {
  * Sentinel, ioredis asks the sentinels for the primary on every (re)connection and checks the node it
  * reaches is one: a client whose primary died follows the promotion once the sentinels have made it.
  */
-export function createRedisConnection(target: string | RedisTarget, options: RedisConnectionOptions = {}): Redis {
+export function createRedisConnection(target: string, options?: RedisConnectionOptions): Redis;
+export function createRedisConnection(target: RedisTarget, options?: RedisConnectionOptions): RedisClient;
+export function createRedisConnection(target: string | RedisTarget, options: RedisConnectionOptions = {}): RedisClient {
   const common: RedisOptions = {
     maxRetriesPerRequest: options.maxRetriesPerRequest === undefined ? null : options.maxRetriesPerRequest, enableReadyCheck: true,
     ...(options.commandTimeoutMs ? { commandTimeout: options.commandTimeoutMs } : {}),
   };
-  const { url, sentinels, sentinelMaster } = typeof target === 'string' ? { url: target } : target;
-  if (!sentinels?.length) return new Redis(url, common);
+  const { url, sentinels, sentinelMaster, clusterNodes } = typeof target === 'string' ? { url: target } : target;
+  if (!sentinels?.length && !clusterNodes?.length) return new Redis(url, common);
   const u = new URL(url);
-  return new Redis({
-    ...common,
-    sentinels, name: sentinelMaster ?? 'mymaster',
+  const credentials: RedisOptions = {
     ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
     ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
-    db: Number(u.pathname.slice(1) || 0),
     ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
-  });
+  };
+  // A cluster has no databases but 0; every key of ours carries REDIS_PREFIX's hash tag, so all of them
+  // (each BullMQ queue's, whose scripts touch several keys at once, included) are in one slot.
+  if (clusterNodes?.length) return new Cluster(clusterNodes, { redisOptions: { ...common, ...credentials }, enableReadyCheck: true });
+  return new Redis({ ...common, ...credentials, sentinels, name: sentinelMaster ?? 'mymaster', db: Number(u.pathname.slice(1) || 0) });
 }
 
 /** ioredis's own errors when Redis cannot be reached or does not answer in time (they carry no code). */

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 
 /**
  * Redis pub/sub channel on which every committed transaction state change is announced, so the
@@ -13,7 +13,7 @@ export interface TransactionUpdate {
   status: string;
 }
 
-export async function announceTransactionUpdate(redis: Redis, redisPrefix: string, update: TransactionUpdate): Promise<void> {
+export async function announceTransactionUpdate(redis: RedisClient, redisPrefix: string, update: TransactionUpdate): Promise<void> {
   await redis.publish(transactionUpdatesChannel(redisPrefix), JSON.stringify(update));
 }
 
@@ -21,9 +21,9 @@ export async function announceTransactionUpdate(redis: Redis, redisPrefix: strin
 export class TransactionUpdateWaiter {
   private readonly waiters = new Map<string, Set<(status: string) => void>>();
 
-  private constructor(private readonly subscriber: Redis) {}
+  private constructor(private readonly subscriber: RedisClient) {}
 
-  static async start(subscriber: Redis, redisPrefix: string): Promise<TransactionUpdateWaiter> {
+  static async start(subscriber: RedisClient, redisPrefix: string): Promise<TransactionUpdateWaiter> {
     const waiter = new TransactionUpdateWaiter(subscriber);
     // SUBSCRIBE may be written before ioredis's ready check (INFO), which then fails in subscriber
     // mode and drops the connection with its subscription: every gateway waited out its ack budget.

@@ -1,12 +1,12 @@
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 import type { Registry } from '@mm/observability';
 import { jobDurations, reportQueueDepth } from './queue-metrics.js';
 import type { QueueDefinition } from './queue-definition.js';
 import { bullPrefix } from './redis-connection.js';
 
 export interface WorkerOptions {
-  connection: Redis;
+  connection: RedisClient;
   redisPrefix: string;
   concurrency?: number;
   /** Lock duration and stall check interval (BullMQ's defaults: 30 s). */

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@mm/queues';
 import { bullPrefix, QUEUE_NAMES } from '@mm/queues';
 
 export interface DashboardQueues {
@@ -13,7 +13,7 @@ export interface DashboardQueues {
  * bullPrefix), so the Bull dashboard sees the real jobs. They share the caller's connection; close()
  * leaves it open for its owner to close.
  */
-export function openDashboardQueues(connection: Redis, redisPrefix: string): DashboardQueues {
+export function openDashboardQueues(connection: RedisClient, redisPrefix: string): DashboardQueues {
   const queues = Object.values(QUEUE_NAMES).map((name) => new Queue(name, { connection, prefix: bullPrefix(redisPrefix) }));
   return {
     queues,

@@ -1,5 +1,5 @@
 import type { RedisClientType } from 'redis';
-import { createClient, createSentinel } from 'redis';
+import { createClient, createCluster, createSentinel } from 'redis';
 import type { RedisTarget } from '@mm/queues';
 
 /** What the back-office does with its sessions' Redis connection. */
@@ -13,10 +13,25 @@ export interface SessionRedis {
 }
 
 /**
- * The sessions' node-redis connection: a client of REDIS_URL, or behind Sentinel a sentinel-aware one
- * that asks the sentinels for the primary and follows a promotion (docs/deployment.md).
+ * The sessions' node-redis connection: a client of REDIS_URL, behind Sentinel a sentinel-aware one that
+ * asks the sentinels for the primary and follows a promotion, or a cluster client (docs/deployment.md).
  */
 export function sessionRedisOf(target: RedisTarget): SessionRedis {
+  if (target.clusterNodes?.length) {
+    const u = new URL(target.url);
+    const cluster = createCluster({
+      rootNodes: target.clusterNodes.map((n) => ({ socket: { host: n.host, port: n.port } })),
+      defaults: {
+        ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+        ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+      },
+    });
+    // A cluster client answers PING through one of its nodes; connect-redis takes it as it is.
+    return Object.assign(cluster, {
+      ping: () => cluster.sendCommand(undefined, true, ['PING']) as Promise<string>,
+      storeClient: cluster as unknown as RedisClientType,
+    });
+  }
   if (!target.sentinels?.length) {
     const client = createClient({ url: target.url });
     return Object.assign(client, { storeClient: client as RedisClientType });

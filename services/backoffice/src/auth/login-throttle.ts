@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@mm/queues';
 import { normalizeStaffEmail } from '@mm/db/staff';
 import { clientAddressBucket } from '@mm/observability';
 
@@ -75,7 +75,7 @@ export class LoginThrottle {
   readonly lockoutS: number;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly redisPrefix: string,
     private readonly limits: LoginLimits,
   ) {

@@ -1,9 +1,9 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@mm/queues';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Logger } from '@mm/observability';
 
 export interface AuthFailureLimitOptions {
-  redis: Redis;
+  redis: RedisClient;
   redisPrefix: string;
   /** AUTH_FAILURE_LIMIT: failed authentications a client address may have in one window. */
   limit: number;

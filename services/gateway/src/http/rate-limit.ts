@@ -1,11 +1,11 @@
 import type { NextFunction, RequestHandler, Response } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@mm/queues';
 import { DomainError } from '@mm/domain';
 import type { Logger } from '@mm/observability';
 import { merchantContext } from './request-context.js';
 
 export interface RateLimitOptions {
-  redis: Redis;
+  redis: RedisClient;
   redisPrefix: string;
   perSecond: number;
   burst: number;

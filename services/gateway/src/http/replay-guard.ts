@@ -1,10 +1,10 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@mm/queues';
 import { rememberOnce } from '@mm/queues';
 
 /** Remembers (key, signature) pairs for twice the tolerance window: a captured request cannot be replayed. */
 export class ReplayGuard {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly redisPrefix: string,
     private readonly toleranceS: number,
   ) {}

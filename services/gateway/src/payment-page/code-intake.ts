@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@mm/queues';
 import type { CustomerCodeJob, QueueProducer } from '@mm/queues';
 
 /** One-time codes a payment page may post per cash-in before it is refused (CODE_ATTEMPTS_MAX). */
@@ -18,7 +18,7 @@ export interface CodeIntake {
  * The codes' intake on Redis: the per-transaction count is shared by every gateway instance, so nobody
  * gets more than `max` guesses at a payment's code, however many requests or instances.
  */
-export function redisCodeIntake(o: { redis: Redis; redisPrefix: string; queue: QueueProducer<CustomerCodeJob>; max?: number; windowS?: number }): CodeIntake {
+export function redisCodeIntake(o: { redis: RedisClient; redisPrefix: string; queue: QueueProducer<CustomerCodeJob>; max?: number; windowS?: number }): CodeIntake {
   const max = o.max ?? CODE_ATTEMPTS_MAX;
   const windowS = o.windowS ?? CODE_ATTEMPTS_WINDOW_S;
   return {

@@ -1,0 +1,129 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Cluster, Redis } from 'ioredis';
+import { freePort } from './free-port.js';
+import type { TestRedis } from './test-redis.js';
+import { waitFor } from './wait-for.js';
+
+const run = promisify(execFile);
+
+/**
+ * A Redis Cluster of the test's own: `masters` redis-server processes in cluster mode on free loopback
+ * ports (nothing kept on disk, noeviction as production requires), joined by `redis-cli --cluster
+ * create` with the 16384 slots spread over them. stop() kills them and deletes their directory; so does
+ * this process's exit.
+ */
+export class PrivateRedisCluster {
+  private constructor(
+    readonly ports: number[],
+    private readonly dir: string,
+    private readonly servers: ChildProcess[],
+  ) {}
+
+  static async start(masters = 3): Promise<PrivateRedisCluster> {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mm-redis-cluster-'));
+    const ports: number[] = [];
+    for (let i = 0; i < masters; i++) ports.push(await freePort());
+    const servers = ports.map((port) => spawn('redis-server', [
+      '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction',
+      '--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, `nodes-${port}.conf`), '--dir', dir,
+    ], { stdio: 'ignore' }));
+    const cluster = new PrivateRedisCluster(ports, dir, servers);
+    running.add(cluster);
+    hookExit();
+    try {
+      for (const port of ports) {
+        await waitFor(async () => (await answers(port)) || undefined, { what: `redis-server on ${port}`, timeoutMs: 10_000, intervalMs: 50 });
+      }
+      await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes']);
+      await waitFor(async () => (await Promise.all(ports.map(clusterOk))).every(Boolean) || undefined, { what: 'the cluster to be ok on every node', timeoutMs: 20_000, intervalMs: 100 });
+    } catch (err) {
+      await cluster.stop();
+      throw err;
+    }
+    return cluster;
+  }
+
+  /** REDIS_CLUSTER_NODES of the services. */
+  get nodes(): string {
+    return this.ports.map((p) => `127.0.0.1:${p}`).join(',');
+  }
+
+  /**
+   * A suite's view of it, as createTestRedis gives the shared server: a prefix of its own, here a hash
+   * tag (`{…}`, as REDIS_PREFIX must be on a cluster), and the settings that point services at the cluster.
+   */
+  testRedis(): TestRedis & { env: Record<string, string>; cluster: Cluster } {
+    const prefix = `{mmtest${randomBytes(5).toString('hex')}}`;
+    const client = new Cluster(this.ports.map((port) => ({ host: '127.0.0.1', port })), { redisOptions: { maxRetriesPerRequest: 3 } });
+    const flush = async () => {
+      for (const node of client.nodes('master')) {
+        let cursor = '0';
+        do {
+          const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+          cursor = next;
+          // One slot (the hash tag): one DEL for a batch is allowed.
+          if (keys.length > 0) await node.del(...keys);
+        } while (cursor !== '0');
+      }
+    };
+    return {
+      // Names no server: on a cluster REDIS_URL only gives the password, and a connection made from it
+      // instead of from REDIS_CLUSTER_NODES would fail at once rather than work by luck on one node.
+      url: 'redis://127.0.0.1:1',
+      prefix,
+      env: { REDIS_CLUSTER_NODES: this.nodes },
+      cluster: client,
+      flush,
+      async close() {
+        await flush();
+        client.disconnect();
+      },
+    };
+  }
+
+  async stop(): Promise<void> {
+    running.delete(this);
+    await Promise.all(this.servers.filter((s) => s.exitCode === null && s.signalCode === null).map((s) => new Promise((resolve) => {
+      s.once('exit', resolve);
+      s.kill('SIGKILL');
+    })));
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  killSync(): void {
+    for (const s of this.servers) if (s.exitCode === null && s.signalCode === null) s.kill('SIGKILL');
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+async function answers(port: number): Promise<boolean> {
+  const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    return (await probe.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+async function clusterOk(port: number): Promise<boolean> {
+  const { stdout } = await run('redis-cli', ['-p', String(port), 'cluster', 'info']);
+  return /cluster_state:ok/.test(stdout);
+}
+
+const running = new Set<PrivateRedisCluster>();
+let hooked = false;
+
+function hookExit(): void {
+  if (hooked) return;
+  hooked = true;
+  process.once('exit', () => { for (const c of running) c.killSync(); });
+}

@@ -1,6 +1,7 @@
 import { waitFor } from '@mm/testing';
 import { startChaosSystem, type ChaosSystem, type ServiceName } from './support/chaos-system.js';
 import { settle, violations } from './support/invariants.js';
+import { killWhileHolding } from './support/kill-while-holding.js';
 import { runLoad } from './support/load.js';
 import { unreconciled } from './support/reconcile-all.js';
 
@@ -38,21 +39,11 @@ describe.each(Object.keys(WORK) as (keyof typeof WORK & ServiceName)[])('kill -9
     const load = runLoad(sys.api, { prefix: `kill-${name}`, count: 48, concurrency: 8, suffixes: SUFFIXES, refundEvery: 3 });
     const failedLoad = load.then(() => null, (err: unknown) => err);
 
-    // Cut in the middle: jobs it held are still active after the kill, locked by a worker that no longer
-    // exists. Some jobs take milliseconds (an expiry check of a cash-in already decided), so one the worker
-    // held may finish between the look and the kill: then it is started again and killed again.
+    // Cut in the middle: jobs it held are still active after the kill.
     let cut: string[] = [];
     let kills = 0;
     try {
-      for (; kills < 3 && cut.length === 0; kills++) {
-        if (kills > 0) await sys.services[name].start();
-        const held = await waitFor(async () => {
-          const ids = await sys.redis.activeJobIds(WORK[name]);
-          return ids.length > 0 ? ids : undefined;
-        }, { what: `${name} holding ${WORK[name]} jobs`, timeoutMs: 60_000, intervalMs: 20 });
-        await sys.services[name].kill();
-        cut = (await sys.redis.activeJobIds(WORK[name])).filter((id) => held.includes(id));
-      }
+      ({ cut, kills } = await killWhileHolding(sys, name, WORK[name], () => sys.redis.activeJobIds(WORK[name])));
       expect(cut.length).toBeGreaterThan(0);
       // Down long enough for work to pile up behind it.
       await new Promise((r) => setTimeout(r, 1000));

@@ -1,15 +1,15 @@
 import { TestClient } from '@mm/backoffice/test-client';
 import { PrivateRedisCluster, waitFor } from '@mm/testing';
 import { startSystemBackoffice, STAFF_PASSWORD } from './support/backoffice.js';
-import { newOrderId } from './support/contract.js';
+import { expectError, newOrderId, signedHeaders } from './support/contract.js';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 
 /**
  * REDIS_CLUSTER_NODES (`pnpm test:engines`): every service on a real 3-master Redis Cluster started by
  * the test (redis-server in cluster mode, joined by redis-cli --cluster create), with a hash-tagged
  * REDIS_PREFIX. Cash-in, refund and cash-out end to end (BullMQ's queues and their delayed jobs, the
- * outbox relays, the acknowledgement announced on pub/sub), the rate limiter's script and the back-office's
- * sessions, all on the cluster.
+ * outbox relays, the acknowledgement announced on pub/sub), the rate limiter's script, the replay guard
+ * and the back-office's sessions, all on the cluster.
  */
 let cluster: PrivateRedisCluster;
 let redis: ReturnType<PrivateRedisCluster['testRedis']>;
@@ -63,6 +63,14 @@ describe('on a 3-master Redis Cluster', () => {
     const limited = await sys.startExtraGateway({ RATE_LIMIT_PER_S: '1', RATE_LIMIT_BURST: '2' });
     const answers = await Promise.all(Array.from({ length: 6 }, () => limited.api('GET', '/api/v1/balances')));
     expect(answers.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('the replay guard remembers a signature on the cluster: the same signed POST again is 401 REQUEST_REPLAYED', async () => {
+    // Refused before anything is written (400): only the guard's key in Redis can tell the second one is a replay.
+    const body = { merchant_order_id: newOrderId('replay'), amount: 'not a number', customer_msisdn: CI_NUMBER('01') };
+    const headers = signedHeaders(sys.merchant.apiKey, sys.merchant.apiSecret, JSON.stringify(body));
+    expectError(await sys.api('POST', '/api/v1/payments/cashin', body, { headers: { ...headers } }), 400, 'VALIDATION_ERROR');
+    expectError(await sys.api('POST', '/api/v1/payments/cashin', body, { headers: { ...headers } }), 401, 'REQUEST_REPLAYED');
   });
 
   it('a staff member logs in to the back-office, the session kept on the cluster', async () => {

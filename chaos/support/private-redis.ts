@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
-import { freePort, waitFor } from '@mm/testing';
+import { freePort, redisAnswers, waitFor } from '@mm/testing';
 import { track } from './child-registry.js';
 
 /**
@@ -31,20 +31,9 @@ export class PrivateRedis {
       ...(this.replicaOf !== null ? ['--replicaof', '127.0.0.1', String(this.replicaOf)] : []),
     ], { stdio: 'ignore' }));
     this.server = server;
-    // A fresh client per probe: one client retried by hand races its own reconnects.
     await waitFor(async () => {
       if (server.exitCode !== null || server.signalCode !== null) throw new Error(`redis-server on ${this.port} exited`);
-      const probe = new Redis(this.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      // A refused connection is the answer "not yet"; without a listener ioredis prints it as unhandled.
-      probe.on('error', () => undefined);
-      try {
-        await probe.connect();
-        return (await probe.ping()) === 'PONG';
-      } catch {
-        return false;
-      } finally {
-        probe.disconnect();
-      }
+      return redisAnswers(this.port);
     }, { what: `redis-server on ${this.port}`, intervalMs: 50 }).catch(async (err: unknown) => {
       await this.kill();
       throw err;

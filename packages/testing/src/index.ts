@@ -14,4 +14,4 @@ export { sandboxFetch, type SandboxFetch } from './sandbox-fetch.js';
 export { osUserPostgres } from './os-user.js';
 export { PgBouncer, type PgBouncerOptions, type PooledDatabase } from './pgbouncer.js';
 export { PrivatePostgres, type PrivatePostgresOptions } from './private-postgres.js';
-export { PrivateRedisCluster } from './redis-cluster.js';
+export { PrivateRedisCluster, redisAnswers } from './redis-cluster.js';

@@ -3,6 +3,7 @@ import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { registerEngine, unregisterEngine } from './engine-registry.js';
 import { freePort } from './free-port.js';
 import { osUserPostgres } from './os-user.js';
 import { waitFor } from './wait-for.js';
@@ -57,8 +58,7 @@ export class PgBouncer {
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
     const bouncer = new PgBouncer(port, dir, child, options);
-    running.add(bouncer);
-    hookExit();
+    registerEngine(bouncer);
     try {
       await waitFor(async () => {
         if (bouncer.exited) throw new Error(`pgbouncer exited: ${stderr.trim()} ${bouncer.log()}`);
@@ -96,7 +96,7 @@ export class PgBouncer {
   }
 
   async stop(): Promise<void> {
-    running.delete(this);
+    unregisterEngine(this);
     if (!this.exited) {
       const gone = new Promise((resolve) => this.child.once('exit', resolve));
       this.child.kill('SIGTERM');
@@ -146,14 +146,4 @@ function config(dir: string, port: number, entries: Map<string, PooledDatabase>,
     'query_wait_timeout = 2', 'server_connect_timeout = 1', 'server_login_retry = 1',
     `logfile = ${path.join(dir, 'pgbouncer.log')}`, '',
   ].join('\n');
-}
-
-const running = new Set<PgBouncer>();
-let hooked = false;
-
-/** A run that ends (or is interrupted) with a pooler still up kills it: nothing outlives the tests. */
-function hookExit(): void {
-  if (hooked) return;
-  hooked = true;
-  process.once('exit', () => { for (const b of running) b.killSync(); });
 }

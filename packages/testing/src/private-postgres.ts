@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from './free-port.js';
+import { registerEngine, unregisterEngine } from './engine-registry.js';
 import { osUserPostgres } from './os-user.js';
 import { waitFor } from './wait-for.js';
 
@@ -46,8 +47,7 @@ export class PrivatePostgres {
     const owner = osUserPostgres();
     const dir = mkdtempSync(path.join(tmpdir(), 'mm-chaos-pg-'));
     const cluster = new PrivatePostgres(await freePort(), dir, bin, owner, o);
-    hookExit();
-    live.add(cluster);
+    registerEngine(cluster);
     try {
       if (owner) chownSync(dir, owner.uid, owner.gid);
       await cluster.run('initdb', [
@@ -70,8 +70,7 @@ export class PrivatePostgres {
     const owner = osUserPostgres();
     const dir = mkdtempSync(path.join(tmpdir(), 'mm-pg-standby-'));
     const standby = new PrivatePostgres(await freePort(), dir, postgresBinDir(), owner, o);
-    hookExit();
-    live.add(standby);
+    registerEngine(standby);
     try {
       if (owner) chownSync(dir, owner.uid, owner.gid);
       await standby.run('pg_basebackup', [
@@ -284,7 +283,7 @@ export class PrivatePostgres {
   private cleanUp(): void {
     removeSegment(this.dataDir);
     rmSync(this.dir, { recursive: true, force: true, maxRetries: 5 });
-    live.delete(this);
+    unregisterEngine(this);
   }
 
   /** The run ends with the server up (a failed start, a run cut short): kill -9 and clean up, synchronously. */
@@ -336,25 +335,5 @@ function removeSegment(dataDir: string): void {
     execFileSync('ipcrm', ['-M', String(key)], { stdio: 'ignore' });
   } catch {
     // Already gone (removed at a clean shutdown, or by a restart).
-  }
-}
-
-const live = new Set<PrivatePostgres>();
-let hooked = false;
-
-/**
- * The server is out of the run's process group and no child of the registry (child-registry.ts): these
- * kill it and delete its directory when the run exits, or is interrupted, with it still there.
- */
-function hookExit(): void {
-  if (hooked) return;
-  hooked = true;
-  process.once('exit', () => { for (const c of live) c.killSync(); });
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.once(signal, () => {
-      for (const c of live) c.killSync();
-      // The default action, unless someone else handles the signal.
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-    });
   }
 }

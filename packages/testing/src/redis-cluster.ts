@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Cluster, Redis } from 'ioredis';
+import { registerEngine, unregisterEngine } from './engine-registry.js';
 import { freePort } from './free-port.js';
 import type { TestRedis } from './test-redis.js';
 import { waitFor } from './wait-for.js';
@@ -33,11 +34,10 @@ export class PrivateRedisCluster {
       '--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, `nodes-${port}.conf`), '--dir', dir,
     ], { stdio: 'ignore' }));
     const cluster = new PrivateRedisCluster(ports, dir, servers);
-    running.add(cluster);
-    hookExit();
+    registerEngine(cluster);
     try {
       for (const port of ports) {
-        await waitFor(async () => (await answers(port)) || undefined, { what: `redis-server on ${port}`, timeoutMs: 10_000, intervalMs: 50 });
+        await waitFor(async () => (await redisAnswers(port)) || undefined, { what: `redis-server on ${port}`, timeoutMs: 10_000, intervalMs: 50 });
       }
       await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes']);
       await waitFor(async () => (await Promise.all(ports.map(clusterOk))).every(Boolean) || undefined, { what: 'the cluster to be ok on every node', timeoutMs: 20_000, intervalMs: 100 });
@@ -87,7 +87,7 @@ export class PrivateRedisCluster {
   }
 
   async stop(): Promise<void> {
-    running.delete(this);
+    unregisterEngine(this);
     await Promise.all(this.servers.filter((s) => s.exitCode === null && s.signalCode === null).map((s) => new Promise((resolve) => {
       s.once('exit', resolve);
       s.kill('SIGKILL');
@@ -101,8 +101,10 @@ export class PrivateRedisCluster {
   }
 }
 
-async function answers(port: number): Promise<boolean> {
+/** Whether a redis-server answers PING on this loopback port (a fresh client per probe: one client retried by hand races its own reconnects). */
+export async function redisAnswers(port: number): Promise<boolean> {
   const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  // A refused connection is the answer "not yet"; without a listener ioredis prints it as unhandled.
   probe.on('error', () => undefined);
   try {
     await probe.connect();
@@ -117,13 +119,4 @@ async function answers(port: number): Promise<boolean> {
 async function clusterOk(port: number): Promise<boolean> {
   const { stdout } = await run('redis-cli', ['-p', String(port), 'cluster', 'info']);
   return /cluster_state:ok/.test(stdout);
-}
-
-const running = new Set<PrivateRedisCluster>();
-let hooked = false;
-
-function hookExit(): void {
-  if (hooked) return;
-  hooked = true;
-  process.once('exit', () => { for (const c of running) c.killSync(); });
 }

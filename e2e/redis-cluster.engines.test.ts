@@ -79,6 +79,9 @@ describe('on a 3-master Redis Cluster', () => {
       const staff = new TestClient(backoffice.url);
       expect((await staff.logIn(await backoffice.staff('viewer'), STAFF_PASSWORD)).status).toBe(303);
       expect((await staff.get('/transactions')).status).toBe(200);
+      // Its readiness pings the sessions' cluster client too; the gateway's its own.
+      expect((await fetch(`${backoffice.internalUrl}/ready`)).status).toBe(200);
+      expect((await fetch(`${sys.internalUrls.gateway}/ready`)).status).toBe(200);
     } finally {
       await backoffice.stop();
     }

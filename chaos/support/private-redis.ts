@@ -1,18 +1,27 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Redis } from 'ioredis';
-import { freePort, redisAnswers, waitFor } from '@mm/testing';
+import { freePort, redisAnswers, registerEngine, unregisterEngine, waitFor } from '@mm/testing';
 import { track } from './child-registry.js';
 
 /**
  * A Redis server of the suite's own, on a free loopback port, configured as production must be
  * (noeviction) and keeping nothing on disk: FLUSHALL and a restart lose everything, which is the
- * fault under test, and the machine's shared Redis is never touched.
+ * fault under test, and the machine's shared Redis is never touched. Its working directory is a
+ * temporary one: a replica writes the primary's snapshot there when it syncs (it once landed in the
+ * repository's root, the suite's working directory).
  */
 export class PrivateRedis {
   private server: ChildProcess | null = null;
   private admin: Redis | null = null;
 
-  private constructor(readonly port: number, private readonly replicaOf: number | null) {}
+  private readonly dir = mkdtempSync(path.join(tmpdir(), 'mm-chaos-redis-'));
+
+  private constructor(readonly port: number, private readonly replicaOf: number | null) {
+    registerEngine(this);
+  }
 
   /** `replicaOf`: the port of a primary this one replicates (read-only, as Sentinel's replica). */
   static async start(o: { replicaOf?: number } = {}): Promise<PrivateRedis> {
@@ -29,7 +38,7 @@ export class PrivateRedis {
     const server = track(spawn('redis-server', [
       '--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction',
       ...(this.replicaOf !== null ? ['--replicaof', '127.0.0.1', String(this.replicaOf)] : []),
-    ], { stdio: 'ignore' }));
+    ], { stdio: 'ignore', cwd: this.dir }));
     this.server = server;
     await waitFor(async () => {
       if (server.exitCode !== null || server.signalCode !== null) throw new Error(`redis-server on ${this.port} exited`);
@@ -125,5 +134,13 @@ export class PrivateRedis {
 
   async stop(): Promise<void> {
     await this.kill();
+    unregisterEngine(this);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** The run ends with it up: kill -9 and delete its directory, synchronously. */
+  killSync(): void {
+    if (this.server && this.server.exitCode === null && this.server.signalCode === null) this.server.kill('SIGKILL');
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { freePort, waitFor } from '@mm/testing';
+import { freePort, registerEngine, unregisterEngine, waitFor } from '@mm/testing';
 import { track } from './child-registry.js';
 
 /**
@@ -40,6 +40,7 @@ export class PrivateSentinels {
     const admins = ports.map((port) => new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 1 }));
     for (const a of admins) a.on('error', () => undefined);
     const sentinels = new PrivateSentinels(master, ports, dir, admins, children);
+    registerEngine(sentinels);
     // Ready when each knows the replica and the two other sentinels: only then can they agree on a failover.
     await waitFor(async () => {
       const views = await Promise.all(admins.map(async (a) => {
@@ -72,6 +73,13 @@ export class PrivateSentinels {
       c.once('exit', resolve);
       c.kill('SIGKILL');
     })));
+    unregisterEngine(this);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** The run ends with them up: kill -9 and delete their directory, synchronously. */
+  killSync(): void {
+    for (const c of this.children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -15,3 +15,4 @@ export { osUserPostgres } from './os-user.js';
 export { PgBouncer, type PgBouncerOptions, type PooledDatabase } from './pgbouncer.js';
 export { PrivatePostgres, type PrivatePostgresOptions } from './private-postgres.js';
 export { PrivateRedisCluster, redisAnswers } from './redis-cluster.js';
+export { registerEngine, unregisterEngine, type Engine } from './engine-registry.js';

@@ -5,9 +5,8 @@ import {
   createApiKey, createMerchant, SecretBox, SEED_SUBSIDIARIES, setOperatorAccountCredentials, upsertOperatorAccount, upsertSubsidiary,
 } from '@mm/db/reference-data';
 import { demoMockAccounts, mockUrls, type MockUrls } from '@mm/operator-simulator';
-import { createTestDatabase, distinctFreePorts, signedClient, type TestDatabase } from '@mm/testing';
+import { createTestDatabase, distinctFreePorts, PrivatePostgres, PrivateRedisCluster, signedClient, type TestDatabase } from '@mm/testing';
 import { startMerchantReceiver, type MerchantReceiver } from './merchant-receiver.js';
-import { PrivatePostgres, PrivateRedisCluster } from '@mm/testing';
 import { PrivateRedis } from './private-redis.js';
 import { PrivateSentinels } from './private-sentinels.js';
 import { LOG_DIR, ServiceProcess } from './service-process.js';

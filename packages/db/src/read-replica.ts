@@ -36,6 +36,7 @@ const PROBE = `SELECT pg_is_in_recovery() AS standby,
 export class ReadReplica {
   private current: ReplicaState = { up: false, standby: false, lagSeconds: null };
   private timer: NodeJS.Timeout | null = null;
+  private closed = false;
   private probed = false;
   private readonly probes: pg.Pool;
   /** Reads sent to each side since start: the metric of where exports and searches went. */
@@ -47,12 +48,17 @@ export class ReadReplica {
     this.probes.on('connect', (client) => { client.on('error', () => undefined); });
   }
 
-  /** Probed once before it resolves (a replica down at start is simply not read), then every probeIntervalMs. */
+  /**
+   * Probed once before it resolves (a replica down at start is simply not read), then probeIntervalMs
+   * after each probe ends: a probe waiting out its connect timeout never has another queued behind it.
+   */
   static async start(o: ReadReplicaOptions): Promise<ReadReplica> {
     const replica = new ReadReplica(o);
-    await replica.probe();
-    replica.timer = setInterval(() => void replica.probe(), o.probeIntervalMs ?? 1000);
-    replica.timer.unref();
+    const next = async (): Promise<void> => {
+      await replica.probe();
+      if (!replica.closed) replica.timer = setTimeout(() => void next(), o.probeIntervalMs ?? 1000).unref();
+    };
+    await next();
     return replica;
   }
 
@@ -110,7 +116,8 @@ export class ReadReplica {
   }
 
   async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
     await this.probes.end().catch(() => undefined);
   }
 }

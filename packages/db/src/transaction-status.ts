@@ -13,12 +13,12 @@ const STATUS_FIELDS = [
 export type TransactionStatusRow = Pick<Transaction, (typeof STATUS_FIELDS)[number]>;
 
 const STATUS_READ = {
-  // Named: prepared once per connection, then each read sends only its two ids (unnamed through a
-  // transaction-mode pooler, where the next read may land on a server connection that never saw it).
-  name: 'mm_transaction_status',
   text: `SELECT ${columnList(STATUS_FIELDS)} FROM transactions WHERE id = $1 AND merchant_id = $2`,
   types: PRISMA_LIKE_TYPES,
 };
+// Named: prepared once per connection, then each read sends only its two ids. Unnamed through a
+// transaction-mode pooler, where the next read may land on a server connection that never saw it.
+const NAMED_STATUS_READ = { ...STATUS_READ, name: 'mm_transaction_status' };
 
 /**
  * The merchant's transaction `id` as its status read shows it, or null when there is none (another
@@ -29,7 +29,6 @@ const STATUS_READ = {
 export async function readTransactionStatus(db: Db, id: string, merchantId: string): Promise<TransactionStatusRow | null> {
   const { pool, onQuery, namedStatements } = rawAccessOf(db);
   onQuery?.(STATUS_READ.text);
-  const { name, ...unnamed } = STATUS_READ;
-  const result = await pool.query<TransactionStatusRow>({ ...(namedStatements ? { name } : {}), ...unnamed, values: [id, merchantId] });
+  const result = await pool.query<TransactionStatusRow>({ ...(namedStatements ? NAMED_STATUS_READ : STATUS_READ), values: [id, merchantId] });
   return result.rows[0] ?? null;
 }

@@ -44,14 +44,12 @@ export function readReplicaMetrics(registry: Registry, replica: ReplicaView): vo
     name: 'mm_db_replica_in_use', help: '1 while exports and searches read the replica (up, a standby, within REPLICA_MAX_LAG_S); 0 while they read the primary.', registers: [registry],
     collect() { this.set(replica.usable() ? 1 : 0); },
   });
-  const counted = { replica: 0, primary: 0 };
   new Counter({
     name: 'mm_db_replica_reads_total', help: 'Exports and searches that could read the replica, by where they went (replica or primary).', labelNames: ['target'], registers: [registry],
+    // The replica keeps the counts; each scrape reports them as they are.
     collect() {
-      for (const target of ['replica', 'primary'] as const) {
-        this.inc({ target }, replica.reads[target] - counted[target]);
-        counted[target] = replica.reads[target];
-      }
+      this.reset();
+      for (const target of ['replica', 'primary'] as const) this.inc({ target }, replica.reads[target]);
     },
   });
 }

@@ -3,9 +3,8 @@ import type { Cluster, Redis } from 'ioredis';
 /** BullMQ jobs are data: a Redis that may evict keys can silently drop them, so refuse to start. */
 export async function assertRedisNoEviction(redis: Redis | Cluster): Promise<void> {
   // A cluster: every master (CONFIG goes to one node); known once the client has the slots (after a PING).
-  const isCluster = 'nodes' in redis && typeof redis.nodes === 'function';
-  if (isCluster) await redis.ping();
-  const nodes = isCluster ? (redis as Cluster).nodes('master') : [redis as Redis];
+  if (redis.isCluster) await redis.ping();
+  const nodes = redis.isCluster ? (redis as Cluster).nodes('master') : [redis as Redis];
   for (const node of nodes) {
     const reply = (await node.config('GET', 'maxmemory-policy')) as string[];
     const policy = reply[1];

@@ -1,6 +1,6 @@
 export { QUEUE_NAMES } from './queue-names.js';
 export { defineQueue, outboxJobId, type QueueDefinition } from './queue-definition.js';
-export { createRedisConnection, bullPrefix, isRedisUnavailable, redisTargetOf, type RedisClient, type RedisConnectionOptions, type RedisTarget } from './redis-connection.js';
+export { createRedisConnection, bullPrefix, isRedisUnavailable, redisCredentialsOf, redisTargetOf, type RedisClient, type RedisConnectionOptions, type RedisTarget } from './redis-connection.js';
 export { rememberOnce } from './remember-once.js';
 export { InvalidPayloadError, QueueProducer, type ProducerOptions } from './producer.js';
 export { reportQueueDepth, jobDurations } from './queue-metrics.js';

@@ -51,13 +51,13 @@ describe('redisTargetOf and a connection behind Sentinel', () => {
   it('REDIS_URL alone is a direct connection; with REDIS_SENTINELS, the sentinels and the master name (REDIS_URL keeps the password and db)', () => {
     expect(redisTargetOf({ REDIS_URL: 'redis://127.0.0.1:6379' })).toEqual({ url: 'redis://127.0.0.1:6379' });
     expect(redisTargetOf({ REDIS_URL: 'redis://:secret@ignored:6379/2', REDIS_SENTINELS: 'sentinel-a:26379,10.0.0.7:26380', REDIS_SENTINEL_MASTER: 'mm' })).toEqual({
-      url: 'redis://:secret@ignored:6379/2', sentinels: [{ host: 'sentinel-a', port: 26379 }, { host: '10.0.0.7', port: 26380 }], sentinelMaster: 'mm',
+      url: 'redis://:secret@ignored:6379/2', sentinel: { nodes: [{ host: 'sentinel-a', port: 26379 }, { host: '10.0.0.7', port: 26380 }], master: 'mm' },
     });
   });
 
   it('asks the sentinels for the primary, with the password and db of REDIS_URL', () => {
     const redis = createRedisConnection(
-      { url: 'redis://:secret@ignored:6379/2', sentinels: [{ host: '127.0.0.1', port: 1 }], sentinelMaster: 'mm' },
+      { url: 'redis://:secret@ignored:6379/2', sentinel: { nodes: [{ host: '127.0.0.1', port: 1 }], master: 'mm' } },
       { maxRetriesPerRequest: 2 },
     );
     redis.on('error', () => undefined);

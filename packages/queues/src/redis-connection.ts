@@ -3,15 +3,16 @@ import { Cluster, Redis, type RedisOptions } from 'ioredis';
 /** A connection to Redis: one server (alone or found through Sentinel), or a Redis Cluster. */
 export type RedisClient = Redis | Cluster;
 
+type HostPort = { host: string; port: number };
+
 /** Where Redis is: a URL, the sentinels that name its primary, or the nodes of a Redis Cluster. */
 export interface RedisTarget {
   url: string;
-  sentinels?: { host: string; port: number }[];
-  sentinelMaster?: string;
-  clusterNodes?: { host: string; port: number }[];
+  sentinel?: { nodes: HostPort[]; master: string };
+  clusterNodes?: HostPort[];
 }
 
-const hostPorts = (list: string) => list.split(',').map((hostPort) => {
+const hostPorts = (list: string): HostPort[] => list.split(',').map((hostPort) => {
   const at = hostPort.lastIndexOf(':');
   return { host: hostPort.slice(0, at), port: Number(hostPort.slice(at + 1)) };
 });
@@ -23,7 +24,18 @@ const hostPorts = (list: string) => list.split(',').map((hostPort) => {
 export function redisTargetOf(env: { REDIS_URL: string; REDIS_SENTINELS?: string; REDIS_SENTINEL_MASTER?: string; REDIS_CLUSTER_NODES?: string }): RedisTarget {
   if (env.REDIS_CLUSTER_NODES) return { url: env.REDIS_URL, clusterNodes: hostPorts(env.REDIS_CLUSTER_NODES) };
   if (!env.REDIS_SENTINELS) return { url: env.REDIS_URL };
-  return { url: env.REDIS_URL, sentinels: hostPorts(env.REDIS_SENTINELS), sentinelMaster: env.REDIS_SENTINEL_MASTER ?? 'mymaster' };
+  return { url: env.REDIS_URL, sentinel: { nodes: hostPorts(env.REDIS_SENTINELS), master: env.REDIS_SENTINEL_MASTER ?? 'mymaster' } };
+}
+
+/** What a Sentinel or Cluster connection takes from REDIS_URL (its host and port name no server then). */
+export function redisCredentialsOf(url: string): { username?: string; password?: string; db: number; tls: boolean } {
+  const u = new URL(url);
+  return {
+    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    db: Number(u.pathname.slice(1) || 0),
+    tls: u.protocol === 'rediss:',
+  };
 }
 
 export interface RedisConnectionOptions {
@@ -47,21 +59,17 @@ export function createRedisConnection(target: string, options?: RedisConnectionO
 export function createRedisConnection(target: RedisTarget, options?: RedisConnectionOptions): RedisClient;
 export function createRedisConnection(target: string | RedisTarget, options: RedisConnectionOptions = {}): RedisClient {
   const common: RedisOptions = {
-    maxRetriesPerRequest: options.maxRetriesPerRequest === undefined ? null : options.maxRetriesPerRequest, enableReadyCheck: true,
+    maxRetriesPerRequest: options.maxRetriesPerRequest ?? null, enableReadyCheck: true,
     ...(options.commandTimeoutMs ? { commandTimeout: options.commandTimeoutMs } : {}),
   };
-  const { url, sentinels, sentinelMaster, clusterNodes } = typeof target === 'string' ? { url: target } : target;
-  if (!sentinels?.length && !clusterNodes?.length) return new Redis(url, common);
-  const u = new URL(url);
-  const credentials: RedisOptions = {
-    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
-    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
-    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
-  };
+  const { url, sentinel, clusterNodes } = typeof target === 'string' ? { url: target } : target;
+  if (!sentinel && !clusterNodes) return new Redis(url, common);
+  const { db, tls, ...login } = redisCredentialsOf(url);
+  const credentials: RedisOptions = { ...login, ...(tls ? { tls: {} } : {}) };
   // A cluster has no databases but 0; every key of ours carries REDIS_PREFIX's hash tag, so all of them
   // (each BullMQ queue's, whose scripts touch several keys at once, included) are in one slot.
-  if (clusterNodes?.length) return new Cluster(clusterNodes, { redisOptions: { ...common, ...credentials }, enableReadyCheck: true });
-  return new Redis({ ...common, ...credentials, sentinels, name: sentinelMaster ?? 'mymaster', db: Number(u.pathname.slice(1) || 0) });
+  if (clusterNodes) return new Cluster(clusterNodes, { redisOptions: { ...common, ...credentials }, enableReadyCheck: true });
+  return new Redis({ ...common, ...credentials, sentinels: sentinel!.nodes, name: sentinel!.master, db });
 }
 
 /** ioredis's own errors when Redis cannot be reached or does not answer in time (they carry no code). */

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { Cluster, Redis } from 'ioredis';
 import { registerEngine, unregisterEngine } from './engine-registry.js';
 import { freePort } from './free-port.js';
-import type { TestRedis } from './test-redis.js';
+import { deleteKeysUnder, type TestRedis } from './test-redis.js';
 import { waitFor } from './wait-for.js';
 
 const run = promisify(execFile);
@@ -60,16 +60,9 @@ export class PrivateRedisCluster {
   testRedis(): TestRedis & { env: Record<string, string>; cluster: Cluster } {
     const prefix = `{mmtest${randomBytes(5).toString('hex')}}`;
     const client = new Cluster(this.ports.map((port) => ({ host: '127.0.0.1', port })), { redisOptions: { maxRetriesPerRequest: 3 } });
+    // Every key under the hash tag is in one slot, on one master: a DEL of a batch of them is allowed.
     const flush = async () => {
-      for (const node of client.nodes('master')) {
-        let cursor = '0';
-        do {
-          const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-          cursor = next;
-          // One slot (the hash tag): one DEL for a batch is allowed.
-          if (keys.length > 0) await node.del(...keys);
-        } while (cursor !== '0');
-      }
+      for (const node of client.nodes('master')) await deleteKeysUnder(node, prefix);
     };
     return {
       // Names no server: on a cluster REDIS_URL only gives the password, and a connection made from it

@@ -12,17 +12,20 @@ export interface TestRedis {
   close(): Promise<void>;
 }
 
+/** Deletes every key of one server that starts with `prefix` (on a cluster: call it on each master). */
+export async function deleteKeysUnder(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await redis.del(...keys);
+  } while (cursor !== '0');
+}
+
 export async function createTestRedis(): Promise<TestRedis> {
   const prefix = `mmtest${randomBytes(5).toString('hex')}`;
   const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 3 });
-  async function flush() {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-  }
+  const flush = () => deleteKeysUnder(redis, prefix);
   return {
     url: TEST_REDIS_URL,
     prefix,

@@ -1,6 +1,6 @@
 import type { RedisClientType } from 'redis';
 import { createClient, createCluster, createSentinel } from 'redis';
-import type { RedisTarget } from '@mm/queues';
+import { redisCredentialsOf, type RedisTarget } from '@mm/queues';
 
 /** What the back-office does with its sessions' Redis connection. */
 export interface SessionRedis {
@@ -17,14 +17,11 @@ export interface SessionRedis {
  * asks the sentinels for the primary and follows a promotion, or a cluster client (docs/deployment.md).
  */
 export function sessionRedisOf(target: RedisTarget): SessionRedis {
-  if (target.clusterNodes?.length) {
-    const u = new URL(target.url);
+  const { db, tls, ...login } = redisCredentialsOf(target.url);
+  if (target.clusterNodes) {
     const cluster = createCluster({
-      rootNodes: target.clusterNodes.map((n) => ({ socket: { host: n.host, port: n.port } })),
-      defaults: {
-        ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
-        ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
-      },
+      rootNodes: target.clusterNodes.map((n) => ({ socket: { host: n.host, port: n.port, tls } })),
+      defaults: { ...login, socket: { tls } },
     });
     // A cluster client answers PING through one of its nodes; connect-redis takes it as it is.
     return Object.assign(cluster, {
@@ -32,19 +29,14 @@ export function sessionRedisOf(target: RedisTarget): SessionRedis {
       storeClient: cluster as unknown as RedisClientType,
     });
   }
-  if (!target.sentinels?.length) {
+  if (!target.sentinel) {
     const client = createClient({ url: target.url });
     return Object.assign(client, { storeClient: client as RedisClientType });
   }
-  const u = new URL(target.url);
   const sentinel = createSentinel({
-    name: target.sentinelMaster ?? 'mymaster',
-    sentinelRootNodes: target.sentinels,
-    nodeClientOptions: {
-      ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
-      ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
-      database: Number(u.pathname.slice(1) || 0),
-    },
+    name: target.sentinel.master,
+    sentinelRootNodes: target.sentinel.nodes,
+    nodeClientOptions: { ...login, database: db, socket: { tls } },
   });
   // connect-redis uses get, set, expire, del, mGet and scanIterator, which the sentinel client has too.
   return Object.assign(sentinel, { storeClient: sentinel as unknown as RedisClientType });

@@ -13,6 +13,6 @@ export { OpenApiConformance, type ReceivedResponse } from './openapi-conformance
 export { sandboxFetch, type SandboxFetch } from './sandbox-fetch.js';
 export { osUserPostgres } from './os-user.js';
 export { PgBouncer, type PgBouncerOptions, type PooledDatabase } from './pgbouncer.js';
-export { PrivatePostgres, type PrivatePostgresOptions } from './private-postgres.js';
+export { PrivatePostgres, postgresBinDir, type PrivatePostgresOptions } from './private-postgres.js';
 export { PrivateRedisCluster, redisAnswers } from './redis-cluster.js';
 export { registerEngine, unregisterEngine, type Engine } from './engine-registry.js';

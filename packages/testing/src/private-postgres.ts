@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -13,6 +13,13 @@ export interface PrivatePostgresOptions {
   maxConnections?: number;
   /** Where the server's own output goes (appended across restarts). */
   logFile?: string;
+  /**
+   * The superuser's password (in url() too), for a server whose client authentication asks for one:
+   * with hbaFile, what a deployment's PostgreSQL does (the default trusts every local connection).
+   */
+  password?: string;
+  /** Its pg_hba.conf (hba_file), instead of initdb's. */
+  hbaFile?: string;
 }
 
 /** SQLSTATE of "sorry, too many clients already". */
@@ -50,9 +57,15 @@ export class PrivatePostgres {
     registerEngine(cluster);
     try {
       if (owner) chownSync(dir, owner.uid, owner.gid);
+      if (o.password !== undefined) {
+        writeFileSync(cluster.passwordFile, `${o.password}\n`, { mode: 0o600 });
+        if (owner) chownSync(cluster.passwordFile, owner.uid, owner.gid);
+      }
       await cluster.run('initdb', [
         '-D', cluster.dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync', '--no-instructions',
+        ...(o.password !== undefined ? [`--pwfile=${cluster.passwordFile}`] : []),
       ]);
+      if (o.password !== undefined) rmSync(cluster.passwordFile);
       await cluster.boot();
     } catch (err) {
       await cluster.stop();
@@ -93,9 +106,14 @@ export class PrivatePostgres {
     return path.join(this.dir, 'data');
   }
 
+  private get passwordFile(): string {
+    return path.join(this.dir, 'password');
+  }
+
   /** The URL of one of its databases, as superuser postgres. */
   url(db: string): string {
-    return `postgresql://postgres@127.0.0.1:${this.port}/${db}`;
+    const credentials = this.o.password !== undefined ? `postgres:${encodeURIComponent(this.o.password)}` : 'postgres';
+    return `postgresql://${credentials}@127.0.0.1:${this.port}/${db}`;
   }
 
   get running(): boolean {
@@ -133,6 +151,7 @@ export class PrivatePostgres {
         '-c', 'log_lock_waits=on', '-c', 'log_line_prefix=%m [%p] %a: ',
         // In the data directory rather than /dev/shm: a kill -9 leaves nothing behind outside the temporary directory.
         '-c', 'dynamic_shared_memory_type=mmap',
+        ...(this.o.hbaFile ? ['-c', `hba_file=${this.o.hbaFile}`] : []),
       ], { ...this.identity(), detached: true, stdio: ['ignore', log, log] });
     } finally {
       if (typeof log === 'number') closeSync(log);
@@ -295,7 +314,7 @@ export class PrivatePostgres {
 }
 
 /** The newest PostgreSQL installed (Debian's /usr/lib/postgresql/<major>/bin), or CHAOS_POSTGRES_BIN. */
-function postgresBinDir(): string {
+export function postgresBinDir(): string {
   if (process.env.CHAOS_POSTGRES_BIN) return process.env.CHAOS_POSTGRES_BIN;
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'postgres'))) : [];

@@ -25,7 +25,11 @@ export class PrivateRedisCluster {
     private readonly servers: ChildProcess[],
   ) {}
 
-  static async start(masters = 3): Promise<PrivateRedisCluster> {
+  /**
+   * `join` forms the cluster from the nodes' `host:port` (redis-cli --cluster create by default): a
+   * test gives its own to check a deployment's script.
+   */
+  static async start(masters = 3, o: { join?: (nodes: string[]) => Promise<void> } = {}): Promise<PrivateRedisCluster> {
     const dir = mkdtempSync(path.join(tmpdir(), 'mm-redis-cluster-'));
     const ports: number[] = [];
     for (let i = 0; i < masters; i++) ports.push(await freePort());
@@ -39,7 +43,9 @@ export class PrivateRedisCluster {
       for (const port of ports) {
         await waitFor(async () => (await redisAnswers(port)) || undefined, { what: `redis-server on ${port}`, timeoutMs: 10_000, intervalMs: 50 });
       }
-      await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes']);
+      const nodes = ports.map((p) => `127.0.0.1:${p}`);
+      if (o.join) await o.join(nodes);
+      else await run('redis-cli', ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes']);
       await waitFor(async () => (await Promise.all(ports.map(clusterOk))).every(Boolean) || undefined, { what: 'the cluster to be ok on every node', timeoutMs: 20_000, intervalMs: 100 });
     } catch (err) {
       await cluster.stop();

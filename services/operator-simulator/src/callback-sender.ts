@@ -1,8 +1,8 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import axios from 'axios';
 import { signPayload } from '@mm/domain';
 import type { Log } from './log.js';
+import { postBody } from './post-body.js';
 import type { TimerSet } from './timer-set.js';
 import type { CallbackBody } from './wire.js';
 
@@ -27,7 +27,7 @@ export class CallbackSender {
   /** Kept-alive connections to the callback hosts, like a real operator's client: not a handshake per callback. */
   private readonly agents = (() => {
     const o = { keepAlive: true, maxSockets: CALLBACK_MAX_SOCKETS, timeout: CALLBACK_IDLE_TIMEOUT_MS, scheduling: 'lifo' as const };
-    return { httpAgent: new HttpAgent(o), httpsAgent: new HttpsAgent(o) };
+    return { http: new HttpAgent(o), https: new HttpsAgent(o) };
   })();
 
   constructor(private readonly options: CallbackSenderOptions) {}
@@ -46,8 +46,8 @@ export class CallbackSender {
     this.stopped = true;
     for (const controller of this.inFlight) controller.abort();
     this.inFlight.clear();
-    this.agents.httpAgent.destroy();
-    this.agents.httpsAgent.destroy();
+    this.agents.http.destroy();
+    this.agents.https.destroy();
   }
 
   private async attempt(url: string, payload: string, reference: string, attempt: number): Promise<void> {
@@ -59,25 +59,21 @@ export class CallbackSender {
     this.inFlight.add(controller);
     let outcome: string;
     try {
-      const res = await axios.post(url, payload, {
+      const status = await postBody(url, payload, {
         headers: {
           'Content-Type': 'application/json',
           'X-Operator-Timestamp': timestamp,
           'X-Operator-Signature': signPayload(secret, timestamp, payload),
         },
-        // axios would re-serialise (and trim) a string body; send the signed bytes untouched.
-        transformRequest: [(data: unknown) => data],
-        timeout: ATTEMPT_TIMEOUT_MS,
+        timeoutMs: ATTEMPT_TIMEOUT_MS,
         signal: controller.signal,
-        validateStatus: () => true,
-        maxRedirects: 0,
-        ...this.agents,
+        agents: this.agents,
       });
-      if (res.status >= 200 && res.status < 300) {
-        log('callback.delivered', { partner_reference: reference, attempt, status: res.status });
+      if (status >= 200 && status < 300) {
+        log('callback.delivered', { partner_reference: reference, attempt, status });
         return;
       }
-      outcome = `HTTP ${res.status}`;
+      outcome = `HTTP ${status}`;
     } catch (err) {
       if (this.stopped) return;
       outcome = err instanceof Error ? err.message : String(err);

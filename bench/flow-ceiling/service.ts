@@ -32,7 +32,8 @@ const TOLERANCE_S = 300;
 const pool = flowPool();
 await createFlowTables(pool);
 const operatorAgent = new Agent({ keepAlive: true });
-const webhookAgent = new Agent({ keepAlive: true });
+// Idle connections closed after 4 s, below the receiver's keep-alive timeout (Node's 5 s), as the dispatcher's.
+const webhookAgent = new Agent({ keepAlive: true, timeout: 4_000 });
 let ownUrl = '';
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -57,8 +58,19 @@ const signed = (req: IncomingMessage, secret: string, body: Buffer) => {
     && timestampWithinTolerance(timestamp, Date.now(), TOLERANCE_S) && signatureMatches(secret, timestamp, body, signature);
 };
 
-/** A JSON POST over `agent`: the status and the answer's text (read in full, so the socket goes back to the agent). */
+/**
+ * A JSON POST over `agent`: the status and the answer's text (read in full, so the socket goes back to
+ * the agent). A kept-alive connection the receiver closed while idle is reset when reused, before any
+ * answer: sent again once, as the system's webhook dispatcher does (Node's documented rule).
+ */
 function post(agent: Agent, url: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+  return postOnce(agent, url, body, headers).catch((err: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
+    if (err.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) return postOnce(agent, url, body, headers);
+    throw err;
+  });
+}
+
+function postOnce(agent: Agent, url: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, {
       method: 'POST', agent,
@@ -69,7 +81,7 @@ function post(agent: Agent, url: string, body: string, headers: Record<string, s
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
       res.on('error', reject);
     });
-    req.on('error', reject);
+    req.on('error', (err) => reject(Object.assign(err, { reusedSocket: req.reusedSocket })));
     req.end(body);
   });
 }

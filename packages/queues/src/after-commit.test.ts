@@ -7,21 +7,31 @@ import { TransactionUpdateWaiter } from './transaction-updates.js';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 describe('AfterCommit announcements', () => {
-  it('announces what a gateway may wait for, not a cash-in created or handed to the bridge', async () => {
+  it('announces what a gateway may wait for (a cash-in\'s move out of CREATED or INITIATED), nothing before or after it', async () => {
     const prefix = `mmtest${randomBytes(5).toString('hex')}`;
     const redis = createRedisConnection(REDIS_URL);
     const subscriber = createRedisConnection(REDIS_URL);
     const heard: string[] = [];
-    subscriber.on('message', (_channel: string, message: string) => heard.push((JSON.parse(message) as { status: string }).status));
+    subscriber.on('message', (_channel: string, message: string) => {
+      const m = JSON.parse(message) as { transaction_id: string; status: string };
+      heard.push(`${m.transaction_id} ${m.status}`);
+    });
     const waiter = await TransactionUpdateWaiter.start(subscriber, prefix);
     try {
       const afterCommit = new AfterCommit(new OutboxPublisher([]), redis, prefix);
-      const change = (status: string) => ({ transaction: { id: 't1', status, type: 'CASHIN' }, from: null, outbox: [] });
-      const pending = waiter.wait('t1', (s) => s === 'PENDING', 5_000);
-      await afterCommit.run([change('CREATED'), change('INITIATED'), change('PENDING')]);
-      expect(await pending.promise).toBe('PENDING');
-      // Published in order on one connection: PENDING heard means the others would have been heard before it.
-      expect(heard).toEqual(['PENDING']);
+      const change = (id: string, from: string | null | undefined, status: string) => ({ transaction: { id, status, type: 'CASHIN' }, from, outbox: [] });
+      const last = waiter.wait('t3', (s) => s === 'FAILED', 5_000);
+      await afterCommit.run([
+        change('t1', null, 'CREATED'), change('t1', 'CREATED', 'INITIATED'), change('t1', 'INITIATED', 'PENDING'), change('t1', 'PENDING', 'SUCCESS'),
+        // A refund's effect on its cash-in: its status does not change.
+        change('t1', undefined, 'SUCCESS'),
+        // Decided before any acknowledgement: the gateway waits for that decision.
+        change('t2', 'INITIATED', 'SUCCESS'),
+        change('t3', 'CREATED', 'FAILED'),
+      ]);
+      expect(await last.promise).toBe('FAILED');
+      // Published in order on one connection: the last one heard means the others would have been heard before it.
+      expect(heard).toEqual(['t1 PENDING', 't2 SUCCESS', 't3 FAILED']);
     } finally {
       await waiter.close();
       redis.disconnect();

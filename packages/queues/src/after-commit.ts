@@ -16,16 +16,21 @@ export interface CommittedChange {
 }
 
 /**
- * Statuses nobody waits for: the gateway waits for the operator's acknowledgement (PENDING, or a
- * decision), so announcing a cash-in created or handed to the bridge would be a Redis call per
- * cash-in for no listener.
+ * The statuses of a cash-in waiting for the operator's acknowledgement. The gateway waits for the first
+ * status past them (PENDING, or a decision), so only a move out of them is announced: announcing one
+ * into them, or any later move (PENDING to SUCCESS, a refund's effect on its cash-in), would be a Redis
+ * call per cash-in heard by every gateway and waited for by none.
  */
-const UNANNOUNCED = new Set(['CREATED', 'INITIATED']);
+const AWAITING_ACK = new Set(['CREATED', 'INITIATED']);
+
+function awaited(c: CommittedChange & { transaction: NonNullable<CommittedChange['transaction']> }): boolean {
+  return typeof c.from === 'string' && AWAITING_ACK.has(c.from) && !AWAITING_ACK.has(c.transaction.status);
+}
 
 /**
  * What follows a committed state change: its jobs go to their queues and the change is announced.
  * Both are best effort; the outbox relay covers a failed publish, and a missed announcement only
- * makes a waiting gateway answer with the state it reads itself.
+ * makes a waiting gateway answer with the state it reads itself once its wait is over.
  */
 export class AfterCommit {
   private readonly transitions: Counter<'type' | 'from' | 'to'> | null;
@@ -52,7 +57,7 @@ export class AfterCommit {
     }
     await this.publisher.publish(real.flatMap((c) => c.outbox));
     await Promise.all(
-      moved.filter((c) => !UNANNOUNCED.has(c.transaction.status)).map((c) =>
+      moved.filter(awaited).map((c) =>
         announceTransactionUpdate(this.redis, this.redisPrefix, { transaction_id: c.transaction.id, status: c.transaction.status }).catch(() => undefined),
       ),
     );

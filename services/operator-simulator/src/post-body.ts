@@ -27,6 +27,8 @@ export function postBody(url: string, body: string, o: PostBodyOptions): Promise
       signal: o.signal,
     }, (res) => {
       res.once('error', fail);
+      // Destroyed before its end (the timeout, an abort) without an error of its own: still settled.
+      res.once('close', () => { if (!res.complete) fail(new Error('the answer was cut off')); });
       res.once('end', () => {
         clearTimeout(timer);
         resolve(res.statusCode ?? 0);

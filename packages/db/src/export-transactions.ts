@@ -88,6 +88,8 @@ const types = {
     oid === INT8_OID ? (v: string) => BigInt(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
+const EXPORT_TRANSACTION = 'BEGIN READ ONLY; SET LOCAL statement_timeout = 0';
+
 class TransactionExportStream extends Readable {
   private client: pg.PoolClient | null = null;
   private rows: QueryStream | null = null;
@@ -111,14 +113,22 @@ class TransactionExportStream extends Readable {
       this.client = client;
       // A connection that breaks while checked out reports here, not to the pool.
       client.on('error', this.onClientError);
+      // A transaction of its own, read-only and with no statement timeout: the rows are read from one
+      // portal for as long as the download lasts, which a server's statement_timeout counts from the
+      // first read to the last. Direct, the export pool sets none; through a transaction-mode pooler its
+      // connections carry the gateway's (2 s), which cut every export longer than that; SET LOCAL ends
+      // with the transaction and never reaches the next client of that server connection.
+      client.query(EXPORT_TRANSACTION).catch((err: Error) => this.destroy(err));
       const rows = client.query(new QueryStream(this.query.text, this.query.values, { batchSize: this.batchSize, types }));
       this.rows = rows;
       rows.on('data', (row: ExportedTransaction) => {
         if (!this.push(row)) rows.pause();
       });
       rows.on('end', () => {
-        this.finished = true;
-        this.push(null);
+        client.query('COMMIT').then(() => {
+          this.finished = true;
+          this.push(null);
+        }, (err: Error) => this.destroy(err));
       });
       rows.on('error', (err: Error) => this.destroy(err));
       callback();

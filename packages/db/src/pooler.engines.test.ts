@@ -6,7 +6,7 @@ import { createDb, type Db } from './client.js';
 import { isDatabaseUnavailable } from './database-unavailable.js';
 import { createServiceDb } from './demo-data.js';
 import { connectionTimeouts } from './pooler-settings.js';
-import { createCashin } from './transactions/index.js';
+import { createCashin, createExportPool, exportConnections, streamTransactionExport, type ExportedTransaction } from './transactions/index.js';
 import { readTransactionStatus } from './transaction-status.js';
 
 /**
@@ -43,6 +43,35 @@ describe('through PgBouncer in transaction pooling mode', () => {
     const id = created.transaction.id;
     const reads = await Promise.all(Array.from({ length: 300 }, () => readTransactionStatus(db, id, fixture.merchantId)));
     expect(new Set(reads.map((r) => r?.id))).toEqual(new Set([id]));
+  });
+
+  it('an export reads for longer than its pooler entry\'s statement timeout (the gateway\'s): it runs in a read-only transaction of its own without one', async () => {
+    const timeouts = { statementTimeoutMs: 300, lockTimeoutMs: 300 };
+    const db = await pooled(timeouts);
+    for (let i = 0; i < 4; i++) {
+      await createCashin(db, {
+        merchantId: fixture.merchantId, merchantOrderId: `export-${i}`, amount: 1000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
+        motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: 'fp',
+      });
+    }
+    const pool = createExportPool({ databaseUrl: await bouncer.url({ dbname: fixture.database.name, ...timeouts }) });
+    try {
+      const rows: ExportedTransaction[] = [];
+      const started = Date.now();
+      const stream = streamTransactionExport(exportConnections(pool, null), { merchantId: fixture.merchantId, from: new Date(0), until: new Date(Date.now() + 86_400_000) }, { batchSize: 1 });
+      // A merchant reading slowly: the download lasts several times the statement timeout.
+      for await (const row of stream) {
+        rows.push(row as ExportedTransaction);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(Date.now() - started).toBeGreaterThan(3 * timeouts.statementTimeoutMs);
+      expect(rows.filter((r) => r.merchantOrderId.startsWith('export-')).map((r) => r.merchantOrderId)).toEqual(['export-0', 'export-1', 'export-2', 'export-3']);
+      // Its connection went back to the pool (the transaction ended), and the entry's timeout is intact.
+      expect(pool.idleCount).toBe(1);
+      expect(await connectionTimeouts(db)).toEqual(timeouts);
+    } finally {
+      await pool.end();
+    }
   });
 
   it('a lock wait ends at the lock_timeout the pooler\'s connections carry, as the database unavailable (a 503)', async () => {

@@ -32,8 +32,8 @@ export function statementName(text: string): string | undefined {
 
 /** pg's query config of a statement: named when the client may prepare statements (RawAccess.namedStatements). */
 export function queryConfig(sql: Prisma.Sql, namedStatements: boolean): pg.QueryConfig {
-  const name = namedStatements ? statementName(sql.text) : undefined;
-  return { text: sql.text, values: sql.values as unknown[], types: PRISMA_LIKE_TYPES, ...(name ? { name } : {}) };
+  // pg prepares by name only when one is given (an undefined name is an unnamed statement).
+  return { name: namedStatements ? statementName(sql.text) : undefined, text: sql.text, values: sql.values as unknown[], types: PRISMA_LIKE_TYPES };
 }
 
 /**

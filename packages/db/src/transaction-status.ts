@@ -1,5 +1,5 @@
 import { rawAccessOf, type Db } from './client.js';
-import { PRISMA_LIKE_TYPES } from './raw-query.js';
+import { PRISMA_LIKE_TYPES, statementName } from './raw-query.js';
 import type { Transaction } from './generated/prisma/client.js';
 import { columnList } from './transactions/transaction-row.js';
 
@@ -18,7 +18,8 @@ const STATUS_READ = {
 };
 // Named: prepared once per connection, then each read sends only its two ids. Unnamed through a
 // transaction-mode pooler, where the next read may land on a server connection that never saw it.
-const NAMED_STATUS_READ = { ...STATUS_READ, name: 'mm_transaction_status' };
+// Its name is the one every raw statement of the package gets (statementName), made once here.
+const NAMED_STATUS_READ = { ...STATUS_READ, name: statementName(STATUS_READ.text) };
 
 /**
  * The merchant's transaction `id` as its status read shows it, or null when there is none (another

@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders 
 import { request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { signPayload } from '@mm/domain';
-import { pinnedLookup, type TargetAgent, type WebhookConnections } from './connections.js';
+import type { TargetAgent, WebhookConnections } from './connections.js';
 import { connectionFailure, timedOut } from './merchant-reasons.js';
 import type { ResolvedAddress } from './target-guard.js';
 
@@ -58,8 +58,8 @@ type NoAnswerError = NodeJS.ErrnoException & { reusedSocket?: boolean };
 function post(req: WebhookRequest, headers: OutgoingHttpHeaders, agent: TargetAgent, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const send = req.url.protocol === 'https:' ? httpsRequest : httpRequest;
-    // The agent connects only to the checked address (connections.ts); the request is pinned as well.
-    const request = send(req.url, { method: 'POST', agent, headers, lookup: pinnedLookup(req.connectTo), signal }, resolve);
+    // The agent connects only to the checked address (connections.ts: its lookup wins over any the request has).
+    const request = send(req.url, { method: 'POST', agent, headers, signal }, resolve);
     // Every error is heard (one after the answer came is the body's, which discardBody handles).
     request.on('error', (err: NoAnswerError) => reject(Object.assign(err, { reusedSocket: request.reusedSocket })));
     request.end(req.body);

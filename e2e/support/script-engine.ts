@@ -61,11 +61,6 @@ export class ScriptEngine implements Engine {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  /** What it printed (the script's own messages included). */
-  get log(): string {
-    return this.output;
-  }
-
   /** Shut down; its directory is kept with `keepDir` (a restart on the same data). */
   async stop(o: { keepDir?: boolean } = {}): Promise<void> {
     unregisterEngine(this);

@@ -17,6 +17,17 @@ describe('Orange WebPay adapter against the WebPay mock: outcomes', () => {
   });
 
   it('the customer pays through the real HTML page (no script, CSP) and is sent back to return_url', async () => {
+    // A session that outlives a busy machine: with the suite's 500 ms, a slow page fetch and POST let the
+    // payment expire first (seen once in CI, as 'canceled' instead of 'OK').
+    const h = await startWebpayHarness({ sessionLifetimeMs: 60_000 });
+    try {
+      await payThroughThePage(h);
+    } finally {
+      await h.close();
+    }
+  });
+
+  async function payThroughThePage(h: WebpayHarness): Promise<void> {
     const req = h.request();
     const ack = await h.adapter.pushUssd(req);
     const url = ack.accepted && ack.customerAction?.type === 'REDIRECT' ? ack.customerAction.url : '';
@@ -29,7 +40,7 @@ describe('Orange WebPay adapter against the WebPay mock: outcomes', () => {
     expect(paid.status).toBe(303);
     expect(paid.headers.get('location')).toBe(req.returnUrl);
     await expect(h.settled({ ...req, providerSessionId: ack.accepted ? ack.providerSessionId : null })).resolves.toMatchObject({ providerState: 'OK' });
-  });
+  }
 
   it('Cancel on the page sends the customer to cancel_url; the payment stays INITIATED until it EXPIRES', async () => {
     const req = h.request();

@@ -29,9 +29,33 @@ describe('AfterCommit announcements', () => {
         change('t2', 'INITIATED', 'SUCCESS'),
         change('t3', 'CREATED', 'FAILED'),
       ]);
-      expect(await last.promise).toBe('FAILED');
+      expect(await last.promise).toEqual({ status: 'FAILED', fields: null });
       // Published in order on one connection: the last one heard means the others would have been heard before it.
       expect(heard).toEqual(['t1 PENDING', 't2 SUCCESS', 't3 FAILED']);
+    } finally {
+      await waiter.close();
+      redis.disconnect();
+    }
+  });
+
+  it('carries the moved row\'s acknowledged fields when given the row, dates and the customer action intact', async () => {
+    const prefix = `mmtest${randomBytes(5).toString('hex')}`;
+    const redis = createRedisConnection(REDIS_URL);
+    const waiter = await TransactionUpdateWaiter.start(createRedisConnection(REDIS_URL), prefix);
+    try {
+      const afterCommit = new AfterCommit(new OutboxPublisher([]), redis, prefix);
+      const updatedAt = new Date('2026-11-28T10:00:00.123Z');
+      const expiresAt = new Date('2026-11-28T10:05:00.123Z');
+      const moved = {
+        id: 't4', status: 'PENDING', type: 'CASHIN', merchantId: 'not announced',
+        providerTxId: null, providerSessionId: 'sess-9', providerState: 'PENDING', providerTxnStatus: null,
+        failureCode: null, failureReason: null, customerAction: { type: 'REDIRECT', url: 'https://op.example/pay/9' },
+        updatedAt, expiresAt, completedAt: null,
+      };
+      const heard = waiter.wait('t4', (s) => s === 'PENDING', 5_000);
+      await afterCommit.run([{ transaction: moved, from: 'INITIATED', outbox: [] }]);
+      const { id: _id, type: _type, merchantId: _m, ...fields } = moved;
+      expect(await heard.promise).toEqual({ status: 'PENDING', fields });
     } finally {
       await waiter.close();
       redis.disconnect();

@@ -2,11 +2,14 @@ import type { RedisClient } from './redis-connection.js';
 import { Counter, singleMetric, type Registry } from '@mm/observability';
 import type { OutboxPublisher } from './outbox-publisher.js';
 import type { PublishableOutboxRow } from './outbox-row.js';
-import { announceTransactionUpdate } from './transaction-updates.js';
+import { announceTransactionUpdate, transactionUpdateOf, type AcknowledgedFields } from './transaction-updates.js';
 
 export interface CommittedChange {
-  /** The transaction whose status changed, announced to waiting gateways; absent when none did (a refund decided). */
-  transaction?: { id: string; status: string; type?: string };
+  /**
+   * The transaction whose status changed, announced to waiting gateways; absent when none did (a refund
+   * decided). The moved row, when given whole, lets the announcement carry the acknowledged fields.
+   */
+  transaction?: { id: string; status: string; type?: string } & Partial<Omit<AcknowledgedFields, 'status'>>;
   /**
    * The status the transaction moved from, null for one just created: counted in
    * mm_transaction_transitions_total. Absent when its status did not change (a refund's own jobs).
@@ -30,7 +33,8 @@ function awaited(c: CommittedChange & { transaction: NonNullable<CommittedChange
 /**
  * What follows a committed state change: its jobs go to their queues and the change is announced.
  * Both are best effort; the outbox relay covers a failed publish, and a missed announcement only
- * makes a waiting gateway answer with the state it reads itself once its wait is over.
+ * makes a waiting gateway answer with the state it reads itself once its wait is over. An announcement
+ * carries the moved row's acknowledged fields, so the gateway that hears it answers without a read.
  */
 export class AfterCommit {
   private readonly transitions: Counter<'type' | 'from' | 'to'> | null;
@@ -58,7 +62,7 @@ export class AfterCommit {
     await this.publisher.publish(real.flatMap((c) => c.outbox));
     await Promise.all(
       moved.filter(awaited).map((c) =>
-        announceTransactionUpdate(this.redis, this.redisPrefix, { transaction_id: c.transaction.id, status: c.transaction.status }).catch(() => undefined),
+        announceTransactionUpdate(this.redis, this.redisPrefix, transactionUpdateOf(c.transaction)).catch(() => undefined),
       ),
     );
   }

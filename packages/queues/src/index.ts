@@ -12,7 +12,8 @@ export type {
   OutboxJob, OutboxPayload, OutboxQueueDefinition, OutboxTopic, PayloadOf, QueueCatalog, QueueName,
 } from './catalog.js';
 export {
-  announceTransactionUpdate, transactionUpdatesChannel, TransactionUpdateWaiter, type TransactionUpdate,
+  announceTransactionUpdate, transactionUpdateOf, transactionUpdatesChannel, TransactionUpdateWaiter,
+  type AcknowledgedFields, type HeardUpdate, type TransactionUpdate,
 } from './transaction-updates.js';
 export { operatorRequests, type OperatorRequestJob } from './definitions/operator-requests.js';
 export { operatorResults, type OperatorResultJob } from './definitions/operator-results.js';

@@ -8,9 +8,64 @@ export function transactionUpdatesChannel(redisPrefix: string): string {
   return `${redisPrefix}:transaction-updates`;
 }
 
+/**
+ * The columns of a cash-in that can change between its creation and the first move out of
+ * CREATED/INITIATED, as they were once that move committed. With the row it created, they are the
+ * whole answer the gateway gives, so it answers without reading the row back.
+ */
+export interface AcknowledgedFields {
+  status: string;
+  providerTxId: string | null;
+  providerSessionId: string | null;
+  providerState: string | null;
+  providerTxnStatus: string | null;
+  failureCode: string | null;
+  failureReason: string | null;
+  customerAction: unknown;
+  updatedAt: Date;
+  expiresAt: Date | null;
+  completedAt: Date | null;
+}
+
 export interface TransactionUpdate {
   transaction_id: string;
   status: string;
+  /** Absent from a publisher that does not know the moved row (or of a version before it was sent). */
+  fields?: Omit<AcknowledgedFields, 'updatedAt' | 'expiresAt' | 'completedAt'> & { updatedAt: string; expiresAt: string | null; completedAt: string | null };
+}
+
+/** What a waiter hears: the status, and the acknowledged fields when the publisher sent them. */
+export interface HeardUpdate {
+  status: string;
+  fields: AcknowledgedFields | null;
+}
+
+/** The announcement of a moved row: with its acknowledged fields when `moved` carries them. */
+export function transactionUpdateOf(moved: { id: string; status: string } & Partial<AcknowledgedFields>): TransactionUpdate {
+  const update: TransactionUpdate = { transaction_id: moved.id, status: moved.status };
+  if (!(moved.updatedAt instanceof Date)) return update;
+  const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+  update.fields = {
+    status: moved.status,
+    providerTxId: moved.providerTxId ?? null,
+    providerSessionId: moved.providerSessionId ?? null,
+    providerState: moved.providerState ?? null,
+    providerTxnStatus: moved.providerTxnStatus ?? null,
+    failureCode: moved.failureCode ?? null,
+    failureReason: moved.failureReason ?? null,
+    customerAction: moved.customerAction ?? null,
+    updatedAt: moved.updatedAt.toISOString(),
+    expiresAt: iso(moved.expiresAt),
+    completedAt: iso(moved.completedAt),
+  };
+  return update;
+}
+
+function heardOf(update: TransactionUpdate): HeardUpdate {
+  const f = update.fields;
+  if (!f || typeof f.updatedAt !== 'string') return { status: update.status, fields: null };
+  const date = (s: string | null) => (s === null ? null : new Date(s));
+  return { status: update.status, fields: { ...f, updatedAt: new Date(f.updatedAt), expiresAt: date(f.expiresAt), completedAt: date(f.completedAt) } };
 }
 
 export async function announceTransactionUpdate(redis: RedisClient, redisPrefix: string, update: TransactionUpdate): Promise<void> {
@@ -19,7 +74,7 @@ export async function announceTransactionUpdate(redis: RedisClient, redisPrefix:
 
 /** One subscriber connection per process; callers wait on a transaction id with a deadline. */
 export class TransactionUpdateWaiter {
-  private readonly waiters = new Map<string, Set<(status: string) => void>>();
+  private readonly waiters = new Map<string, Set<(update: TransactionUpdate) => void>>();
 
   private constructor(private readonly subscriber: RedisClient) {}
 
@@ -33,20 +88,20 @@ export class TransactionUpdateWaiter {
     return waiter;
   }
 
-  /** Resolves with the first announced status accepted by `until`, or null after `timeoutMs`. */
-  wait(transactionId: string, until: (status: string) => boolean, timeoutMs: number): { promise: Promise<string | null>; cancel(): void } {
-    let done: (s: string | null) => void = () => undefined;
-    const promise = new Promise<string | null>((resolve) => { done = resolve; });
-    const listener = (status: string) => { if (until(status)) finish(status); };
+  /** Resolves with the first announcement whose status `until` accepts, or null after `timeoutMs`. */
+  wait(transactionId: string, until: (status: string) => boolean, timeoutMs: number): { promise: Promise<HeardUpdate | null>; cancel(): void } {
+    let done: (heard: HeardUpdate | null) => void = () => undefined;
+    const promise = new Promise<HeardUpdate | null>((resolve) => { done = resolve; });
+    const listener = (update: TransactionUpdate) => { if (until(update.status)) finish(heardOf(update)); };
     const timer = setTimeout(() => finish(null), timeoutMs);
     const set = this.waiters.get(transactionId) ?? new Set();
     set.add(listener);
     this.waiters.set(transactionId, set);
-    const finish = (s: string | null) => {
+    const finish = (heard: HeardUpdate | null) => {
       clearTimeout(timer);
       set.delete(listener);
       if (set.size === 0) this.waiters.delete(transactionId);
-      done(s);
+      done(heard);
     };
     return { promise, cancel: () => finish(null) };
   }
@@ -58,7 +113,7 @@ export class TransactionUpdateWaiter {
     } catch {
       return;
     }
-    for (const listener of this.waiters.get(update.transaction_id) ?? []) listener(update.status);
+    for (const listener of this.waiters.get(update.transaction_id) ?? []) listener(update);
   }
 
   async close(): Promise<void> {

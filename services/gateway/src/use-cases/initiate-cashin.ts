@@ -4,6 +4,7 @@ import { createCashin, readTransaction } from '@mm/db/transactions';
 import type { AfterCommit, TransactionUpdateWaiter } from '@mm/queues';
 import type { FaultHooks } from '../faults/fault-hooks.js';
 import type { CashinBody } from '../validation/cashin-schema.js';
+import { acknowledgedCashin } from './acknowledged-cashin.js';
 import { chooseOperator, type OperatorChoice } from './choose-operator.js';
 import { assertAmountInRange, replayOf } from './order-rules.js';
 import { requestFingerprint } from './request-fingerprint.js';
@@ -62,8 +63,10 @@ export async function initiateCashin(deps: InitiateCashinDeps, merchantId: strin
   // Subscribe before publishing: the acknowledgement may come back before publish() returns.
   const ack = deps.waiter.wait(result.transaction.id, (s) => !AWAITING_ACK.has(s), deps.ackWaitMs);
   await deps.afterCommit.run([{ transaction: result.transaction, from: null, outbox: result.outbox }]);
-  await ack.promise;
-  // Read back either way: without an announcement the row may still have moved to INITIATED.
+  const heard = await ack.promise;
+  if (heard?.fields) return { replayed: false, transaction: acknowledgedCashin(result.transaction, heard.fields) };
+  // Without the acknowledged fields (no announcement in time, or one without them) the row is read:
+  // it may have moved to INITIATED, or further.
   const current = await readTransaction(deps.db, { id: result.transaction.id });
   return { replayed: false, transaction: current ?? result.transaction };
 }

@@ -1,7 +1,9 @@
 export { createCashin, OPERATOR_REQUEST_TOPIC, type NewCashin, type CreateCashinResult } from './create-cashin.js';
 export { createCashout, CASHOUT_REQUEST_TOPIC, type NewCashout, type CreateCashoutResult } from './create-cashout.js';
 export { approveCashout, rejectCashout, type CashoutDecision } from './decide-cashout.js';
-export { transition, EXPIRY_TOPIC, type TransitionRequest, type TransitionOutcome, type TransitionPatch } from './transition.js';
+export {
+  transition, lockForMove, moveLocked, EXPIRY_TOPIC, type LockedTransaction, type TransitionRequest, type TransitionOutcome, type TransitionPatch,
+} from './transition.js';
 export { applyOperatorResult } from './apply-operator-result.js';
 export { settleOperatorResult, type SettledResult } from './settle-operator-result.js';
 export { moveNow, type MoveNowOptions } from './move-now.js';

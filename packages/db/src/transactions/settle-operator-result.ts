@@ -2,7 +2,7 @@ import { isConfirmedPayment, type OperatorResult } from '@mm/domain';
 import type { Tx } from '../client.js';
 import { holdLateSuccess, type HeldLateSuccess } from '../refunds/late-success-return.js';
 import { applyOperatorResult } from './apply-operator-result.js';
-import type { TransitionOutcome } from './transition.js';
+import type { LockedTransaction, TransitionOutcome } from './transition.js';
 
 export type SettledResult =
   /** The cash-in moved (a late success after EXPIRED credits the merchant, decisions 4). */
@@ -15,17 +15,17 @@ export type SettledResult =
  * and when it refuses a confirmed payment because the cash-in is FAILED, the return of its money to the
  * customer, in the same database transaction. Null when nothing changes (still pending, a repeat, a
  * return already started). The one place the bridge (callbacks, status answers) and reconciliation apply
- * an operator's word.
+ * an operator's word. The cash-in is named by its id, or given as the row the caller locked (lockForMove).
  */
 export async function settleOperatorResult(
   tx: Tx,
-  transactionId: string,
+  target: string | LockedTransaction,
   result: OperatorResult & { providerSessionId?: string | null },
   cause: string,
 ): Promise<SettledResult | null> {
-  const moved = await applyOperatorResult(tx, transactionId, result, cause);
+  const moved = await applyOperatorResult(tx, target, result, cause);
   if (moved) return { ...moved, held: null, moved: true };
   if (!isConfirmedPayment(result)) return null;
-  const held = await holdLateSuccess(tx, transactionId, result);
+  const held = await holdLateSuccess(tx, typeof target === 'string' ? target : target.id, result);
   return held && { outbox: held.outbox, held, moved: false };
 }

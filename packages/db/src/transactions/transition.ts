@@ -53,6 +53,22 @@ export interface TransitionOutcome {
   outbox: OutboxRow[];
 }
 
+/** A transaction row read under its lock for a move, with its merchant's webhook URL (lockForMove). */
+export type LockedTransaction = Transaction & { webhookUrl: string | null };
+
+/**
+ * The row's lock for a move, reading the whole row (the state machine runs here, on it) and the
+ * merchant's webhook URL. By its provider reference for an operator's word about it, which then needs
+ * no read of its own before the transaction.
+ */
+export async function lockForMove(tx: Tx, by: { id: string } | { providerReference: string }): Promise<LockedTransaction | null> {
+  const where = 'id' in by ? Prisma.sql`t.id = ${by.id}::uuid` : Prisma.sql`t.provider_reference = ${by.providerReference}`;
+  const [locked] = await tx.$queryRaw<LockedTransaction[]>`
+    SELECT ${transactionColumns('t')}, m.webhook_url AS "webhookUrl" FROM transactions t JOIN merchants m ON m.id = t.merchant_id
+     WHERE ${where} FOR UPDATE OF t`;
+  return locked ?? null;
+}
+
 /**
  * The one way a transaction changes state: a conditional move from an allowed source status, its
  * journal entries, its history row and its outbox rows, all inside the caller's database transaction.
@@ -64,11 +80,14 @@ export interface TransitionOutcome {
  * The moved row is computed here from the locked one, which nothing else can change meanwhile.
  */
 export async function transition(tx: Tx, req: TransitionRequest): Promise<TransitionOutcome | null> {
+  const locked = await lockForMove(tx, { id: req.transactionId });
+  return locked ? moveLocked(tx, locked, req) : null;
+}
+
+/** transition() of a row the caller locked with lockForMove in the same database transaction (`req.transactionId` is its id). */
+export async function moveLocked(tx: Tx, locked: LockedTransaction, req: TransitionRequest): Promise<TransitionOutcome | null> {
+  if (locked.id !== req.transactionId) throw new Error(`move of ${req.transactionId} asked on the locked row of ${locked.id}`);
   const now = req.now ?? new Date();
-  const [locked] = await tx.$queryRaw<(Transaction & { webhookUrl: string | null })[]>`
-    SELECT ${transactionColumns('t')}, m.webhook_url AS "webhookUrl" FROM transactions t JOIN merchants m ON m.id = t.merchant_id
-     WHERE t.id = ${req.transactionId}::uuid FOR UPDATE OF t`;
-  if (!locked) return null;
   const { webhookUrl, ...current } = locked;
   const from = current.status as TransactionStatus;
   const type = current.type as TransactionType;

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import type { Db } from '@mm/db';
+import { createDb, type Db } from '@mm/db';
 import { createCashin, transition } from '@mm/db/transactions';
 import { createLogger } from '@mm/observability';
 import type { OperatorAdapter } from '@mm/operators';
@@ -65,6 +65,14 @@ describe('operator result for a cash-in that is already final', () => {
       msg: 'operator confirmed a payment that is FAILED here: its money is held in suspense and returned to the customer',
     }));
     expect(lines.filter((l) => l.level === 50)).toEqual([]);
+  });
+
+  it('a signed result for a reference nobody knows changes nothing and is logged', async () => {
+    lines.length = 0;
+    const before = await db.transaction.count();
+    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapters: oneAdapter(noStatus) })(result('MM-NOBODY-KNOWS', 'OK'));
+    expect(await db.transaction.count()).toBe(before);
+    expect(lines).toContainEqual(expect.objectContaining({ level: 40, providerReference: 'MM-NOBODY-KNOWS', msg: 'operator result for an unknown reference ignored' }));
   });
 
   it('a duplicate cancel of a FAILED cash-in is just a duplicate: no error', async () => {
@@ -178,5 +186,23 @@ describe('operator result OK without its 200', () => {
     const signed: OperatorResultJob = { ...okWithout200(t.providerReference), provider_txn_status: '200', operator: 'WAVE' };
     await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapters: oneAdapter(noStatus) })(signed);
     expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'SUCCESS', providerTxId: 'MP7' });
+  });
+
+  it('a signed result that decides is applied in one database transaction of two statements, the row locked by its reference: no read before it', async () => {
+    const t = await pendingCashin('capture-statements', 'WAVE');
+    const sent: string[] = [];
+    const counted = createDb({ databaseUrl: fixture.database.url, poolSize: 1, onQuery: (q) => sent.push(q) });
+    try {
+      const signed: OperatorResultJob = { ...okWithout200(t.providerReference), provider_txn_status: '200', operator: 'WAVE' };
+      await operatorResultsHandler({ db: counted, afterCommit: noEffects, logger, adapters: oneAdapter(noStatus) })(signed);
+      // The COMMIT stands for its BEGIN (sent in the same round trip as the statement bound).
+      expect(sent).toHaveLength(3);
+      expect(sent[0]).toMatch(/t\.provider_reference = \$1 FOR UPDATE OF t/);
+      expect(sent[1]).toMatch(/^\s*WITH moved AS \(UPDATE transactions/);
+      expect(sent[2]).toBe('COMMIT');
+      expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'SUCCESS', providerTxId: 'MP7' });
+    } finally {
+      await counted.$disconnect();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { Db, Transaction } from '@mm/db';
-import { readTransaction, settleOperatorResult, type HeldLateSuccess } from '@mm/db/transactions';
+import { lockForMove, readTransaction, settleOperatorResult, type HeldLateSuccess, type LockedTransaction } from '@mm/db/transactions';
 import { isConfirmedPayment, needsStatusConfirmation, type OperatorResult } from '@mm/domain';
 import { paymentLookupOf, type OperatorAdapter, type OperatorAdapters } from '@mm/operators';
 import type { AfterCommit, OperatorResultJob } from '@mm/queues';
@@ -40,6 +40,44 @@ export function applySignedResultNow(deps: OperatorResultsDeps) {
 
 /** False (and nothing done) only when the result needs the operator and `operatorAllowed` is false. */
 async function takeResult(deps: OperatorResultsDeps, payload: OperatorResultJob, { operatorAllowed }: { operatorAllowed: boolean }): Promise<boolean> {
+  const received: Result = {
+    providerState: payload.provider_state,
+    providerTxnStatus: payload.provider_txn_status,
+    providerTxId: payload.provider_tx_id,
+    failureReason: payload.failure_reason,
+    providerSessionId: payload.provider_session_id,
+  };
+  // A hint (an unsigned callback) and an OK without its 200 are only reasons to ask the payment's own operator.
+  if (payload.source === 'hint' || needsStatusConfirmation(received)) return takeAfterRead(deps, payload, received, { operatorAllowed });
+  return (await applyUnderLock(deps, payload, received)) || takeAfterRead(deps, payload, received, { operatorAllowed });
+}
+
+/**
+ * A result that decides by itself (signed, or the operator's status answer), applied in the usual case
+ * (a cash-in of the operator that signed it) under the row's lock taken by its reference: no read of
+ * the row before its transaction. False, and nothing changed, for any other row (unknown, a cash-out,
+ * another operator's payment), which takeAfterRead then handles.
+ */
+async function applyUnderLock(deps: OperatorResultsDeps, payload: OperatorResultJob, received: Result): Promise<boolean> {
+  const signer = payload.source === 'callback' ? payload.operator ?? 'SIMULATOR' : null;
+  let row: LockedTransaction | null = null;
+  const step = await commitStep(deps, async (tx) => {
+    row = await lockForMove(tx, { providerReference: payload.provider_reference });
+    if (!row || row.type !== 'CASHIN' || (signer !== null && signer !== row.operator)) {
+      row = null;
+      return null;
+    }
+    return settleOperatorResult(tx, row, received, `operator-result:${payload.source}`);
+  }, { rawStatements: true });
+  // Assigned inside the step, which control-flow analysis does not follow.
+  const taken = row as LockedTransaction | null;
+  if (!taken) return false;
+  if (isConfirmedPayment(received) && !step?.moved) await reportCapturedButFailed(deps, taken.id, payload.provider_reference, step?.held ?? null);
+  return true;
+}
+
+/** Any result: the row read first, the operator asked when the result alone cannot be applied. */
+async function takeAfterRead(deps: OperatorResultsDeps, payload: OperatorResultJob, received: Result, { operatorAllowed }: { operatorAllowed: boolean }): Promise<boolean> {
   const t = await readTransaction(deps.db, { providerReference: payload.provider_reference });
   if (!t) {
     deps.logger.warn({ providerReference: payload.provider_reference }, 'operator result for an unknown reference ignored');
@@ -50,15 +88,8 @@ async function takeResult(deps: OperatorResultsDeps, payload: OperatorResultJob,
     deps.logger.warn({ transaction_id: t.id, providerReference: payload.provider_reference, source: payload.source }, 'operator result for a cash-out reference ignored');
     return true;
   }
-  const received: Result = {
-    providerState: payload.provider_state,
-    providerTxnStatus: payload.provider_txn_status,
-    providerTxId: payload.provider_tx_id,
-    failureReason: payload.failure_reason,
-    providerSessionId: payload.provider_session_id,
-  };
-  // A hint (an unsigned callback), a result signed by another operator than the payment's (its secret proves
-  // nothing about this payment) and an OK without its 200 are only reasons to ask the payment's own operator.
+  // A result signed by another operator than the payment's (its secret proves nothing about this payment)
+  // is only a reason to ask the payment's own operator, as a hint is.
   const foreign = payload.source === 'callback' && (payload.operator ?? 'SIMULATOR') !== t.operator;
   const askOperator = payload.source === 'hint' || foreign || needsStatusConfirmation(received);
   if (askOperator && !operatorAllowed) return false;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -124,6 +124,11 @@ describe('admin CLI: reconcile, reconcile:import, reconcile:report', () => {
       [DAY, 2, 2],
     ]);
     expect(await db.operatorRecord.count({ where: { source: 'STATEMENT' } })).toBe(4);
+    // Who brought the operator's word, and which file exactly, recorded with it.
+    expect(await db.auditEntry.findMany({ where: { action: 'reconciliation.import' }, select: { actor: true, staffId: true, targetType: true, targetId: true, after: true } })).toEqual([{
+      actor: 'admin-cli', staffId: null, targetType: 'operator_account', targetId: 'CI:SIMULATOR',
+      after: { file: 'good.csv', sha256: createHash('sha256').update(await readFile(file)).digest('hex'), records: 4, days: ['2026-11-26', DAY] },
+    }]);
     const open = await db.reconciliationCase.findMany({ where: { state: 'OPEN' } });
     expect(Object.fromEntries(open.map((c) => [c.recordKey, [c.category, Number(c.difference)]]))).toEqual({
       [refs.missing!]: ['MISSING_AT_OPERATOR', -2000], 'op:OP-9': ['UNKNOWN_TO_US', 700], 'op:OP-10': ['UNKNOWN_TO_US', 800],

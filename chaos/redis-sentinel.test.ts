@@ -4,6 +4,7 @@ import { createStaffUser } from '@mm/db/staff';
 import { waitFor } from '@mm/testing';
 import { startChaosSystem, type ChaosSystem } from './support/chaos-system.js';
 import { restartedServices, settle, violations } from './support/invariants.js';
+import { unreconciled } from './support/reconcile-all.js';
 import { merchantSender, runLoad } from './support/load.js';
 
 /**
@@ -68,3 +69,11 @@ it('the Redis primary killed -9 mid-load: its replica promoted, every service fo
   await waitFor(async () => (await staff.get('/transactions')).status === 200 || undefined, { what: 'the staff session read from the new primary', timeoutMs: 30_000 });
   console.info(`redis-sentinel: replica promoted ${promotedMs} ms after the kill -9 of the primary; a cash-in made then completed (202 and its SUCCESS webhook) ${recoveredMs} ms after the kill; load answers ${JSON.stringify(report.statuses)}`);
 });
+
+// Last, on everything the scenario left: the books agree with the operator's own records
+// (docs/reconciliation.md), by the operations command itself, with nothing left for a person.
+it("its data reconciles with the operator's records: every movement matched, no case open", async () => {
+  const { problems, matched } = await unreconciled(sys);
+  expect(problems).toEqual([]);
+  expect(matched).toBeGreaterThan(0);
+}, 120_000);

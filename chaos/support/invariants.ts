@@ -97,6 +97,8 @@ export async function violations(sys: ChaosSystem): Promise<string[]> {
   // session), and our outcome agrees with what the operator did. Cash-outs are payouts: checked below.
   const reached = new Set(events.filter((e) => e.toStatus === 'PENDING').map((e) => e.transactionId));
   const cashins = transactions.filter((t) => t.type === 'CASHIN');
+  // Indexed once: a soak's hundred thousand cash-ins, each compared with every refund or event, took hours.
+  const refundsOf = groupBy(refunds, (r) => r.transactionId);
   for (const t of cashins) {
     const operator = operators.view(t);
     const at = operator?.where ?? t.operator;
@@ -109,7 +111,7 @@ export async function violations(sys: ChaosSystem): Promise<string[]> {
     const credited = t.status === 'SUCCESS' || t.status === 'REVERSED';
     const taken = operator?.taken === true;
     // A late success for a FAILED cash-in is the customer's money, given back (decisions 13), not the merchant's.
-    const returned = t.status === 'FAILED' && refunds.some((r) => r.transactionId === t.id && r.origin === 'LATE_SUCCESS' && r.status === 'SUCCESS');
+    const returned = t.status === 'FAILED' && (refundsOf.get(t.id) ?? []).some((r) => r.origin === 'LATE_SUCCESS' && r.status === 'SUCCESS');
     if (credited !== taken && !returned && !(taken && (t.status === 'PENDING' || t.status === 'EXPIRED'))) {
       found.push(`operator: ${t.id} (${at}) is ${t.status} but the operator says ${operator?.state ?? 'it never saw it'}`);
     }
@@ -117,7 +119,7 @@ export async function violations(sys: ChaosSystem): Promise<string[]> {
 
   // Refunds: within the amount, paid out exactly once when SUCCESS, never when FAILED.
   for (const t of transactions) {
-    const sum = refunds.filter((r) => r.transactionId === t.id && r.status !== 'FAILED').reduce((s, r) => s + r.amount, 0n);
+    const sum = (refundsOf.get(t.id) ?? []).filter((r) => r.status !== 'FAILED').reduce((s, r) => s + r.amount, 0n);
     if (sum > t.amount) found.push(`refund: ${t.id} refunds ${sum} of ${t.amount}`);
   }
   // Each refund paid out exactly once when SUCCESS, never when FAILED, by the operator's record of it (its
@@ -135,7 +137,7 @@ export async function violations(sys: ChaosSystem): Promise<string[]> {
   for (const t of cashins) {
     const given = operators.view(t)?.refundsPaid;
     if (given === null || given === undefined) continue;
-    const succeeded = refunds.filter((r) => r.transactionId === t.id && r.status === 'SUCCESS').length;
+    const succeeded = (refundsOf.get(t.id) ?? []).filter((r) => r.status === 'SUCCESS').length;
     if (given !== succeeded) found.push(`refund: ${t.id} (${operators.view(t)!.where}) has ${succeeded} refunds SUCCESS but the operator paid back ${given}`);
   }
 
@@ -147,21 +149,34 @@ export async function violations(sys: ChaosSystem): Promise<string[]> {
   // One webhook event per terminal change (and none other), each delivered at least once.
   const transactionHooks = webhookEvents.filter((w) => w.eventType === 'transaction.status_changed');
   const terminalChanges = events.filter((x) => NOTIFIED.includes(x.toStatus));
+  const hooksOf = groupBy(transactionHooks, (w) => `${w.transactionId} ${(w.payload as { status?: string }).status}`);
   for (const e of terminalChanges) {
-    const matching = transactionHooks.filter((w) => w.transactionId === e.transactionId && (w.payload as { status?: string }).status === e.toStatus);
-    if (matching.length !== 1) found.push(`webhook: ${e.transactionId} -> ${e.toStatus} has ${matching.length} events`);
+    const matching = hooksOf.get(`${e.transactionId} ${e.toStatus}`)?.length ?? 0;
+    if (matching !== 1) found.push(`webhook: ${e.transactionId} -> ${e.toStatus} has ${matching} events`);
   }
   if (transactionHooks.length !== terminalChanges.length) {
     found.push(`webhook: ${transactionHooks.length} transaction events for ${terminalChanges.length} terminal changes`);
   }
+  const refundHooksOf = groupBy(webhookEvents.filter((w) => w.eventType === 'refund.status_changed'), (w) => w.refundId);
   for (const r of refunds.filter((x) => x.status !== 'PENDING')) {
-    const n = webhookEvents.filter((w) => w.refundId === r.id && w.eventType === 'refund.status_changed').length;
+    const n = refundHooksOf.get(r.id)?.length ?? 0;
     // The return of a late success is not the merchant's business: never notified.
     const expected = r.origin === 'LATE_SUCCESS' ? 0 : 1;
     if (n !== expected) found.push(`webhook: refund ${r.id} ${r.status} has ${n} events`);
   }
   found.push(...deliveryViolations(sys, webhookEvents));
   return found;
+}
+
+function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
 }
 
 /** Every event reached the merchant, always with its own event_id, identical bytes and a valid signature. */

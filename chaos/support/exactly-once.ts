@@ -1,5 +1,6 @@
 import { lateSuccessPosting, refundPosting, transactionPosting, type TransactionStatus, type TransactionType } from '@mm/domain';
 import type { ChaosSystem } from './chaos-system.js';
+import { groupBy } from './group-by.js';
 
 /**
  * What `violations()` allows but a run without faults must not show: work done twice. Its checks are
@@ -24,7 +25,7 @@ export async function doneTwice(sys: ChaosSystem): Promise<string[]> {
 
   // One push per cash-in: every cash-in of a run without faults reaches the operator. One payout per
   // cash-out that was sent (an approver's rejection sends nothing).
-  const history = group(events, (e) => e.transactionId);
+  const history = groupBy(events, (e) => e.transactionId);
   for (const t of transactions) {
     if (t.type === 'CASHOUT') {
       const sent = (history.get(t.id) ?? []).some((e) => e.toStatus === 'INITIATED') ? 1 : 0;
@@ -47,7 +48,7 @@ export async function doneTwice(sys: ChaosSystem): Promise<string[]> {
   }
 
   // One journal per movement of money: the postings are exactly those its changes call for.
-  const booked = group(journals, (j) => j.refund_id ?? `t:${j.transaction_id}`);
+  const booked = groupBy(journals, (j) => j.refund_id ?? `t:${j.transaction_id}`);
   const same = (key: string, expected: (string | undefined)[]) => {
     const want = expected.filter((p): p is string => p !== undefined).sort();
     const got = (booked.get(key) ?? []).map((j) => j.posting).sort();
@@ -68,7 +69,7 @@ export async function doneTwice(sys: ChaosSystem): Promise<string[]> {
   }
 
   // Each webhook event sent once and received once: the endpoint is healthy, so no attempt is retried.
-  const received = group(sys.receivers.flatMap((r) => r.deliveries), (d) => String(d.body.event_id));
+  const received = groupBy(sys.receivers.flatMap((r) => r.deliveries), (d) => String(d.body.event_id));
   const tried = new Map(attempts.map((a) => [a.eventId, a._count._all]));
   for (const w of webhookEvents) {
     const n = received.get(w.id)?.length ?? 0;
@@ -76,15 +77,4 @@ export async function doneTwice(sys: ChaosSystem): Promise<string[]> {
     if (tried.get(w.id) !== 1) found.push(`webhook: event ${w.id} has ${tried.get(w.id) ?? 0} recorded attempts`);
   }
   return found;
-}
-
-function group<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
-  const map = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = map.get(k);
-    if (list) list.push(item);
-    else map.set(k, [item]);
-  }
-  return map;
 }

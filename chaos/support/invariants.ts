@@ -3,6 +3,7 @@ import { signatureMatches } from '@mm/domain';
 import { waitFor } from '@mm/testing';
 import { cashoutViolations } from './cashout-invariants.js';
 import type { ChaosSystem } from './chaos-system.js';
+import { groupBy } from './group-by.js';
 import { OperatorRecords } from './operator-records.js';
 
 const NOTIFIED = ['SUCCESS', 'FAILED', 'EXPIRED', 'REVERSED'];
@@ -166,17 +167,6 @@ export async function violations(sys: ChaosSystem): Promise<string[]> {
   }
   found.push(...deliveryViolations(sys, webhookEvents));
   return found;
-}
-
-function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  return groups;
 }
 
 /** Every event reached the merchant, always with its own event_id, identical bytes and a valid signature. */

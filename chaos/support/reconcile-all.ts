@@ -39,11 +39,23 @@ export async function reconcileAll(sys: ChaosSystem): Promise<ReconciledDay[]> {
  * an account that could not be reconciled, with its differences by category; empty when the books agree
  * with every operator's. Also what was matched, so a scenario can tell "nothing to compare" from "agrees".
  */
-export async function unreconciled(sys: ChaosSystem): Promise<{ problems: string[]; matched: number }> {
+async function unreconciled(sys: ChaosSystem): Promise<{ problems: string[]; matched: number }> {
   const days = await reconcileAll(sys);
   const problems = days.filter((d) => d.open_cases > 0 || d.errors.length > 0).map((d) => {
     const differences = Object.entries(d.by_category).filter(([c, t]) => c !== 'MATCHED' && t.count > 0).map(([c, t]) => `${c} ${t.count}`);
     return `${d.operator} ${d.date}: ${d.open_cases} open case(s) [${differences.join(', ')}]${d.errors.map((e) => ` ${e.country_code}: ${e.error}`).join('')}`;
   });
   return { problems, matched: days.reduce((n, d) => n + d.matched, 0) };
+}
+
+/**
+ * The last test of a scenario file: on everything its scenarios left, the books agree with the operator's
+ * own records, by the operations command itself, with nothing left for a person and something matched.
+ */
+export function itEndsReconciled(system: () => ChaosSystem): void {
+  it("its data reconciles with the operator's records: every movement matched, no case open", async () => {
+    const { problems, matched } = await unreconciled(system());
+    expect(problems).toEqual([]);
+    expect(matched).toBeGreaterThan(0);
+  }, 120_000);
 }

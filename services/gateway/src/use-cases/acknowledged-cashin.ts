@@ -7,18 +7,5 @@ import type { AcknowledgedFields } from '@mm/queues';
  * changes before that move, so this is the row the move committed, without reading it back.
  */
 export function acknowledgedCashin(created: Transaction, fields: AcknowledgedFields): Transaction {
-  return {
-    ...created,
-    status: fields.status,
-    providerTxId: fields.providerTxId,
-    providerSessionId: fields.providerSessionId,
-    providerState: fields.providerState,
-    providerTxnStatus: fields.providerTxnStatus,
-    failureCode: fields.failureCode,
-    failureReason: fields.failureReason,
-    customerAction: fields.customerAction as Transaction['customerAction'],
-    updatedAt: fields.updatedAt,
-    expiresAt: fields.expiresAt,
-    completedAt: fields.completedAt,
-  };
+  return { ...created, ...fields, customerAction: fields.customerAction as Transaction['customerAction'] };
 }

@@ -1,7 +1,7 @@
 import { createDb, type Db } from './client.js';
 import { createMerchant } from './merchants.js';
 import { SEED_SUBSIDIARIES, upsertSubsidiary } from './subsidiaries.js';
-import { applyOperatorResult, createCashin, moveNow } from './transactions/index.js';
+import { applyOperatorResult, applyOperatorResultIfUnchanged, createCashin, moveNow } from './transactions/index.js';
 import { recordDeliveryOutcome } from './webhooks/index.js';
 import { createDbTestDatabase, type DbTestDatabase } from '@mm/testing/test-database';
 
@@ -64,5 +64,21 @@ describe('statements per step of a cash-in', () => {
     }));
     expect(delivered.result.recordedAs).toBe('DELIVERED');
     expect(kinds(delivered.statements)).toEqual(['statement']);
+  });
+
+  it('captured by the process that saw it acknowledged: 1 statement, no transaction around it', async () => {
+    const created = await createCashin(db, {
+      merchantId, merchantOrderId: 'budget-2', amount: 1000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
+      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: 'fp2',
+    });
+    if (created.kind !== 'created') throw new Error('not created');
+    const t = created.transaction;
+    await moveNow(db, { transactionId: t.id, to: 'INITIATED', ofType: 'CASHIN', cause: 'operator-request' });
+    const acknowledged = await moveNow(db, { transactionId: t.id, to: 'PENDING', ofType: 'CASHIN', cause: 'operator-ack', patch: { providerState: 'PENDING' } });
+    const captured = await counted(() => applyOperatorResultIfUnchanged(db, acknowledged!.seen!, {
+      providerState: 'OK', providerTxnStatus: '200', providerTxId: 'TX2', failureReason: null,
+    }, 'operator-result:callback'));
+    expect(captured.result).toMatchObject({ transaction: { status: 'SUCCESS' } });
+    expect(kinds(captured.statements)).toEqual(['statement']);
   });
 });

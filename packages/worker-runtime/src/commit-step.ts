@@ -1,5 +1,5 @@
 import { completeOutbox, runPgTransaction, runTransaction, type Db, type Tx } from '@mm/db';
-import { moveNow, type TransitionOutcome, type TransitionRequest } from '@mm/db/transactions';
+import { moveNow, type TransitionRequest } from '@mm/db/transactions';
 import type { AfterCommit, CommittedChange } from '@mm/queues';
 
 export interface StepContext {
@@ -45,7 +45,7 @@ export async function commitMove(
   ctx: StepContext,
   req: TransitionRequest & { ofType: NonNullable<TransitionRequest['ofType']> },
   options: { completes?: string } = {},
-): Promise<TransitionOutcome | null> {
+): Promise<Awaited<ReturnType<typeof moveNow>>> {
   const change = await moveNow(ctx.db, req, { completesOutbox: options.completes });
   await ctx.afterCommit.run([change]);
   return change;

@@ -9,6 +9,7 @@ import type { BridgeEnv } from './env.js';
 import { cashoutRequestsHandler } from './processors/cashout-requests.js';
 import { customerCodesHandler } from './processors/customer-codes.js';
 import { operatorRequestsHandler } from './processors/operator-requests.js';
+import { SeenPending } from './seen-pending.js';
 import { applySignedResultNow, operatorResultsHandler, type OperatorResultsDeps } from './processors/operator-results.js';
 import { reconciliationRunsHandler } from './processors/reconciliation-runs.js';
 import { reportOpenCases } from './reconciliation/metrics.js';
@@ -71,8 +72,9 @@ export function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides =
         registers: [metrics],
       });
       const lateReturns = lateSuccessReturns(metrics, ['started']);
+      const seenPending = new SeenPending();
       const resultsDeps: OperatorResultsDeps = {
-        db, afterCommit, logger, adapters,
+        db, afterCommit, logger, adapters, seenPending,
         onCapturedButFailed: () => capturedButFailed.inc(),
         onLateSuccessHeld: () => lateReturns.inc({ outcome: 'started' }),
       };
@@ -100,7 +102,7 @@ export function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides =
           'operator-requests': {
             concurrency: env.BRIDGE_CONCURRENCY,
             handler: operatorRequestsHandler({
-              db, adapters, afterCommit, now,
+              db, adapters, afterCommit, now, seenPending,
               callbackUrl: (t) => callbackUrlFor(env.OPERATOR_CALLBACK_BASE_URL, t),
               returnUrl: (t) => `${env.PUBLIC_BASE_URL.replace(/\/$/, '')}/pay/${t.id}`,
               confirmationTimeoutMs: Math.round(env.CASHIN_CONFIRMATION_TIMEOUT_S * 1000),

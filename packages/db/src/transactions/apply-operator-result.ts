@@ -1,6 +1,8 @@
 import { outcomeOfOperatorResult, type OperatorResult } from '@mm/domain';
-import type { Tx } from '../client.js';
-import { moveLocked, transition, type LockedTransaction, type TransitionOutcome, type TransitionRequest } from './transition.js';
+import type { Db, Tx } from '../client.js';
+import {
+  moveIfUnchanged, moveLocked, transition, type LockedTransaction, type SeenTransaction, type TransitionOutcome, type TransitionRequest,
+} from './transition.js';
 
 /**
  * Applies what the operator says about a cash-in (callback, status query) through the state machine.
@@ -15,10 +17,32 @@ export async function applyOperatorResult(
   result: OperatorResult & { providerSessionId?: string | null },
   cause: string,
 ): Promise<TransitionOutcome | null> {
+  const req = operatorResultMove(typeof target === 'string' ? target : target.id, result, cause);
+  if (!req) return null;
+  return typeof target === 'string' ? transition(tx, req) : moveLocked(tx, target, req);
+}
+
+/**
+ * applyOperatorResult() on a cash-in as this process last saw it (the row its acknowledgement returned),
+ * in one autocommit statement without its lock taken first: 'changed' when the row is no longer that
+ * one (nothing written), for the caller to apply the result under the lock as usual.
+ */
+export async function applyOperatorResultIfUnchanged(
+  db: Db,
+  seen: SeenTransaction,
+  result: OperatorResult & { providerSessionId?: string | null },
+  cause: string,
+): Promise<TransitionOutcome | null | 'changed'> {
+  const req = operatorResultMove(seen.id, result, cause);
+  return req ? moveIfUnchanged(db, seen, req) : null;
+}
+
+/** The move an operator's result asks of a cash-in, null when it decides nothing (still pending). */
+function operatorResultMove(transactionId: string, result: OperatorResult & { providerSessionId?: string | null }, cause: string): TransitionRequest | null {
   const outcome = outcomeOfOperatorResult(result);
   if (!outcome) return null;
-  const req: TransitionRequest = {
-    transactionId: typeof target === 'string' ? target : target.id,
+  return {
+    transactionId,
     to: outcome.to,
     ofType: 'CASHIN',
     cause,
@@ -31,5 +55,4 @@ export async function applyOperatorResult(
       ...(result.providerSessionId ? { providerSessionId: result.providerSessionId } : {}),
     },
   };
-  return typeof target === 'string' ? transition(tx, req) : moveLocked(tx, target, req);
 }

@@ -2,9 +2,9 @@ export { createCashin, OPERATOR_REQUEST_TOPIC, type NewCashin, type CreateCashin
 export { createCashout, CASHOUT_REQUEST_TOPIC, type NewCashout, type CreateCashoutResult } from './create-cashout.js';
 export { approveCashout, rejectCashout, type CashoutDecision } from './decide-cashout.js';
 export {
-  transition, lockForMove, moveLocked, EXPIRY_TOPIC, type LockedTransaction, type TransitionRequest, type TransitionOutcome, type TransitionPatch,
+  transition, lockForMove, moveLocked, moveIfUnchanged, type SeenTransaction, EXPIRY_TOPIC, type LockedTransaction, type TransitionRequest, type TransitionOutcome, type TransitionPatch,
 } from './transition.js';
-export { applyOperatorResult } from './apply-operator-result.js';
+export { applyOperatorResult, applyOperatorResultIfUnchanged } from './apply-operator-result.js';
 export { settleOperatorResult, type SettledResult } from './settle-operator-result.js';
 export { moveNow, type MoveNowOptions } from './move-now.js';
 export { moveToNextCheck, nextPendingCheck } from './pending-checks.js';

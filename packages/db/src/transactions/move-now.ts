@@ -6,7 +6,7 @@ import { rawQuery } from '../raw-query.js';
 import { retryOnConflict, runTransaction } from '../run-transaction.js';
 import { newOutboxRows, outboxInsert } from './record-change.js';
 import { setColumns, transactionColumns } from './transaction-row.js';
-import { eventDetail, jobsOfMove, transition, type TransitionOutcome, type TransitionRequest } from './transition.js';
+import { eventDetail, jobsOfMove, transition, type SeenTransaction, type TransitionOutcome, type TransitionRequest } from './transition.js';
 
 export interface MoveNowOptions {
   /** An outbox row marked done with the move, whether the move happens or not (the job that asked for it). */
@@ -19,9 +19,11 @@ export interface MoveNowOptions {
  * statement instead of a database transaction of four round trips, on the path every cash-in takes
  * twice. The type is named, so the possible sources and their postings are known before the row is
  * read; a move that could post or notify from one of them runs through transition() as usual. The
- * statement goes on the client's pg pool (rawQuery), without Prisma's per-query work.
+ * statement goes on the client's pg pool (rawQuery), without Prisma's per-query work. A move made so
+ * returns the row as seen (its version and its merchant's webhook URL), from which the next move can be
+ * made without the lock first (moveIfUnchanged).
  */
-export async function moveNow(db: Db, req: TransitionRequest & { ofType: TransactionType }, options: MoveNowOptions = {}): Promise<TransitionOutcome | null> {
+export async function moveNow(db: Db, req: TransitionRequest & { ofType: TransactionType }, options: MoveNowOptions = {}): Promise<(TransitionOutcome & { seen?: SeenTransaction }) | null> {
   const sources = allowedSources(req.to, req.ofType).filter((s) => !req.from || req.from.includes(s));
   const effectless = !NOTIFIED_STATUSES.includes(req.to) && sources.every((s) => transactionPosting(req.ofType, s, req.to, 1) === null);
   if (!effectless) {
@@ -40,12 +42,14 @@ export async function moveNow(db: Db, req: TransitionRequest & { ofType: Transac
   const done = options.completesOutbox
     ? Prisma.sql`, done AS (UPDATE outbox SET completed_at = ${now}::timestamptz WHERE id = ${options.completesOutbox}::uuid AND completed_at IS NULL)`
     : Prisma.empty;
-  const [row] = await retryOnConflict(() => rawQuery<Transaction & { fromStatus: TransactionStatus }>(db, Prisma.sql`
-    WITH old AS (SELECT id, status FROM transactions WHERE id = ${req.transactionId}::uuid FOR UPDATE),
+  const [row] = await retryOnConflict(() => rawQuery<SeenTransaction & { fromStatus: TransactionStatus }>(db, Prisma.sql`
+    WITH old AS (
+      SELECT t.id, t.status, m.webhook_url FROM transactions t JOIN merchants m ON m.id = t.merchant_id
+       WHERE t.id = ${req.transactionId}::uuid FOR UPDATE OF t),
     moved AS (
       UPDATE transactions t SET ${setColumns(changed)} FROM old
        WHERE t.id = old.id AND old.status = ANY(${sources as string[]}::text[]) AND t.type = ${req.ofType}
-      RETURNING ${transactionColumns('t')}, old.status AS "fromStatus"),
+      RETURNING ${transactionColumns('t')}, old.status AS "fromStatus", old.webhook_url AS "webhookUrl", t.xmin::text AS "rowVersion"),
     -- The history row's source status is the one the lock found.
     history AS (
       INSERT INTO transaction_events (transaction_id, from_status, to_status, cause, detail, created_at)
@@ -56,6 +60,6 @@ export async function moveNow(db: Db, req: TransitionRequest & { ofType: Transac
     ${done}
     SELECT * FROM moved`));
   if (!row) return null;
-  const { fromStatus, ...transaction } = row;
-  return { from: fromStatus, transaction, outbox };
+  const { fromStatus, webhookUrl, rowVersion, ...transaction } = row;
+  return { from: fromStatus, transaction, outbox, seen: { ...transaction, webhookUrl, rowVersion } };
 }

@@ -2,7 +2,9 @@ import {
   allowedSources, NOTIFIED_STATUSES, transactionPosting, transactionStatusChangedPayload,
   type TransactionStatus, type TransactionType,
 } from '@mm/domain';
-import type { Tx } from '../client.js';
+import type { Db, Tx } from '../client.js';
+import { rawQuery } from '../raw-query.js';
+import { retryOnConflict } from '../run-transaction.js';
 import { Prisma, type Transaction } from '../generated/prisma/client.js';
 import { postedCount, postingCte } from '../ledger.js';
 import type { OutboxRow } from '../outbox.js';
@@ -86,6 +88,64 @@ export async function transition(tx: Tx, req: TransitionRequest): Promise<Transi
 
 /** transition() of a row the caller locked with lockForMove in the same database transaction (`req.transactionId` is its id). */
 export async function moveLocked(tx: Tx, locked: LockedTransaction, req: TransitionRequest): Promise<TransitionOutcome | null> {
+  const move = planMove(locked, req);
+  if (!move) return null;
+  const [row] = await tx.$queryRaw<MoveResult[]>(move.statement(Prisma.empty, Prisma.empty));
+  return move.outcome(row);
+}
+
+/**
+ * A row as a statement returned it (a cash-in's acknowledgement), with its version (PostgreSQL's xmin,
+ * which every update of the row changes and a lock does not) and its merchant's webhook URL then.
+ */
+export type SeenTransaction = LockedTransaction & { rowVersion: string };
+
+/**
+ * transition() of a row as it was seen, in one autocommit statement and without its lock taken first:
+ * the move is planned on the seen row, and the statement applies it only if the row is still that
+ * version and the merchant's webhook URL still that one; otherwise it raises row_changed_since_read,
+ * which undoes all its writes, and 'changed' is returned for the caller to take the lock and decide
+ * again. Null when the state machine refuses the move on the seen row (nothing sent).
+ *
+ * Only for a row whose status sends no webhook (PENDING): its held check (an earlier event of the
+ * transaction still PENDING) is read at the statement's start, before the row's lock, so it could miss
+ * the release of an earlier event committed meanwhile (the reason record_webhook_attempt locks first);
+ * a row in such a status has no webhook event, and its version proves none was added.
+ */
+export async function moveIfUnchanged(db: Db, seen: SeenTransaction, req: TransitionRequest): Promise<TransitionOutcome | null | 'changed'> {
+  if (NOTIFIED_STATUSES.includes(seen.status as TransactionStatus)) throw new Error(`moveIfUnchanged of ${seen.id}: a ${seen.status} row may have webhook events`);
+  const { rowVersion, ...locked } = seen;
+  const move = planMove(locked, req);
+  if (!move) return null;
+  const guard = Prisma.sql`AND xmin = ${rowVersion}::xid
+      AND (SELECT webhook_url FROM merchants WHERE id = ${seen.merchantId}::uuid) IS NOT DISTINCT FROM ${seen.webhookUrl}::text`;
+  const check = Prisma.sql`, CASE WHEN EXISTS (SELECT 1 FROM moved) THEN true ELSE row_changed_since_read(${seen.id}::uuid) END AS unchanged`;
+  try {
+    const [row] = await retryOnConflict(() => rawQuery<MoveResult>(db, move.statement(guard, check)));
+    return move.outcome(row);
+  } catch (err) {
+    if ((err as { code?: unknown }).code === ROW_CHANGED) return 'changed';
+    throw err;
+  }
+}
+
+/** The SQLSTATE row_changed_since_read raises. */
+const ROW_CHANGED = 'MM409';
+
+interface MoveResult { held: boolean | null; postedCount: number | null }
+
+interface PlannedMove {
+  /** The move's statement; `guard` narrows its UPDATE, `check` adds result columns. */
+  statement(guard: Prisma.Sql, check: Prisma.Sql): Prisma.Sql;
+  outcome(row: MoveResult | undefined): TransitionOutcome;
+}
+
+/**
+ * A move computed from the row it starts from (the state machine runs here): null when the row is not
+ * in an allowed source status (duplicate and late messages are harmless), else its one statement with
+ * its history, jobs, webhook event and posting.
+ */
+function planMove(locked: LockedTransaction, req: TransitionRequest): PlannedMove | null {
   if (locked.id !== req.transactionId) throw new Error(`move of ${req.transactionId} asked on the locked row of ${locked.id}`);
   const now = req.now ?? new Date();
   const { webhookUrl, ...current } = locked;
@@ -123,17 +183,21 @@ export async function moveLocked(tx: Tx, locked: LockedTransaction, req: Transit
   // ones, are locked only while the transaction commits.
   const posting = transactionPosting(type, from, req.to, Number(transaction.amount));
   const scope = { merchantId: transaction.merchantId, countryCode: transaction.countryCode, currency: transaction.currency };
-  const [row] = await tx.$queryRaw<{ held: boolean | null; postedCount: number | null }[]>`
-    WITH moved AS (UPDATE transactions SET ${setColumns(changed)} WHERE id = ${transaction.id}::uuid RETURNING id),
+  return {
+    statement: (guard, check) => Prisma.sql`
+    WITH moved AS (UPDATE transactions SET ${setColumns(changed)} WHERE id = ${transaction.id}::uuid ${guard} RETURNING id),
     ${change.ctes}
     ${event ? Prisma.sql`, ${event.ctes}` : Prisma.empty}
     ${posting ? Prisma.sql`, ${postingCte('moved', scope, posting, transaction.id)}` : Prisma.empty}
-    SELECT ${event ? Prisma.sql`(SELECT held FROM earlier)` : Prisma.sql`NULL::boolean`} AS held, ${posting ? postedCount : Prisma.sql`NULL::int AS "postedCount"`}`;
-  if (posting && row?.postedCount !== 1) throw new Error(`transaction ${transaction.id}: its ${posting.name} posting was not written`);
-  const outbox = [...change.outbox];
-  const eventJob = event?.outboxRow(row?.held === true);
-  if (eventJob) outbox.push(eventJob);
-  return { from, transaction, outbox };
+    SELECT ${event ? Prisma.sql`(SELECT held FROM earlier)` : Prisma.sql`NULL::boolean`} AS held, ${posting ? postedCount : Prisma.sql`NULL::int AS "postedCount"`}${check}`,
+    outcome: (row) => {
+      if (posting && row?.postedCount !== 1) throw new Error(`transaction ${transaction.id}: its ${posting.name} posting was not written`);
+      const outbox = [...change.outbox];
+      const eventJob = event?.outboxRow(row?.held === true);
+      if (eventJob) outbox.push(eventJob);
+      return { from, transaction, outbox };
+    },
+  };
 }
 
 /** The jobs a move queues: the caller's, and a PENDING cash-in's first check (its first poll, else its expiry). */

@@ -4,6 +4,7 @@ import { applyOperatorResult, transition, type TransitionRequest } from '@mm/db/
 import { OperatorRefusedError, paymentLookupOf, type CustomerAction, type OperatorAdapter, type OperatorAdapters, type UssdPushRequest } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type OperatorRequestJob } from '@mm/queues';
 import { commitMove, commitStep } from '@mm/worker-runtime';
+import type { SeenPending } from '../seen-pending.js';
 
 export interface OperatorRequestsDeps {
   db: Db;
@@ -16,6 +17,8 @@ export interface OperatorRequestsDeps {
   confirmationTimeoutMs: number;
   /** Status polls after PENDING, in ms (those past the confirmation delay are dropped). */
   statusPollsMs?: number[];
+  /** Where the acknowledged cash-ins are kept as seen, for their result to be applied without a lock first. */
+  seenPending?: SeenPending;
   now?: () => number;
 }
 
@@ -34,7 +37,13 @@ export function operatorRequestsHandler(deps: OperatorRequestsDeps) {
       await completeOutbox(deps.db, payload.outbox_id);
       return;
     }
-    await push(deps, t, payload.outbox_id, job, now);
+    // A result arriving while this push is under way waits for its acknowledgement (SeenPending).
+    const over = deps.seenPending?.pushing(t.providerReference);
+    try {
+      await push(deps, t, payload.outbox_id, job, now);
+    } finally {
+      over?.();
+    }
   };
 }
 
@@ -65,7 +74,8 @@ async function push(deps: OperatorRequestsDeps, t: Transaction, outboxId: string
     return;
   }
   if (ack.accepted) {
-    await commitMove(deps, pendingMove(deps, t.id, 'operator-ack', ack.providerSessionId, now, ack.customerAction), { completes: outboxId });
+    const moved = await commitMove(deps, pendingMove(deps, t.id, 'operator-ack', ack.providerSessionId, now, ack.customerAction), { completes: outboxId });
+    if (moved?.seen) deps.seenPending?.remember(moved.seen);
     return;
   }
   await commitStep(deps, (tx) => transition(tx, {

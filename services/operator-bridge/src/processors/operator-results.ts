@@ -1,10 +1,13 @@
 import type { Db, Transaction } from '@mm/db';
-import { lockForMove, readTransaction, settleOperatorResult, type HeldLateSuccess, type LockedTransaction } from '@mm/db/transactions';
+import {
+  applyOperatorResultIfUnchanged, lockForMove, readTransaction, settleOperatorResult, type HeldLateSuccess, type LockedTransaction,
+} from '@mm/db/transactions';
 import { isConfirmedPayment, needsStatusConfirmation, type OperatorResult } from '@mm/domain';
 import { paymentLookupOf, type OperatorAdapter, type OperatorAdapters } from '@mm/operators';
 import type { AfterCommit, OperatorResultJob } from '@mm/queues';
 import type { Logger } from '@mm/observability';
 import { commitStep } from '@mm/worker-runtime';
+import type { SeenPending } from '../seen-pending.js';
 
 export interface OperatorResultsDeps {
   db: Db;
@@ -16,6 +19,8 @@ export interface OperatorResultsDeps {
   onCapturedButFailed?(): void;
   /** Counts late successes whose return to the customer was started (decisions 13). */
   onLateSuccessHeld?(): void;
+  /** The cash-ins this process acknowledged, as seen then: their result is applied in one statement. */
+  seenPending?: SeenPending;
 }
 
 type Result = OperatorResult & { providerSessionId?: string | null };
@@ -49,7 +54,27 @@ async function takeResult(deps: OperatorResultsDeps, payload: OperatorResultJob,
   };
   // A hint (an unsigned callback) and an OK without its 200 are only reasons to ask the payment's own operator.
   if (payload.source === 'hint' || needsStatusConfirmation(received)) return takeAfterRead(deps, payload, received, { operatorAllowed });
-  return (await applyUnderLock(deps, payload, received)) || takeAfterRead(deps, payload, received, { operatorAllowed });
+  return (await applyAsSeen(deps, payload, received))
+    || (await applyUnderLock(deps, payload, received))
+    || takeAfterRead(deps, payload, received, { operatorAllowed });
+}
+
+/**
+ * A result that decides by itself, for a cash-in this process acknowledged and still holds as seen then
+ * (the usual case with one bridge process, or a callback routed to the one that pushed; one that arrives
+ * while the push is under way here waits for its acknowledgement): one autocommit statement, applied only
+ * if the row is still that version. False, and nothing changed, when it is not
+ * held, is not the signer's, or has changed since, or when the result moves nothing: the lock's path
+ * decides those as before.
+ */
+async function applyAsSeen(deps: OperatorResultsDeps, payload: OperatorResultJob, received: Result): Promise<boolean> {
+  const seen = await deps.seenPending?.take(payload.provider_reference);
+  if (!seen || seen.status !== 'PENDING' || seen.type !== 'CASHIN') return false;
+  if (payload.source === 'callback' && (payload.operator ?? 'SIMULATOR') !== seen.operator) return false;
+  const moved = await applyOperatorResultIfUnchanged(deps.db, seen, received, `operator-result:${payload.source}`);
+  if (moved === null || moved === 'changed') return false;
+  await deps.afterCommit.run([moved]);
+  return true;
 }
 
 /**

@@ -164,7 +164,8 @@ async function systemPhases(): Promise<void> {
         notes: `${completedNotes(f)}; answers ${JSON.stringify(saturated.answers)}; ${failures(saturated)}; ${outcome(satSettled)}; CPU ms per cash-in: ${satCpuUse}`,
       });
 
-      const rate = Math.max(1, Math.round(0.7 * f.perS));
+      // BENCH_STEADY_RATE fixes the offered rate, so that two versions' latencies compare at the same load.
+      const rate = process.env.BENCH_STEADY_RATE ? Number(process.env.BENCH_STEADY_RATE) : Math.max(1, Math.round(0.7 * f.perS));
       console.log(`cash-in at 70% of saturation: ${rate} req/s offered for ${seconds} s`);
       const steady = await runLoad({ kind: 'cashin', url: sys.gatewayUrl, connections: Math.max(connections, 100), durationS: seconds, rate, prefix: 'steady', ...api });
       const steadySettled = await settle(sys, 'steady');

@@ -63,14 +63,14 @@ async function takeResult(deps: OperatorResultsDeps, payload: OperatorResultJob,
  * A result that decides by itself, for a cash-in this process acknowledged and still holds as seen then
  * (the usual case with one bridge process, or a callback routed to the one that pushed; one that arrives
  * while the push is under way here waits for its acknowledgement): one autocommit statement, applied only
- * if the row is still that version. False, and nothing changed, when it is not
- * held, is not the signer's, or has changed since, or when the result moves nothing: the lock's path
- * decides those as before.
+ * if the row is still that version (a cash-in's, by the move it makes). False, and nothing changed, when
+ * it is not held, is not the signer's, or has changed since, or when the result moves nothing: the
+ * lock's path decides those as before.
  */
 async function applyAsSeen(deps: OperatorResultsDeps, payload: OperatorResultJob, received: Result): Promise<boolean> {
   const seen = await deps.seenPending?.take(payload.provider_reference);
-  if (!seen || seen.status !== 'PENDING' || seen.type !== 'CASHIN') return false;
-  if (payload.source === 'callback' && (payload.operator ?? 'SIMULATOR') !== seen.operator) return false;
+  if (!seen || seen.status !== 'PENDING') return false;
+  if (signedByAnother(payload, seen.operator)) return false;
   const moved = await applyOperatorResultIfUnchanged(deps.db, seen, received, `operator-result:${payload.source}`);
   if (moved === null || moved === 'changed') return false;
   await deps.afterCommit.run([moved]);
@@ -84,11 +84,10 @@ async function applyAsSeen(deps: OperatorResultsDeps, payload: OperatorResultJob
  * another operator's payment), which takeAfterRead then handles.
  */
 async function applyUnderLock(deps: OperatorResultsDeps, payload: OperatorResultJob, received: Result): Promise<boolean> {
-  const signer = payload.source === 'callback' ? payload.operator ?? 'SIMULATOR' : null;
   let row: LockedTransaction | null = null;
   const step = await commitStep(deps, async (tx) => {
     row = await lockForMove(tx, { providerReference: payload.provider_reference });
-    if (!row || row.type !== 'CASHIN' || (signer !== null && signer !== row.operator)) {
+    if (!row || row.type !== 'CASHIN' || signedByAnother(payload, row.operator)) {
       row = null;
       return null;
     }
@@ -99,6 +98,14 @@ async function applyUnderLock(deps: OperatorResultsDeps, payload: OperatorResult
   if (!taken) return false;
   if (isConfirmedPayment(received) && !step?.moved) await reportCapturedButFailed(deps, taken.id, payload.provider_reference, step?.held ?? null);
   return true;
+}
+
+/**
+ * A callback signed by another operator than the payment's: its secret proves nothing about this
+ * payment. A status answer was asked of the payment's own operator; a hint is signed by nobody.
+ */
+function signedByAnother(payload: OperatorResultJob, paymentOperator: string): boolean {
+  return payload.source === 'callback' && (payload.operator ?? 'SIMULATOR') !== paymentOperator;
 }
 
 /** Any result: the row read first, the operator asked when the result alone cannot be applied. */
@@ -115,7 +122,7 @@ async function takeAfterRead(deps: OperatorResultsDeps, payload: OperatorResultJ
   }
   // A result signed by another operator than the payment's (its secret proves nothing about this payment)
   // is only a reason to ask the payment's own operator, as a hint is.
-  const foreign = payload.source === 'callback' && (payload.operator ?? 'SIMULATOR') !== t.operator;
+  const foreign = signedByAnother(payload, t.operator);
   const askOperator = payload.source === 'hint' || foreign || needsStatusConfirmation(received);
   if (askOperator && !operatorAllowed) return false;
   if (foreign) deps.logger.warn({ transaction_id: t.id, operator: t.operator, signedBy: payload.operator ?? 'SIMULATOR' }, 'signed result from another operator than the payment\'s: taken as a hint');

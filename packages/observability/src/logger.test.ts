@@ -1,5 +1,8 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { Writable } from 'node:stream';
-import { createLogger, logFormatFrom } from './logger.js';
+import { fileURLToPath } from 'node:url';
+import { waitFor } from '@mm/testing';
+import { createLogger, DEFAULT_LOG_FLUSH_MS, logFlushMsFrom, logFormatFrom } from './logger.js';
 
 function sink(): { stream: Writable; lines: string[] } {
   const lines: string[] = [];
@@ -62,5 +65,62 @@ describe('LOG_FORMAT', () => {
 
   it('refuses any other value', () => {
     expect(() => logFormatFrom({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT must be json or pretty/);
+  });
+});
+
+describe('stdout (JSON lines, LOG_FLUSH_MS)', () => {
+  const LOGGER = fileURLToPath(new URL('./logger.ts', import.meta.url));
+  const children: ChildProcess[] = [];
+  afterEach(() => { for (const c of children.splice(0)) c.kill('SIGKILL'); });
+
+  /** A process of its own logging to its real stdout (a pipe here, as under a container runtime); each read of the pipe is one chunk. */
+  function logging(script: string, env: Record<string, string>): { chunks: string[]; exited: Promise<number | null> } {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e',
+      `import { createLogger } from ${JSON.stringify(LOGGER)}; const log = createLogger('t', 'info'); ${script}`], {
+      env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    const chunks: string[] = [];
+    child.stdout!.on('data', (c: Buffer) => chunks.push(c.toString()));
+    return { chunks, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
+  }
+  const lines = (chunks: string[]): number[] => chunks.join('').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { i: number }).i);
+
+  it('gathers the lines of a burst and writes them together, in order, within LOG_FLUSH_MS', async () => {
+    const run = logging('for (let i = 0; i < 20; i++) log.info({ i }, "line"); setTimeout(() => {}, 30_000);', { LOG_FLUSH_MS: '150' });
+    await waitFor(() => lines(run.chunks).length === 20, { what: 'the 20 lines', timeoutMs: 10_000 });
+    expect(lines(run.chunks)).toEqual([...Array(20).keys()]);
+    expect(run.chunks).toHaveLength(1);
+  });
+
+  it('writes what is still gathered when the process exits', async () => {
+    const run = logging('for (let i = 0; i < 5; i++) log.info({ i }, "line"); process.exit(3);', {});
+    expect(await run.exited).toBe(3);
+    expect(lines(run.chunks)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('hands 4 KiB over at once, without waiting for the deadline', async () => {
+    const run = logging('for (let i = 0; i < 200; i++) log.info({ i, pad: "x".repeat(100) }, "line"); setTimeout(() => {}, 30_000);', { LOG_FLUSH_MS: '10000' });
+    await waitFor(() => lines(run.chunks).length >= 150, { what: 'the lines past the first 4 KiB batches', timeoutMs: 5_000 });
+    expect(lines(run.chunks)).toEqual([...Array(lines(run.chunks).length).keys()]);
+  });
+
+  it('LOG_FLUSH_MS=0: each line written as it is logged', async () => {
+    const run = logging('let i = 0; const t = setInterval(() => { log.info({ i }, "line"); if (++i === 3) clearInterval(t); }, 300);', { LOG_FLUSH_MS: '0' });
+    await run.exited;
+    expect(lines(run.chunks)).toEqual([0, 1, 2]);
+    expect(run.chunks).toHaveLength(3);
+  });
+});
+
+describe('LOG_FLUSH_MS', () => {
+  it('is an integer of milliseconds from 0 to 10000, 100 by default', () => {
+    expect(logFlushMsFrom({})).toBe(DEFAULT_LOG_FLUSH_MS);
+    expect(DEFAULT_LOG_FLUSH_MS).toBe(100);
+    expect(logFlushMsFrom({ LOG_FLUSH_MS: ' 0 ' })).toBe(0);
+    expect(logFlushMsFrom({ LOG_FLUSH_MS: '250' })).toBe(250);
+    for (const bad of ['-1', '1.5', 'soon', '10001']) {
+      expect(() => logFlushMsFrom({ LOG_FLUSH_MS: bad })).toThrow(`invalid environment: LOG_FLUSH_MS must be an integer from 0 to 10000, not "${bad}"`);
+    }
   });
 });

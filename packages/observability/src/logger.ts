@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type Logger, type LoggerOptions } from 'pino';
 import { isColorSupported, prettyFactory } from 'pino-pretty';
 
 export type { Logger };
@@ -29,17 +29,89 @@ export function logFormatFrom(env: NodeJS.ProcessEnv): { format: LogFormat; igno
   return { format: asked, ignored: null };
 }
 
+/** Default of LOG_FLUSH_MS: how long a JSON line may wait in memory before it is written to stdout. */
+export const DEFAULT_LOG_FLUSH_MS = 100;
+
+/**
+ * LOG_FLUSH_MS: JSON lines to stdout are gathered and written together, at the latest this many
+ * milliseconds after the first of them (or once 4 KiB are waiting, or at exit); 0 writes each line as
+ * it is logged, as pino does by default. An integer from 0 to 10 000, or an error.
+ */
+export function logFlushMsFrom(env: NodeJS.ProcessEnv): number {
+  const raw = (env.LOG_FLUSH_MS ?? '').trim();
+  if (raw === '') return DEFAULT_LOG_FLUSH_MS;
+  const ms = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(ms <= 10_000)) throw new Error(`invalid environment: LOG_FLUSH_MS must be an integer from 0 to 10000, not ${JSON.stringify(env.LOG_FLUSH_MS)}`);
+  return ms;
+}
+
+// A stuck reader of stdout must not stall payments: past this much waiting in memory, lines are dropped.
+const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+const BATCH_BYTES = 4096;
+
+interface LineSink { write(line: string): void; flushAtExit(): void }
+const batchers = new Set<LineSink>();
+let exitHooked = false;
+
+/**
+ * Stdout for JSON lines, gathered and handed to pino's destination (asynchronous writes, partial
+ * writes and EAGAIN handled) one batch at a time: each line written on its own was a write through
+ * libuv's thread pool on the path of every request, a seventh of the operator simulator's busy time
+ * and 4-5% of the gateway's and the dispatcher's. A kill -9 loses the lines of the last `flushMs` at
+ * most; at any other exit they are written synchronously, after what the destination still held.
+ */
+function batchedStdout(flushMs: number): LineSink {
+  const out = pino.destination({ dest: 1, sync: false, maxLength: MAX_BUFFERED_BYTES });
+  let waiting: string[] = [];
+  let bytes = 0;
+  let timer: NodeJS.Timeout | null = null;
+  const handOver = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (waiting.length === 0) return;
+    const batch = waiting.join('');
+    waiting = [];
+    bytes = 0;
+    out.write(batch);
+  };
+  const sink: LineSink = {
+    write(line) {
+      waiting.push(line);
+      bytes += line.length;
+      // The deadline starts with the first line waiting: a quiet process keeps no timer running.
+      if (bytes >= BATCH_BYTES) handOver();
+      else timer ??= setTimeout(handOver, flushMs).unref();
+    },
+    // Whether pino's own exit handler ran before this one or runs after, flushSync writes what is left.
+    flushAtExit() { handOver(); out.flushSync(); },
+  };
+  batchers.add(sink);
+  if (!exitHooked) {
+    exitHooked = true;
+    process.on('exit', () => { for (const b of batchers) b.flushAtExit(); });
+  }
+  return sink;
+}
+
 /**
  * A pino logger named after the service. Without a destination it writes to stdout in the format of
- * LOG_FORMAT; with one (tests reading log lines) it writes JSON unless `format` says otherwise.
+ * LOG_FORMAT (JSON lines batched as LOG_FLUSH_MS says); with one (tests reading log lines) it writes
+ * JSON unless `format` says otherwise, each line as logged.
  */
 export function createLogger(service: string, level = 'info', destination?: NodeJS.WritableStream, format?: LogFormat): Logger {
   const options = { name: service, level, redact: { paths: REDACT, censor: '[redacted]' } };
   const fromEnv = format || destination ? null : logFormatFrom(process.env);
   const chosen = format ?? fromEnv?.format ?? 'json';
-  const logger = chosen === 'pretty' ? pino(options, prettyStream(destination)) : destination ? pino(options, destination) : pino(options);
+  const logger = chosen === 'pretty' ? pino(options, prettyStream(destination))
+    : destination ? pino(options, destination)
+      : stdoutLogger(options);
   if (fromEnv?.ignored) logger.warn(fromEnv.ignored);
   return logger;
+}
+
+function stdoutLogger(options: LoggerOptions): Logger {
+  const flushMs = logFlushMsFrom(process.env);
+  return flushMs === 0 || options.level === 'silent' ? pino(options) : pino(options, batchedStdout(flushMs));
 }
 
 /**

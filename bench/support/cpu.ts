@@ -20,21 +20,35 @@ function pidsNamed(name: string): number[] {
   });
 }
 
-export type CpuSnapshot = Map<string, number>;
+/** CPU seconds used so far, per name, by each of its processes (by process id). */
+export type CpuSnapshot = Map<string, Map<number, number>>;
 
 /**
- * CPU seconds used so far by each named service (the sum over its processes when it has several, its
- * replicas), and by PostgreSQL and Redis as a whole.
+ * CPU seconds used so far by each process of each named service (its replicas when it has several),
+ * and by every PostgreSQL and Redis process of the machine.
  */
 export function cpuSnapshot(services: Record<string, number | undefined | readonly (number | undefined)[]>): CpuSnapshot {
   const snap: CpuSnapshot = new Map();
+  const byPid = (pids: number[]) => new Map(pids.map((pid) => [pid, cpuOf(pid)]));
   for (const [name, pids] of Object.entries(services)) {
     const running = (Array.isArray(pids) ? pids : [pids]).filter((pid): pid is number => pid !== undefined);
-    if (running.length > 0) snap.set(name, running.reduce((sum, pid) => sum + cpuOf(pid), 0));
+    if (running.length > 0) snap.set(name, byPid(running));
   }
-  snap.set('postgres', pidsNamed('postgres').reduce((sum, pid) => sum + cpuOf(pid), 0));
-  snap.set('redis', pidsNamed('redis-server').reduce((sum, pid) => sum + cpuOf(pid), 0));
+  snap.set('postgres', byPid(pidsNamed('postgres')));
+  snap.set('redis', byPid(pidsNamed('redis-server')));
   return snap;
+}
+
+/**
+ * CPU seconds a name used between two snapshots: each process's own difference, a process started
+ * since counted whole. A process that ended in between is left out: a sum over the processes of the
+ * moment would subtract its whole life's CPU (a PostgreSQL backend closed by an idle pool after the
+ * previous phase made the status read's total smaller than its parts).
+ */
+function usedBetween(before: Map<number, number> | undefined, after: Map<number, number>): number {
+  let used = 0;
+  for (const [pid, s] of after) used += Math.max(0, s - (before?.get(pid) ?? 0));
+  return used;
 }
 
 /**
@@ -42,7 +56,7 @@ export function cpuSnapshot(services: Record<string, number | undefined | readon
  * in ms, busiest first; the total is over every process of the snapshot, the idle ones included.
  */
 export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): string {
-  const perRequest = [...after].map(([name, s]) => [name, ((s - (before.get(name) ?? 0)) * 1000) / Math.max(requests, 1)] as const);
+  const perRequest = [...after].map(([name, pids]) => [name, (usedBetween(before.get(name), pids) * 1000) / Math.max(requests, 1)] as const);
   const total = perRequest.reduce((sum, [, ms]) => sum + ms, 0);
   return `${perRequest
     .filter(([, ms]) => ms >= 0.05)

@@ -57,9 +57,17 @@ describe('bench arithmetic', () => {
   });
 
   it('CPU per request: the difference between two snapshots, busiest first, idle processes left out, then the total', () => {
-    const before = new Map([['gateway', 1], ['bridge', 2], ['expiry', 5]]);
-    const after = new Map([['gateway', 3], ['bridge', 6], ['expiry', 5.00001]]);
+    const one = (s: number) => new Map([[100, s]]);
+    const before = new Map([['gateway', one(1)], ['bridge', one(2)], ['expiry', one(5)]]);
+    const after = new Map([['gateway', one(3)], ['bridge', one(6)], ['expiry', one(5.00001)]]);
     expect(cpuPerRequest(before, after, 1000)).toBe('bridge 4.00, gateway 2.00 (total 6.00)');
+  });
+
+  it('CPU per request: each process on its own; one started since counts whole, one that ended is left out, never subtracted', () => {
+    // Backend 11 closed by an idle pool during the phase (its 30 s of earlier work must not count against it), 13 opened.
+    const before = new Map([['postgres', new Map([[10, 5], [11, 30], [12, 1]])]]);
+    const after = new Map([['postgres', new Map([[10, 6], [12, 1.5], [13, 0.5]])]]);
+    expect(cpuPerRequest(before, after, 1000)).toBe('postgres 2.00 (total 2.00)');
   });
 
   it('completed cash-ins: answered 202 and notified, per second from the start of the load to the last such webhook', () => {

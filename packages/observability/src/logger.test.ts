@@ -105,11 +105,21 @@ describe('stdout (JSON lines, LOG_FLUSH_MS)', () => {
     expect(lines(run.chunks)).toEqual([...Array(lines(run.chunks).length).keys()]);
   });
 
-  it('LOG_FLUSH_MS=0: each line written as it is logged', async () => {
-    const run = logging('let i = 0; const t = setInterval(() => { log.info({ i }, "line"); if (++i === 3) clearInterval(t); }, 300);', { LOG_FLUSH_MS: '0' });
-    await run.exited;
-    expect(lines(run.chunks)).toEqual([0, 1, 2]);
-    expect(run.chunks).toHaveLength(3);
+  it('LOG_FLUSH_MS=0: each line written as it is logged, without waiting for the event loop', async () => {
+    // The child logs, then blocks its event loop until it reads from stdin, which the test writes only
+    // once the line arrived: a line waiting for a batch's timer would never come, and the child never exit.
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e',
+      `import { readSync } from 'node:fs'; import { createLogger } from ${JSON.stringify(LOGGER)};
+       createLogger('t', 'info').info({ i: 0 }, 'line'); readSync(0, Buffer.alloc(1)); process.exit(0);`], {
+      env: { PATH: process.env.PATH ?? '', LOG_FLUSH_MS: '0' }, stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    const chunks: string[] = [];
+    child.stdout!.on('data', (c: Buffer) => { chunks.push(c.toString()); child.stdin!.write('go'); });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    await waitFor(() => lines(chunks).length === 1, { what: 'the line while the child blocks', timeoutMs: 10_000 });
+    expect(await exited).toBe(0);
+    expect(lines(chunks)).toEqual([0]);
   });
 });
 

@@ -51,7 +51,6 @@ const BATCH_BYTES = 4096;
 
 interface LineSink { write(line: string): void; flushAtExit(): void }
 const batchers = new Set<LineSink>();
-let exitHooked = false;
 
 /**
  * Stdout for JSON lines, gathered and handed to pino's destination (asynchronous writes, partial
@@ -59,6 +58,9 @@ let exitHooked = false;
  * libuv's thread pool on the path of every request, a seventh of the operator simulator's busy time
  * and 4-5% of the gateway's and the dispatcher's. A kill -9 loses the lines of the last `flushMs` at
  * most; at any other exit they are written synchronously, after what the destination still held.
+ * Not sonic-boom's own `minLength`: a flush asked while a write is in flight does nothing, so the lines
+ * gathered meanwhile wait below the threshold until the next line comes, however long that takes.
+ * The threshold counts characters, not bytes: near enough for a batch size.
  */
 function batchedStdout(flushMs: number): LineSink {
   const out = pino.destination({ dest: 1, sync: false, maxLength: MAX_BUFFERED_BYTES });
@@ -85,11 +87,8 @@ function batchedStdout(flushMs: number): LineSink {
     // Whether pino's own exit handler ran before this one or runs after, flushSync writes what is left.
     flushAtExit() { handOver(); out.flushSync(); },
   };
+  if (batchers.size === 0) process.on('exit', () => { for (const b of batchers) b.flushAtExit(); });
   batchers.add(sink);
-  if (!exitHooked) {
-    exitHooked = true;
-    process.on('exit', () => { for (const b of batchers) b.flushAtExit(); });
-  }
   return sink;
 }
 

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { freePort, startTcpRelay } from '@mm/testing';
+import { freePort, startTcpRelay, waitFor } from '@mm/testing';
 import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 import { createDb, rawAccessOf, type Db } from './client.js';
 import { CommitOutcomeUnknownError, isDatabaseUnavailable } from './database-unavailable.js';
@@ -163,23 +163,54 @@ describe('isDatabaseUnavailable', () => {
     expect(exists.rows[0].t).toBeNull();
   });
 
-  it('asked about when resolveInDoubtCommit: a COMMIT the server carried out while its client lost the connection is a success, with its result', async () => {
+  /** A table of its own, a client through a relay, and a run that inserts one row and is cut at its COMMIT. */
+  async function inDoubtSetup(table: string) {
     const target = new URL(database.url);
     const relay = await startTcpRelay(Number(target.port || 5432));
     target.port = String(relay.port);
     const db = client({ databaseUrl: target.toString() });
-    await db.$executeRaw`CREATE TABLE IF NOT EXISTS committed_in_doubt (id int)`;
+    await admin.query(`CREATE TABLE ${table} (id int)`);
+    const rows = async () => (await admin.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n as number;
+    const run = (options: Parameters<typeof runTransaction>[2], forwardAfterMs: number) => runTransaction(db, async (tx) => {
+      await tx.$executeRawUnsafe(`INSERT INTO ${table} VALUES (1)`);
+      relay.cutAfterClientSends((chunk) => chunk.includes('COMMIT'), { forwardAfterMs });
+      return 'the refund';
+    }, options);
+    return { relay, rows, run };
+  }
+
+  it('asked about when resolveInDoubtCommit: a COMMIT the server carried out while its client lost the connection is a success, with its result', async () => {
+    const { relay, rows, run } = await inDoubtSetup('committed_in_doubt');
     try {
-      const run = (options: Parameters<typeof runTransaction>[2]) => runTransaction(db, async (tx) => {
-        await tx.$executeRaw`INSERT INTO committed_in_doubt VALUES (1)`;
-        relay.cutAfterClientSends((chunk) => chunk.includes('COMMIT'));
-        return 'the refund';
-      }, options);
       // Without asking, the loss is all the caller learns, although the row was committed.
-      const lost = await failure(() => run({}));
+      const lost = await failure(() => run({}, 0));
       expect(isDatabaseUnavailable(lost.err)).toBe(true);
-      await expect(run({ resolveInDoubtCommit: true })).resolves.toBe('the refund');
-      expect((await admin.query('SELECT count(*)::int AS n FROM committed_in_doubt')).rows[0].n).toBe(2);
+      await expect(run({ resolveInDoubtCommit: true }, 0)).resolves.toBe('the refund');
+      expect(await rows()).toBe(2);
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('asked about when resolveInDoubtCommit: a COMMIT still on its way when its client asks is waited for, and its result returned', async () => {
+    const { relay, rows, run } = await inDoubtSetup('committed_late');
+    try {
+      // Asked at once, PostgreSQL says "in progress": the COMMIT reaches the server 300 ms after the cut.
+      await expect(run({ resolveInDoubtCommit: true }, 300)).resolves.toBe('the refund');
+      expect(await rows()).toBe(1);
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('asked about when resolveInDoubtCommit: a transaction still in progress after inDoubtWaitMs is an unknown outcome, not a failure', async () => {
+    const { relay, rows, run } = await inDoubtSetup('committed_too_late');
+    try {
+      const { err } = await failure(() => run({ resolveInDoubtCommit: true, inDoubtWaitMs: 100 }, 3_000));
+      expect(err).toBeInstanceOf(CommitOutcomeUnknownError);
+      expect(await rows()).toBe(0);
+      // And "unknown" was the right answer: the COMMIT arrives and is carried out.
+      await waitFor(async () => (await rows()) === 1 || undefined, { timeoutMs: 10_000 });
     } finally {
       await relay.close();
     }

@@ -45,7 +45,17 @@ export interface RunTransactionOptions {
    * idempotent (merchant_order_id) or a job that runs again, and "try again" is the right answer.
    */
   resolveInDoubtCommit?: boolean;
+  /**
+   * With resolveInDoubtCommit: how long PostgreSQL may go on saying "in progress" before the outcome
+   * is given up as unknown. The COMMIT may still be on its way to the server, or its backend may not
+   * have noticed yet that its client is gone (it then rolls back); asked at once, it answers "in
+   * progress" for a transaction that is committed a millisecond later.
+   */
+  inDoubtWaitMs?: number;
 }
+
+const DEFAULT_IN_DOUBT_WAIT_MS = 2_000;
+const IN_DOUBT_POLL_MS = 25;
 
 /**
  * db.$transaction(fn), run again a bounded number of times when it failed in a way that left nothing
@@ -67,12 +77,22 @@ export async function runTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, opti
       });
     } catch (err) {
       if (done === null || xid === null || !isConnectionLost(err)) throw err;
-      const status = await commitStatus(db, xid);
+      const status = await settledCommitStatus(db, xid, options.inDoubtWaitMs ?? DEFAULT_IN_DOUBT_WAIT_MS);
       if (status === 'committed') return (done as { result: T }).result;
       if (status === 'aborted') throw err;
       throw new CommitOutcomeUnknownError(err);
     }
   }, options);
+}
+
+/** What PostgreSQL says of a transaction id once it is no longer in progress, or when waitMs ran out. */
+async function settledCommitStatus(db: Db, xid: string, waitMs: number): Promise<string | null> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const status = await commitStatus(db, xid);
+    if (status !== 'in progress' || Date.now() >= deadline) return status;
+    await sleep(IN_DOUBT_POLL_MS);
+  }
 }
 
 /** What PostgreSQL says of a transaction id, on a new connection; null when it cannot be asked now. */

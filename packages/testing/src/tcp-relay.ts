@@ -13,16 +13,18 @@ export interface TcpRelay {
   /**
    * Once, the next time a client sends bytes `matches` accepts: they are passed on to the server, and
    * that client's connection is then reset before any answer can reach it (a COMMIT the server carries
-   * out while its client loses the connection).
+   * out while its client loses the connection). With `forwardAfterMs`, the client's connection is reset
+   * first and those bytes reach the server that much later (a COMMIT still on its way when its client
+   * asks what became of it).
    */
-  cutAfterClientSends(matches: (chunk: Buffer) => boolean): void;
+  cutAfterClientSends(matches: (chunk: Buffer) => boolean, options?: { forwardAfterMs?: number }): void;
   restore(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startTcpRelay(targetPort: number, targetHost = '127.0.0.1'): Promise<TcpRelay> {
   const sockets = new Set<Socket>();
-  let armed: ((chunk: Buffer) => boolean) | null = null;
+  let armed: { matches: (chunk: Buffer) => boolean; forwardAfterMs: number } | null = null;
   const track = (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); };
   const onConnection = (client: Socket) => {
     const upstream = connect(targetPort, targetHost);
@@ -32,15 +34,26 @@ export async function startTcpRelay(targetPort: number, targetHost = '127.0.0.1'
     client.on('error', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
     client.on('data', (chunk: Buffer) => {
-      if (!upstream.write(chunk)) client.pause();
-      if (armed?.(chunk)) {
+      if (armed?.matches(chunk)) {
+        const { forwardAfterMs } = armed;
         armed = null;
         // The server gets the bytes and answers them; the client never gets the answer. The server's
         // side is closed a moment later, once it had time to carry them out.
         upstream.removeAllListeners('data');
-        client.resetAndDestroy();
-        setTimeout(() => upstream.end(), 200).unref();
+        const forward = () => {
+          upstream.write(chunk);
+          setTimeout(() => upstream.end(), 200).unref();
+        };
+        if (forwardAfterMs > 0) {
+          client.resetAndDestroy();
+          setTimeout(forward, forwardAfterMs).unref();
+        } else {
+          forward();
+          client.resetAndDestroy();
+        }
+        return;
       }
+      if (!upstream.write(chunk)) client.pause();
     });
     upstream.on('drain', () => client.resume());
     upstream.on('data', (chunk: Buffer) => { if (!client.destroyed) client.write(chunk); });
@@ -62,7 +75,7 @@ export async function startTcpRelay(targetPort: number, targetHost = '127.0.0.1'
     port,
     url: (scheme, path = '') => `${scheme}://127.0.0.1:${port}${path}`,
     cut: stopListening,
-    cutAfterClientSends(matches) { armed = matches; },
+    cutAfterClientSends(matches, options = {}) { armed = { matches, forwardAfterMs: options.forwardAfterMs ?? 0 }; },
     async restore() {
       if (server.listening) return;
       server = createServer(onConnection);

@@ -94,4 +94,26 @@ describe('moveNow: a move without journal or webhook in one statement', () => {
     expect(await db.journalEntry.count({ where: { transactionId: t.id, posting: 'CASHIN_RELEASED' } })).toBe(2);
     expect(await db.webhookEvent.count({ where: { transactionId: t.id } })).toBe(1);
   });
+  it('reads only its own row, also in the plan PostgreSQL keeps for the statement once the table has grown past what its statistics say', async () => {
+    // The plan of a named statement is made on its sixth run and kept for the connection's life: made
+    // while the table is small and never analysed (after a deployment, in the first minute of a busy
+    // day), it must still find the row by its key once the table has grown.
+    const oneConnection = createDb({ databaseUrl: fixture.database.url, poolSize: 1 });
+    const move = (id: string) => moveNow(oneConnection, { transactionId: id, to: 'INITIATED', from: ['CREATED'], ofType: 'CASHIN', cause: 'operator-request' });
+    const seqRead = async () => {
+      await oneConnection.$executeRaw`SELECT pg_stat_force_next_flush()`;
+      const [row] = await db.$queryRaw<{ n: bigint }[]>`SELECT coalesce(seq_tup_read, 0) AS n FROM pg_stat_user_tables WHERE relname = 'transactions'`;
+      return Number(row!.n);
+    };
+    try {
+      for (let i = 0; i < 8; i++) await move((await cashin()).transaction.id);
+      const made = await Promise.all(Array.from({ length: 300 }, () => cashin()));
+      const before = await seqRead();
+      for (const { transaction: t } of made.slice(0, 20)) await move(t.id);
+      // A scan of the table per move would read 20 × 300 rows or more.
+      expect((await seqRead()) - before).toBeLessThan(300);
+    } finally {
+      await oneConnection.$disconnect();
+    }
+  });
 });

@@ -46,9 +46,11 @@ export async function moveNow(db: Db, req: TransitionRequest & { ofType: Transac
     WITH old AS (
       SELECT t.id, t.status, m.webhook_url FROM transactions t JOIN merchants m ON m.id = t.merchant_id
        WHERE t.id = ${req.transactionId}::uuid FOR UPDATE OF t),
+    -- The id again, not only the join: a generic plan of the named statement, made while the table's
+    -- statistics still said "small", scans the whole table to join it with old.
     moved AS (
       UPDATE transactions t SET ${setColumns(changed)} FROM old
-       WHERE t.id = old.id AND old.status = ANY(${sources as string[]}::text[]) AND t.type = ${req.ofType}
+       WHERE t.id = ${req.transactionId}::uuid AND t.id = old.id AND old.status = ANY(${sources as string[]}::text[]) AND t.type = ${req.ofType}
       RETURNING ${transactionColumns('t')}, old.status AS "fromStatus", old.webhook_url AS "webhookUrl", t.xmin::text AS "rowVersion"),
     -- The history row's source status is the one the lock found.
     history AS (

@@ -7,7 +7,7 @@ export {
 export { applyOperatorResult, applyOperatorResultIfUnchanged } from './apply-operator-result.js';
 export { settleOperatorResult, type SettledResult } from './settle-operator-result.js';
 export { moveNow, type MoveNowOptions } from './move-now.js';
-export { moveToNextCheck, nextPendingCheck } from './pending-checks.js';
+export { moveToNextCheck, nextPendingCheck, pendingForCheck } from './pending-checks.js';
 export { readTransaction } from './transaction-row.js';
 export { searchTransactions, type TransactionSearch, type SearchPage } from './search-transactions.js';
 export { transactionTimeline, type TimelineItem } from './transaction-timeline.js';

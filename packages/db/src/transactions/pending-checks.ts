@@ -1,8 +1,11 @@
 import { QUEUE_NAMES } from '@mm/queues/names';
 import type { OutboxPayload } from '@mm/queues/outbox-row';
-import type { Tx } from '../client.js';
+import type { Db, Tx } from '../client.js';
+import { Prisma, type Transaction } from '../generated/prisma/client.js';
 import { OUTBOX_ROW_COLUMNS, outboxRowOf, type OutboxRow } from '../outbox.js';
+import { rawQuery } from '../raw-query.js';
 import type { NewJob } from './record-change.js';
+import { transactionColumns } from './transaction-row.js';
 
 export const EXPIRY_TOPIC = QUEUE_NAMES.expiryChecks;
 
@@ -46,4 +49,20 @@ export async function moveToNextCheck(tx: Tx, outboxId: string, current: CheckPa
        AND payload->>'kind' = ${current.kind} AND payload->'next_polls' = ${JSON.stringify(current.next_polls ?? null)}::jsonb
     RETURNING ${OUTBOX_ROW_COLUMNS}`;
   return row ? outboxRowOf(row) : null;
+}
+
+/**
+ * The cash-in a check is about, when it is still PENDING and the check has work to do. Otherwise (it
+ * ended, usually seconds after its push, long before its first poll; or it is unknown) the check's
+ * outbox row is marked done in the same statement and null is returned: the usual run of a check is
+ * one round trip.
+ */
+export async function pendingForCheck(db: Db, transactionId: string, outboxId: string): Promise<Transaction | null> {
+  const [row] = await rawQuery<Transaction>(db, Prisma.sql`
+    WITH t AS (SELECT ${transactionColumns('t')} FROM transactions t WHERE t.id = ${transactionId}::uuid),
+    done AS (
+      UPDATE outbox SET completed_at = ${new Date()}::timestamptz
+       WHERE id = ${outboxId}::uuid AND completed_at IS NULL AND NOT EXISTS (SELECT 1 FROM t WHERE t.status = 'PENDING'))
+    SELECT * FROM t WHERE t.status = 'PENDING'`);
+  return row ?? null;
 }

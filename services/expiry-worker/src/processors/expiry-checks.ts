@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import { completeOutbox, type Db, type Tx } from '@mm/db';
-import { applyOperatorResult, moveToNextCheck, nextPendingCheck, transition, type TransitionRequest } from '@mm/db/transactions';
+import { applyOperatorResult, moveToNextCheck, nextPendingCheck, pendingForCheck, transition, type TransitionRequest } from '@mm/db/transactions';
 import { OperatorUnavailableError, paymentLookupOf, type OperatorAdapters } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type ExpiryCheckJob } from '@mm/queues';
 import type { Logger } from '@mm/observability';
@@ -27,11 +27,9 @@ function expiryMove(t: { id: string; providerSessionId: string | null }, status:
  */
 export function expiryChecksHandler(deps: { db: Db; adapters: OperatorAdapters; afterCommit: AfterCommit; logger: Logger }) {
   return async (payload: ExpiryCheckJob, job: Job): Promise<void> => {
-    const t = await deps.db.transaction.findUnique({ where: { id: payload.transaction_id } });
-    if (!t || t.status !== 'PENDING') {
-      await completeOutbox(deps.db, payload.outbox_id);
-      return;
-    }
+    // Most checks find their cash-in ended: their row is done in the same statement.
+    const t = await pendingForCheck(deps.db, payload.transaction_id, payload.outbox_id);
+    if (!t) return;
     const { outbox_id: outboxId, ...check } = payload;
     const next = nextPendingCheck(check, t.expiresAt ?? new Date());
     // Still PENDING after this poll: its row moves on to the next check (unless another run of this

@@ -85,7 +85,8 @@ const check = (phase: string, r: LoadResult, s?: Settled) => {
   if (s && !s.ledgerOk) problems.push(`${phase}: ledger does not verify: ${s.ledgerProblems.join('; ')}`);
 };
 const lat = (r: LoadResult) => `p50 ${r.p50} ms, p99 ${r.p99} ms`;
-const failures = (r: LoadResult) => `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`;
+/** What went wrong in a load, and how much of the machine the hypervisor took meanwhile (ratios of two phases are fair only if it took the same). */
+const failures = (r: LoadResult) => `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; CPU stolen by the host ${r.stolenPercent ?? 0}%`;
 const outcome = (s: Settled) => `${s.lost} lost; ${JSON.stringify(s.statuses)}; ledger ${s.ledgerOk ? 'OK' : `WRONG: ${s.ledgerProblems.join('; ')}`}`;
 /** The completed-cash-ins figures of a flow load, for the notes. */
 const completedNotes = (f: FlowResult) =>

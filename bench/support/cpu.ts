@@ -64,3 +64,21 @@ export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests:
     .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
     .join(', ')} (total ${total.toFixed(2)})`;
 }
+
+/** The machine's CPU ticks so far, all CPUs together: those the hypervisor gave to other guests (steal), and all of them. */
+export interface MachineTicks { steal: number; total: number }
+
+export function machineTicks(): MachineTicks {
+  // user nice system idle iowait irq softirq steal (guest time is counted inside user already).
+  const fields = /^cpu +(.*)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]?.split(/\s+/).map(Number).slice(0, 8) ?? [];
+  return { steal: fields[7] ?? 0, total: fields.reduce((sum, n) => sum + n, 0) };
+}
+
+/**
+ * The share of the machine's CPU time the hypervisor gave to other guests between two readings, in
+ * percent: what a ratio between two phases of one run cannot correct for when it differs between them.
+ */
+export function stolenPercent(before: MachineTicks, after: MachineTicks): number {
+  const total = after.total - before.total;
+  return total > 0 ? Math.round((100 * (after.steal - before.steal)) / total) : 0;
+}

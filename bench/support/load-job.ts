@@ -61,4 +61,6 @@ export interface LoadResult {
   sent: number;
   /** The completed-cash-ins measure of a `flow` job. */
   flow: FlowResult | null;
+  /** The share of the machine's CPU the hypervisor gave to other guests during the load (runLoad fills it in). */
+  stolenPercent?: number;
 }

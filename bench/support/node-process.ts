@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { LoadJob, LoadResult } from './load-job.js';
+import { machineTicks, stolenPercent } from './cpu.js';
 
 const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url));
 /** Every process started here, killed if the bench exits before stopping them (a failed phase). */
@@ -21,6 +22,7 @@ function node(script: string, env: Record<string, string> = {}) {
 
 /** Runs one load in its own process (load.ts) and returns what autocannon measured. */
 export function runLoad(job: LoadJob): Promise<LoadResult> {
+  const ticks = machineTicks();
   const child = node('load.ts');
   let out = '';
   child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
@@ -28,7 +30,7 @@ export function runLoad(job: LoadJob): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => {
       const last = out.trim().split('\n').at(-1) ?? '';
-      if (code === 0) resolve(JSON.parse(last) as LoadResult);
+      if (code === 0) resolve({ ...(JSON.parse(last) as LoadResult), stolenPercent: stolenPercent(ticks, machineTicks()) });
       else reject(new Error(`load process exited ${code}: ${out}`));
     });
   });

@@ -168,7 +168,9 @@ describe('isDatabaseUnavailable', () => {
     const target = new URL(database.url);
     const relay = await startTcpRelay(Number(target.port || 5432));
     target.port = String(relay.port);
-    const db = client({ databaseUrl: target.toString() });
+    const sent: string[] = [];
+    const db = client({ databaseUrl: target.toString(), onQuery: (q) => sent.push(q) });
+    const statusQuestions = () => sent.filter((q) => q.includes('txid_status')).length;
     await admin.query(`CREATE TABLE ${table} (id int)`);
     const rows = async () => (await admin.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n as number;
     const run = (options: Parameters<typeof runTransaction>[2], forwardAfterMs: number) => runTransaction(db, async (tx) => {
@@ -176,7 +178,7 @@ describe('isDatabaseUnavailable', () => {
       relay.cutAfterClientSends((chunk) => chunk.includes('COMMIT'), { forwardAfterMs });
       return 'the refund';
     }, options);
-    return { relay, rows, run };
+    return { relay, rows, run, statusQuestions };
   }
 
   it('asked about when resolveInDoubtCommit: a COMMIT the server carried out while its client lost the connection is a success, with its result', async () => {
@@ -193,11 +195,14 @@ describe('isDatabaseUnavailable', () => {
   });
 
   it('asked about when resolveInDoubtCommit: a COMMIT still on its way when its client asks is waited for, and its result returned', async () => {
-    const { relay, rows, run } = await inDoubtSetup('committed_late');
+    const { relay, rows, run, statusQuestions } = await inDoubtSetup('committed_late');
     try {
-      // Asked at once, PostgreSQL says "in progress": the COMMIT reaches the server 300 ms after the cut.
-      await expect(run({ resolveInDoubtCommit: true }, 300)).resolves.toBe('the refund');
+      // Asked at once, PostgreSQL says "in progress": the COMMIT reaches the server 1.5 s after the cut,
+      // within a wait longer than the default, so that a slow machine runs out of neither.
+      await expect(run({ resolveInDoubtCommit: true, inDoubtWaitMs: 10_000 }, 1_500)).resolves.toBe('the refund');
       expect(await rows()).toBe(1);
+      // The first answer was "in progress": it was asked again.
+      expect(statusQuestions()).toBeGreaterThanOrEqual(2);
     } finally {
       await relay.close();
     }

@@ -85,12 +85,16 @@ export async function runTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, opti
   }, options);
 }
 
-/** What PostgreSQL says of a transaction id once it is no longer in progress, or when waitMs ran out. */
+/**
+ * What PostgreSQL says of a transaction id once it is no longer in progress, or its last answer when
+ * waitMs ran out. A question that failed (null: the same blip that cut the COMMIT may not be over) is
+ * asked again too, within the same bound.
+ */
 async function settledCommitStatus(db: Db, xid: string, waitMs: number): Promise<string | null> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const status = await commitStatus(db, xid);
-    if (status !== 'in progress' || Date.now() >= deadline) return status;
+    if ((status !== 'in progress' && status !== null) || Date.now() >= deadline) return status;
     await sleep(IN_DOUBT_POLL_MS);
   }
 }

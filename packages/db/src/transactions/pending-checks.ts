@@ -63,6 +63,7 @@ export async function pendingForCheck(db: Db, transactionId: string, outboxId: s
     done AS (
       UPDATE outbox SET completed_at = ${new Date()}::timestamptz
        WHERE id = ${outboxId}::uuid AND completed_at IS NULL AND NOT EXISTS (SELECT 1 FROM t WHERE t.status = 'PENDING'))
+    -- * is t's own column list (transactionColumns), not the table's: a migration cannot change it.
     SELECT * FROM t WHERE t.status = 'PENDING'`);
   return row ?? null;
 }

@@ -68,6 +68,21 @@ describe('expiry check of a PENDING cash-in', () => {
     expect(await row(t.id)).toMatchObject({ status: 'EXPIRED', failureCode: null });
   });
 
+  it('a check of a cash-in that ended meanwhile, or expired and was then credited late, asks the operator nothing and marks its row done', async () => {
+    const operatorAsked = () => { throw new Error('the operator was asked'); };
+    const asked = { ...operatorAnswering(ok), queryStatus: operatorAsked };
+    const ended = await pending('ended-before-check', 'SES-2');
+    await db.$transaction((tx) => transition(tx, { transactionId: ended.id, to: 'SUCCESS', cause: 'test' }));
+    const late = await pending('credited-late', 'SES-3');
+    await db.$transaction((tx) => transition(tx, { transactionId: late.id, to: 'EXPIRED', cause: 'test' }));
+    await db.$transaction((tx) => transition(tx, { transactionId: late.id, to: 'SUCCESS', cause: 'test' }));
+    for (const t of [ended, late]) {
+      await check(asked, t);
+      expect(await row(t.id)).toMatchObject({ status: 'SUCCESS' });
+      expect((await db.outbox.findUniqueOrThrow({ where: { id: t.outboxId } })).completedAt).toBeInstanceOf(Date);
+    }
+  });
+
   it('expires an acknowledged push the operator no longer knows, as before', async () => {
     const t = await pending('acked-not-found', 'SES-1');
     await check(operatorAnswering(notFound), t);

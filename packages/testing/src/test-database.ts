@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createDb, type Db } from '@mm/db';
+import type { NewCashin } from '@mm/db/transactions';
 import { listMigrations, migrate, MIGRATIONS_DIR } from '@mm/db/migrate';
 import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
 
@@ -153,4 +154,18 @@ export async function createMerchantTestDatabase(poolSize = 2): Promise<Merchant
   for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(fixture.db, s);
   const merchantId = (await createMerchant(fixture.db, { name: 'M', webhookUrl: null })).id;
   return { ...fixture, merchantId };
+}
+
+/** A cash-in of 1 000 XOF in Côte d'Ivoire to a number the simulator confirms, `order` as its order id and fingerprint. */
+export function cashinInput(merchantId: string, order: string, overrides: Partial<NewCashin> = {}): NewCashin {
+  return {
+    merchantId, merchantOrderId: order, amount: 1000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
+    motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order, ...overrides,
+  };
+}
+
+/** A second client on a test database that records the text of every statement it sends (how many a step costs). */
+export function countingClient(url: string, poolSize = 2): { db: Db; statements: string[] } {
+  const statements: string[] = [];
+  return { db: createDb({ databaseUrl: url, poolSize, onQuery: (q) => statements.push(q) }), statements };
 }

@@ -1,6 +1,6 @@
 import { createDb, type Db } from '../client.js';
 import { createCashin, moveNow, transition } from './index.js';
-import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
+import { cashinInput, createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
 
 describe('moveNow: a move without journal or webhook in one statement', () => {
   let fixture: MerchantTestDatabase;
@@ -20,11 +20,7 @@ describe('moveNow: a move without journal or webhook in one statement', () => {
 
   let n = 0;
   async function cashin() {
-    const order = `mv-${++n}`;
-    const r = await createCashin(db, {
-      merchantId: fixture.merchantId, merchantOrderId: order, amount: 1000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
-      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order,
-    });
+    const r = await createCashin(db, cashinInput(fixture.merchantId, `mv-${++n}`));
     if (r.kind !== 'created') throw new Error('not created');
     return r;
   }

@@ -1,32 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { createDb, type Db } from '../client.js';
+import type { Db } from '../client.js';
 import { applyOperatorResult, createCashin, moveNow, pendingForCheck } from './index.js';
-import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
+import { cashinInput, countingClient, createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
 
 describe('pendingForCheck: the cash-in a status check is about, or its check done', () => {
   let fixture: MerchantTestDatabase;
   let db: Db;
   /** A client on the same database that records every statement it sends. */
-  let counted: Db;
-  const statements: string[] = [];
+  let counted: ReturnType<typeof countingClient>;
   beforeAll(async () => {
     fixture = await createMerchantTestDatabase();
     db = fixture.db;
-    counted = createDb({ databaseUrl: fixture.database.url, poolSize: 1, onQuery: (q) => statements.push(q) });
+    counted = countingClient(fixture.database.url, 1);
   });
   afterAll(async () => {
-    await counted.$disconnect();
+    await counted.db.$disconnect();
     await fixture.close();
   });
 
   let n = 0;
   /** A PENDING cash-in and the outbox row of its first check. */
   async function pendingCashin() {
-    const order = `check-${++n}`;
-    const created = await createCashin(db, {
-      merchantId: fixture.merchantId, merchantOrderId: order, amount: 1000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
-      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order,
-    });
+    const created = await createCashin(db, cashinInput(fixture.merchantId, `check-${++n}`));
     if (created.kind !== 'created') throw new Error('not created');
     const id = created.transaction.id;
     await moveNow(db, { transactionId: id, to: 'INITIATED', ofType: 'CASHIN', cause: 'operator-request' });
@@ -38,9 +33,9 @@ describe('pendingForCheck: the cash-in a status check is about, or its check don
 
   it('a PENDING cash-in: its row as Prisma reads it, the check left to run, in one statement', async () => {
     const { id, checkId } = await pendingCashin();
-    statements.length = 0;
-    const t = await pendingForCheck(counted, id, checkId);
-    expect(statements).toHaveLength(1);
+    counted.statements.length = 0;
+    const t = await pendingForCheck(counted.db, id, checkId);
+    expect(counted.statements).toHaveLength(1);
     expect(t).toEqual(await db.transaction.findUniqueOrThrow({ where: { id } }));
     expect(await completedAt(checkId)).toBeNull();
   });
@@ -48,19 +43,19 @@ describe('pendingForCheck: the cash-in a status check is about, or its check don
   it('a cash-in that ended: null, and its check is done in the same statement', async () => {
     const { id, checkId } = await pendingCashin();
     await db.$transaction((tx) => applyOperatorResult(tx, id, { providerState: 'OK', providerTxnStatus: '200', providerTxId: 'TX', failureReason: null }, 'operator-result:callback'));
-    statements.length = 0;
-    expect(await pendingForCheck(counted, id, checkId)).toBeNull();
-    expect(statements).toHaveLength(1);
+    counted.statements.length = 0;
+    expect(await pendingForCheck(counted.db, id, checkId)).toBeNull();
+    expect(counted.statements).toHaveLength(1);
     expect(await completedAt(checkId)).toBeInstanceOf(Date);
     // Run again (a job run twice): still null, the row's completion kept as it was.
     const first = await completedAt(checkId);
-    expect(await pendingForCheck(counted, id, checkId)).toBeNull();
+    expect(await pendingForCheck(counted.db, id, checkId)).toBeNull();
     expect(await completedAt(checkId)).toEqual(first);
   });
 
   it('an unknown cash-in: null, and the check is done', async () => {
     const { checkId } = await pendingCashin();
-    expect(await pendingForCheck(counted, randomUUID(), checkId)).toBeNull();
+    expect(await pendingForCheck(counted.db, randomUUID(), checkId)).toBeNull();
     expect(await completedAt(checkId)).toBeInstanceOf(Date);
   });
 });

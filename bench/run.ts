@@ -86,7 +86,7 @@ const check = (phase: string, r: LoadResult, s?: Settled) => {
 };
 const lat = (r: LoadResult) => `p50 ${r.p50} ms, p99 ${r.p99} ms`;
 /** What went wrong in a load, and how much of the machine the hypervisor took meanwhile (ratios of two phases are fair only if it took the same). */
-const failures = (r: LoadResult) => `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; CPU stolen by the host ${r.stolenPercent ?? 0}%`;
+const loadNotes = (r: LoadResult) => `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; CPU stolen by the host ${r.stolenPercent ?? 0}%`;
 const outcome = (s: Settled) => `${s.lost} lost; ${JSON.stringify(s.statuses)}; ledger ${s.ledgerOk ? 'OK' : `WRONG: ${s.ledgerProblems.join('; ')}`}`;
 /** The completed-cash-ins figures of a flow load, for the notes. */
 const completedNotes = (f: FlowResult) =>
@@ -133,15 +133,15 @@ async function systemPhases(): Promise<void> {
       check('Express floor INSERT', floorInsert);
       check('Express floor SELECT', floorSelect);
       rows.push(
-        { what: 'ceiling: INSERT … COMMIT per request (bare node:http + pg)', rate: `${fmt(insert.rps)} req/s`, latency: lat(insert), ratio: '100%', target: '', notes: failures(insert) },
-        { what: 'ceiling: SELECT by primary key per request', rate: `${fmt(select.rps)} req/s`, latency: lat(select), ratio: '100%', target: '', notes: failures(select) },
+        { what: 'ceiling: INSERT … COMMIT per request (bare node:http + pg)', rate: `${fmt(insert.rps)} req/s`, latency: lat(insert), ratio: '100%', target: '', notes: loadNotes(insert) },
+        { what: 'ceiling: SELECT by primary key per request', rate: `${fmt(select.rps)} req/s`, latency: lat(select), ratio: '100%', target: '', notes: loadNotes(select) },
         {
           what: 'Express floor: the same INSERT behind Express 5, nothing else', rate: `${fmt(floorInsert.rps)} req/s`, latency: lat(floorInsert),
-          ratio: pct(floorInsert.rps, insert.rps), target: '', notes: `the most an Express route doing this INSERT reaches here; ${failures(floorInsert)}`,
+          ratio: pct(floorInsert.rps, insert.rps), target: '', notes: `the most an Express route doing this INSERT reaches here; ${loadNotes(floorInsert)}`,
         },
         {
           what: 'Express floor: the same SELECT behind Express 5, nothing else', rate: `${fmt(floorSelect.rps)} req/s`, latency: lat(floorSelect),
-          ratio: pct(floorSelect.rps, select.rps), target: '', notes: `the most an Express route doing this SELECT reaches here; ${failures(floorSelect)}`,
+          ratio: pct(floorSelect.rps, select.rps), target: '', notes: `the most an Express route doing this SELECT reaches here; ${loadNotes(floorSelect)}`,
         },
       );
     }
@@ -162,7 +162,7 @@ async function systemPhases(): Promise<void> {
       rows.push({
         what: 'cash-in at saturation, completed (202, then the SUCCESS webhook)', rate: `${fmt(f.perS)} completed/s`, latency: `202: ${lat(saturated)}`,
         ratio: pct(f.perS, flowPerS), target: '≥ 25% of flow ceiling',
-        notes: `${completedNotes(f)}; answers ${JSON.stringify(saturated.answers)}; ${failures(saturated)}; ${outcome(satSettled)}; CPU ms per cash-in: ${satCpuUse}`,
+        notes: `${completedNotes(f)}; answers ${JSON.stringify(saturated.answers)}; ${loadNotes(saturated)}; ${outcome(satSettled)}; CPU ms per cash-in: ${satCpuUse}`,
       });
 
       // BENCH_STEADY_RATE fixes the offered rate, so that two versions' latencies compare at the same load.
@@ -176,7 +176,7 @@ async function systemPhases(): Promise<void> {
         {
           what: `cash-in at 70% of saturation (${fmt(rate)} req/s offered)`, rate: `${fmt(steady.accepted! / seconds)} req/s`, latency: lat(steady),
           ratio: pct(steady.accepted! / seconds, flowPerS), target: 'p99 < 250 ms',
-          notes: `answers ${JSON.stringify(steady.answers)}; ${failures(steady)}; ${outcome(steadySettled)}`,
+          notes: `answers ${JSON.stringify(steady.answers)}; ${loadNotes(steady)}; ${outcome(steadySettled)}`,
         },
         {
           what: 'webhook: operator confirmation → merchant endpoint (at 70%)', rate: `${fmt(steadySettled.webhooksPerS)} deliveries/s`,
@@ -196,7 +196,7 @@ async function systemPhases(): Promise<void> {
       check('status reads', reads);
       rows.push({
         what: 'status read GET /payments/{id}', rate: `${fmt(reads.rps)} req/s`, latency: lat(reads), ratio: pct(reads.rps, floorSelectRps),
-        target: '≥ 70% of Express floor SELECT', notes: `of the Express floor's SELECT; ${pct(reads.rps, selectRps)} of the bare SELECT; ${failures(reads)}; CPU ms per read: ${readCpuUse}`,
+        target: '≥ 70% of Express floor SELECT', notes: `of the Express floor's SELECT; ${pct(reads.rps, selectRps)} of the bare SELECT; ${loadNotes(reads)}; CPU ms per read: ${readCpuUse}`,
       });
     }
 
@@ -247,7 +247,7 @@ async function measureFlowCeiling(sys: ChaosSystem): Promise<Row> {
       return {
         what: 'flow ceiling: the same cash-in built bare (node:http + pg; service and operator processes)', rate: `${fmt(f.perS)} completed/s`,
         latency: `202: ${lat(r)}`, ratio: '100%', target: '',
-        notes: `${completedNotes(f)}; answers ${JSON.stringify(r.answers)}; ${failures(r)}; rows ${JSON.stringify(tally.statuses)}, `
+        notes: `${completedNotes(f)}; answers ${JSON.stringify(r.answers)}; ${loadNotes(r)}; rows ${JSON.stringify(tally.statuses)}, `
           + `${tally.journalRows} journal rows, ${tally.deliveredAttempts} webhooks delivered, ${tally.failedAttempts} failed; CPU ms per cash-in: ${use}`,
       };
     } finally {
@@ -283,7 +283,7 @@ async function scaling(): Promise<void> {
         what: `scaling: ${replicas} process${replicas > 1 ? 'es' : ''} per service, completed cash-ins`, rate: `${fmt(f.perS)} completed/s`,
         latency: `202: ${lat(r)}`, ratio: pct(f.perS, flowPerS), target: '',
         notes: `${gateways.length > 1 ? `${gateways.length} gateways, connections spread over them in turn` : '1 gateway'}; database pool ${Math.ceil(10 / replicas)} per process; `
-          + `${completedNotes(f)}; ${failures(r)}; ${outcome(settled)}; CPU ms per cash-in (each service summed over its processes): ${use}`,
+          + `${completedNotes(f)}; ${loadNotes(r)}; ${outcome(settled)}; CPU ms per cash-in (each service summed over its processes): ${use}`,
       });
     } finally {
       await sys.stop();

@@ -16,18 +16,11 @@ import pg from 'pg';
 import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
 import { applyOperatorResultIfUnchanged, createCashin, moveNow } from '@mm/db/transactions';
 import { claimDueDelivery, recordDeliveryOutcome } from '@mm/db/webhooks';
-import { createDbTestDatabase } from '@mm/testing/test-database';
-import { cpuSnapshot, type CpuSnapshot } from './support/cpu.js';
+import { cashinInput, createDbTestDatabase } from '@mm/testing/test-database';
+import { cpuSnapshot, usedBetween } from './support/cpu.js';
 import { capture, createFlowTables, insertCashin, markPending, recordAttempt } from './support/flow-sql.js';
 
 const n = Number(process.argv[2] ?? 2000);
-
-function postgresCpuS(before: CpuSnapshot, after: CpuSnapshot): number {
-  let used = 0;
-  const was = before.get('postgres');
-  for (const [pid, s] of after.get('postgres') ?? []) used += Math.max(0, s - (was?.get(pid) ?? 0));
-  return used;
-}
 
 const BATCH = 200;
 
@@ -47,7 +40,7 @@ async function runBatches(steps: Step[]): Promise<void> {
       if (!counted) continue;
       const used = process.cpuUsage(client);
       const c = costs.get(step.name) ?? { postgresS: 0, clientUs: 0, wallMs: 0, calls: 0 };
-      c.postgresS += postgresCpuS(before, cpuSnapshot({}));
+      c.postgresS += usedBetween(before.get('postgres'), cpuSnapshot({}).get('postgres') ?? new Map());
       c.clientUs += used.user + used.system;
       c.wallMs += performance.now() - started;
       c.calls += BATCH;
@@ -68,10 +61,7 @@ try {
   const events: { eventId: string; outboxId: string }[] = [];
   await runBatches([
     { name: 'system: create (gateway)', one: async (i) => {
-      const created = await createCashin(db, {
-        merchantId, merchantOrderId: `order-${i}`, amount: 1000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
-        motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: `fp-${i}`,
-      });
+      const created = await createCashin(db, cashinInput(merchantId, `order-${i}`, { requestFingerprint: `fp-${i}` }));
       if (created.kind !== 'created') throw new Error('not created');
       ids[i] = created.transaction.id;
       outboxIds[i] = created.outbox[0]!.id;

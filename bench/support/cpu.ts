@@ -45,7 +45,7 @@ export function cpuSnapshot(services: Record<string, number | undefined | readon
  * moment would subtract its whole life's CPU (a PostgreSQL backend closed by an idle pool after the
  * previous phase made the status read's total smaller than its parts).
  */
-function usedBetween(before: Map<number, number> | undefined, after: Map<number, number>): number {
+export function usedBetween(before: Map<number, number> | undefined, after: Map<number, number>): number {
   let used = 0;
   for (const [pid, s] of after) used += Math.max(0, s - (before?.get(pid) ?? 0));
   return used;

@@ -34,10 +34,19 @@ export async function insertOutbox(tx: Tx, row: OutboxJob & { id?: string; avail
   return { ...job, id, availableAt, run: created!.run };
 }
 
+/**
+ * The UPDATE that marks a job's row done, once (a row done already keeps its time), and only if
+ * `onlyIf` holds: a statement of its own (completeOutbox) or a CTE of the statement that did the job's
+ * work, so that the work and its completion are one round trip.
+ */
+export function completeOutboxSql(id: string, at: Date, onlyIf: Prisma.Sql = Prisma.empty): Prisma.Sql {
+  return Prisma.sql`UPDATE outbox SET completed_at = ${at}::timestamptz WHERE id = ${id}::uuid AND completed_at IS NULL ${onlyIf}`;
+}
+
 /** Marks the job done; false when it was already done (a duplicate run). */
 export async function completeOutbox(tx: Tx | Db, id: string): Promise<boolean> {
   // A raw statement: it runs in a pg transaction too (commitStep with rawStatements).
-  const count = await tx.$executeRaw`UPDATE outbox SET completed_at = ${new Date()}::timestamptz WHERE id = ${id}::uuid AND completed_at IS NULL`;
+  const count = await tx.$executeRaw(completeOutboxSql(id, new Date()));
   return count === 1;
 }
 

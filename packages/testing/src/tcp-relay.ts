@@ -44,13 +44,9 @@ export async function startTcpRelay(targetPort: number, targetHost = '127.0.0.1'
           upstream.write(chunk);
           setTimeout(() => upstream.end(), 200).unref();
         };
-        if (forwardAfterMs > 0) {
-          client.resetAndDestroy();
-          setTimeout(forward, forwardAfterMs).unref();
-        } else {
-          forward();
-          client.resetAndDestroy();
-        }
+        if (forwardAfterMs === 0) forward();
+        client.resetAndDestroy();
+        if (forwardAfterMs > 0) setTimeout(forward, forwardAfterMs).unref();
         return;
       }
       if (!upstream.write(chunk)) client.pause();

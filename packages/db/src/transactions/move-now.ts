@@ -1,7 +1,7 @@
 import { allowedSources, NOTIFIED_STATUSES, transactionPosting, type TransactionStatus, type TransactionType } from '@mm/domain';
 import type { Db } from '../client.js';
 import { Prisma, type Transaction } from '../generated/prisma/client.js';
-import { completeOutbox } from '../outbox.js';
+import { completeOutbox, completeOutboxSql } from '../outbox.js';
 import { rawQuery } from '../raw-query.js';
 import { retryOnConflict, runTransaction } from '../run-transaction.js';
 import { newOutboxRows, outboxInsert } from './record-change.js';
@@ -40,7 +40,7 @@ export async function moveNow(db: Db, req: TransitionRequest & { ofType: Transac
   const detail = eventDetail(patch, req.detail);
   const jobs = outbox.length === 0 ? Prisma.empty : Prisma.sql`, jobs AS (${outboxInsert(outbox, Prisma.sql`WHERE EXISTS (SELECT 1 FROM moved)`)})`;
   const done = options.completesOutbox
-    ? Prisma.sql`, done AS (UPDATE outbox SET completed_at = ${now}::timestamptz WHERE id = ${options.completesOutbox}::uuid AND completed_at IS NULL)`
+    ? Prisma.sql`, done AS (${completeOutboxSql(options.completesOutbox, now)})`
     : Prisma.empty;
   const [row] = await retryOnConflict(() => rawQuery<SeenTransaction & { fromStatus: TransactionStatus }>(db, Prisma.sql`
     WITH old AS (

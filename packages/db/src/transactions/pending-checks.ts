@@ -2,7 +2,7 @@ import { QUEUE_NAMES } from '@mm/queues/names';
 import type { OutboxPayload } from '@mm/queues/outbox-row';
 import type { Db, Tx } from '../client.js';
 import { Prisma, type Transaction } from '../generated/prisma/client.js';
-import { OUTBOX_ROW_COLUMNS, outboxRowOf, type OutboxRow } from '../outbox.js';
+import { completeOutboxSql, OUTBOX_ROW_COLUMNS, outboxRowOf, type OutboxRow } from '../outbox.js';
 import { rawQuery } from '../raw-query.js';
 import type { NewJob } from './record-change.js';
 import { transactionColumns } from './transaction-row.js';
@@ -60,9 +60,7 @@ export async function moveToNextCheck(tx: Tx, outboxId: string, current: CheckPa
 export async function pendingForCheck(db: Db, transactionId: string, outboxId: string): Promise<Transaction | null> {
   const [row] = await rawQuery<Transaction>(db, Prisma.sql`
     WITH t AS (SELECT ${transactionColumns('t')} FROM transactions t WHERE t.id = ${transactionId}::uuid),
-    done AS (
-      UPDATE outbox SET completed_at = ${new Date()}::timestamptz
-       WHERE id = ${outboxId}::uuid AND completed_at IS NULL AND NOT EXISTS (SELECT 1 FROM t WHERE t.status = 'PENDING'))
+    done AS (${completeOutboxSql(outboxId, new Date(), Prisma.sql`AND NOT EXISTS (SELECT 1 FROM t WHERE t.status = 'PENDING')`)})
     -- * is t's own column list (transactionColumns), not the table's: a migration cannot change it.
     SELECT * FROM t WHERE t.status = 'PENDING'`);
   return row ?? null;

@@ -1,6 +1,6 @@
 /**
  * Where each process of a `BENCH_CPU_PROF` run spent its busy time: `pnpm --filter @mm/bench exec tsx
- * profile-summary.ts <dir> [--from-s N]`. Each sample counts for the innermost frame that is not Node's
+ * profile-summary.ts <dir> [--from-s N] [--to-s N]`. Each sample counts for the innermost frame that is not Node's
  * own (a socket write is charged to the library that asked for it), grouped by package (a dependency's
  * name, or our workspace package); Node's own samples with no caller of ours, garbage collection and
  * V8's "(program)" are their own groups. `--from-s` skips the first seconds of each profile (start-up
@@ -37,7 +37,7 @@ function serviceOf(profile: Profile): string {
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'unknown';
 }
 
-export function summarise(profile: Profile, fromUs = 0): { busyMs: number; groups: Map<string, number> } {
+export function summarise(profile: Profile, fromUs = 0, toUs = Infinity): { busyMs: number; groups: Map<string, number> } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -58,7 +58,7 @@ export function summarise(profile: Profile, fromUs = 0): { busyMs: number; group
   profile.samples.forEach((id, i) => {
     const dt = profile.timeDeltas[i] ?? 0;
     t += dt;
-    if (t < fromUs) return;
+    if (t < fromUs || t > toUs) return;
     const group = chargeOf(id);
     if (group === 'idle') return;
     busy += dt;
@@ -69,12 +69,16 @@ export function summarise(profile: Profile, fromUs = 0): { busyMs: number; group
 
 function main(): void {
   const dir = process.argv[2];
-  if (!dir) throw new Error('usage: profile-summary.ts <dir of .cpuprofile files> [--from-s N]');
-  const fromIndex = process.argv.indexOf('--from-s');
-  const fromUs = fromIndex > 0 ? Number(process.argv[fromIndex + 1]) * 1e6 : 0;
+  if (!dir) throw new Error('usage: profile-summary.ts <dir of .cpuprofile files> [--from-s N] [--to-s N]');
+  const secondsArg = (name: string, otherwise: number) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? Number(process.argv[i + 1]) * 1e6 : otherwise;
+  };
+  const fromUs = secondsArg('--from-s', 0);
+  const toUs = secondsArg('--to-s', Infinity);
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort()) {
     const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile;
-    const { busyMs, groups } = summarise(profile, fromUs);
+    const { busyMs, groups } = summarise(profile, fromUs, toUs);
     const top = [...groups].sort((a, b) => b[1] - a[1]).slice(0, 14);
     console.log(`\n${serviceOf(profile)} (${file}): ${(busyMs / 1000).toFixed(1)} s busy`);
     for (const [group, us] of top) console.log(`  ${((us / 10) / busyMs).toFixed(1).padStart(5)}%  ${group}`);

@@ -86,6 +86,8 @@ const check = (phase: string, r: LoadResult, s?: Settled) => {
 };
 const lat = (r: LoadResult) => `p50 ${r.p50} ms, p99 ${r.p99} ms`;
 /** What went wrong in a load, and how much of the machine the hypervisor took meanwhile (ratios of two phases are fair only if it took the same). */
+/** A load of the ceiling or the Express floor, with its server's CPU per request ("server 0.31, postgres 0.12 (total 0.45)"). */
+type Measured = LoadResult & { cpu: string };
 const loadNotes = (r: LoadResult) => `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; CPU stolen by the host ${r.stolenPercent ?? 0}%`;
 const outcome = (s: Settled) => `${s.lost} lost; ${JSON.stringify(s.statuses)}; ledger ${s.ledgerOk ? 'OK' : `WRONG: ${s.ledgerProblems.join('; ')}`}`;
 /** The completed-cash-ins figures of a flow load, for the notes. */
@@ -133,15 +135,15 @@ async function systemPhases(): Promise<void> {
       check('Express floor INSERT', floorInsert);
       check('Express floor SELECT', floorSelect);
       rows.push(
-        { what: 'ceiling: INSERT … COMMIT per request (bare node:http + pg)', rate: `${fmt(insert.rps)} req/s`, latency: lat(insert), ratio: '100%', target: '', notes: loadNotes(insert) },
-        { what: 'ceiling: SELECT by primary key per request', rate: `${fmt(select.rps)} req/s`, latency: lat(select), ratio: '100%', target: '', notes: loadNotes(select) },
+        { what: 'ceiling: INSERT … COMMIT per request (bare node:http + pg)', rate: `${fmt(insert.rps)} req/s`, latency: lat(insert), ratio: '100%', target: '', notes: `${loadNotes(insert)}; CPU ms per request: ${insert.cpu}` },
+        { what: 'ceiling: SELECT by primary key per request', rate: `${fmt(select.rps)} req/s`, latency: lat(select), ratio: '100%', target: '', notes: `${loadNotes(select)}; CPU ms per request: ${select.cpu}` },
         {
           what: 'Express floor: the same INSERT behind Express 5, nothing else', rate: `${fmt(floorInsert.rps)} req/s`, latency: lat(floorInsert),
-          ratio: pct(floorInsert.rps, insert.rps), target: '', notes: `the most an Express route doing this INSERT reaches here; ${loadNotes(floorInsert)}`,
+          ratio: pct(floorInsert.rps, insert.rps), target: '', notes: `the most an Express route doing this INSERT reaches here; ${loadNotes(floorInsert)}; CPU ms per request: ${floorInsert.cpu}`,
         },
         {
           what: 'Express floor: the same SELECT behind Express 5, nothing else', rate: `${fmt(floorSelect.rps)} req/s`, latency: lat(floorSelect),
-          ratio: pct(floorSelect.rps, select.rps), target: '', notes: `the most an Express route doing this SELECT reaches here; ${loadNotes(floorSelect)}`,
+          ratio: pct(floorSelect.rps, select.rps), target: '', notes: `the most an Express route doing this SELECT reaches here; ${loadNotes(floorSelect)}; CPU ms per request: ${floorSelect.cpu}`,
         },
       );
     }
@@ -311,21 +313,27 @@ async function growth(): Promise<void> {
  * The bare server's INSERT and SELECT rates (the ceiling), then the same two behind Express 5 with
  * nothing else (the framework floor), measured while the system is up and idle.
  */
-async function measureCeiling(sys: ChaosSystem): Promise<Record<'insert' | 'select' | 'floorInsert' | 'floorSelect', LoadResult>> {
+async function measureCeiling(sys: ChaosSystem): Promise<Record<'insert' | 'select' | 'floorInsert' | 'floorSelect', Measured>> {
   console.log(`ceiling and Express floor: INSERT and SELECT, ${seconds} s each, ${connections} connections`);
-  const both = async (script: string) => {
+  const both = async (script: string, name: string) => {
     const server = await startServer(script, { DATABASE_URL: sys.database.url });
+    // The server's CPU per request next to the system's: a ratio by CPU, which moves less than rates do.
+    const measured = async (load: Parameters<typeof runLoad>[0]): Promise<Measured> => {
+      const before = cpuSnapshot({ [name]: server.pid });
+      const result = await runLoad(load);
+      return { ...result, cpu: cpuPerRequest(before, cpuSnapshot({ [name]: server.pid }), result.requests) };
+    };
     try {
-      const insert = await runLoad({ kind: 'ceiling-insert', url: server.url, connections, durationS: seconds, prefix: script });
+      const insert = await measured({ kind: 'ceiling-insert', url: server.url, connections, durationS: seconds, prefix: script });
       const ids = await sys.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM bench_ceiling LIMIT 10000`;
-      const select = await runLoad({ kind: 'ceiling-select', url: server.url, connections, durationS: seconds, prefix: script, ids: ids.map((r) => r.id) });
+      const select = await measured({ kind: 'ceiling-select', url: server.url, connections, durationS: seconds, prefix: script, ids: ids.map((r) => r.id) });
       return { insert, select };
     } finally {
       await server.stop();
     }
   };
-  const bare = await both('ceiling-server.ts');
-  const floor = await both('framework-floor-server.ts');
+  const bare = await both('ceiling-server.ts', 'server');
+  const floor = await both('framework-floor-server.ts', 'server');
   return { ...bare, floorInsert: floor.insert, floorSelect: floor.select };
 }
 

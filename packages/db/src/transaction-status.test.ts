@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database
 import { createDb, rawAccessOf, type Db } from './client.js';
 import { createMerchant } from './merchants.js';
 import { SEED_SUBSIDIARIES, upsertSubsidiary } from './subsidiaries.js';
-import { readTransactionStatus } from './transaction-status.js';
+import { readTransactionStatus, STATUS_READ_BATCH } from './transaction-status.js';
 
 let database: TestDatabase;
 let db: Db;
@@ -67,12 +67,66 @@ describe('readTransactionStatus', () => {
     expect(await readTransactionStatus(db, randomUUID(), merchantA)).toBeNull();
   });
 
-  it("is sent on the client's own pool (no connection of its own) and reported to onQuery", async () => {
+  it("answers every read asked for in one turn with one statement on the client's own pool, each read its own row", async () => {
     const { pool } = rawAccessOf(db);
+    const a1 = await insert(merchantA, { status: 'PENDING', amount: '5' });
+    const a2 = await insert(merchantA, { status: 'SUCCESS', amount: '6', completedAt: '2026-01-01T00:00:00.000Z' });
+    const b1 = await insert(merchantB, { status: 'FAILED', amount: '7', completedAt: '2026-01-01T00:00:00.000Z' });
     const before = queries.length;
-    const id = await insert(merchantA, { status: 'PENDING', amount: '5' });
-    await Promise.all(Array.from({ length: 6 }, () => readTransactionStatus(db, id, merchantA)));
+    const reads = await Promise.all([
+      readTransactionStatus(db, a1, merchantA), readTransactionStatus(db, b1, merchantA), readTransactionStatus(db, a2, merchantA),
+      readTransactionStatus(db, randomUUID(), merchantA), readTransactionStatus(db, b1, merchantB), readTransactionStatus(db, a1, merchantA),
+    ]);
+    expect(reads.map((r) => r && [r.id, r.amount])).toEqual([[a1, 5n], null, [a2, 6n], null, [b1, 7n], [a1, 5n]]);
     expect(pool.totalCount).toBeLessThanOrEqual(2);
-    expect(queries.slice(before).filter((q) => q.includes('FROM transactions WHERE id = $1 AND merchant_id = $2'))).toHaveLength(6);
+    expect(queries.slice(before)).toHaveLength(1);
+  });
+
+  it(`sends a read asked for alone at once, and past ${STATUS_READ_BATCH} reads in one turn the rest in further statements`, async () => {
+    const id = await insert(merchantA, { status: 'PENDING', amount: '8' });
+    let before = queries.length;
+    expect((await readTransactionStatus(db, id, merchantA))?.id).toBe(id);
+    expect(queries.length - before).toBe(1);
+    before = queries.length;
+    const reads = await Promise.all(Array.from({ length: STATUS_READ_BATCH + 1 }, () => readTransactionStatus(db, id, merchantA)));
+    expect(reads.every((r) => r?.id === id)).toBe(true);
+    expect(queries.length - before).toBe(2);
+  });
+
+  it('fails every read of a statement that fails, and the next turn reads again', async () => {
+    const id = await insert(merchantA, { status: 'PENDING', amount: '9' });
+    // Not a UUID: the route never sends one (it answers 404 first); here it breaks its whole statement.
+    const reads = await Promise.allSettled([readTransactionStatus(db, id, merchantA), readTransactionStatus(db, 'not-a-uuid', merchantA)]);
+    expect(reads.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect((await readTransactionStatus(db, id, merchantA))?.id).toBe(id);
+  });
+
+  it('finds each row by its key, also in the plan PostgreSQL keeps for the statement once the table has grown past what its statistics say', async () => {
+    // As moveNow's test: the generic plan from the first run on, made on a small table never analysed.
+    await db.$executeRaw`ALTER TABLE transactions SET (autovacuum_enabled = off)`;
+    const url = new URL(database.url);
+    url.searchParams.set('options', '-c plan_cache_mode=force_generic_plan');
+    const oneConnection = createDb({ databaseUrl: url.toString(), poolSize: 1 });
+    const seqRead = async () => {
+      await oneConnection.$executeRaw`SELECT pg_stat_force_next_flush()`;
+      const [row] = await db.$queryRaw<{ n: bigint }[]>`SELECT coalesce(seq_tup_read, 0) AS n FROM pg_stat_user_tables WHERE relname = 'transactions'`;
+      return Number(row!.n);
+    };
+    try {
+      const first = await insert(merchantA, { status: 'PENDING', amount: '1' });
+      await Promise.all([readTransactionStatus(oneConnection, first, merchantA), readTransactionStatus(oneConnection, first, merchantB)]);
+      const made = await Promise.all(Array.from({ length: 300 }, () => insert(merchantA, { status: 'PENDING', amount: '2' })));
+      const before = await seqRead();
+      for (let i = 0; i < 20; i++) {
+        const batch = made.slice(i * 10, i * 10 + 10);
+        const reads = await Promise.all(batch.map((id) => readTransactionStatus(oneConnection, id, merchantA)));
+        expect(reads.map((r) => r?.id)).toEqual(batch);
+      }
+      // A scan of the table per statement would read 20 × 300 rows or more.
+      expect((await seqRead()) - before).toBeLessThan(300);
+    } finally {
+      await oneConnection.$disconnect();
+      await db.$executeRaw`ALTER TABLE transactions RESET (autovacuum_enabled)`;
+    }
   });
 });

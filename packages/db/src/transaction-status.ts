@@ -17,12 +17,17 @@ export type TransactionStatusRow = Pick<Transaction, (typeof STATUS_FIELDS)[numb
 export const STATUS_READ_BATCH = 64;
 
 // Every read asked for in one turn of the event loop, in one statement: each row is found by its
-// primary key in a subquery of its own (OFFSET 0 keeps PostgreSQL from turning it into a join, which
-// it could plan as a scan of the whole table while the table is small and keep that plan once it has
-// grown). `n` says which read a row answers; a read with no row (unknown, or another merchant's) has none.
+// primary key alone in a subquery of its own, and its merchant checked outside it. OFFSET 0 keeps
+// PostgreSQL from turning the subquery into a join, and naming the merchant outside keeps it from
+// reaching the row through the merchant's index: a plan made on a small table never analysed, and kept
+// once the table has grown, would otherwise read the whole table, or all of the merchant's rows, for
+// every read (transaction-status.test.ts). `n` says which read a row answers; a read with no row
+// (unknown, or another merchant's) has none.
 const STATUS_READS = {
-  text: `SELECT k.n AS "n", s.* FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS k(id, merchant_id, n)
-    CROSS JOIN LATERAL (SELECT ${columnList(STATUS_FIELDS)} FROM transactions WHERE id = k.id AND merchant_id = k.merchant_id OFFSET 0) s`,
+  text: `SELECT k.n AS "n", ${STATUS_FIELDS.map((f) => `s."${f}"`).join(', ')}
+    FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS k(id, merchant_id, n)
+    CROSS JOIN LATERAL (SELECT merchant_id, ${columnList(STATUS_FIELDS)} FROM transactions WHERE id = k.id OFFSET 0) s
+   WHERE s.merchant_id = k.merchant_id`,
   types: PRISMA_LIKE_TYPES,
 };
 // Named: prepared once per connection, then each batch sends only its ids. Unnamed through a

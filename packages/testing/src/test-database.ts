@@ -169,3 +169,30 @@ export function countingClient(url: string, poolSize = 2): { db: Db; statements:
   const statements: string[] = [];
   return { db: createDb({ databaseUrl: url, poolSize, onQuery: (q) => statements.push(q) }), statements };
 }
+
+/**
+ * The plans PostgreSQL keeps for a statement when they were made on a small table never analysed (a
+ * deployment's first minutes), looked at once the table has grown: autovacuum off on `table`, so no
+ * ANALYZE re-plans meanwhile, and a client of one connection whose statements take their generic plan
+ * from the first run on (what the plan cache otherwise decides by their sixth). `rowsRead()`: the rows
+ * of `table` read so far, by scans and through indexes; `close()` gives autovacuum back.
+ */
+export async function smallTablePlans(fixture: Pick<DbTestDatabase, 'db' | 'database'>, table: string): Promise<{ db: Db; rowsRead(): Promise<number>; close(): Promise<void> }> {
+  await fixture.db.$executeRawUnsafe(`ALTER TABLE ${table} SET (autovacuum_enabled = off)`);
+  const url = new URL(fixture.database.url);
+  url.searchParams.set('options', '-c plan_cache_mode=force_generic_plan');
+  const db = createDb({ databaseUrl: url.toString(), poolSize: 1 });
+  return {
+    db,
+    async rowsRead() {
+      await db.$executeRaw`SELECT pg_stat_force_next_flush()`;
+      const [row] = await fixture.db.$queryRaw<{ n: bigint }[]>`
+        SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) AS n FROM pg_stat_user_tables WHERE relname = ${table}`;
+      return Number(row!.n);
+    },
+    async close() {
+      await db.$disconnect();
+      await fixture.db.$executeRawUnsafe(`ALTER TABLE ${table} RESET (autovacuum_enabled)`);
+    },
+  };
+}

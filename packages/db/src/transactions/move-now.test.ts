@@ -1,6 +1,6 @@
 import { createDb, type Db } from '../client.js';
 import { createCashin, moveNow, transition } from './index.js';
-import { cashinInput, createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
+import { cashinInput, createMerchantTestDatabase, smallTablePlans, type MerchantTestDatabase } from '@mm/testing/test-database';
 
 describe('moveNow: a move without journal or webhook in one statement', () => {
   let fixture: MerchantTestDatabase;
@@ -96,26 +96,17 @@ describe('moveNow: a move without journal or webhook in one statement', () => {
     // day), it must still find the row by its key once the table has grown.
     // The generic plan from the first run on, and no ANALYZE meanwhile: what the plan cache and
     // autovacuum would otherwise decide by timing.
-    await db.$executeRaw`ALTER TABLE transactions SET (autovacuum_enabled = off)`;
-    const url = new URL(fixture.database.url);
-    url.searchParams.set('options', '-c plan_cache_mode=force_generic_plan');
-    const oneConnection = createDb({ databaseUrl: url.toString(), poolSize: 1 });
-    const move = (id: string) => moveNow(oneConnection, { transactionId: id, to: 'INITIATED', from: ['CREATED'], ofType: 'CASHIN', cause: 'operator-request' });
-    const seqRead = async () => {
-      await oneConnection.$executeRaw`SELECT pg_stat_force_next_flush()`;
-      const [row] = await db.$queryRaw<{ n: bigint }[]>`SELECT coalesce(seq_tup_read, 0) AS n FROM pg_stat_user_tables WHERE relname = 'transactions'`;
-      return Number(row!.n);
-    };
+    const plans = await smallTablePlans(fixture, 'transactions');
+    const move = (id: string) => moveNow(plans.db, { transactionId: id, to: 'INITIATED', from: ['CREATED'], ofType: 'CASHIN', cause: 'operator-request' });
     try {
       for (let i = 0; i < 2; i++) await move((await cashin()).transaction.id);
       const made = await Promise.all(Array.from({ length: 300 }, () => cashin()));
-      const before = await seqRead();
+      const before = await plans.rowsRead();
       for (const { transaction: t } of made.slice(0, 20)) await move(t.id);
       // A scan of the table per move would read 20 × 300 rows or more.
-      expect((await seqRead()) - before).toBeLessThan(300);
+      expect((await plans.rowsRead()) - before).toBeLessThan(300);
     } finally {
-      await oneConnection.$disconnect();
-      await db.$executeRaw`ALTER TABLE transactions RESET (autovacuum_enabled)`;
+      await plans.close();
     }
   });
 });

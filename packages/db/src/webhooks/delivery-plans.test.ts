@@ -1,6 +1,6 @@
-import { createDb, type Db } from '../client.js';
+import type { Db } from '../client.js';
 import { createCashin } from '../transactions/create-cashin.js';
-import { cashinInput, createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
+import { cashinInput, createMerchantTestDatabase, smallTablePlans, type MerchantTestDatabase } from '@mm/testing/test-database';
 import { claimDueDelivery } from './claim-delivery-attempt.js';
 import { recordDeliveryOutcome } from './record-delivery-outcome.js';
 import { recordWebhookEvent } from './record-webhook-event.js';
@@ -15,6 +15,7 @@ import { recordWebhookEvent } from './record-webhook-event.js';
 describe('the delivery statements while undelivered events pile up', () => {
   let fixture: MerchantTestDatabase;
   let db: Db;
+  let plans: Awaited<ReturnType<typeof smallTablePlans>>;
   /** One connection whose plans are generic from the first run on, as the plan cache may decide. */
   let planned: Db;
   let n = 0;
@@ -22,13 +23,11 @@ describe('the delivery statements while undelivered events pile up', () => {
   beforeAll(async () => {
     fixture = await createMerchantTestDatabase();
     db = fixture.db;
-    await db.$executeRaw`ALTER TABLE webhook_events SET (autovacuum_enabled = off)`;
-    const url = new URL(fixture.database.url);
-    url.searchParams.set('options', '-c plan_cache_mode=force_generic_plan');
-    planned = createDb({ databaseUrl: url.toString(), poolSize: 1 });
+    plans = await smallTablePlans(fixture, 'webhook_events');
+    planned = plans.db;
   });
   afterAll(async () => {
-    await planned.$disconnect();
+    await plans.close();
     await fixture.close();
   });
 
@@ -57,13 +56,6 @@ describe('the delivery statements while undelivered events pile up', () => {
     });
     if (recorded.recordedAs !== 'DELIVERED') throw new Error(`recorded as ${recorded.recordedAs}`);
   }
-  async function rowsRead(): Promise<number> {
-    await planned.$executeRaw`SELECT pg_stat_force_next_flush()`;
-    const [row] = await db.$queryRaw<{ n: bigint }[]>`
-      SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) AS n FROM pg_stat_user_tables WHERE relname = 'webhook_events'`;
-    return Number(row!.n);
-  }
-
   it('each finds its rows by key: 20 deliveries read far fewer than the 300 undelivered events', async () => {
     // The plans, made on a table of two events.
     for (let i = 0; i < 2; i++) await deliver(await writeEvent(await cashin()));
@@ -77,10 +69,10 @@ describe('the delivery statements while undelivered events pile up', () => {
     );
     const fresh = await Promise.all(Array.from({ length: 20 }, () => cashin()));
 
-    const before = await rowsRead();
+    const before = await plans.rowsRead();
     for (const transactionId of fresh) await deliver(await writeEvent(transactionId));
     // A statement that went through the undelivered events would read 300 rows each time.
-    expect((await rowsRead()) - before).toBeLessThan(300);
+    expect((await plans.rowsRead()) - before).toBeLessThan(300);
     expect(await db.webhookEvent.count({ where: { transactionId: { in: fresh }, status: 'DELIVERED' } })).toBe(20);
   });
 });

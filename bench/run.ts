@@ -86,9 +86,9 @@ const check = (phase: string, r: LoadResult, s?: Settled) => {
   if (s && !s.ledgerOk) problems.push(`${phase}: ledger does not verify: ${s.ledgerProblems.join('; ')}`);
 };
 const lat = (r: LoadResult) => `p50 ${r.p50} ms, p99 ${r.p99} ms`;
-/** What went wrong in a load, and how much of the machine the hypervisor took meanwhile (ratios of two phases are fair only if it took the same). */
 /** A load of the ceiling or the Express floor, with its server's CPU per request ("server 0.31, postgres 0.12 (total 0.45)"). */
 type Measured = LoadResult & { cpu: string };
+/** What went wrong in a load, and how much of the machine the hypervisor took meanwhile (ratios of two phases are fair only if it took the same). */
 const loadNotes = (r: LoadResult) => `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; CPU stolen by the host ${r.stolenPercent ?? 0}%`;
 const outcome = (s: Settled) => `${s.lost} lost; ${JSON.stringify(s.statuses)}; ledger ${s.ledgerOk ? 'OK' : `WRONG: ${s.ledgerProblems.join('; ')}`}`;
 /** The completed-cash-ins figures of a flow load, for the notes. */
@@ -334,13 +334,13 @@ async function growth(): Promise<void> {
  */
 async function measureCeiling(sys: ChaosSystem): Promise<Record<'insert' | 'select' | 'floorInsert' | 'floorSelect', Measured>> {
   console.log(`ceiling and Express floor: INSERT and SELECT, ${seconds} s each, ${connections} connections`);
-  const both = async (script: string, name: string) => {
+  const both = async (script: string) => {
     const server = await startServer(script, { DATABASE_URL: sys.database.url });
     // The server's CPU per request next to the system's: a ratio by CPU, which moves less than rates do.
     const measured = async (load: Parameters<typeof runLoad>[0]): Promise<Measured> => {
-      const before = cpuSnapshot({ [name]: server.pid });
+      const before = cpuSnapshot({ server: server.pid });
       const result = await runLoad(load);
-      return { ...result, cpu: cpuPerRequest(before, cpuSnapshot({ [name]: server.pid }), result.requests) };
+      return { ...result, cpu: cpuPerRequest(before, cpuSnapshot({ server: server.pid }), result.requests) };
     };
     try {
       const insert = await measured({ kind: 'ceiling-insert', url: server.url, connections, durationS: seconds, prefix: script });
@@ -351,8 +351,8 @@ async function measureCeiling(sys: ChaosSystem): Promise<Record<'insert' | 'sele
       await server.stop();
     }
   };
-  const bare = await both('ceiling-server.ts', 'server');
-  const floor = await both('framework-floor-server.ts', 'server');
+  const bare = await both('ceiling-server.ts');
+  const floor = await both('framework-floor-server.ts');
   return { ...bare, floorInsert: floor.insert, floorSelect: floor.select };
 }
 

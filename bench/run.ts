@@ -21,6 +21,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startChaosSystem, type ChaosOptions, type ChaosSystem, type ServiceName } from '@mm/chaos/system';
+import { EXPIRY_TOPIC } from '@mm/db/transactions';
 import { waitFor } from '@mm/testing';
 import { cpuPerRequest, cpuSnapshot } from './support/cpu.js';
 import { exportBench } from './export-bench.js';
@@ -226,7 +227,7 @@ async function systemPhases(): Promise<void> {
  */
 async function checksRun(sys: ChaosSystem): Promise<string> {
   const open = async () => Number((await sys.db.$queryRaw<{ n: bigint }[]>`
-    SELECT count(*) AS n FROM outbox WHERE topic = 'expiry-checks' AND completed_at IS NULL`)[0]!.n);
+    SELECT count(*) AS n FROM outbox WHERE topic = ${EXPIRY_TOPIC} AND completed_at IS NULL`)[0]!.n);
   const scheduled = await open();
   console.log(`waiting for the ${scheduled} status checks the cash-in phases scheduled`);
   const started = Date.now();

@@ -104,15 +104,14 @@ describe('readTransactionStatus', () => {
   it('finds each row by its key, also in the plan PostgreSQL keeps for the statement once the table has grown past what its statistics say', async () => {
     // As moveNow's test: the generic plan from the first run on, made on a small table never analysed.
     const plans = await smallTablePlans({ db, database }, 'transactions');
-    const oneConnection = plans.db;
     try {
       const first = await insert(merchantA, { status: 'PENDING', amount: '1' });
-      await Promise.all([readTransactionStatus(oneConnection, first, merchantA), readTransactionStatus(oneConnection, first, merchantB)]);
+      await Promise.all([readTransactionStatus(plans.db, first, merchantA), readTransactionStatus(plans.db, first, merchantB)]);
       const made = await Promise.all(Array.from({ length: 300 }, () => insert(merchantA, { status: 'PENDING', amount: '2' })));
       const before = await plans.rowsRead();
       for (let i = 0; i < 20; i++) {
         const batch = made.slice(i * 10, i * 10 + 10);
-        const reads = await Promise.all(batch.map((id) => readTransactionStatus(oneConnection, id, merchantA)));
+        const reads = await Promise.all(batch.map((id) => readTransactionStatus(plans.db, id, merchantA)));
         expect(reads.map((r) => r?.id)).toEqual(batch);
       }
       // By key, 200 rows; through a scan of the table, or of the merchant's rows, 20 × 300 or more.

@@ -177,7 +177,14 @@ export function countingClient(url: string, poolSize = 2): { db: Db; statements:
  * from the first run on (what the plan cache otherwise decides by their sixth). `rowsRead()`: the rows
  * of `table` read so far, by scans and through indexes; `close()` gives autovacuum back.
  */
-export async function smallTablePlans(fixture: Pick<DbTestDatabase, 'db' | 'database'>, table: string): Promise<{ db: Db; rowsRead(): Promise<number>; close(): Promise<void> }> {
+export interface SmallTablePlans {
+  /** One connection, generic plans from each statement's first run. */
+  db: Db;
+  rowsRead(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function smallTablePlans(fixture: Pick<DbTestDatabase, 'db' | 'database'>, table: string): Promise<SmallTablePlans> {
   await fixture.db.$executeRawUnsafe(`ALTER TABLE ${table} SET (autovacuum_enabled = off)`);
   const url = new URL(fixture.database.url);
   url.searchParams.set('options', '-c plan_cache_mode=force_generic_plan');

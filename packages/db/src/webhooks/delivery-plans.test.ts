@@ -1,6 +1,6 @@
 import type { Db } from '../client.js';
 import { createCashin } from '../transactions/create-cashin.js';
-import { cashinInput, createMerchantTestDatabase, smallTablePlans, type MerchantTestDatabase } from '@mm/testing/test-database';
+import { cashinInput, createMerchantTestDatabase, smallTablePlans, type MerchantTestDatabase, type SmallTablePlans } from '@mm/testing/test-database';
 import { claimDueDelivery } from './claim-delivery-attempt.js';
 import { recordDeliveryOutcome } from './record-delivery-outcome.js';
 import { recordWebhookEvent } from './record-webhook-event.js';
@@ -15,16 +15,13 @@ import { recordWebhookEvent } from './record-webhook-event.js';
 describe('the delivery statements while undelivered events pile up', () => {
   let fixture: MerchantTestDatabase;
   let db: Db;
-  let plans: Awaited<ReturnType<typeof smallTablePlans>>;
-  /** One connection whose plans are generic from the first run on, as the plan cache may decide. */
-  let planned: Db;
+  let plans: SmallTablePlans;
   let n = 0;
 
   beforeAll(async () => {
     fixture = await createMerchantTestDatabase();
     db = fixture.db;
     plans = await smallTablePlans(fixture, 'webhook_events');
-    planned = plans.db;
   });
   afterAll(async () => {
     await plans.close();
@@ -39,7 +36,7 @@ describe('the delivery statements while undelivered events pile up', () => {
   /** An event written as a terminal move writes it: the check for an earlier one, the event, its job. */
   async function writeEvent(transactionId: string): Promise<string> {
     let eventId = '';
-    const job = await planned.$transaction((tx) => recordWebhookEvent(tx, {
+    const job = await plans.db.$transaction((tx) => recordWebhookEvent(tx, {
       merchantId: fixture.merchantId, transactionId, eventType: 'payment.succeeded', targetUrl: 'https://merchant.example/hooks',
       buildPayload: (id) => ((eventId = id), { id }),
     }));
@@ -49,8 +46,8 @@ describe('the delivery statements while undelivered events pile up', () => {
   /** One delivery: its claim and its record. */
   async function deliver(eventId: string): Promise<void> {
     const now = new Date();
-    if (!(await claimDueDelivery(planned, eventId, now, new Date(now.getTime() + 30_000)))) throw new Error('not claimed');
-    const recorded = await recordDeliveryOutcome(planned, {
+    if (!(await claimDueDelivery(plans.db, eventId, now, new Date(now.getTime() + 30_000)))) throw new Error('not claimed');
+    const recorded = await recordDeliveryOutcome(plans.db, {
       eventId, outboxId: eventId, outcome: { kind: 'delivered' },
       attempt: { attemptNo: 1, targetUrl: 'https://merchant.example/hooks', statusCode: 200, latencyMs: 5, error: null, errorDetail: null, attemptedAt: now, finishedAt: now },
     });

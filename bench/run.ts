@@ -7,7 +7,8 @@
  * and writes it to docs/performance.md. After each cash-in phase every cash-in must be SUCCESS,
  * notified, and the ledger must verify. BENCH_SECONDS (30) is the length of each load,
  * BENCH_CONNECTIONS (50) the connections of the saturating loads, BENCH_FLOW_CONNECTIONS (64) those of
- * the completed-cash-ins loads, BENCH_EXPORT_ROWS (1 000 000; 0 skips) the export size.
+ * the completed-cash-ins loads, BENCH_WARMUP_SECONDS (10; 0 skips) the unmeasured load of the same kind
+ * that comes first for the flow ceiling and for the system, BENCH_EXPORT_ROWS (1 000 000; 0 skips) the export size.
  * BENCH_CPU_PROF=<dir> starts every service with --cpu-prof into that folder (profiles on exit);
  * BENCH_PHASES (ceiling,flow,cashin,status,export; `scaling` and `growth` on request) runs only some phases, e.g. to
  * profile one of them; only a run of every default phase rewrites docs/performance.md. `growth`
@@ -39,6 +40,13 @@ const ALL_PHASES = [...DEFAULT_PHASES, 'scaling', 'growth'];
 const seconds = Number(process.env.BENCH_SECONDS ?? 30);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const flowConnections = Number(process.env.BENCH_FLOW_CONNECTIONS ?? 64);
+/**
+ * A long-running service is measured, not one starting: V8 compiles a process's hot code on its other
+ * threads during its first seconds of load (on these two cores, up to a quarter of a service's CPU in the
+ * first seconds, a few per cent after ten), and PostgreSQL's connections fill their caches and plans.
+ * The flow ceiling and the system each get this much of the same load first, unmeasured.
+ */
+const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
 const exportRows = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
 const growthCashins = Number(process.env.BENCH_GROWTH_CASHINS ?? 500);
 const phases = new Set((process.env.BENCH_PHASES ?? DEFAULT_PHASES.join(',')).split(','));
@@ -153,6 +161,15 @@ async function systemPhases(): Promise<void> {
     if (phases.has('flow')) rows.push(await measureFlowCeiling(sys));
 
     if (phases.has('cashin')) {
+      if (warmupSeconds > 0) {
+        console.log(`warm-up of the system: ${warmupSeconds} s of the same load, not measured`);
+        const warm = await runLoad({
+          kind: 'flow', url: sys.gatewayUrl, path: '/api/v1/payments/cashin', connections: flowConnections, durationS: warmupSeconds, prefix: 'warm',
+          webhookDeadlineS: WEBHOOK_DEADLINE_S, reportArrivals: true, ...api,
+        });
+        // Everything it started ends before the measured load: none of its work is counted there.
+        check('warm-up of the system', warm, await settle(sys, 'warm', warm.flow!.arrivals));
+      }
       console.log(`completed cash-ins at saturation: ${seconds} s, ${flowConnections} connections`);
       const satCpu = cpu();
       const saturated = await runLoad({
@@ -252,6 +269,12 @@ async function measureFlowCeiling(sys: ChaosSystem): Promise<Row> {
     });
     try {
       const cpu = () => cpuSnapshot({ 'flow service': service.pid, 'flow operator': operator.pid });
+      if (warmupSeconds > 0) {
+        console.log(`warm-up of the flow ceiling: ${warmupSeconds} s of the same load, not measured`);
+        check('warm-up of the flow ceiling', await runLoad({
+          kind: 'flow', url: service.url, path: '/cashin', connections: flowConnections, durationS: warmupSeconds, prefix: 'flow-warm', webhookDeadlineS: WEBHOOK_DEADLINE_S, ...key,
+        }));
+      }
       const before = cpu();
       const r = await runLoad({
         kind: 'flow', url: service.url, path: '/cashin', connections: flowConnections, durationS: seconds, prefix: 'flow', webhookDeadlineS: WEBHOOK_DEADLINE_S, ...key,
@@ -269,7 +292,7 @@ async function measureFlowCeiling(sys: ChaosSystem): Promise<Row> {
       return {
         what: 'flow ceiling: the same cash-in built bare (node:http + pg; service and operator processes)', rate: `${fmt(f.perS)} completed/s`,
         latency: `202: ${lat(r)}`, ratio: '100%', target: '',
-        notes: `${completedNotes(f)}; answers ${JSON.stringify(r.answers)}; ${loadNotes(r)}; rows ${JSON.stringify(tally.statuses)}, `
+        notes: `${completedNotes(f)}; answers ${JSON.stringify(r.answers)}; ${loadNotes(r)}; rows${warmupSeconds > 0 ? " (the warm-up's with them)" : ''} ${JSON.stringify(tally.statuses)}, `
           + `${tally.journalRows} journal rows, ${tally.deliveredAttempts} webhooks delivered, ${tally.failedAttempts} failed; CPU ms per cash-in: ${use}`,
       };
     } finally {

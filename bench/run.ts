@@ -8,7 +8,7 @@
  * notified, and the ledger must verify. BENCH_SECONDS (30) is the length of each load,
  * BENCH_CONNECTIONS (50) the connections of the saturating loads, BENCH_FLOW_CONNECTIONS (64) those of
  * the completed-cash-ins loads, BENCH_WARMUP_SECONDS (10; 0 skips) the unmeasured load of the same kind
- * that comes first for the flow ceiling and for the system, BENCH_EXPORT_ROWS (1 000 000; 0 skips) the export size.
+ * that comes before each measured one, BENCH_EXPORT_ROWS (1 000 000; 0 skips) the export size.
  * BENCH_CPU_PROF=<dir> starts every service with --cpu-prof into that folder (profiles on exit);
  * BENCH_PHASES (ceiling,flow,cashin,status,export; `scaling` and `growth` on request) runs only some phases, e.g. to
  * profile one of them; only a run of every default phase rewrites docs/performance.md. `growth`
@@ -44,7 +44,8 @@ const flowConnections = Number(process.env.BENCH_FLOW_CONNECTIONS ?? 64);
  * A long-running service is measured, not one starting: V8 compiles a process's hot code on its other
  * threads during its first seconds of load (on these two cores, up to a quarter of a service's CPU in the
  * first seconds, a few per cent after ten), and PostgreSQL's connections fill their caches and plans.
- * The flow ceiling and the system each get this much of the same load first, unmeasured.
+ * Every measured load (the ceiling's and the Express floor's, the flow ceiling's, the system's cash-ins
+ * and status reads) comes after this much of the same load, unmeasured.
  */
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
 const exportRows = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
@@ -212,6 +213,10 @@ async function systemPhases(): Promise<void> {
       const ids = (await sys.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM transactions LIMIT 10000`).map((r) => r.id);
       if (ids.length === 0) throw new Error('the status phase reads the cash-ins of the cashin phase: run both');
       const checks = await checksRun(sys);
+      if (warmupSeconds > 0) {
+        console.log(`warm-up of the status reads: ${warmupSeconds} s of the same load, not measured`);
+        check('warm-up of the status reads', await runLoad({ kind: 'status', url: sys.gatewayUrl, connections, durationS: warmupSeconds, prefix: 'read-warm', ids, ...api }));
+      }
       const readCpu = cpu();
       const reads = await runLoad({ kind: 'status', url: sys.gatewayUrl, connections, durationS: seconds, prefix: 'read', ids, ...api });
       const readCpuUse = cpuPerRequest(readCpu, cpu(), reads.requests);
@@ -362,6 +367,7 @@ async function measureCeiling(sys: ChaosSystem): Promise<Record<'insert' | 'sele
     const server = await startServer(script, { DATABASE_URL: sys.database.url });
     // The server's CPU per request next to the system's: a ratio by CPU, which moves less than rates do.
     const measured = async (load: Parameters<typeof runLoad>[0]): Promise<Measured> => {
+      if (warmupSeconds > 0) check(`warm-up of ${script}`, await runLoad({ ...load, durationS: warmupSeconds, prefix: `${load.prefix}-warm` }));
       const before = cpuSnapshot({ server: server.pid });
       const result = await runLoad(load);
       return { ...result, cpu: cpuPerRequest(before, cpuSnapshot({ server: server.pid }), result.requests) };

@@ -162,21 +162,16 @@ async function systemPhases(): Promise<void> {
     if (phases.has('flow')) rows.push(await measureFlowCeiling(sys));
 
     if (phases.has('cashin')) {
-      if (warmupSeconds > 0) {
-        console.log(`warm-up of the system: ${warmupSeconds} s of the same load, not measured`);
-        const warm = await runLoad({
-          kind: 'flow', url: sys.gatewayUrl, path: '/api/v1/payments/cashin', connections: flowConnections, durationS: warmupSeconds, prefix: 'warm',
-          webhookDeadlineS: WEBHOOK_DEADLINE_S, reportArrivals: true, ...api,
-        });
-        // Everything it started ends before the measured load: none of its work is counted there.
-        check('warm-up of the system', warm, await settle(sys, 'warm', warm.flow!.arrivals));
-      }
-      console.log(`completed cash-ins at saturation: ${seconds} s, ${flowConnections} connections`);
-      const satCpu = cpu();
-      const saturated = await runLoad({
+      const satLoad = {
         kind: 'flow', url: sys.gatewayUrl, path: '/api/v1/payments/cashin', connections: flowConnections, durationS: seconds, prefix: 'sat',
         webhookDeadlineS: WEBHOOK_DEADLINE_S, reportArrivals: true, ...api,
-      });
+      } as const;
+      const warm = await warmUp('the system', satLoad);
+      // Everything it started ends before the measured load: none of its work is counted there.
+      if (warm) check('warm-up of the system', warm, await settle(sys, `warm-${satLoad.prefix}`, warm.flow!.arrivals));
+      console.log(`completed cash-ins at saturation: ${seconds} s, ${flowConnections} connections`);
+      const satCpu = cpu();
+      const saturated = await runLoad(satLoad);
       const f = saturated.flow!;
       const satCpuUse = cpuPerRequest(satCpu, cpu(), f.notified);
       const satSettled = await settle(sys, 'sat', f.arrivals);
@@ -213,12 +208,10 @@ async function systemPhases(): Promise<void> {
       const ids = (await sys.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM transactions LIMIT 10000`).map((r) => r.id);
       if (ids.length === 0) throw new Error('the status phase reads the cash-ins of the cashin phase: run both');
       const checks = await checksRun(sys);
-      if (warmupSeconds > 0) {
-        console.log(`warm-up of the status reads: ${warmupSeconds} s of the same load, not measured`);
-        check('warm-up of the status reads', await runLoad({ kind: 'status', url: sys.gatewayUrl, connections, durationS: warmupSeconds, prefix: 'read-warm', ids, ...api }));
-      }
+      const readLoad = { kind: 'status', url: sys.gatewayUrl, connections, durationS: seconds, prefix: 'read', ids, ...api } as const;
+      await warmUp('the status reads', readLoad);
       const readCpu = cpu();
-      const reads = await runLoad({ kind: 'status', url: sys.gatewayUrl, connections, durationS: seconds, prefix: 'read', ids, ...api });
+      const reads = await runLoad(readLoad);
       const readCpuUse = cpuPerRequest(readCpu, cpu(), reads.requests);
       check('status reads', reads);
       rows.push({
@@ -258,6 +251,18 @@ async function checksRun(sys: ChaosSystem): Promise<string> {
 }
 
 /**
+ * The unmeasured load before a measured one (warmupSeconds): the same job under a prefix of its own that
+ * the measured one's does not match (`warm-sat-…` is not `sat-…`), checked like any load. Null when skipped.
+ */
+async function warmUp(what: string, load: Parameters<typeof runLoad>[0]): Promise<LoadResult | null> {
+  if (warmupSeconds <= 0) return null;
+  console.log(`warm-up of ${what}: ${warmupSeconds} s of the same load, not measured`);
+  const r = await runLoad({ ...load, durationS: warmupSeconds, prefix: `warm-${load.prefix}` });
+  check(`warm-up of ${what}`, r);
+  return r;
+}
+
+/**
  * The flow ceiling: the four-exchange cash-in built bare (flow-ceiling/service.ts and operator.ts,
  * each its own process, tables of their own in the system's database), under the completed-cash-ins
  * load the system gets, measured while the system is up and idle.
@@ -274,16 +279,10 @@ async function measureFlowCeiling(sys: ChaosSystem): Promise<Row> {
     });
     try {
       const cpu = () => cpuSnapshot({ 'flow service': service.pid, 'flow operator': operator.pid });
-      if (warmupSeconds > 0) {
-        console.log(`warm-up of the flow ceiling: ${warmupSeconds} s of the same load, not measured`);
-        check('warm-up of the flow ceiling', await runLoad({
-          kind: 'flow', url: service.url, path: '/cashin', connections: flowConnections, durationS: warmupSeconds, prefix: 'flow-warm', webhookDeadlineS: WEBHOOK_DEADLINE_S, ...key,
-        }));
-      }
+      const load = { kind: 'flow', url: service.url, path: '/cashin', connections: flowConnections, durationS: seconds, prefix: 'flow', webhookDeadlineS: WEBHOOK_DEADLINE_S, ...key } as const;
+      await warmUp('the flow ceiling', load);
       const before = cpu();
-      const r = await runLoad({
-        kind: 'flow', url: service.url, path: '/cashin', connections: flowConnections, durationS: seconds, prefix: 'flow', webhookDeadlineS: WEBHOOK_DEADLINE_S, ...key,
-      });
+      const r = await runLoad(load);
       const f = r.flow!;
       const use = cpuPerRequest(before, cpu(), f.notified);
       check('flow ceiling', r);
@@ -367,7 +366,7 @@ async function measureCeiling(sys: ChaosSystem): Promise<Record<'insert' | 'sele
     const server = await startServer(script, { DATABASE_URL: sys.database.url });
     // The server's CPU per request next to the system's: a ratio by CPU, which moves less than rates do.
     const measured = async (load: Parameters<typeof runLoad>[0]): Promise<Measured> => {
-      if (warmupSeconds > 0) check(`warm-up of ${script}`, await runLoad({ ...load, durationS: warmupSeconds, prefix: `${load.prefix}-warm` }));
+      await warmUp(script, load);
       const before = cpuSnapshot({ server: server.pid });
       const result = await runLoad(load);
       return { ...result, cpu: cpuPerRequest(before, cpuSnapshot({ server: server.pid }), result.requests) };

@@ -33,7 +33,7 @@ import { runLoad, startServer } from './support/node-process.js';
 import { fmt, pct, writeLatestRun, type Row } from './support/report.js';
 import { percentile } from './support/percentile.js';
 import { settle, type Settled } from './support/settle.js';
-import type { FlowResult, LoadResult } from './support/load-job.js';
+import type { FlowResult, LoadJob, LoadResult } from './support/load-job.js';
 
 const DEFAULT_PHASES = ['ceiling', 'flow', 'cashin', 'status', 'export'];
 const ALL_PHASES = [...DEFAULT_PHASES, 'scaling', 'growth'];
@@ -166,9 +166,8 @@ async function systemPhases(): Promise<void> {
         kind: 'flow', url: sys.gatewayUrl, path: '/api/v1/payments/cashin', connections: flowConnections, durationS: seconds, prefix: 'sat',
         webhookDeadlineS: WEBHOOK_DEADLINE_S, reportArrivals: true, ...api,
       } as const;
-      const warm = await warmUp('the system', satLoad);
-      // Everything it started ends before the measured load: none of its work is counted there.
-      if (warm) check('warm-up of the system', warm, await settle(sys, `warm-${satLoad.prefix}`, warm.flow!.arrivals));
+      // Everything the warm-up started ends before the measured load: none of its work is counted there.
+      await warmUp('the system', satLoad, (warm) => settle(sys, warm.prefix, warm.arrivals));
       console.log(`completed cash-ins at saturation: ${seconds} s, ${flowConnections} connections`);
       const satCpu = cpu();
       const saturated = await runLoad(satLoad);
@@ -251,15 +250,16 @@ async function checksRun(sys: ChaosSystem): Promise<string> {
 }
 
 /**
- * The unmeasured load before a measured one (warmupSeconds): the same job under a prefix of its own that
- * the measured one's does not match (`warm-sat-…` is not `sat-…`), checked like any load. Null when skipped.
+ * The unmeasured load before a measured one (warmupSeconds; none at 0): the same job under a prefix of its
+ * own that the measured one's does not match (`warm-sat-…` is not `sat-…`), checked like any load, and
+ * settled first when `settled` is given (a load whose work goes on after its last answer).
  */
-async function warmUp(what: string, load: Parameters<typeof runLoad>[0]): Promise<LoadResult | null> {
-  if (warmupSeconds <= 0) return null;
+async function warmUp(what: string, load: LoadJob, settled?: (warm: { prefix: string; arrivals?: Record<string, number> }) => Promise<Settled>): Promise<void> {
+  if (warmupSeconds <= 0) return;
   console.log(`warm-up of ${what}: ${warmupSeconds} s of the same load, not measured`);
-  const r = await runLoad({ ...load, durationS: warmupSeconds, prefix: `warm-${load.prefix}` });
-  check(`warm-up of ${what}`, r);
-  return r;
+  const prefix = `warm-${load.prefix}`;
+  const r = await runLoad({ ...load, durationS: warmupSeconds, prefix });
+  check(`warm-up of ${what}`, r, settled ? await settled({ prefix, arrivals: r.flow?.arrivals }) : undefined);
 }
 
 /**
@@ -365,7 +365,7 @@ async function measureCeiling(sys: ChaosSystem): Promise<Record<'insert' | 'sele
   const both = async (script: string) => {
     const server = await startServer(script, { DATABASE_URL: sys.database.url });
     // The server's CPU per request next to the system's: a ratio by CPU, which moves less than rates do.
-    const measured = async (load: Parameters<typeof runLoad>[0]): Promise<Measured> => {
+    const measured = async (load: LoadJob): Promise<Measured> => {
       await warmUp(script, load);
       const before = cpuSnapshot({ server: server.pid });
       const result = await runLoad(load);

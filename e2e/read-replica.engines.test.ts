@@ -98,6 +98,35 @@ describe('exports on the read replica', () => {
     expect(await exportOf(gateway.api)).toContain(held.order);
   });
 
+  it('read the primary once a replica cut from its primary falls past REPLICA_MAX_LAG_S, though it has replayed all it received', async () => {
+    const gateway = await sys.startExtraGateway({ DATABASE_REPLICA_URL: standby.url(sys.database.name), REPLICA_MAX_LAG_S: '2' });
+    await caughtUp();
+    await standby.cutReplication(true);
+    let made: { order: string };
+    try {
+      made = await cashin();
+      // What the standby's own positions say: all it received is replayed, as they would say for ever.
+      expect(await replayed()).toBe(true);
+      await waitFor(async () => (await metric(gateway.internalUrl, 'mm_db_replica_in_use')) === 0 || undefined, { what: 'the cut replica out of use' });
+      const cutFor = Date.now();
+      expect(await exportOf(gateway.api)).toContain(made.order);
+      expect(await metric(gateway.internalUrl, 'mm_db_replica_reads_total', { target: 'primary' })).toBeGreaterThanOrEqual(1);
+      expect(await metric(gateway.internalUrl, 'mm_db_replica_up')).toBe(1);
+      // The lag goes on growing with the cut's real age (the probe runs every second).
+      const lag = (await metric(gateway.internalUrl, 'mm_db_replica_lag_seconds'))!;
+      expect(lag).toBeGreaterThan(2);
+      await waitFor(async () => ((await metric(gateway.internalUrl, 'mm_db_replica_lag_seconds'))! >= lag + 1.5) || undefined,
+        { what: 'the lag to grow as the cut lasts', timeoutMs: 10_000 });
+      expect(Date.now() - cutFor).toBeGreaterThanOrEqual(1000);
+      expect(await replayed()).toBe(true);
+    } finally {
+      await standby.cutReplication(false);
+    }
+    await waitFor(async () => (await metric(gateway.internalUrl, 'mm_db_replica_in_use')) === 1 || undefined, { what: 'the replica in use again once it streams' });
+    expect(await exportOf(gateway.api)).toContain(made.order);
+    expect(await metric(gateway.internalUrl, 'mm_db_replica_lag_seconds')).toBeLessThanOrEqual(2);
+  });
+
   it('read the primary while the replica is down (killed -9), without a failed export, and the replica once it is back', async () => {
     const gateway = await sys.startExtraGateway({ DATABASE_REPLICA_URL: standby.url(sys.database.name), REPLICA_MAX_LAG_S: '3600' });
     await caughtUp();

@@ -37,7 +37,7 @@ export function readReplicaMetrics(registry: Registry, replica: ReplicaView): vo
     collect() { this.set(replica.state.up && replica.state.standby ? 1 : 0); },
   });
   new Gauge({
-    name: 'mm_db_replica_lag_seconds', help: 'How far the read replica\'s replay is behind (0: all it received is replayed); NaN while it does not answer.', registers: [registry],
+    name: 'mm_db_replica_lag_seconds', help: 'How far the read replica is behind: the age of the oldest heartbeat written on the primary that it has not replayed (0: none); NaN while it does not answer or no heartbeat could be written.', registers: [registry],
     collect() { this.set(replica.state.lagSeconds ?? Number.NaN); },
   });
   new Gauge({

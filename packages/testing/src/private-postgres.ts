@@ -102,6 +102,29 @@ export class PrivatePostgres {
     await this.adminClient().query(paused ? 'SELECT pg_wal_replay_pause()' : 'SELECT pg_wal_replay_resume()');
   }
 
+  /**
+   * On a standby: its link to the primary cut (primary_conninfo emptied and reloaded: its WAL receiver
+   * stops, what it received is replayed, nothing more comes), or restored as pg_basebackup wrote it.
+   * Resolves once its WAL receiver is gone, or streaming again.
+   */
+  async cutReplication(cut: boolean): Promise<void> {
+    const admin = this.adminClient();
+    if (cut) {
+      this.primaryConninfo ??= (await admin.query<{ primary_conninfo: string }>('SHOW primary_conninfo')).rows[0]!.primary_conninfo;
+      await admin.query("ALTER SYSTEM SET primary_conninfo = ''");
+    } else {
+      if (this.primaryConninfo === null) throw new Error('cutReplication(false) before cutReplication(true)');
+      await admin.query(`ALTER SYSTEM SET primary_conninfo = ${pg.escapeLiteral(this.primaryConninfo)}`);
+    }
+    await admin.query('SELECT pg_reload_conf()');
+    await waitFor(async () => {
+      const { rows } = await admin.query<{ streaming: boolean }>("SELECT count(*) FILTER (WHERE status = 'streaming') > 0 AS streaming FROM pg_stat_wal_receiver");
+      return rows[0]!.streaming === !cut || undefined;
+    }, { what: `the standby on ${this.port} to ${cut ? 'stop' : 'start'} receiving WAL`, timeoutMs: 15_000 });
+  }
+
+  private primaryConninfo: string | null = null;
+
   private get dataDir(): string {
     return path.join(this.dir, 'data');
   }

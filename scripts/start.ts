@@ -10,19 +10,27 @@ import { DEMO_MERCHANT, DEMO_STAFF, DEV_MASTER_KEY } from '@mm/config';
 import { parseEnv as adminEnv, runCommand } from '@mm/admin-cli';
 import { demoMockAccounts, mockUrls } from '@mm/operator-simulator';
 
+// Every port can be moved (two systems side by side, the chaos suite's run of this script): the URLs the
+// services give each other follow them.
+const ports = {
+  gateway: process.env.GATEWAY_PORT ?? '3000', bridge: process.env.OPERATOR_BRIDGE_PORT ?? '3002', simulator: process.env.OPERATOR_SIMULATOR_PORT ?? '3003',
+};
 const env = {
   NODE_ENV: process.env.NODE_ENV ?? 'development',
   DATABASE_URL: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/mobilemoney',
   REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
   MASTER_KEY: process.env.MASTER_KEY ?? DEV_MASTER_KEY,
-  GATEWAY_PORT: process.env.GATEWAY_PORT ?? '3000',
+  GATEWAY_PORT: ports.gateway,
+  PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${ports.gateway}`,
   BACKOFFICE_PORT: process.env.BACKOFFICE_PORT ?? '3001',
-  OPERATOR_BRIDGE_PORT: process.env.OPERATOR_BRIDGE_PORT ?? '3002',
+  OPERATOR_BRIDGE_PORT: ports.bridge,
+  OPERATOR_CALLBACK_BASE_URL: process.env.OPERATOR_CALLBACK_BASE_URL ?? `http://127.0.0.1:${ports.bridge}`,
   // /ready and /metrics of the services with public routes (the workers' one port is theirs).
   GATEWAY_INTERNAL_PORT: process.env.GATEWAY_INTERNAL_PORT ?? '3100',
   BACKOFFICE_INTERNAL_PORT: process.env.BACKOFFICE_INTERNAL_PORT ?? '3101',
   OPERATOR_BRIDGE_INTERNAL_PORT: process.env.OPERATOR_BRIDGE_INTERNAL_PORT ?? '3102',
-  OPERATOR_SIMULATOR_PORT: process.env.OPERATOR_SIMULATOR_PORT ?? '3003',
+  OPERATOR_SIMULATOR_PORT: ports.simulator,
+  OPERATOR_BASE_URL: process.env.OPERATOR_BASE_URL ?? `http://127.0.0.1:${ports.simulator}`,
   WEBHOOK_INBOX_PORT: process.env.WEBHOOK_INBOX_PORT ?? '3004',
   // The demo merchant's webhook inbox runs on this machine.
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? 'true',

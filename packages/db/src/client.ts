@@ -31,6 +31,11 @@ export interface DbOptions {
    * statement is prepared by name (another client's connection would not have it).
    */
   pooling?: DbPooling;
+  /**
+   * Hears a pooled connection failing outside any query (the server ending it: a restart, a shutdown,
+   * pg_terminate_backend): the first sign of PostgreSQL going away, before any query fails on it.
+   */
+  onConnectionError?: (err: Error) => void;
 }
 
 export type DbPooling = 'direct' | 'transaction';
@@ -70,13 +75,14 @@ export function createDb(o: DbOptions): Db {
   // An idle connection the server ends (a restart, pg_terminate_backend, a dropped test database) is
   // reported here and dropped from the pool; without a listener that report would end the process.
   // The next query opens a new connection, and a query that was running fails on its own.
-  pool.on('error', () => undefined);
+  const heard = (err: Error) => o.onConnectionError?.(err);
+  pool.on('error', heard);
   // The same for a connection checked out of the pool with no query running on it (a transaction
   // between two statements, a client between its release and the pool taking it back): a FATAL the
   // server sends then (a postmaster killed -9, pg_terminate_backend) is emitted on the client, and
   // unheard it ends the process (seen in the chaos suite: the webhook dispatcher died with PostgreSQL).
   // Heard here, the client is marked unusable, its next query fails as unavailable, and the pool drops it.
-  pool.on('connect', (client) => { client.on('error', () => undefined); });
+  pool.on('connect', (client) => { client.on('error', heard); });
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   // 'minimal': no call-site capture (a stack trace per query) on the hot path.
   const transactionOptions = { maxWait: connectTimeoutMs, timeout: transactionTimeoutMs };

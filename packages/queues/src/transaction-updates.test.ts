@@ -38,4 +38,20 @@ describe('TransactionUpdateWaiter', () => {
       publisher.disconnect();
     }
   });
+
+  it('ends a wait as soon as its signal is aborted, or at once when it already is, and forgets the waiter', async () => {
+    const prefix = `mmtest${randomBytes(5).toString('hex')}`;
+    const waiter = await TransactionUpdateWaiter.start(createRedisConnection(REDIS_URL), prefix);
+    try {
+      const outage = new AbortController();
+      // Deadlines past the test's own timeout: only the abort can end these waits in time.
+      const waiting = waiter.wait('t-abort', () => true, 120_000, outage.signal);
+      setTimeout(() => outage.abort(new Error('database unavailable')), 20);
+      expect(await waiting.promise).toBeNull();
+      expect(await waiter.wait('t-aborted', () => true, 120_000, outage.signal).promise).toBeNull();
+      expect((waiter as unknown as { waiters: Map<string, unknown> }).waiters.size).toBe(0);
+    } finally {
+      await waiter.close();
+    }
+  });
 });

@@ -88,8 +88,11 @@ export class TransactionUpdateWaiter {
     return waiter;
   }
 
-  /** Resolves with the first announcement whose status `until` accepts, or null after `timeoutMs`. */
-  wait(transactionId: string, until: (status: string) => boolean, timeoutMs: number): { promise: Promise<HeardUpdate | null>; cancel(): void } {
+  /**
+   * Resolves with the first announcement whose status `until` accepts, or null after `timeoutMs`, or as
+   * soon as `signal` is aborted (at once if it already is): the caller knows no announcement can come.
+   */
+  wait(transactionId: string, until: (status: string) => boolean, timeoutMs: number, signal?: AbortSignal): { promise: Promise<HeardUpdate | null>; cancel(): void } {
     let done: (heard: HeardUpdate | null) => void = () => undefined;
     const promise = new Promise<HeardUpdate | null>((resolve) => { done = resolve; });
     const listener = (update: TransactionUpdate) => { if (until(update.status)) finish(heardOf(update)); };
@@ -97,12 +100,16 @@ export class TransactionUpdateWaiter {
     const set = this.waiters.get(transactionId) ?? new Set();
     set.add(listener);
     this.waiters.set(transactionId, set);
+    const aborted = () => finish(null);
     const finish = (heard: HeardUpdate | null) => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', aborted);
       set.delete(listener);
       if (set.size === 0) this.waiters.delete(transactionId);
       done(heard);
     };
+    if (signal?.aborted) finish(null);
+    else signal?.addEventListener('abort', aborted, { once: true });
     return { promise, cancel: () => finish(null) };
   }
 

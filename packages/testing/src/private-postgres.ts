@@ -227,6 +227,21 @@ export class PrivatePostgres {
     await waitFor(() => segmentAttachments(this.dataDir) === 0, { what: `the backends of the killed postgres on ${this.port} to end`, timeoutMs: 15_000, intervalMs: 20 });
   }
 
+  /**
+   * What `pg_ctlcluster … stop -m immediate` does to a machine's server (pg_ctl's immediate mode): every
+   * backend told to quit at once, each connection ended with a FATAL, no checkpoint; the next start
+   * (restart()) runs crash recovery. Unlike killImmediate, no backend goes on with its statement.
+   */
+  async stopImmediate(): Promise<void> {
+    await this.admin?.end().catch(() => undefined);
+    this.admin = null;
+    const server = this.server;
+    if (!server || !this.running) return;
+    const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+    await this.run('pg_ctl', ['-D', this.dataDir, 'stop', '-m', 'immediate', '-w']);
+    await exited;
+  }
+
   /** Started again on the same port and data (killed -9 first if it runs); recovers what was committed. */
   async restart(downMs = 0): Promise<void> {
     await this.killImmediate();

@@ -14,6 +14,7 @@ import type { RequestHandler } from 'express';
 import type { ReplayGuard } from './http/replay-guard.js';
 import type { AuthFailureLimit } from './http/auth-failure-limit.js';
 import type { FaultHooks } from './faults/fault-hooks.js';
+import type { DatabaseOutage } from './database-outage.js';
 import { observeRequests } from '@mm/observability';
 import { apiReferenceRouter } from './routes/api-reference.js';
 import { balancesRouter } from './routes/balances.js';
@@ -55,6 +56,8 @@ export interface GatewayDeps {
   cashoutApprovalRule: CashoutApprovalRule;
   now(): number;
   faults?: FaultHooks;
+  /** What the gateway has seen of PostgreSQL going away (fed by every request's failures too). */
+  databaseOutage?: DatabaseOutage;
   /** Retry-After of a 503 SERVICE_UNAVAILABLE (the database or Redis could not answer in time). */
   unavailableRetryAfterS?: number;
 }
@@ -96,7 +99,9 @@ export function createGatewayApp(deps: GatewayDeps): Express {
 
   const api = express.Router();
   api.use(...apiGuard);
-  api.use(paymentsRouter({ db: deps.db, afterCommit: deps.afterCommit, waiter: deps.waiter, limits: deps.limits, ackWaitMs: deps.ackWaitMs, paymentUrl, isActiveCountry, operators, faults: deps.faults }));
+  api.use(paymentsRouter({ db: deps.db, afterCommit: deps.afterCommit, waiter: deps.waiter, limits: deps.limits, ackWaitMs: deps.ackWaitMs, paymentUrl, isActiveCountry, operators, faults: deps.faults,
+    databaseOutage: deps.databaseOutage,
+  }));
   api.use(cashoutRouter({
     db: deps.db, afterCommit: deps.afterCommit, limits: deps.limits, isActiveCountry, operators,
     disbursementEnabled: deps.disbursementEnabled, approvalRule: deps.cashoutApprovalRule,
@@ -111,6 +116,6 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use('/api/v1', api);
 
   app.use(notFound);
-  app.use(errorHandler(deps.logger, { unavailableRetryAfterS: deps.unavailableRetryAfterS }));
+  app.use(errorHandler(deps.logger, { unavailableRetryAfterS: deps.unavailableRetryAfterS, onUnavailable: (err) => deps.databaseOutage?.seen(err) }));
   return app;
 }

@@ -9,6 +9,7 @@ import {
   TransactionUpdateWaiter, type ProducerOptions,
 } from '@mm/queues';
 import { createGatewayApp } from './app.js';
+import { DatabaseOutage } from './database-outage.js';
 import type { GatewayEnv } from './env.js';
 import { ReplayGuard } from './http/replay-guard.js';
 import { rateLimit } from './http/rate-limit.js';
@@ -35,7 +36,10 @@ export interface RunningGateway {
 export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides = {}): Promise<RunningGateway> {
   const logger = overrides.logger ?? createLogger('gateway', env.LOG_LEVEL);
   // First: refused in production while demo credentials work on this database (@mm/db demo-data.ts).
-  const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: env.NODE_ENV });
+  // PostgreSQL going away is seen by whichever comes first: a pooled connection it ends (idle, or between
+  // two statements), the LISTEN connection below, or a request's query (the error handler).
+  const databaseOutage = new DatabaseOutage();
+  const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: env.NODE_ENV, onConnectionError: (err) => databaseOutage.seen(err) });
   const exportPool = createExportPool({ databaseUrl: env.DATABASE_URL, connectionTimeoutMs: env.DB_CONNECT_TIMEOUT_MS, onError: (err) => logger.warn({ err }, 'export pool: idle connection failed') });
   // Exports read the replica (DATABASE_REPLICA_URL) while it answers within REPLICA_MAX_LAG_S, the primary otherwise.
   const replicaState = await ReadReplica.fromSettings(env, (err, what) => logger.warn({ err, what }, 'read replica failed: exports read the primary until it is back'));
@@ -59,7 +63,10 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   // PostgreSQL notifies (revocation, rotation, merchant disabled, subsidiary (de)activated).
   const referenceChanges = await listenForReferenceChanges({
     databaseUrl: directDatabaseUrl(env),
-    onError: (err) => logger.warn({ err }, 'reference changes: LISTEN connection failed; keys and subsidiaries are read from the database until it is back'),
+    onError: (err) => {
+      databaseOutage.seen(err);
+      logger.warn({ err }, 'reference changes: LISTEN connection failed; keys and subsidiaries are read from the database until it is back');
+    },
   });
   const ttlMs = env.REFERENCE_CACHE_TTL_S * 1000;
   const findKey = createKeyLookup({ feed: referenceChanges, ttlMs, now, load: (apiKey) => lookupApiKey(db, box, apiKey) });
@@ -110,6 +117,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     },
     now,
     faults: killAfterCommitHooks(env.CHAOS_KILL_AFTER_COMMIT_PREFIX),
+    databaseOutage,
     unavailableRetryAfterS: env.SERVICE_UNAVAILABLE_RETRY_AFTER_S,
   });
 

@@ -69,6 +69,8 @@ function fromDependencies(err: unknown, retryAfterS: number): DomainError | null
 export interface ErrorHandlerOptions {
   /** Retry-After of a 503 SERVICE_UNAVAILABLE (SERVICE_UNAVAILABLE_RETRY_AFTER_S). */
   unavailableRetryAfterS?: number;
+  /** Hears each dependency failure answered 503 (the gateway's DatabaseOutage). */
+  onUnavailable?(err: unknown): void;
 }
 
 export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}): ErrorRequestHandler {
@@ -78,7 +80,10 @@ export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}):
     const known = err instanceof DomainError ? err : fromBodyParser(err as { type?: string }) ?? fromRouter(err) ?? unavailable;
     const error = known ?? new DomainError('INTERNAL_ERROR', 'an internal error occurred');
     // Logged with its cause, as a warning: one line per refused request while a dependency is down.
-    if (unavailable) logger.warn({ err, request_id: requestIdOf(res), path: req.path }, 'dependency unavailable; answered 503');
+    if (unavailable) {
+      logger.warn({ err, request_id: requestIdOf(res), path: req.path }, 'dependency unavailable; answered 503');
+      options.onUnavailable?.(err);
+    }
     else if (!known) logger.error({ err, request_id: requestIdOf(res), path: req.path }, 'unhandled error');
     if (error.retryAfterS !== undefined) res.setHeader('Retry-After', String(error.retryAfterS));
     res.status(ERROR_STATUS[error.code]).json({

@@ -4,7 +4,8 @@ import {
   AfterCommit, announceTransactionUpdate, createRedisConnection, OutboxPublisher, TransactionUpdateWaiter,
   type PublishableOutboxRow, type RedisClient,
 } from '@mm/queues';
-import { createMerchantTestDatabase, createTestRedis, type MerchantTestDatabase, type TestRedis } from '@mm/testing';
+import { createMerchantTestDatabase, createTestRedis, waitFor, type MerchantTestDatabase, type TestRedis } from '@mm/testing';
+import { DatabaseOutage } from '../database-outage.js';
 import { initiateCashin, type InitiateCashinDeps } from './initiate-cashin.js';
 
 /**
@@ -89,5 +90,38 @@ describe('initiateCashin: the answer after the acknowledgement', () => {
     expect(sent).toHaveLength(2);
     expect(transaction.status).toBe('PENDING');
     expect(transaction).toEqual(await readTransaction(fixture.db, { id: transaction.id }));
+  });
+
+  describe('PostgreSQL gone while the acknowledgement is awaited (the bridge cannot write it)', () => {
+    /** What a pooled connection reports when PostgreSQL stops (pg_ctl stop -m immediate). */
+    const connectionEnded = () => Object.assign(new Error('terminating connection due to immediate shutdown command'), { code: '57P01' });
+    // No bridge: only the outage can end these waits before the test's own timeout.
+    const silent = new OutboxPublisher([]);
+    const waitingDeps = (outage: DatabaseOutage): InitiateCashinDeps => ({ ...deps(silent), ackWaitMs: 120_000, databaseOutage: outage });
+
+    it('seen once the wait began: answered at once with the committed row, nothing read back', async () => {
+      const outage = new DatabaseOutage();
+      sent.length = 0;
+      const answer = initiateCashin(waitingDeps(outage), fixture.merchantId, body('outage-1'));
+      await waitFor(() => sent.some((q) => /INSERT INTO transactions/i.test(q)) || undefined, { what: 'the cash-in committed' });
+      // A lock out of time is one request's, not an outage: the wait goes on.
+      outage.seen(Object.assign(new Error('canceling statement due to lock timeout'), { code: '55P03' }));
+      setImmediate(() => outage.seen(connectionEnded()));
+      const { transaction } = await answer;
+      expect(transaction.status).toBe('CREATED');
+      expect(sent).toHaveLength(1);
+      expect(transaction).toEqual(await readTransaction(fixture.db, { id: transaction.id }));
+    });
+
+    it('seen between the commit and the wait: no wait at all', async () => {
+      const outage = new DatabaseOutage();
+      const db = createDb({ databaseUrl: fixture.database.url, poolSize: 1, onQuery: (q) => { if (/INSERT INTO transactions/i.test(q)) outage.seen(connectionEnded()); } });
+      try {
+        const { transaction } = await initiateCashin({ ...waitingDeps(outage), db }, fixture.merchantId, body('outage-2'));
+        expect(transaction.status).toBe('CREATED');
+      } finally {
+        await db.$disconnect();
+      }
+    });
   });
 });

@@ -1,7 +1,8 @@
 import type { AmountLimits } from '@mm/domain';
-import type { Db, Transaction } from '@mm/db';
+import { isDatabaseUnavailable, type Db, type Transaction } from '@mm/db';
 import { createCashin, readTransaction } from '@mm/db/transactions';
 import type { AfterCommit, TransactionUpdateWaiter } from '@mm/queues';
+import type { DatabaseOutage } from '../database-outage.js';
 import type { FaultHooks } from '../faults/fault-hooks.js';
 import type { CashinBody } from '../validation/cashin-schema.js';
 import { acknowledgedCashin } from './acknowledged-cashin.js';
@@ -18,6 +19,8 @@ export interface InitiateCashinDeps {
   ackWaitMs: number;
   isActiveCountry(countryCode: string): Promise<boolean>;
   operators: OperatorChoice;
+  /** Ends the wait for the acknowledgement once PostgreSQL is seen gone: the bridge cannot write it then. */
+  databaseOutage?: DatabaseOutage;
   faults?: FaultHooks;
 }
 
@@ -55,18 +58,26 @@ export async function initiateCashin(deps: InitiateCashinDeps, merchantId: strin
     merchantId, merchantOrderId: body.merchant_order_id, countryCode: payer.countryCode, e164: payer.e164, requested: body.operator ?? null, fingerprint,
   });
   if ('replayed' in chosen) return chosen;
+  const since = deps.databaseOutage?.mark();
   const result = await createCashin(deps.db, { ...fields, requestFingerprint: fingerprint, operator: chosen.operator });
 
   if (result.kind === 'existing') return replayOf(result.transaction, fingerprint, body.merchant_order_id);
 
   deps.faults?.afterCashinCommit(body.merchant_order_id);
-  // Subscribe before publishing: the acknowledgement may come back before publish() returns.
-  const ack = deps.waiter.wait(result.transaction.id, (s) => !AWAITING_ACK.has(s), deps.ackWaitMs);
+  // Subscribe before publishing: the acknowledgement may come back before publish() returns. An outage
+  // seen since the commit started (however soon after it) means none is coming: no wait at all.
+  const outage = since === undefined ? undefined : deps.databaseOutage?.signalSince(since);
+  const ack = deps.waiter.wait(result.transaction.id, (s) => !AWAITING_ACK.has(s), deps.ackWaitMs, outage);
   await deps.afterCommit.run([{ transaction: result.transaction, from: null, outbox: result.outbox }]);
   const heard = await ack.promise;
   if (heard?.fields) return { replayed: false, transaction: acknowledgedCashin(result.transaction, heard.fields) };
-  // Without the acknowledged fields (no announcement in time, or one without them) the row is read:
-  // it may have moved to INITIATED, or further.
-  const current = await readTransaction(deps.db, { id: result.transaction.id });
+  // Committed: answered 202 with the state reached, whatever happens to the database now (a 503 would say
+  // nothing was done). Without the acknowledged fields (no announcement in time, or one without them) the
+  // row is read: it may have moved to INITIATED, or further; unless the database is gone, or goes meanwhile.
+  if (outage?.aborted) return { replayed: false, transaction: result.transaction };
+  const current = await readTransaction(deps.db, { id: result.transaction.id }).catch((err: unknown) => {
+    if (isDatabaseUnavailable(err)) return null;
+    throw err;
+  });
   return { replayed: false, transaction: current ?? result.transaction };
 }

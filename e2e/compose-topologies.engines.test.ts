@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { parseEnv as adminEnv } from '@mm/admin-cli';
+import { parseEnv as adminEnv, runCommand } from '@mm/admin-cli';
 import { parseEnv as backofficeEnv } from '@mm/backoffice';
 import { databaseOptions, type CommonEnv } from '@mm/config';
 import { createServiceDb } from '@mm/db';
-import { migrate } from '@mm/db/migrate';
 import { parseEnv as expiryEnv } from '@mm/expiry-worker';
 import { parseEnv as gatewayEnv } from '@mm/gateway';
 import { parseEnv as bridgeEnv } from '@mm/operator-bridge';
@@ -161,7 +160,8 @@ describe("the topologies' engine files, run on this machine's engines", () => {
     await admin.connect();
     await admin.query('CREATE DATABASE mobilemoney');
     await admin.end();
-    await migrate(primary.url('mobilemoney'));
+    // As the stack's migrate one-shot does it: live by default, so its simulator accounts are disabled.
+    await runCommand(['migrate'], adminEnv({ DATABASE_URL: primary.url('mobilemoney'), DEPLOYMENT_MODE: 'live' }));
   }, 120_000);
   afterAll(async () => {
     await primary?.stop();
@@ -204,14 +204,14 @@ describe("the topologies' engine files, run on this machine's engines", () => {
       for (const [name, parse] of Object.entries(SERVICES)) {
         const env = parse(onThisMachine(environmentOf(file, name), { 'pgbouncer:6432': `127.0.0.1:${port}`, 'postgres:5432': `127.0.0.1:${primary.port}` }));
         // What the service does at start: refuses unless the pooler's connections carry its timeouts.
-        const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: env.NODE_ENV });
+        const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: env.NODE_ENV, deploymentMode: env.DEPLOYMENT_MODE, secretBox: null });
         await db.$disconnect();
       }
       // The same check refuses a worker sent to the gateway's entry: the entries' timeouts are what passed.
       const worker = bridgeEnv(onThisMachine({ ...environmentOf(file, 'operator-bridge'), DATABASE_URL: environmentOf(file, 'gateway').DATABASE_URL! }, {
         'pgbouncer:6432': `127.0.0.1:${port}`, 'postgres:5432': `127.0.0.1:${primary.port}`,
       }));
-      await expect(createServiceDb({ ...databaseOptions(worker), nodeEnv: worker.NODE_ENV })).rejects.toThrow(/statement_timeout 2000 ms/);
+      await expect(createServiceDb({ ...databaseOptions(worker), nodeEnv: worker.NODE_ENV, deploymentMode: worker.DEPLOYMENT_MODE, secretBox: null })).rejects.toThrow(/statement_timeout 2000 ms/);
     } finally {
       await bouncer.stop();
     }

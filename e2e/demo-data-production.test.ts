@@ -32,7 +32,7 @@ afterAll(async () => {
 
 function production(): Record<string, string> {
   return {
-    NODE_ENV: 'production', DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, LOG_LEVEL: 'silent', DB_POOL_SIZE: '2',
+    NODE_ENV: 'production', DEPLOYMENT_MODE: 'sandbox', DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, LOG_LEVEL: 'silent', DB_POOL_SIZE: '2',
     MASTER_KEY: masterKey, SESSION_SECRET: randomBytes(32).toString('hex'),
     // Not the published simulator defaults: production refuses those too.
     OPERATOR_API_TOKEN: randomBytes(16).toString('hex'), OPERATOR_CALLBACK_SECRET: randomBytes(16).toString('hex'), OPERATOR_BASE_URL: 'http://127.0.0.1:9',
@@ -62,13 +62,13 @@ describe('a production service on a database with working demo credentials', () 
   });
 
   it('the demo key revoked but a demo account enabled: still refused', async () => {
-    await runCommand(['key:revoke', '--api-key', DEMO_MERCHANT.apiKey], adminEnv({ DATABASE_URL: database.url, MASTER_KEY: masterKey, NODE_ENV: 'production' }));
+    await runCommand(['key:revoke', '--api-key', DEMO_MERCHANT.apiKey], adminEnv({ DATABASE_URL: database.url, MASTER_KEY: masterKey, NODE_ENV: 'production', DEPLOYMENT_MODE: 'sandbox' }));
     await expect(SERVICES.gateway!(production())).rejects.toThrow(/demo staff account admin@demo\.local is enabled/);
   });
 
   it('once the key is revoked and the demo accounts disabled (admin CLI), every service starts in production', async () => {
     for (const user of DEMO_STAFF.users) {
-      await runCommand(['staff:disable', '--email', user.email], adminEnv({ DATABASE_URL: database.url, MASTER_KEY: masterKey, NODE_ENV: 'production' }));
+      await runCommand(['staff:disable', '--email', user.email], adminEnv({ DATABASE_URL: database.url, MASTER_KEY: masterKey, NODE_ENV: 'production', DEPLOYMENT_MODE: 'sandbox' }));
     }
     for (const [name, start] of Object.entries(SERVICES)) {
       const outcome = await start(production()).then(async (s) => { await s.stop(); return 'started'; }, (err: Error) => err.message);

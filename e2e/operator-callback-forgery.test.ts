@@ -59,7 +59,7 @@ describe('a production bridge', () => {
   let production: RunningBridge;
   beforeAll(async () => {
     production = await startOperatorBridge(bridgeEnv({
-      NODE_ENV: 'production', DATABASE_URL: sys.database.url, REDIS_URL: sys.redis.url, REDIS_PREFIX: sys.redis.prefix, LOG_LEVEL: 'silent',
+      NODE_ENV: 'production', DEPLOYMENT_MODE: 'sandbox', DATABASE_URL: sys.database.url, REDIS_URL: sys.redis.url, REDIS_PREFIX: sys.redis.prefix, LOG_LEVEL: 'silent',
       DB_POOL_SIZE: '2', OPERATOR_BASE_URL: sys.sim.url, OPERATOR_BRIDGE_PORT: '0', OPERATOR_BRIDGE_INTERNAL_PORT: '0',
       OPERATOR_API_TOKEN: 'operator-issued-token', OPERATOR_CALLBACK_SECRET: 'operator-issued-callback-secret',
     }), { logger: createLogger('e2e-production-bridge', 'silent') });

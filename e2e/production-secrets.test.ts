@@ -31,17 +31,17 @@ const services: [string, (source: NodeJS.ProcessEnv) => unknown, (keyof typeof o
 
 describe.each(services)('%s in production', (_name, parse, secrets) => {
   it('starts with secrets of its own', () => {
-    expect(() => parse({ NODE_ENV: 'production', ...own })).not.toThrow();
+    expect(() => parse({ NODE_ENV: 'production', DEPLOYMENT_MODE: 'live', ...own })).not.toThrow();
   });
 
   it.each(secrets)('refuses the published %s, set by hand', (name) => {
-    expect(() => parse({ NODE_ENV: 'production', ...own, [name]: published[name] })).toThrow(new RegExp(`${name} holds a published development value`));
+    expect(() => parse({ NODE_ENV: 'production', DEPLOYMENT_MODE: 'live', ...own, [name]: published[name] })).toThrow(new RegExp(`${name} holds a published development value`));
   });
 
   it('refuses to fall back to a published default', () => {
     const { MASTER_KEY, SESSION_SECRET } = own;
     // Only the two without a default must be set; the operator ones default to the simulator's values.
-    const start = () => parse({ NODE_ENV: 'production', MASTER_KEY, SESSION_SECRET });
+    const start = () => parse({ NODE_ENV: 'production', DEPLOYMENT_MODE: 'live', MASTER_KEY, SESSION_SECRET });
     if (secrets.includes('OPERATOR_API_TOKEN')) expect(start).toThrow(/OPERATOR_API_TOKEN, OPERATOR_CALLBACK_SECRET hold a published/);
     else expect(start).not.toThrow();
   });

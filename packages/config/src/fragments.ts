@@ -3,6 +3,8 @@ import { DEV_MASTER_KEY, SIMULATOR_API_TOKEN, SIMULATOR_CALLBACK_SECRET } from '
 
 /** Values of the `common` fragment, as every service's env type includes them. */
 export interface CommonEnv {
+  /** sandbox (the simulator and contract mocks only, no real money) or live (real operators only): docs/deployment.md. */
+  DEPLOYMENT_MODE: 'sandbox' | 'live';
   DATABASE_URL: string;
   REDIS_URL: string;
   REDIS_PREFIX: string;
@@ -72,6 +74,11 @@ export interface ReferenceCacheEnv {
 
 /** Environment variables several services share, with their defaults (README, "Configuration"). */
 export const common = {
+  // One setting says whether money is real. Required in production, where a forgotten value must not
+  // pick either side; a sandbox by default elsewhere (pnpm start, tests).
+  DEPLOYMENT_MODE: Joi.string().valid('sandbox', 'live')
+    .when('NODE_ENV', { is: 'production', then: Joi.required(), otherwise: Joi.optional().default('sandbox') })
+    .messages({ 'any.required': '{{#label}} is required with NODE_ENV=production: sandbox (the simulator and contract mocks, no real money) or live (real operators only)' }),
   DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).default('postgresql://postgres@127.0.0.1:5432/mobilemoney'),
   REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }).default('redis://127.0.0.1:6379'),
   // Redis behind Sentinel (docs/deployment.md): the sentinels' host:port, comma-separated; the primary is

@@ -55,8 +55,8 @@ describe('assertNoDemoDataInProduction', () => {
       const seeded = createDb({ databaseUrl: other.url, poolSize: 1 });
       await createStaffUser(seeded, { ...DEMO_STAFF.users[0], password: DEMO_STAFF.password });
       await seeded.$disconnect();
-      await expect(createServiceDb({ databaseUrl: other.url, poolSize: 1, nodeEnv: 'production' })).rejects.toThrow(/admin@demo\.local is enabled/);
-      const allowed = await createServiceDb({ databaseUrl: other.url, poolSize: 1, nodeEnv: 'development' });
+      await expect(createServiceDb({ databaseUrl: other.url, poolSize: 1, nodeEnv: 'production', deploymentMode: 'sandbox', secretBox: null })).rejects.toThrow(/admin@demo\.local is enabled/);
+      const allowed = await createServiceDb({ databaseUrl: other.url, poolSize: 1, nodeEnv: 'development', deploymentMode: 'sandbox', secretBox: null });
       expect(await allowed.staffUser.count()).toBe(1);
       await allowed.$disconnect();
     } finally {

@@ -1,6 +1,9 @@
 import { DEMO_MERCHANT, DEMO_STAFF } from '@mm/config';
 import { createDb, type Db, type DbOptions } from './client.js';
+import type { DeploymentMode } from '@mm/domain';
+import { assertDeploymentMode } from './operator-accounts/deployment-mode-check.js';
 import { assertPoolerSettings } from './pooler-settings.js';
+import type { SecretBox } from './secret-box.js';
 import { normalizeStaffEmail } from './staff.js';
 
 /**
@@ -38,16 +41,19 @@ export async function assertNoDemoDataInProduction(db: Db, nodeEnv: string | und
 }
 
 /**
- * createDb for a service: checked with assertNoDemoDataInProduction (and, through a transaction-mode
- * pooler, assertPoolerSettings), and closed again when refused.
+ * createDb for a service: checked with assertNoDemoDataInProduction, assertDeploymentMode (and, through a
+ * transaction-mode pooler, assertPoolerSettings), and closed again when refused.
  */
-export async function createServiceDb(options: DbOptions & { nodeEnv: string | undefined }): Promise<Db> {
+export async function createServiceDb(
+  options: DbOptions & { nodeEnv: string | undefined; deploymentMode: DeploymentMode; secretBox: SecretBox | null },
+): Promise<Db> {
   const db = createDb(options);
   try {
     if (options.pooling === 'transaction') {
       await assertPoolerSettings(db, { statementTimeoutMs: options.statementTimeoutMs ?? 0, lockTimeoutMs: options.lockTimeoutMs ?? 0 });
     }
     await assertNoDemoDataInProduction(db, options.nodeEnv);
+    await assertDeploymentMode(db, options.deploymentMode, options.secretBox);
   } catch (err) {
     await db.$disconnect();
     throw err;

@@ -104,10 +104,10 @@ describe('through PgBouncer in transaction pooling mode', () => {
   it('a service refuses to start behind a pooler whose connections lack its timeouts, and starts behind one that has them', async () => {
     const want = { statementTimeoutMs: 2000, lockTimeoutMs: 1000 };
     const bare = await bouncer.url({ dbname: fixture.database.name, statementTimeoutMs: 0, lockTimeoutMs: 0 });
-    await expect(createServiceDb({ databaseUrl: bare, pooling: 'transaction', ...want, nodeEnv: 'test' }))
+    await expect(createServiceDb({ databaseUrl: bare, pooling: 'transaction', ...want, nodeEnv: 'test', deploymentMode: 'sandbox', secretBox: null }))
       .rejects.toThrow(/statement_timeout 0 ms and lock_timeout 0 ms.*DB_STATEMENT_TIMEOUT_MS=2000 and DB_LOCK_TIMEOUT_MS=1000.*connect_query/);
     const right = await bouncer.url({ dbname: fixture.database.name, ...want });
-    const db = await createServiceDb({ databaseUrl: right, pooling: 'transaction', ...want, nodeEnv: 'test' });
+    const db = await createServiceDb({ databaseUrl: right, pooling: 'transaction', ...want, nodeEnv: 'test', deploymentMode: 'sandbox', secretBox: null });
     opened.push(db);
     expect(await connectionTimeouts(db)).toEqual(want);
   });

@@ -14,6 +14,7 @@ export * from './cashout-rules.js';
 export * from './uuid.js';
 export * from './api-key.js';
 export * from './operator-routing.js';
+export * from './deployment-mode.js';
 export * from './operator-account-fields.js';
 export * from './late-success.js';
 export * from './reconciliation.js';

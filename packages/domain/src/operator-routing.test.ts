@@ -53,6 +53,35 @@ it('a subsidiary without any account sends every number to the simulator of the 
   expect(routeOperator([], '+22890000006', 'MTN')).toEqual({ kind: 'unsupported' });
 });
 
+describe('routeOperator by deployment mode', () => {
+  // As the seed has them: the simulator's account is of the simulator API.
+  const seeded = [account('SIMULATOR', ['+2250700', '+2250707'], { simulated: true }), account('MTN', ['+22505']), account('ORANGE', ['+22507'])];
+
+  it('live: a simulator account does not exist, even named, even enabled; its test numbers go to the real operator of their range', () => {
+    expect(routeOperator(seeded, '+2250707000001', null, 'live')).toEqual({ kind: 'routed', operator: 'ORANGE' });
+    expect(routeOperator(seeded, '+2250707000001', 'SIMULATOR', 'live')).toEqual({ kind: 'unsupported' });
+    expect(routeOperator(seeded, '+2250112345678', null, 'live')).toEqual({ kind: 'unsupported' });
+    // Whatever its operator's name: an MTN account of the simulator API is the simulator.
+    expect(routeOperator([account('MTN', ['+22505'], { simulated: true })], '+2250512345678', null, 'live')).toEqual({ kind: 'unsupported' });
+    // Without any account, nothing falls back to the settings' simulator.
+    expect(routeOperator([], '+22890000006', null, 'live')).toEqual({ kind: 'unsupported' });
+  });
+
+  it("sandbox: a number no account serves goes to the subsidiary's simulator; a named operator without an account does not", () => {
+    expect(routeOperator(seeded, '+2250112345678', null, 'sandbox')).toEqual({ kind: 'routed', operator: 'SIMULATOR' });
+    expect(routeOperator(seeded, '+2250707000001', null, 'sandbox')).toEqual({ kind: 'routed', operator: 'SIMULATOR' });
+    expect(routeOperator(seeded, '+2250512345678', null, 'sandbox')).toEqual({ kind: 'routed', operator: 'MTN' });
+    expect(routeOperator(seeded, '+2250112345678', 'MOOV', 'sandbox')).toEqual({ kind: 'unsupported' });
+  });
+
+  it('sandbox: a disabled or marked-down simulator takes nothing by default; a disabled operator of the range stays unavailable', () => {
+    const off = [account('SIMULATOR', ['+2250707'], { simulated: true, enabled: false }), account('MTN', ['+22505'], { enabled: false })];
+    expect(routeOperator(off, '+2250112345678', null, 'sandbox')).toEqual({ kind: 'unsupported' });
+    expect(routeOperator(off, '+2250512345678', null, 'sandbox')).toEqual({ kind: 'unavailable', operator: 'MTN', reason: 'disabled' });
+    expect(routeOperator([account('SIMULATOR', [], { simulated: true, down: true })], '+2250112345678', null, 'sandbox')).toEqual({ kind: 'unsupported' });
+  });
+});
+
 describe('isOperatorPrefix', () => {
   it.each(['+22505', '+237650', '+2250707000'])('accepts %s', (p) => expect(isOperatorPrefix(p)).toBe(true));
   it.each(['22505', '+0', '+2', '05', '+22 505', '+2250a'])('refuses %s', (p) => expect(isOperatorPrefix(p)).toBe(false));

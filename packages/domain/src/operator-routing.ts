@@ -1,3 +1,5 @@
+import type { DeploymentMode } from './deployment-mode.js';
+
 /** The operators a merchant may name in a cash-in or cash-out (`operator`), and that accounts are kept for. */
 export const OPERATORS = ['ORANGE', 'MTN', 'MOOV', 'WAVE', 'SIMULATOR'] as const;
 export type OperatorCode = (typeof OPERATORS)[number];
@@ -27,6 +29,8 @@ export interface RoutableAccount {
   down: boolean;
   /** E.164 prefixes ("+22505") of the numbers it serves. */
   prefixes: readonly string[];
+  /** An account of the simulator API (operator_accounts.api = 'simulator'), whatever its operator's name. */
+  simulated?: boolean;
 }
 
 export type OperatorRoute =
@@ -54,11 +58,25 @@ function verdict(account: RoutableAccount): OperatorRoute {
  * Wave serves every number of its countries). Otherwise the longest prefix of the number among the
  * enabled accounts; when none matches, the longest among the disabled ones says which operator would
  * have taken it (unavailable, not unsupported: it is a matter of time, not of the number).
+ *
+ * The deployment's mode (deployment-mode.ts) comes first. Live: a simulator account does not exist for
+ * routing, even named, even enabled. Sandbox: a number no account serves goes to the subsidiary's
+ * simulator, so that every number of a sandbox reaches the simulator or a contract mock.
  */
-export function routeOperator(accounts: readonly RoutableAccount[], e164: string, requested?: string | null): OperatorRoute {
+export function routeOperator(accounts: readonly RoutableAccount[], e164: string, requested?: string | null, mode: DeploymentMode = 'sandbox'): OperatorRoute {
+  if (mode === 'live') return route(accounts.filter((a) => !a.simulated), e164, requested, false);
+  const routed = route(accounts, e164, requested, true);
+  if (routed.kind !== 'unsupported' || requested) return routed;
+  const simulator = accounts.find((a) => a.simulated && a.enabled && !a.down);
+  return simulator ? { kind: 'routed', operator: simulator.operator } : routed;
+}
+
+function route(accounts: readonly RoutableAccount[], e164: string, requested: string | null | undefined, settingsSimulator: boolean): OperatorRoute {
   // A subsidiary without any operator account (activated before accounts existed, or not yet set up)
-  // keeps what it had: every payment goes to the operator of the services' settings, the simulator.
-  if (accounts.length === 0) return !requested || requested === 'SIMULATOR' ? { kind: 'routed', operator: 'SIMULATOR' } : { kind: 'unsupported' };
+  // keeps what it had in a sandbox: every payment goes to the operator of the services' settings, the simulator.
+  if (accounts.length === 0) {
+    return settingsSimulator && (!requested || requested === 'SIMULATOR') ? { kind: 'routed', operator: 'SIMULATOR' } : { kind: 'unsupported' };
+  }
   if (requested) {
     const named = accounts.find((a) => a.operator === requested);
     return named ? verdict(named) : { kind: 'unsupported' };

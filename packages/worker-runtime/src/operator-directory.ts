@@ -67,6 +67,7 @@ export async function startOperatorDirectory(
     simulator: simulatorConfigFromEnv(env),
     simulatorAdapter,
     timeoutMs: env.OPERATOR_TIMEOUT_MS,
+    mode: ctx.env.DEPLOYMENT_MODE,
     wrap: (adapter, key) => {
       const timed = instrumentAdapter(adapter, ctx.metrics, `${key.countryCode}:${key.operator}`);
       // "*": the simulator of the settings, for its callbacks only; no account row to mark down.

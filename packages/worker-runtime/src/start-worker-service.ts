@@ -1,6 +1,7 @@
 import type { Worker } from 'bullmq';
 import { databaseOptions, type CommonEnv, type NodeEnvEnv, type RelayEnv } from '@mm/config';
 import { createServiceDb, findOverdueOutbox, type Db } from '@mm/db';
+import { SecretBox } from '@mm/db/reference-data';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, startInternalServer, type Logger, type Registry } from '@mm/observability';
 import {
   AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, redisTargetOf, isOutboxTopic, OUTBOX_QUEUES, QUEUES, startOutboxRelay,
@@ -42,7 +43,8 @@ export type JobMap = { [K in QueueName]?: JobSpec<K> };
 export interface WorkerServiceOptions<Info extends object> {
   /** Service name, for logs and metrics. */
   service: string;
-  env: CommonEnv & NodeEnvEnv & RelayEnv;
+  /** MASTER_KEY, where the service has one: operator accounts' credentials are then read by the start's mode check. */
+  env: CommonEnv & NodeEnvEnv & RelayEnv & { MASTER_KEY?: string };
   /** /health, /ready and /metrics (0: any free port). */
   internalPort: number;
   logger?: Logger;
@@ -70,7 +72,9 @@ export interface RunningWorkerService {
 export async function startWorkerService<Info extends object = object>(o: WorkerServiceOptions<Info>): Promise<RunningWorkerService & Info> {
   const { env } = o;
   const logger = o.logger ?? createLogger(o.service, env.LOG_LEVEL);
-  const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: env.NODE_ENV });
+  const db = await createServiceDb({
+    ...databaseOptions(env), nodeEnv: env.NODE_ENV, deploymentMode: env.DEPLOYMENT_MODE, secretBox: env.MASTER_KEY ? new SecretBox(env.MASTER_KEY) : null,
+  });
   const redis = createRedisConnection(redisTargetOf(env));
   const intake: (() => Promise<void>)[] = [];
   const releases: (() => Promise<void>)[] = [];

@@ -14,6 +14,8 @@ type AdminOperatorEnv = Omit<OperatorEnv, 'MASTER_KEY' | 'OPERATOR_API_TOKEN' | 
 
 export interface AdminEnv extends AdminOperatorEnv {
   NODE_ENV: string;
+  /** What operator accounts may be set to (and what `migrate` leaves enabled): docs/deployment.md. */
+  DEPLOYMENT_MODE: 'sandbox' | 'live';
   DATABASE_URL: string;
   /** PostgreSQL itself when DATABASE_URL is a transaction-mode pooler: `migrate` holds a session lock there. */
   DATABASE_DIRECT_URL?: string;
@@ -25,6 +27,7 @@ const outsideProduction = (value: string) => Joi.string().when('NODE_ENV', { is:
 
 const schema = Joi.object<AdminEnv>({
   ...operator,
+  DEPLOYMENT_MODE: common.DEPLOYMENT_MODE,
   DATABASE_URL: common.DATABASE_URL,
   DATABASE_DIRECT_URL: common.DATABASE_DIRECT_URL,
   NODE_ENV: Joi.string().default('development'),

@@ -38,7 +38,10 @@ describe('admin CLI: operator accounts', () => {
     await db.$disconnect();
     await database.drop();
   });
-  const env = () => parseEnv({ DATABASE_URL: database.url });
+  // Accounts set up as a live deployment's are (an Orange account on Orange's host): live, which a sandbox refuses.
+  const env = () => parseEnv({ DATABASE_URL: database.url, DEPLOYMENT_MODE: 'live' });
+  // An account of the simulator API is enabled in a sandbox only.
+  const sandbox = () => parseEnv({ DATABASE_URL: database.url, DEPLOYMENT_MODE: 'sandbox' });
   const stdin = (text: string) => ({ readStdin: () => Promise.resolve(text) });
   const audit = (targetId: string) => db.auditEntry.findMany({ where: { targetType: 'operator_account', targetId }, orderBy: { id: 'asc' } });
 
@@ -82,7 +85,7 @@ describe('admin CLI: operator accounts', () => {
     expect(await findOperatorAccount(db, 'CI', 'MOOV')).toBeNull();
     expect(await audit('CI:ORANGE')).toHaveLength(1);
 
-    expect(JSON.parse(await runCommand(['operator:set', '--country', 'CI', '--operator', 'MOOV', '--api', 'simulator', '--prefixes', '+22501', '--enable', '--json'], env())))
+    expect(JSON.parse(await runCommand(['operator:set', '--country', 'CI', '--operator', 'MOOV', '--api', 'simulator', '--prefixes', '+22501', '--enable', '--json'], sandbox())))
       .toEqual({ country_code: 'CI', operator: 'MOOV', created: true, changed: true });
     expect(await findOperatorAccount(db, 'CI', 'MOOV')).toMatchObject({ api: 'simulator', prefixes: ['+22501'], enabled: true });
     expect((await audit('CI:MOOV')).map((a) => [a.action, a.actor, a.after])).toEqual([

@@ -42,7 +42,7 @@ describe('admin CLI', () => {
     const other = await createTestDatabase();
     const otherDb = createDb({ databaseUrl: other.url, poolSize: 1 });
     try {
-      const production = parseEnv({ DATABASE_URL: other.url, NODE_ENV: 'production', MASTER_KEY: 'ab'.repeat(32) });
+      const production = parseEnv({ DATABASE_URL: other.url, NODE_ENV: 'production', DEPLOYMENT_MODE: 'live', MASTER_KEY: 'ab'.repeat(32) });
       expect(JSON.parse(await runCommand(['seed:subsidiaries', '--json'], production))).toEqual({ created: ['CI', 'SN', 'CM'] });
       expect(await runCommand(['seed:subsidiaries'], production)).toBe('subsidiaries already there');
       expect((await otherDb.subsidiary.findMany({ where: { active: true }, orderBy: { countryCode: 'asc' } })).map((s) => s.countryCode)).toEqual(['CI', 'CM', 'SN']);
@@ -61,7 +61,7 @@ describe('admin CLI', () => {
   });
 
   it('seed refuses to run with NODE_ENV=production (the demo key is public)', async () => {
-    await expect(runCommand(['seed'], parseEnv({ DATABASE_URL: database.url, NODE_ENV: 'production', MASTER_KEY: 'ab'.repeat(32) }))).rejects.toThrow(/NODE_ENV=production/);
+    await expect(runCommand(['seed'], parseEnv({ DATABASE_URL: database.url, NODE_ENV: 'production', DEPLOYMENT_MODE: 'live', MASTER_KEY: 'ab'.repeat(32) }))).rejects.toThrow(/NODE_ENV=production/);
   });
 
   it('key:revoke revokes, subsidiary:activate adds a franc-zone country, unknown commands fail', async () => {

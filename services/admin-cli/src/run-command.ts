@@ -10,7 +10,7 @@ import { currencyForCountry } from '@mm/domain';
 import type { AdminEnv } from './env.js';
 import { auditVerify, parseAnchor } from './commands/audit-verify.js';
 import { merchantCreate } from './commands/merchant-create.js';
-import { operatorCredentials, operatorDown, operatorKey, operatorList, operatorSet, operatorUp } from './commands/operator.js';
+import { disableSimulatorsForLive, operatorCredentials, operatorDown, operatorKey, operatorList, operatorSet, operatorUp } from './commands/operator.js';
 import { parseCountry, parseDay, parseOperatorName, reconcile, reconcileImport, reconcileReport, type ReportFormat } from './commands/reconcile.js';
 import { seed, seedSubsidiaries } from './commands/seed.js';
 import { staffDisable } from './commands/staff-disable.js';
@@ -91,8 +91,10 @@ export async function runCommand(argv: string[], env: AdminEnv, io: CommandIo = 
         const r = await migrate(directDatabaseUrl(env));
         // The data step: secrets sealed before row bindings existed are bound now (the services refuse unbound ones).
         const resealed = await resealUnboundSecrets(db, box);
+        const disabled = env.DEPLOYMENT_MODE === 'live' ? await disableSimulatorsForLive(db, box) : [];
         return `applied ${r.applied.length} migration(s)${r.applied.length ? `: ${r.applied.join(', ')}` : ''}`
-          + (resealed ? `\nre-sealed ${resealed} API secret(s), bound to their rows` : '');
+          + (resealed ? `\nre-sealed ${resealed} API secret(s), bound to their rows` : '')
+          + (disabled.length ? `\nDEPLOYMENT_MODE=live: disabled the simulator accounts ${disabled.join(', ')}` : '');
       }
       case 'seed': {
         const r = await seed(db, box, env.DEMO_WEBHOOK_URL, env.NODE_ENV);
@@ -144,7 +146,7 @@ export async function runCommand(argv: string[], env: AdminEnv, io: CommandIo = 
       }
       case 'operator:set': {
         const key = operatorKey(need('country'), need('operator'));
-        const r = await operatorSet(db, box, key, {
+        const r = await operatorSet(db, box, env.DEPLOYMENT_MODE, key, {
           api: values.api, baseUrl: values['base-url'], settings: values.settings, prefixes: values.prefixes, enable: values.enable, disable: values.disable,
         });
         const what = r.created ? 'created' : r.changed ? 'changed' : 'unchanged (it already was so)';
@@ -155,18 +157,18 @@ export async function runCommand(argv: string[], env: AdminEnv, io: CommandIo = 
         // From standard input, never from an option: the command line of a running process is readable by
         // every user of the machine (ps, /proc/<pid>/cmdline) and lands in shell history.
         if (!io.readStdin) throw new Error('operator:credentials reads the credentials from standard input, and there is none');
-        const r = await operatorCredentials(db, box, key, await io.readStdin());
+        const r = await operatorCredentials(db, box, env.DEPLOYMENT_MODE, key, await io.readStdin());
         return out({ country_code: key.countryCode, operator: key.operator, credentials_set: true, names: r.names },
           `credentials set for ${key.countryCode} ${key.operator}: ${r.names.join(', ')} (sealed; never shown again)`);
       }
       case 'operator:down': {
         const key = operatorKey(need('country'), need('operator'));
-        const r = await operatorDown(db, box, key, need('reason'));
+        const r = await operatorDown(db, box, env.DEPLOYMENT_MODE, key, need('reason'));
         return out({ country_code: key.countryCode, operator: key.operator, down: true, ...r }, `${key.countryCode} ${key.operator} marked down${r.changed ? '' : ' (it already was, for this reason)'}`);
       }
       case 'operator:up': {
         const key = operatorKey(need('country'), need('operator'));
-        const r = await operatorUp(db, box, key);
+        const r = await operatorUp(db, box, env.DEPLOYMENT_MODE, key);
         return out({ country_code: key.countryCode, operator: key.operator, down: false, ...r }, `${key.countryCode} ${key.operator} marked up${r.changed ? '' : ' (it was not down)'}`);
       }
       case 'ledger:verify': {

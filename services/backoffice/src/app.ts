@@ -9,6 +9,7 @@
  * `auditContext(req, res)` inside the same database transaction (see routes/staff.ts).
  */
 import type { Queue } from 'bullmq';
+import type { DeploymentMode } from '@mm/domain';
 import express, { type Express } from 'express';
 import type { Store } from 'express-session';
 import type { Db } from '@mm/db';
@@ -45,6 +46,8 @@ export interface BackofficeDeps {
   searches?: SearchReads;
   /** Seals the secrets of the API keys issued in /merchants and the operator credentials set in /operators (MASTER_KEY, the gateway's). */
   box: SecretBox;
+  /** DEPLOYMENT_MODE (sandbox or live): what operator accounts may be set to. */
+  deploymentMode: DeploymentMode;
   /** Publishes the outbox rows of a committed change (an approved cash-out, a re-sent webhook). */
   afterCommit: AfterCommit;
   /** Publishes outbox rows that change no transaction's state (a re-sent webhook): nothing to announce. */
@@ -103,7 +106,7 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   app.use('/staff', staffRouter({ db: deps.db }));
   app.use('/merchants', merchantsRouter({ db: deps.db, box: deps.box, now: deps.now }));
   app.use('/subsidiaries', subsidiariesRouter({ db: deps.db }));
-  app.use('/operators', operatorsRouter({ db: deps.db, box: deps.box, operatorCalls: deps.operatorCalls, now: deps.now }));
+  app.use('/operators', operatorsRouter({ db: deps.db, box: deps.box, deploymentMode: deps.deploymentMode, operatorCalls: deps.operatorCalls, now: deps.now }));
   app.use('/cashouts', cashoutsRouter({ db: deps.db, afterCommit: deps.afterCommit }));
   app.use('/transactions', transactionsRouter({ db: deps.db, searches: deps.searches ?? ((work) => work(deps.db)) }));
   app.use('/webhooks', webhooksRouter({ db: deps.db, publisher: deps.publisher }));

@@ -24,14 +24,14 @@ describe('backoffice environment', () => {
   });
 
   it('requires a real SESSION_SECRET in production (never the published development one)', () => {
-    expect(() => parseEnv({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET/);
-    expect(() => parseEnv({ NODE_ENV: 'production', SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET/);
-    expect(() => parseEnv({ NODE_ENV: 'production', SESSION_SECRET: DEV_SESSION_SECRET })).toThrow(/SESSION_SECRET/);
-    expect(parseEnv({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32) }).SESSION_SECRET).toBe('s'.repeat(32));
+    expect(() => parseEnv({ NODE_ENV: 'production', DEPLOYMENT_MODE: 'live' })).toThrow(/SESSION_SECRET/);
+    expect(() => parseEnv({ NODE_ENV: 'production', DEPLOYMENT_MODE: 'live', SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET/);
+    expect(() => parseEnv({ NODE_ENV: 'production', DEPLOYMENT_MODE: 'live', SESSION_SECRET: DEV_SESSION_SECRET })).toThrow(/SESSION_SECRET/);
+    expect(parseEnv({ NODE_ENV: 'production', DEPLOYMENT_MODE: 'live', SESSION_SECRET: 's'.repeat(32) }).SESSION_SECRET).toBe('s'.repeat(32));
   });
 
   it('Secure cookies and HSTS: on by default in production, off by default elsewhere, an explicit value always wins', () => {
-    const production = { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32) };
+    const production = { NODE_ENV: 'production', DEPLOYMENT_MODE: 'live', SESSION_SECRET: 's'.repeat(32) };
     expect(parseEnv(production)).toMatchObject({ SECURE_COOKIES: true, HSTS: true });
     expect(parseEnv({ NODE_ENV: 'development' })).toMatchObject({ SECURE_COOKIES: false, HSTS: false });
     expect(parseEnv({ NODE_ENV: 'test' })).toMatchObject({ SECURE_COOKIES: false, HSTS: false });

@@ -36,8 +36,9 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
   }
   // First, before any connection is opened: a malformed MASTER_KEY stops the start, not the first key creation.
   const box = new SecretBox(env.MASTER_KEY);
-  // Refused in production while demo credentials (demo staff, demo key) work on this database.
-  const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: env.NODE_ENV });
+  // Refused in production while demo credentials (demo staff, demo key) work on this database, and in
+  // either mode while an operator account is what the mode forbids.
+  const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: env.NODE_ENV, deploymentMode: env.DEPLOYMENT_MODE, secretBox: box });
   // ioredis for our own keys (login throttle) and the eviction check, like every service; connect-redis
   // 8+ only speaks to node-redis, so the session store gets a node-redis client of its own.
   const redis = createRedisConnection(redisTargetOf(env), { maxRetriesPerRequest: 2 });
@@ -75,6 +76,7 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
     db,
     ...(replica ? { searches: (work) => replica.state.read(() => work(replica.db), () => work(db)) } : {}),
     box,
+    deploymentMode: env.DEPLOYMENT_MODE,
     afterCommit,
     publisher: outbox.publisher,
     reconciliationRuns: runs,

@@ -30,9 +30,9 @@ describe('gateway environment', () => {
   it('takes the chaos kill hook in a test run only', () => {
     expect(parseEnv({ MASTER_KEY: 'k', NODE_ENV: 'test', CHAOS_KILL_AFTER_COMMIT_PREFIX: 'crash-' }).CHAOS_KILL_AFTER_COMMIT_PREFIX).toBe('crash-');
     for (const NODE_ENV of ['production', 'development', undefined]) {
-      expect(() => parseEnv({ MASTER_KEY: 'k', NODE_ENV, CHAOS_KILL_AFTER_COMMIT_PREFIX: 'crash-' })).toThrow(/refused unless NODE_ENV=test/);
+      expect(() => parseEnv({ MASTER_KEY: 'k', NODE_ENV, DEPLOYMENT_MODE: 'live', CHAOS_KILL_AFTER_COMMIT_PREFIX: 'crash-' })).toThrow(/refused unless NODE_ENV=test/);
     }
-    expect(parseEnv({ MASTER_KEY: 'k', NODE_ENV: 'production' }).CHAOS_KILL_AFTER_COMMIT_PREFIX).toBe('');
+    expect(parseEnv({ MASTER_KEY: 'k', NODE_ENV: 'production', DEPLOYMENT_MODE: 'live' }).CHAOS_KILL_AFTER_COMMIT_PREFIX).toBe('');
   });
 
   it('refuses AMOUNT_MIN above AMOUNT_MAX, naming both, and takes a range of one amount', () => {

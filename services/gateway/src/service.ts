@@ -39,7 +39,10 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   // PostgreSQL going away is seen by whichever comes first: a pooled connection it ends (idle, or between
   // two statements), the LISTEN connection below, or a request's query (the error handler).
   const databaseOutage = new DatabaseOutage();
-  const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: env.NODE_ENV, onConnectionError: (err) => databaseOutage.seen(err) });
+  const box = new SecretBox(env.MASTER_KEY);
+  const db = await createServiceDb({
+    ...databaseOptions(env), nodeEnv: env.NODE_ENV, deploymentMode: env.DEPLOYMENT_MODE, secretBox: box, onConnectionError: (err) => databaseOutage.seen(err),
+  });
   const exportPool = createExportPool({ databaseUrl: env.DATABASE_URL, connectionTimeoutMs: env.DB_CONNECT_TIMEOUT_MS, onError: (err) => logger.warn({ err }, 'export pool: idle connection failed') });
   // Exports read the replica (DATABASE_REPLICA_URL) while it answers within REPLICA_MAX_LAG_S, the primary otherwise.
   const replicaState = await ReadReplica.fromSettings(env, (err, what) => logger.warn({ err, what }, 'read replica failed: exports read the primary until it is back'));
@@ -54,7 +57,6 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   const subscriber = createRedisConnection(redisTargetOf(env));
   // ioredis reconnects by itself; without a listener it prints "Unhandled error event" to stderr instead of a log line.
   for (const connection of [redis, subscriber]) connection.on('error', (err) => logger.error({ err }, 'redis connection error'));
-  const box = new SecretBox(env.MASTER_KEY);
   const metrics = createMetricsRegistry('gateway');
   if (replica) readReplicaMetrics(metrics, replica.state);
   const now = overrides.now ?? Date.now;
@@ -75,7 +77,9 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   // marked down, prefixes) is notified like the rest and applies to the next request.
   const accounts = new ReferenceCache<RoutableAccount[]>({
     feed: referenceChanges, ttlMs, max: 1_000,
-    load: async (code) => (await listOperatorAccounts(db, code)).map((a) => ({ operator: a.operator, enabled: a.enabled, down: a.markedDownAt !== null, prefixes: a.prefixes })),
+    load: async (code) => (await listOperatorAccounts(db, code)).map((a) => ({
+      operator: a.operator, enabled: a.enabled, down: a.markedDownAt !== null, prefixes: a.prefixes, simulated: a.api === 'simulator',
+    })),
   });
   referenceChangesGauge(metrics, referenceChanges);
 
@@ -95,7 +99,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     findKey,
     isActiveCountry: (code) => countries.get(code),
     operators: {
-      route: async (countryCode, e164, requested) => routeOperator(await accounts.get(countryCode), e164, requested),
+      route: async (countryCode, e164, requested) => routeOperator(await accounts.get(countryCode), e164, requested, env.DEPLOYMENT_MODE),
       unavailableRetryAfterS: env.OPERATOR_UNAVAILABLE_RETRY_AFTER_S,
     },
     replayGuard: new ReplayGuard(redis, env.REDIS_PREFIX, env.AUTH_TOLERANCE_S),

@@ -6,14 +6,14 @@
  * Credentials never reach an audit row: a credential change records whether the account had some and
  * the names of those set now, never a value (nor the ciphertext).
  */
-import { isOperatorApiName, isOperatorCode, OPERATOR_API_NAMES, OPERATORS } from '@mm/domain';
+import { deploymentModeViolation, isOperatorApiName, isOperatorCode, OPERATOR_API_NAMES, OPERATORS, type DeploymentMode } from '@mm/domain';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Db, Tx } from '../client.js';
 import { recordAudit, type AuditInput } from '../audit-log.js';
 import type { SecretBox } from '../secret-box.js';
 import { isUniqueViolation } from '../transactions/create-cashin.js';
 import { normalisePrefixes } from './changes.js';
-import { setOperatorAccountCredentials } from './credentials.js';
+import { openCredentials, setOperatorAccountCredentials } from './credentials.js';
 import { lockOperatorAccount, type OperatorAccountSummary } from './summary.js';
 
 /** Who changes it, from where (the back-office's AuditContext; the CLI's actor `admin-cli`). */
@@ -70,11 +70,17 @@ function invalidState(next: Editable, hasCredentials: boolean): string | null {
   return null;
 }
 
+/** The deployment's mode refuses it (deployment-mode.ts of @mm/domain): as the services would at their start. */
+function modeRefusal(mode: DeploymentMode, key: OperatorAccountKey, next: Editable, credentials: Record<string, string> | null): OperatorChangeOutcome | null {
+  const violation = deploymentModeViolation(mode, { ...key, ...next, credentials });
+  return violation ? refused(`Refused in a ${mode} deployment: ${violation}.`) : null;
+}
+
 function pick(from: Editable, keys: readonly (keyof Editable)[]): Partial<Editable> {
   return Object.fromEntries(keys.map((k) => [k, from[k]]));
 }
 
-async function create(tx: Tx, context: OperatorAuditContext, key: OperatorAccountKey, fields: OperatorAccountFields & { api: string }): Promise<OperatorChangeOutcome> {
+async function create(tx: Tx, mode: DeploymentMode, context: OperatorAuditContext, key: OperatorAccountKey, fields: OperatorAccountFields & { api: string }): Promise<OperatorChangeOutcome> {
   if (!/^[A-Z]{2}$/.test(key.countryCode) || !(await tx.subsidiary.findUnique({ where: { countryCode: key.countryCode } }))) {
     return refused(`There is no subsidiary ${key.countryCode}.`);
   }
@@ -85,24 +91,35 @@ async function create(tx: Tx, context: OperatorAuditContext, key: OperatorAccoun
   };
   const invalid = invalidState(next, false);
   if (invalid) return refused(invalid);
+  const byMode = modeRefusal(mode, key, next, null);
+  if (byMode) return byMode;
   await tx.operatorAccount.create({ data: { ...key, ...next, settings: next.settings as Prisma.InputJsonObject } });
   await recordAudit(tx, { ...context, action: 'operator_account.create', targetType: 'operator_account', targetId: operatorAccountTargetId(key), before: null, after: next });
   return 'changed';
 }
 
-async function change(tx: Tx, box: SecretBox, context: OperatorAuditContext, account: OperatorAccountSummary, change: Exclude<OperatorAccountChange, { kind: 'create' }>): Promise<OperatorChangeOutcome> {
+async function change(
+  tx: Tx, box: SecretBox, mode: DeploymentMode, context: OperatorAuditContext, account: OperatorAccountSummary, change: Exclude<OperatorAccountChange, { kind: 'create' }>,
+): Promise<OperatorChangeOutcome> {
   const key = { countryCode: account.countryCode, operator: account.operator };
+  const current: Editable = { api: account.api, baseUrl: account.baseUrl, settings: account.settings, prefixes: account.prefixes, enabled: account.enabled };
+  // The credentials it keeps, opened only to be checked against the mode (a Wave key says whether it is live).
+  const kept = async () => {
+    const row = await tx.operatorAccount.findUnique({ where: { countryCode_operator: key }, select: { credentialsSealed: true } });
+    return row?.credentialsSealed ? openCredentials(box, key, row.credentialsSealed) : null;
+  };
   const audit = (action: string, before: unknown, after: unknown) =>
     recordAudit(tx, { ...context, action: `operator_account.${action}`, targetType: 'operator_account', targetId: operatorAccountTargetId(key), before, after });
   switch (change.kind) {
     case 'update': {
-      const current: Editable = { api: account.api, baseUrl: account.baseUrl, settings: account.settings, prefixes: account.prefixes, enabled: account.enabled };
       const wanted = { ...change.fields, ...(change.fields.prefixes ? { prefixes: normalisePrefixes(change.fields.prefixes) } : {}) };
       const next: Editable = { ...current, ...Object.fromEntries(Object.entries(wanted).filter(([, v]) => v !== undefined)) };
       const changed = FIELDS.filter((k) => !sameValue(current[k], next[k]));
       if (changed.length === 0) return 'unchanged';
       const invalid = invalidState(next, account.hasCredentials);
       if (invalid) return refused(invalid);
+      const byMode = modeRefusal(mode, key, next, await kept());
+      if (byMode) return byMode;
       const { settings, ...rest } = pick(next, changed);
       await tx.operatorAccount.update({
         where: { countryCode_operator: key },
@@ -129,6 +146,8 @@ async function change(tx: Tx, box: SecretBox, context: OperatorAuditContext, acc
     case 'credentials': {
       const names = Object.keys(change.credentials).sort();
       if (names.length === 0) return refused('No credentials given.');
+      const byMode = modeRefusal(mode, key, current, change.credentials);
+      if (byMode) return byMode;
       await setOperatorAccountCredentials(tx, box, key.countryCode, key.operator, change.credentials);
       // Names only: which credentials a rotation set, never what they are.
       await audit('credentials', { hasCredentials: account.hasCredentials }, { hasCredentials: true, credentialNames: names });
@@ -137,20 +156,25 @@ async function change(tx: Tx, box: SecretBox, context: OperatorAuditContext, acc
   }
 }
 
-/** Applies one change with its audit row, in one transaction; a change that changes nothing writes no row. */
+/**
+ * Applies one change with its audit row, in one transaction; a change that changes nothing writes no row.
+ * What the deployment's mode forbids (a simulator enabled live, an account set up for the operator's live
+ * system in a sandbox) is refused like any invalid change.
+ */
 export async function changeOperatorAccount(
   db: Db,
   box: SecretBox,
+  mode: DeploymentMode,
   context: OperatorAuditContext,
   key: OperatorAccountKey,
   request: OperatorAccountChange,
 ): Promise<OperatorChangeOutcome> {
   try {
     return await db.$transaction(async (tx) => {
-      if (request.kind === 'create') return create(tx, context, key, request.fields);
+      if (request.kind === 'create') return create(tx, mode, context, key, request.fields);
       const account = await lockOperatorAccount(tx, key.countryCode, key.operator);
       if (!account) return 'not_found';
-      return change(tx, box, context, account, request);
+      return change(tx, box, mode, context, account, request);
     });
   } catch (err) {
     // Two creations of one account at once: the second finds the first's row at insert time.

@@ -1,4 +1,5 @@
-import type { OperatorAdapter } from '../operator-adapter.js';
+import { deploymentModeViolation, type DeploymentMode } from '@mm/domain';
+import { OperatorRefusedError, type OperatorAdapter } from '../operator-adapter.js';
 import { createAccountAdapter, type AccountConfig } from '../registry.js';
 
 /** An operator account as the services that call the operator read it (credentials opened). */
@@ -32,6 +33,13 @@ export interface OperatorDirectoryOptions {
   /** Tests: the adapter every SIMULATOR account uses instead. */
   simulatorAdapter?: OperatorAdapter;
   timeoutMs: number;
+  /**
+   * DEPLOYMENT_MODE: an account the mode forbids gets no adapter (every call refused, nothing sent): live,
+   * any simulator account; a sandbox, one set up for its operator's live system outside the deployment.
+   * The services refuse to start on such accounts, and staff cannot save them; this holds for a row changed
+   * behind their back. Absent: a sandbox.
+   */
+  mode?: DeploymentMode;
   /** Wraps each adapter built (metrics per account). */
   wrap?(adapter: OperatorAdapter, key: AccountKey): OperatorAdapter;
   now?: () => number;
@@ -62,6 +70,12 @@ export class OperatorDirectory implements OperatorAdapters {
     const record = await this.o.load(key);
     // A subsidiary without any account is served by the simulator of the settings, as before accounts existed.
     if (!record && key.operator !== 'SIMULATOR') throw new Error(`no operator account ${id}`);
+    const mode = this.o.mode ?? 'sandbox';
+    // Live, a simulator account is refused enabled or not: no payment of a live deployment was ever its.
+    const forbidden = record
+      ? deploymentModeViolation(mode, { ...record, enabled: true })
+      : mode === 'live' ? `the simulator of the settings serves ${key.countryCode}: a live deployment sends no payment to the simulator` : null;
+    if (forbidden) throw new OperatorRefusedError('push', 403, `DEPLOYMENT_MODE=${mode}: ${forbidden}`);
     const built = record ? this.build(record) : this.o.simulatorAdapter ?? createAccountAdapter('simulator', this.o.simulator);
     const adapter = this.o.wrap ? this.o.wrap(built, key) : built;
     this.adapters.set(id, { adapter, generation, builtAt: this.now() });

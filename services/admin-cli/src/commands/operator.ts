@@ -11,7 +11,7 @@ import {
 } from '@mm/db/reference-data';
 import {
   isOperatorApiName, OPERATOR_API_NAMES, parseDownReason, parseOperatorBaseUrl, parseOperatorCredentials, parseOperatorPrefixes,
-  parseOperatorSettings, type ParsedField,
+  parseOperatorSettings, type DeploymentMode, type ParsedField,
 } from '@mm/domain';
 
 const CLI: OperatorAuditContext = { staffId: null, actor: 'admin-cli' };
@@ -54,8 +54,8 @@ export function operatorKey(country: string, operator: string): OperatorAccountK
   return { countryCode: country.trim().toUpperCase(), operator: operator.trim().toUpperCase() };
 }
 
-async function apply(db: Db, box: SecretBox, key: OperatorAccountKey, change: OperatorAccountChange): Promise<'changed' | 'unchanged'> {
-  const outcome = await changeOperatorAccount(db, box, CLI, key, change);
+async function apply(db: Db, box: SecretBox, mode: DeploymentMode, key: OperatorAccountKey, change: OperatorAccountChange): Promise<'changed' | 'unchanged'> {
+  const outcome = await changeOperatorAccount(db, box, mode, CLI, key, change);
   if (outcome === 'not_found') {
     throw new Error(`no operator account ${key.countryCode} ${key.operator} (operator:list shows them; operator:set --api API creates one)`);
   }
@@ -76,7 +76,7 @@ export interface OperatorSetOptions {
  * Changes the fields given (all checked before anything is written); an account that does not exist
  * is created when --api is given, else it is an error.
  */
-export async function operatorSet(db: Db, box: SecretBox, key: OperatorAccountKey, opts: OperatorSetOptions): Promise<{ created: boolean; changed: boolean }> {
+export async function operatorSet(db: Db, box: SecretBox, mode: DeploymentMode, key: OperatorAccountKey, opts: OperatorSetOptions): Promise<{ created: boolean; changed: boolean }> {
   if (opts.enable && opts.disable) throw new Error('--enable and --disable together: choose one');
   if (opts.api !== undefined && !isOperatorApiName(opts.api)) throw new Error(`--api must be one of ${OPERATOR_API_NAMES.join(', ')}`);
   const fields: OperatorAccountFields = {
@@ -87,9 +87,9 @@ export async function operatorSet(db: Db, box: SecretBox, key: OperatorAccountKe
     ...(opts.enable ? { enabled: true } : opts.disable ? { enabled: false } : {}),
   };
   if (Object.keys(fields).length === 0) throw new Error('nothing to set: give --api, --base-url, --settings, --prefixes, --enable or --disable');
-  const outcome = await changeOperatorAccount(db, box, CLI, key, { kind: 'update', fields });
+  const outcome = await changeOperatorAccount(db, box, mode, CLI, key, { kind: 'update', fields });
   if (outcome === 'not_found' && fields.api !== undefined) {
-    await apply(db, box, key, { kind: 'create', fields: { ...fields, api: fields.api } });
+    await apply(db, box, mode, key, { kind: 'create', fields: { ...fields, api: fields.api } });
     return { created: true, changed: true };
   }
   if (outcome === 'not_found') throw new Error(`no operator account ${key.countryCode} ${key.operator}: give --api to create it`);
@@ -101,17 +101,32 @@ export async function operatorSet(db: Db, box: SecretBox, key: OperatorAccountKe
  * Replaces the account's credentials with the JSON object read from standard input. Only the names are
  * returned (to print): the values are sealed and never shown again.
  */
-export async function operatorCredentials(db: Db, box: SecretBox, key: OperatorAccountKey, stdin: string): Promise<{ names: string[] }> {
+export async function operatorCredentials(db: Db, box: SecretBox, mode: DeploymentMode, key: OperatorAccountKey, stdin: string): Promise<{ names: string[] }> {
   if (!stdin.trim().startsWith('{')) throw new Error('the credentials must come on standard input as one JSON object, such as {"apiUser": "...", "apiKey": "..."}');
   const credentials = accepted('stdin', parseOperatorCredentials(stdin));
-  await apply(db, box, key, { kind: 'credentials', credentials });
+  await apply(db, box, mode, key, { kind: 'credentials', credentials });
   return { names: Object.keys(credentials).sort() };
 }
 
-export async function operatorDown(db: Db, box: SecretBox, key: OperatorAccountKey, reason: string): Promise<{ changed: boolean }> {
-  return { changed: (await apply(db, box, key, { kind: 'down', reason: accepted('--reason', parseDownReason(reason)) })) === 'changed' };
+export async function operatorDown(db: Db, box: SecretBox, mode: DeploymentMode, key: OperatorAccountKey, reason: string): Promise<{ changed: boolean }> {
+  return { changed: (await apply(db, box, mode, key, { kind: 'down', reason: accepted('--reason', parseDownReason(reason)) })) === 'changed' };
 }
 
-export async function operatorUp(db: Db, box: SecretBox, key: OperatorAccountKey): Promise<{ changed: boolean }> {
-  return { changed: (await apply(db, box, key, { kind: 'up' })) === 'changed' };
+export async function operatorUp(db: Db, box: SecretBox, mode: DeploymentMode, key: OperatorAccountKey): Promise<{ changed: boolean }> {
+  return { changed: (await apply(db, box, mode, key, { kind: 'up' })) === 'changed' };
+}
+
+/**
+ * `migrate` in a live deployment: the migrations seed a simulator account per subsidiary, enabled (what a
+ * sandbox needs); live, each is disabled, audited as the CLI's, so that no payment can reach the simulator
+ * and the services start. Returns the accounts it disabled.
+ */
+export async function disableSimulatorsForLive(db: Db, box: SecretBox): Promise<string[]> {
+  const disabled: string[] = [];
+  for (const a of await listOperatorAccounts(db)) {
+    if (a.api !== 'simulator' || !a.enabled) continue;
+    await apply(db, box, 'live', { countryCode: a.countryCode, operator: a.operator }, { kind: 'update', fields: { enabled: false } });
+    disabled.push(`${a.countryCode} ${a.operator}`);
+  }
+  return disabled;
 }

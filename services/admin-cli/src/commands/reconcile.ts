@@ -66,6 +66,7 @@ function accountAdapters(db: Db, env: AdminEnv): (key: AccountKey) => Promise<Op
     // Unset token or secret (production): refused by `load` above before this is used.
     simulator: simulatorConfigFromEnv({ ...env, OPERATOR_API_TOKEN: env.OPERATOR_API_TOKEN ?? '', OPERATOR_CALLBACK_SECRET: env.OPERATOR_CALLBACK_SECRET ?? '' }),
     timeoutMs: env.OPERATOR_TIMEOUT_MS,
+    mode: env.DEPLOYMENT_MODE,
   });
   return (key) => directory.adapterFor(key);
 }

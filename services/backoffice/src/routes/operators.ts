@@ -19,7 +19,7 @@ import {
 } from '@mm/db/reference-data';
 import {
   can, isOperatorApiName, isOperatorCode, OPERATOR_API_NAMES, OPERATORS,
-  parseDownReason, parseOperatorBaseUrl, parseOperatorCredentials, parseOperatorPrefixes, parseOperatorSettings, type ParsedField,
+  parseDownReason, parseOperatorBaseUrl, parseOperatorCredentials, parseOperatorPrefixes, parseOperatorSettings, type DeploymentMode, type ParsedField,
 } from '@mm/domain';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
@@ -62,11 +62,13 @@ export const CASHIN_HEALTH_WINDOW_MS = 3_600_000;
 export interface OperatorsRouterDeps {
   db: Db;
   box: SecretBox;
+  /** DEPLOYMENT_MODE: what an account may be set to here (changeOperatorAccount refuses the rest). */
+  deploymentMode: DeploymentMode;
   operatorCalls: OperatorCallHealthReader;
   now(): number;
 }
 
-export function operatorsRouter({ db, box, operatorCalls, now }: OperatorsRouterDeps): Router {
+export function operatorsRouter({ db, box, deploymentMode, operatorCalls, now }: OperatorsRouterDeps): Router {
   const router = express.Router();
   router.use(requirePermission('merchants:read'));
 
@@ -89,7 +91,7 @@ export function operatorsRouter({ db, box, operatorCalls, now }: OperatorsRouter
   });
 
   async function apply(req: Request, res: Response, key: OperatorAccountKey, change: OperatorAccountChange, done: string): Promise<void> {
-    const outcome = await changeOperatorAccount(db, box, auditContext(req, res), key, change);
+    const outcome = await changeOperatorAccount(db, box, deploymentMode, auditContext(req, res), key, change);
     if (outcome === 'not_found') throw notFoundError();
     if (typeof outcome === 'object') throw new PageError(409, outcome.error);
     res.redirect(303, `/operators?done=${outcome === 'changed' ? done : 'unchanged'}`);

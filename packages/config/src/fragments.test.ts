@@ -31,12 +31,15 @@ describe('retention fragment', () => {
 
 describe('common fragment: where PostgreSQL and Redis are', () => {
   const commonSchema = Joi.object(common);
-  it('a Redis Cluster needs a hash-tagged prefix ({mm}); one Redis takes a plain one or a tag', () => {
+  it('a Redis Cluster needs a hash-tagged prefix: {mm} unless set, and one without braces is refused; one Redis takes a plain one or a tag', () => {
     expect(parseEnv(commonSchema, {})).toMatchObject({ REDIS_PREFIX: 'mm', DB_POOLING: 'direct' });
     expect(parseEnv(commonSchema, { REDIS_PREFIX: '{mm}' })).toMatchObject({ REDIS_PREFIX: '{mm}' });
-    expect(parseEnv(commonSchema, { REDIS_CLUSTER_NODES: 'redis-0:6379,10.0.0.2:6380', REDIS_PREFIX: '{mm}' })).toMatchObject({ REDIS_CLUSTER_NODES: 'redis-0:6379,10.0.0.2:6380' });
-    expect(() => parseEnv(commonSchema, { REDIS_CLUSTER_NODES: 'redis-0:6379' })).toThrow(/REDIS_PREFIX/);
-    expect(() => parseEnv(commonSchema, { REDIS_CLUSTER_NODES: 'redis-0:6379', REDIS_PREFIX: 'mm' })).toThrow(/REDIS_PREFIX/);
+    expect(parseEnv(commonSchema, { REDIS_CLUSTER_NODES: 'redis-0:6379,10.0.0.2:6380' }))
+      .toMatchObject({ REDIS_CLUSTER_NODES: 'redis-0:6379,10.0.0.2:6380', REDIS_PREFIX: '{mm}' });
+    expect(parseEnv(commonSchema, { REDIS_CLUSTER_NODES: 'redis-0:6379', REDIS_PREFIX: '{shop}' })).toMatchObject({ REDIS_PREFIX: '{shop}' });
+    for (const plain of ['mm', 'prod-mm']) {
+      expect(() => parseEnv(commonSchema, { REDIS_CLUSTER_NODES: 'redis-0:6379', REDIS_PREFIX: plain })).toThrow(/REDIS_PREFIX.*hash tag such as \{mm\}/);
+    }
     expect(() => parseEnv(commonSchema, { REDIS_CLUSTER_NODES: 'redis-0' })).toThrow(/REDIS_CLUSTER_NODES/);
   });
 

@@ -82,10 +82,13 @@ export const common = {
   // the rest); REDIS_URL then gives only the password. Not with REDIS_SENTINELS.
   REDIS_CLUSTER_NODES: Joi.string().pattern(/^[^\s:,]+:\d+(,[^\s:,]+:\d+)*$/).optional(),
   /** Every Redis key starts with it: lets several deployments (or test suites) share one Redis. */
-  // On a Redis Cluster it must be a hash tag, `{mm}`: every key of ours then hashes to one slot, which
-  // BullMQ's scripts (several keys of a queue at once) and the rate limiter's need.
-  REDIS_PREFIX: Joi.string().pattern(/^[A-Za-z0-9_-]+$|^\{[A-Za-z0-9_-]+\}$/).default('mm')
-    .when('REDIS_CLUSTER_NODES', { is: Joi.exist(), then: Joi.string().pattern(/^\{[A-Za-z0-9_-]+\}$/, 'a hash tag such as {mm}').required() }),
+  // On a Redis Cluster it is a hash tag, `{mm}` unless set: every key of ours then hashes to one slot,
+  // which BullMQ's scripts (several keys of a queue at once) and the rate limiter's need.
+  REDIS_PREFIX: Joi.string().when('REDIS_CLUSTER_NODES', {
+    is: Joi.exist(),
+    then: Joi.string().pattern(/^\{[A-Za-z0-9_-]+\}$/, 'a hash tag such as {mm}').default('{mm}'),
+    otherwise: Joi.string().pattern(/^[A-Za-z0-9_-]+$|^\{[A-Za-z0-9_-]+\}$/).default('mm'),
+  }),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   DB_POOL_SIZE: Joi.number().integer().min(1).max(100).default(10),
   // How long a query waits for a connection (from the pool, or a new one) before it fails as unavailable.

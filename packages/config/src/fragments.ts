@@ -70,6 +70,9 @@ export interface ReferenceCacheEnv {
   REFERENCE_CACHE_TTL_S: number;
 }
 
+/** `pgbouncer=true` among DATABASE_URL's parameters (Prisma's flag for PgBouncer in transaction mode). */
+const PGBOUNCER_FLAG = /\?(?:[^#]*&)?pgbouncer=true(?:[&#]|$)/;
+
 /** Environment variables several services share, with their defaults (README, "Configuration"). */
 export const common = {
   DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).default('postgresql://postgres@127.0.0.1:5432/mobilemoney'),
@@ -102,11 +105,27 @@ export const common = {
   // A database transaction opened by the service is rolled back past it.
   DB_TRANSACTION_TIMEOUT_MS: Joi.number().integer().min(100).default(5000),
   // 'transaction': DATABASE_URL is a pooler in transaction mode (PgBouncer pool_mode=transaction; docs/deployment.md).
-  DB_POOLING: Joi.string().valid('direct', 'transaction').default('direct'),
+  // Prisma's documented `?pgbouncer=true` on DATABASE_URL says the same, so it makes `transaction` the
+  // default: a direct pool there prepares statements by name on connections the pooler swaps under it.
+  DB_POOLING: Joi.string().valid('direct', 'transaction').when('DATABASE_URL', {
+    is: Joi.string().pattern(PGBOUNCER_FLAG),
+    then: Joi.valid(Joi.override, 'transaction').default('transaction').messages({
+      'any.only': 'DB_POOLING={{#value}} contradicts pgbouncer=true in DATABASE_URL, which says it is a pooler in transaction mode: '
+        + 'set DB_POOLING=transaction (or leave it unset), or remove pgbouncer=true if DATABASE_URL is PostgreSQL itself or a pooler in session mode',
+    }),
+    otherwise: Joi.any().default('direct'),
+  }),
   // PostgreSQL itself, for what needs a session of its own: LISTEN (reference changes) and migrations.
   // Required behind a transaction-mode pooler, where a LISTEN would hear nothing; DATABASE_URL otherwise.
   DATABASE_DIRECT_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] })
-    .when('DB_POOLING', { is: 'transaction', then: Joi.required(), otherwise: Joi.optional() }),
+    .when('DB_POOLING', {
+      is: 'transaction',
+      then: Joi.required().messages({
+        'any.required': 'DATABASE_DIRECT_URL is required with transaction pooling (DB_POOLING=transaction, or pgbouncer=true in DATABASE_URL): '
+          + 'PostgreSQL itself, not the pooler, for the LISTEN connection and migrations (docs/deployment.md)',
+      }),
+      otherwise: Joi.optional(),
+    }),
 };
 
 /** Where a session of its own goes (LISTEN, migrations): DATABASE_DIRECT_URL, else DATABASE_URL. */

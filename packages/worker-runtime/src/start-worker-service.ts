@@ -1,7 +1,7 @@
 import type { Worker } from 'bullmq';
 import { databaseOptions, type CommonEnv, type NodeEnvEnv, type RelayEnv } from '@mm/config';
-import { createServiceDb, findOverdueOutbox, type Db } from '@mm/db';
-import { assertRedisNoEviction, createLogger, createMetricsRegistry, startInternalServer, type Logger, type Registry } from '@mm/observability';
+import { configurationErrorsOf, createServiceDb, findOverdueOutbox, type Db } from '@mm/db';
+import { assertRedisNoEviction, createLogger, createMetricsRegistry, dbConfigurationErrorsCounter, startInternalServer, type Logger, type Registry } from '@mm/observability';
 import {
   AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, redisTargetOf, isOutboxTopic, OUTBOX_QUEUES, QUEUES, startOutboxRelay,
   type JobHandler, type OutboxPublisher, type OutboxRelay, type ProducerOptions, type QueueCatalog, type QueueName,
@@ -70,7 +70,7 @@ export interface RunningWorkerService {
 export async function startWorkerService<Info extends object = object>(o: WorkerServiceOptions<Info>): Promise<RunningWorkerService & Info> {
   const { env } = o;
   const logger = o.logger ?? createLogger(o.service, env.LOG_LEVEL);
-  const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: env.NODE_ENV });
+  const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: env.NODE_ENV, onMisconfiguration: (problem, err) => logger.error({ err }, problem) });
   const redis = createRedisConnection(redisTargetOf(env));
   const intake: (() => Promise<void>)[] = [];
   const releases: (() => Promise<void>)[] = [];
@@ -82,6 +82,7 @@ export async function startWorkerService<Info extends object = object>(o: Worker
     throw err;
   }
   const metrics = createMetricsRegistry(o.service);
+  dbConfigurationErrorsCounter(metrics, () => configurationErrorsOf(db));
   const producerOptions: ProducerOptions = { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: o.jobOptions };
 
   // Every outbox queue: a handler may write rows of any of them, and each is one idle Queue object.

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createDb, type Db } from '@mm/db';
 import { createApiKey, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
-import { createLogger } from '@mm/observability';
+import { createLogger, type Logger } from '@mm/observability';
 import type { CommonEnv } from '@mm/config';
 import { createTestDatabase, createTestRedis, distinctFreePorts, PgBouncer, type TestDatabase, type TestRedis } from '@mm/testing';
 import { parseEnv as gatewayEnv, startGateway, type RunningGateway } from '@mm/gateway';
@@ -37,6 +37,15 @@ export interface SystemOptions {
   databaseAdminUrl?: string;
   /** Another Redis than the machine's (a Redis Cluster's view, PrivateRedisCluster.testRedis()), with the settings it needs. */
   redis?: TestRedis & { env?: Record<string, string> };
+  /**
+   * Every service behind a PgBouncer in transaction pooling mode of the suite's own, told so only by
+   * Prisma's `?pgbouncer=true` on DATABASE_URL (`flagged`: DATABASE_DIRECT_URL set, no DB_POOLING), or
+   * not told at all (`untold`: DB_POOLING=direct by default, a misconfiguration). Unset: as
+   * E2E_DATABASE_POOLER says.
+   */
+  pgbouncerUrl?: 'flagged' | 'untold';
+  /** The services' logger: silent (or E2E_LOG_LEVEL) by default. */
+  logger?: Logger;
 }
 
 /**
@@ -63,8 +72,14 @@ async function throughPooler<E extends CommonEnv>(bouncer: PgBouncer | null, dat
 export async function startSystem(o: SystemOptions = {}) {
   const database: TestDatabase = await createTestDatabase(o.databaseAdminUrl ? { adminUrl: o.databaseAdminUrl } : {});
   const server = new URL(database.url);
-  const bouncer = THROUGH_PGBOUNCER ? await PgBouncer.start({ upstream: { host: server.hostname, port: Number(server.port || 5432) } }) : null;
-  const pooled = <E extends CommonEnv>(env: E) => throughPooler(bouncer, database, env);
+  const bouncer = THROUGH_PGBOUNCER || o.pgbouncerUrl ? await PgBouncer.start({ upstream: { host: server.hostname, port: Number(server.port || 5432) } }) : null;
+  /** A service's settings parsed, then pointed at the pooler as the suite asks. */
+  const configured = async <E extends CommonEnv>(parse: (source: NodeJS.ProcessEnv) => E, settings: NodeJS.ProcessEnv): Promise<E> => {
+    const env = parse(settings);
+    if (!o.pgbouncerUrl) return throughPooler(bouncer, database, env);
+    const entry = await bouncer!.url({ dbname: database.name, statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS, lockTimeoutMs: env.DB_LOCK_TIMEOUT_MS });
+    return parse({ ...settings, ...(o.pgbouncerUrl === 'flagged' ? { DATABASE_URL: `${entry}?pgbouncer=true`, DATABASE_DIRECT_URL: database.url } : { DATABASE_URL: entry }) });
+  };
   const redis: TestRedis = o.redis ?? await createTestRedis();
   const db: Db = createDb({ databaseUrl: database.url, poolSize: 5 });
   for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
@@ -73,7 +88,7 @@ export async function startSystem(o: SystemOptions = {}) {
   const receiver = await startWebhookReceiver();
   const merchant = await createMerchant(db, { name: 'Boutique Test', webhookUrl: receiver.url });
   const key = await createApiKey(db, box, merchant.id);
-  const logger = createLogger('e2e', process.env.E2E_LOG_LEVEL ?? 'silent');
+  const logger = o.logger ?? createLogger('e2e', process.env.E2E_LOG_LEVEL ?? 'silent');
 
   const sandboxToken = randomBytes(16).toString('hex');
   const sim: RunningSimulator = await startSimulator({
@@ -93,9 +108,9 @@ export async function startSystem(o: SystemOptions = {}) {
   const jobOptions = { backoff: { type: 'fixed', delay: 50 } };
 
   const gatewaySettings = { ...base, GATEWAY_PORT: '0', GATEWAY_INTERNAL_PORT: '0', CASHIN_ACK_WAIT_MS: String(o.ackWaitMs ?? 3000), PUBLIC_BASE_URL: 'http://pay.example.test' };
-  const gateway = await startGateway(await pooled(gatewayEnv({ ...gatewaySettings, ...o.gatewayEnv })), { logger, jobOptions });
+  const gateway = await startGateway(await configured(gatewayEnv, { ...gatewaySettings, ...o.gatewayEnv }), { logger, jobOptions });
   const extraGateways: RunningGateway[] = [];
-  const bridgeSettings = await pooled(bridgeEnv({ ...base, OPERATOR_BRIDGE_PORT: '0', CASHIN_CONFIRMATION_TIMEOUT_S: String(o.confirmationTimeoutS ?? 300), ...o.bridgeEnv }));
+  const bridgeSettings = await configured(bridgeEnv, { ...base, OPERATOR_BRIDGE_PORT: '0', CASHIN_CONFIRMATION_TIMEOUT_S: String(o.confirmationTimeoutS ?? 300), ...o.bridgeEnv });
   // The bridge's callback URL must be known before it listens: take a free port first (and keep its
   // internal port across a restart, so its URL below stays right).
   const freePort = distinctFreePorts();
@@ -105,10 +120,10 @@ export async function startSystem(o: SystemOptions = {}) {
   bridgeSettings.OPERATOR_BRIDGE_INTERNAL_PORT = await freePort();
   const startBridge = () => startOperatorBridge(bridgeSettings, { logger, jobOptions });
   let bridge = o.withoutBridge ? null : await startBridge();
-  const expiry = await startExpiryWorker(await pooled(expiryEnv({ ...base, EXPIRY_WORKER_PORT: '0' })), { logger, jobOptions });
-  const refunds = await startRefundWorker(await pooled(refundEnv({ ...base, REFUND_WORKER_PORT: '0' })), { logger, jobOptions });
+  const expiry = await startExpiryWorker(await configured(expiryEnv, { ...base, EXPIRY_WORKER_PORT: '0' }), { logger, jobOptions });
+  const refunds = await startRefundWorker(await configured(refundEnv, { ...base, REFUND_WORKER_PORT: '0' }), { logger, jobOptions });
   const dispatcher = await startWebhookDispatcher(
-    await pooled(dispatcherEnv({ ...base, WEBHOOK_DISPATCHER_PORT: '0', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE_S: o.webhookScheduleS ?? '0.05,0.05,0.05,0.05,0.05,0.05', WEBHOOK_TIMEOUT_MS: '1000', ...o.dispatcherEnv })),
+    await configured(dispatcherEnv, { ...base, WEBHOOK_DISPATCHER_PORT: '0', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE_S: o.webhookScheduleS ?? '0.05,0.05,0.05,0.05,0.05,0.05', WEBHOOK_TIMEOUT_MS: '1000', ...o.dispatcherEnv }),
     { logger },
   );
 
@@ -128,7 +143,7 @@ export async function startSystem(o: SystemOptions = {}) {
     api: signedClient(gateway.url, key.apiKey, key.apiSecret),
     /** Another gateway instance on the same database and Redis, with settings of its own (e.g. a low rate limit). */
     async startExtraGateway(env: Record<string, string>) {
-      const extra = await startGateway(await pooled(gatewayEnv({ ...gatewaySettings, ...env })), { logger, jobOptions });
+      const extra = await startGateway(await configured(gatewayEnv, { ...gatewaySettings, ...env }), { logger, jobOptions });
       extraGateways.push(extra);
       return { url: extra.url, internalUrl: extra.internalUrl, api: signedClient(extra.url, key.apiKey, key.apiSecret) };
     },

@@ -31,18 +31,48 @@ describe('retention fragment', () => {
 
 describe('common fragment: where PostgreSQL and Redis are', () => {
   const commonSchema = Joi.object(common);
-  it('a Redis Cluster needs a hash-tagged prefix ({mm}); one Redis takes a plain one or a tag', () => {
+  it('a Redis Cluster needs a hash-tagged prefix: {mm} unless set, and one without braces is refused; one Redis takes a plain one or a tag', () => {
     expect(parseEnv(commonSchema, {})).toMatchObject({ REDIS_PREFIX: 'mm', DB_POOLING: 'direct' });
     expect(parseEnv(commonSchema, { REDIS_PREFIX: '{mm}' })).toMatchObject({ REDIS_PREFIX: '{mm}' });
-    expect(parseEnv(commonSchema, { REDIS_CLUSTER_NODES: 'redis-0:6379,10.0.0.2:6380', REDIS_PREFIX: '{mm}' })).toMatchObject({ REDIS_CLUSTER_NODES: 'redis-0:6379,10.0.0.2:6380' });
-    expect(() => parseEnv(commonSchema, { REDIS_CLUSTER_NODES: 'redis-0:6379' })).toThrow(/REDIS_PREFIX/);
-    expect(() => parseEnv(commonSchema, { REDIS_CLUSTER_NODES: 'redis-0:6379', REDIS_PREFIX: 'mm' })).toThrow(/REDIS_PREFIX/);
+    expect(parseEnv(commonSchema, { REDIS_CLUSTER_NODES: 'redis-0:6379,10.0.0.2:6380' }))
+      .toMatchObject({ REDIS_CLUSTER_NODES: 'redis-0:6379,10.0.0.2:6380', REDIS_PREFIX: '{mm}' });
+    expect(parseEnv(commonSchema, { REDIS_CLUSTER_NODES: 'redis-0:6379', REDIS_PREFIX: '{shop}' })).toMatchObject({ REDIS_PREFIX: '{shop}' });
+    for (const plain of ['mm', 'prod-mm']) {
+      expect(() => parseEnv(commonSchema, { REDIS_CLUSTER_NODES: 'redis-0:6379', REDIS_PREFIX: plain })).toThrow(/REDIS_PREFIX.*hash tag such as \{mm\}/);
+    }
     expect(() => parseEnv(commonSchema, { REDIS_CLUSTER_NODES: 'redis-0' })).toThrow(/REDIS_CLUSTER_NODES/);
   });
 
   it('behind a transaction-mode pooler, PostgreSQL itself must be given too (DATABASE_DIRECT_URL)', () => {
-    expect(() => parseEnv(commonSchema, { DB_POOLING: 'transaction' })).toThrow(/DATABASE_DIRECT_URL/);
+    expect(() => parseEnv(commonSchema, { DB_POOLING: 'transaction' }))
+      .toThrow(/DATABASE_DIRECT_URL: DATABASE_DIRECT_URL is required with transaction pooling \(DB_POOLING=transaction, or pgbouncer=true in DATABASE_URL\): PostgreSQL itself/);
     expect(parseEnv(commonSchema, { DB_POOLING: 'transaction', DATABASE_DIRECT_URL: 'postgresql://postgres@db:5432/mm' }))
       .toMatchObject({ DB_POOLING: 'transaction', DATABASE_DIRECT_URL: 'postgresql://postgres@db:5432/mm' });
+  });
+
+  describe("Prisma's ?pgbouncer=true on DATABASE_URL", () => {
+    const pooler = 'postgresql://mm@pgbouncer:6432/mm_gateway?pgbouncer=true';
+    const direct = 'postgresql://mm@db:5432/mm';
+
+    it('is transaction pooling: DB_POOLING defaults to transaction, DB_POOLING=transaction agrees', () => {
+      for (const url of [pooler, 'postgresql://mm@pgbouncer:6432/mm?sslmode=require&pgbouncer=true', 'postgresql://mm@pgbouncer:6432/mm?pgbouncer=true&connection_limit=5']) {
+        expect(parseEnv(commonSchema, { DATABASE_URL: url, DATABASE_DIRECT_URL: direct })).toMatchObject({ DATABASE_URL: url, DB_POOLING: 'transaction', DATABASE_DIRECT_URL: direct });
+      }
+      expect(parseEnv(commonSchema, { DATABASE_URL: pooler, DB_POOLING: 'transaction', DATABASE_DIRECT_URL: direct })).toMatchObject({ DB_POOLING: 'transaction' });
+      // Anything else stays direct by default.
+      for (const url of ['postgresql://mm@db:5432/mm', 'postgresql://mm@pgbouncer:6432/mm?pgbouncer=false', 'postgresql://mm@db:5432/pgbouncer=true']) {
+        expect(parseEnv(commonSchema, { DATABASE_URL: url })).toMatchObject({ DB_POOLING: 'direct' });
+      }
+    });
+
+    it('needs DATABASE_DIRECT_URL, and says why', () => {
+      expect(() => parseEnv(commonSchema, { DATABASE_URL: pooler }))
+        .toThrow(/DATABASE_DIRECT_URL: DATABASE_DIRECT_URL is required with transaction pooling \(DB_POOLING=transaction, or pgbouncer=true in DATABASE_URL\): PostgreSQL itself, not the pooler/);
+    });
+
+    it('contradicts an explicit DB_POOLING=direct: refused, naming both', () => {
+      expect(() => parseEnv(commonSchema, { DATABASE_URL: pooler, DB_POOLING: 'direct', DATABASE_DIRECT_URL: direct }))
+        .toThrow(/DB_POOLING: DB_POOLING=direct contradicts pgbouncer=true in DATABASE_URL/);
+    });
   });
 });

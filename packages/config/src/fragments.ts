@@ -72,6 +72,9 @@ export interface ReferenceCacheEnv {
   REFERENCE_CACHE_TTL_S: number;
 }
 
+/** `pgbouncer=true` among DATABASE_URL's parameters (Prisma's flag for PgBouncer in transaction mode). */
+const PGBOUNCER_FLAG = /\?(?:[^#]*&)?pgbouncer=true(?:[&#]|$)/;
+
 /** Environment variables several services share, with their defaults (README, "Configuration"). */
 export const common = {
   // One setting says whether money is real. Required in production, where a forgotten value must not
@@ -89,10 +92,13 @@ export const common = {
   // the rest); REDIS_URL then gives only the password. Not with REDIS_SENTINELS.
   REDIS_CLUSTER_NODES: Joi.string().pattern(/^[^\s:,]+:\d+(,[^\s:,]+:\d+)*$/).optional(),
   /** Every Redis key starts with it: lets several deployments (or test suites) share one Redis. */
-  // On a Redis Cluster it must be a hash tag, `{mm}`: every key of ours then hashes to one slot, which
-  // BullMQ's scripts (several keys of a queue at once) and the rate limiter's need.
-  REDIS_PREFIX: Joi.string().pattern(/^[A-Za-z0-9_-]+$|^\{[A-Za-z0-9_-]+\}$/).default('mm')
-    .when('REDIS_CLUSTER_NODES', { is: Joi.exist(), then: Joi.string().pattern(/^\{[A-Za-z0-9_-]+\}$/, 'a hash tag such as {mm}').required() }),
+  // On a Redis Cluster it is a hash tag, `{mm}` unless set: every key of ours then hashes to one slot,
+  // which BullMQ's scripts (several keys of a queue at once) and the rate limiter's need.
+  REDIS_PREFIX: Joi.string().when('REDIS_CLUSTER_NODES', {
+    is: Joi.exist(),
+    then: Joi.string().pattern(/^\{[A-Za-z0-9_-]+\}$/, 'a hash tag such as {mm}').default('{mm}'),
+    otherwise: Joi.string().pattern(/^[A-Za-z0-9_-]+$|^\{[A-Za-z0-9_-]+\}$/).default('mm'),
+  }),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   DB_POOL_SIZE: Joi.number().integer().min(1).max(100).default(10),
   // How long a query waits for a connection (from the pool, or a new one) before it fails as unavailable.
@@ -106,11 +112,27 @@ export const common = {
   // A database transaction opened by the service is rolled back past it.
   DB_TRANSACTION_TIMEOUT_MS: Joi.number().integer().min(100).default(5000),
   // 'transaction': DATABASE_URL is a pooler in transaction mode (PgBouncer pool_mode=transaction; docs/deployment.md).
-  DB_POOLING: Joi.string().valid('direct', 'transaction').default('direct'),
+  // Prisma's documented `?pgbouncer=true` on DATABASE_URL says the same, so it makes `transaction` the
+  // default: a direct pool there prepares statements by name on connections the pooler swaps under it.
+  DB_POOLING: Joi.string().valid('direct', 'transaction').when('DATABASE_URL', {
+    is: Joi.string().pattern(PGBOUNCER_FLAG),
+    then: Joi.valid(Joi.override, 'transaction').default('transaction').messages({
+      'any.only': 'DB_POOLING={{#value}} contradicts pgbouncer=true in DATABASE_URL, which says it is a pooler in transaction mode: '
+        + 'set DB_POOLING=transaction (or leave it unset), or remove pgbouncer=true if DATABASE_URL is PostgreSQL itself or a pooler in session mode',
+    }),
+    otherwise: Joi.any().default('direct'),
+  }),
   // PostgreSQL itself, for what needs a session of its own: LISTEN (reference changes) and migrations.
   // Required behind a transaction-mode pooler, where a LISTEN would hear nothing; DATABASE_URL otherwise.
   DATABASE_DIRECT_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] })
-    .when('DB_POOLING', { is: 'transaction', then: Joi.required(), otherwise: Joi.optional() }),
+    .when('DB_POOLING', {
+      is: 'transaction',
+      then: Joi.required().messages({
+        'any.required': 'DATABASE_DIRECT_URL is required with transaction pooling (DB_POOLING=transaction, or pgbouncer=true in DATABASE_URL): '
+          + 'PostgreSQL itself, not the pooler, for the LISTEN connection and migrations (docs/deployment.md)',
+      }),
+      otherwise: Joi.optional(),
+    }),
 };
 
 /** Where a session of its own goes (LISTEN, migrations): DATABASE_DIRECT_URL, else DATABASE_URL. */

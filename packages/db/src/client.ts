@@ -1,6 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.js';
+import { PoolingMismatches } from './pooling-mismatch.js';
 
 export type Db = PrismaClient;
 /** The client handed to a callback of `db.$transaction(async (tx) => ...)`. */
@@ -36,6 +37,15 @@ export interface DbOptions {
    * pg_terminate_backend): the first sign of PostgreSQL going away, before any query fails on it.
    */
   onConnectionError?: (err: Error) => void;
+  /**
+   * Told when PostgreSQL refuses a statement in a way only a wrong setting explains: a statement
+   * prepared by name meeting a server connection that did not prepare it (DB_POOLING=direct behind a
+   * pooler in transaction mode; pooling-mismatch.ts). At most once a minute; each one is counted
+   * (configurationErrorsOf). The service logs it as the configuration error it is.
+   */
+  onMisconfiguration?: (problem: string, err: Error) => void;
+  /** The clock of the once-a-minute report (tests). */
+  now?: () => number;
 }
 
 export type DbPooling = 'direct' | 'transaction';
@@ -49,6 +59,8 @@ export interface RawAccess {
   transactionTimeoutMs: number;
   /** False through a transaction-mode pooler: statements are sent unnamed (DbOptions.pooling). */
   namedStatements: boolean;
+  /** Where the errors of statements sent by name are told (null when none are): DbOptions.onMisconfiguration. */
+  mismatches: PoolingMismatches | null;
 }
 
 const raw = new WeakMap<Db, RawAccess>();
@@ -90,8 +102,19 @@ export function createDb(o: DbOptions): Db {
     ? new PrismaClient({ adapter, errorFormat: 'minimal', transactionOptions, log: [{ emit: 'event', level: 'query' }] })
     : new PrismaClient({ adapter, errorFormat: 'minimal', transactionOptions });
   if (onQuery) (db as PrismaClient<'query'>).$on('query', (e) => onQuery(e.query));
-  raw.set(db as Db, { pool, onQuery, statementTimeoutMs: o.statementTimeoutMs ?? 0, transactionTimeoutMs, namedStatements: !pooled });
+  raw.set(db as Db, {
+    pool, onQuery, statementTimeoutMs: o.statementTimeoutMs ?? 0, transactionTimeoutMs, namedStatements: !pooled,
+    mismatches: pooled ? null : new PoolingMismatches(o.onMisconfiguration, o.now),
+  });
   return db as Db;
+}
+
+/**
+ * How many statements of `db` PostgreSQL refused as only a wrong setting explains (DbOptions
+ * onMisconfiguration): the services' mm_db_configuration_errors_total.
+ */
+export function configurationErrorsOf(db: Db): number {
+  return rawAccessOf(db).mismatches?.count ?? 0;
 }
 
 /** The pool of a client made by createDb. */

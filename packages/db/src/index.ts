@@ -1,4 +1,4 @@
-export { createDb, type Db, type Tx, type DbOptions, type DbPooling } from './client.js';
+export { createDb, configurationErrorsOf, type Db, type Tx, type DbOptions, type DbPooling } from './client.js';
 export { ReadReplica, type ReadReplicaOptions, type ReplicaState } from './read-replica.js';
 export { assertPoolerSettings, connectionTimeouts, type ConnectionTimeouts } from './pooler-settings.js';
 export { readTransactionStatus, type TransactionStatusRow } from './transaction-status.js';

@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import { rawAccessOf, type Db, type Tx } from './client.js';
+import { rawAccessOf, type Db, type RawAccess, type Tx } from './client.js';
 import { Prisma } from './generated/prisma/client.js';
 import { isConnectionLost } from './database-unavailable.js';
-import { queryConfig } from './raw-query.js';
+import { noticingMismatches, queryConfig } from './raw-query.js';
 import { retryOnConflict, type RunTransactionOptions } from './run-transaction.js';
 
 /** Thrown when `fn` of runPgTransaction uses anything of `tx` but $queryRaw and $executeRaw: a bug, never retried. */
@@ -16,11 +16,11 @@ export class NotRawStatementError extends Error {
  * query such as `tx.outbox.create`) throws at once: through Prisma it would run on another connection,
  * outside this transaction.
  */
-function rawTx(client: pg.PoolClient, onQuery: ((q: string) => void) | undefined, namedStatements: boolean): Tx {
+function rawTx(client: pg.PoolClient, access: RawAccess): Tx {
   const run = async (first: TemplateStringsArray | Prisma.Sql, values: unknown[]) => {
     const sql = first instanceof Prisma.Sql ? first : Prisma.sql(first, ...values);
-    onQuery?.(sql.text);
-    return client.query(queryConfig(sql, namedStatements));
+    access.onQuery?.(sql.text);
+    return noticingMismatches(access, client.query(queryConfig(sql, access.namedStatements)));
   };
   const statements = {
     $queryRaw: async (first: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => (await run(first, values)).rows,
@@ -46,7 +46,8 @@ function rawTx(client: pg.PoolClient, onQuery: ((q: string) => void) | undefined
  * isDatabaseUnavailable, isRetryableTransactionError and isOverdraft read.
  */
 export async function runPgTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, options: Omit<RunTransactionOptions, 'resolveInDoubtCommit'> = {}): Promise<T> {
-  const { pool, onQuery, statementTimeoutMs, transactionTimeoutMs, namedStatements } = rawAccessOf(db);
+  const access = rawAccessOf(db);
+  const { pool, onQuery, statementTimeoutMs, transactionTimeoutMs } = access;
   const limits = [statementTimeoutMs, transactionTimeoutMs].filter((ms) => ms > 0);
   const bound = limits.length > 0 ? Math.min(...limits) : 0; // 0: PostgreSQL's "none"
   const begin = `BEGIN; SET LOCAL statement_timeout = ${Math.round(bound)}`;
@@ -56,7 +57,7 @@ export async function runPgTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, op
     try {
       // Reported as Prisma reports its transactions: the COMMIT stands for the BEGIN too.
       await client.query(begin);
-      const result = await fn(rawTx(client, onQuery, namedStatements));
+      const result = await fn(rawTx(client, access));
       onQuery?.('COMMIT');
       await client.query('COMMIT');
       return result;

@@ -1,11 +1,13 @@
 import pg from 'pg';
+import { common, databaseOptions, Joi, parseEnv } from '@mm/config';
 import { startTcpRelay, waitFor } from '@mm/testing';
 import { PgBouncer } from '@mm/testing/pgbouncer';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
-import { createDb, type Db } from './client.js';
+import { configurationErrorsOf, createDb, type Db } from './client.js';
 import { isDatabaseUnavailable } from './database-unavailable.js';
 import { createServiceDb } from './demo-data.js';
 import { connectionTimeouts } from './pooler-settings.js';
+import { POOLING_MISMATCH_PROBLEM } from './pooling-mismatch.js';
 import { createCashin, createExportPool, exportConnections, streamTransactionExport, type ExportedTransaction } from './transactions/index.js';
 import { readTransactionStatus } from './transaction-status.js';
 
@@ -110,6 +112,46 @@ describe('through PgBouncer in transaction pooling mode', () => {
     const db = await createServiceDb({ databaseUrl: right, pooling: 'transaction', ...want, nodeEnv: 'test', deploymentMode: 'sandbox', secretBox: null });
     opened.push(db);
     expect(await connectionTimeouts(db)).toEqual(want);
+  });
+
+  describe('a service told what DATABASE_URL is', () => {
+    const commonSchema = Joi.object(common);
+    /** The cash-in's creation, the hot path's first named statement, `n` at once. */
+    const createCashins = (db: Db, prefix: string, n: number) => Promise.allSettled(Array.from({ length: n }, (_, i) => createCashin(db, {
+      merchantId: fixture.merchantId, merchantOrderId: `${prefix}-${i}`, amount: 1000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
+      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: 'fp',
+    })));
+    const refusals = (results: PromiseSettledResult<unknown>[]) => results.flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : []));
+
+    it("by Prisma's ?pgbouncer=true alone (no DB_POOLING): its pool prepares nothing by name, and 50 cash-ins at once are all created", async () => {
+      const entry = await bouncer.url({ dbname: fixture.database.name, statementTimeoutMs: 0, lockTimeoutMs: 0 });
+      const env = parseEnv(commonSchema, { DATABASE_URL: `${entry}?pgbouncer=true`, DATABASE_DIRECT_URL: fixture.database.url, DB_POOL_SIZE: '8' });
+      expect(env.DB_POOLING).toBe('transaction');
+      const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: 'test' });
+      opened.push(db);
+      const results = await createCashins(db, 'flagged', 50);
+      expect(refusals(results)).toEqual([]);
+      const ids = results.map((r) => (r as PromiseFulfilledResult<{ transaction: { id: string } }>).value.transaction.id);
+      const reads = await Promise.all(ids.map((id) => readTransactionStatus(db, id, fixture.merchantId)));
+      expect(reads.map((r) => r?.status)).toEqual(ids.map(() => 'CREATED'));
+    });
+
+    it('nothing said (DB_POOLING=direct by default): statements prepared by name fail on the server connections they meet, and the pool says once that DB_POOLING is wrong', async () => {
+      const entry = await bouncer.url({ dbname: fixture.database.name, statementTimeoutMs: 0, lockTimeoutMs: 0 });
+      const env = parseEnv(commonSchema, { DATABASE_URL: entry, DB_POOL_SIZE: '8' });
+      expect(env.DB_POOLING).toBe('direct');
+      const told: { problem: string; err: Error }[] = [];
+      const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: 'test', onMisconfiguration: (problem, err) => told.push({ problem, err }) });
+      opened.push(db);
+      const refused = refusals(await createCashins(db, 'unflagged', 50));
+      // What was seen: most cash-ins answered 500 (a named statement unknown on, or already on, the server connection).
+      expect(refused.length).toBeGreaterThan(0);
+      for (const err of refused) expect(['26000', '42P05']).toContain((err as pg.DatabaseError).code);
+      expect(told.map((t) => t.problem)).toEqual([POOLING_MISMATCH_PROBLEM]);
+      expect(told[0]!.problem).toMatch(/configuration error.*pooler in transaction mode.*DB_POOLING=direct.*Set DB_POOLING=transaction and DATABASE_DIRECT_URL.*pgbouncer=true/);
+      expect(refused).toContain(told[0]!.err);
+      expect(configurationErrorsOf(db)).toBe(refused.length);
+    });
   });
 
   it('PostgreSQL gone from behind the pooler: each query fails as unavailable within the bound, never waits for it, and passes once it is back', async () => {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { rawAccessOf, type Db } from './client.js';
+import { rawAccessOf, type Db, type RawAccess } from './client.js';
 import type { Prisma } from './generated/prisma/client.js';
 
 const INT8_OID = 20;
@@ -37,13 +37,26 @@ export function queryConfig(sql: Prisma.Sql, namedStatements: boolean): pg.Query
 }
 
 /**
+ * `sent`, a statement of queryConfig, with its error told to the client's PoolingMismatches first: a
+ * named statement's refusal that says DB_POOLING is wrong is logged as such (pooling-mismatch.ts).
+ */
+export function noticingMismatches<R>(access: Pick<RawAccess, 'mismatches'>, sent: Promise<R>): Promise<R> {
+  const { mismatches } = access;
+  if (!mismatches) return sent;
+  return sent.catch((err: unknown) => {
+    mismatches.notice(err);
+    throw err;
+  });
+}
+
+/**
  * A statement built with Prisma.sql, sent on the client's own pg pool (createDb) instead of through
  * Prisma: for the single statements every cash-in sends, where Prisma's per-query work was the cost
  * (docs/performance.md). Autocommit: never inside a Prisma transaction, whose connection it is not.
  */
 export async function rawQuery<T>(db: Db, sql: Prisma.Sql): Promise<T[]> {
-  const { pool, onQuery, namedStatements } = rawAccessOf(db);
-  onQuery?.(sql.text);
-  const result = await pool.query<T & pg.QueryResultRow>(queryConfig(sql, namedStatements));
+  const access = rawAccessOf(db);
+  access.onQuery?.(sql.text);
+  const result = await noticingMismatches(access, access.pool.query<T & pg.QueryResultRow>(queryConfig(sql, access.namedStatements)));
   return result.rows;
 }

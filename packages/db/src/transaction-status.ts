@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { rawAccessOf, type Db } from './client.js';
-import { PRISMA_LIKE_TYPES, statementName } from './raw-query.js';
+import { noticingMismatches, PRISMA_LIKE_TYPES, statementName } from './raw-query.js';
 import type { Transaction } from './generated/prisma/client.js';
 import { columnList } from './transactions/transaction-row.js';
 
@@ -42,12 +42,13 @@ const loaders = new WeakMap<Db, DataLoader<StatusKey, TransactionStatusRow | nul
 function loaderOf(db: Db): DataLoader<StatusKey, TransactionStatusRow | null> {
   let loader = loaders.get(db);
   if (loader) return loader;
-  const { pool, onQuery, namedStatements } = rawAccessOf(db);
+  const access = rawAccessOf(db);
+  const { pool, onQuery, namedStatements } = access;
   loader = new DataLoader<StatusKey, TransactionStatusRow | null>(async (keys) => {
     onQuery?.(STATUS_READS.text);
-    const result = await pool.query<Found>({
+    const result = await noticingMismatches(access, pool.query<Found>({
       ...(namedStatements ? NAMED_STATUS_READS : STATUS_READS), values: [keys.map((k) => k.id), keys.map((k) => k.merchantId)],
-    });
+    }));
     const answers: (TransactionStatusRow | null)[] = keys.map(() => null);
     for (const { n, ...row } of result.rows) answers[Number(n) - 1] = row;
     return answers;

@@ -105,6 +105,74 @@ describe('stdout (JSON lines, LOG_FLUSH_MS)', () => {
     expect(lines(run.chunks)).toEqual([...Array(lines(run.chunks).length).keys()]);
   });
 
+  /**
+   * A child as in `logging`, whose stdout's reader is behind: the test reads nothing (beyond what its
+   * stream reads ahead) until the child says `exiting` on stderr, then reads after 300 ms. In the child, `stdoutFull()` fills the pipe with
+   * empty lines until the kernel takes no more (twice: the second time once the test's side has
+   * stopped reading ahead), so that a write started asynchronously there gets EAGAIN; `burst(from, count)`
+   * logs lines of about 150 bytes.
+   */
+  function loggingToASlowReader(script: string): { chunks: string[]; exited: Promise<number | null> } {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
+      import { readSync, writeSync } from 'node:fs';
+      import { createLogger } from ${JSON.stringify(LOGGER)};
+      process.stdout; // as in a service: a pipe opened as process.stdout is non-blocking, a full one answers EAGAIN
+      const log = createLogger('t', 'info');
+      const burst = (from, count) => { for (let i = from; i < from + count; i++) log.info({ i, pad: 'x'.repeat(100) }, 'line'); };
+      const fill = () => { const nl = Buffer.alloc(4096, 10); for (;;) { try { writeSync(1, nl); } catch (e) { if (e.code === 'EAGAIN') return; throw e; } } };
+      const stdoutFull = () => { fill(); writeSync(2, 'filled\\n'); readSync(0, Buffer.alloc(1)); fill(); };
+      const exiting = () => writeSync(2, 'exiting\\n');
+      ${script}`], { env: { PATH: process.env.PATH ?? '' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    children.push(child);
+    const chunks: string[] = [];
+    // Read as soon as `exiting`, not before: a stream nobody listens to is drained into nothing when the child exits.
+    const stdout = child.stdout!.on('data', (d: Buffer) => chunks.push(d.toString())).pause();
+    child.stderr!.on('data', (c: Buffer) => {
+      for (const said of c.toString().split('\n').filter(Boolean)) {
+        if (said === 'filled') {
+          // The stream stops reading from the pipe once it holds its high-water mark unread.
+          void waitFor(() => stdout.readableLength >= stdout.readableHighWaterMark, { what: 'the test to stop reading ahead' })
+            .then(() => child.stdin!.write('k'));
+        } else if (said === 'exiting') {
+          setTimeout(() => stdout.resume(), 300);
+        } else {
+          process.stderr.write(`${said}\n`);
+        }
+      }
+    });
+    return { chunks, exited: new Promise((resolve) => child.once('close', (code) => resolve(code))) };
+  }
+
+  it('at exit, writes every line of a burst logged right before process.exit(), in order, into a full pipe', async () => {
+    const run = loggingToASlowReader('stdoutFull(); burst(0, 2000); exiting(); process.exit(0);');
+    expect(await run.exited).toBe(0);
+    expect(lines(run.chunks)).toEqual([...Array(2000).keys()]);
+  });
+
+  it('at a natural exit, writes the last lines into a pipe that filled up meanwhile', async () => {
+    // Several 4 KiB of lines, then, once they are handed over, lines under the threshold that still wait
+    // for their deadline when the event loop empties.
+    const run = loggingToASlowReader('burst(0, 150); setImmediate(() => burst(150, 10)); process.once("beforeExit", () => { stdoutFull(); exiting(); });');
+    expect(await run.exited).toBe(0);
+    expect(lines(run.chunks)).toEqual([...Array(160).keys()]);
+  });
+
+  it('at an exit while an earlier batch is being written, writes the rest after it, in order', async () => {
+    // The logger's own hand-over of the first burst was scheduled before this callback, so it runs first.
+    const run = loggingToASlowReader('burst(0, 150); setImmediate(() => { burst(150, 2000); exiting(); process.exit(0); });');
+    expect(await run.exited).toBe(0);
+    expect(lines(run.chunks)).toEqual([...Array(2150).keys()]);
+  });
+
+  it('keeps at most 16 MiB of a burst logged in one turn, the first lines, and drops the rest', async () => {
+    const run = logging('for (let i = 0; i < 18_000; i++) log.info({ i, pad: "x".repeat(1000) }, "line"); process.exit(0);', {});
+    expect(await run.exited).toBe(0);
+    const kept = lines(run.chunks);
+    expect(kept).toEqual([...Array(kept.length).keys()]);
+    expect(kept.length).toBeLessThan(18_000);
+    expect(run.chunks.join('').length).toBeGreaterThanOrEqual(16 * 1024 * 1024);
+  });
+
   it('LOG_FLUSH_MS=0: each line written as it is logged, without waiting for the event loop', async () => {
     // The child logs, then blocks its event loop until it reads from stdin, which the test writes only
     // once the line arrived: a line waiting for a batch's timer would never come, and the child never exit.

@@ -45,7 +45,8 @@ export function logFlushMsFrom(env: NodeJS.ProcessEnv): number {
   return ms;
 }
 
-// A stuck reader of stdout must not stall payments: past this much waiting in memory, lines are dropped.
+// A stuck reader of stdout must not stall payments: past this much waiting in memory, lines are dropped
+// (as many again may wait in pino's destination, which drops past the same cap).
 const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 const BATCH_BYTES = 4096;
 
@@ -61,31 +62,52 @@ const batchers = new Set<LineSink>();
  * Not sonic-boom's own `minLength`: a flush asked while a write is in flight does nothing, so the lines
  * gathered meanwhile wait below the threshold until the next line comes, however long that takes.
  * The threshold counts characters, not bytes: near enough for a batch size.
+ *
+ * No asynchronous write starts in the turn of an exit: a batch that reached 4 KiB is handed over on
+ * the next turn (setImmediate), so a burst logged right before `process.exit()` is still here when the
+ * exit handler writes it, synchronously, in order. An asynchronous write started in that turn would
+ * be lost at the exit when the pipe cannot take it at once (EAGAIN, or part of it: its callback never
+ * runs) and sonic-boom's flushSync skips a write in flight (sonic-boom issue #101).
+ * What is left: a write handed to the thread pool in an earlier turn that the kernel has not taken
+ * when the process exits (a reader that stopped reading: the write waits on EAGAIN) is lost, and the
+ * lines written at the exit may overtake it; a kill -9 loses what is gathered.
  */
 function batchedStdout(flushMs: number): LineSink {
   const out = pino.destination({ dest: 1, sync: false, maxLength: MAX_BUFFERED_BYTES });
   let waiting: string[] = [];
   let bytes = 0;
   let timer: NodeJS.Timeout | null = null;
-  const handOver = (): void => {
+  let nextTurn: NodeJS.Immediate | null = null;
+  const take = (): string => {
     if (timer) clearTimeout(timer);
+    if (nextTurn) clearImmediate(nextTurn);
     timer = null;
-    if (waiting.length === 0) return;
+    nextTurn = null;
     const batch = waiting.join('');
     waiting = [];
     bytes = 0;
-    out.write(batch);
+    return batch;
+  };
+  const handOver = (): void => {
+    const batch = take();
+    if (batch) out.write(batch);
   };
   const sink: LineSink = {
     write(line) {
+      if (bytes >= MAX_BUFFERED_BYTES) return;
       waiting.push(line);
       bytes += line.length;
       // The deadline starts with the first line waiting: a quiet process keeps no timer running.
-      if (bytes >= BATCH_BYTES) handOver();
+      if (bytes >= BATCH_BYTES) nextTurn ??= setImmediate(handOver);
       else timer ??= setTimeout(handOver, flushMs).unref();
     },
-    // Whether pino's own exit handler ran before this one or runs after, flushSync writes what is left.
-    flushAtExit() { handOver(); out.flushSync(); },
+    // Whether pino's own exit handler ran before this one or runs after, flushSync writes what the
+    // destination holds; what is gathered here follows it through a synchronous destination.
+    flushAtExit() {
+      out.flushSync();
+      const batch = take();
+      if (batch) pino.destination({ dest: 1, sync: true }).write(batch);
+    },
   };
   if (batchers.size === 0) process.on('exit', () => { for (const b of batchers) b.flushAtExit(); });
   batchers.add(sink);

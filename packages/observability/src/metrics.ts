@@ -53,3 +53,21 @@ export function readReplicaMetrics(registry: Registry, replica: ReplicaView): vo
     },
   });
 }
+
+/**
+ * Statements PostgreSQL refused in a way only a wrong setting explains (configurationErrorsOf of @mm/db:
+ * a statement prepared by name meeting a server connection that did not prepare it, DB_POOLING=direct
+ * behind a pooler in transaction mode); the log says it at most once a minute, this counts each one.
+ */
+export function dbConfigurationErrorsCounter(registry: Registry, count: () => number): void {
+  new Counter({
+    name: 'mm_db_configuration_errors_total',
+    help: 'Statements PostgreSQL refused as only a wrong setting explains (a prepared statement unknown on, or already on, its server connection: DB_POOLING=direct behind a pooler in transaction mode); logged at most once a minute.',
+    registers: [registry],
+    // The client keeps the count; each scrape reports it as it is.
+    collect() {
+      this.reset();
+      this.inc(count());
+    },
+  });
+}

@@ -1,8 +1,8 @@
 import type { Worker } from 'bullmq';
 import { databaseOptions, type CommonEnv, type NodeEnvEnv, type RelayEnv } from '@mm/config';
-import { createServiceDb, findOverdueOutbox, type Db } from '@mm/db';
+import { configurationErrorsOf, createServiceDb, findOverdueOutbox, type Db } from '@mm/db';
 import { SecretBox } from '@mm/db/reference-data';
-import { assertRedisNoEviction, createLogger, createMetricsRegistry, startInternalServer, type Logger, type Registry } from '@mm/observability';
+import { assertRedisNoEviction, createLogger, createMetricsRegistry, dbConfigurationErrorsCounter, startInternalServer, type Logger, type Registry } from '@mm/observability';
 import {
   AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, redisTargetOf, isOutboxTopic, OUTBOX_QUEUES, QUEUES, startOutboxRelay,
   type JobHandler, type OutboxPublisher, type OutboxRelay, type ProducerOptions, type QueueCatalog, type QueueName,
@@ -74,6 +74,7 @@ export async function startWorkerService<Info extends object = object>(o: Worker
   const logger = o.logger ?? createLogger(o.service, env.LOG_LEVEL);
   const db = await createServiceDb({
     ...databaseOptions(env), nodeEnv: env.NODE_ENV, deploymentMode: env.DEPLOYMENT_MODE, secretBox: env.MASTER_KEY ? new SecretBox(env.MASTER_KEY) : null,
+    onMisconfiguration: (problem, err) => logger.error({ err }, problem),
   });
   const redis = createRedisConnection(redisTargetOf(env));
   const intake: (() => Promise<void>)[] = [];
@@ -86,6 +87,7 @@ export async function startWorkerService<Info extends object = object>(o: Worker
     throw err;
   }
   const metrics = createMetricsRegistry(o.service);
+  dbConfigurationErrorsCounter(metrics, () => configurationErrorsOf(db));
   const producerOptions: ProducerOptions = { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: o.jobOptions };
 
   // Every outbox queue: a handler may write rows of any of them, and each is one idle Queue object.

@@ -1,9 +1,9 @@
 import { RedisStore } from 'connect-redis';
-import { createDb, createServiceDb, ReadReplica } from '@mm/db';
+import { configurationErrorsOf, createDb, createServiceDb, ReadReplica } from '@mm/db';
 import { databaseOptions } from '@mm/config';
 import { SecretBox } from '@mm/db/reference-data';
 import { AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, QueueProducer, reconciliationRuns, redisTargetOf, webhookDeliveries } from '@mm/queues';
-import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, readReplicaMetrics, startInternalServer, type Logger } from '@mm/observability';
+import { assertRedisNoEviction, createLogger, createMetricsRegistry, dbConfigurationErrorsCounter, listen, readReplicaMetrics, startInternalServer, type Logger } from '@mm/observability';
 import { createBackofficeApp } from './app.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { openDashboardQueues } from './dashboard-queues.js';
@@ -38,7 +38,9 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
   const box = new SecretBox(env.MASTER_KEY);
   // Refused in production while demo credentials (demo staff, demo key) work on this database, and in
   // either mode while an operator account is what the mode forbids.
-  const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: env.NODE_ENV, deploymentMode: env.DEPLOYMENT_MODE, secretBox: box });
+  const db = await createServiceDb({
+    ...databaseOptions(env), nodeEnv: env.NODE_ENV, deploymentMode: env.DEPLOYMENT_MODE, secretBox: box, onMisconfiguration: (problem, err) => logger.error({ err }, problem),
+  });
   // ioredis for our own keys (login throttle) and the eviction check, like every service; connect-redis
   // 8+ only speaks to node-redis, so the session store gets a node-redis client of its own.
   const redis = createRedisConnection(redisTargetOf(env), { maxRetriesPerRequest: 2 });
@@ -49,6 +51,7 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
   const queueRedis = createRedisConnection(redisTargetOf(env));
   const outbox = createOutboxPublisher([cashoutRequests, webhookDeliveries], { connection: queueRedis, redisPrefix: env.REDIS_PREFIX }, logger);
   const metrics = createMetricsRegistry('backoffice');
+  dbConfigurationErrorsCounter(metrics, () => configurationErrorsOf(db));
   const afterCommit = new AfterCommit(outbox.publisher, queueRedis, env.REDIS_PREFIX, metrics);
   // Reconciliation runs (a re-query, an imported statement's days) are added directly, in the request:
   // their own connection with a command timeout, so a Redis that does not answer fails the request in

@@ -1,9 +1,9 @@
 import { databaseOptions, directDatabaseUrl } from '@mm/config';
-import { createServiceDb, ReadReplica } from '@mm/db';
+import { configurationErrorsOf, createServiceDb, ReadReplica } from '@mm/db';
 import { findActiveSubsidiary, listenForReferenceChanges, listOperatorAccounts, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db/reference-data';
 import { routeOperator, type RoutableAccount } from '@mm/domain';
 import { createExportPool, exportConnections } from '@mm/db/transactions';
-import { assertRedisNoEviction, createLogger, createMetricsRegistry, listen, readReplicaMetrics, referenceChangesGauge, startInternalServer, type Logger } from '@mm/observability';
+import { assertRedisNoEviction, createLogger, createMetricsRegistry, dbConfigurationErrorsCounter, listen, readReplicaMetrics, referenceChangesGauge, startInternalServer, type Logger } from '@mm/observability';
 import {
   AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, customerCodes, operatorRequests, QueueProducer, redisTargetOf, refundRequests,
   TransactionUpdateWaiter, type ProducerOptions,
@@ -41,7 +41,8 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   const databaseOutage = new DatabaseOutage();
   const box = new SecretBox(env.MASTER_KEY);
   const db = await createServiceDb({
-    ...databaseOptions(env), nodeEnv: env.NODE_ENV, deploymentMode: env.DEPLOYMENT_MODE, secretBox: box, onConnectionError: (err) => databaseOutage.seen(err),
+    ...databaseOptions(env), nodeEnv: env.NODE_ENV, deploymentMode: env.DEPLOYMENT_MODE, secretBox: box,
+    onConnectionError: (err) => databaseOutage.seen(err), onMisconfiguration: (problem, err) => logger.error({ err }, problem),
   });
   const exportPool = createExportPool({ databaseUrl: env.DATABASE_URL, connectionTimeoutMs: env.DB_CONNECT_TIMEOUT_MS, onError: (err) => logger.warn({ err }, 'export pool: idle connection failed') });
   // Exports read the replica (DATABASE_REPLICA_URL) while it answers within REPLICA_MAX_LAG_S, the primary otherwise.
@@ -58,6 +59,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   // ioredis reconnects by itself; without a listener it prints "Unhandled error event" to stderr instead of a log line.
   for (const connection of [redis, subscriber]) connection.on('error', (err) => logger.error({ err }, 'redis connection error'));
   const metrics = createMetricsRegistry('gateway');
+  dbConfigurationErrorsCounter(metrics, () => configurationErrorsOf(db));
   if (replica) readReplicaMetrics(metrics, replica.state);
   const now = overrides.now ?? Date.now;
 

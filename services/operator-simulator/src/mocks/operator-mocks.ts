@@ -1,11 +1,8 @@
+import { DEMO_MTN, DEMO_ORANGE_MP, DEMO_ORANGE_WEBPAY } from './demo-credentials.js';
 import { DEMO_API_USERS, DEMO_SUBSCRIPTION_KEYS, startMtnMomoMock, type RunningMtnMomoMock } from './mtn-momo/index.js';
 import { startOrangeMpMock } from './orange-mp/app.js';
 import { startOrangeWebpayMock } from './orange-webpay/app.js';
 import { DEMO_WAVE_API_KEY, DEMO_WAVE_WEBHOOK_SECRET, startWaveMock } from './wave/wave-mock.js';
-
-/** The mocks' own demo credentials (test values, published on purpose: they open nothing real). */
-const ORANGE_WEBPAY = { clientId: 'wp-client', clientSecret: 'wp-secret', merchantKey: 'wp-merchant-key' };
-const ORANGE_MP = { clientId: 'mp-user', clientSecret: 'mp-password', xAuthToken: 'mp-x-auth', pin: '2222', channelUserMsisdn: '691234567' };
 
 export interface OperatorMocksOptions {
   host?: string;
@@ -62,10 +59,10 @@ export async function startOperatorMocks(o: OperatorMocksOptions): Promise<Runni
   const delays = { outcomeDelayMs: o.outcomeDelayMs, lateConfirmDelayMs: o.lateConfirmDelayMs };
   // The bridge's callback host is this machine's, not the one MTN provisioned for the demo users.
   const mtn = { ...delays, disbursementDelayMs: o.outcomeDelayMs, acceptAnyCallbackHost: true, host };
-  const mtnCi = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCi, targetEnvironment: 'mtnivorycoast' });
-  const mtnCm = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCm, targetEnvironment: 'mtncameroon' });
-  const webpay = await startOrangeWebpayMock({ ...ORANGE_WEBPAY, ...delays, port: o.ports.orangeWebpay, host });
-  const mp = await startOrangeMpMock({ ...ORANGE_MP, ...delays, port: o.ports.orangeMp, host });
+  const mtnCi = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCi, targetEnvironment: DEMO_MTN.targetEnvironments.mtnCi });
+  const mtnCm = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCm, targetEnvironment: DEMO_MTN.targetEnvironments.mtnCm });
+  const webpay = await startOrangeWebpayMock({ ...DEMO_ORANGE_WEBPAY, ...delays, port: o.ports.orangeWebpay, host });
+  const mp = await startOrangeMpMock({ ...DEMO_ORANGE_MP, ...delays, port: o.ports.orangeMp, host });
   const wave = await startWaveMock({
     ...delays, port: o.ports.wave, host, apiKey: DEMO_WAVE_API_KEY, webhookSecret: DEMO_WAVE_WEBHOOK_SECRET, webhookUrl: o.waveWebhookUrl, autoPay: o.waveAutoPay,
   });
@@ -94,16 +91,16 @@ export function demoMockAccounts(urls: MockUrls): MockAccount[] {
     countryCode, operator: 'WAVE', api: 'wave', baseUrl: urls.wave, settings: {}, credentials: { apiKey: DEMO_WAVE_API_KEY, webhookSecret: DEMO_WAVE_WEBHOOK_SECRET },
   });
   const webpayAccount = (countryCode: string): MockAccount => ({
-    countryCode, operator: 'ORANGE', api: 'orange-webpay', baseUrl: urls.orangeWebpay, settings: { countryPath: countryCode.toLowerCase() }, credentials: ORANGE_WEBPAY,
+    countryCode, operator: 'ORANGE', api: 'orange-webpay', baseUrl: urls.orangeWebpay, settings: { countryPath: countryCode.toLowerCase() }, credentials: { ...DEMO_ORANGE_WEBPAY },
   });
   return [
-    { countryCode: 'CI', operator: 'MTN', api: 'mtn-momo', baseUrl: urls.mtnCi, settings: { targetEnvironment: 'mtnivorycoast' }, credentials: mtnCredentials() },
-    { countryCode: 'CM', operator: 'MTN', api: 'mtn-momo', baseUrl: urls.mtnCm, settings: { targetEnvironment: 'mtncameroon' }, credentials: mtnCredentials() },
+    { countryCode: 'CI', operator: 'MTN', api: 'mtn-momo', baseUrl: urls.mtnCi, settings: { targetEnvironment: DEMO_MTN.targetEnvironments.mtnCi }, credentials: mtnCredentials() },
+    { countryCode: 'CM', operator: 'MTN', api: 'mtn-momo', baseUrl: urls.mtnCm, settings: { targetEnvironment: DEMO_MTN.targetEnvironments.mtnCm }, credentials: mtnCredentials() },
     webpayAccount('CI'),
     webpayAccount('SN'),
     {
-      countryCode: 'CM', operator: 'ORANGE', api: 'orange-mp', baseUrl: urls.orangeMp, settings: { channelUserMsisdn: ORANGE_MP.channelUserMsisdn },
-      credentials: { clientId: ORANGE_MP.clientId, clientSecret: ORANGE_MP.clientSecret, xAuthToken: ORANGE_MP.xAuthToken, pin: ORANGE_MP.pin },
+      countryCode: 'CM', operator: 'ORANGE', api: 'orange-mp', baseUrl: urls.orangeMp, settings: { channelUserMsisdn: DEMO_ORANGE_MP.channelUserMsisdn },
+      credentials: { clientId: DEMO_ORANGE_MP.clientId, clientSecret: DEMO_ORANGE_MP.clientSecret, xAuthToken: DEMO_ORANGE_MP.xAuthToken, pin: DEMO_ORANGE_MP.pin },
     },
     waveAccount('CI'),
     waveAccount('SN'),

@@ -1,3 +1,5 @@
+import { DEMO_MTN } from '../demo-credentials.js';
+
 export type MtnMockProduct = 'collection' | 'disbursement';
 
 /** An API user the mock knows from the start (the demo's), as MTN's provisioning would have created it. */
@@ -36,7 +38,7 @@ export interface MtnMomoMockOptions {
 
 export type ResolvedMtnOptions = Required<MtnMomoMockOptions>;
 
-export const DEMO_SUBSCRIPTION_KEYS: Record<MtnMockProduct, string> = { collection: 'demo-collection-subscription-key', disbursement: 'demo-disbursement-subscription-key' };
+export const DEMO_SUBSCRIPTION_KEYS: Record<MtnMockProduct, string> = DEMO_MTN.subscriptionKeys;
 
 export function resolveOptions(o: MtnMomoMockOptions): ResolvedMtnOptions {
   return {
@@ -56,7 +58,4 @@ export function resolveOptions(o: MtnMomoMockOptions): ResolvedMtnOptions {
 }
 
 /** The demo's API users (fixed, so an operator account can be seeded with them). Test values, not secrets. */
-export const DEMO_API_USERS: MtnApiUserSeed[] = [
-  { userId: '6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', apiKey: 'demo-collection-api-key', product: 'collection', providerCallbackHost: 'localhost' },
-  { userId: '7a2c3d4e-5f60-4b7c-9d8e-0f1a2b3c4d5e', apiKey: 'demo-disbursement-api-key', product: 'disbursement', providerCallbackHost: 'localhost' },
-];
+export const DEMO_API_USERS: MtnApiUserSeed[] = (['collection', 'disbursement'] as const).map((product) => ({ ...DEMO_MTN.apiUsers[product], product, providerCallbackHost: 'localhost' }));

@@ -28,6 +28,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { TimerSet } from '../../timer-set.js';
+import { DEMO_WAVE } from '../demo-credentials.js';
 import { waveApiRouter } from './api-routes.js';
 import { controlRouter } from './control-routes.js';
 import { FaultQueue, waveError, type WaveFault, type WaveOperation } from './faults.js';
@@ -86,8 +87,8 @@ export interface WaveMockControl {
   reset(): void;
 }
 
-export const DEMO_WAVE_API_KEY = 'wave_ci_sandbox_mockDemoKey0123456789';
-export const DEMO_WAVE_WEBHOOK_SECRET = 'wave_ci_WHS_mockDemoSigningSecret';
+export const DEMO_WAVE_API_KEY = DEMO_WAVE.apiKey;
+export const DEMO_WAVE_WEBHOOK_SECRET = DEMO_WAVE.webhookSecret;
 
 export function createWaveMock(options: WaveMockOptions = {}): { app: express.Express; control: WaveMockControl; close(): void } {
   const timers = new TimerSet();

@@ -20,7 +20,8 @@
  * idempotency-mismatch.
  * Reconciliation (docs.wave.com/balance-api; the item shape from 0xc007b/wave-api-client and integrators'
  * examples): GET /v1/transactions?date=&after= lists the day's executed transactions, `{page_info: {start_cursor,
- * end_cursor, has_next_page}, date, items}`, amounts as signed strings net of the fee (transactions-list.ts). The
+ * end_cursor, has_next_page}, date, items}`, amounts as signed strings net of the fee (transactions-list.ts); GET
+ * /v1/balance?include_subaccounts= answers `{amount, currency}` (0xc007b/wave-api-client), the balance after the last. The
  * mock's choices: a checkout fee of 1%, the fee's sign on refunds and payouts (no public source shows it), an
  * opening balance, and `/_mock/statement` and `/_mock/plant` (../statement.ts).
  */
@@ -61,8 +62,10 @@ export interface WaveMockOptions {
   payoutFeeRate?: number;
   /** Wave's checkout fee (1% in the mock), shown in its list of transactions. */
   checkoutFeeRate?: number;
-  /** The wallet's balance before the mock's first transaction (its list shows the balance after each). */
+  /** The wallet's balance before the mock's first transaction (its list shows the balance after each; GET /v1/balance the last). */
   openingBalance?: number;
+  /** The wallet's currency, its balance's (XOF: the wallets of Côte d'Ivoire and Senegal). */
+  walletCurrency?: string;
   /** Items per page of GET /v1/transactions. */
   transactionsPageSize?: number;
   now?: () => number;
@@ -106,7 +109,7 @@ export function createWaveMock(options: WaveMockOptions = {}): { app: express.Ex
   const payoutFeeRate = options.payoutFeeRate ?? 0.01;
   const payouts = new PayoutBook({ timers, now, ...delays, feeRate: payoutFeeRate });
   const plants = new Plants(now);
-  const transactions = { checkoutFeeRate: options.checkoutFeeRate ?? 0.01, payoutFeeRate, openingBalance: options.openingBalance ?? 1_000_000, pageSize: options.transactionsPageSize ?? 100 };
+  const transactions = { checkoutFeeRate: options.checkoutFeeRate ?? 0.01, payoutFeeRate, openingBalance: options.openingBalance ?? 1_000_000, currency: options.walletCurrency ?? 'XOF', pageSize: options.transactionsPageSize ?? 100 };
   const faults = new FaultQueue();
   const auth = { apiKey: options.apiKey ?? DEMO_WAVE_API_KEY, revoked: false };
 

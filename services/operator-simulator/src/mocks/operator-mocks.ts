@@ -59,8 +59,9 @@ export async function startOperatorMocks(o: OperatorMocksOptions): Promise<Runni
   const delays = { outcomeDelayMs: o.outcomeDelayMs, lateConfirmDelayMs: o.lateConfirmDelayMs };
   // The bridge's callback host is this machine's, not the one MTN provisioned for the demo users.
   const mtn = { ...delays, disbursementDelayMs: o.outcomeDelayMs, acceptAnyCallbackHost: true, host };
-  const mtnCi = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCi, targetEnvironment: DEMO_MTN.targetEnvironments.mtnCi });
-  const mtnCm = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCm, targetEnvironment: DEMO_MTN.targetEnvironments.mtnCm });
+  // Each market's own currency: the account's balance is in it.
+  const mtnCi = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCi, targetEnvironment: DEMO_MTN.targetEnvironments.mtnCi, currencies: ['XOF'] });
+  const mtnCm = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCm, targetEnvironment: DEMO_MTN.targetEnvironments.mtnCm, currencies: ['XAF'] });
   const webpay = await startOrangeWebpayMock({ ...DEMO_ORANGE_WEBPAY, ...delays, port: o.ports.orangeWebpay, host });
   const mp = await startOrangeMpMock({ ...DEMO_ORANGE_MP, ...delays, port: o.ports.orangeMp, host });
   const wave = await startWaveMock({

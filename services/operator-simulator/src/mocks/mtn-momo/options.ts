@@ -16,8 +16,10 @@ export interface MtnMomoMockOptions {
   apiUsers?: MtnApiUserSeed[];
   /** The X-Target-Environment it serves: `sandbox` (EUR only, as MTN's) or a live name (e.g. `mtnivorycoast`). */
   targetEnvironment?: string;
-  /** Currencies accepted outside `sandbox`. */
+  /** Currencies accepted outside `sandbox`; the first is the account's own (its balance without a currency). */
   currencies?: string[];
+  /** Each product's account balance before the mock's first movement (GET /{product}/v1_0/account/balance). */
+  openingBalances?: Record<MtnMockProduct, number>;
   /** Skip MTN's check of X-Callback-Url against the API user's providerCallbackHost (demo convenience). */
   acceptAnyCallbackHost?: boolean;
   /** Lifetime of issued tokens (MTN: 3600). */
@@ -46,6 +48,7 @@ export function resolveOptions(o: MtnMomoMockOptions): ResolvedMtnOptions {
     apiUsers: o.apiUsers ?? DEMO_API_USERS,
     targetEnvironment: o.targetEnvironment ?? 'sandbox',
     currencies: o.currencies ?? ['XOF', 'XAF'],
+    openingBalances: o.openingBalances ?? { collection: 0, disbursement: 1_000_000 },
     acceptAnyCallbackHost: o.acceptAnyCallbackHost ?? false,
     tokenLifetimeS: o.tokenLifetimeS ?? 3600,
     outcomeDelayMs: o.outcomeDelayMs ?? 3_000,

@@ -10,6 +10,8 @@ export async function withOperatorMocks(sys: System, o: { outcomeDelayMs?: numbe
   const mocks = await startOperatorMocks({
     ports: { mtnCi: 0, mtnCm: 0, orangeWebpay: 0, orangeMp: 0, wave: 0 },
     waveWebhookUrl: `${sys.bridgeUrl}/operator/callbacks/wave/ci`,
+    // The demo MTN API users registered for the bridge's callback host, as the demo has them.
+    providerCallbackHost: new URL(sys.bridgeUrl).hostname,
     outcomeDelayMs: o.outcomeDelayMs ?? 100,
     lateConfirmDelayMs: o.lateConfirmDelayMs ?? 5_000,
     waveAutoPay: true,

@@ -39,7 +39,7 @@ export function demoCredentialRows(): DemoCredentialRow[] {
   const mtn = { mock: 'MTN MoMo CI, CM', port: `${p.mtnCi}, ${p.mtnCm}` };
   const product = (name: 'collection' | 'disbursement', title: string, paths: string): DemoCredentialRow[] => [
     { ...mtn, name: `${name}SubscriptionKey`, value: DEMO_MTN.subscriptionKeys[name], purpose: `${title}'s \`Ocp-Apim-Subscription-Key\` header, on \`POST /${name}/token/\` and every ${paths}` },
-    { ...mtn, name: `${name}ApiUser`, value: DEMO_MTN.apiUsers[name].userId, purpose: `${title}'s API user: the user of the Basic auth of \`POST /${name}/token/\`` },
+    { ...mtn, name: `${name}ApiUser`, value: DEMO_MTN.apiUsers[name].userId, purpose: `${title}'s API user: the user of the Basic auth of \`POST /${name}/token/\`; registered for the host of the bridge's \`OPERATOR_CALLBACK_BASE_URL\` (its \`providerCallbackHost\`, \`127.0.0.1\` by default): an \`X-Callback-Url\` on another host is \`500 INVALID_CALLBACK_URL_HOST\`` },
     { ...mtn, name: `${name}ApiKey`, value: DEMO_MTN.apiUsers[name].apiKey, purpose: `${title}'s API key: the password of that Basic auth` },
   ];
   const mp = { mock: 'Orange mp', port: String(p.orangeMp) };

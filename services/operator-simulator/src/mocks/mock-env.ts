@@ -21,6 +21,8 @@ const schema = Joi.object({
   MOCK_WAVE_WEBHOOK_URL: Joi.string().uri({ scheme: ['http', 'https'] }).allow('').default('http://127.0.0.1:3002/operator/callbacks/wave/ci'),
   // false (the demo): a person pays on Wave's launch page; true (the chaos suite): outcomes by number, on their own.
   MOCK_WAVE_AUTOPAY: Joi.string().valid('true', 'false').default('false'),
+  // The bridge's own setting, with its default: the demo MTN API users are registered for its host.
+  OPERATOR_CALLBACK_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('http://127.0.0.1:3002'),
 });
 
 export function parseMockEnv(source: NodeJS.ProcessEnv): MockEnv {
@@ -34,5 +36,6 @@ export function parseMockEnv(source: NodeJS.ProcessEnv): MockEnv {
     },
     waveWebhookUrl: (env.MOCK_WAVE_WEBHOOK_URL as string) || null,
     waveAutoPay: env.MOCK_WAVE_AUTOPAY === 'true',
+    providerCallbackHost: new URL(env.OPERATOR_CALLBACK_BASE_URL as string).hostname,
   };
 }

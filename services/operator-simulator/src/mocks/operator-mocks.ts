@@ -1,5 +1,5 @@
 import { DEMO_MTN, DEMO_ORANGE_MP, DEMO_ORANGE_WEBPAY } from './demo-credentials.js';
-import { DEMO_API_USERS, DEMO_SUBSCRIPTION_KEYS, startMtnMomoMock, type RunningMtnMomoMock } from './mtn-momo/index.js';
+import { demoApiUsers, DEMO_SUBSCRIPTION_KEYS, startMtnMomoMock, type RunningMtnMomoMock } from './mtn-momo/index.js';
 import { startOrangeMpMock } from './orange-mp/app.js';
 import { startOrangeWebpayMock } from './orange-webpay/app.js';
 import { DEMO_WAVE_API_KEY, DEMO_WAVE_WEBHOOK_SECRET, startWaveMock } from './wave/wave-mock.js';
@@ -14,6 +14,11 @@ export interface OperatorMocksOptions {
   lateConfirmDelayMs: number;
   /** false: a Wave customer pays on the launch page (the demo); true: outcomes by number only (tests). */
   waveAutoPay: boolean;
+  /**
+   * The host the demo MTN API users were registered for (MTN's providerCallbackHost): the host of the bridge's
+   * OPERATOR_CALLBACK_BASE_URL. MTN refuses a push whose X-Callback-Url is on another (500 INVALID_CALLBACK_URL_HOST).
+   */
+  providerCallbackHost: string;
 }
 
 /** One operator account as `pnpm admin operator:set` and `operator:credentials` configure it. */
@@ -42,10 +47,10 @@ export interface RunningOperatorMocks {
 }
 
 const mtnCredentials = () => {
-  const user = (product: 'collection' | 'disbursement') => DEMO_API_USERS.find((u) => u.product === product)!;
+  const { collection, disbursement } = DEMO_MTN.apiUsers;
   return {
-    collectionSubscriptionKey: DEMO_SUBSCRIPTION_KEYS.collection, collectionApiUser: user('collection').userId, collectionApiKey: user('collection').apiKey,
-    disbursementSubscriptionKey: DEMO_SUBSCRIPTION_KEYS.disbursement, disbursementApiUser: user('disbursement').userId, disbursementApiKey: user('disbursement').apiKey,
+    collectionSubscriptionKey: DEMO_SUBSCRIPTION_KEYS.collection, collectionApiUser: collection.userId, collectionApiKey: collection.apiKey,
+    disbursementSubscriptionKey: DEMO_SUBSCRIPTION_KEYS.disbursement, disbursementApiUser: disbursement.userId, disbursementApiKey: disbursement.apiKey,
   };
 };
 
@@ -57,8 +62,8 @@ const mtnCredentials = () => {
 export async function startOperatorMocks(o: OperatorMocksOptions): Promise<RunningOperatorMocks> {
   const host = o.host ?? '127.0.0.1';
   const delays = { outcomeDelayMs: o.outcomeDelayMs, lateConfirmDelayMs: o.lateConfirmDelayMs };
-  // The bridge's callback host is this machine's, not the one MTN provisioned for the demo users.
-  const mtn = { ...delays, disbursementDelayMs: o.outcomeDelayMs, acceptAnyCallbackHost: true, host };
+  // The demo users are provisioned for the bridge's callback host, so MTN's check of X-Callback-Url stays on.
+  const mtn = { ...delays, disbursementDelayMs: o.outcomeDelayMs, apiUsers: demoApiUsers(o.providerCallbackHost), host };
   // Each market's own currency: the account's balance is in it.
   const mtnCi = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCi, targetEnvironment: DEMO_MTN.targetEnvironments.mtnCi, currencies: ['XOF'] });
   const mtnCm = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCm, targetEnvironment: DEMO_MTN.targetEnvironments.mtnCm, currencies: ['XAF'] });

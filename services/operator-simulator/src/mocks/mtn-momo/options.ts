@@ -20,8 +20,6 @@ export interface MtnMomoMockOptions {
   currencies?: string[];
   /** Each product's account balance before the mock's first movement (GET /{product}/v1_0/account/balance). */
   openingBalances?: Record<MtnMockProduct, number>;
-  /** Skip MTN's check of X-Callback-Url against the API user's providerCallbackHost (demo convenience). */
-  acceptAnyCallbackHost?: boolean;
   /** Lifetime of issued tokens (MTN: 3600). */
   tokenLifetimeS?: number;
   /** When a scripted outcome is decided. */
@@ -45,11 +43,10 @@ export const DEMO_SUBSCRIPTION_KEYS: Record<MtnMockProduct, string> = DEMO_MTN.s
 export function resolveOptions(o: MtnMomoMockOptions): ResolvedMtnOptions {
   return {
     subscriptionKeys: o.subscriptionKeys ?? DEMO_SUBSCRIPTION_KEYS,
-    apiUsers: o.apiUsers ?? DEMO_API_USERS,
+    apiUsers: o.apiUsers ?? demoApiUsers('127.0.0.1'),
     targetEnvironment: o.targetEnvironment ?? 'sandbox',
     currencies: o.currencies ?? ['XOF', 'XAF'],
     openingBalances: o.openingBalances ?? { collection: 0, disbursement: 1_000_000 },
-    acceptAnyCallbackHost: o.acceptAnyCallbackHost ?? false,
     tokenLifetimeS: o.tokenLifetimeS ?? 3600,
     outcomeDelayMs: o.outcomeDelayMs ?? 3_000,
     lateConfirmDelayMs: o.lateConfirmDelayMs ?? 120_000,
@@ -60,5 +57,10 @@ export function resolveOptions(o: MtnMomoMockOptions): ResolvedMtnOptions {
   };
 }
 
-/** The demo's API users (fixed, so an operator account can be seeded with them). Test values, not secrets. */
-export const DEMO_API_USERS: MtnApiUserSeed[] = (['collection', 'disbursement'] as const).map((product) => ({ ...DEMO_MTN.apiUsers[product], product, providerCallbackHost: 'localhost' }));
+/**
+ * The demo's API users (fixed, so an operator account can be seeded with them), as MTN's provisioning would have
+ * created them for `providerCallbackHost`: the host of the bridge's callback URL, or MTN refuses every push.
+ */
+export function demoApiUsers(providerCallbackHost: string): MtnApiUserSeed[] {
+  return (['collection', 'disbursement'] as const).map((product) => ({ ...DEMO_MTN.apiUsers[product], product, providerCallbackHost }));
+}

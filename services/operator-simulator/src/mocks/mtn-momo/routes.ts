@@ -55,7 +55,7 @@ function callbackHostRefusal(c: MtnRouteContext, url: string | undefined, user: 
   } catch {
     return mtnError(400, 'INVALID_REQUEST', 'X-Callback-Url is not a URL');
   }
-  if (c.o.acceptAnyCallbackHost || [parsed.hostname, parsed.host].includes(user.providerCallbackHost)) return null;
+  if ([parsed.hostname, parsed.host].includes(user.providerCallbackHost)) return null;
   return mtnError(500, 'INVALID_CALLBACK_URL_HOST', 'Callback URL with different host name then configured for API User');
 }
 

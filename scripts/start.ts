@@ -23,6 +23,8 @@ const env = {
   BACKOFFICE_INTERNAL_PORT: process.env.BACKOFFICE_INTERNAL_PORT ?? '3101',
   OPERATOR_BRIDGE_INTERNAL_PORT: process.env.OPERATOR_BRIDGE_INTERNAL_PORT ?? '3102',
   OPERATOR_SIMULATOR_PORT: process.env.OPERATOR_SIMULATOR_PORT ?? '3003',
+  // The bridge's callback URL, read by the simulator too: the MTN mocks' demo API users are registered for its host.
+  OPERATOR_CALLBACK_BASE_URL: process.env.OPERATOR_CALLBACK_BASE_URL ?? `http://127.0.0.1:${process.env.OPERATOR_BRIDGE_PORT ?? '3002'}`,
   WEBHOOK_INBOX_PORT: process.env.WEBHOOK_INBOX_PORT ?? '3004',
   // The demo merchant's webhook inbox runs on this machine.
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? 'true',

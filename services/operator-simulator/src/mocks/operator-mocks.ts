@@ -1,3 +1,6 @@
+import path from 'node:path';
+import type { Log } from '../log.js';
+import { IN_MEMORY, openRecordJournal, type RecordJournal } from '../record-journal.js';
 import { DEMO_MTN, DEMO_ORANGE_MP, DEMO_ORANGE_WEBPAY } from './demo-credentials.js';
 import { demoApiUsers, DEMO_SUBSCRIPTION_KEYS, startMtnMomoMock, type RunningMtnMomoMock } from './mtn-momo/index.js';
 import { startOrangeMpMock } from './orange-mp/app.js';
@@ -19,6 +22,14 @@ export interface OperatorMocksOptions {
    * OPERATOR_CALLBACK_BASE_URL. MTN refuses a push whose X-Callback-Url is on another (500 INVALID_CALLBACK_URL_HOST).
    */
   providerCallbackHost: string;
+  /**
+   * OPERATOR_RECORDS_DIR: each mock keeps its records (requests to pay, web payments, pays, sessions, payouts...)
+   * in its own file there (mtn-ci.jsonl, mtn-cm.jsonl, orange-webpay.jsonl, orange-mp.jsonl, wave.jsonl),
+   * restored at start. Absent: in memory only.
+   */
+  recordsDir?: string | null;
+  /** Where a journal's warnings go (a torn last line dropped at start). */
+  log?: Log;
 }
 
 /** One operator account as `pnpm admin operator:set` and `operator:credentials` configure it. */
@@ -64,13 +75,16 @@ export async function startOperatorMocks(o: OperatorMocksOptions): Promise<Runni
   const delays = { outcomeDelayMs: o.outcomeDelayMs, lateConfirmDelayMs: o.lateConfirmDelayMs };
   // The demo users are provisioned for the bridge's callback host, so MTN's check of X-Callback-Url stays on.
   const mtn = { ...delays, disbursementDelayMs: o.outcomeDelayMs, apiUsers: demoApiUsers(o.providerCallbackHost), host };
+  const journals = {
+    mtnCi: journal(o, 'mtn-ci'), mtnCm: journal(o, 'mtn-cm'), orangeWebpay: journal(o, 'orange-webpay'), orangeMp: journal(o, 'orange-mp'), wave: journal(o, 'wave'),
+  };
   // Each market's own currency: the account's balance is in it.
-  const mtnCi = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCi, targetEnvironment: DEMO_MTN.targetEnvironments.mtnCi, currencies: ['XOF'] });
-  const mtnCm = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCm, targetEnvironment: DEMO_MTN.targetEnvironments.mtnCm, currencies: ['XAF'] });
-  const webpay = await startOrangeWebpayMock({ ...DEMO_ORANGE_WEBPAY, ...delays, port: o.ports.orangeWebpay, host });
-  const mp = await startOrangeMpMock({ ...DEMO_ORANGE_MP, ...delays, port: o.ports.orangeMp, host });
+  const mtnCi = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCi, targetEnvironment: DEMO_MTN.targetEnvironments.mtnCi, currencies: ['XOF'], records: journals.mtnCi });
+  const mtnCm = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCm, targetEnvironment: DEMO_MTN.targetEnvironments.mtnCm, currencies: ['XAF'], records: journals.mtnCm });
+  const webpay = await startOrangeWebpayMock({ ...DEMO_ORANGE_WEBPAY, ...delays, port: o.ports.orangeWebpay, host, records: journals.orangeWebpay });
+  const mp = await startOrangeMpMock({ ...DEMO_ORANGE_MP, ...delays, port: o.ports.orangeMp, host, records: journals.orangeMp });
   const wave = await startWaveMock({
-    ...delays, port: o.ports.wave, host, apiKey: DEMO_WAVE_API_KEY, webhookSecret: DEMO_WAVE_WEBHOOK_SECRET, webhookUrl: o.waveWebhookUrl, autoPay: o.waveAutoPay,
+    ...delays, port: o.ports.wave, host, apiKey: DEMO_WAVE_API_KEY, webhookSecret: DEMO_WAVE_WEBHOOK_SECRET, webhookUrl: o.waveWebhookUrl, autoPay: o.waveAutoPay, records: journals.wave,
   });
   const urls = { mtnCi: mtnCi.url, mtnCm: mtnCm.url, orangeWebpay: webpay.url, orangeMp: mp.url, wave: wave.url };
   return {
@@ -79,8 +93,14 @@ export async function startOperatorMocks(o: OperatorMocksOptions): Promise<Runni
     accounts: () => demoMockAccounts(urls),
     async close() {
       await Promise.all([mtnCi.close(), mtnCm.close(), webpay.close(), mp.close(), wave.close()]);
+      for (const j of Object.values(journals)) j.close();
     },
   };
+}
+
+/** One mock's journal in the records directory, or none. */
+function journal(o: OperatorMocksOptions, name: string): RecordJournal {
+  return o.recordsDir ? openRecordJournal(path.join(o.recordsDir, `${name}.jsonl`), (event, fields) => o.log?.(event, fields, 'warn')) : IN_MEMORY;
 }
 
 export type MockUrls = RunningOperatorMocks['urls'];

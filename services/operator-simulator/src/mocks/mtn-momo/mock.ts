@@ -61,7 +61,7 @@ export function createMtnMomoMock(options: MtnMomoMockOptions = {}): MtnMomoMock
   const timers = new TimerSet();
   const callbacks = new MtnCallbacks(timers);
   const c: MtnRouteContext = {
-    o, timers, auth: new MtnAuth(o), faults: new MtnFaults(), store: new MtnStore(o, timers, callbacks),
+    o, timers, auth: new MtnAuth(o), faults: new MtnFaults(), store: new MtnStore(o, timers, callbacks, options.records),
     script: { requestToPay: new Map(), payout: new Map() }, hold: { acceptMs: 0 }, plants: new Plants(),
   };
   const control: MtnMomoMockControl = {

@@ -1,3 +1,4 @@
+import type { RecordJournal } from '../../record-journal.js';
 import { DEMO_MTN } from '../demo-credentials.js';
 
 export type MtnMockProduct = 'collection' | 'disbursement';
@@ -34,9 +35,11 @@ export interface MtnMomoMockOptions {
   disbursementDelayMs?: number;
   /** `string` as the sandbox sends it, or `object` ({code, message}) as the OpenAPI file describes it. */
   reasonFormat?: 'string' | 'object';
+  /** Where its requests to pay, refunds and transfers are kept (in memory by default; opened and closed by the caller). */
+  records?: RecordJournal;
 }
 
-export type ResolvedMtnOptions = Required<MtnMomoMockOptions>;
+export type ResolvedMtnOptions = Required<Omit<MtnMomoMockOptions, 'records'>>;
 
 export const DEMO_SUBSCRIPTION_KEYS: Record<MtnMockProduct, string> = DEMO_MTN.subscriptionKeys;
 

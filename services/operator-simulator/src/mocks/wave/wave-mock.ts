@@ -28,6 +28,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
+import type { RecordJournal } from '../../record-journal.js';
 import { TimerSet } from '../../timer-set.js';
 import { DEMO_WAVE } from '../demo-credentials.js';
 import { waveApiRouter } from './api-routes.js';
@@ -68,6 +69,8 @@ export interface WaveMockOptions {
   walletCurrency?: string;
   /** Items per page of GET /v1/transactions. */
   transactionsPageSize?: number;
+  /** Where its sessions and payouts are kept (in memory by default; opened and closed by the caller). */
+  records?: RecordJournal;
   now?: () => number;
 }
 
@@ -104,10 +107,10 @@ export function createWaveMock(options: WaveMockOptions = {}): { app: express.Ex
   const delays = { outcomeDelayMs: options.outcomeDelayMs ?? 2_000, lateConfirmDelayMs: options.lateConfirmDelayMs ?? 60_000 };
   const sessions = new SessionBook({
     timers, now, sessionLifetimeMs: options.sessionLifetimeMs ?? 30 * 60_000, ...delays, autoPay: options.autoPay ?? true,
-    announce: (type, data) => webhooks.announce(type, data),
+    announce: (type, data) => webhooks.announce(type, data), journal: options.records,
   });
   const payoutFeeRate = options.payoutFeeRate ?? 0.01;
-  const payouts = new PayoutBook({ timers, now, ...delays, feeRate: payoutFeeRate });
+  const payouts = new PayoutBook({ timers, now, ...delays, feeRate: payoutFeeRate, journal: options.records });
   const plants = new Plants(now);
   const transactions = { checkoutFeeRate: options.checkoutFeeRate ?? 0.01, payoutFeeRate, openingBalance: options.openingBalance ?? 1_000_000, currency: options.walletCurrency ?? 'XOF', pageSize: options.transactionsPageSize ?? 100 };
   const faults = new FaultQueue();

@@ -4,6 +4,7 @@
  * prefixed logs (pretty unless LOG_FORMAT=json). Ctrl-C (or SIGTERM) stops them all; each service shuts down gracefully.
  */
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import concurrently from 'concurrently';
 import pg from 'pg';
 import { DEMO_MERCHANT, DEMO_STAFF, DEV_MASTER_KEY } from '@mm/config';
@@ -100,6 +101,8 @@ const { result } = concurrently(
   [
     service('simulator', 'operator-simulator', {
       SIM_SANDBOX_TOKEN: sandboxToken,
+      // The operators' records survive a restart, as a real operator's books do (git-ignored).
+      OPERATOR_RECORDS_DIR: process.env.OPERATOR_RECORDS_DIR ?? fileURLToPath(new URL('../.operator-records/', import.meta.url)),
       OPERATOR_MOCKS: withMocks ? 'on' : 'off',
       MOCK_MTN_CI_PORT: String(mockPorts.mtnCi), MOCK_MTN_CM_PORT: String(mockPorts.mtnCm), MOCK_ORANGE_WEBPAY_PORT: String(mockPorts.orangeWebpay),
       MOCK_ORANGE_MP_PORT: String(mockPorts.orangeMp), MOCK_WAVE_PORT: String(mockPorts.wave),

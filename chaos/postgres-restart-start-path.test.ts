@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_MERCHANT } from '@mm/config';
@@ -35,6 +37,8 @@ let output = '';
 let gatewayUrl: string;
 let simulator: SimulatorControl;
 let db: Db;
+// The operators' records of this run: not the repository's own .operator-records/, which pnpm start keeps for a developer.
+const recordsDir = mkdtempSync(path.join(tmpdir(), 'mm-start-path-records-'));
 
 const stopSystem = () => {
   if (system?.pid && system.exitCode === null) process.kill(-system.pid, 'SIGKILL');
@@ -54,7 +58,7 @@ beforeAll(async () => {
   // Only where it runs: the database, Redis, the ports, JSON logs. Everything else is pnpm start's.
   const env = {
     PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '',
-    DATABASE_URL: postgres.url('mobilemoney'), REDIS_URL: redis.url, SIM_SANDBOX_TOKEN: sandboxToken, LOG_FORMAT: 'json',
+    DATABASE_URL: postgres.url('mobilemoney'), REDIS_URL: redis.url, SIM_SANDBOX_TOKEN: sandboxToken, LOG_FORMAT: 'json', OPERATOR_RECORDS_DIR: recordsDir,
     ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
   };
   system = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -83,6 +87,7 @@ afterAll(async () => {
   stopSystem();
   await redis?.stop();
   await postgres?.stop();
+  rmSync(recordsDir, { recursive: true, force: true });
 }, 60_000);
 
 it('stopped with -m immediate for 5 s under 8 clients: every request answered within the budget of the outage, no 500, every 202 paid', async () => {

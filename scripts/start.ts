@@ -4,6 +4,7 @@
  * prefixed logs (pretty unless LOG_FORMAT=json). Ctrl-C (or SIGTERM) stops them all; each service shuts down gracefully.
  */
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import concurrently from 'concurrently';
 import pg from 'pg';
 import { DEMO_MERCHANT, DEMO_STAFF, DEV_MASTER_KEY } from '@mm/config';
@@ -24,6 +25,7 @@ const env = {
   PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${ports.gateway}`,
   BACKOFFICE_PORT: process.env.BACKOFFICE_PORT ?? '3001',
   OPERATOR_BRIDGE_PORT: ports.bridge,
+  // The bridge's callback URL, read by the simulator too: the MTN mocks' demo API users are registered for its host.
   OPERATOR_CALLBACK_BASE_URL: process.env.OPERATOR_CALLBACK_BASE_URL ?? `http://127.0.0.1:${ports.bridge}`,
   // /ready and /metrics of the services with public routes (the workers' one port is theirs).
   GATEWAY_INTERNAL_PORT: process.env.GATEWAY_INTERNAL_PORT ?? '3100',
@@ -106,6 +108,8 @@ const { result } = concurrently(
   [
     service('simulator', 'operator-simulator', {
       SIM_SANDBOX_TOKEN: sandboxToken,
+      // The operators' records survive a restart, as a real operator's books do (git-ignored).
+      OPERATOR_RECORDS_DIR: process.env.OPERATOR_RECORDS_DIR ?? fileURLToPath(new URL('../.operator-records/', import.meta.url)),
       OPERATOR_MOCKS: withMocks ? 'on' : 'off',
       MOCK_MTN_CI_PORT: String(mockPorts.mtnCi), MOCK_MTN_CM_PORT: String(mockPorts.mtnCm), MOCK_ORANGE_WEBPAY_PORT: String(mockPorts.orangeWebpay),
       MOCK_ORANGE_MP_PORT: String(mockPorts.orangeMp), MOCK_WAVE_PORT: String(mockPorts.wave),

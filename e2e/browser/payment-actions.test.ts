@@ -31,6 +31,7 @@ beforeAll(async () => {
   mocks = await startOperatorMocks({
     ports: { mtnCi: 0, mtnCm: 0, orangeWebpay: 0, orangeMp: 0, wave: 0 },
     waveWebhookUrl: `${sys.bridgeUrl}/operator/callbacks/wave/ci`,
+    providerCallbackHost: new URL(sys.bridgeUrl).hostname,
     outcomeDelayMs: 50, lateConfirmDelayMs: 60_000, waveAutoPay: false,
   });
   // CI Orange (WebPay) and CI Wave, configured as an admin would, pointed at their mocks.

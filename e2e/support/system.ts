@@ -46,6 +46,8 @@ export interface SystemOptions {
   pgbouncerUrl?: 'flagged' | 'untold';
   /** The services' logger: silent (or E2E_LOG_LEVEL) by default. */
   logger?: Logger;
+  /** OPERATOR_RECORDS_DIR of the simulator: its records kept there across restartSimulator() (in memory by default). */
+  operatorRecordsDir?: string;
 }
 
 /**
@@ -91,11 +93,12 @@ export async function startSystem(o: SystemOptions = {}) {
   const logger = o.logger ?? createLogger('e2e', process.env.E2E_LOG_LEVEL ?? 'silent');
 
   const sandboxToken = randomBytes(16).toString('hex');
-  const sim: RunningSimulator = await startSimulator({
-    port: 0, host: '127.0.0.1', apiToken: 'sim-token', sandboxToken, callbackSecret: 'sim-callback-secret',
+  const simulatorOn = (port: number) => startSimulator({
+    port, host: '127.0.0.1', apiToken: 'sim-token', sandboxToken, callbackSecret: 'sim-callback-secret',
     outcomeDelayMs: o.outcomeDelayMs ?? 50, lateConfirmDelayMs: o.lateConfirmDelayMs ?? 1500, hangMs: o.hangMs ?? 1500,
-    callbackRetryDelaysMs: [50, 100, 200], log: () => undefined,
+    callbackRetryDelaysMs: [50, 100, 200], recordsDir: o.operatorRecordsDir ?? null, log: () => undefined,
   });
+  let sim: RunningSimulator = await simulatorOn(0);
   const base = {
     DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, MASTER_KEY: masterKey,
     LOG_LEVEL: 'silent', DB_POOL_SIZE: '5', ...o.redis?.env,
@@ -128,7 +131,14 @@ export async function startSystem(o: SystemOptions = {}) {
   );
 
   return {
-    db, database, redis, sim, sandboxToken, receiver,
+    db, database, redis, sandboxToken, receiver,
+    /** The running simulator (another object after restartSimulator(), at the same URL). */
+    get sim(): RunningSimulator { return sim; },
+    /** Stops the simulator and starts it again on its port (what it keeps: `operatorRecordsDir`). */
+    async restartSimulator() {
+      await sim.close();
+      sim = await simulatorOn(sim.port);
+    },
     /** The settings every service was given to reach this Redis beyond REDIS_URL (a cluster's nodes). */
     redisEnv: o.redis?.env ?? {},
     /** The simulator's sandbox routes and virtual phone, with the sandbox token. */

@@ -1,4 +1,6 @@
 import type { Log } from './log.js';
+import { IN_MEMORY, type RecordJournal } from './record-journal.js';
+import { RecordMap } from './record-map.js';
 import { disbursementFailureFor } from './scenarios.js';
 import type { DisbursementAnswer, DisbursementRequestBody } from './wire.js';
 
@@ -24,19 +26,22 @@ export interface DisbursementOutcome {
  * dedupes on: a retry after our timeout must not pay the customer twice.
  */
 export class DisbursementBook {
-  private readonly records = new Map<string, DisbursementRecord>();
+  private readonly records: RecordMap<DisbursementRecord>;
   /** How many times each reference was really decided, kept apart so a dedupe bug would show as 2. */
   private readonly counts = new Map<string, number>();
   private sequence = 0;
 
-  constructor(private readonly deps: { log: Log }) {}
+  constructor(private readonly deps: { log: Log; journal?: RecordJournal }) {
+    this.records = new RecordMap<DisbursementRecord>(deps.journal ?? IN_MEMORY, 'disbursement', (d) => ({ ...d, createdAt: new Date(d.createdAt) }));
+    this.sequence = this.records.values().length;
+  }
 
   get(partnerReference: string): DisbursementRecord | undefined {
     return this.records.get(partnerReference);
   }
 
   list(): DisbursementRecord[] {
-    return [...this.records.values()];
+    return this.records.values();
   }
 
   disbursementCount(partnerReference: string): number {

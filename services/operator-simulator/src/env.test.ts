@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseEnv as parseSimulatorEnv } from './env.js';
 
 const SIM_SANDBOX_TOKEN = 'sandbox-token-for-env-tests';
@@ -14,8 +15,15 @@ describe('parseEnv', () => {
       outcomeDelayMs: 2000,
       lateConfirmDelayMs: 330_000,
       hangMs: 60_000,
+      recordsDir: null,
       logLevel: 'info',
     });
+  });
+
+  it('keeps records in OPERATOR_RECORDS_DIR (made absolute) when set; empty or unset is in memory', () => {
+    expect(parseEnv({ OPERATOR_RECORDS_DIR: '/srv/records' }).recordsDir).toBe('/srv/records');
+    expect(parseEnv({ OPERATOR_RECORDS_DIR: 'rel/records' }).recordsDir).toBe(path.resolve('rel/records'));
+    expect(parseEnv({ OPERATOR_RECORDS_DIR: '' }).recordsDir).toBeNull();
   });
 
   it('reads every variable, ignoring unrelated ones', () => {
@@ -30,7 +38,7 @@ describe('parseEnv', () => {
         LOG_LEVEL: 'warn',
         PATH: '/usr/bin',
       }),
-    ).toEqual({ port: 4003, apiToken: 't', sandboxToken: SIM_SANDBOX_TOKEN, callbackSecret: 's', outcomeDelayMs: 10, lateConfirmDelayMs: 20, hangMs: 0, logLevel: 'warn' });
+    ).toEqual({ port: 4003, apiToken: 't', sandboxToken: SIM_SANDBOX_TOKEN, callbackSecret: 's', outcomeDelayMs: 10, lateConfirmDelayMs: 20, hangMs: 0, recordsDir: null, logLevel: 'warn' });
   });
 
   it('requires SIM_SANDBOX_TOKEN, 16 characters at least: no published default opens the sandbox', () => {

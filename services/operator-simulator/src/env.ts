@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { common, Joi, operator, parseEnv as parseWithSchema } from '@mm/config';
 
 export interface SimulatorEnv {
@@ -8,6 +9,8 @@ export interface SimulatorEnv {
   outcomeDelayMs: number;
   lateConfirmDelayMs: number;
   hangMs: number;
+  /** Where the simulator and the contract mocks keep their records across restarts; null: in memory only. */
+  recordsDir: string | null;
   logLevel: string;
 }
 
@@ -24,6 +27,8 @@ const schema = Joi.object({
   // Past the default 300 s confirmation timeout, so a 09 number lands on an EXPIRED transaction.
   SIM_LATE_CONFIRM_DELAY_MS: ms().default(330_000),
   SIM_HANG_MS: ms().default(60_000),
+  // Unset (tests, containers): records in memory, each run starts with none. pnpm start sets a directory of the repository.
+  OPERATOR_RECORDS_DIR: Joi.string().allow(''),
   LOG_LEVEL: common.LOG_LEVEL,
 });
 
@@ -38,6 +43,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): SimulatorEnv {
     outcomeDelayMs: env.SIM_OUTCOME_DELAY_MS,
     lateConfirmDelayMs: env.SIM_LATE_CONFIRM_DELAY_MS,
     hangMs: env.SIM_HANG_MS,
+    recordsDir: env.OPERATOR_RECORDS_DIR ? path.resolve(env.OPERATOR_RECORDS_DIR) : null,
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { CallbackSender } from './callback-sender.js';
 import { createLogger } from '@mm/observability';
 import { DisbursementBook } from './disbursement-book.js';
@@ -7,6 +8,7 @@ import { Faults } from './faults.js';
 import { logTo, type Log } from './log.js';
 import { PushEngine } from './push-engine.js';
 import { PushStore } from './push-store.js';
+import { IN_MEMORY, openRecordJournal } from './record-journal.js';
 import { RefundBook } from './refund-book.js';
 import { ResultCallbacks } from './result-callbacks.js';
 import { createSimulatorApp } from './simulator-app.js';
@@ -28,6 +30,11 @@ export interface SimulatorOptions {
   callbackRetryDelaysMs?: number[];
   /** Items per page of GET /v1/transactions (100). */
   transactionsPageSize?: number;
+  /**
+   * OPERATOR_RECORDS_DIR: the operator's records (pushes, refunds, disbursements) are kept in `simulator.jsonl`
+   * there and restored at start, as a real operator's books survive its restarts. Absent: in memory only.
+   */
+  recordsDir?: string | null;
   log?: Log;
 }
 
@@ -50,7 +57,8 @@ export const DEFAULT_CALLBACK_RETRY_DELAYS_MS = [200, 1000, 5000, 15000];
 export async function startSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
   const log = options.log ?? logTo(createLogger('operator-simulator'));
   const timers = new TimerSet();
-  const store = new PushStore();
+  const journal = options.recordsDir ? openRecordJournal(path.join(options.recordsDir, 'simulator.jsonl'), (event, fields) => log(event, fields, 'warn')) : IN_MEMORY;
+  const store = new PushStore(journal);
   // One instance for the /v1 middleware, the sandbox routes and the result callbacks.
   const faults = new Faults();
   const sender = new CallbackSender({
@@ -68,8 +76,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     lateConfirmDelayMs: options.lateConfirmDelayMs,
     log,
   });
-  const refunds = new RefundBook({ store, log });
-  const disbursements = new DisbursementBook({ log });
+  const refunds = new RefundBook({ store, log, journal });
+  const disbursements = new DisbursementBook({ log, journal });
   const app = createSimulatorApp({
     apiToken: options.apiToken, sandboxToken: options.sandboxToken, engine, store, refunds, disbursements, timers, hangMs: options.hangMs, faults, log,
     plants: new Plants(), transactionsPageSize: options.transactionsPageSize ?? 100,
@@ -91,7 +99,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     closing ??= new Promise<void>((resolve, reject) => {
       timers.clear();
       sender.stop();
-      server.close((err) => (err ? reject(err) : resolve()));
+      server.close((err) => {
+        journal.close();
+        if (err) reject(err);
+        else resolve();
+      });
       // Hanging (08) requests and keep-alive sockets would otherwise hold close() open.
       server.closeAllConnections();
     });

@@ -10,9 +10,9 @@ const mockEnv = parseMockEnv(process.env);
 const logger = createLogger('operator-simulator', env.logLevel);
 const log = logTo(logger);
 const simulator = await startSimulator({ ...env, log });
-log('started', { url: simulator.url, phone: `${simulator.url}/phone` });
+log('started', { url: simulator.url, phone: `${simulator.url}/phone`, records: env.recordsDir ?? 'in memory' });
 const mocks = mockEnv.enabled
-  ? await startOperatorMocks({ ...mockEnv, outcomeDelayMs: env.outcomeDelayMs, lateConfirmDelayMs: env.lateConfirmDelayMs })
+  ? await startOperatorMocks({ ...mockEnv, outcomeDelayMs: env.outcomeDelayMs, lateConfirmDelayMs: env.lateConfirmDelayMs, recordsDir: env.recordsDir, log })
   : null;
 if (mocks) log('operator mocks started', mocks.urls);
 runUntilSignal({ stop: async () => { await mocks?.close(); await simulator.close(); } }, logger);

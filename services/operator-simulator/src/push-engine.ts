@@ -73,7 +73,7 @@ export class PushEngine {
     log('push.accepted', { partner_reference: push.partnerReference, session_id: push.sessionId, scenario: scenario.kind });
     if (requiresOneTimeCode(push.msisdn)) {
       // Nothing happens until the customer's one-time code arrives (submitCode).
-      push.awaitingCode = true;
+      store.update(push, { awaitingCode: true });
       log('push.awaiting_code', { partner_reference: push.partnerReference });
     } else {
       this.play(push, scenario);
@@ -89,7 +89,7 @@ export class PushEngine {
     const push = this.deps.store.get(partnerReference);
     if (!push) return { kind: 'unknown' };
     if (!push.awaitingCode || push.state !== 'PENDING') return { kind: 'not-awaiting', push };
-    push.awaitingCode = false;
+    this.deps.store.update(push, { awaitingCode: false });
     if (code === WRONG_ONE_TIME_CODE) {
       this.deps.log('push.code_wrong', { partner_reference: partnerReference });
       return { kind: 'wrong', push: this.resolve(partnerReference, WRONG_CODE) ?? push };
@@ -144,8 +144,8 @@ export class PushEngine {
     const push = this.deps.store.resolve(partnerReference, result);
     if (!push) return undefined;
     this.deps.log('push.resolved', { partner_reference: partnerReference, state: push.state, txn_status: push.txn_status });
-    push.lastCallback = callbackBodyOf(push);
-    this.deps.results.send(push.callbackUrl, push.lastCallback);
+    this.deps.store.update(push, { lastCallback: callbackBodyOf(push) });
+    this.deps.results.send(push.callbackUrl, push.lastCallback!);
     return push;
   }
 }

@@ -1,4 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { IN_MEMORY, type RecordJournal } from './record-journal.js';
+import { RecordMap } from './record-map.js';
 import type { CallbackBody, PushRequestBody, WireResult } from './wire.js';
 
 export interface Push extends WireResult {
@@ -25,16 +27,21 @@ export interface Push extends WireResult {
  * requestCount also counts replays, so a test can tell a retry that reached us from one that never did.
  */
 export class PushStore {
-  private readonly pushes = new Map<string, Push>();
+  /** Kept in the journal (a restart keeps them; their timers are not resumed: a PENDING push stays so). */
+  private readonly pushes: RecordMap<Push>;
   private readonly counts = new Map<string, number>();
   private readonly requests = new Map<string, number>();
+
+  constructor(journal: RecordJournal = IN_MEMORY) {
+    this.pushes = new RecordMap<Push>(journal, 'push', (p) => ({ ...p, createdAt: new Date(p.createdAt), decidedAt: p.decidedAt === null ? null : new Date(p.decidedAt) }));
+  }
 
   get(partnerReference: string): Push | undefined {
     return this.pushes.get(partnerReference);
   }
 
   list(): Push[] {
-    return [...this.pushes.values()];
+    return this.pushes.values();
   }
 
   pushCount(partnerReference: string): number {
@@ -79,7 +86,13 @@ export class PushStore {
   resolve(partnerReference: string, result: Omit<WireResult, 'provider_tx_id'>): Push | undefined {
     const push = this.pushes.get(partnerReference);
     if (!push || push.state !== 'PENDING') return undefined;
-    Object.assign(push, result, { provider_tx_id: result.state === 'OK' ? newProviderTxId() : null, decidedAt: new Date() });
+    return this.update(push, { ...result, provider_tx_id: result.state === 'OK' ? newProviderTxId() : null, decidedAt: new Date() });
+  }
+
+  /** Changes a push (and writes it down). */
+  update(push: Push, change: Partial<Push>): Push {
+    Object.assign(push, change);
+    this.pushes.set(push.partnerReference, push);
     return push;
   }
 }

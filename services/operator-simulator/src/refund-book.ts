@@ -1,4 +1,6 @@
 import type { Log } from './log.js';
+import { IN_MEMORY, type RecordJournal } from './record-journal.js';
+import { RecordMap } from './record-map.js';
 import type { PushStore } from './push-store.js';
 import { refundsRejectedFor } from './scenarios.js';
 import type { RefundAnswer, RefundRequestBody } from './wire.js';
@@ -29,7 +31,7 @@ const cents = (amount: number) => Math.round(amount * 100);
  * partner_reference because that is what the operator dedupes on.
  */
 export class RefundBook {
-  private readonly records = new Map<string, RefundRecord>();
+  private readonly records: RecordMap<RefundRecord>;
   /** How many times each reference was really decided, kept apart so a dedupe bug would show as 2. */
   private readonly counts = new Map<string, number>();
   /** Sum of OK refunds per original, in hundredths. */
@@ -37,14 +39,21 @@ export class RefundBook {
   private readonly hanging = new Set<string>();
   private sequence = 0;
 
-  constructor(private readonly deps: { store: PushStore; log: Log }) {}
+  constructor(private readonly deps: { store: PushStore; log: Log; journal?: RecordJournal }) {
+    this.records = new RecordMap<RefundRecord>(deps.journal ?? IN_MEMORY, 'refund', (r) => ({ ...r, createdAt: new Date(r.createdAt) }));
+    // What was refunded before a restart still counts against each cash-in's amount.
+    for (const r of this.records.values()) {
+      if (r.answer.status === 200 && r.answer.body.state === 'OK') this.refundedCents.set(r.originalPartnerReference, (this.refundedCents.get(r.originalPartnerReference) ?? 0) + cents(r.amount));
+    }
+    this.sequence = this.records.values().length;
+  }
 
   get(partnerReference: string): RefundRecord | undefined {
     return this.records.get(partnerReference);
   }
 
   list(): RefundRecord[] {
-    return [...this.records.values()];
+    return this.records.values();
   }
 
   refundCount(partnerReference: string): number {

@@ -1,11 +1,11 @@
-import { DEMO_API_USERS, DEMO_SUBSCRIPTION_KEYS, startMtnMomoMock, type RunningMtnMomoMock } from './mtn-momo/index.js';
+import path from 'node:path';
+import type { Log } from '../log.js';
+import { IN_MEMORY, openRecordJournal, type RecordJournal } from '../record-journal.js';
+import { DEMO_MTN, DEMO_ORANGE_MP, DEMO_ORANGE_WEBPAY } from './demo-credentials.js';
+import { demoApiUsers, DEMO_SUBSCRIPTION_KEYS, startMtnMomoMock, type RunningMtnMomoMock } from './mtn-momo/index.js';
 import { startOrangeMpMock } from './orange-mp/app.js';
 import { startOrangeWebpayMock } from './orange-webpay/app.js';
 import { DEMO_WAVE_API_KEY, DEMO_WAVE_WEBHOOK_SECRET, startWaveMock } from './wave/wave-mock.js';
-
-/** The mocks' own demo credentials (test values, published on purpose: they open nothing real). */
-const ORANGE_WEBPAY = { clientId: 'wp-client', clientSecret: 'wp-secret', merchantKey: 'wp-merchant-key' };
-const ORANGE_MP = { clientId: 'mp-user', clientSecret: 'mp-password', xAuthToken: 'mp-x-auth', pin: '2222', channelUserMsisdn: '691234567' };
 
 export interface OperatorMocksOptions {
   host?: string;
@@ -17,6 +17,19 @@ export interface OperatorMocksOptions {
   lateConfirmDelayMs: number;
   /** false: a Wave customer pays on the launch page (the demo); true: outcomes by number only (tests). */
   waveAutoPay: boolean;
+  /**
+   * The host the demo MTN API users were registered for (MTN's providerCallbackHost): the host of the bridge's
+   * OPERATOR_CALLBACK_BASE_URL. MTN refuses a push whose X-Callback-Url is on another (500 INVALID_CALLBACK_URL_HOST).
+   */
+  providerCallbackHost: string;
+  /**
+   * OPERATOR_RECORDS_DIR: each mock keeps its records (requests to pay, web payments, pays, sessions, payouts...)
+   * in its own file there (mtn-ci.jsonl, mtn-cm.jsonl, orange-webpay.jsonl, orange-mp.jsonl, wave.jsonl),
+   * restored at start. Absent: in memory only.
+   */
+  recordsDir?: string | null;
+  /** Where a journal's warnings go (a torn last line dropped at start). */
+  log?: Log;
 }
 
 /** One operator account as `pnpm admin operator:set` and `operator:credentials` configure it. */
@@ -45,10 +58,10 @@ export interface RunningOperatorMocks {
 }
 
 const mtnCredentials = () => {
-  const user = (product: 'collection' | 'disbursement') => DEMO_API_USERS.find((u) => u.product === product)!;
+  const { collection, disbursement } = DEMO_MTN.apiUsers;
   return {
-    collectionSubscriptionKey: DEMO_SUBSCRIPTION_KEYS.collection, collectionApiUser: user('collection').userId, collectionApiKey: user('collection').apiKey,
-    disbursementSubscriptionKey: DEMO_SUBSCRIPTION_KEYS.disbursement, disbursementApiUser: user('disbursement').userId, disbursementApiKey: user('disbursement').apiKey,
+    collectionSubscriptionKey: DEMO_SUBSCRIPTION_KEYS.collection, collectionApiUser: collection.userId, collectionApiKey: collection.apiKey,
+    disbursementSubscriptionKey: DEMO_SUBSCRIPTION_KEYS.disbursement, disbursementApiUser: disbursement.userId, disbursementApiKey: disbursement.apiKey,
   };
 };
 
@@ -60,14 +73,18 @@ const mtnCredentials = () => {
 export async function startOperatorMocks(o: OperatorMocksOptions): Promise<RunningOperatorMocks> {
   const host = o.host ?? '127.0.0.1';
   const delays = { outcomeDelayMs: o.outcomeDelayMs, lateConfirmDelayMs: o.lateConfirmDelayMs };
-  // The bridge's callback host is this machine's, not the one MTN provisioned for the demo users.
-  const mtn = { ...delays, disbursementDelayMs: o.outcomeDelayMs, acceptAnyCallbackHost: true, host };
-  const mtnCi = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCi, targetEnvironment: 'mtnivorycoast' });
-  const mtnCm = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCm, targetEnvironment: 'mtncameroon' });
-  const webpay = await startOrangeWebpayMock({ ...ORANGE_WEBPAY, ...delays, port: o.ports.orangeWebpay, host });
-  const mp = await startOrangeMpMock({ ...ORANGE_MP, ...delays, port: o.ports.orangeMp, host });
+  // The demo users are provisioned for the bridge's callback host, so MTN's check of X-Callback-Url stays on.
+  const mtn = { ...delays, disbursementDelayMs: o.outcomeDelayMs, apiUsers: demoApiUsers(o.providerCallbackHost), host };
+  const journals = {
+    mtnCi: journal(o, 'mtn-ci'), mtnCm: journal(o, 'mtn-cm'), orangeWebpay: journal(o, 'orange-webpay'), orangeMp: journal(o, 'orange-mp'), wave: journal(o, 'wave'),
+  };
+  // Each market's own currency: the account's balance is in it.
+  const mtnCi = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCi, targetEnvironment: DEMO_MTN.targetEnvironments.mtnCi, currencies: ['XOF'], records: journals.mtnCi });
+  const mtnCm = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCm, targetEnvironment: DEMO_MTN.targetEnvironments.mtnCm, currencies: ['XAF'], records: journals.mtnCm });
+  const webpay = await startOrangeWebpayMock({ ...DEMO_ORANGE_WEBPAY, ...delays, port: o.ports.orangeWebpay, host, records: journals.orangeWebpay });
+  const mp = await startOrangeMpMock({ ...DEMO_ORANGE_MP, ...delays, port: o.ports.orangeMp, host, records: journals.orangeMp });
   const wave = await startWaveMock({
-    ...delays, port: o.ports.wave, host, apiKey: DEMO_WAVE_API_KEY, webhookSecret: DEMO_WAVE_WEBHOOK_SECRET, webhookUrl: o.waveWebhookUrl, autoPay: o.waveAutoPay,
+    ...delays, port: o.ports.wave, host, apiKey: DEMO_WAVE_API_KEY, webhookSecret: DEMO_WAVE_WEBHOOK_SECRET, webhookUrl: o.waveWebhookUrl, autoPay: o.waveAutoPay, records: journals.wave,
   });
   const urls = { mtnCi: mtnCi.url, mtnCm: mtnCm.url, orangeWebpay: webpay.url, orangeMp: mp.url, wave: wave.url };
   return {
@@ -76,8 +93,14 @@ export async function startOperatorMocks(o: OperatorMocksOptions): Promise<Runni
     accounts: () => demoMockAccounts(urls),
     async close() {
       await Promise.all([mtnCi.close(), mtnCm.close(), webpay.close(), mp.close(), wave.close()]);
+      for (const j of Object.values(journals)) j.close();
     },
   };
+}
+
+/** One mock's journal in the records directory, or none. */
+function journal(o: OperatorMocksOptions, name: string): RecordJournal {
+  return o.recordsDir ? openRecordJournal(path.join(o.recordsDir, `${name}.jsonl`), (event, fields) => o.log?.(event, fields, 'warn')) : IN_MEMORY;
 }
 
 export type MockUrls = RunningOperatorMocks['urls'];
@@ -94,16 +117,16 @@ export function demoMockAccounts(urls: MockUrls): MockAccount[] {
     countryCode, operator: 'WAVE', api: 'wave', baseUrl: urls.wave, settings: {}, credentials: { apiKey: DEMO_WAVE_API_KEY, webhookSecret: DEMO_WAVE_WEBHOOK_SECRET },
   });
   const webpayAccount = (countryCode: string): MockAccount => ({
-    countryCode, operator: 'ORANGE', api: 'orange-webpay', baseUrl: urls.orangeWebpay, settings: { countryPath: countryCode.toLowerCase() }, credentials: ORANGE_WEBPAY,
+    countryCode, operator: 'ORANGE', api: 'orange-webpay', baseUrl: urls.orangeWebpay, settings: { countryPath: countryCode.toLowerCase() }, credentials: { ...DEMO_ORANGE_WEBPAY },
   });
   return [
-    { countryCode: 'CI', operator: 'MTN', api: 'mtn-momo', baseUrl: urls.mtnCi, settings: { targetEnvironment: 'mtnivorycoast' }, credentials: mtnCredentials() },
-    { countryCode: 'CM', operator: 'MTN', api: 'mtn-momo', baseUrl: urls.mtnCm, settings: { targetEnvironment: 'mtncameroon' }, credentials: mtnCredentials() },
+    { countryCode: 'CI', operator: 'MTN', api: 'mtn-momo', baseUrl: urls.mtnCi, settings: { targetEnvironment: DEMO_MTN.targetEnvironments.mtnCi }, credentials: mtnCredentials() },
+    { countryCode: 'CM', operator: 'MTN', api: 'mtn-momo', baseUrl: urls.mtnCm, settings: { targetEnvironment: DEMO_MTN.targetEnvironments.mtnCm }, credentials: mtnCredentials() },
     webpayAccount('CI'),
     webpayAccount('SN'),
     {
-      countryCode: 'CM', operator: 'ORANGE', api: 'orange-mp', baseUrl: urls.orangeMp, settings: { channelUserMsisdn: ORANGE_MP.channelUserMsisdn },
-      credentials: { clientId: ORANGE_MP.clientId, clientSecret: ORANGE_MP.clientSecret, xAuthToken: ORANGE_MP.xAuthToken, pin: ORANGE_MP.pin },
+      countryCode: 'CM', operator: 'ORANGE', api: 'orange-mp', baseUrl: urls.orangeMp, settings: { channelUserMsisdn: DEMO_ORANGE_MP.channelUserMsisdn },
+      credentials: { clientId: DEMO_ORANGE_MP.clientId, clientSecret: DEMO_ORANGE_MP.clientSecret, xAuthToken: DEMO_ORANGE_MP.xAuthToken, pin: DEMO_ORANGE_MP.pin },
     },
     waveAccount('CI'),
     waveAccount('SN'),

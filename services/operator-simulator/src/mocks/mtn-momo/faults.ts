@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import type { TimerSet } from '../../timer-set.js';
 import { sendAnswer, type Answer } from './answer.js';
 
-export const MTN_OPERATIONS = ['token', 'requesttopay', 'requesttopay-status', 'refund', 'refund-status', 'transfer', 'transfer-status'] as const;
+export const MTN_OPERATIONS = ['token', 'requesttopay', 'requesttopay-status', 'refund', 'refund-status', 'transfer', 'transfer-status', 'balance'] as const;
 export type MtnOperation = (typeof MTN_OPERATIONS)[number];
 
 /**

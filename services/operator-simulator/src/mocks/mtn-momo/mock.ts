@@ -6,9 +6,10 @@
  * RESOURCE_NOT_FOUND); M4/M5 token per product (Basic, Content-Length: 0 or 411, {access_token, token_type,
  * expires_in}), paths and bodies (sparkplug/momoapi-node, MTN-Group/MoMoAPIs_Javascript_sdk); M1/M7 unsigned
  * callbacks (POST of the status body to X-Callback-Url: lost, duplicated, early, ahead of the status), CREATED
- * before PENDING, a bare-string reason. Not from a source (chosen, and said so where used): the 400 body
- * (`INVALID_REQUEST`), the 401 body for a bad token (Azure API Management's default), refunds of an unsuccessful
- * payment failing as NOT_ALLOWED, the payout outcomes by last two digits, and the `/_mock` control routes.
+ * before PENDING, a bare-string reason; each product's account balance ({availableBalance, currency}, balance.ts).
+ * Not from a source (chosen, and said so where used): the 400 body (`INVALID_REQUEST`), the 401 body for a bad
+ * token (Azure API Management's default), refunds of an unsuccessful payment failing as NOT_ALLOWED, the payout
+ * outcomes by last two digits, the balances' amounts, and the `/_mock` control routes.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -60,7 +61,7 @@ export function createMtnMomoMock(options: MtnMomoMockOptions = {}): MtnMomoMock
   const timers = new TimerSet();
   const callbacks = new MtnCallbacks(timers);
   const c: MtnRouteContext = {
-    o, timers, auth: new MtnAuth(o), faults: new MtnFaults(), store: new MtnStore(o, timers, callbacks),
+    o, timers, auth: new MtnAuth(o), faults: new MtnFaults(), store: new MtnStore(o, timers, callbacks, options.records),
     script: { requestToPay: new Map(), payout: new Map() }, hold: { acceptMs: 0 }, plants: new Plants(),
   };
   const control: MtnMomoMockControl = {

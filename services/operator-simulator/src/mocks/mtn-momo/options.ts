@@ -1,3 +1,6 @@
+import type { RecordJournal } from '../../record-journal.js';
+import { DEMO_MTN } from '../demo-credentials.js';
+
 export type MtnMockProduct = 'collection' | 'disbursement';
 
 /** An API user the mock knows from the start (the demo's), as MTN's provisioning would have created it. */
@@ -14,10 +17,10 @@ export interface MtnMomoMockOptions {
   apiUsers?: MtnApiUserSeed[];
   /** The X-Target-Environment it serves: `sandbox` (EUR only, as MTN's) or a live name (e.g. `mtnivorycoast`). */
   targetEnvironment?: string;
-  /** Currencies accepted outside `sandbox`. */
+  /** Currencies accepted outside `sandbox`; the first is the account's own (its balance without a currency). */
   currencies?: string[];
-  /** Skip MTN's check of X-Callback-Url against the API user's providerCallbackHost (demo convenience). */
-  acceptAnyCallbackHost?: boolean;
+  /** Each product's account balance before the mock's first movement (GET /{product}/v1_0/account/balance). */
+  openingBalances?: Record<MtnMockProduct, number>;
   /** Lifetime of issued tokens (MTN: 3600). */
   tokenLifetimeS?: number;
   /** When a scripted outcome is decided. */
@@ -32,19 +35,21 @@ export interface MtnMomoMockOptions {
   disbursementDelayMs?: number;
   /** `string` as the sandbox sends it, or `object` ({code, message}) as the OpenAPI file describes it. */
   reasonFormat?: 'string' | 'object';
+  /** Where its requests to pay, refunds and transfers are kept (in memory by default; opened and closed by the caller). */
+  records?: RecordJournal;
 }
 
-export type ResolvedMtnOptions = Required<MtnMomoMockOptions>;
+export type ResolvedMtnOptions = Required<Omit<MtnMomoMockOptions, 'records'>>;
 
-export const DEMO_SUBSCRIPTION_KEYS: Record<MtnMockProduct, string> = { collection: 'demo-collection-subscription-key', disbursement: 'demo-disbursement-subscription-key' };
+export const DEMO_SUBSCRIPTION_KEYS: Record<MtnMockProduct, string> = DEMO_MTN.subscriptionKeys;
 
 export function resolveOptions(o: MtnMomoMockOptions): ResolvedMtnOptions {
   return {
     subscriptionKeys: o.subscriptionKeys ?? DEMO_SUBSCRIPTION_KEYS,
-    apiUsers: o.apiUsers ?? DEMO_API_USERS,
+    apiUsers: o.apiUsers ?? demoApiUsers('127.0.0.1'),
     targetEnvironment: o.targetEnvironment ?? 'sandbox',
     currencies: o.currencies ?? ['XOF', 'XAF'],
-    acceptAnyCallbackHost: o.acceptAnyCallbackHost ?? false,
+    openingBalances: o.openingBalances ?? { collection: 0, disbursement: 1_000_000 },
     tokenLifetimeS: o.tokenLifetimeS ?? 3600,
     outcomeDelayMs: o.outcomeDelayMs ?? 3_000,
     lateConfirmDelayMs: o.lateConfirmDelayMs ?? 120_000,
@@ -55,8 +60,10 @@ export function resolveOptions(o: MtnMomoMockOptions): ResolvedMtnOptions {
   };
 }
 
-/** The demo's API users (fixed, so an operator account can be seeded with them). Test values, not secrets. */
-export const DEMO_API_USERS: MtnApiUserSeed[] = [
-  { userId: '6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', apiKey: 'demo-collection-api-key', product: 'collection', providerCallbackHost: 'localhost' },
-  { userId: '7a2c3d4e-5f60-4b7c-9d8e-0f1a2b3c4d5e', apiKey: 'demo-disbursement-api-key', product: 'disbursement', providerCallbackHost: 'localhost' },
-];
+/**
+ * The demo's API users (fixed, so an operator account can be seeded with them), as MTN's provisioning would have
+ * created them for `providerCallbackHost`: the host of the bridge's callback URL, or MTN refuses every push.
+ */
+export function demoApiUsers(providerCallbackHost: string): MtnApiUserSeed[] {
+  return (['collection', 'disbursement'] as const).map((product) => ({ ...DEMO_MTN.apiUsers[product], product, providerCallbackHost }));
+}

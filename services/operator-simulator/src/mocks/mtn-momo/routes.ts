@@ -2,6 +2,7 @@ import express, { type Request } from 'express';
 import Joi from 'joi';
 import type { TimerSet } from '../../timer-set.js';
 import { header, mtnError, sendAnswer, type Answer } from './answer.js';
+import { accountBalance } from './balance.js';
 import { UUID_V4, type MtnAuth } from './auth.js';
 import { faulted, type MtnFaults } from './faults.js';
 import { requestToPayOutcome, transferOutcome, type MtnOutcome } from './outcomes.js';
@@ -54,7 +55,7 @@ function callbackHostRefusal(c: MtnRouteContext, url: string | undefined, user: 
   } catch {
     return mtnError(400, 'INVALID_REQUEST', 'X-Callback-Url is not a URL');
   }
-  if (c.o.acceptAnyCallbackHost || [parsed.hostname, parsed.host].includes(user.providerCallbackHost)) return null;
+  if ([parsed.hostname, parsed.host].includes(user.providerCallbackHost)) return null;
   return mtnError(500, 'INVALID_CALLBACK_URL_HOST', 'Callback URL with different host name then configured for API User');
 }
 
@@ -109,7 +110,15 @@ function read(c: MtnRouteContext, kind: MtnKind) {
   };
 }
 
-/** MTN's paths (M3, M5): token per product, requesttopay, refund and transfer with their status reads, sandbox provisioning. */
+function balance(c: MtnRouteContext, product: MtnMockProduct) {
+  return (req: Request): Answer => {
+    const auth = preflight(c, req, product);
+    if (!('user' in auth)) return auth;
+    return accountBalance(c.o, c.store, c.plants, product, req.params.currency === undefined ? undefined : String(req.params.currency));
+  };
+}
+
+/** MTN's paths (M3, M5): token per product, requesttopay, refund and transfer with their status reads, balances, sandbox provisioning. */
 export function mtnRoutes(c: MtnRouteContext): express.Router {
   const router = express.Router();
   const plain = (handler: (req: Request) => Answer): express.RequestHandler => (req, res) => sendAnswer(res, handler(req));
@@ -124,5 +133,8 @@ export function mtnRoutes(c: MtnRouteContext): express.Router {
   router.get('/disbursement/v1_0/refund/:referenceId', faulted('refund-status', c.faults, c.timers, read(c, 'refund')));
   router.post('/disbursement/v1_0/transfer', faulted('transfer', c.faults, c.timers, create(c, 'transfer')));
   router.get('/disbursement/v1_0/transfer/:referenceId', faulted('transfer-status', c.faults, c.timers, read(c, 'transfer')));
+  for (const product of ['collection', 'disbursement'] as const) {
+    router.get([`/${product}/v1_0/account/balance`, `/${product}/v1_0/account/balance/:currency`], faulted('balance', c.faults, c.timers, balance(c, product)));
+  }
   return router;
 }

@@ -1,4 +1,6 @@
 import { randomInt } from 'node:crypto';
+import { IN_MEMORY, type RecordJournal } from '../../record-journal.js';
+import { RecordMap } from '../../record-map.js';
 import type { TimerSet } from '../../timer-set.js';
 import type { MtnCallbacks } from './callbacks.js';
 import type { MtnOutcome } from './outcomes.js';
@@ -24,14 +26,20 @@ export interface MtnRecord {
 
 /** The requests to pay, refunds and transfers MTN holds, by X-Reference-Id (one namespace: a reuse is a 409). */
 export class MtnStore {
-  private readonly records = new Map<string, MtnRecord>();
+  /** Kept in the journal: a restart keeps them (an undecided one stays undecided: its timer is gone). */
+  private readonly records: RecordMap<MtnRecord>;
 
-  constructor(private readonly o: ResolvedMtnOptions, private readonly timers: TimerSet, private readonly callbacks: MtnCallbacks) {}
+  constructor(private readonly o: ResolvedMtnOptions, private readonly timers: TimerSet, private readonly callbacks: MtnCallbacks, journal: RecordJournal = IN_MEMORY) {
+    this.records = new RecordMap<MtnRecord>(journal, 'record');
+  }
 
   /** Seen before: counted and returned (the route answers 409). */
   existing(referenceId: string): MtnRecord | undefined {
     const record = this.records.get(referenceId);
-    if (record) record.posts += 1;
+    if (record) {
+      record.posts += 1;
+      this.records.set(referenceId, record);
+    }
     return record;
   }
 
@@ -50,7 +58,7 @@ export class MtnStore {
 
   /** Every record, in creation order (the mock's own account of what it did, /_mock/records). */
   all(): MtnRecord[] {
-    return [...this.records.values()];
+    return this.records.values();
   }
 
   get(kind: MtnKind, referenceId: string): MtnRecord | undefined {
@@ -61,7 +69,7 @@ export class MtnStore {
   /** Decides now (scheduled outcomes, and tests forcing one); the callback follows the plan. */
   decide(record: MtnRecord, status: 'SUCCESSFUL' | 'FAILED', reason?: string): void {
     const decided = { ...record, status, ...(reason ? { reason } : {}), ...(status === 'SUCCESSFUL' ? { financialTransactionId: String(randomInt(100_000_000, 999_999_999)) } : {}) };
-    const apply = () => Object.assign(record, { status: decided.status, reason: decided.reason, financialTransactionId: decided.financialTransactionId });
+    const apply = () => this.records.set(record.referenceId, Object.assign(record, { status: decided.status, reason: decided.reason, financialTransactionId: decided.financialTransactionId }));
     const ahead = this.callbacks.plan.aheadOfStatusMs;
     if (ahead > 0) this.timers.after(ahead, apply);
     else apply();

@@ -16,6 +16,7 @@
  *   status on demand. No sandbox exists: outcomes follow the project's scripted last two digits (outcomes.ts).
  */
 import express, { type Express, type Request, type RequestHandler } from 'express';
+import type { RecordJournal } from '../../record-journal.js';
 import { TimerSet } from '../../timer-set.js';
 import { OrangeFaults, type OrangeFault } from '../orange-shared/faults.js';
 import { listen, type Listening } from '../orange-shared/listen.js';
@@ -40,7 +41,8 @@ export interface OrangeMpMockOptions {
   duplicateWindowMs?: number;
   notifyDelayMs?: number;
   hangMs?: number;
-  now?: () => number;
+  now?: () => number;  /** Where its payments are kept (in memory by default; opened and closed by the caller). */
+  records?: RecordJournal;
 }
 
 export type MpOperation = 'token' | 'init' | 'pay' | 'status';
@@ -79,6 +81,7 @@ export function createOrangeMpMock(options: OrangeMpMockOptions): { app: Express
     outcomeDelayMs: options.outcomeDelayMs ?? 3_000,
     lateConfirmDelayMs: options.lateConfirmDelayMs ?? 60_000,
     duplicateWindowMs: options.duplicateWindowMs ?? 60_000,
+    journal: options.records,
   });
   const plants = new Plants(now);
   let earlyNotifications = 0;

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { OrangeMpAdapter, type UssdPushRequest } from '@mm/operators';
 import { startReceiver, waitFor, type Receiver } from '@mm/testing';
 import { startOrangeMpMock, type OrangeMpMockOptions } from './app.js';
+import { DEMO_ORANGE_MP } from '../demo-credentials.js';
 
-export const MP_CREDENTIALS = { clientId: 'mp-user', clientSecret: 'mp-password', xAuthToken: 'mp-x-auth', channelUserMsisdn: '691234567', pin: '2222' };
+export const MP_CREDENTIALS = DEMO_ORANGE_MP;
 
 /** The mp mock on a free port with ms-scale delays, a receiver for its notifications, an adapter on both. */
 export async function startMpHarness(options: Partial<OrangeMpMockOptions> = {}) {

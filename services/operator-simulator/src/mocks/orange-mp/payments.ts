@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { IN_MEMORY, type RecordJournal } from '../../record-journal.js';
+import { RecordMap } from '../../record-map.js';
 import type { TimerSet } from '../../timer-set.js';
 import type { Notifier } from '../orange-shared/notifier.js';
 import { ORANGE_CAUSES, scriptedOutcome } from '../orange-shared/outcomes.js';
@@ -46,17 +48,23 @@ export interface MpPaymentsOptions {
   /** The same number and amount again within this window is FAILED (CinetPay 606, operators.md). */
   duplicateWindowMs: number;
   now: () => number;
+  /** Where the pay tokens and their payments are kept (in memory by default). */
+  journal?: RecordJournal;
 }
 
 /** Pay tokens and the payments made with them; decides each by the scripted outcome of its number. */
 export class MpPayments {
-  private readonly byToken = new Map<string, MpPayment>();
+  /** Kept in the journal: a restart keeps them (one in progress then stays as it was: its timers are gone). */
+  private readonly byToken: RecordMap<MpPayment>;
   private readonly paidAt: { msisdn: string; amount: string; at: number }[] = [];
   private nextId = 75742131;
   /** Notifications go out this long before the status query shows the change (a callback ahead of the status). */
   statusLagMs = 0;
 
-  constructor(private readonly o: MpPaymentsOptions) {}
+  constructor(private readonly o: MpPaymentsOptions) {
+    this.byToken = new RecordMap<MpPayment>(o.journal ?? IN_MEMORY, 'payment');
+    for (const p of this.byToken.values()) this.nextId = Math.max(this.nextId, p.id + 1);
+  }
 
   get(payToken: string): MpPayment | undefined {
     return this.byToken.get(payToken);
@@ -64,12 +72,12 @@ export class MpPayments {
 
   /** Every pay token, in the order init gave them. */
   all(): MpPayment[] {
-    return [...this.byToken.values()];
+    return this.byToken.values();
   }
 
   /** Payments Orange took for an orderId (a correct client never makes more than one). */
   paysFor(orderId: string): number {
-    return [...this.byToken.values()].filter((p) => p.orderId === orderId).length;
+    return this.byToken.values().filter((p) => p.orderId === orderId).length;
   }
 
   init(): MpPayment {
@@ -94,19 +102,19 @@ export class MpPayments {
     const outcome = scriptedOutcome(req.subscriberMsisdn);
     const duplicate = this.paidAt.some((d) => d.msisdn === req.subscriberMsisdn && d.amount === req.amount && this.o.now() - d.at < this.o.duplicateWindowMs);
     this.paidAt.push({ msisdn: req.subscriberMsisdn, amount: req.amount, at: this.o.now() });
-    Object.assign(p, {
+    this.save(Object.assign(p, {
       subscriberMsisdn: req.subscriberMsisdn, amount: req.amount, orderId: req.orderId, description: req.description, notifUrl: req.notifUrl,
       channelUserMsisdn: req.channelUserMsisdn, txnmode: req.orderId, inittxnstatus: '200', inittxnmessage: 'Paiement en attente de confirmation',
       status: 'PENDING',
-    });
+    }));
     if (!duplicate && (outcome === 'insufficient' || outcome === 'limit')) {
       // Refused at once, with Orange's code (karibu-cap's TS library: 417, "60019 :: ...").
       const cause = ORANGE_CAUSES[outcome];
-      Object.assign(p, { status: 'FAILED', inittxnstatus: cause.code, inittxnmessage: cause.text });
+      this.save(Object.assign(p, { status: 'FAILED', inittxnstatus: cause.code, inittxnmessage: cause.text }));
       return { status: 417, message: `${cause.code} :: ${cause.text}`, data: p };
     }
     if (!duplicate && outcome === 'refused') {
-      Object.assign(p, { status: 'FAILED', inittxnstatus: null, inittxnmessage: 'Beneficiaire introuvable' });
+      this.save(Object.assign(p, { status: 'FAILED', inittxnstatus: null, inittxnmessage: 'Beneficiaire introuvable' }));
       return { status: 417, message: 'Beneficiaire introuvable', data: p };
     }
     this.schedule(p, duplicate ? 'duplicate' : outcome);
@@ -150,7 +158,11 @@ export class MpPayments {
   private apply(p: MpPayment, change: Partial<MpPayment>): void {
     const next = { ...p, ...change };
     if (p.notifUrl) this.o.notifier.notify(p.notifUrl, { payToken: p.payToken, status: next.status, txnid: next.txnid, message: next.confirmtxnmessage });
-    if (this.statusLagMs > 0) this.o.timers.after(this.statusLagMs, () => Object.assign(p, change));
-    else Object.assign(p, change);
+    if (this.statusLagMs > 0) this.o.timers.after(this.statusLagMs, () => this.save(Object.assign(p, change)));
+    else this.save(Object.assign(p, change));
+  }
+
+  private save(p: MpPayment): void {
+    this.byToken.set(p.payToken, p);
   }
 }

@@ -19,6 +19,7 @@
  *   last two digits of the number typed on the page (outcomes.ts).
  */
 import express, { type Express, type RequestHandler } from 'express';
+import type { RecordJournal } from '../../record-journal.js';
 import { TimerSet } from '../../timer-set.js';
 import { OrangeFaults, type OrangeFault } from '../orange-shared/faults.js';
 import { listen, type Listening } from '../orange-shared/listen.js';
@@ -40,7 +41,8 @@ export interface OrangeWebpayMockOptions {
   outcomeDelayMs?: number;
   lateConfirmDelayMs?: number;
   notifyDelayMs?: number;
-  hangMs?: number;
+  hangMs?: number;  /** Where its payments are kept (in memory by default; opened and closed by the caller). */
+  records?: RecordJournal;
 }
 
 export type WebpayOperation = 'token' | 'init' | 'status';
@@ -74,7 +76,7 @@ export function createOrangeWebpayMock(options: OrangeWebpayMockOptions): { app:
   const faults = new OrangeFaults();
   const notifier = new Notifier({ timers, delayMs: options.notifyDelayMs ?? 20 });
   const tokens = new TokenIssuer({ clientId: options.clientId, clientSecret: options.clientSecret, lifetimeMs: options.tokenLifetimeMs ?? 7_776_000_000, expiresInAsString: true });
-  const payments = new WebPayments({ timers, notifier, sessionLifetimeMs: options.sessionLifetimeMs ?? 600_000, outcomeDelayMs: options.outcomeDelayMs ?? 3_000, lateConfirmDelayMs: options.lateConfirmDelayMs ?? 60_000 });
+  const payments = new WebPayments({ timers, notifier, sessionLifetimeMs: options.sessionLifetimeMs ?? 600_000, outcomeDelayMs: options.outcomeDelayMs ?? 3_000, lateConfirmDelayMs: options.lateConfirmDelayMs ?? 60_000, journal: options.records });
   const fault = (op: WebpayOperation) => faults.middleware(op, timers, options.hangMs ?? 30_000);
   const plants = new Plants();
 

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { OrangeWebpayAdapter, type OrangeWebpayConfig, type UssdPushRequest } from '@mm/operators';
 import { startReceiver, waitFor, type Receiver } from '@mm/testing';
 import { startOrangeWebpayMock, type OrangeWebpayMockOptions } from './app.js';
+import { DEMO_ORANGE_WEBPAY } from '../demo-credentials.js';
 
-export const WEBPAY_CREDENTIALS = { clientId: 'wp-client', clientSecret: 'wp-secret', merchantKey: 'wp-merchant-key' };
+export const WEBPAY_CREDENTIALS = DEMO_ORANGE_WEBPAY;
 
 /** The WebPay mock on a free port with ms-scale delays, a notification receiver, an adapter on both. */
 export async function startWebpayHarness(options: Partial<OrangeWebpayMockOptions> = {}) {

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { IN_MEMORY, type RecordJournal } from '../../record-journal.js';
+import { RecordMap } from '../../record-map.js';
 import type { TimerSet } from '../../timer-set.js';
 import type { Notifier } from '../orange-shared/notifier.js';
 import { ORANGE_CAUSES, scriptedOutcome } from '../orange-shared/outcomes.js';
@@ -35,14 +37,20 @@ export interface WebPaymentsOptions {
   sessionLifetimeMs: number;
   outcomeDelayMs: number;
   lateConfirmDelayMs: number;
+  /** Where the payments are kept (in memory by default). */
+  journal?: RecordJournal;
 }
 
 export class WebPayments {
-  private readonly byToken = new Map<string, WebPayment>();
+  /** Kept in the journal: a restart keeps them (one in progress then stays as it was: its timers are gone). */
+  private readonly byToken: RecordMap<WebPayment>;
   private readonly byOrder = new Map<string, WebPayment>();
   statusLagMs = 0;
 
-  constructor(private readonly o: WebPaymentsOptions) {}
+  constructor(private readonly o: WebPaymentsOptions) {
+    this.byToken = new RecordMap<WebPayment>(o.journal ?? IN_MEMORY, 'payment');
+    for (const p of this.byToken.values()) this.byOrder.set(p.orderId, p);
+  }
 
   get(payToken: string): WebPayment | undefined {
     return this.byToken.get(payToken);
@@ -50,7 +58,7 @@ export class WebPayments {
 
   /** Every payment, in the order they were initiated. */
   all(): WebPayment[] {
-    return [...this.byToken.values()];
+    return this.byToken.values();
   }
 
   /** How many payments exist for an order_id (Orange refuses a second: always 0 or 1). */
@@ -79,7 +87,7 @@ export class WebPayments {
     const outcome = scriptedOutcome(msisdn);
     // 05: declining on Orange's page records nothing; the payment stays INITIATED until it expires.
     if (outcome === 'declined') return;
-    Object.assign(p, { msisdn, status: 'PENDING', txnid: `MP${randomBytes(5).toString('hex').toUpperCase()}` });
+    this.save(Object.assign(p, { msisdn, status: 'PENDING', txnid: `MP${randomBytes(5).toString('hex').toUpperCase()}` }));
     const fail = (message: string | null) => ({ status: 'FAILED' as const, message });
     switch (outcome) {
       case 'insufficient':
@@ -108,7 +116,11 @@ export class WebPayments {
   /** Orange notifies SUCCESS and FAILED only; the status query shows the change statusLagMs later. */
   private apply(p: WebPayment, change: Partial<WebPayment>, notify: boolean): void {
     if (notify) this.o.notifier.notify(p.notifUrl, { status: change.status, notif_token: p.notifToken, txnid: p.txnid });
-    if (this.statusLagMs > 0) this.o.timers.after(this.statusLagMs, () => Object.assign(p, change));
-    else Object.assign(p, change);
+    if (this.statusLagMs > 0) this.o.timers.after(this.statusLagMs, () => this.save(Object.assign(p, change)));
+    else this.save(Object.assign(p, change));
+  }
+
+  private save(p: WebPayment): void {
+    this.byToken.set(p.payToken, p);
   }
 }

@@ -7,7 +7,7 @@ import type { MockPayout, PayoutBook } from './payout-book.js';
 import type { MockSession, SessionBook } from './session-book.js';
 import { dayOf, isDay, type Plants } from '../statement.js';
 import { payoutKey, plantedPayout, plantedSession, sessionKey, waveStatementLines } from './statement.js';
-import { transactionsAnswer, type TransactionsListOptions } from './transactions-list.js';
+import { balanceAnswer, transactionsAnswer, type TransactionsListOptions } from './transactions-list.js';
 
 export interface ApiDeps {
   sessions: SessionBook;
@@ -144,12 +144,22 @@ export function waveApiRouter(d: ApiDeps): Router {
     reply(res, 200, { result: d.payouts.search(ref).map(shownPayout).filter((p) => p !== null) });
   });
 
-  // The Balance & Reconciliation API's list (docs.wave.com/balance-api): the day's executed transactions, a cursor.
+  // The Balance & Reconciliation API (docs.wave.com/balance-api), from Wave's books as they tell them (plants applied).
+  const told = () => d.plants.apply(waveStatementLines(d.sessions.all(), d.payouts.all(), (id) => d.payouts.transactionIdOf(id)));
+  r.get('/v1/balance', gate('getBalance'), (req, res) => {
+    // The wallet has no sub-accounts here: with or without them, the same balance.
+    const { include_subaccounts: sub } = req.query;
+    if (sub !== undefined && sub !== 'true' && sub !== 'false') {
+      return waveError(res, 400, 'request-validation-error', 'Request validation error', [{ loc: ['query', 'include_subaccounts'], msg: 'a boolean' }]);
+    }
+    reply(res, 200, balanceAnswer(told(), d.transactions));
+  });
+
+  // Its list: the day's executed transactions, a cursor.
   r.get('/v1/transactions', gate('listTransactions'), (req, res) => {
     const { date = dayOf(d.now()), after } = req.query;
     if (!isDay(date)) return waveError(res, 400, 'request-validation-error', 'Request validation error', [{ loc: ['query', 'date'], msg: 'a date, YYYY-MM-DD' }]);
-    const told = d.plants.apply(waveStatementLines(d.sessions.all(), d.payouts.all(), (id) => d.payouts.transactionIdOf(id)));
-    const answer = transactionsAnswer(told, date, typeof after === 'string' && after !== '' ? after : null, d.transactions);
+    const answer = transactionsAnswer(told(), date, typeof after === 'string' && after !== '' ? after : null, d.transactions);
     if (!answer) return waveError(res, 400, 'request-validation-error', 'Request validation error', [{ loc: ['query', 'after'], msg: 'not a cursor of this list' }]);
     reply(res, 200, answer);
   });

@@ -1,7 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import type { TimerSet } from '../../timer-set.js';
 
-export const WAVE_OPERATIONS = ['createSession', 'getSession', 'searchSessions', 'expireSession', 'refundSession', 'createPayout', 'getPayout', 'searchPayouts', 'listTransactions'] as const;
+export const WAVE_OPERATIONS = ['createSession', 'getSession', 'searchSessions', 'expireSession', 'refundSession', 'createPayout', 'getPayout', 'searchPayouts', 'listTransactions', 'getBalance'] as const;
 export type WaveOperation = (typeof WAVE_OPERATIONS)[number];
 
 /**

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { IN_MEMORY, type RecordJournal } from '../../record-journal.js';
+import { RecordMap } from '../../record-map.js';
 import type { TimerSet } from '../../timer-set.js';
 import { waveId } from './ids.js';
 import { payoutScript } from './outcomes.js';
@@ -24,12 +26,18 @@ type Remembered = { bodyHash: string; status: number; body: unknown };
  * A repeated Idempotency-Key answers the first answer again; the same key with another body is refused.
  */
 export class PayoutBook {
-  private readonly payouts = new Map<string, MockPayout>();
-  private readonly byKey = new Map<string, Remembered>();
+  // Kept in the journal, answers to Idempotency-Keys too: a retry after a restart must not pay twice.
+  private readonly payouts: RecordMap<MockPayout>;
+  private readonly byKey: RecordMap<Remembered>;
   /** Each payout's transaction id in the wallet's list of transactions (the payout object itself shows none). */
-  private readonly transactionIds = new Map<string, string>();
+  private readonly transactionIds: RecordMap<string>;
 
-  constructor(private readonly o: { timers: TimerSet; now: () => number; outcomeDelayMs: number; lateConfirmDelayMs: number; feeRate: number }) {}
+  constructor(private readonly o: { timers: TimerSet; now: () => number; outcomeDelayMs: number; lateConfirmDelayMs: number; feeRate: number; journal?: RecordJournal }) {
+    const journal = o.journal ?? IN_MEMORY;
+    this.payouts = new RecordMap<MockPayout>(journal, 'payout');
+    this.byKey = new RecordMap<Remembered>(journal, 'idempotency-key');
+    this.transactionIds = new RecordMap<string>(journal, 'payout-transaction');
+  }
 
   remembered(key: string, body: unknown): Remembered | 'mismatch' | undefined {
     const seen = this.byKey.get(key);
@@ -52,6 +60,7 @@ export class PayoutBook {
     const decide = () => {
       if (script.kind === 'succeed') p.status = 'succeeded';
       else if (script.kind === 'fail') Object.assign(p, { status: 'failed', payout_error: { error_code: script.code, error_message: script.message } });
+      this.payouts.set(p.id, p);
     };
     if (script.kind === 'never') return p;
     const delay = script.kind === 'succeed' && script.late ? this.o.lateConfirmDelayMs : this.o.outcomeDelayMs;
@@ -65,11 +74,11 @@ export class PayoutBook {
   }
 
   search(reference: string): MockPayout[] {
-    return [...this.payouts.values()].filter((p) => p.client_reference === reference);
+    return this.payouts.values().filter((p) => p.client_reference === reference);
   }
 
   all(): MockPayout[] {
-    return [...this.payouts.values()];
+    return this.payouts.values();
   }
 
   transactionIdOf(id: string): string | null {

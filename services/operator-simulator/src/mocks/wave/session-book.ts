@@ -1,3 +1,5 @@
+import { IN_MEMORY, type RecordJournal } from '../../record-journal.js';
+import { RecordMap } from '../../record-map.js';
 import type { TimerSet } from '../../timer-set.js';
 import { waveId } from './ids.js';
 import { checkoutScript, type CheckoutScript } from './outcomes.js';
@@ -40,13 +42,18 @@ export interface SessionBookOptions {
   autoPay: boolean;
   /** Sends the event; returns ms the state change must wait for (a webhook sent ahead of the status). */
   announce(type: CheckoutEventType, session: Record<string, unknown>): number;
+  /** Where the sessions are kept (in memory by default). */
+  journal?: RecordJournal;
 }
 
 /** Wave's checkout sessions as the mock keeps them; the wire view is `view()`. */
 export class SessionBook {
-  private readonly sessions = new Map<string, MockSession>();
+  /** Kept in the journal: a restart keeps them (an automatic payment due then does not happen: its timer is gone). */
+  private readonly sessions: RecordMap<MockSession>;
 
-  constructor(private readonly o: SessionBookOptions) {}
+  constructor(private readonly o: SessionBookOptions) {
+    this.sessions = new RecordMap<MockSession>(o.journal ?? IN_MEMORY, 'session');
+  }
 
   create(fields: Pick<MockSession, 'amount' | 'currency' | 'client_reference' | 'success_url' | 'error_url' | 'restrict_payer_mobile'>, launchBase: string): MockSession {
     const id = waveId('cos-');
@@ -69,11 +76,11 @@ export class SessionBook {
 
   /** Every session, in creation order (those due to expire read expired). */
   all(): MockSession[] {
-    return [...this.sessions.values()].map((s) => (this.expireIfDue(s), s));
+    return this.sessions.values().map((s) => (this.expireIfDue(s), s));
   }
 
   search(reference: string): MockSession[] {
-    return [...this.sessions.values()].filter((s) => s.client_reference === reference).map((s) => (this.expireIfDue(s), s));
+    return this.sessions.values().filter((s) => s.client_reference === reference).map((s) => (this.expireIfDue(s), s));
   }
 
   /** The customer presses Pay on the launch page: the scripted outcome, at once; 06 never confirms. */
@@ -114,7 +121,7 @@ export class SessionBook {
   /** POST /:id/refund of a succeeded session: idempotent, a repeat gives nothing more back. */
   refund(s: MockSession): void {
     if (s.refundsPaid > 0) return;
-    Object.assign(s, { refundsPaid: 1, refundedMs: this.o.now(), refundTransactionId: waveId('T_', 12).toUpperCase() });
+    this.save(Object.assign(s, { refundsPaid: 1, refundedMs: this.o.now(), refundTransactionId: waveId('T_', 12).toUpperCase() }));
   }
 
   /** POST /:id/expire: only an open session can be expired. */
@@ -126,6 +133,7 @@ export class SessionBook {
 
   expireNow(s: MockSession): void {
     s.expiresMs = this.o.now();
+    this.save(s);
     this.expireIfDue(s);
   }
 
@@ -152,6 +160,11 @@ export class SessionBook {
     s.checkout_status = 'expired';
     s.payment_status = 'cancelled';
     s.completedMs = this.o.now();
+    this.save(s);
+  }
+
+  private save(s: MockSession): void {
+    this.sessions.set(s.id, s);
   }
 
   private expireIfDue(s: MockSession): void {
@@ -163,7 +176,7 @@ export class SessionBook {
     const after = { ...s };
     change(after);
     const leadMs = this.o.announce(type, this.view(after));
-    if (leadMs > 0) this.o.timers.after(leadMs, () => Object.assign(s, after));
-    else Object.assign(s, after);
+    if (leadMs > 0) this.o.timers.after(leadMs, () => this.save(Object.assign(s, after)));
+    else this.save(Object.assign(s, after));
   }
 }

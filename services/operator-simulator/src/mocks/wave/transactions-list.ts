@@ -6,6 +6,8 @@ export interface TransactionsListOptions {
   payoutFeeRate: number;
   /** The wallet's balance before the mock's first transaction. */
   openingBalance: number;
+  /** The wallet's currency (its balance's). */
+  currency: string;
   pageSize: number;
 }
 
@@ -44,21 +46,26 @@ function itemOf(line: StatementLine<WaveSource>, o: TransactionsListOptions): Re
   };
 }
 
+/** Every executed transaction of the wallet as its list shows it, with the balance after each, and the balance after the last. */
+function ledger(told: readonly StatementLine<WaveSource>[], o: TransactionsListOptions): { items: Map<string, Record<string, unknown>>; balance: number } {
+  const items = new Map<string, Record<string, unknown>>();
+  let balance = o.openingBalance;
+  for (const line of told.filter((l) => l.status === 'SUCCESS').sort(before)) {
+    const item = itemOf(line, o);
+    balance += Number(item.amount);
+    items.set(line.lineId, { ...item, balance: money(balance) });
+  }
+  return { items, balance };
+}
+
 /**
  * GET /v1/transactions?date=&after=: the wallet's executed transactions of the day (successes only: Wave lists
  * what moved money, with no status), oldest first, each with the balance after it; null when `after` is not a
  * cursor of that day's list.
  */
 export function transactionsAnswer(told: readonly StatementLine<WaveSource>[], date: string, after: string | null, o: TransactionsListOptions): Record<string, unknown> | null {
-  const executed = told.filter((l) => l.status === 'SUCCESS');
-  const items = new Map<string, Record<string, unknown>>();
-  let balance = o.openingBalance;
-  for (const line of [...executed].sort(before)) {
-    const item = itemOf(line, o);
-    balance += Number(item.amount);
-    items.set(line.lineId, { ...item, balance: money(balance) });
-  }
-  const page = pageOf(linesOfDay(executed, date), date, after, o.pageSize);
+  const { items } = ledger(told, o);
+  const page = pageOf(linesOfDay(told.filter((l) => l.status === 'SUCCESS'), date), date, after, o.pageSize);
   if (!page) return null;
   const first = page.items[0];
   const last = page.items.at(-1);
@@ -67,4 +74,12 @@ export function transactionsAnswer(told: readonly StatementLine<WaveSource>[], d
     date,
     items: page.items.map((l) => items.get(l.lineId)),
   };
+}
+
+/**
+ * GET /v1/balance: `{amount, currency}` (0xc007b/wave-api-client `Balance`, amount a string), the balance after the
+ * wallet's last executed transaction, so it is always the last `balance` its list shows.
+ */
+export function balanceAnswer(told: readonly StatementLine<WaveSource>[], o: TransactionsListOptions): { amount: string; currency: string } {
+  return { amount: money(ledger(told, o).balance), currency: o.currency };
 }

@@ -20,14 +20,17 @@
  * idempotency-mismatch.
  * Reconciliation (docs.wave.com/balance-api; the item shape from 0xc007b/wave-api-client and integrators'
  * examples): GET /v1/transactions?date=&after= lists the day's executed transactions, `{page_info: {start_cursor,
- * end_cursor, has_next_page}, date, items}`, amounts as signed strings net of the fee (transactions-list.ts). The
+ * end_cursor, has_next_page}, date, items}`, amounts as signed strings net of the fee (transactions-list.ts); GET
+ * /v1/balance?include_subaccounts= answers `{amount, currency}` (0xc007b/wave-api-client), the balance after the last. The
  * mock's choices: a checkout fee of 1%, the fee's sign on refunds and payouts (no public source shows it), an
  * opening balance, and `/_mock/statement` and `/_mock/plant` (../statement.ts).
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
+import type { RecordJournal } from '../../record-journal.js';
 import { TimerSet } from '../../timer-set.js';
+import { DEMO_WAVE } from '../demo-credentials.js';
 import { waveApiRouter } from './api-routes.js';
 import { controlRouter } from './control-routes.js';
 import { FaultQueue, waveError, type WaveFault, type WaveOperation } from './faults.js';
@@ -60,10 +63,14 @@ export interface WaveMockOptions {
   payoutFeeRate?: number;
   /** Wave's checkout fee (1% in the mock), shown in its list of transactions. */
   checkoutFeeRate?: number;
-  /** The wallet's balance before the mock's first transaction (its list shows the balance after each). */
+  /** The wallet's balance before the mock's first transaction (its list shows the balance after each; GET /v1/balance the last). */
   openingBalance?: number;
+  /** The wallet's currency, its balance's (XOF: the wallets of Côte d'Ivoire and Senegal). */
+  walletCurrency?: string;
   /** Items per page of GET /v1/transactions. */
   transactionsPageSize?: number;
+  /** Where its sessions and payouts are kept (in memory by default; opened and closed by the caller). */
+  records?: RecordJournal;
   now?: () => number;
 }
 
@@ -86,8 +93,8 @@ export interface WaveMockControl {
   reset(): void;
 }
 
-export const DEMO_WAVE_API_KEY = 'wave_ci_sandbox_mockDemoKey0123456789';
-export const DEMO_WAVE_WEBHOOK_SECRET = 'wave_ci_WHS_mockDemoSigningSecret';
+export const DEMO_WAVE_API_KEY = DEMO_WAVE.apiKey;
+export const DEMO_WAVE_WEBHOOK_SECRET = DEMO_WAVE.webhookSecret;
 
 export function createWaveMock(options: WaveMockOptions = {}): { app: express.Express; control: WaveMockControl; close(): void } {
   const timers = new TimerSet();
@@ -100,12 +107,12 @@ export function createWaveMock(options: WaveMockOptions = {}): { app: express.Ex
   const delays = { outcomeDelayMs: options.outcomeDelayMs ?? 2_000, lateConfirmDelayMs: options.lateConfirmDelayMs ?? 60_000 };
   const sessions = new SessionBook({
     timers, now, sessionLifetimeMs: options.sessionLifetimeMs ?? 30 * 60_000, ...delays, autoPay: options.autoPay ?? true,
-    announce: (type, data) => webhooks.announce(type, data),
+    announce: (type, data) => webhooks.announce(type, data), journal: options.records,
   });
   const payoutFeeRate = options.payoutFeeRate ?? 0.01;
-  const payouts = new PayoutBook({ timers, now, ...delays, feeRate: payoutFeeRate });
+  const payouts = new PayoutBook({ timers, now, ...delays, feeRate: payoutFeeRate, journal: options.records });
   const plants = new Plants(now);
-  const transactions = { checkoutFeeRate: options.checkoutFeeRate ?? 0.01, payoutFeeRate, openingBalance: options.openingBalance ?? 1_000_000, pageSize: options.transactionsPageSize ?? 100 };
+  const transactions = { checkoutFeeRate: options.checkoutFeeRate ?? 0.01, payoutFeeRate, openingBalance: options.openingBalance ?? 1_000_000, currency: options.walletCurrency ?? 'XOF', pageSize: options.transactionsPageSize ?? 100 };
   const faults = new FaultQueue();
   const auth = { apiKey: options.apiKey ?? DEMO_WAVE_API_KEY, revoked: false };
 

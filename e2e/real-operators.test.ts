@@ -1,5 +1,5 @@
 import { waitFor } from '@mm/testing';
-import type { RunningOperatorMocks } from '@mm/operator-simulator';
+import { PROXY_NOT_FOUND_PAGE, type RunningOperatorMocks } from '@mm/operator-simulator';
 import { newOrderId, onceHeard } from './support/contract.js';
 import { withOperatorMocks } from './support/operator-mocks.js';
 import { startSystem, type System } from './support/system.js';
@@ -102,6 +102,29 @@ describe('failures in each operator\'s vocabulary, normalised', () => {
   ])('%s: FAILED with the operator\'s own code and the service\'s failure_code', async (_name, msisdn, extra, code, failureCode) => {
     const accepted = await cashin(msisdn, extra);
     expect(await finalStatus(accepted.transaction_id)).toMatchObject({ status: 'FAILED', provider_txn_status: code, failure_code: failureCode });
+  });
+});
+
+describe('Orange mp: only Orange\'s own 404 says a payment was never received', () => {
+  it('a push unanswered on every attempt whose status query meets a proxy\'s 404 (HTML) waits PENDING, and Orange\'s status decides it when the customer approves', async () => {
+    const mp = mocks.controls.orangeMp;
+    // Every pay reaches Orange and its answer is lost (the first pays, the later ones are refused as a used token);
+    // then the last attempt's status query gets a proxy's page instead of Orange's answer.
+    mp.fault('pay', { kind: 'drop-after' }, 4);
+    mp.fault('status', PROXY_NOT_FOUND_PAGE);
+    // 09: the customer approves the prompt late (the mocks' late delay, 5 s).
+    const accepted = await cashin('+237691234509');
+    const pending = await waitFor(async () => {
+      const t = await sys.db.transaction.findUniqueOrThrow({ where: { id: accepted.transaction_id } });
+      return t.status !== 'INITIATED' && t.status !== 'CREATED' ? t : undefined;
+    }, { what: `the push of ${accepted.transaction_id} decided after its last attempt` });
+    expect(pending).toMatchObject({ status: 'PENDING', failureCode: null });
+    expect((await sys.db.transactionEvent.findFirstOrThrow({ where: { transactionId: pending.id, toStatus: 'PENDING' } })).cause).toBe('push-timeout:outcome-unknown');
+
+    expect(await finalStatus(accepted.transaction_id)).toMatchObject({ status: 'SUCCESS', provider_tx_id: expect.any(String) });
+    expect(mp.paysFor(pending.providerReference)).toBe(1);
+    // Credited, not held in suspense as the late success of a FAILED cash-in would be.
+    expect(await sys.db.refund.count({ where: { transactionId: pending.id } })).toBe(0);
   });
 });
 

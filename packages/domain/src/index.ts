@@ -17,3 +17,4 @@ export * from './operator-routing.js';
 export * from './operator-account-fields.js';
 export * from './late-success.js';
 export * from './reconciliation.js';
+export * from './pending-causes.js';

@@ -105,6 +105,47 @@ describe('failures in each operator\'s vocabulary, normalised', () => {
   });
 });
 
+describe('Wave: a signed webhook is applied only for the cash-in\'s own amount and currency', () => {
+  const plant = async (reference: string, amount: number) => {
+    const res = await fetch(`${mocks.urls.wave}/_mock/plant`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ reference, change: { type: 'amount', amount } }) });
+    expect(res.status).toBe(204);
+  };
+  /** A Wave cash-in whose customer (06) does not pay by themselves: PENDING, with its checkout session. */
+  const waveCashin = async () => {
+    const accepted = await cashin('+2250512345606', { operator: 'WAVE' });
+    await redirectUrl(accepted.transaction_id);
+    return sys.db.transaction.findUniqueOrThrow({ where: { id: accepted.transaction_id } });
+  };
+  const casesOf = (transactionId: string) => sys.db.reconciliationCase.findMany({ where: { transactionId } });
+  const deliveredTo = (reference: string) => waitFor(() => mocks.controls.wave.deliveries().find((d) => d.reference === reference && d.status !== 'dropped'), { what: `the Wave event of ${reference}` });
+
+  it('a completed checkout of another amount is not credited: the cash-in stays PENDING and a reconciliation case is open; our own amount is credited as it came', async () => {
+    const t = await waveCashin();
+    const entries = await sys.db.journalEntry.count({ where: { transactionId: t.id } });
+    // Wave says the customer paid 1000 for this 5000 cash-in, in its signed webhook and its session reads.
+    await plant(t.providerReference, 1000);
+    expect(mocks.controls.wave.complete(t.providerSessionId!)).toBe(true);
+    expect((await deliveredTo(t.providerReference)).status).toBe(200);
+    const [opened, ...more] = await waitFor(async () => { const c = await casesOf(t.id); return c.length > 0 && c; }, { what: 'the reconciliation case' });
+    expect(more).toEqual([]);
+    expect(opened).toMatchObject({
+      countryCode: 'CI', operator: 'WAVE', kind: 'CASHIN', recordKey: t.providerReference, category: 'AMOUNT_DIFFERS', state: 'OPEN', currency: 'XOF', difference: 1000n,
+      theirs: expect.objectContaining({ amount: 1000, currency: 'XOF', outcome: 'SUCCESS' }),
+      ours: expect.objectContaining({ amount: 5000, outcome: 'PENDING', status: 'PENDING' }),
+    });
+    expect(await sys.db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'PENDING', providerTxId: null, providerState: 'PENDING' });
+    expect(await sys.db.journalEntry.count({ where: { transactionId: t.id } })).toBe(entries);
+    expect(await sys.db.transactionEvent.count({ where: { transactionId: t.id, toStatus: { in: ['SUCCESS', 'FAILED'] } } })).toBe(0);
+
+    // The same webhook for our own amount is applied as it came.
+    const own = await waveCashin();
+    expect(mocks.controls.wave.complete(own.providerSessionId!)).toBe(true);
+    expect(await finalStatus(own.id)).toMatchObject({ status: 'SUCCESS', provider_tx_id: expect.any(String) });
+    expect(await decidedBy(own.id)).toBe('operator-result:callback');
+    expect(await casesOf(own.id)).toEqual([]);
+  });
+});
+
 describe('Orange mp: only Orange\'s own 404 says a payment was never received', () => {
   it('a push unanswered on every attempt whose status query meets a proxy\'s 404 (HTML) waits PENDING, and Orange\'s status decides it when the customer approves', async () => {
     const mp = mocks.controls.orangeMp;

@@ -22,6 +22,12 @@ export interface OperatorResultJob {
    * route (jobs queued before the field existed).
    */
   operator?: string;
+  /**
+   * What the operator says it moved, when its result names it (Wave's webhook): a confirmed payment of another
+   * amount or currency than the cash-in's is not applied but kept as a reconciliation case. Absent: nothing to
+   * compare (most results; jobs queued before the field existed).
+   */
+  reported?: { amount: number; currency: string } | null;
 }
 
 export const operatorResults = defineQueue({
@@ -35,6 +41,7 @@ export const operatorResults = defineQueue({
     failure_reason: Joi.string().max(200).allow(null).required(),
     source: Joi.string().valid('callback', 'status-query', 'hint').required(),
     operator: Joi.string().pattern(/^[A-Z][A-Z0-9_]{1,31}$/),
+    reported: Joi.object({ amount: Joi.number().min(0).max(1e12).required(), currency: Joi.string().pattern(/^[A-Z]{3}$/).required() }).allow(null),
   }),
   jobOptions: {
     attempts: 8,

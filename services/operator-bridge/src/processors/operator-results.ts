@@ -1,6 +1,6 @@
 import type { Db, Transaction } from '@mm/db';
 import {
-  applyOperatorResultIfUnchanged, lockForMove, readTransaction, settleOperatorResult, type HeldLateSuccess, type LockedTransaction,
+  applyOperatorResultIfUnchanged, lockForMove, readTransaction, settleOperatorResult, type HeldLateSuccess, type LockedTransaction, type SettledResult,
 } from '@mm/db/transactions';
 import { isConfirmedPayment, needsStatusConfirmation, type OperatorResult } from '@mm/domain';
 import { paymentLookupOf, type OperatorAdapter, type OperatorAdapters } from '@mm/operators';
@@ -51,6 +51,7 @@ async function takeResult(deps: OperatorResultsDeps, payload: OperatorResultJob,
     providerTxId: payload.provider_tx_id,
     failureReason: payload.failure_reason,
     providerSessionId: payload.provider_session_id,
+    reported: payload.reported ?? null,
   };
   // A hint (an unsigned callback) and an OK without its 200 are only reasons to ask the payment's own operator.
   if (payload.source === 'hint' || needsStatusConfirmation(received)) return takeAfterRead(deps, payload, received, { operatorAllowed });
@@ -96,7 +97,7 @@ async function applyUnderLock(deps: OperatorResultsDeps, payload: OperatorResult
   // Assigned inside the step, which control-flow analysis does not follow.
   const taken = row as LockedTransaction | null;
   if (!taken) return false;
-  if (isConfirmedPayment(received) && !step?.moved) await reportCapturedButFailed(deps, taken.id, payload.provider_reference, step?.held ?? null);
+  await reportUnmoved(deps, taken.id, payload.provider_reference, received, step);
   return true;
 }
 
@@ -132,7 +133,7 @@ async function takeAfterRead(deps: OperatorResultsDeps, payload: OperatorResultJ
   // Refused by the state machine because the cash-in is FAILED, the money goes back, in the same database
   // transaction as the result's other effects would have been (decisions 13).
   const step = await commitStep(deps, (tx) => settleOperatorResult(tx, t.id, result, cause), { rawStatements: true });
-  if (isConfirmedPayment(result) && !step?.moved) await reportCapturedButFailed(deps, t.id, payload.provider_reference, step?.held ?? null);
+  await reportUnmoved(deps, t.id, payload.provider_reference, result, step);
   return true;
 }
 
@@ -160,6 +161,16 @@ async function confirmedByStatus(deps: OperatorResultsDeps, t: Transaction): Pro
   });
   if (!status) deps.logger.warn(where, 'operator result OK without 200 not confirmed by its status: not credited');
   return status;
+}
+
+/** A confirmed payment that did not credit the cash-in: another amount than its own, or a late success of a FAILED one. */
+async function reportUnmoved(deps: OperatorResultsDeps, transactionId: string, providerReference: string, result: Result, step: SettledResult | null): Promise<void> {
+  if (!isConfirmedPayment(result) || step?.moved) return;
+  if (step?.amountDiffers) {
+    deps.logger.warn({ transaction_id: transactionId, providerReference, reported: result.reported }, 'operator confirmed another amount or currency than the cash-in\'s: not applied, kept as a reconciliation case');
+    return;
+  }
+  await reportCapturedButFailed(deps, transactionId, providerReference, step?.held ?? null);
 }
 
 /**

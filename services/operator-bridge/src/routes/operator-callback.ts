@@ -50,6 +50,7 @@ function jobOf(result: VerifiedCallback | CallbackHint, operator: string): Opera
     failure_reason: result.failureReason,
     source: 'callback',
     operator,
+    ...(result.reported ? { reported: result.reported } : {}),
   };
 }
 

@@ -71,7 +71,7 @@ async function takeResult(deps: OperatorResultsDeps, payload: OperatorResultJob,
 async function applyAsSeen(deps: OperatorResultsDeps, payload: OperatorResultJob, received: Result): Promise<boolean> {
   const seen = await deps.seenPending?.take(payload.provider_reference);
   if (!seen || seen.status !== 'PENDING') return false;
-  if (signedByAnother(payload, seen.operator)) return false;
+  if (signedByAnother(payload, seen)) return false;
   const moved = await applyOperatorResultIfUnchanged(deps.db, seen, received, `operator-result:${payload.source}`);
   if (moved === null || moved === 'changed') return false;
   await deps.afterCommit.run([moved]);
@@ -88,7 +88,7 @@ async function applyUnderLock(deps: OperatorResultsDeps, payload: OperatorResult
   let row: LockedTransaction | null = null;
   const step = await commitStep(deps, async (tx) => {
     row = await lockForMove(tx, { providerReference: payload.provider_reference });
-    if (!row || row.type !== 'CASHIN' || signedByAnother(payload, row.operator)) {
+    if (!row || row.type !== 'CASHIN' || signedByAnother(payload, row)) {
       row = null;
       return null;
     }
@@ -102,11 +102,15 @@ async function applyUnderLock(deps: OperatorResultsDeps, payload: OperatorResult
 }
 
 /**
- * A callback signed by another operator than the payment's: its secret proves nothing about this
- * payment. A status answer was asked of the payment's own operator; a hint is signed by nobody.
+ * A callback signed by another operator account than the payment's (another operator, or the same one in
+ * another country, with its own secret): that secret proves nothing about this payment. A status answer
+ * was asked of the payment's own account; a hint is signed by nobody. A job without the account's country
+ * (queued before it was carried) is held to its operator alone, as it was then.
  */
-function signedByAnother(payload: OperatorResultJob, paymentOperator: string): boolean {
-  return payload.source === 'callback' && (payload.operator ?? 'SIMULATOR') !== paymentOperator;
+function signedByAnother(payload: OperatorResultJob, payment: { operator: string; countryCode: string }): boolean {
+  if (payload.source !== 'callback') return false;
+  if ((payload.operator ?? 'SIMULATOR') !== payment.operator) return true;
+  return payload.country !== undefined && payload.country !== payment.countryCode;
 }
 
 /** Any result: the row read first, the operator asked when the result alone cannot be applied. */
@@ -121,12 +125,12 @@ async function takeAfterRead(deps: OperatorResultsDeps, payload: OperatorResultJ
     deps.logger.warn({ transaction_id: t.id, providerReference: payload.provider_reference, source: payload.source }, 'operator result for a cash-out reference ignored');
     return true;
   }
-  // A result signed by another operator than the payment's (its secret proves nothing about this payment)
+  // A result signed by another account than the payment's (its secret proves nothing about this payment)
   // is only a reason to ask the payment's own operator, as a hint is.
-  const foreign = signedByAnother(payload, t.operator);
+  const foreign = signedByAnother(payload, t);
   const askOperator = payload.source === 'hint' || foreign || needsStatusConfirmation(received);
   if (askOperator && !operatorAllowed) return false;
-  if (foreign) deps.logger.warn({ transaction_id: t.id, operator: t.operator, signedBy: payload.operator ?? 'SIMULATOR' }, 'signed result from another operator than the payment\'s: taken as a hint');
+  if (foreign) deps.logger.warn({ transaction_id: t.id, operator: t.operator, country: t.countryCode, signedBy: payload.operator ?? 'SIMULATOR', signedIn: payload.country ?? null }, 'signed result from another operator account than the payment\'s: taken as a hint');
   const result = payload.source === 'hint' || foreign ? await decidedStatus(deps, t) : askOperator ? await confirmedByStatus(deps, t) : received;
   if (!result) return true;
   const cause = result === received ? `operator-result:${payload.source}` : 'operator-result:status-confirmation';

@@ -1,14 +1,17 @@
 /**
  * A forged or replayed operator callback changes nothing (security review, point 1): a production
  * bridge never verifies with the published simulator secret, the same signed delivery is queued once,
- * and a callback naming a cash-out's reference cannot fail it and release its reservation.
+ * a callback naming a cash-out's reference cannot fail it and release its reservation, and a callback
+ * moves only a payment of the operator account whose secret signed it.
  */
+import { setOperatorAccountCredentials, upsertOperatorAccount } from '@mm/db/reference-data';
 import { createCashout, transition } from '@mm/db/transactions';
 import { signPayload } from '@mm/domain';
 import { createLogger } from '@mm/observability';
 import { parseEnv as bridgeEnv, startOperatorBridge, type RunningBridge } from '@mm/operator-bridge';
 import { createRedisConnection, operatorResults, QueueProducer } from '@mm/queues';
-import { samplesOf, waitFor } from '@mm/testing';
+import { startSimulator, type RunningSimulator } from '@mm/operator-simulator';
+import { samplesOf, sandboxFetch, waitFor } from '@mm/testing';
 import type { Redis } from 'ioredis';
 import { simulatorCallbackUrl, startExtraBridge } from './support/reliability-bridge.js';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
@@ -132,5 +135,68 @@ describe('a signed callback', () => {
     expect(await sys.db.journalEntry.count({ where: { transactionId: id } })).toBe(entries);
     expect((await sys.db.ledgerAccount.findUniqueOrThrow({ where: { id: reserved.id } })).balance).toBe(reserved.balance);
     expect(await sys.db.webhookEvent.count({ where: { transactionId: id } })).toBe(0);
+  });
+});
+
+describe('a SIMULATOR account with its own callback secret (its own simulator)', () => {
+  const OWN_SECRET = 'sn-own-callback-secret';
+  let own: RunningSimulator;
+  beforeAll(async () => {
+    own = await startSimulator({
+      port: 0, host: '127.0.0.1', apiToken: 'sn-own-token', sandboxToken: 'sn-own-sandbox', callbackSecret: OWN_SECRET,
+      outcomeDelayMs: 50, lateConfirmDelayMs: 1500, hangMs: 1500, callbackRetryDelaysMs: [50, 100, 200], log: () => undefined,
+    });
+    // Senegal's SIMULATOR account now calls that simulator, with its credentials; Côte d'Ivoire's keeps the settings' one.
+    await upsertOperatorAccount(sys.db, { countryCode: 'SN', operator: 'SIMULATOR', api: 'simulator', baseUrl: own.url });
+    await setOperatorAccountCredentials(sys.db, sys.box, 'SN', 'SIMULATOR', { apiToken: 'sn-own-token', callbackSecret: OWN_SECRET });
+  });
+  afterAll(async () => { await own.close(); });
+
+  /** A Senegalese cash-in pushed through the account's own simulator (once the bridges heard of the account's change). */
+  const ownCashin = () => waitFor(async () => {
+    const res = await sys.api('POST', '/api/v1/payments/cashin', { merchant_order_id: `forgery-sn-${Date.now()}-${++seq}`, amount: 5000, customer_msisdn: '+221771234555' });
+    expect(res.status).toBe(202);
+    const data = res.body.data as { transaction_id: string; provider_reference: string };
+    await statusIs(data.transaction_id, 'PENDING');
+    return own.pushCount(data.provider_reference) === 1 ? data : undefined;
+  }, { what: 'a cash-in pushed through the SN account\'s own simulator' });
+  const rowsOf = async (id: string) => ({
+    transaction: await transaction(id),
+    events: await sys.db.transactionEvent.count({ where: { transactionId: id } }),
+    journal: await sys.db.journalEntry.count({ where: { transactionId: id } }),
+  });
+  // The suite's own bridge: it opens the account's credentials (the suite's MASTER_KEY).
+  const globalRoute = () => `${sys.bridgeUrl}/operator/callbacks/simulator`;
+  const accountRoute = (country: string) => `${globalRoute()}/${country}`;
+
+  it('a callback forged with the settings\' secret is refused on either route and changes nothing; the account\'s own simulator\'s callback applies', async () => {
+    const data = await ownCashin();
+    const before = await rowsOf(data.transaction_id);
+    const body = callbackBody(data.provider_reference, 'OK', '200', 'MPFORGED0002');
+    for (const url of [globalRoute(), accountRoute('sn')]) {
+      const forged = await fetch(url, { method: 'POST', headers: signed(body), body });
+      expect([url, forged.status, ((await forged.json()) as { error?: { code?: string } }).error?.code]).toEqual([url, 401, 'INVALID_SIGNATURE']);
+    }
+    await resultsDrained();
+    expect(await rowsOf(data.transaction_id)).toEqual(before);
+
+    // The customer approves on the account's simulator: its callback, signed with the account's secret, goes to the account's route.
+    const confirmed = await sandboxFetch(own.url, 'sn-own-sandbox')(`/sandbox/payments/${data.provider_reference}/confirm`, { method: 'POST' });
+    expect(confirmed.status).toBeLessThan(300);
+    expect(await statusIs(data.transaction_id, 'SUCCESS')).toMatchObject({ providerState: 'OK', providerTxnStatus: '200' });
+    expect((await sys.db.transactionEvent.findFirstOrThrow({ where: { transactionId: data.transaction_id, toStatus: 'SUCCESS' } })).cause).toBe('operator-result:callback');
+  });
+
+  it('a callback signed with the account\'s own secret does not move a payment of an account using the settings\' secret', async () => {
+    const data = await cashin('55');
+    const before = await rowsOf(data.transaction_id);
+    const body = callbackBody(data.provider_reference, 'OK', '200', 'MPFORGED0003');
+    const onGlobal = await fetch(globalRoute(), { method: 'POST', headers: signed(body, OWN_SECRET), body });
+    expect(onGlobal.status).toBe(401);
+    // On the SN account's route its secret holds, but for a CI payment it proves nothing: taken as a hint at most.
+    const onAccount = await fetch(accountRoute('sn'), { method: 'POST', headers: signed(body, OWN_SECRET), body });
+    expect(onAccount.status).toBe(200);
+    await resultsDrained();
+    expect(await rowsOf(data.transaction_id)).toEqual(before);
   });
 });

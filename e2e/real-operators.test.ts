@@ -1,5 +1,5 @@
 import { waitFor } from '@mm/testing';
-import type { RunningOperatorMocks } from '@mm/operator-simulator';
+import { PROXY_NOT_FOUND_PAGE, type RunningOperatorMocks } from '@mm/operator-simulator';
 import { newOrderId, onceHeard } from './support/contract.js';
 import { withOperatorMocks } from './support/operator-mocks.js';
 import { startSystem, type System } from './support/system.js';
@@ -102,6 +102,70 @@ describe('failures in each operator\'s vocabulary, normalised', () => {
   ])('%s: FAILED with the operator\'s own code and the service\'s failure_code', async (_name, msisdn, extra, code, failureCode) => {
     const accepted = await cashin(msisdn, extra);
     expect(await finalStatus(accepted.transaction_id)).toMatchObject({ status: 'FAILED', provider_txn_status: code, failure_code: failureCode });
+  });
+});
+
+describe('Wave: a signed webhook is applied only for the cash-in\'s own amount and currency', () => {
+  const plant = async (reference: string, amount: number) => {
+    const res = await fetch(`${mocks.urls.wave}/_mock/plant`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ reference, change: { type: 'amount', amount } }) });
+    expect(res.status).toBe(204);
+  };
+  /** A Wave cash-in whose customer (06) does not pay by themselves: PENDING, with its checkout session. */
+  const waveCashin = async () => {
+    const accepted = await cashin('+2250512345606', { operator: 'WAVE' });
+    await redirectUrl(accepted.transaction_id);
+    return sys.db.transaction.findUniqueOrThrow({ where: { id: accepted.transaction_id } });
+  };
+  const casesOf = (transactionId: string) => sys.db.reconciliationCase.findMany({ where: { transactionId } });
+  const deliveredTo = (reference: string) => waitFor(() => mocks.controls.wave.deliveries().find((d) => d.reference === reference && d.status !== 'dropped'), { what: `the Wave event of ${reference}` });
+
+  it('a completed checkout of another amount is not credited: the cash-in stays PENDING and a reconciliation case is open; our own amount is credited as it came', async () => {
+    const t = await waveCashin();
+    const entries = await sys.db.journalEntry.count({ where: { transactionId: t.id } });
+    // Wave says the customer paid 1000 for this 5000 cash-in, in its signed webhook and its session reads.
+    await plant(t.providerReference, 1000);
+    expect(mocks.controls.wave.complete(t.providerSessionId!)).toBe(true);
+    expect((await deliveredTo(t.providerReference)).status).toBe(200);
+    const [opened, ...more] = await waitFor(async () => { const c = await casesOf(t.id); return c.length > 0 && c; }, { what: 'the reconciliation case' });
+    expect(more).toEqual([]);
+    expect(opened).toMatchObject({
+      countryCode: 'CI', operator: 'WAVE', kind: 'CASHIN', recordKey: t.providerReference, category: 'AMOUNT_DIFFERS', state: 'OPEN', currency: 'XOF', difference: 1000n,
+      theirs: expect.objectContaining({ amount: 1000, currency: 'XOF', outcome: 'SUCCESS' }),
+      ours: expect.objectContaining({ amount: 5000, outcome: 'PENDING', status: 'PENDING' }),
+    });
+    expect(await sys.db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'PENDING', providerTxId: null, providerState: 'PENDING' });
+    expect(await sys.db.journalEntry.count({ where: { transactionId: t.id } })).toBe(entries);
+    expect(await sys.db.transactionEvent.count({ where: { transactionId: t.id, toStatus: { in: ['SUCCESS', 'FAILED'] } } })).toBe(0);
+
+    // The same webhook for our own amount is applied as it came.
+    const own = await waveCashin();
+    expect(mocks.controls.wave.complete(own.providerSessionId!)).toBe(true);
+    expect(await finalStatus(own.id)).toMatchObject({ status: 'SUCCESS', provider_tx_id: expect.any(String) });
+    expect(await decidedBy(own.id)).toBe('operator-result:callback');
+    expect(await casesOf(own.id)).toEqual([]);
+  });
+});
+
+describe('Orange mp: only Orange\'s own 404 says a payment was never received', () => {
+  it('a push unanswered on every attempt whose status query meets a proxy\'s 404 (HTML) waits PENDING, and Orange\'s status decides it when the customer approves', async () => {
+    const mp = mocks.controls.orangeMp;
+    // Every pay reaches Orange and its answer is lost (the first pays, the later ones are refused as a used token);
+    // then the last attempt's status query gets a proxy's page instead of Orange's answer.
+    mp.fault('pay', { kind: 'drop-after' }, 4);
+    mp.fault('status', PROXY_NOT_FOUND_PAGE);
+    // 09: the customer approves the prompt late (the mocks' late delay, 5 s).
+    const accepted = await cashin('+237691234509');
+    const pending = await waitFor(async () => {
+      const t = await sys.db.transaction.findUniqueOrThrow({ where: { id: accepted.transaction_id } });
+      return t.status !== 'INITIATED' && t.status !== 'CREATED' ? t : undefined;
+    }, { what: `the push of ${accepted.transaction_id} decided after its last attempt` });
+    expect(pending).toMatchObject({ status: 'PENDING', failureCode: null });
+    expect((await sys.db.transactionEvent.findFirstOrThrow({ where: { transactionId: pending.id, toStatus: 'PENDING' } })).cause).toBe('push-timeout:outcome-unknown');
+
+    expect(await finalStatus(accepted.transaction_id)).toMatchObject({ status: 'SUCCESS', provider_tx_id: expect.any(String) });
+    expect(mp.paysFor(pending.providerReference)).toBe(1);
+    // Credited, not held in suspense as the late success of a FAILED cash-in would be.
+    expect(await sys.db.refund.count({ where: { transactionId: pending.id } })).toBe(0);
   });
 });
 

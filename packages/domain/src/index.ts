@@ -18,3 +18,4 @@ export * from './deployment-mode.js';
 export * from './operator-account-fields.js';
 export * from './late-success.js';
 export * from './reconciliation.js';
+export * from './pending-causes.js';

@@ -14,6 +14,18 @@ export interface OperatorResult {
    * NOT_ENOUGH_FUNDS is INSUFFICIENT_BALANCE). Absent: derived from the interface's codes (54321 + cause).
    */
   failureCode?: FailureCode | null;
+  /**
+   * What the operator says it moved, when its answer names it (Wave's session: amount and currency). A confirmed
+   * payment is applied only if it is the cash-in's own amount and currency (confirmationDiffers); absent: the
+   * answer names none (the simulator's callback, a hint's status answer of most operators), nothing to compare.
+   */
+  reported?: ReportedAmount | null;
+}
+
+export interface ReportedAmount {
+  /** In the currency's units (XOF and XAF have no minor unit). */
+  amount: number;
+  currency: string;
 }
 
 export interface ResultOutcome {

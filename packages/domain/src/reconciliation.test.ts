@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import {
-  automaticResolution, categorize, holdingDifference, matchRecords, ourOutcome, totalsByCategory,
+  automaticResolution, categorize, confirmationDiffers, holdingDifference, matchRecords, ourOutcome, totalsByCategory,
   type OperatorRecord, type OurRecord, type RecordKind, type RecordOutcome,
 } from './reconciliation.js';
 
@@ -118,5 +118,17 @@ describe('matchRecords', () => {
       const totals = totalsByCategory(pairs);
       expect(Object.values(totals).reduce((n, c) => n + c.count, 0)).toBe(pairs.length);
     }));
+  });
+});
+
+describe('confirmationDiffers: a confirmed payment held to the day\'s comparison before it is applied', () => {
+  const ours = { reference: 'MP1', amount: 5000, currency: 'XOF' };
+  it.each([
+    ['our amount and currency', { amount: 5000, currency: 'XOF' }, false],
+    ['another amount', { amount: 1000, currency: 'XOF' }, true],
+    ['another currency', { amount: 5000, currency: 'XAF' }, true],
+    ['a fraction more', { amount: 5000.5, currency: 'XOF' }, true],
+  ])('%s: differs %s', (_what, reported, differs) => {
+    expect(confirmationDiffers(ours, reported)).toBe(differs);
   });
 });

@@ -92,6 +92,19 @@ export function categorize(ours: OurRecord | null, theirs: OperatorRecord | null
   throw new Error('categorize needs at least one side');
 }
 
+/**
+ * Whether a payment the operator confirms, with the amount it says it moved, differs from our cash-in as
+ * applying it would make it (collected): the reconciliation's own comparison (categorize), so a callback or a
+ * status answer is held to the same rule as the day's records. Such a confirmation is never applied (the
+ * merchant would be credited an amount the customer did not pay, or its return refund the wrong one): it is a
+ * case for a person, like an AMOUNT_DIFFERS of the day.
+ */
+export function confirmationDiffers(ours: { reference: string; amount: number; currency: string }, reported: { amount: number; currency: string }): boolean {
+  const collected: OurRecord = { kind: 'CASHIN', reference: ours.reference, operatorTxId: null, amount: ours.amount, currency: ours.currency, outcome: 'SUCCESS', status: 'SUCCESS' };
+  const theirs: OperatorRecord = { kind: 'CASHIN', reference: ours.reference, operatorTxId: null, amount: reported.amount, currency: reported.currency, outcome: 'SUCCESS' };
+  return categorize(collected, theirs) === 'AMOUNT_DIFFERS';
+}
+
 export interface MatchedPair {
   kind: RecordKind;
   /** Our reference, or the operator's key of a record unknown to us (`op:<operatorTxId>` or its reference). */

@@ -1,13 +1,15 @@
 /**
- * Where the operator posts results for a payment. The simulator signs its callbacks and names the
- * payment in them: one route. The real operators' routes name their account (operator and country,
- * whose adapter reads the callback) and, for operators whose callbacks are unsigned and per request
- * (MTN, Orange), the payment: a callback is then only a hint about that payment, never applied as such.
+ * Where the operator posts results for a payment: the route of the operator account it goes through
+ * (operator and country), whose adapter reads the callback with that account's secret, so a callback is
+ * proved by the secret of the payment's own account. The simulator signs its callbacks and names the
+ * payment in them: its account's route. For operators whose callbacks are unsigned and per request (MTN,
+ * Orange), the route names the payment too: a callback is then only a hint about that payment, never
+ * applied as such.
  */
 export function callbackUrlFor(base: string, t: { operator: string; countryCode: string; providerReference: string }): string {
-  const root = base.replace(/\/$/, '');
-  if (t.operator === 'SIMULATOR') return `${root}/operator/callbacks/simulator`;
-  return `${accountCallbackUrl(root, t)}/${encodeURIComponent(t.providerReference)}`;
+  const account = accountCallbackUrl(base, t);
+  if (t.operator === 'SIMULATOR') return account;
+  return `${account}/${encodeURIComponent(t.providerReference)}`;
 }
 
 /** The account's own route: what an operator with one registered webhook URL per account (Wave) is given. */

@@ -153,7 +153,11 @@ async function serveCallbacks(
   app.disable('x-powered-by');
   app.use(httpMetrics(metrics));
   app.get('/health', liveness);
-  app.use(operatorCallbackRouter({ simulator: adapters.simulatorAdapter(), adapters, results, applyNow: (job) => inline.run(() => applyNow(job)), replays, callbacks, now, logger }));
+  // Only the simulator's global route asks it (payments pushed before each had its account's route).
+  const paymentAccount = (providerReference: string) => ctx.db.transaction.findUnique({ where: { providerReference }, select: { countryCode: true, operator: true } });
+  app.use(operatorCallbackRouter({
+    simulator: adapters.simulatorAdapter(), adapters, paymentAccount, results, applyNow: (job) => inline.run(() => applyNow(job)), replays, callbacks, now, logger,
+  }));
   const { server, port } = await listen(app, env.OPERATOR_BRIDGE_PORT);
   ctx.onStopIntake(() => new Promise<void>((resolve) => server.close(() => resolve())));
   ctx.onRelease(() => results.close());

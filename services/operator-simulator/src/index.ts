@@ -123,4 +123,5 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
 
 export { demoMockAccounts, mockUrls, startOperatorMocks, type MockAccount, type MockUrls, type OperatorMocksOptions, type RunningOperatorMocks } from './mocks/operator-mocks.js';
 export type { MockPaymentRecord, MockRecords, MockTransferRecord } from './mocks/records.js';
+export { PROXY_NOT_FOUND_PAGE, WSO2_SEND_TIMEOUT, type OrangeFault } from './mocks/orange-shared/faults.js';
 export { STATEMENT_HEADER, type PlantedChange, type UnknownRecordChange } from './mocks/statement.js';

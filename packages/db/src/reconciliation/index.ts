@@ -1,6 +1,7 @@
 export { saveOperatorRecords, forgetStatusRecord, operatorRecordsFor, type AccountKey, type DatedOperatorRecord, type RecordSource } from './operator-records.js';
 export { ourMovementsFor, type OurMovement } from './our-records.js';
-export { recordDay, reconciliationSlot, type DayPair, type DaySummary } from './record-day.js';
+export { recordDay, recordPairCase, reconciliationSlot, type DayPair, type DaySummary } from './record-day.js';
+export { recordReportedDifference } from './reported-difference.js';
 export { CaseChangedError, resolveCase, type CaseVerdict, type ResolvedCase } from './resolve-case.js';
 export {
   listReconciliationRuns, listReconciliationCases, findReconciliationCase,

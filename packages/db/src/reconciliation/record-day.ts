@@ -63,7 +63,7 @@ export async function recordDay(
   return runTransaction(db, async (tx) => {
     // One run of an account at a time (the daily job, a re-query on another replica, the admin command):
     // two would both find no case and insert one each, or record older pairs over newer ones.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`reconciliation:${account.countryCode}:${account.operator}`}, 0))`;
+    await lockAccount(tx, account);
     const pairs = typeof pairsOf === 'function' ? await pairsOf(tx) : pairsOf;
     // A movement first seen unknown to us (its operator key) or by the operator's id, then paired with ours:
     // its earlier case, under that other key, is the same movement's.
@@ -105,6 +105,25 @@ export async function recordDay(
   });
 }
 
+
+/** One writer of an account's cases at a time: two would both find no case and insert one each. */
+async function lockAccount(tx: Tx, account: AccountKey): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`reconciliation:${account.countryCode}:${account.operator}`}, 0))`;
+}
+
+/**
+ * The case of one pair seen outside a day's run (a confirmation whose amount differs, when it came), in the
+ * caller's database transaction: under the account's lock, under the key a run of the day uses and by the same
+ * rules (settleCase), so the day's run finds it as its own and goes on from it. The run's counts are not touched.
+ */
+export async function recordPairCase(tx: Tx, account: AccountKey, date: string, pair: DayPair, now = new Date()): Promise<void> {
+  await lockAccount(tx, account);
+  const [found] = await tx.$queryRaw<CaseRow[]>`
+    SELECT id, kind, record_key, state, resolution, posted_amount FROM reconciliation_cases
+     WHERE country_code = ${account.countryCode} AND operator = ${account.operator} AND kind = ${pair.kind} AND record_key = ${pair.key}
+     FOR UPDATE`;
+  await settleCase(tx, account, date, pair, found ?? null, holdingDifference(pair), null, now);
+}
 
 /** The keys a pair's operator record would have had alone (unknown to us): its reference, or its id. */
 function otherKeys(pair: DayPair): string[] {

@@ -8,6 +8,7 @@ export { applyOperatorResult, applyOperatorResultIfUnchanged } from './apply-ope
 export { settleOperatorResult, type SettledResult } from './settle-operator-result.js';
 export { moveNow, type MoveNowOptions } from './move-now.js';
 export { moveToNextCheck, nextPendingCheck, pendingForCheck } from './pending-checks.js';
+export { pendingCauseOf } from './pending-cause.js';
 export { readTransaction } from './transaction-row.js';
 export { searchTransactions, type TransactionSearch, type SearchPage } from './search-transactions.js';
 export { transactionTimeline, type TimelineItem } from './transaction-timeline.js';

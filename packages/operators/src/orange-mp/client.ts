@@ -102,6 +102,8 @@ export class OrangeMpAdapter implements OperatorAdapter {
     if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the status query`);
     const result = resultFromStatusResponse(res.status, res.data);
     if (result) return { result, data: res.data };
+    // A 404 that is not Orange's own not-found (isMpNotFound) says nothing about the payment: unknown, never "not received".
+    if (res.status === 404) throw new OperatorUnavailableError(`404 outside Orange's protocol to the status query: ${bodyText(res.data)}`);
     if (res.status >= 400) throw refusal('status', res);
     throw new OperatorUnavailableError(`unexpected status answer: ${res.status} ${bodyText(res.data)}`);
   }

@@ -1,5 +1,5 @@
 import { OperatorRefusedError } from '../operator-adapter.js';
-import { mpDataOf, resultFromStatusResponse, resultOfMpData, subscriberMsisdnOf, type MpData } from './mapping.js';
+import { isMpNotFound, mpDataOf, resultFromStatusResponse, resultOfMpData, subscriberMsisdnOf, type MpData } from './mapping.js';
 
 describe('Orange mp status mapping table', () => {
   const d = (over: Partial<MpData> & { message?: string | null }) => ({ payToken: 'MP1', status: 'PENDING' as const, ...over });
@@ -28,8 +28,27 @@ describe('Orange mp wire answers', () => {
     expect(mpDataOf({ message: 'ok', data: { payToken: 'MP1', status: 'WHATEVER' } })).toBeNull();
     expect(resultFromStatusResponse(200, { data: null })).toBeNull();
   });
-  it('404 is found: false', () => {
+  it('Orange\'s own 404 (its {message, data} envelope with no data) is found: false', () => {
     expect(resultFromStatusResponse(404, { message: 'Transaction introuvable', data: null })).toMatchObject({ found: false, providerState: 'PENDING' });
+    expect(isMpNotFound(404, { message: 'Transaction introuvable', data: null })).toBe(true);
+  });
+  it.each([
+    ['a proxy\'s HTML page', '<html><head><title>404 Not Found</title></head><body><center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>'],
+    ['an empty body', ''],
+    ['no body at all', undefined],
+    ['the WSO2 gateway\'s fault for a path it does not route', { fault: { code: 404, message: 'No matching resource found for given API Request', description: 'The requested resource is not available.' } }],
+    ['the envelope with the gateway\'s fault beside it', { message: 'Not Found', data: null, fault: { code: 404 } }],
+    ['the envelope carrying payment data (not a not-found)', { message: 'Transaction introuvable', data: { payToken: 'MP1', status: 'PENDING' } }],
+    ['the envelope without a message', { data: null }],
+    ['the envelope with an empty message', { message: '', data: null }],
+    ['another JSON shape', { error: 'not_found' }],
+  ])('a 404 with %s is not Orange\'s not-found: outside the protocol (an unknown outcome)', (_what, body) => {
+    expect(isMpNotFound(404, body)).toBe(false);
+    expect(resultFromStatusResponse(404, body)).toBeNull();
+  });
+  it('the envelope with no data under another status is not a not-found', () => {
+    expect(isMpNotFound(200, { message: 'Transaction introuvable', data: null })).toBe(false);
+    expect(resultFromStatusResponse(200, { message: 'Transaction introuvable', data: null })).toBeNull();
   });
   it.each([['+237699000001', '699000001'], ['237699000001', '699000001'], ['699000001', '699000001']])('subscriberMsisdn of %s is %s', (msisdn, expected) => {
     expect(subscriberMsisdnOf(msisdn)).toBe(expected);

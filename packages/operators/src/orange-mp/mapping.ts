@@ -115,8 +115,25 @@ export function resultOfMpData(d: MpData & { message?: string | null }): Operato
   }
 }
 
+/**
+ * Orange mp's own "no such pay token". Every answer of the mp API is its envelope `{message, data}` (karibu-cap's
+ * CashInInitializationResponse and ProviderCashInResponse; y-note.cm); the contract mock answers an unknown token
+ * `404 {message: 'Transaction introuvable', data: null}`. No source shows Orange's wording of it, so the shape
+ * decides, not the text: a 404 in that envelope with a message and no payment data. Anything else answering 404
+ * is not Orange's word on the payment: the WSO2 gateway's `{fault: {code, message, description}}` (a path it does
+ * not route: a wrong base URL or API version), a proxy's or load balancer's HTML page, an empty body. Read as
+ * "never received", one of those would fail for good a cash-in whose prompt the customer may still approve (mp
+ * has no refund API: the money would wait in suspense for a person); it is an unknown outcome instead.
+ */
+const notFoundSchema = Joi.object({ message: Joi.string().min(1).required(), data: Joi.valid(null).required(), fault: Joi.forbidden() }).unknown(true).required();
+
+export function isMpNotFound(status: number, data: unknown): boolean {
+  return status === 404 && !notFoundSchema.validate(data, { convert: false }).error;
+}
+
+/** A status answer as a result; null outside the protocol (a 404 that is not Orange's own included). */
 export function resultFromStatusResponse(status: number, data: unknown): (OperatorResult & { found: boolean }) | null {
-  if (status === 404) return NOT_FOUND_AT_OPERATOR;
+  if (isMpNotFound(status, data)) return NOT_FOUND_AT_OPERATOR;
   if (status !== 200) return null;
   const d = mpDataOf(data);
   return d && { found: true, ...resultOfMpData(d) };

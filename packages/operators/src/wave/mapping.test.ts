@@ -36,15 +36,18 @@ describe('Wave checkout session -> OperatorResult, one row each', () => {
     if (state !== 'PENDING') expect(outcomeOfOperatorResult(result!)).toMatchObject({ to: 'FAILED', failureCode });
   });
 
-  it('complete + succeeded -> OK / 200 with the Wave transaction id: a success the domain credits', () => {
+  it('complete + succeeded -> OK / 200 with the Wave transaction id and what Wave collected: a success the domain credits once compared', () => {
     const result = resultFromSession(session({ checkout_status: 'complete', payment_status: 'succeeded', transaction_id: 'TAH.1' }))!;
-    expect(result).toEqual({ providerState: 'OK', providerTxnStatus: '200', providerTxId: 'TAH.1', failureReason: null, failureCode: null });
+    expect(result).toEqual({
+      providerState: 'OK', providerTxnStatus: '200', providerTxId: 'TAH.1', failureReason: null, failureCode: null, reported: { amount: 1000, currency: 'XOF' },
+    });
     expect(outcomeOfOperatorResult(result)).toMatchObject({ to: 'SUCCESS' });
   });
 
   it.each([
     ['succeeded without a transaction id', { checkout_status: 'complete', payment_status: 'succeeded', transaction_id: null }],
     ['succeeded on a session still open', { checkout_status: 'open', payment_status: 'succeeded', transaction_id: 'T' }],
+    ['succeeded without a plain amount', { checkout_status: 'complete', payment_status: 'succeeded', transaction_id: 'T', amount: '1 000' }],
   ] as const)('%s is outside the protocol (null), never a success', (_name, over) => {
     expect(resultFromSession(session(over))).toBeNull();
   });

@@ -94,6 +94,9 @@ function failure(state: 'canceled' | 'KO', txnStatus: string, failureCode: Failu
   return { providerState: state, providerTxnStatus: txnStatus, providerTxId: null, failureReason: bounded(reason), failureCode };
 }
 
+/** Wave's amounts: strings of digits (docs.wave.com/checkout: "1000"). */
+const PLAIN_AMOUNT = /^\d+(\.\d+)?$/;
+
 /**
  * One session -> one result. A failed attempt leaves the session open (the customer may try again), so an
  * open session with a last_payment_error already reads as that failure: the client closes the session
@@ -101,8 +104,12 @@ function failure(state: 'canceled' | 'KO', txnStatus: string, failureCode: Failu
  */
 export function resultFromSession(s: WaveSession): OperatorResult | null {
   if (s.payment_status === 'succeeded') {
-    if (s.checkout_status !== 'complete' || !s.transaction_id) return null;
-    return { providerState: 'OK', providerTxnStatus: '200', providerTxId: s.transaction_id, failureReason: null, failureCode: null };
+    // What Wave collected, compared with the cash-in before it is credited: a succeeded session without a plain amount is outside the protocol.
+    if (s.checkout_status !== 'complete' || !s.transaction_id || !PLAIN_AMOUNT.test(s.amount)) return null;
+    return {
+      providerState: 'OK', providerTxnStatus: '200', providerTxId: s.transaction_id, failureReason: null, failureCode: null,
+      reported: { amount: Number(s.amount), currency: s.currency },
+    };
   }
   const error = s.last_payment_error;
   if (error) {

@@ -22,6 +22,18 @@ export interface OperatorResultJob {
    * route (jobs queued before the field existed).
    */
   operator?: string;
+  /**
+   * The country of the operator account whose route took it (its secret verified it): with `operator`, the
+   * account. A signed result is applied only to a payment of that account. Absent: a job queued before the
+   * field existed (the operator alone is compared, as then), or a result for no known payment.
+   */
+  country?: string;
+  /**
+   * What the operator says it moved, when its result names it (Wave's webhook): a confirmed payment of another
+   * amount or currency than the cash-in's is not applied but kept as a reconciliation case. Absent: nothing to
+   * compare (most results; jobs queued before the field existed).
+   */
+  reported?: { amount: number; currency: string } | null;
 }
 
 export const operatorResults = defineQueue({
@@ -35,6 +47,8 @@ export const operatorResults = defineQueue({
     failure_reason: Joi.string().max(200).allow(null).required(),
     source: Joi.string().valid('callback', 'status-query', 'hint').required(),
     operator: Joi.string().pattern(/^[A-Z][A-Z0-9_]{1,31}$/),
+    country: Joi.string().pattern(/^[A-Z]{2}$/),
+    reported: Joi.object({ amount: Joi.number().min(0).max(1e12).required(), currency: Joi.string().pattern(/^[A-Z]{3}$/).required() }).allow(null),
   }),
   jobOptions: {
     attempts: 8,

@@ -1,6 +1,6 @@
 import type { Db } from '@mm/db';
 import { createCashin, transition, type TransitionPatch } from '@mm/db/transactions';
-import type { OperatorResult } from '@mm/domain';
+import { PENDING_CAUSES, type OperatorResult, type PendingCause } from '@mm/domain';
 import type { ExpiryCheckJob } from '@mm/queues';
 import { createLogger } from '@mm/observability';
 import { OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
@@ -41,9 +41,13 @@ describe('expiry check of a PENDING cash-in', () => {
   beforeAll(async () => { fixture = await createMerchantTestDatabase(); db = fixture.db; });
   afterAll(async () => { await fixture.close(); });
 
-  /** A PENDING cash-in: acknowledged by the operator (a session), or adopted with its outcome unknown (none). */
-  const pending = (order: string, sessionId: string | null) => pendingCashin(db, fixture.merchantId, order,
-    sessionId ? 'operator-ack' : 'push-timeout:outcome-unknown', { providerSessionId: sessionId, expiresAt: new Date() });
+  /**
+   * A PENDING cash-in as the bridge moved it: acknowledged (operator-ack), adopted after a timeout because the
+   * status knew it, or with its outcome unknown; with the operator's session id when it gave one (MTN never does).
+   */
+  const pendingAs = (order: string, cause: PendingCause, sessionId: string | null) => pendingCashin(db, fixture.merchantId, order,
+    cause, { providerSessionId: sessionId, expiresAt: new Date() });
+  const pending = (order: string, sessionId: string | null) => pendingAs(order, sessionId ? PENDING_CAUSES.acknowledged : PENDING_CAUSES.outcomeUnknown, sessionId);
   const check = (adapter: OperatorAdapter, t: { id: string; outboxId: string }) =>
     expiryChecksHandler({ db, adapters: oneAdapter(adapter), afterCommit: noEffects, logger: createLogger('test', 'silent') })(
       { outbox_id: t.outboxId, transaction_id: t.id, kind: 'expiry' }, lastTry);
@@ -83,6 +87,26 @@ describe('expiry check of a PENDING cash-in', () => {
       expect((await db.outbox.findUniqueOrThrow({ where: { id: t.outboxId } })).completedAt).toBeInstanceOf(Date);
     }
     expect(questions).toBe(0);
+  });
+
+  it('expires an acknowledged push without a session id (MTN gives none) that the operator no longer knows: a late payment can still credit it', async () => {
+    const t = await pendingAs('acked-no-session-not-found', PENDING_CAUSES.acknowledged, null);
+    await check(operatorAnswering(notFound), t);
+    expect(await row(t.id)).toMatchObject({ status: 'EXPIRED', failureCode: null });
+    expect((await db.transactionEvent.findFirstOrThrow({ where: { transactionId: t.id, toStatus: 'EXPIRED' } })).cause).toBe('expiry');
+  });
+
+  it('expires a push adopted after its timeout because the operator\'s status knew it, when the operator no longer knows it', async () => {
+    const t = await pendingAs('known-after-timeout-not-found', PENDING_CAUSES.knownAfterTimeout, null);
+    await check(operatorAnswering(notFound), t);
+    expect(await row(t.id)).toMatchObject({ status: 'EXPIRED', failureCode: null });
+  });
+
+  it('fails OPERATOR_UNAVAILABLE a push whose outcome was unknown although its operator id was stored before it (Orange mp\'s pay token)', async () => {
+    const t = await pendingAs('unknown-with-pay-token', PENDING_CAUSES.outcomeUnknown, 'MP260101ABCDEF0123');
+    await check(operatorAnswering(notFound), t);
+    expect(await row(t.id)).toMatchObject({ status: 'FAILED', failureCode: 'OPERATOR_UNAVAILABLE', providerSessionId: 'MP260101ABCDEF0123' });
+    expect((await db.transactionEvent.findFirstOrThrow({ where: { transactionId: t.id, toStatus: 'FAILED' } })).cause).toBe('expiry-check:operator-unknown');
   });
 
   it('expires an acknowledged push the operator no longer knows, as before', async () => {

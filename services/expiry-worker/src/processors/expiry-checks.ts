@@ -1,21 +1,25 @@
 import type { Job } from 'bullmq';
 import { completeOutbox, type Db, type Tx } from '@mm/db';
-import { applyOperatorResult, moveToNextCheck, nextPendingCheck, pendingForCheck, transition, type TransitionRequest } from '@mm/db/transactions';
+import { applyOperatorResult, moveToNextCheck, nextPendingCheck, pendingCauseOf, pendingForCheck, transition, type TransitionRequest } from '@mm/db/transactions';
+import { pushWasTaken } from '@mm/domain';
 import { OperatorUnavailableError, paymentLookupOf, type OperatorAdapters } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type ExpiryCheckJob } from '@mm/queues';
 import type { Logger } from '@mm/observability';
 import { commitStep } from '@mm/worker-runtime';
 
 /**
- * What the expiry check decides when the operator gave no result. A push whose acknowledgement never
- * came (no session: its outcome was unknown) that the operator says it never received was never sent:
- * FAILED / OPERATOR_UNAVAILABLE, as decisions 4 says. Anything else expires.
+ * What the expiry check decides when the operator gave no result. A push whose outcome was unknown (the
+ * bridge never had its acknowledgement: PENDING_CAUSES.outcomeUnknown) that the operator says it never
+ * received was never sent: FAILED / OPERATOR_UNAVAILABLE, as decisions 4 says. Anything else expires: a push
+ * the operator took and now does not find (MTN forgets a request; it gives no session id to tell by) may
+ * still be paid, and a late payment credits an EXPIRED cash-in. "Taken" is what the bridge recorded, not a
+ * session id: MTN never gives one, and Orange mp's pay token is stored before the push is even sent.
  */
-function expiryMove(t: { id: string; providerSessionId: string | null }, status: { found: boolean } | null): TransitionRequest {
-  if (status && !status.found && t.providerSessionId === null) {
-    return { transactionId: t.id, to: 'FAILED', cause: 'expiry-check:operator-unknown', patch: { failureCode: 'OPERATOR_UNAVAILABLE' } };
+function expiryMove(transactionId: string, status: { found: boolean } | null, pushTaken: boolean): TransitionRequest {
+  if (status && !status.found && !pushTaken) {
+    return { transactionId, to: 'FAILED', cause: 'expiry-check:operator-unknown', patch: { failureCode: 'OPERATOR_UNAVAILABLE' } };
   }
-  return { transactionId: t.id, to: 'EXPIRED', cause: 'expiry' };
+  return { transactionId, to: 'EXPIRED', cause: 'expiry' };
 }
 
 /**
@@ -54,6 +58,8 @@ export function expiryChecksHandler(deps: { db: Db; adapters: OperatorAdapters; 
       if (!isFinalAttempt(job)) throw err;
       deps.logger.warn({ err, transaction_id: t.id, unavailable: err instanceof OperatorUnavailableError }, 'no operator answer for the final status check; expiring');
     }
+    // Only when the operator does not know the payment: what the bridge recorded of its push decides.
+    const pushTaken = payload.kind === 'expiry' && status && !status.found ? pushWasTaken(await pendingCauseOf(deps.db, t.id)) : true;
     await commitStep(deps, async (tx) => {
       const decided = status?.found ? await applyOperatorResult(tx, t.id, status, `${payload.kind === 'poll' ? 'status-poll' : 'expiry-check'}:operator-result`) : null;
       if (decided) {
@@ -62,7 +68,7 @@ export function expiryChecksHandler(deps: { db: Db; adapters: OperatorAdapters; 
       }
       // A poll that finds the customer still deciding changes nothing; only the expiry check decides.
       if (payload.kind === 'poll') return untilNext(tx);
-      const expired = await transition(tx, expiryMove(t, status));
+      const expired = await transition(tx, expiryMove(t.id, status, pushTaken));
       await completeOutbox(tx, outboxId);
       return expired;
     });

@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
 import { completeOutbox, type Db, type Transaction } from '@mm/db';
 import { applyOperatorResult, transition, type TransitionRequest } from '@mm/db/transactions';
+import { PENDING_CAUSES, type PendingCause } from '@mm/domain';
 import { OperatorRefusedError, paymentLookupOf, type CustomerAction, type OperatorAdapter, type OperatorAdapters, type UssdPushRequest } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type OperatorRequestJob } from '@mm/queues';
 import { commitMove, commitStep } from '@mm/worker-runtime';
@@ -74,7 +75,7 @@ async function push(deps: OperatorRequestsDeps, t: Transaction, outboxId: string
     return;
   }
   if (ack.accepted) {
-    const moved = await commitMove(deps, pendingMove(deps, t.id, 'operator-ack', ack.providerSessionId, now, ack.customerAction), { completes: outboxId });
+    const moved = await commitMove(deps, pendingMove(deps, t.id, PENDING_CAUSES.acknowledged, ack.providerSessionId, now, ack.customerAction), { completes: outboxId });
     if (moved?.seen) deps.seenPending?.remember(moved.seen);
     return;
   }
@@ -112,7 +113,7 @@ async function decideAfterLastAttempt(deps: OperatorRequestsDeps, adapter: Opera
     // Known and decided: applied. Known but undecided (PENDING, or an OK without its 200), or no answer: PENDING.
     const decided = known === 'no answer' ? null : await applyOperatorResult(tx, t.id, known, 'push-timeout:operator-result');
     const unknown = known === 'no answer' || !known.found;
-    return decided ?? transition(tx, pendingMove(deps, t.id, unknown ? 'push-timeout:outcome-unknown' : 'push-timeout:operator-ack', null, now));
+    return decided ?? transition(tx, pendingMove(deps, t.id, unknown ? PENDING_CAUSES.outcomeUnknown : PENDING_CAUSES.knownAfterTimeout, null, now));
   }, { completes: outboxId });
 }
 
@@ -135,7 +136,7 @@ async function prepared(deps: OperatorRequestsDeps, adapter: OperatorAdapter, t:
 }
 
 /** The push is with the customer: PENDING, its expiry check and status polls scheduled. */
-function pendingMove(deps: OperatorRequestsDeps, transactionId: string, cause: string, sessionId: string | null, now: () => number, customerAction?: CustomerAction): TransitionRequest & { ofType: 'CASHIN' } {
+function pendingMove(deps: OperatorRequestsDeps, transactionId: string, cause: PendingCause, sessionId: string | null, now: () => number, customerAction?: CustomerAction): TransitionRequest & { ofType: 'CASHIN' } {
   return {
     transactionId, to: 'PENDING', cause, ofType: 'CASHIN',
     patch: {

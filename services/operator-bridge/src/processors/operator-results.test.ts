@@ -181,6 +181,19 @@ describe('operator result OK without its 200', () => {
     expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'PENDING', providerTxId: null });
   });
 
+  it('a result signed by the same operator\'s account of another country (its own secret) is not applied: only the payment\'s own account is asked', async () => {
+    const t = await pendingCashin('other-country-signature', 'WAVE');
+    let asked = 0;
+    const adapter = { queryStatus: async () => { asked++; return { found: true, providerState: 'PENDING' as const, providerTxnStatus: null, providerTxId: null, failureReason: null }; } };
+    const signedInSenegal: OperatorResultJob = { ...okWithout200(t.providerReference), provider_txn_status: '200', operator: 'WAVE', country: 'SN' };
+    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapters: oneAdapter(adapter) })(signedInSenegal);
+    expect(asked).toBe(1);
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'PENDING', providerTxId: null });
+    // Signed by its own account (WAVE in CI): applied as it came.
+    await operatorResultsHandler({ db, afterCommit: noEffects, logger, adapters: oneAdapter(noStatus) })({ ...signedInSenegal, country: 'CI' });
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'SUCCESS', providerTxId: 'MP7' });
+  });
+
   it('a result signed by the payment\'s own operator is applied as it came', async () => {
     const t = await pendingCashin('own-signature', 'WAVE');
     const signed: OperatorResultJob = { ...okWithout200(t.providerReference), provider_txn_status: '200', operator: 'WAVE' };

@@ -1,6 +1,6 @@
 import type { Db, Transaction } from '@mm/db';
 import {
-  applyOperatorResultIfUnchanged, lockForMove, readTransaction, settleOperatorResult, type HeldLateSuccess, type LockedTransaction,
+  applyOperatorResultIfUnchanged, lockForMove, readTransaction, settleOperatorResult, type HeldLateSuccess, type LockedTransaction, type SettledResult,
 } from '@mm/db/transactions';
 import { isConfirmedPayment, needsStatusConfirmation, type OperatorResult } from '@mm/domain';
 import { paymentLookupOf, type OperatorAdapter, type OperatorAdapters } from '@mm/operators';
@@ -51,6 +51,7 @@ async function takeResult(deps: OperatorResultsDeps, payload: OperatorResultJob,
     providerTxId: payload.provider_tx_id,
     failureReason: payload.failure_reason,
     providerSessionId: payload.provider_session_id,
+    reported: payload.reported ?? null,
   };
   // A hint (an unsigned callback) and an OK without its 200 are only reasons to ask the payment's own operator.
   if (payload.source === 'hint' || needsStatusConfirmation(received)) return takeAfterRead(deps, payload, received, { operatorAllowed });
@@ -70,7 +71,7 @@ async function takeResult(deps: OperatorResultsDeps, payload: OperatorResultJob,
 async function applyAsSeen(deps: OperatorResultsDeps, payload: OperatorResultJob, received: Result): Promise<boolean> {
   const seen = await deps.seenPending?.take(payload.provider_reference);
   if (!seen || seen.status !== 'PENDING') return false;
-  if (signedByAnother(payload, seen.operator)) return false;
+  if (signedByAnother(payload, seen)) return false;
   const moved = await applyOperatorResultIfUnchanged(deps.db, seen, received, `operator-result:${payload.source}`);
   if (moved === null || moved === 'changed') return false;
   await deps.afterCommit.run([moved]);
@@ -87,7 +88,7 @@ async function applyUnderLock(deps: OperatorResultsDeps, payload: OperatorResult
   let row: LockedTransaction | null = null;
   const step = await commitStep(deps, async (tx) => {
     row = await lockForMove(tx, { providerReference: payload.provider_reference });
-    if (!row || row.type !== 'CASHIN' || signedByAnother(payload, row.operator)) {
+    if (!row || row.type !== 'CASHIN' || signedByAnother(payload, row)) {
       row = null;
       return null;
     }
@@ -96,16 +97,20 @@ async function applyUnderLock(deps: OperatorResultsDeps, payload: OperatorResult
   // Assigned inside the step, which control-flow analysis does not follow.
   const taken = row as LockedTransaction | null;
   if (!taken) return false;
-  if (isConfirmedPayment(received) && !step?.moved) await reportCapturedButFailed(deps, taken.id, payload.provider_reference, step?.held ?? null);
+  await reportUnmoved(deps, taken.id, payload.provider_reference, received, step);
   return true;
 }
 
 /**
- * A callback signed by another operator than the payment's: its secret proves nothing about this
- * payment. A status answer was asked of the payment's own operator; a hint is signed by nobody.
+ * A callback signed by another operator account than the payment's (another operator, or the same one in
+ * another country, with its own secret): that secret proves nothing about this payment. A status answer
+ * was asked of the payment's own account; a hint is signed by nobody. A job without the account's country
+ * (queued before it was carried) is held to its operator alone, as it was then.
  */
-function signedByAnother(payload: OperatorResultJob, paymentOperator: string): boolean {
-  return payload.source === 'callback' && (payload.operator ?? 'SIMULATOR') !== paymentOperator;
+function signedByAnother(payload: OperatorResultJob, payment: { operator: string; countryCode: string }): boolean {
+  if (payload.source !== 'callback') return false;
+  if ((payload.operator ?? 'SIMULATOR') !== payment.operator) return true;
+  return payload.country !== undefined && payload.country !== payment.countryCode;
 }
 
 /** Any result: the row read first, the operator asked when the result alone cannot be applied. */
@@ -120,19 +125,19 @@ async function takeAfterRead(deps: OperatorResultsDeps, payload: OperatorResultJ
     deps.logger.warn({ transaction_id: t.id, providerReference: payload.provider_reference, source: payload.source }, 'operator result for a cash-out reference ignored');
     return true;
   }
-  // A result signed by another operator than the payment's (its secret proves nothing about this payment)
+  // A result signed by another account than the payment's (its secret proves nothing about this payment)
   // is only a reason to ask the payment's own operator, as a hint is.
-  const foreign = signedByAnother(payload, t.operator);
+  const foreign = signedByAnother(payload, t);
   const askOperator = payload.source === 'hint' || foreign || needsStatusConfirmation(received);
   if (askOperator && !operatorAllowed) return false;
-  if (foreign) deps.logger.warn({ transaction_id: t.id, operator: t.operator, signedBy: payload.operator ?? 'SIMULATOR' }, 'signed result from another operator than the payment\'s: taken as a hint');
+  if (foreign) deps.logger.warn({ transaction_id: t.id, operator: t.operator, country: t.countryCode, signedBy: payload.operator ?? 'SIMULATOR', signedIn: payload.country ?? null }, 'signed result from another operator account than the payment\'s: taken as a hint');
   const result = payload.source === 'hint' || foreign ? await decidedStatus(deps, t) : askOperator ? await confirmedByStatus(deps, t) : received;
   if (!result) return true;
   const cause = result === received ? `operator-result:${payload.source}` : 'operator-result:status-confirmation';
   // Refused by the state machine because the cash-in is FAILED, the money goes back, in the same database
   // transaction as the result's other effects would have been (decisions 13).
   const step = await commitStep(deps, (tx) => settleOperatorResult(tx, t.id, result, cause), { rawStatements: true });
-  if (isConfirmedPayment(result) && !step?.moved) await reportCapturedButFailed(deps, t.id, payload.provider_reference, step?.held ?? null);
+  await reportUnmoved(deps, t.id, payload.provider_reference, result, step);
   return true;
 }
 
@@ -160,6 +165,16 @@ async function confirmedByStatus(deps: OperatorResultsDeps, t: Transaction): Pro
   });
   if (!status) deps.logger.warn(where, 'operator result OK without 200 not confirmed by its status: not credited');
   return status;
+}
+
+/** A confirmed payment that did not credit the cash-in: another amount than its own, or a late success of a FAILED one. */
+async function reportUnmoved(deps: OperatorResultsDeps, transactionId: string, providerReference: string, result: Result, step: SettledResult | null): Promise<void> {
+  if (!isConfirmedPayment(result) || step?.moved) return;
+  if (step?.amountDiffers) {
+    deps.logger.warn({ transaction_id: transactionId, providerReference, reported: result.reported }, 'operator confirmed another amount or currency than the cash-in\'s: not applied, kept as a reconciliation case');
+    return;
+  }
+  await reportCapturedButFailed(deps, transactionId, providerReference, step?.held ?? null);
 }
 
 /**

@@ -1,6 +1,6 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { Counter, Logger } from '@mm/observability';
-import type { CallbackHint, OperatorAdapter, OperatorAdapters, VerifiedCallback } from '@mm/operators';
+import type { AccountKey, CallbackHint, OperatorAdapter, OperatorAdapters, VerifiedCallback } from '@mm/operators';
 import type { OperatorResultJob, QueueProducer } from '@mm/queues';
 
 export interface CallbackReplays {
@@ -19,6 +19,8 @@ export interface OperatorCallbackDeps {
   simulator: OperatorAdapter;
   /** The operator accounts' adapters: /operator/callbacks/{operator}/{country}[/{reference}]. */
   adapters: OperatorAdapters;
+  /** The account a payment went through, by its provider reference; null when there is no such payment. */
+  paymentAccount(providerReference: string): Promise<AccountKey | null>;
   results: QueueProducer<OperatorResultJob>;
   /**
    * Applies a signed result in the request, within its bound (InlineApplies); false, or a failure: it
@@ -34,11 +36,23 @@ export interface OperatorCallbackDeps {
 
 const raw = express.raw({ type: () => true, limit: '16kb' });
 
-function jobOf(result: VerifiedCallback | CallbackHint, operator: string): OperatorResultJob {
+/** The account whose route (and secret) took a callback; no country: the global simulator route, for no known payment. */
+interface CallbackAccount {
+  /** What its replay keys are kept under (the route's own spelling: `ci:mtn`). */
+  key: string;
+  operator: string;
+  country?: string;
+}
+
+const accountOf = (a: AccountKey): CallbackAccount => ({ key: `${a.countryCode.toLowerCase()}:${a.operator.toLowerCase()}`, operator: a.operator, country: a.countryCode });
+
+function jobOf(result: VerifiedCallback | CallbackHint, account: CallbackAccount): OperatorResultJob {
+  const { operator } = account;
+  const country = account.country ? { country: account.country } : {};
   if ('hint' in result) {
     return {
       provider_reference: result.partnerReference, provider_state: 'PENDING', provider_txn_status: null,
-      provider_tx_id: null, provider_session_id: null, failure_reason: null, source: 'hint', operator,
+      provider_tx_id: null, provider_session_id: null, failure_reason: null, source: 'hint', operator, ...country,
     };
   }
   return {
@@ -50,6 +64,8 @@ function jobOf(result: VerifiedCallback | CallbackHint, operator: string): Opera
     failure_reason: result.failureReason,
     source: 'callback',
     operator,
+    ...country,
+    ...(result.reported ? { reported: result.reported } : {}),
   };
 }
 
@@ -67,12 +83,14 @@ function jobOf(result: VerifiedCallback | CallbackHint, operator: string): Opera
  */
 export function operatorCallbackRouter(deps: OperatorCallbackDeps): Router {
   const router = Router();
-  const take = async (req: Request, res: Response, adapter: OperatorAdapter, account: { key: string; operator: string }, path: string) => {
-    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const result = adapter.parseCallback(body, req.headers, deps.now(), path);
+  const bodyOf = (req: Request) => (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+  const invalid = (res: Response) => {
+    deps.callbacks.inc({ outcome: 'invalid' });
+    res.status(401).json({ error: { code: 'INVALID_SIGNATURE', message: 'callback signature or timestamp is not valid' } });
+  };
+  const take = async (res: Response, result: VerifiedCallback | CallbackHint | null, account: CallbackAccount) => {
     if (!result) {
-      deps.callbacks.inc({ outcome: 'invalid' });
-      res.status(401).json({ error: { code: 'INVALID_SIGNATURE', message: 'callback signature or timestamp is not valid' } });
+      invalid(res);
       return;
     }
     const replayKey = `${account.key}:${result.replayKey}`;
@@ -81,7 +99,7 @@ export function operatorCallbackRouter(deps: OperatorCallbackDeps): Router {
       res.status(200).json({ received: true, duplicate: true });
       return;
     }
-    const job = jobOf(result, account.operator);
+    const job = jobOf(result, account);
     const applied = !('hint' in result) && deps.applyNow !== undefined && (await deps.applyNow(job).catch((err: unknown) => {
       deps.logger.warn({ err, providerReference: job.provider_reference }, 'operator result not applied in the callback; queued for the worker');
       return false;
@@ -92,8 +110,34 @@ export function operatorCallbackRouter(deps: OperatorCallbackDeps): Router {
     deps.callbacks.inc({ outcome: applied ? 'applied' : 'queued' });
     res.status(200).json({ received: true });
   };
+  const adapterOf = (account: AccountKey) => deps.adapters.adapterFor(account).catch((err: unknown) => {
+    deps.logger.warn({ err, operator: account.operator, country: account.countryCode }, 'callback for an operator account that cannot be used');
+    return null;
+  });
 
-  router.post('/operator/callbacks/simulator', raw, (req, res) => take(req, res, deps.simulator, { key: 'simulator', operator: 'SIMULATOR' }, ''));
+  /**
+   * The simulator's callbacks before each payment was given its account's route (callbackUrlFor): payments in
+   * flight then, and anyone posting here. Verified with the settings' secret, then held to the payment's own
+   * account: its adapter must verify the same bytes too, so the settings' secret moves only the payments of an
+   * account that uses it (no secret of its own), never one of an account with its own secret. A payment this
+   * bridge does not know is taken as before (and ignored by the worker).
+   */
+  router.post('/operator/callbacks/simulator', raw, async (req, res) => {
+    const body = bodyOf(req);
+    const result = deps.simulator.parseCallback(body, req.headers, deps.now(), '');
+    const account = result && !('hint' in result) ? await deps.paymentAccount(result.partnerReference) : null;
+    if (!result || !account) {
+      await take(res, result, { key: 'simulator', operator: 'SIMULATOR' });
+      return;
+    }
+    const own = (await adapterOf(account))?.parseCallback(body, req.headers, deps.now(), '') ?? null;
+    if (!own || 'hint' in own || own.partnerReference !== result.partnerReference) {
+      deps.logger.warn({ providerReference: result.partnerReference, operator: account.operator, country: account.countryCode }, 'simulator callback not signed with the secret of its payment\'s account: refused');
+      invalid(res);
+      return;
+    }
+    await take(res, own, accountOf(account));
+  });
 
   // MTN says to allow PUT as well as POST for its callbacks.
   router.all('/operator/callbacks/:operator/:country{/*rest}', raw, async (req, res) => {
@@ -105,16 +149,14 @@ export function operatorCallbackRouter(deps: OperatorCallbackDeps): Router {
     const rest = (req.params as { rest?: string[] }).rest ?? [];
     // Our references are 22 characters: anything longer names no payment (and would not fit the queue's job).
     const adapter = /^[a-z][a-z0-9_]{1,31}$/.test(operator) && /^[a-z]{2}$/.test(country) && rest.join('/').length <= 100
-      ? await deps.adapters.adapterFor({ countryCode: country.toUpperCase(), operator: operator.toUpperCase() }).catch((err: unknown) => {
-        deps.logger.warn({ err, operator, country }, 'callback for an operator account that cannot be used');
-        return null;
-      })
+      ? await adapterOf({ countryCode: country.toUpperCase(), operator: operator.toUpperCase() })
       : null;
     if (!adapter) {
       res.status(404).json({ error: { code: 'NOT_FOUND', message: 'no such operator account' } });
       return;
     }
-    await take(req, res, adapter, { key: `${country}:${operator}`, operator: operator.toUpperCase() }, rest.join('/'));
+    const result = adapter.parseCallback(bodyOf(req), req.headers, deps.now(), rest.join('/'));
+    await take(res, result, { key: `${country}:${operator}`, operator: operator.toUpperCase(), country: country.toUpperCase() });
   });
   return router;
 }

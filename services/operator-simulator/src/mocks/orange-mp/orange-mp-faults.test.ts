@@ -1,6 +1,6 @@
 import { OperatorUnavailableError } from '@mm/operators';
 import { waitFor } from '@mm/testing';
-import { WSO2_SEND_TIMEOUT } from '../orange-shared/faults.js';
+import { PROXY_NOT_FOUND_PAGE, WSO2_SEND_TIMEOUT } from '../orange-shared/faults.js';
 import { startMpHarness, type MpHarness } from './harness.js';
 
 describe('Orange mp adapter against the mp mock: tokens, faults, notifications', () => {
@@ -58,6 +58,19 @@ describe('Orange mp adapter against the mp mock: tokens, faults, notifications',
     await expect(h.adapter.pushUssd(req)).resolves.toMatchObject({ accepted: true, providerSessionId });
     expect(h.mock.control.paysFor(req.partnerReference)).toBe(1);
     await expect(h.settled(req)).resolves.toMatchObject({ providerState: 'OK' });
+  });
+
+  it('a status query answered 404 by something other than Orange (a proxy\'s HTML page, the gateway\'s fault) is OperatorUnavailableError, not "never received"', async () => {
+    const { req } = await h.pay(h.request('06'));
+    h.mock.control.fault('status', PROXY_NOT_FOUND_PAGE);
+    await expect(h.adapter.queryStatus(req)).rejects.toBeInstanceOf(OperatorUnavailableError);
+    h.mock.control.fault('status', { kind: 'status', status: 404, body: { fault: { code: 404, message: 'No matching resource found for given API Request', description: 'The requested resource is not available.' } } });
+    await expect(h.adapter.queryStatus(req)).rejects.toBeInstanceOf(OperatorUnavailableError);
+    // Reconciliation's record of it is no "Orange does not know it" either.
+    h.mock.control.fault('status', PROXY_NOT_FOUND_PAGE);
+    await expect(h.adapter.recordOf({ kind: 'CASHIN', reference: req.partnerReference, payment: { ...req, providerTxId: null }, amount: req.amount, currency: req.currency })).rejects.toBeInstanceOf(OperatorUnavailableError);
+    // Orange's own answer for the token, once the path is right again.
+    await expect(h.adapter.queryStatus(req)).resolves.toMatchObject({ found: true, providerState: 'PENDING' });
   });
 
   it('a hanging operator is OperatorUnavailableError after our timeout', async () => {

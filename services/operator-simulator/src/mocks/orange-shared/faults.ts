@@ -66,3 +66,14 @@ export const WSO2_SEND_TIMEOUT: OrangeFault = {
   contentType: 'application/xml',
   body: '<am:fault xmlns:am="http://wso2.org/apimanager"><am:code>101504</am:code><am:type>Status report</am:type><am:message>Runtime Error</am:message><am:description>Send timeout</am:description></am:fault>',
 };
+
+/**
+ * A 404 that is not Orange's: the HTML page of a proxy or load balancer in front of the API (a route it lost,
+ * a backend it cannot reach). It says nothing about the payment (isMpNotFound in @mm/operators).
+ */
+export const PROXY_NOT_FOUND_PAGE: OrangeFault = {
+  kind: 'status',
+  status: 404,
+  contentType: 'text/html',
+  body: '<html><head><title>404 Not Found</title></head><body><center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>',
+};

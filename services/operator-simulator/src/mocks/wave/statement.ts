@@ -1,5 +1,5 @@
 import type { RecordOutcome } from '@mm/domain';
-import { plantedTxId, type PlantedChange, type StatementLine } from '../statement.js';
+import { plantedTxId, type PlantedChange, type Plants, type StatementLine } from '../statement.js';
 import type { MockPayout } from './payout-book.js';
 import type { MockSession } from './session-book.js';
 
@@ -51,6 +51,16 @@ export function plantedSession(view: Record<string, unknown>, s: MockSession, ch
     ...view, checkout_status: 'complete', payment_status: 'succeeded', last_payment_error: null,
     transaction_id: s.transaction_id ?? plantedTxId(s.client_reference ?? s.id),
   };
+}
+
+/**
+ * A session as its webhook event tells it: an amount planted on it is Wave's word everywhere, its signed events
+ * included (a test's webhook of another amount); a planted outcome or drop is its books' word (statement, list,
+ * reads), while the event still announces what the customer did.
+ */
+export function eventSession(view: Record<string, unknown>, plants: Plants): Record<string, unknown> {
+  const change = plants.on({ reference: typeof view.client_reference === 'string' ? view.client_reference : null });
+  return change?.type === 'amount' ? { ...view, amount: String(change.amount) } : view;
 }
 
 /** A payout (GET, search) once a difference is planted on it; null when planted away. */

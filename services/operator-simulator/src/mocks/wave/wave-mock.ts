@@ -39,7 +39,7 @@ import { PayoutBook, type MockPayout } from './payout-book.js';
 import { SessionBook } from './session-book.js';
 import { waveRecords } from './records.js';
 import { Plants, statementRoutes } from '../statement.js';
-import { waveStatementLines } from './statement.js';
+import { eventSession, waveStatementLines } from './statement.js';
 import type { MockRecords } from '../records.js';
 import { WebhookSender, type Delivery, type WebhookFault } from './webhook-sender.js';
 
@@ -105,13 +105,13 @@ export function createWaveMock(options: WaveMockOptions = {}): { app: express.Ex
     staleBySeconds: options.staleWebhookBySeconds ?? 600, timers, now,
   });
   const delays = { outcomeDelayMs: options.outcomeDelayMs ?? 2_000, lateConfirmDelayMs: options.lateConfirmDelayMs ?? 60_000 };
+  const plants = new Plants(now);
   const sessions = new SessionBook({
     timers, now, sessionLifetimeMs: options.sessionLifetimeMs ?? 30 * 60_000, ...delays, autoPay: options.autoPay ?? true,
-    announce: (type, data) => webhooks.announce(type, data), journal: options.records,
+    announce: (type, data) => webhooks.announce(type, eventSession(data, plants)), journal: options.records,
   });
   const payoutFeeRate = options.payoutFeeRate ?? 0.01;
   const payouts = new PayoutBook({ timers, now, ...delays, feeRate: payoutFeeRate, journal: options.records });
-  const plants = new Plants(now);
   const transactions = { checkoutFeeRate: options.checkoutFeeRate ?? 0.01, payoutFeeRate, openingBalance: options.openingBalance ?? 1_000_000, currency: options.walletCurrency ?? 'XOF', pageSize: options.transactionsPageSize ?? 100 };
   const faults = new FaultQueue();
   const auth = { apiKey: options.apiKey ?? DEMO_WAVE_API_KEY, revoked: false };

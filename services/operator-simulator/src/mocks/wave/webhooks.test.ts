@@ -26,6 +26,19 @@ describe('Wave webhooks from the mock, verified by the adapter\'s parseCallback'
     });
   });
 
+  it('an amount planted on a checkout is what its signed event and its reads tell: the result reports Wave\'s amount, not ours', async () => {
+    const req = checkout('06');
+    const ack = await h.adapter.pushUssd(req);
+    const sessionId = ack.accepted ? ack.providerSessionId! : '';
+    const planted = await fetch(`${h.mock.url}/_mock/plant`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ reference: req.partnerReference, change: { type: 'amount', amount: 1 } }) });
+    expect(planted.status).toBe(204);
+    h.mock.control.complete(sessionId);
+    const [event] = await waitFor(() => { const mine = h.receiver.requests.filter((r) => r.body.includes(req.partnerReference)); return mine.length > 0 && mine; }, { what: 'the Wave event' });
+    expect(JSON.parse(event!.body)).toMatchObject({ type: 'checkout.session.completed', data: { amount: '1', currency: 'XOF' } });
+    expect(h.parse(event!)).toMatchObject({ providerState: 'OK', providerTxnStatus: '200', reported: { amount: 1, currency: 'XOF' } });
+    await expect(h.adapter.queryStatus({ ...req, providerSessionId: sessionId })).resolves.toMatchObject({ providerState: 'OK', reported: { amount: 1, currency: 'XOF' } });
+  });
+
   it('checkout.session.payment_failed is only a hint: the session stays payable, the status query (which expires it) decides', async () => {
     const { req, events } = await eventsFor('02');
     expect(JSON.parse(events[0]!.body)).toMatchObject({ type: 'checkout.session.payment_failed' });

@@ -127,7 +127,7 @@ describe('through PgBouncer in transaction pooling mode', () => {
       const entry = await bouncer.url({ dbname: fixture.database.name, statementTimeoutMs: 0, lockTimeoutMs: 0 });
       const env = parseEnv(commonSchema, { DATABASE_URL: `${entry}?pgbouncer=true`, DATABASE_DIRECT_URL: fixture.database.url, DB_POOL_SIZE: '8' });
       expect(env.DB_POOLING).toBe('transaction');
-      const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: 'test' });
+      const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: 'test', deploymentMode: 'sandbox', secretBox: null });
       opened.push(db);
       const results = await createCashins(db, 'flagged', 50);
       expect(refusals(results)).toEqual([]);
@@ -141,7 +141,7 @@ describe('through PgBouncer in transaction pooling mode', () => {
       const env = parseEnv(commonSchema, { DATABASE_URL: entry, DB_POOL_SIZE: '8' });
       expect(env.DB_POOLING).toBe('direct');
       const told: { problem: string; err: Error }[] = [];
-      const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: 'test', onMisconfiguration: (problem, err) => told.push({ problem, err }) });
+      const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: 'test', deploymentMode: 'sandbox', secretBox: null, onMisconfiguration: (problem, err) => told.push({ problem, err }) });
       opened.push(db);
       const refused = refusals(await createCashins(db, 'unflagged', 50));
       // What was seen: most cash-ins answered 500 (a named statement unknown on, or already on, the server connection).

@@ -79,8 +79,9 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
     await c.expect(sys.api, cashin({ amount: 50 }), 422);
     await c.expect(sys.api, cashin(), 415, { contentType: 'text/plain' });
     await c.expect(sys.api, { ...cashin(), body: () => JSON.stringify({ motif: 'x'.repeat(70_000) }) }, 413);
-    // Routing: Moov has no account (422); MTN Côte d'Ivoire is seeded disabled until configured (503).
-    await c.expect(sys.api, cashin({ customer_msisdn: '+2250112345678' }), 422);
+    // Routing: Moov named has no account (422; a Moov number alone goes to the sandbox's simulator); MTN
+    // Côte d'Ivoire is seeded disabled until configured (503).
+    await c.expect(sys.api, cashin({ customer_msisdn: '+2250112345678', operator: 'MOOV' }), 422);
     await c.expect(sys.api, cashin({ customer_msisdn: '+2250512345601' }), 503);
   });
 

@@ -29,6 +29,8 @@ export const TABLE_RETENTION = {
   operator_records: 'kept',
   reconciliation_runs: 'kept',
   reconciliation_cases: 'kept',
+  // One row, updated in place by the read replicas' probes (read-replica.ts): nothing to prune.
+  replica_heartbeat: 'kept',
 } as const;
 
 export type PrunedTable = { [T in keyof typeof TABLE_RETENTION]: (typeof TABLE_RETENTION)[T] extends 'pruned' ? T : never }[keyof typeof TABLE_RETENTION];

@@ -125,16 +125,22 @@ describe('backoffice operator accounts', () => {
     expect(await account('CI', 'ORANGE')).toEqual(before);
     expect(await audit('CI:ORANGE')).toHaveLength(auditBefore);
 
-    expect(await client.post('/operators/CI/ORANGE/config', { base_url: 'https://api.orange.example', settings: '{"merchantKey": "m-1", "country": "civ"}' }))
+    // A sandbox (the fixture's mode): Orange's production path on Orange's host is refused, nothing changed.
+    const live = await client.post('/operators/CI/ORANGE/config', { base_url: 'https://api.orange.example', settings: '{"merchantKey": "m-1", "country": "civ"}' });
+    expect([live.status, live.text.includes("Refused in a sandbox deployment: the account CI ORANGE is set up for its operator&#39;s live system")]).toEqual([409, true]);
+    expect(await account('CI', 'ORANGE')).toEqual(before);
+    expect(await audit('CI:ORANGE')).toHaveLength(auditBefore);
+
+    expect(await client.post('/operators/CI/ORANGE/config', { base_url: 'https://api.orange.example', settings: '{"merchantKey": "m-1", "country": "civ", "countryPath": "dev"}' }))
       .toMatchObject({ status: 303, location: '/operators?done=config' });
-    expect(await account('CI', 'ORANGE')).toMatchObject({ baseUrl: 'https://api.orange.example', settings: { merchantKey: 'm-1', country: 'civ' } });
+    expect(await account('CI', 'ORANGE')).toMatchObject({ baseUrl: 'https://api.orange.example', settings: { merchantKey: 'm-1', country: 'civ', countryPath: 'dev' } });
     const page = await client.get('/operators');
     expect(rowOf(page.text, 'CI:ORANGE')).toContain('<td>https://api.orange.example</td>');
     expect(rowOf(page.text, 'CI:ORANGE')).toContain('&quot;country&quot;: &quot;civ&quot;');
 
     expect((await audit('CI:ORANGE')).map((a) => [a.action, a.before, a.after])).toEqual([
       ['operator_account.update', { prefixes: ['+22507'] }, { prefixes: ['+2250799', '+22507', '+22508'] }],
-      ['operator_account.update', { baseUrl: null, settings: {} }, { baseUrl: 'https://api.orange.example', settings: { merchantKey: 'm-1', country: 'civ' } }],
+      ['operator_account.update', { baseUrl: null, settings: {} }, { baseUrl: 'https://api.orange.example', settings: { merchantKey: 'm-1', country: 'civ', countryPath: 'dev' } }],
     ]);
   });
 

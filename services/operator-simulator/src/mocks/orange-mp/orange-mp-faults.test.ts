@@ -71,6 +71,8 @@ describe('Orange mp adapter against the mp mock: tokens, faults, notifications',
     await expect(h.adapter.recordOf({ kind: 'CASHIN', reference: req.partnerReference, payment: { ...req, providerTxId: null }, amount: req.amount, currency: req.currency })).rejects.toBeInstanceOf(OperatorUnavailableError);
     // Orange's own answer for the token, once the path is right again.
     await expect(h.adapter.queryStatus(req)).resolves.toMatchObject({ found: true, providerState: 'PENDING' });
+    // Its pay token expires and Orange notifies it: heard here, not by a later test's notification fault.
+    await waitFor(() => h.notificationsFor(req.partnerReference).length === 1 || undefined, { what: 'the expired payment\'s notification' });
   });
 
   it('a hanging operator is OperatorUnavailableError after our timeout', async () => {

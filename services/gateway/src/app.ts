@@ -116,6 +116,6 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use('/api/v1', api);
 
   app.use(notFound);
-  app.use(errorHandler(deps.logger, { unavailableRetryAfterS: deps.unavailableRetryAfterS, onUnavailable: (err) => deps.databaseOutage?.seen(err) }));
+  app.use(errorHandler(deps.logger, { unavailableRetryAfterS: deps.unavailableRetryAfterS, onDatabaseUnavailable: (err) => deps.databaseOutage?.seen(err) }));
   return app;
 }

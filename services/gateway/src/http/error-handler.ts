@@ -69,8 +69,8 @@ function fromDependencies(err: unknown, retryAfterS: number): DomainError | null
 export interface ErrorHandlerOptions {
   /** Retry-After of a 503 SERVICE_UNAVAILABLE (SERVICE_UNAVAILABLE_RETRY_AFTER_S). */
   unavailableRetryAfterS?: number;
-  /** Hears each dependency failure answered 503 (the gateway's DatabaseOutage). */
-  onUnavailable?(err: unknown): void;
+  /** Hears each database failure answered 503 (the gateway's DatabaseOutage); Redis's are not told. */
+  onDatabaseUnavailable?(err: unknown): void;
 }
 
 export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}): ErrorRequestHandler {
@@ -82,7 +82,7 @@ export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}):
     // Logged with its cause, as a warning: one line per refused request while a dependency is down.
     if (unavailable) {
       logger.warn({ err, request_id: requestIdOf(res), path: req.path }, 'dependency unavailable; answered 503');
-      options.onUnavailable?.(err);
+      if (isDatabaseUnavailable(err)) options.onDatabaseUnavailable?.(err);
     }
     else if (!known) logger.error({ err, request_id: requestIdOf(res), path: req.path }, 'unhandled error');
     if (error.retryAfterS !== undefined) res.setHeader('Retry-After', String(error.retryAfterS));

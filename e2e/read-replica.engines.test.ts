@@ -108,7 +108,6 @@ describe('exports on the read replica', () => {
       // What the standby's own positions say: all it received is replayed, as they would say for ever.
       expect(await replayed()).toBe(true);
       await waitFor(async () => (await metric(gateway.internalUrl, 'mm_db_replica_in_use')) === 0 || undefined, { what: 'the cut replica out of use' });
-      const cutFor = Date.now();
       expect(await exportOf(gateway.api)).toContain(made.order);
       expect(await metric(gateway.internalUrl, 'mm_db_replica_reads_total', { target: 'primary' })).toBeGreaterThanOrEqual(1);
       expect(await metric(gateway.internalUrl, 'mm_db_replica_up')).toBe(1);
@@ -117,7 +116,6 @@ describe('exports on the read replica', () => {
       expect(lag).toBeGreaterThan(2);
       await waitFor(async () => ((await metric(gateway.internalUrl, 'mm_db_replica_lag_seconds'))! >= lag + 1.5) || undefined,
         { what: 'the lag to grow as the cut lasts', timeoutMs: 10_000 });
-      expect(Date.now() - cutFor).toBeGreaterThanOrEqual(1000);
       expect(await replayed()).toBe(true);
     } finally {
       await standby.cutReplication(false);

@@ -104,8 +104,6 @@ describe('initiateCashin: the answer after the acknowledgement', () => {
       sent.length = 0;
       const answer = initiateCashin(waitingDeps(outage), fixture.merchantId, body('outage-1'));
       await waitFor(() => sent.some((q) => /INSERT INTO transactions/i.test(q)) || undefined, { what: 'the cash-in committed' });
-      // A lock out of time is one request's, not an outage: the wait goes on.
-      outage.seen(Object.assign(new Error('canceling statement due to lock timeout'), { code: '55P03' }));
       setImmediate(() => outage.seen(connectionEnded()));
       const { transaction } = await answer;
       expect(transaction.status).toBe('CREATED');

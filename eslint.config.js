@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', '**/.turbo/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', '**/.turbo/**', 'containers/.cache/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

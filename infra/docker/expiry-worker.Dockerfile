@@ -10,12 +10,18 @@ FROM ${NODE_IMAGE} AS build
 # Same pnpm as `packageManager` in package.json (pnpm would otherwise fetch that version itself).
 ARG PNPM_VERSION=10.34.9
 ENV CI=true
-RUN npm install -g pnpm@${PNPM_VERSION} && npm cache clean --force
+# Behind a TLS-intercepting proxy, its CA as an optional build secret (`--secret id=extra_ca,src=<pem>`):
+# the two steps that download read it, and no layer keeps it (infra/README.md, "Building behind a proxy").
+RUN --mount=type=secret,id=extra_ca,required=false \
+    if [ -s /run/secrets/extra_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/extra_ca; fi \
+ && npm install -g pnpm@${PNPM_VERSION} && npm cache clean --force
 WORKDIR /app
 # Download every package of the lockfile into the store first: this layer is reused until the
 # lockfile (or the root manifest) changes, whatever source file was edited.
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
-RUN pnpm fetch --store-dir /pnpm/store
+RUN --mount=type=secret,id=extra_ca,required=false \
+    if [ -s /run/secrets/extra_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/extra_ca; fi \
+ && pnpm fetch --store-dir /pnpm/store
 COPY . .
 # Dev dependencies are installed in this stage only: @mm/db's postinstall runs `prisma generate` (prisma
 # is a devDependency of @mm/db; PRISMA_SCHEMA_ENGINE_BINARY=/bin/false is set by that script), and esbuild,

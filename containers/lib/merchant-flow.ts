@@ -1,0 +1,89 @@
+/**
+ * What a merchant does against a running stack, through its published ports only: the README's signed
+ * curl cash-in (run as the README prints it), the transaction read back until SUCCESS, its webhook in the
+ * demo inbox with a valid signature, a refund, a back-office login.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DEMO_MERCHANT, DEMO_STAFF } from '@mm/config';
+import { signedClient, waitFor, type ApiResponse } from '@mm/testing';
+import { ROOT, run } from './podman.js';
+
+export const GATEWAY = 'http://127.0.0.1:3000';
+export const BACKOFFICE = 'http://127.0.0.1:3001';
+export const INBOX = 'http://127.0.0.1:3004';
+
+export interface Merchant { key: string; secret: string }
+export const DEMO: Merchant = { key: DEMO_MERCHANT.apiKey, secret: DEMO_MERCHANT.apiSecret };
+
+export const api = (merchant: Merchant = DEMO) => signedClient(`${GATEWAY}/api/v1`, merchant.key, merchant.secret);
+
+/** The README's first shell block under "Try it: a signed cash-in with curl", exactly as printed there. */
+export function readmeCashInScript(): string {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Try it: a signed cash-in with curl'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section);
+  if (!block) throw new Error('README: no sh block under "Try it: a signed cash-in with curl"');
+  return block[1]!;
+}
+
+/** Runs the README's curl cash-in and returns the gateway's answer (202 with the transaction). */
+export async function readmeCashIn(): Promise<{ transaction_id: string; status: string }> {
+  const out = await run('bash', ['-euo', 'pipefail', '-c', readmeCashInScript()], { env: process.env, timeoutMs: 60_000 });
+  const answer = JSON.parse(out) as { data?: { transaction_id: string; status: string } };
+  if (!answer.data?.transaction_id) throw new Error(`README cash-in: unexpected answer ${out}`);
+  return answer.data;
+}
+
+export async function waitForStatus(path: string, wanted: string, merchant: Merchant = DEMO, timeoutMs = 60_000): Promise<ApiResponse> {
+  const call = api(merchant);
+  let last: ApiResponse | undefined;
+  return waitFor(async () => {
+    last = await call('GET', path);
+    return last.body?.data?.status === wanted ? last : undefined;
+  }, { what: `${path} to be ${wanted} (last: ${last?.status} ${last?.text.slice(0, 300)})`, timeoutMs, intervalMs: 500 });
+}
+
+/** The demo inbox's record of a webhook for this transaction and status, signature checked by the inbox. */
+export async function waitForInboxWebhook(transactionId: string, status: string, timeoutMs = 60_000): Promise<{ signature_valid: boolean; body: Record<string, unknown> }> {
+  return waitFor(async () => {
+    const inbox = (await (await fetch(`${INBOX}/webhooks`)).json()) as { data: Array<{ signature_valid: boolean; body: Record<string, unknown> }> };
+    return inbox.data.find((e) => e.body?.transaction_id === transactionId && e.body?.status === status);
+  }, { what: `the ${status} webhook of ${transactionId} in the demo inbox`, timeoutMs, intervalMs: 500 });
+}
+
+/** A full cash-in: the README's curl, SUCCESS read back, the webhook in the inbox. */
+export async function cashInToSuccess(): Promise<string> {
+  const { transaction_id: id, status } = await readmeCashIn();
+  if (status !== 'PENDING') throw new Error(`README cash-in answered ${status}`);
+  await waitForStatus(`/payments/${id}`, 'SUCCESS');
+  const webhook = await waitForInboxWebhook(id, 'SUCCESS');
+  if (!webhook.signature_valid) throw new Error(`the SUCCESS webhook of ${id} has an invalid signature`);
+  return id;
+}
+
+/** Logs in to the back-office with the demo admin (CSRF token, session cookie) and opens its home page. */
+export async function backofficeLogin(email: string = DEMO_STAFF.users[0].email, password: string = DEMO_STAFF.password): Promise<{ status: number; page: string }> {
+  const jar = new Map<string, string>();
+  const cookies = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const keep = (res: Response) => {
+    for (const c of res.headers.getSetCookie()) {
+      const pair = c.split(';')[0] ?? '';
+      const i = pair.indexOf('=');
+      jar.set(pair.slice(0, i), pair.slice(i + 1));
+    }
+  };
+  let res = await fetch(`${BACKOFFICE}/login`, { headers: { cookie: cookies() } });
+  keep(res);
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await res.text())?.[1];
+  if (!csrf) throw new Error('back-office: no CSRF token on /login');
+  res = await fetch(`${BACKOFFICE}/login`, {
+    method: 'POST', redirect: 'manual',
+    headers: { cookie: cookies(), 'content-type': 'application/x-www-form-urlencoded', origin: BACKOFFICE },
+    body: new URLSearchParams({ _csrf: csrf, email, password }),
+  });
+  keep(res);
+  if (res.status !== 303) throw new Error(`back-office: login answered ${res.status}`);
+  res = await fetch(`${BACKOFFICE}/`, { headers: { cookie: cookies() }, redirect: 'manual' });
+  return { status: res.status, page: await res.text() };
+}

@@ -1,0 +1,73 @@
+/**
+ * Podman's Docker-compatible API on a socket of its own (`podman system service`), for Docker Compose,
+ * and the healthchecks that Docker's daemon would run. Podman runs a container's HEALTHCHECK from a
+ * systemd timer; on a machine without systemd it warns and never runs it, so a health-gated
+ * `depends_on` would wait for ever. The ticker below runs each running container's check every
+ * interval (`podman healthcheck run`, which records the result as Docker's daemon does), nothing more.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { waitFor } from '@mm/testing';
+import { podman, startProcess } from './podman.js';
+
+export interface PodmanApi {
+  /** DOCKER_HOST for Docker Compose. */
+  dockerHost: string;
+  close(): Promise<void>;
+}
+
+export async function startPodmanApi(): Promise<PodmanApi> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'mm-podman-api-'));
+  const socket = path.join(dir, 'podman.sock');
+  const service = startProcess('podman', ['system', 'service', '--time=0', `unix://${socket}`]);
+  const dockerHost = `unix://${socket}`;
+  await waitFor(async () => {
+    if (service.child.exitCode !== null) throw new Error(`podman system service exited: ${service.output()}`);
+    return podman(['--url', dockerHost, 'version']).then(() => true, () => false);
+  }, { what: 'podman system service to answer', timeoutMs: 30_000, intervalMs: 200 });
+  const ticker = startHealthTicker();
+  return {
+    dockerHost,
+    async close() {
+      ticker.stop();
+      await ticker.done;
+      service.child.kill('SIGTERM');
+      await new Promise((r) => (service.child.exitCode !== null ? r(null) : service.child.once('exit', r)));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface Checked { due: number; intervalMs: number; passed: boolean }
+
+function startHealthTicker(): { stop(): void; done: Promise<void> } {
+  let stopped = false;
+  const known = new Map<string, Checked>();
+  const loop = async () => {
+    while (!stopped) {
+      const ids = (await podman(['ps', '-q', '--no-trunc']).catch(() => '')).split('\n').filter(Boolean);
+      const now = Date.now();
+      for (const id of ids) {
+        if (!known.has(id)) {
+          const [c] = JSON.parse(await podman(['inspect', id]).catch(() => '[{}]')) as Array<{ Config?: { Healthcheck?: { Test?: string[]; Interval?: number } } }>;
+          const hc = c?.Config?.Healthcheck;
+          // Interval is in nanoseconds; Docker's default is 30 s. No check (or NONE): never run.
+          const intervalMs = hc?.Test?.length && hc.Test[0] !== 'NONE' ? Math.max(1000, (hc.Interval || 30e9) / 1e6) : Infinity;
+          // Until its first pass, every second (Docker 25's start_interval); then at its own interval.
+          known.set(id, { due: now + 1000, intervalMs, passed: false });
+        }
+        const entry = known.get(id)!;
+        if (entry.intervalMs === Infinity || entry.due > now || stopped) continue;
+        // Unhealthy is an exit status of 1: the status is recorded either way.
+        if (await podman(['healthcheck', 'run', id], { timeoutMs: 60_000 }).then(() => true, () => false)) entry.passed = true;
+        entry.due = Date.now() + (entry.passed ? entry.intervalMs : 1000);
+      }
+      for (const id of known.keys()) if (!ids.includes(id)) known.delete(id);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
+  const done = loop();
+  return { stop: () => { stopped = true; }, done };
+}
+

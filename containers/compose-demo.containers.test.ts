@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ComposeProject, DEMO_VARIABLES, generatedSecrets, waitHealthy, ONE_SHOT_SERVICES, type ContainerState } from './lib/compose.js';
-import { api, backofficeLogin, cashInToSuccess, readmeCashIn, waitForInboxWebhook, waitForStatus } from './lib/merchant-flow.js';
+import { api, BACKOFFICE, backofficeLogin, cashInToSuccess, GATEWAY, readmeCashIn, waitForInboxWebhook, waitForStatus } from './lib/merchant-flow.js';
 import { startPodmanApi, type PodmanApi } from './lib/podman-api.js';
 import { podman } from './lib/podman.js';
 import { recordFigures } from './lib/figures.js';
@@ -54,9 +54,24 @@ describe('docker compose --profile demo up', () => {
     await waitForStatus(`/refunds/${refund.body.data.refund_id}`, 'SUCCESS');
   });
 
-  it('lets the demo admin log in to the back-office', async () => {
+  it('lets the demo admin log in to the back-office, whose Bull dashboard serves its page and scripts (files copied beside the bundle)', async () => {
     const home = await backofficeLogin();
     expect(home.status).toBe(200);
+    const dashboard = await home.get('/queues/');
+    const page = await dashboard.text();
+    expect(dashboard.status).toBe(200);
+    const script = /(?:src|href)="([^"]*static\/[^"]+\.js)"/.exec(page)?.[1];
+    expect(script).toBeDefined();
+    expect((await home.get(new URL(script!, `${BACKOFFICE}/queues/`).pathname)).status).toBe(200);
+  });
+
+  it('serves the API reference\'s Swagger UI files from the gateway image, and /ready and /metrics on the internal port only', async () => {
+    expect((await fetch(`${GATEWAY}/api/v1/docs/assets/swagger-ui-bundle.js`)).status).toBe(200);
+    expect((await fetch(`${GATEWAY}/ready`)).status).toBe(404);
+    expect((await fetch(`${GATEWAY}/metrics`)).status).toBe(404);
+    const internal = await podman(['exec', await demo.containerId('gateway'), 'node', '-e',
+      "fetch('http://127.0.0.1:3100/ready').then(async (r) => console.log(r.status, (await fetch('http://127.0.0.1:3100/metrics')).status))"]);
+    expect(internal.trim()).toBe('200 200');
   });
 
   it('ledger:verify in the one-shot container says the ledger balances', async () => {

@@ -39,7 +39,9 @@ const DPKG_EXCLUDES = [
 const PRUNE = 'rm -rf var/cache/apt/*.bin var/cache/apt/archives/*.deb var/lib/apt/lists/* usr/share/man/* usr/share/info/* var/log/*.log'
   + ' && find usr/share/doc -mindepth 1 ! -name copyright ! -type d -delete && find usr/share/locale -mindepth 1 -maxdepth 1 ! -name locale.alias -exec rm -rf {} +';
 const APT_CONF = 'APT::Install-Recommends "false";\nAPT::Install-Suggests "false";\nDPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/*.bin || true"; };\n';
-const DEBIAN_RECIPE = createHash('sha256').update(JSON.stringify({ suite: 'bookworm', variant: 'minbase', MIRROR, DPKG_EXCLUDES, PRUNE, APT_CONF })).digest('hex').slice(0, 16);
+/** As Docker's debian images set it: `podman import` sets none, and `podman kube play` uses the image's alone. */
+const PATH_ENV = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+const DEBIAN_RECIPE = createHash('sha256').update(JSON.stringify({ suite: 'bookworm', variant: 'minbase', MIRROR, DPKG_EXCLUDES, PRUNE, APT_CONF, PATH_ENV })).digest('hex').slice(0, 16);
 
 export interface BuiltImage {
   name: string;
@@ -68,7 +70,7 @@ async function debianBase(): Promise<boolean> {
       `printf '${APT_CONF.replaceAll('\n', '\\n').replaceAll('"', '\\"')}' > etc/apt/apt.conf.d/slim`,
       PRUNE,
     ].join(' && ')], { cwd: rootfs });
-    await run('sh', ['-c', `tar -C '${rootfs}' -c . | podman import --change 'CMD ["bash"]' --change 'LABEL mm.recipe=${DEBIAN_RECIPE}' - ${DEBIAN_IMAGE}`]);
+    await run('sh', ['-c', `tar -C '${rootfs}' -c . | podman import --change 'ENV ${PATH_ENV}' --change 'CMD ["bash"]' --change 'LABEL mm.recipe=${DEBIAN_RECIPE}' - ${DEBIAN_IMAGE}`]);
   } finally {
     rmSync(rootfs, { recursive: true, force: true });
   }

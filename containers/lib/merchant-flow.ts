@@ -62,8 +62,8 @@ export async function cashInToSuccess(): Promise<string> {
   return id;
 }
 
-/** Logs in to the back-office with the demo admin (CSRF token, session cookie) and opens its home page. */
-export async function backofficeLogin(email: string = DEMO_STAFF.users[0].email, password: string = DEMO_STAFF.password): Promise<{ status: number; page: string }> {
+/** Logs in to the back-office (CSRF token, session cookie) and opens its home page; `get` reads more pages with the session. */
+export async function backofficeLogin(email: string = DEMO_STAFF.users[0].email, password: string = DEMO_STAFF.password): Promise<{ status: number; page: string; get: (path: string) => Promise<Response> }> {
   const jar = new Map<string, string>();
   const cookies = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
   const keep = (res: Response) => {
@@ -84,6 +84,7 @@ export async function backofficeLogin(email: string = DEMO_STAFF.users[0].email,
   });
   keep(res);
   if (res.status !== 303) throw new Error(`back-office: login answered ${res.status}`);
-  res = await fetch(`${BACKOFFICE}/`, { headers: { cookie: cookies() }, redirect: 'manual' });
-  return { status: res.status, page: await res.text() };
+  const get = (p: string) => fetch(new URL(p, BACKOFFICE), { headers: { cookie: cookies() }, redirect: 'manual' });
+  res = await get('/');
+  return { status: res.status, page: await res.text(), get };
 }

@@ -61,7 +61,7 @@ export interface ImageFacts {
 
 export async function inspectImage(ref: string): Promise<ImageFacts> {
   const [image] = JSON.parse(await podman(['image', 'inspect', ref])) as [{
-    Id: string; Size: number; Labels: Record<string, string> | null; HealthCheck?: { Test?: string[] };
+    Id: string; Size: number; Labels: Record<string, string> | null; Healthcheck?: { Test?: string[] };
     Config: { User?: string; Cmd?: string[]; StopSignal?: string; Labels?: Record<string, string> | null };
   }];
   return {
@@ -69,7 +69,7 @@ export async function inspectImage(ref: string): Promise<ImageFacts> {
     size: image.Size,
     user: image.Config.User ?? '',
     labels: image.Labels ?? image.Config.Labels ?? {},
-    healthcheck: image.HealthCheck?.Test ?? null,
+    healthcheck: image.Healthcheck?.Test ?? null,
     cmd: image.Config.Cmd ?? [],
     stopSignal: image.Config.StopSignal ?? '',
   };

@@ -35,14 +35,23 @@ describe('docker compose up: the production stack', () => {
     expect(await containers()).toBe('');
   });
 
-  it('refuses the published development secrets: the services exit naming them, and are never healthy', async () => {
-    production.variables = { ...generatedSecrets(), MASTER_KEY: DEV_MASTER_KEY, OPERATOR_API_TOKEN: SIMULATOR_API_TOKEN, OPERATOR_CALLBACK_SECRET: SIMULATOR_CALLBACK_SECRET };
+  it('refuses the published development secrets: the published MASTER_KEY stops `migrate`, so no service is created; the simulator\'s token and callback secret stop the services that call the operator', async () => {
+    production.variables = { ...generatedSecrets(), MASTER_KEY: DEV_MASTER_KEY };
     try {
-      await production.up().catch(() => undefined);
-      await waitFor(async () => /published development value/.test(await production.compose(['logs', '--no-color', 'gateway', 'operator-bridge'])), {
-        what: 'the gateway and the bridge to name the published secrets', timeoutMs: 120_000, intervalMs: 1000,
-      });
-      for (const service of ['gateway', 'operator-bridge']) {
+      await expect(production.up()).rejects.toThrow(/exited with code 1/);
+      expect(await production.compose(['logs', '--no-color', 'migrate'])).toMatch(/MASTER_KEY holds a published development value/);
+      expect((await production.state('migrate')).exitCode).toBe(1);
+      await expect(production.containerId('gateway')).rejects.toThrow(/no container for gateway/);
+    } finally {
+      await production.down();
+    }
+    production.variables = { ...generatedSecrets(), OPERATOR_API_TOKEN: SIMULATOR_API_TOKEN, OPERATOR_CALLBACK_SECRET: SIMULATOR_CALLBACK_SECRET };
+    try {
+      await production.up();
+      for (const service of ['operator-bridge', 'expiry-worker', 'refund-worker']) {
+        await waitFor(async () => /OPERATOR_API_TOKEN, OPERATOR_CALLBACK_SECRET hold a published development value/.test(await production.compose(['logs', '--no-color', service])), {
+          what: `${service} to name the published secrets`, timeoutMs: 120_000, intervalMs: 1000,
+        });
         expect({ service, health: (await production.state(service)).health }).not.toEqual({ service, health: 'healthy' });
       }
     } finally {

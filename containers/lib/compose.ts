@@ -4,6 +4,7 @@
  * override naming the images built here (containers/compose/*.images.yml).
  */
 import { randomBytes } from 'node:crypto';
+import { parse } from 'yaml';
 import { podman, ROOT, run } from './podman.js';
 import type { PodmanApi } from './podman-api.js';
 
@@ -59,7 +60,10 @@ export class ComposeProject {
 
   /** Removes the containers and the network; the volumes too unless `keepVolumes`. */
   down(keepVolumes = false): Promise<string> {
-    return this.compose(['down', '--remove-orphans', '--timeout', '30', ...(keepVolumes ? [] : ['--volumes'])]);
+    const saved = this.variables;
+    // Compose interpolates the whole file even to remove it: placeholders where a secret is not set.
+    this.variables = { MASTER_KEY: 'unset', SESSION_SECRET: 'unset', OPERATOR_API_TOKEN: 'unset', OPERATOR_CALLBACK_SECRET: 'unset', ...saved };
+    return this.compose(['down', '--remove-orphans', '--timeout', '30', ...(keepVolumes ? [] : ['--volumes'])]).finally(() => { this.variables = saved; });
   }
 
   async containerId(service: string): Promise<string> {
@@ -80,8 +84,10 @@ export class ComposeProject {
     };
   }
 
+  /** The services this project runs: those of its files, but a profile's when the profile is not on. */
   async services(): Promise<string[]> {
-    return (await this.compose(['config', '--services'])).trim().split('\n').filter(Boolean);
+    const config = parse(await this.compose(['config'])) as { services: Record<string, { profiles?: string[] }> };
+    return Object.entries(config.services).filter(([, s]) => !s.profiles || s.profiles.some((p) => this.profiles.includes(p))).map(([name]) => name);
   }
 
   /** Every container's last lines, for a failure's message. */

@@ -17,7 +17,8 @@ interface Manifest { kind: string; metadata: { name: string }; spec?: { template
 /** Kinds podman 4.3 plays here. A Job is played as a Pod of its template (podman 4.3 has no Job). */
 export const PLAYED = new Set(['ConfigMap', 'Deployment', 'Job']);
 
-export const ENGINE_PORTS = { postgres: 55432, redis: 56379 };
+/** The podman network every pod and both engines join (DNS: a pod by its name, the engines by their alias). */
+export const NETWORK = 'mmkube';
 
 export async function render(kustomization: string): Promise<Manifest[]> {
   const text = await run('kubectl', ['kustomize', kustomization], { env: process.env });
@@ -33,16 +34,25 @@ const asPod = (job: Manifest) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { n
 export class KubePlay {
   private readonly dir = mkdtempSync(path.join(os.tmpdir(), 'mm-kube-play-'));
   private readonly played: string[] = [];
+  private readonly emptyDirs = new Set<string>();
 
   constructor(readonly name: string) {}
 
-  /** The engines the Secret and the ConfigMap point at (postgres, redis: hostAliases to this host). */
+  /** The network, and the engines the Secret (`postgres`) and the ConfigMap (`redis`) name. */
   async startEngines(password: string): Promise<void> {
-    await podman(['run', '-d', '--name', `${this.name}-postgres`, '--network', 'host', '-e', `POSTGRES_PASSWORD=${password}`, '-e', 'POSTGRES_DB=mobilemoney',
-      POSTGRES_IMAGE, 'postgres', '-c', `port=${ENGINE_PORTS.postgres}`]);
-    await podman(['run', '-d', '--name', `${this.name}-redis`, '--network', 'host', REDIS_IMAGE, 'redis-server', '--port', String(ENGINE_PORTS.redis), '--maxmemory-policy', 'noeviction']);
-    await waitFor(() => podman(['exec', `${this.name}-postgres`, 'pg_isready', '-h', '127.0.0.1', '-p', String(ENGINE_PORTS.postgres)]).then(() => true, () => false),
+    await podman(['network', 'create', NETWORK]);
+    await podman(['run', '-d', '--name', `${this.name}-postgres`, '--network', NETWORK, '--network-alias', 'postgres', '-e', `POSTGRES_PASSWORD=${password}`, '-e', 'POSTGRES_DB=mobilemoney', POSTGRES_IMAGE]);
+    await podman(['run', '-d', '--name', `${this.name}-redis`, '--network', NETWORK, '--network-alias', 'redis', REDIS_IMAGE, 'redis-server', '--maxmemory-policy', 'noeviction']);
+    await waitFor(() => podman(['exec', `${this.name}-postgres`, 'pg_isready', '-h', '127.0.0.1']).then(() => true, () => false),
       { what: 'the PostgreSQL of the play', timeoutMs: 60_000, intervalMs: 500 });
+  }
+
+  /** A pod's address on the network (this host reaches it directly: rootful bridge). */
+  static async address(pod: string): Promise<string> {
+    // podman 4.3 answers one object for one pod (later versions, an array).
+    const parsed = JSON.parse(await podman(['pod', 'inspect', pod])) as { InfraContainerID: string } | [{ InfraContainerID: string }];
+    const info = Array.isArray(parsed) ? parsed[0] : parsed;
+    return (await podman(['inspect', '-f', `{{(index .NetworkSettings.Networks "${NETWORK}").IPAddress}}`, info.InfraContainerID])).trim();
   }
 
   /** `mm-secrets` as podman 4.3's secretKeyRef reads it: a JSON object of base64 values. */
@@ -55,10 +65,14 @@ export class KubePlay {
 
   /** Plays these manifests (the ConfigMaps go with them: envFrom is resolved within one play). */
   async play(label: string, manifests: Manifest[]): Promise<void> {
+    for (const m of manifests) {
+      const volumes = (m.spec?.template?.spec as { volumes?: Array<{ name: string; emptyDir?: unknown }> } | undefined)?.volumes ?? [];
+      for (const v of volumes) if (v.emptyDir !== undefined) this.emptyDirs.add(v.name);
+    }
     const file = path.join(this.dir, `${label}.yaml`);
     writeFileSync(file, manifests.map((m) => stringify(m.kind === 'Job' ? asPod(m) : m)).join('---\n'));
     this.played.push(file);
-    await podman(['kube', 'play', file], { timeoutMs: 300_000 });
+    await podman(['kube', 'play', '--network', NETWORK, file], { timeoutMs: 300_000 });
   }
 
   /** The container podman made for a Deployment's (or a Job's) container. */
@@ -68,8 +82,11 @@ export class KubePlay {
 
   async close(): Promise<void> {
     for (const file of this.played.reverse()) await podman(['kube', 'down', file]).catch(() => undefined);
-    await podman(['rm', '-f', '-t', '10', `${this.name}-postgres`, `${this.name}-redis`]).catch(() => undefined);
+    await podman(['rm', '-f', '-v', '-t', '10', `${this.name}-postgres`, `${this.name}-redis`]).catch(() => undefined);
+    // The pods' emptyDir volumes: podman 4.3 makes each a named volume (one `tmp` shared by every pod that names it).
+    for (const volume of this.emptyDirs) await podman(['volume', 'rm', '-f', volume]).catch(() => undefined);
     await podman(['secret', 'rm', 'mm-secrets']).catch(() => undefined);
+    await podman(['network', 'rm', '-f', NETWORK]).catch(() => undefined);
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
@@ -82,6 +99,7 @@ export function podNames(manifests: Manifest[]): string[] {
 /** What a failed run may have left: its pods, engines and Secret. */
 export async function removeLeftovers(name: string, manifests: Manifest[]): Promise<void> {
   for (const pod of podNames(manifests)) await podman(['pod', 'rm', '-f', pod]).catch(() => undefined);
-  await podman(['rm', '-f', '-t', '0', `${name}-postgres`, `${name}-redis`]).catch(() => undefined);
+  await podman(['rm', '-f', '-v', '-t', '0', `${name}-postgres`, `${name}-redis`]).catch(() => undefined);
   await podman(['secret', 'rm', 'mm-secrets']).catch(() => undefined);
+  await podman(['network', 'rm', '-f', NETWORK]).catch(() => undefined);
 }

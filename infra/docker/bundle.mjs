@@ -5,8 +5,8 @@
 //
 //   node infra/docker/bundle.mjs <service> <OUT_DIR>
 //
-// Run from the repository root after `pnpm install` (the build stage of infra/docker/*.Dockerfile, and
-// infra/check-images.mjs, which replays that build outside Docker and starts the result).
+// Run from the repository root after `pnpm install` (the build stage of infra/docker/*.Dockerfile, whose
+// images `pnpm test:containers` builds and runs).
 //
 // OUT_DIR/
 //   dist/<entry>.mjs        the bundle (node dist/<entry>.mjs); one per entry of the service
@@ -48,7 +48,7 @@ const EXTERNAL = ['pg-native', 'msgpackr-extract'];
 // calls require.resolve through eval): give the module scope a real `require`. __dirname and
 // __filename are left undefined on purpose: code that locates files next to its own source would find
 // the bundle's directory instead and fail later in a confusing way; a ReferenceError at once is better
-// (none of the services' code paths use them: checked by infra/check-images.sh running every service).
+// (none of the services' code paths use them: checked by `pnpm test:containers` running every service).
 const BANNER = "import { createRequire as __mmCreateRequire } from 'node:module';\nconst require = __mmCreateRequire(import.meta.url);";
 
 const [service, outArg] = process.argv.slice(2);

@@ -35,6 +35,10 @@ describe('docker compose --profile demo up', () => {
     states = await waitHealthy(demo);
     recordFigures('compose-demo', { secondsToHealthy: (Date.now() - started) / 1000 });
     const migrate = states.get('migrate')!;
+    // depends_on postgres: service_healthy. Its first passing check began before it turned healthy.
+    const postgresHealthy = podmanApi.firstHealthy(states.get('postgres')!.id);
+    expect(postgresHealthy).not.toBeNull();
+    expect(new Date(migrate.startedAt).getTime()).toBeGreaterThanOrEqual(postgresHealthy!);
     const seed = states.get('demo-seed')!;
     expect(new Date(seed.startedAt).getTime()).toBeGreaterThanOrEqual(new Date(migrate.finishedAt).getTime());
     for (const [service, state] of states) {

@@ -8,6 +8,8 @@ import { parse } from 'yaml';
 import { podman, ROOT, run } from './podman.js';
 import type { PodmanApi } from './podman-api.js';
 
+interface Health { Status?: string }
+
 export interface ContainerState {
   id: string;
   name: string;
@@ -75,7 +77,7 @@ export class ComposeProject {
   async state(service: string): Promise<ContainerState> {
     const [c] = JSON.parse(await podman(['inspect', await this.containerId(service)])) as [{
       Id: string; Name: string; RestartCount?: number; Config: { User?: string };
-      State: { Status: string; ExitCode: number; StartedAt: string; FinishedAt: string; Pid: number; Health?: { Status?: string }; Healthcheck?: { Status?: string } };
+      State: { Status: string; ExitCode: number; StartedAt: string; FinishedAt: string; Pid: number; Health?: Health; Healthcheck?: Health };
     }];
     return {
       id: c.Id, name: c.Name, status: c.State.Status, health: c.State.Health?.Status || c.State.Healthcheck?.Status || null,

@@ -14,6 +14,8 @@ import { podman, startProcess } from './podman.js';
 export interface PodmanApi {
   /** DOCKER_HOST for Docker Compose. */
   dockerHost: string;
+  /** When the check that first made this container healthy began (ms since the epoch), or null. */
+  firstHealthy(containerId: string): number | null;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,7 @@ export async function startPodmanApi(): Promise<PodmanApi> {
   const ticker = startHealthTicker();
   return {
     dockerHost,
+    firstHealthy: (id) => ticker.firstHealthy.get(id) ?? null,
     async close() {
       ticker.stop();
       await ticker.done;
@@ -41,9 +44,11 @@ export async function startPodmanApi(): Promise<PodmanApi> {
 
 interface Checked { due: number; intervalMs: number; passed: boolean }
 
-function startHealthTicker(): { stop(): void; done: Promise<void> } {
+function startHealthTicker(): { stop(): void; done: Promise<void>; firstHealthy: Map<string, number> } {
   let stopped = false;
   const known = new Map<string, Checked>();
+  // Podman's record of checks keeps the last five only: the moment a container first turned healthy is kept here.
+  const firstHealthy = new Map<string, number>();
   const loop = async () => {
     while (!stopped) {
       const ids = (await podman(['ps', '-q', '--no-trunc']).catch(() => '')).split('\n').filter(Boolean);
@@ -60,7 +65,11 @@ function startHealthTicker(): { stop(): void; done: Promise<void> } {
         const entry = known.get(id)!;
         if (entry.intervalMs === Infinity || entry.due > now || stopped) continue;
         // Unhealthy is an exit status of 1: the status is recorded either way.
-        if (await podman(['healthcheck', 'run', id], { timeoutMs: 60_000 }).then(() => true, () => false)) entry.passed = true;
+        const began = Date.now();
+        if (await podman(['healthcheck', 'run', id], { timeoutMs: 60_000 }).then(() => true, () => false)) {
+          if (!entry.passed) firstHealthy.set(id, began);
+          entry.passed = true;
+        }
         entry.due = Date.now() + (entry.passed ? entry.intervalMs : 1000);
       }
       for (const id of known.keys()) if (!ids.includes(id)) known.delete(id);
@@ -68,6 +77,6 @@ function startHealthTicker(): { stop(): void; done: Promise<void> } {
     }
   };
   const done = loop();
-  return { stop: () => { stopped = true; }, done };
+  return { stop: () => { stopped = true; }, done, firstHealthy };
 }
 

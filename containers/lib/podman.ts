@@ -42,6 +42,10 @@ export function startProcess(command: string, args: string[], env: NodeJS.Proces
   const keep = (d: Buffer) => { output = (output + d.toString()).slice(-20_000); };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
+  // jest's forceExit after a failed suite must not leave podman's API service running.
+  const stop = () => { if (child.exitCode === null) child.kill('SIGKILL'); };
+  process.once('exit', stop);
+  child.once('exit', () => process.off('exit', stop));
   return { child, output: () => output };
 }
 

@@ -296,23 +296,33 @@ export class PrivatePostgres {
    * on using them; filled again until none of theirs got back in between (up to 60 rounds: on a loaded machine
    * a pool reconnecting at the wrong moment wins a few of them). `release` closes them all.
    */
+  /** One more connection for connectionsUntilRefused, kept in `held` when the server takes it. */
+  private async heldIfAccepted(held: pg.Client[]): Promise<'held' | 'refused'> {
+    const client = new pg.Client({ connectionString: this.url('postgres') });
+    client.on('error', () => undefined);
+    const refused = await client.connect().then(() => false, (err: { code?: string }) => {
+      if (err.code === TOO_MANY_CONNECTIONS) return true;
+      throw err;
+    });
+    if (refused) return 'refused';
+    held.push(client);
+    return 'held';
+  }
+
   async connectionsUntilRefused(db: string): Promise<{ held: number; release(): Promise<void> }> {
     const held: pg.Client[] = [];
     const release = async () => { await Promise.all(held.splice(0).map((c) => c.end().catch(() => undefined))); };
     try {
       for (let round = 0; ; round++) {
-        for (;;) {
-          const client = new pg.Client({ connectionString: this.url('postgres') });
-          client.on('error', () => undefined);
-          const refused = await client.connect().then(() => false, (err: { code?: string }) => {
-            if (err.code === TOO_MANY_CONNECTIONS) return true;
-            throw err;
-          });
-          if (refused) break;
-          held.push(client);
-        }
+        while ((await this.heldIfAccepted(held)) === 'held');
         const { terminated } = await this.terminateAll(db);
-        if (terminated === 0) return { held: held.length, release };
+        if (terminated === 0) {
+          // An exiting backend leaves pg_stat_activity before it frees its slot, and one starting up holds a
+          // slot before it shows its database: a slot may still come free, and the services' pools take it
+          // (a CI run saw the gateway ready and serving in the middle of the fault). Look again a moment later.
+          await new Promise((r) => setTimeout(r, 250));
+          if ((await this.terminateAll(db)).terminated === 0 && (await this.heldIfAccepted(held)) === 'refused') return { held: held.length, release };
+        }
         if (round === 60) throw new Error(`the clients of ${db} kept taking connections back (${terminated} ended in the last round)`);
       }
     } catch (err) {

@@ -36,7 +36,7 @@ describe('docker compose --profile demo up', () => {
     recordFigures('compose-demo', { secondsToHealthy: (Date.now() - started) / 1000 });
     const migrate = states.get('migrate')!;
     // depends_on postgres: service_healthy. Its first passing check began before it turned healthy.
-    const postgresHealthy = podmanApi.firstHealthy(states.get('postgres')!.id);
+    const postgresHealthy = podmanApi.firstHealthy(states.get('postgres')!);
     expect(postgresHealthy).not.toBeNull();
     expect(new Date(migrate.startedAt).getTime()).toBeGreaterThanOrEqual(postgresHealthy!);
     const seed = states.get('demo-seed')!;
@@ -59,21 +59,20 @@ describe('docker compose --profile demo up', () => {
   });
 
   it('lets the demo admin log in to the back-office, whose Bull dashboard serves its page and scripts (files copied beside the bundle)', async () => {
-    const home = await backofficeLogin();
-    expect(home.status).toBe(200);
-    const dashboard = await home.get('/queues/');
-    const page = await dashboard.text();
+    const { client, homeStatus } = await backofficeLogin();
+    expect(homeStatus).toBe(200);
+    const dashboard = await client.get('/queues/');
     expect(dashboard.status).toBe(200);
-    const script = /(?:src|href)="([^"]*static\/[^"]+\.js)"/.exec(page)?.[1];
+    const script = /(?:src|href)="([^"]*static\/[^"]+\.js)"/.exec(dashboard.text)?.[1];
     expect(script).toBeDefined();
-    expect((await home.get(new URL(script!, `${BACKOFFICE}/queues/`).pathname)).status).toBe(200);
+    expect((await client.get(new URL(script!, `${BACKOFFICE}/queues/`).pathname)).status).toBe(200);
   });
 
   it('serves the API reference\'s Swagger UI files from the gateway image, and /ready and /metrics on the internal port only', async () => {
     expect((await fetch(`${GATEWAY}/api/v1/docs/assets/swagger-ui-bundle.js`)).status).toBe(200);
     expect((await fetch(`${GATEWAY}/ready`)).status).toBe(404);
     expect((await fetch(`${GATEWAY}/metrics`)).status).toBe(404);
-    const internal = await podman(['exec', await demo.containerId('gateway'), 'node', '-e',
+    const internal = await demo.exec('gateway', ['node', '-e',
       "fetch('http://127.0.0.1:3100/ready').then(async (r) => console.log(r.status, (await fetch('http://127.0.0.1:3100/metrics')).status))"]);
     expect(internal.trim()).toBe('200 200');
   });
@@ -89,9 +88,10 @@ describe('docker compose --profile demo up', () => {
     // kernel's OOM killer would): the SUCCESS webhook is still owed, and still delivered.
     const { transaction_id: id } = await readmeCashIn();
     process.kill(before.pid, 'SIGKILL');
+    // Healthy again by a check of the new run, not the status the killed one left.
     await waitFor(async () => {
       const now = await demo.state('webhook-dispatcher');
-      return now.restartCount > before.restartCount && now.health === 'healthy';
+      return now.restartCount > before.restartCount && now.health === 'healthy' && podmanApi.firstHealthy(now) !== null;
     }, { what: 'webhook-dispatcher restarted and healthy', timeoutMs: 120_000, intervalMs: 1000 });
     await waitForStatus(`/payments/${id}`, 'SUCCESS');
     expect((await waitForInboxWebhook(id, 'SUCCESS')).signature_valid).toBe(true);

@@ -9,18 +9,13 @@ import { cashInToSuccess } from './lib/merchant-flow.js';
 import { startPodmanApi, type PodmanApi } from './lib/podman-api.js';
 import { podman } from './lib/podman.js';
 
-/** A command in a service's container (`docker compose exec -T`), its output. */
-async function inService(project: ComposeProject, service: string, argv: string[]): Promise<string> {
-  return podman(['exec', await project.containerId(service), ...argv]);
-}
-
 const OVERLAYS: Array<{ overlay: string; inPath: string; proof: (p: ComposeProject) => Promise<void> }> = [
   {
     overlay: 'pgbouncer',
     inPath: 'PostgreSQL\'s sessions on the database come from PgBouncer (and the direct LISTEN connections)',
     proof: async (p) => {
       const pgbouncer = (await podman(['inspect', '-f', '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}', await p.containerId('pgbouncer')])).trim();
-      const clients = (await inService(p, 'postgres', ['psql', '-U', 'postgres', '-tAc',
+      const clients = (await p.exec('postgres', ['psql', '-U', 'postgres', '-tAc',
         "SELECT DISTINCT host(client_addr) FROM pg_stat_activity WHERE datname = 'mobilemoney' AND backend_type = 'client backend' AND query NOT LIKE 'LISTEN%'"])).trim().split('\n');
       expect(clients).toContain(pgbouncer);
     },
@@ -29,8 +24,8 @@ const OVERLAYS: Array<{ overlay: string; inPath: string; proof: (p: ComposeProje
     overlay: 'read-replica',
     inPath: 'the replica streams from the primary (pg_stat_replication)',
     proof: async (p) => {
-      expect((await inService(p, 'postgres', ['psql', '-U', 'postgres', '-tAc', 'SELECT state FROM pg_stat_replication'])).trim()).toBe('streaming');
-      expect((await inService(p, 'postgres-replica', ['psql', '-U', 'postgres', '-tAc', 'SELECT pg_is_in_recovery()'])).trim()).toBe('t');
+      expect((await p.exec('postgres', ['psql', '-U', 'postgres', '-tAc', 'SELECT state FROM pg_stat_replication'])).trim()).toBe('streaming');
+      expect((await p.exec('postgres-replica', ['psql', '-U', 'postgres', '-tAc', 'SELECT pg_is_in_recovery()'])).trim()).toBe('t');
     },
   },
   {
@@ -38,7 +33,7 @@ const OVERLAYS: Array<{ overlay: string; inPath: string; proof: (p: ComposeProje
     inPath: 'the three sentinels name the primary and see its replica',
     proof: async (p) => {
       for (const sentinel of ['redis-sentinel-1', 'redis-sentinel-2', 'redis-sentinel-3']) {
-        const master = await inService(p, sentinel, ['redis-cli', '-p', '26379', 'sentinel', 'master', 'mymaster']);
+        const master = await p.exec(sentinel, ['redis-cli', '-p', '26379', 'sentinel', 'master', 'mymaster']);
         expect(master).toMatch(/num-slaves\s+1/);
         expect(master).toMatch(/num-other-sentinels\s+2/);
       }
@@ -48,10 +43,10 @@ const OVERLAYS: Array<{ overlay: string; inPath: string; proof: (p: ComposeProje
     overlay: 'redis-cluster',
     inPath: 'the three nodes form one cluster, and the jobs\' keys are on it under the hash-tag prefix',
     proof: async (p) => {
-      expect(await inService(p, 'redis-cluster-1', ['redis-cli', 'cluster', 'info'])).toMatch(/cluster_state:ok/);
+      expect(await p.exec('redis-cluster-1', ['redis-cli', 'cluster', 'info'])).toMatch(/cluster_state:ok/);
       // All of them hash to one slot ({mm}): on one of the three nodes.
       let keys = '';
-      for (const node of ['redis-cluster-1', 'redis-cluster-2', 'redis-cluster-3']) keys += await inService(p, node, ['redis-cli', '--scan', '--pattern', '{mm}:bull:*']);
+      for (const node of ['redis-cluster-1', 'redis-cluster-2', 'redis-cluster-3']) keys += await p.exec(node, ['redis-cli', '--scan', '--pattern', '{mm}:bull:*']);
       expect(keys).toMatch(/\{mm\}:bull:/);
     },
   },

@@ -9,7 +9,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { signedClient, waitFor } from '@mm/testing';
 import { recordFigures } from './lib/figures.js';
-import { KubePlay, removeLeftovers, render, unplayedKinds } from './lib/kube-play.js';
+import { containerOf, KubePlay, podOf, unplayedKinds } from './lib/kube-play.js';
 import { podman } from './lib/podman.js';
 
 /** Each Deployment's readiness endpoint (the port and path of its readinessProbe). */
@@ -23,9 +23,8 @@ async function containerExit(name: string): Promise<{ status: string; exitCode: 
   return { status: c.State.Status, exitCode: c.State.ExitCode };
 }
 
-async function playAll(play: KubePlay, kustomization: string, label: string) {
-  const manifests = await render(kustomization);
-  await removeLeftovers('mmkube', manifests);
+/** Engines, Secret, the migrate Job's pod to exit 0, then every Deployment to answer its readiness endpoint. */
+async function playAll(play: KubePlay, label: string) {
   const password = randomBytes(12).toString('hex');
   const secrets = {
     DATABASE_URL: `postgresql://postgres:${password}@postgres:5432/mobilemoney`,
@@ -35,23 +34,22 @@ async function playAll(play: KubePlay, kustomization: string, label: string) {
   const started = Date.now();
   await play.startEngines(password);
   await play.createSecret(secrets);
-  const configMaps = manifests.filter((m) => m.kind === 'ConfigMap');
-  const job = manifests.find((m) => m.kind === 'Job')!;
-  await play.play(`${label}-migrate`, [...configMaps, job]);
-  const migrate = KubePlay.container(job.metadata.name, 'migrate', 'Job');
+  const [job] = play.of('Job');
+  await play.play(`${label}-migrate`, [job!]);
+  const migrate = containerOf(job!, 'migrate');
   await waitFor(async () => (await containerExit(migrate)).status === 'exited', { what: 'the migrate Job', timeoutMs: 120_000, intervalMs: 500 });
   expect(await containerExit(migrate)).toEqual({ status: 'exited', exitCode: 0 });
-  const deployments = manifests.filter((m) => m.kind === 'Deployment');
-  await play.play(label, [...configMaps, ...deployments]);
+  const deployments = play.of('Deployment');
+  await play.play(label, deployments);
   const addresses = new Map<string, string>();
   for (const d of deployments) {
-    const address = await KubePlay.address(`${d.metadata.name}-pod-0`);
+    const address = await KubePlay.address(podOf(d));
     addresses.set(d.metadata.name, address);
     const url = `http://${address}${READY[d.metadata.name]}`;
     await waitFor(async () => (await fetch(url).catch(() => null))?.status === 200, { what: `${d.metadata.name} ready (${url})`, timeoutMs: 120_000, intervalMs: 500 });
   }
-  recordFigures('kube-play', { [label]: { secondsToReady: (Date.now() - started) / 1000, notPlayed: unplayedKinds(manifests) } });
-  return { manifests, deployments, addresses };
+  recordFigures('kube-play', { [label]: { secondsToReady: (Date.now() - started) / 1000, notPlayed: unplayedKinds(play.manifests) } });
+  return { deployments, addresses };
 }
 
 describe('podman kube play of the Kubernetes manifests', () => {
@@ -59,17 +57,17 @@ describe('podman kube play of the Kubernetes manifests', () => {
   afterEach(async () => { await current?.close(); current = undefined; });
 
   it('the base (live, no simulator): the migrate Job completes and every Deployment is ready', async () => {
-    current = new KubePlay('mmkube');
-    const { manifests, deployments } = await playAll(current, 'containers/k8s/base', 'base');
+    current = await KubePlay.open('containers/k8s/base');
+    const { deployments } = await playAll(current, 'base');
     expect(deployments.map((d) => d.metadata.name).sort()).toEqual(['backoffice', 'expiry-worker', 'gateway', 'operator-bridge', 'refund-worker', 'webhook-dispatcher']);
-    expect(unplayedKinds(manifests)).toEqual(['HorizontalPodAutoscaler', 'Namespace', 'PodDisruptionBudget', 'Service']);
+    expect(unplayedKinds(current.manifests)).toEqual(['HorizontalPodAutoscaler', 'Namespace', 'PodDisruptionBudget', 'Service']);
   });
 
   it('the sandbox overlay: a merchant made with the admin CLI in the back-office pod carries a cash-in to SUCCESS through the simulator', async () => {
-    current = new KubePlay('mmkube');
-    const { deployments, addresses } = await playAll(current, 'containers/k8s/sandbox', 'sandbox');
+    current = await KubePlay.open('containers/k8s/sandbox');
+    const { deployments, addresses } = await playAll(current, 'sandbox');
     expect(deployments.map((d) => d.metadata.name)).toContain('operator-simulator');
-    const out = await podman(['exec', KubePlay.container('backoffice'), 'node', 'dist/admin-cli.mjs', 'merchant:create', '--name', 'Kube Shop', '--json']);
+    const out = await podman(['exec', containerOf(deployments.find((d) => d.metadata.name === 'backoffice')!), 'node', 'dist/admin-cli.mjs', 'merchant:create', '--name', 'Kube Shop', '--json']);
     const merchant = JSON.parse(out.trim().split('\n').at(-1)!) as { api_key: string; api_secret: string };
     const gateway = `http://${addresses.get('gateway')}:3000/api/v1`;
     const call = signedClient(gateway, merchant.api_key, merchant.api_secret);

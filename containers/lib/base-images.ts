@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { imageExists, inspectImage, podman, ROOT, run } from './podman.js';
+import { buildImage, imageExists, inspectImage, ROOT, run, type BuiltImage } from './podman.js';
 
 export const DEBIAN_IMAGE = 'localhost/mm-base/debian:bookworm';
 export const NODE_IMAGE = 'localhost/mm-base/node:20-bookworm';
@@ -43,22 +43,15 @@ const APT_CONF = 'APT::Install-Recommends "false";\nAPT::Install-Suggests "false
 const PATH_ENV = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 const DEBIAN_RECIPE = createHash('sha256').update(JSON.stringify({ suite: 'bookworm', variant: 'minbase', MIRROR, DPKG_EXCLUDES, PRUNE, APT_CONF, PATH_ENV })).digest('hex').slice(0, 16);
 
-export interface BuiltImage {
-  name: string;
-  ref: string;
-  seconds: number;
-  sizeMb: number;
-  cached: boolean;
-}
-
-async function timed(name: string, ref: string, build: () => Promise<boolean>): Promise<BuiltImage> {
+/** The Debian base, imported rather than built: timed and measured as buildImage() does for the others. */
+async function debianBase(): Promise<BuiltImage> {
   const started = Date.now();
-  const cached = await build();
-  const { size } = await inspectImage(ref);
-  return { name, ref, seconds: (Date.now() - started) / 1000, sizeMb: Math.round(size / 1e6), cached };
+  const cached = await importDebianBase();
+  const { size } = await inspectImage(DEBIAN_IMAGE);
+  return { name: 'debian', ref: DEBIAN_IMAGE, seconds: (Date.now() - started) / 1000, sizeMb: Math.round(size / 1e6), cached };
 }
 
-async function debianBase(): Promise<boolean> {
+async function importDebianBase(): Promise<boolean> {
   if (await imageExists(DEBIAN_IMAGE) && (await inspectImage(DEBIAN_IMAGE)).labels['mm.recipe'] === DEBIAN_RECIPE) return true;
   const rootfs = path.join(CACHE, 'debian-rootfs');
   rmSync(rootfs, { recursive: true, force: true });
@@ -92,17 +85,12 @@ async function nodeContext(): Promise<string> {
   return dir;
 }
 
-async function build(ref: string, containerfile: string, context: string): Promise<boolean> {
-  const before = await imageExists(ref) ? (await inspectImage(ref)).id : null;
-  await podman(['build', '--format', 'docker', '--build-arg', `DEBIAN_IMAGE=${DEBIAN_IMAGE}`, '-f', containerfile, '-t', ref, context], { timeoutMs: 900_000 });
-  return (await inspectImage(ref)).id === before;
-}
-
 export async function buildBaseImages(): Promise<BuiltImage[]> {
-  const built = [await timed('debian', DEBIAN_IMAGE, debianBase)];
-  built.push(await timed('node', NODE_IMAGE, async () => build(NODE_IMAGE, path.join(IMAGES, 'node/Containerfile'), await nodeContext())));
+  const onDebian = (name: string, context: string) => ['--build-arg', `DEBIAN_IMAGE=${DEBIAN_IMAGE}`, '-f', path.join(IMAGES, name, 'Containerfile'), context];
+  const built = [await debianBase()];
+  built.push(await buildImage('node', NODE_IMAGE, onDebian('node', await nodeContext())));
   for (const [name, ref] of [['postgres', POSTGRES_IMAGE], ['redis', REDIS_IMAGE]] as const) {
-    built.push(await timed(name, ref, () => build(ref, path.join(IMAGES, name, 'Containerfile'), path.join(IMAGES, name))));
+    built.push(await buildImage(name, ref, onDebian(name, path.join(IMAGES, name))));
   }
   return built;
 }

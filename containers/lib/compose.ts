@@ -8,11 +8,8 @@ import { parse } from 'yaml';
 import { podman, ROOT, run } from './podman.js';
 import type { PodmanApi } from './podman-api.js';
 
-interface Health { Status?: string }
-
 export interface ContainerState {
   id: string;
-  name: string;
   status: string;
   health: string | null;
   exitCode: number;
@@ -49,41 +46,70 @@ export class ComposeProject {
     for (const overlay of overlays) this.files.push(`infra/compose/${overlay}.yml`, `containers/compose/${overlay}.images.yml`);
   }
 
-  /** `docker-compose <args>` in the repository's root, with only the variables given (no stray MASTER_KEY from the shell). */
-  compose(args: string[], timeoutMs = 600_000): Promise<string> {
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DOCKER_HOST: this.api.dockerHost, COMPOSE_PROJECT_NAME: this.name, ...this.variables };
+  /**
+   * `docker-compose <args>` in the repository's root, with only the project's variables (no stray
+   * MASTER_KEY from the shell) and `extra` under them.
+   */
+  compose(args: string[], extra: Record<string, string> = {}): Promise<string> {
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DOCKER_HOST: this.api.dockerHost, COMPOSE_PROJECT_NAME: this.name, ...extra, ...this.variables };
     const global = [...this.files.flatMap((f) => ['-f', f]), ...this.profiles.flatMap((p) => ['--profile', p])];
-    return run('docker-compose', [...global, ...args], { cwd: ROOT, env, timeoutMs });
+    return run('docker-compose', [...global, ...args], { cwd: ROOT, env });
   }
 
-  up(services: string[] = []): Promise<string> {
-    return this.compose(['up', '-d', '--no-build', ...services]);
+  up(): Promise<string> {
+    return this.compose(['up', '-d', '--no-build']);
   }
 
   /** Removes the containers and the network; the volumes too unless `keepVolumes`. */
   down(keepVolumes = false): Promise<string> {
-    const saved = this.variables;
     // Compose interpolates the whole file even to remove it: placeholders where a secret is not set.
-    this.variables = { MASTER_KEY: 'unset', SESSION_SECRET: 'unset', OPERATOR_API_TOKEN: 'unset', OPERATOR_CALLBACK_SECRET: 'unset', ...saved };
-    return this.compose(['down', '--remove-orphans', '--timeout', '30', ...(keepVolumes ? [] : ['--volumes'])]).finally(() => { this.variables = saved; });
+    const placeholders = { MASTER_KEY: 'unset', SESSION_SECRET: 'unset', OPERATOR_API_TOKEN: 'unset', OPERATOR_CALLBACK_SECRET: 'unset' };
+    const down = () => this.compose(['down', '--remove-orphans', '--timeout', '30', ...(keepVolumes ? [] : ['--volumes'])], placeholders);
+    // A service its restart policy is starting again as Compose stops it can fail the first `down` (seen
+    // once, with the workers refusing published secrets in a loop); a second one finds it stopped.
+    return down().catch(async () => {
+      await new Promise((r) => setTimeout(r, 1000));
+      return down();
+    });
   }
 
-  async containerId(service: string): Promise<string> {
-    const [id] = (await this.compose(['ps', '-q', '--all', service])).trim().split('\n');
-    if (!id) throw new Error(`${this.name}: no container for ${service}`);
-    return id;
+  /**
+   * Each service's container (Compose's own labels; `run` one-offs left out), in two podman calls
+   * whatever the number of services: asking docker-compose per service costs a Python start each.
+   */
+  async states(): Promise<Map<string, ContainerState>> {
+    const ids = (await podman(['ps', '-a', '-q', '--no-trunc', '--filter', `label=com.docker.compose.project=${this.name}`])).split('\n').filter(Boolean);
+    const states = new Map<string, ContainerState>();
+    if (!ids.length) return states;
+    const containers = JSON.parse(await podman(['inspect', ...ids])) as Array<{
+      Id: string; RestartCount?: number; Config: { User?: string; Labels?: Record<string, string> | null };
+      State: { Status: string; ExitCode: number; StartedAt: string; FinishedAt: string; Pid: number; Health?: { Status?: string } };
+    }>;
+    for (const c of containers) {
+      const labels = c.Config.Labels ?? {};
+      const service = labels['com.docker.compose.service'];
+      if (!service || labels['com.docker.compose.oneoff'] === 'True') continue;
+      states.set(service, {
+        id: c.Id, status: c.State.Status, health: c.State.Health?.Status || null, exitCode: c.State.ExitCode,
+        startedAt: c.State.StartedAt, finishedAt: c.State.FinishedAt, restartCount: c.RestartCount ?? 0, pid: c.State.Pid, user: c.Config.User ?? '',
+      });
+    }
+    return states;
   }
 
   async state(service: string): Promise<ContainerState> {
-    const [c] = JSON.parse(await podman(['inspect', await this.containerId(service)])) as [{
-      Id: string; Name: string; RestartCount?: number; Config: { User?: string };
-      State: { Status: string; ExitCode: number; StartedAt: string; FinishedAt: string; Pid: number; Health?: Health; Healthcheck?: Health };
-    }];
-    return {
-      id: c.Id, name: c.Name, status: c.State.Status, health: c.State.Health?.Status || c.State.Healthcheck?.Status || null,
-      exitCode: c.State.ExitCode, startedAt: c.State.StartedAt, finishedAt: c.State.FinishedAt, restartCount: c.RestartCount ?? 0,
-      pid: c.State.Pid, user: c.Config.User ?? '',
-    };
+    const state = (await this.states()).get(service);
+    if (!state) throw new Error(`${this.name}: no container for ${service}`);
+    return state;
+  }
+
+  async containerId(service: string): Promise<string> {
+    return (await this.state(service)).id;
+  }
+
+  /** A command in a service's container, as its user (`docker compose exec -T`): its output. */
+  async exec(service: string, argv: string[]): Promise<string> {
+    return podman(['exec', await this.containerId(service), ...argv]);
   }
 
   /** The services this project runs: those of its files, but a profile's when the profile is not on. */
@@ -106,14 +132,17 @@ export async function waitHealthy(project: ComposeProject, timeoutMs = 180_000):
   const services = await project.services();
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const states = new Map<string, ContainerState>();
-    for (const service of services) states.set(service, await project.state(service));
-    const pending = [...states].filter(([service, s]) => (ONE_SHOT_SERVICES.has(service) ? !(s.status === 'exited' && s.exitCode === 0) : s.health !== 'healthy'));
+    const states = await project.states();
+    const pending = services.filter((service) => {
+      const s = states.get(service);
+      return !s || (ONE_SHOT_SERVICES.has(service) ? !(s.status === 'exited' && s.exitCode === 0) : s.health !== 'healthy');
+    });
     const failed = [...states].filter(([service, s]) => ONE_SHOT_SERVICES.has(service) && s.status === 'exited' && s.exitCode !== 0);
     if (failed.length) throw new Error(`${project.name}: ${failed.map(([s, st]) => `${s} exited ${st.exitCode}`).join(', ')}\n${await project.logs()}`);
     if (!pending.length) return states;
     if (Date.now() > deadline) {
-      throw new Error(`${project.name}: not healthy after ${timeoutMs / 1000} s: ${pending.map(([s, st]) => `${s} ${st.status}/${st.health}`).join(', ')}\n${await project.logs()}`);
+      const seen = (service: string) => `${service} ${states.get(service)?.status ?? 'not created'}/${states.get(service)?.health ?? '-'}`;
+      throw new Error(`${project.name}: not healthy after ${timeoutMs / 1000} s: ${pending.map(seen).join(', ')}\n${await project.logs()}`);
     }
     await new Promise((r) => setTimeout(r, 1000));
   }

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { TestClient } from '@mm/backoffice/test-client';
 import { DEMO_MERCHANT, DEMO_STAFF } from '@mm/config';
 import { signedClient, waitFor, type ApiResponse } from '@mm/testing';
 import { ROOT, run } from './podman.js';
@@ -38,10 +39,15 @@ export async function readmeCashIn(): Promise<{ transaction_id: string; status: 
 export async function waitForStatus(path: string, wanted: string, merchant: Merchant = DEMO, timeoutMs = 60_000): Promise<ApiResponse> {
   const call = api(merchant);
   let last: ApiResponse | undefined;
-  return waitFor(async () => {
-    last = await call('GET', path);
-    return last.body?.data?.status === wanted ? last : undefined;
-  }, { what: `${path} to be ${wanted} (last: ${last?.status} ${last?.text.slice(0, 300)})`, timeoutMs, intervalMs: 500 });
+  try {
+    return await waitFor(async () => {
+      last = await call('GET', path);
+      return last.body?.data?.status === wanted ? last : undefined;
+    }, { what: `${path} to be ${wanted}`, timeoutMs, intervalMs: 500 });
+  } catch (err) {
+    // What the API said last, which waitFor's message (made before the first try) cannot hold.
+    throw new Error(`${(err as Error).message}; last answer: ${last?.status} ${last?.text.slice(0, 300)}`);
+  }
 }
 
 /** The demo inbox's record of a webhook for this transaction and status, signature checked by the inbox. */
@@ -62,29 +68,13 @@ export async function cashInToSuccess(): Promise<string> {
   return id;
 }
 
-/** Logs in to the back-office (CSRF token, session cookie) and opens its home page; `get` reads more pages with the session. */
-export async function backofficeLogin(email: string = DEMO_STAFF.users[0].email, password: string = DEMO_STAFF.password): Promise<{ status: number; page: string; get: (path: string) => Promise<Response> }> {
-  const jar = new Map<string, string>();
-  const cookies = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const keep = (res: Response) => {
-    for (const c of res.headers.getSetCookie()) {
-      const pair = c.split(';')[0] ?? '';
-      const i = pair.indexOf('=');
-      jar.set(pair.slice(0, i), pair.slice(i + 1));
-    }
-  };
-  let res = await fetch(`${BACKOFFICE}/login`, { headers: { cookie: cookies() } });
-  keep(res);
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await res.text())?.[1];
-  if (!csrf) throw new Error('back-office: no CSRF token on /login');
-  res = await fetch(`${BACKOFFICE}/login`, {
-    method: 'POST', redirect: 'manual',
-    headers: { cookie: cookies(), 'content-type': 'application/x-www-form-urlencoded', origin: BACKOFFICE },
-    body: new URLSearchParams({ _csrf: csrf, email, password }),
-  });
-  keep(res);
-  if (res.status !== 303) throw new Error(`back-office: login answered ${res.status}`);
-  const get = (p: string) => fetch(new URL(p, BACKOFFICE), { headers: { cookie: cookies() }, redirect: 'manual' });
-  res = await get('/');
-  return { status: res.status, page: await res.text(), get };
+/**
+ * The back-office's own test client (cookies, CSRF token) logged in through the published port; its home
+ * page's status. A wrong password answers the login form again (200), so the login's 303 is checked here.
+ */
+export async function backofficeLogin(email: string = DEMO_STAFF.users[0].email, password: string = DEMO_STAFF.password): Promise<{ client: TestClient; homeStatus: number }> {
+  const client = new TestClient(BACKOFFICE);
+  const login = await client.logIn(email, password);
+  if (login.status !== 303) throw new Error(`back-office: login answered ${login.status}`);
+  return { client, homeStatus: (await client.get('/')).status };
 }

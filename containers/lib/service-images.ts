@@ -6,10 +6,10 @@
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { DEBIAN_IMAGE, NODE_IMAGE, type BuiltImage } from './base-images.js';
-import { inspectImage, podman, ROOT } from './podman.js';
+import { DEBIAN_IMAGE, NODE_IMAGE } from './base-images.js';
+import { buildImage, ROOT, type BuiltImage } from './podman.js';
 
-/** Every image a compose file or a manifest names is `localhost/mm/<name>:local` (containers/compose.images.yml). */
+/** Every image a compose file or a manifest names is `localhost/mm/<name>:local` (containers/compose/*.images.yml, containers/k8s/one-host). */
 export const imageRef = (name: string) => `localhost/mm/${name}:local`;
 
 /** The services of infra/docker/, one image each. */
@@ -23,21 +23,11 @@ function caSecret(): string[] {
   return ca ? ['--secret', `id=extra_ca,src=${ca}`] : [];
 }
 
-async function buildOne(name: string, args: string[]): Promise<BuiltImage> {
-  const started = Date.now();
-  const ref = imageRef(name);
-  const before = await inspectImage(ref).then((i) => i.id, () => null);
-  await podman(['build', '--format', 'docker', ...args, '-t', ref], { timeoutMs: 900_000 });
-  const image = await inspectImage(ref);
-  return { name, ref, seconds: (Date.now() - started) / 1000, sizeMb: Math.round(image.size / 1e6), cached: image.id === before };
-}
-
 export async function buildServiceImages(): Promise<BuiltImage[]> {
   const built: BuiltImage[] = [];
   for (const service of SERVICES) {
-    // Docker format: the OCI image format has no HEALTHCHECK, which podman would drop.
-    built.push(await buildOne(service, ['--build-arg', `NODE_IMAGE=${NODE_IMAGE}`, ...caSecret(), '-f', `infra/docker/${service}.Dockerfile`, '.']));
+    built.push(await buildImage(service, imageRef(service), ['--build-arg', `NODE_IMAGE=${NODE_IMAGE}`, ...caSecret(), '-f', `infra/docker/${service}.Dockerfile`, '.']));
   }
-  built.push(await buildOne('pgbouncer', ['--build-arg', `DEBIAN_IMAGE=${DEBIAN_IMAGE}`, '-f', 'infra/compose/pgbouncer/Dockerfile', 'infra/compose/pgbouncer']));
+  built.push(await buildImage('pgbouncer', imageRef('pgbouncer'), ['--build-arg', `DEBIAN_IMAGE=${DEBIAN_IMAGE}`, '-f', 'infra/compose/pgbouncer/Dockerfile', 'infra/compose/pgbouncer']));
   return built;
 }

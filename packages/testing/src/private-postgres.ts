@@ -296,19 +296,6 @@ export class PrivatePostgres {
    * on using them; filled again until none of theirs got back in between (up to 60 rounds: on a loaded machine
    * a pool reconnecting at the wrong moment wins a few of them). `release` closes them all.
    */
-  /** One more connection for connectionsUntilRefused, kept in `held` when the server takes it. */
-  private async heldIfAccepted(held: pg.Client[]): Promise<'held' | 'refused'> {
-    const client = new pg.Client({ connectionString: this.url('postgres') });
-    client.on('error', () => undefined);
-    const refused = await client.connect().then(() => false, (err: { code?: string }) => {
-      if (err.code === TOO_MANY_CONNECTIONS) return true;
-      throw err;
-    });
-    if (refused) return 'refused';
-    held.push(client);
-    return 'held';
-  }
-
   async connectionsUntilRefused(db: string): Promise<{ held: number; release(): Promise<void> }> {
     const held: pg.Client[] = [];
     const release = async () => { await Promise.all(held.splice(0).map((c) => c.end().catch(() => undefined))); };
@@ -323,12 +310,25 @@ export class PrivatePostgres {
           await new Promise((r) => setTimeout(r, 250));
           if ((await this.terminateAll(db)).terminated === 0 && (await this.heldIfAccepted(held)) === 'refused') return { held: held.length, release };
         }
-        if (round === 60) throw new Error(`the clients of ${db} kept taking connections back (${terminated} ended in the last round)`);
+        if (round === 60) throw new Error(`the clients of ${db} kept taking connections back (60 rounds)`);
       }
     } catch (err) {
       await release();
       throw err;
     }
+  }
+
+  /** One more connection for connectionsUntilRefused, kept in `held` when the server takes it. */
+  private async heldIfAccepted(held: pg.Client[]): Promise<'held' | 'refused'> {
+    const client = new pg.Client({ connectionString: this.url('postgres') });
+    client.on('error', () => undefined);
+    const refused = await client.connect().then(() => false, (err: { code?: string }) => {
+      if (err.code === TOO_MANY_CONNECTIONS) return true;
+      throw err;
+    });
+    if (refused) return 'refused';
+    held.push(client);
+    return 'held';
   }
 
   /** Stopped (fast shutdown, or kill -9 if it does not stop) and its directory deleted. */

@@ -7,7 +7,7 @@ export { Prisma, type Transaction, type Merchant, type WebhookEvent, type Refund
 export { runTransaction, isRetryableTransactionError, type RunTransactionOptions } from './run-transaction.js';
 export { runPgTransaction, NotRawStatementError } from './pg-transaction.js';
 export { isDatabaseUnavailable, isConnectionLost, CommitOutcomeUnknownError } from './database-unavailable.js';
-export { isUniqueViolation } from './transactions/create-cashin.js';
+export { isUniqueViolation } from './unique-violation.js';
 export { HELD, insertOutbox, completeOutbox, findOverdueOutbox, rescheduleOutbox, type OutboxRow } from './outbox.js';
 export { recordFailedRun, listParkedJobs, countParkedJobs, unparkJob, type FailedRun, type ParkedJob } from './outbox-parking.js';
 export { pruneOperationalRows, TABLE_RETENTION, type PrunedTable, type RetentionPolicy } from './retention.js';

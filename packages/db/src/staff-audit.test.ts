@@ -1,6 +1,6 @@
 import { createDb, type Db } from './client.js';
 import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
-import { isUniqueViolation } from './transactions/create-cashin.js';
+import { isUniqueViolation } from './unique-violation.js';
 import { createStaffUser, findStaffByEmail, findStaffById, listStaff, setStaffDisabled } from './staff.js';
 import { listAudit, recordAudit } from './audit-log.js';
 import { verifyPassword } from './staff-password.js';

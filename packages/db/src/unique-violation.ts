@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { Prisma } from './generated/prisma/client.js';
 
 interface UniqueViolationCause {
@@ -15,4 +16,15 @@ export function violatedUniqueIndex(err: unknown): string | null {
   const cause = (err.meta?.driverAdapterError as { cause?: UniqueViolationCause } | undefined)?.cause;
   if (cause?.kind !== 'UniqueConstraintViolation') return null;
   return typeof cause.constraint?.index === 'string' ? cause.constraint.index : null;
+}
+
+/**
+ * P2002 from a model query; a raw statement's arrives as P2010 with PostgreSQL's own code (23505), or
+ * as pg's own error from a pg transaction (runPgTransaction).
+ */
+export function isUniqueViolation(err: unknown): boolean {
+  if (err instanceof pg.DatabaseError) return err.code === '23505';
+  if (!(err instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  const cause = (err.meta?.driverAdapterError as { cause?: { originalCode?: unknown } } | undefined)?.cause;
+  return err.code === 'P2002' || (err.code === 'P2010' && cause?.originalCode === '23505');
 }

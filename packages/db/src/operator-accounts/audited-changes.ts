@@ -11,7 +11,7 @@ import type { Prisma } from '../generated/prisma/client.js';
 import type { Db, Tx } from '../client.js';
 import { recordAudit, type AuditInput } from '../audit-log.js';
 import type { SecretBox } from '../secret-box.js';
-import { isUniqueViolation } from '../transactions/create-cashin.js';
+import { isUniqueViolation } from '../unique-violation.js';
 import { normalisePrefixes } from './changes.js';
 import { openCredentials, setOperatorAccountCredentials } from './credentials.js';
 import { lockOperatorAccount, type OperatorAccountSummary } from './summary.js';

@@ -6,7 +6,7 @@ import { runTransaction } from '../run-transaction.js';
 import type { Refund } from '../generated/prisma/client.js';
 import { isOverdraft, post } from '../ledger.js';
 import { insertOutbox, type OutboxRow } from '../outbox.js';
-import { isUniqueViolation } from '../transactions/create-cashin.js';
+import { isUniqueViolation } from '../unique-violation.js';
 import { newProviderReference } from '../transactions/provider-reference.js';
 import { violatedUniqueIndex } from '../unique-violation.js';
 

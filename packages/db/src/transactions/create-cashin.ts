@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { cashinPosting } from '@mm/domain';
 import { QUEUE_NAMES } from '@mm/queues/names';
 import type { Db } from '../client.js';
@@ -11,6 +10,7 @@ import type { OutboxRow } from '../outbox.js';
 import { changeStatement } from './record-change.js';
 import { transactionColumns } from './transaction-row.js';
 import { newProviderReference } from './provider-reference.js';
+import { isUniqueViolation } from '../unique-violation.js';
 
 export const OPERATOR_REQUEST_TOPIC = QUEUE_NAMES.operatorRequests;
 
@@ -86,15 +86,4 @@ export async function existingOrder(db: Db, err: unknown, order: { merchantId: s
   return db.transaction.findUnique({
     where: { merchantId_merchantOrderId: { merchantId: order.merchantId, merchantOrderId: order.merchantOrderId } },
   });
-}
-
-/**
- * P2002 from a model query; a raw statement's arrives as P2010 with PostgreSQL's own code (23505), or
- * as pg's own error from a pg transaction (runPgTransaction).
- */
-export function isUniqueViolation(err: unknown): boolean {
-  if (err instanceof pg.DatabaseError) return err.code === '23505';
-  if (!(err instanceof Prisma.PrismaClientKnownRequestError)) return false;
-  const cause = (err.meta?.driverAdapterError as { cause?: { originalCode?: unknown } } | undefined)?.cause;
-  return err.code === 'P2002' || (err.code === 'P2010' && cause?.originalCode === '23505');
 }

@@ -6,7 +6,7 @@
  * every retention (pruneOperationalRows with the default policy), i.e. what a cash-in costs for good.
  */
 import { Joi, parseEnv, retention, retentionPolicy } from '@mm/config';
-import { pruneOperationalRows, TABLE_RETENTION } from '@mm/db';
+import { pruneOperationalRows, TABLE_RETENTION } from '@mm/db/outbox';
 import { waitFor } from '@mm/testing';
 import type { ChaosSystem } from '@mm/chaos/system';
 import { settle } from './support/settle.js';

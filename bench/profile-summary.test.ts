@@ -4,7 +4,7 @@ describe('a CPU profile summarised by package', () => {
   it('names a dependency, a workspace package or service, and leaves Node\'s own frames to their caller', () => {
     expect(groupOf('file:///w/node_modules/.pnpm/pg@8.23.1/node_modules/pg/lib/query.js', 'submit')).toBe('pg');
     expect(groupOf('file:///w/node_modules/.pnpm/@prisma+client@7/node_modules/@prisma/client/runtime/x.js', 'q')).toBe('@prisma/client');
-    expect(groupOf('file:///w/packages/db/src/ledger.ts', 'post')).toBe('@mm/db');
+    expect(groupOf('file:///w/packages/db/src/ledger/ledger.ts', 'post')).toBe('@mm/db');
     expect(groupOf('file:///w/services/gateway/src/app.ts', 'x')).toBe('gateway');
     expect(groupOf('node:net', 'writev')).toBeNull();
     expect(groupOf('', '(garbage collector)')).toBe('GC');

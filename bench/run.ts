@@ -22,7 +22,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startChaosSystem, type ChaosOptions, type ChaosSystem, type ServiceName } from '@mm/chaos/system';
-import { EXPIRY_TOPIC } from '@mm/db/transactions';
+import { EXPIRY_TOPIC } from '@mm/db/payments';
 import { waitFor } from '@mm/testing';
 import { cpuPerRequest, cpuSnapshot } from './support/cpu.js';
 import { exportBench } from './export-bench.js';

@@ -13,8 +13,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
-import { applyOperatorResultIfUnchanged, createCashin, moveNow } from '@mm/db/transactions';
+import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/merchants';
+import { applyOperatorResultIfUnchanged, createCashin, moveNow } from '@mm/db/payments';
 import { claimDueDelivery, recordDeliveryOutcome } from '@mm/db/webhooks';
 import { cashinInput, createDbTestDatabase } from '@mm/testing/test-database';
 import { cpuSnapshot, usedBetween } from './support/cpu.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_MERCHANT } from '@mm/config';
 import { createDb, type Db } from '@mm/db';
-import { verifyLedger } from '@mm/db/transactions';
+import { verifyLedger } from '@mm/db/ledger';
 import { distinctFreePorts, PrivatePostgres, signedClient, waitFor } from '@mm/testing';
 import { PrivateRedis } from './support/private-redis.js';
 import { SimulatorControl } from './support/simulator-control.js';

@@ -1,4 +1,4 @@
-import { createApiKey, revokeApiKey } from '@mm/db/reference-data';
+import { createApiKey, revokeApiKey } from '@mm/db/merchants';
 import { signedClient } from '@mm/testing';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 import {

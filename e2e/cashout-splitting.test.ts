@@ -7,7 +7,8 @@
  * gateway's 1 s, or a loaded CI machine answers the last ones 503 (what a merchant would retry) and the
  * rule under test is never reached.
  */
-import { rejectCashout, verifyLedger } from '@mm/db/transactions';
+import { rejectCashout } from '@mm/db/payments';
+import { verifyLedger } from '@mm/db/ledger';
 import { waitFor } from '@mm/testing';
 import { anotherMerchant, newOrderId } from './support/contract.js';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';

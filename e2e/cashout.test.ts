@@ -1,4 +1,5 @@
-import { approveCashout, rejectCashout, verifyLedger } from '@mm/db/transactions';
+import { approveCashout, rejectCashout } from '@mm/db/payments';
+import { verifyLedger } from '@mm/db/ledger';
 import { waitFor } from '@mm/testing';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 import { expectError, newOrderId, unixTime, withoutWrites } from './support/contract.js';

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { parseEnv as adminEnv, runCommand } from '@mm/admin-cli';
 import { parseEnv as backofficeEnv } from '@mm/backoffice';
 import { databaseOptions, type CommonEnv } from '@mm/config';
-import { createServiceDb } from '@mm/db';
+import { createServiceDb } from '@mm/db/service-db';
 import { parseEnv as expiryEnv } from '@mm/expiry-worker';
 import { parseEnv as gatewayEnv } from '@mm/gateway';
 import { parseEnv as bridgeEnv } from '@mm/operator-bridge';

@@ -1,4 +1,4 @@
-import { setOperatorAccountCredentials, setOperatorAccountEnabled, upsertOperatorAccount } from '@mm/db/reference-data';
+import { setOperatorAccountCredentials, setOperatorAccountEnabled, upsertOperatorAccount } from '@mm/db/operator-accounts';
 import { waitFor } from '@mm/testing';
 import { expectError, newOrderId, withoutWrites } from './support/contract.js';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';

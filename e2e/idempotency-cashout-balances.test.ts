@@ -1,5 +1,5 @@
-import { setSubsidiaryActive, upsertSubsidiary } from '@mm/db/reference-data';
-import { EXPIRY_TOPIC, OPERATOR_REQUEST_TOPIC } from '@mm/db/transactions';
+import { setSubsidiaryActive, upsertSubsidiary } from '@mm/db/merchants';
+import { EXPIRY_TOPIC, OPERATOR_REQUEST_TOPIC } from '@mm/db/payments';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 import { anotherMerchant, expectError, expectValidationError, newOrderId, unixTime, withoutWrites } from './support/contract.js';
 

@@ -1,4 +1,5 @@
-import { transactionTimeline, verifyLedger } from '@mm/db/transactions';
+import { transactionTimeline } from '@mm/db/payments';
+import { verifyLedger } from '@mm/db/ledger';
 import { createRedisConnection, operatorResults, QueueProducer, refundRequests } from '@mm/queues';
 import { sumBy, waitFor } from '@mm/testing';
 import type { Redis } from 'ioredis';

@@ -1,6 +1,5 @@
-import { setMerchantStatus } from '@mm/db/reference-data';
-import { waitFor } from '@mm/testing';
-import { fetchFrom, signedClient, startTcpRelay, type SignOptions, type TcpRelay } from '@mm/testing';
+import { setMerchantStatus } from '@mm/db/merchants';
+import { waitFor, fetchFrom, signedClient, startTcpRelay, type SignOptions, type TcpRelay } from '@mm/testing';
 import { anotherMerchant, newOrderId, onceHeard, rawRequest, signedHeaders, unixTime } from './support/contract.js';
 import { ConformanceClient, type Operation } from './support/conformance.js';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';

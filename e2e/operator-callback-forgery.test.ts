@@ -4,8 +4,8 @@
  * a callback naming a cash-out's reference cannot fail it and release its reservation, and a callback
  * moves only a payment of the operator account whose secret signed it.
  */
-import { setOperatorAccountCredentials, upsertOperatorAccount } from '@mm/db/reference-data';
-import { createCashout, transition } from '@mm/db/transactions';
+import { setOperatorAccountCredentials, upsertOperatorAccount } from '@mm/db/operator-accounts';
+import { createCashout, transition } from '@mm/db/payments';
 import { signPayload } from '@mm/domain';
 import { createLogger } from '@mm/observability';
 import { parseEnv as bridgeEnv, startOperatorBridge, type RunningBridge } from '@mm/operator-bridge';

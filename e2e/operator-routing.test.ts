@@ -1,4 +1,4 @@
-import { markOperatorAccountDown, markOperatorAccountUp, setOperatorAccountEnabled } from '@mm/db/reference-data';
+import { markOperatorAccountDown, markOperatorAccountUp, setOperatorAccountEnabled } from '@mm/db/operator-accounts';
 import { expectError, newOrderId, onceHeard, withoutWrites } from './support/contract.js';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { UnrecoverableError, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { createDb, findOverdueOutbox, insertOutbox, type Db } from '@mm/db';
+import { createDb, type Db } from '@mm/db';
+import { findOverdueOutbox, insertOutbox } from '@mm/db/outbox';
 import { createTestDatabase, createTestRedis, waitFor, type TestDatabase, type TestRedis } from '@mm/testing';
 import {
   createOutboxPublisher, createRedisConnection, createWorker, operatorRequests, startOutboxRelay,

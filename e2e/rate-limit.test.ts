@@ -23,7 +23,7 @@ describe('per-merchant rate limit', () => {
   });
 
   it('counts each merchant separately', async () => {
-    const { createApiKey, createMerchant } = await import('@mm/db/reference-data');
+    const { createApiKey, createMerchant } = await import('@mm/db/merchants');
     const { signedClient } = await import('@mm/testing');
     const other = await createMerchant(sys.db, { name: 'Other', webhookUrl: null });
     const key = await createApiKey(sys.db, sys.box, other.id);

@@ -1,5 +1,6 @@
 import { createRedisConnection, QueueProducer, reconciliationRuns } from '@mm/queues';
-import { transition, verifyLedger } from '@mm/db/transactions';
+import { transition } from '@mm/db/payments';
+import { verifyLedger } from '@mm/db/ledger';
 import type { RunningOperatorMocks } from '@mm/operator-simulator';
 import { waitFor } from '@mm/testing';
 import type { Redis } from 'ioredis';

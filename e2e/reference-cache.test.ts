@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { createApiKey, revokeApiKey, setSubsidiaryActive } from '@mm/db/reference-data';
+import { createApiKey, revokeApiKey, setSubsidiaryActive } from '@mm/db/merchants';
 import { signedClient, waitFor } from '@mm/testing';
 import { expectError, newOrderId, onceHeard } from './support/contract.js';
 import { startSystem, type System } from './support/system.js';

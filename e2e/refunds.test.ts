@@ -1,5 +1,5 @@
 import { waitFor } from '@mm/testing';
-import { post } from '@mm/db/transactions';
+import { post } from '@mm/db/ledger';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 
 let sys: System;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createCashin, transition } from '@mm/db/transactions';
+import { createCashin, transition } from '@mm/db/payments';
 import { signPayload } from '@mm/domain';
 import type { RunningBridge } from '@mm/operator-bridge';
 import { createRedisConnection, operatorRequests, operatorResults, outboxJobId, QueueProducer } from '@mm/queues';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createCashin } from '@mm/db/transactions';
+import { createCashin } from '@mm/db/payments';
 import { createRedisConnection, operatorRequests, outboxJobId, QueueProducer, webhookDeliveries } from '@mm/queues';
 import { waitFor } from '@mm/testing';
 import type { Redis } from 'ioredis';

@@ -1,4 +1,4 @@
-import { verifyLedger } from '@mm/db/transactions';
+import { verifyLedger } from '@mm/db/ledger';
 import { waitFor } from '@mm/testing';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 import { expectError, newOrderId, signedHeaders, unixTime } from './support/contract.js';

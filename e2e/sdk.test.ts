@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import { setMerchantStatus } from '@mm/db/reference-data';
+import { setMerchantStatus } from '@mm/db/merchants';
 import {
   AuthenticationError, ConflictError, ConnectionError, InvalidRequestError, MerchantDisabledError, MobileMoneyClient, NotConfiguredError,
   NotFoundError, RateLimitError, sign, signRequest, UnprocessableError, type CashinRequest, type TransactionStatusChangedEvent,

@@ -1,5 +1,5 @@
 import type { Db } from '@mm/db';
-import { verifyLedger } from '@mm/db/transactions';
+import { verifyLedger } from '@mm/db/ledger';
 import { waitFor } from '@mm/testing';
 import type { ChaosSystem } from '@mm/chaos/system';
 

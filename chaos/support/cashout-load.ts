@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { approveCashout, rejectCashout } from '@mm/db/transactions';
+import { approveCashout, rejectCashout } from '@mm/db/payments';
 import { createStaffUser, recordAudit } from '@mm/db/staff';
 import { DomainError } from '@mm/domain';
 import type { ChaosSystem } from './chaos-system.js';

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { createDb, type Db } from '@mm/db';
-import {
-  createApiKey, createMerchant, SecretBox, SEED_SUBSIDIARIES, setOperatorAccountCredentials, upsertOperatorAccount, upsertSubsidiary,
-} from '@mm/db/reference-data';
+import { createDb, type Db, SecretBox } from '@mm/db';
+import { createApiKey, createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/merchants';
+import { setOperatorAccountCredentials, upsertOperatorAccount } from '@mm/db/operator-accounts';
 import { demoMockAccounts, mockUrls, type MockUrls } from '@mm/operator-simulator';
 import { createTestDatabase, distinctFreePorts, PrivatePostgres, PrivateRedisCluster, signedClient, type TestDatabase } from '@mm/testing';
 import { startMerchantReceiver, type MerchantReceiver } from './merchant-receiver.js';

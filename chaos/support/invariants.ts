@@ -1,4 +1,4 @@
-import { verifyLedger } from '@mm/db/transactions';
+import { verifyLedger } from '@mm/db/ledger';
 import { signatureMatches } from '@mm/domain';
 import { waitFor } from '@mm/testing';
 import { cashoutViolations } from './cashout-invariants.js';

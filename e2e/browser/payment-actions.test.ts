@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { setOperatorAccountCredentials, upsertOperatorAccount } from '@mm/db/reference-data';
+import { setOperatorAccountCredentials, upsertOperatorAccount } from '@mm/db/operator-accounts';
 import { startOperatorMocks, type RunningOperatorMocks } from '@mm/operator-simulator';
 import { freePort, waitFor } from '@mm/testing';
 import { startSystem, type System } from '../support/system.js';

@@ -1,8 +1,7 @@
 import { request } from 'node:http';
-import { createApiKey, createMerchant } from '@mm/db/reference-data';
+import { createApiKey, createMerchant } from '@mm/db/merchants';
 import { signPayload } from '@mm/domain';
-import { waitFor } from '@mm/testing';
-import { signedClient, type ApiResponse } from '@mm/testing';
+import { waitFor, signedClient, type ApiResponse } from '@mm/testing';
 import type { System } from './system.js';
 
 /** The documented error body (decisions 3): `{error: {code, message, details?, request_id}}`. */

@@ -1,4 +1,4 @@
-import { setOperatorAccountCredentials, upsertOperatorAccount } from '@mm/db/reference-data';
+import { setOperatorAccountCredentials, upsertOperatorAccount } from '@mm/db/operator-accounts';
 import { startOperatorMocks, type OperatorMocksOptions, type RunningOperatorMocks } from '@mm/operator-simulator';
 import type { System } from './system.js';
 

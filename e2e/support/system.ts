@@ -1,16 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { createDb, type Db } from '@mm/db';
-import { createApiKey, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
+import { createDb, type Db, SecretBox } from '@mm/db';
+import { createApiKey, createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/merchants';
 import { createLogger, type Logger } from '@mm/observability';
 import type { CommonEnv } from '@mm/config';
-import { createTestDatabase, createTestRedis, distinctFreePorts, PgBouncer, type TestDatabase, type TestRedis } from '@mm/testing';
+import { createTestDatabase, createTestRedis, distinctFreePorts, PgBouncer, type TestDatabase, type TestRedis, sandboxFetch, signedClient } from '@mm/testing';
 import { parseEnv as gatewayEnv, startGateway, type RunningGateway } from '@mm/gateway';
 import { parseEnv as bridgeEnv, startOperatorBridge } from '@mm/operator-bridge';
 import { parseEnv as expiryEnv, startExpiryWorker } from '@mm/expiry-worker';
 import { parseEnv as refundEnv, startRefundWorker } from '@mm/refund-worker';
 import { parseEnv as dispatcherEnv, startWebhookDispatcher } from '@mm/webhook-dispatcher';
 import { startSimulator, type RunningSimulator } from '@mm/operator-simulator';
-import { sandboxFetch, signedClient } from '@mm/testing';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
 export interface SystemOptions {

@@ -11,7 +11,7 @@
 // OUT_DIR/
 //   dist/<entry>.mjs        the bundle (node dist/<entry>.mjs); one per entry of the service
 //   dist/<entry>.mjs.map    source map without sources (stack traces name the .ts files: NODE_OPTIONS=--enable-source-maps)
-//   prisma/migrations/      admin-cli (and backoffice, which holds admin-cli too): read by `migrate` from <bundle dir>/../prisma/migrations (packages/db/src/migrate.ts)
+//   prisma/migrations/      admin-cli (and backoffice, which holds admin-cli too): read by `migrate` from <bundle dir>/../prisma/migrations (packages/db/src/database/migrate.ts)
 //   node_modules/@bull-board/ui/   backoffice only: the dashboard's HTML template and static files
 //   node_modules/swagger-ui-dist/  gateway only: the API reference page's files (source maps left out)
 import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';

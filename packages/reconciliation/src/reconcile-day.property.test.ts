@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { Db } from '@mm/db';
 import { reconciliationSlot, resolveCase } from '@mm/db/reconciliation';
-import { completeRefund, createCashin, createRefund, transition, verifyLedger } from '@mm/db/transactions';
+import { completeRefund, createCashin, createRefund, transition } from '@mm/db/payments';
+import { verifyLedger } from '@mm/db/ledger';
 import type { OperatorRecord, RecordKind } from '@mm/domain';
 import type { OperatorRecordsPage, PaymentLookup } from '@mm/operators';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';

@@ -1,7 +1,8 @@
 import type { Db } from '@mm/db';
 import type { TransactionStatus } from '@mm/domain';
 import { CaseChangedError, ourMovementsFor, resolveCase, saveOperatorRecords } from '@mm/db/reconciliation';
-import { createCashin, transition, verifyLedger } from '@mm/db/transactions';
+import { createCashin, transition } from '@mm/db/payments';
+import { verifyLedger } from '@mm/db/ledger';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
 import { reconcileDay } from './reconcile-day.js';
 

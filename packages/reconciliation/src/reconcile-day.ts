@@ -1,7 +1,7 @@
 import { automaticResolution, needsStatusConfirmation, type DifferenceCategory } from '@mm/domain';
 import { runTransaction, type Db, type Tx } from '@mm/db';
 import { reconciliationSlot, recordDay, type AccountKey, type DaySummary, type OurMovement, type RecordSource } from '@mm/db/reconciliation';
-import { settleOperatorResult, type SettledResult } from '@mm/db/transactions';
+import { settleOperatorResult, type SettledResult } from '@mm/db/payments';
 import { paymentLookupOf, type OperatorAdapter } from '@mm/operators';
 import { collectOperatorRecords } from './collect-records.js';
 import { matchDay } from './match-day.js';

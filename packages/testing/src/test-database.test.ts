@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { listMigrations } from '@mm/db/migrate';
+import { listMigrations } from '@mm/db';
 import { cloneMigratedTemplate, createTestDatabase, type TestDatabase } from './test-database.js';
 
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';

@@ -4,10 +4,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { createDb, type Db } from '@mm/db';
-import type { NewCashin } from '@mm/db/transactions';
-import { listMigrations, migrate, MIGRATIONS_DIR } from '@mm/db/migrate';
-import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
+import { createDb, type Db, listMigrations, migrate, MIGRATIONS_DIR } from '@mm/db';
+import type { NewCashin } from '@mm/db/payments';
+import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/merchants';
 
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const TEMPLATE_PREFIX = 'mm_template_';

@@ -1,4 +1,4 @@
-import { rescheduleOutbox } from '@mm/db';
+import { rescheduleOutbox } from '@mm/db/outbox';
 import { commitStep, type StepContext } from './commit-step.js';
 
 /** Seconds before asking again an operator that has not decided yet, by how many times it was asked. */

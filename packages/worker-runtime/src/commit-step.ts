@@ -1,5 +1,6 @@
-import { completeOutbox, runPgTransaction, runTransaction, type Db, type Tx } from '@mm/db';
-import { moveNow, type TransitionRequest } from '@mm/db/transactions';
+import { completeOutbox } from '@mm/db/outbox';
+import { runPgTransaction, runTransaction, type Db, type Tx } from '@mm/db';
+import { moveNow, type TransitionRequest } from '@mm/db/payments';
 import type { AfterCommit, CommittedChange } from '@mm/queues';
 
 export interface StepContext {

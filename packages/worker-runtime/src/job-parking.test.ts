@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import { findOverdueOutbox, insertOutbox, listParkedJobs, unparkJob } from '@mm/db';
+import { findOverdueOutbox, insertOutbox, listParkedJobs, unparkJob } from '@mm/db/outbox';
 import { createLogger } from '@mm/observability';
 import { bullPrefix, createRedisConnection, outboxJobId, refundRequests, type RefundRequestJob } from '@mm/queues';
 import { createMerchantTestDatabase, createTestRedis, sumBy, waitFor, type MerchantTestDatabase, type TestRedis } from '@mm/testing';

@@ -1,4 +1,5 @@
-import { countParkedJobs, recordFailedRun, type Db } from '@mm/db';
+import { countParkedJobs, recordFailedRun } from '@mm/db/outbox';
+import { type Db } from '@mm/db';
 import { Counter, Gauge, singleMetric, type Logger, type Registry } from '@mm/observability';
 import type { FailedJob, InvalidRow, PublishableOutboxRow } from '@mm/queues';
 

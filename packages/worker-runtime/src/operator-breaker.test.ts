@@ -4,7 +4,7 @@
  * probe, each change audited as system:breaker; a staff mark-down never lifted; replicas write once.
  */
 import type { OperatorEnv } from '@mm/config';
-import { findOperatorAccount, markOperatorAccountDown } from '@mm/db/reference-data';
+import { findOperatorAccount, markOperatorAccountDown } from '@mm/db/operator-accounts';
 import { createLogger, Registry } from '@mm/observability';
 import { OperatorUnavailableError, type OperatorAdapter, type OperatorBreaker } from '@mm/operators';
 import { sumBy } from '@mm/testing';

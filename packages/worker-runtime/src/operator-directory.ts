@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { directDatabaseUrl, type OperatorEnv } from '@mm/config';
 import type { Db } from '@mm/db';
-import {
-  findOperatorAccount, listAccountsDownByBreaker, listenForReferenceChanges, loadOperatorAccount, markOperatorAccountDownByBreaker, markOperatorAccountUpByBreaker, SecretBox,
-} from '@mm/db/reference-data';
+import { findOperatorAccount, listAccountsDownByBreaker, loadOperatorAccount, markOperatorAccountDownByBreaker, markOperatorAccountUpByBreaker } from '@mm/db/operator-accounts';
+import { listenForReferenceChanges, SecretBox } from '@mm/db';
 import { instrumentAdapter, OperatorBreaker, OperatorDirectory, probeLookup, simulatorConfigFromEnv, type BreakerStore, type OperatorAdapter } from '@mm/operators';
 import type { WorkerContext } from './start-worker-service.js';
 

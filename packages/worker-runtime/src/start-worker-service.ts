@@ -1,7 +1,8 @@
 import type { Worker } from 'bullmq';
 import { databaseOptions, type CommonEnv, type NodeEnvEnv, type RelayEnv } from '@mm/config';
-import { configurationErrorsOf, createServiceDb, findOverdueOutbox, type Db } from '@mm/db';
-import { SecretBox } from '@mm/db/reference-data';
+import { configurationErrorsOf, type Db, SecretBox } from '@mm/db';
+import { createServiceDb } from '@mm/db/service-db';
+import { findOverdueOutbox } from '@mm/db/outbox';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, dbConfigurationErrorsCounter, startInternalServer, type Logger, type Registry } from '@mm/observability';
 import {
   AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, redisTargetOf, isOutboxTopic, OUTBOX_QUEUES, QUEUES, startOutboxRelay,

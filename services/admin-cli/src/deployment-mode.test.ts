@@ -1,5 +1,5 @@
 import { createDb, type Db } from '@mm/db';
-import { findOperatorAccount } from '@mm/db/reference-data';
+import { findOperatorAccount } from '@mm/db/operator-accounts';
 import { createTestDatabase, type TestDatabase } from '@mm/testing';
 import { runCommand } from './run-command.js';
 import { parseEnv } from './env.js';

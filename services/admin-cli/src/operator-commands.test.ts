@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createDb, type Db } from '@mm/db';
-import { findOperatorAccount, loadOperatorAccount, SecretBox } from '@mm/db/reference-data';
+import { createDb, type Db, SecretBox } from '@mm/db';
+import { findOperatorAccount, loadOperatorAccount } from '@mm/db/operator-accounts';
 import { DEV_MASTER_KEY } from '@mm/config';
 import { createTestDatabase, type TestDatabase } from '@mm/testing';
 import { runCommand } from './run-command.js';

@@ -1,6 +1,5 @@
-import { createDb, type Db } from '@mm/db';
-import { apiKeySecretBinding, SecretBox } from '@mm/db/reference-data';
-import { sealUnbound } from '@mm/db/testing/unbound-secret';
+import { createDb, type Db, apiKeySecretBinding, SecretBox } from '@mm/db';
+import { sealUnbound } from '@mm/db/testing';
 import { DEMO_MERCHANT, DEV_MASTER_KEY } from '@mm/config';
 import { createTestDatabase, type TestDatabase } from '@mm/testing';
 import { runCommand } from './run-command.js';

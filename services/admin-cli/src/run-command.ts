@@ -1,11 +1,8 @@
 import { parseArgs } from 'node:util';
 import { directDatabaseUrl } from '@mm/config';
-import { createDb } from '@mm/db';
-import { migrate } from '@mm/db/migrate';
-import {
-  createApiKey, resealUnboundSecrets, revokeApiKey, SecretBox, setSubsidiaryActive, upsertSubsidiary,
-} from '@mm/db/reference-data';
-import { verifyLedger } from '@mm/db/transactions';
+import { createDb, migrate, SecretBox } from '@mm/db';
+import { createApiKey, resealUnboundSecrets, revokeApiKey, setSubsidiaryActive, upsertSubsidiary } from '@mm/db/merchants';
+import { verifyLedger } from '@mm/db/ledger';
 import { currencyForCountry } from '@mm/domain';
 import type { AdminEnv } from './env.js';
 import { auditVerify, parseAnchor } from './commands/audit-verify.js';

@@ -1,7 +1,7 @@
 import { RedisStore } from 'connect-redis';
-import { configurationErrorsOf, createDb, createServiceDb, ReadReplica } from '@mm/db';
+import { configurationErrorsOf, createDb, ReadReplica, SecretBox } from '@mm/db';
+import { createServiceDb } from '@mm/db/service-db';
 import { databaseOptions } from '@mm/config';
-import { SecretBox } from '@mm/db/reference-data';
 import { AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, QueueProducer, reconciliationRuns, redisTargetOf, webhookDeliveries } from '@mm/queues';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, dbConfigurationErrorsCounter, listen, readReplicaMetrics, startInternalServer, type Logger } from '@mm/observability';
 import { createBackofficeApp } from './app.js';

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '@mm/db';
-import {
-  createApiKey, createMerchant, listenForReferenceChanges, lookupApiKey, SecretBox, type ReferenceChangeFeed,
-} from '@mm/db/reference-data';
+import { createApiKey, createMerchant, lookupApiKey } from '@mm/db/merchants';
+import { listenForReferenceChanges, SecretBox, type ReferenceChangeFeed } from '@mm/db';
 import { createDbTestDatabase, waitFor, type DbTestDatabase } from '@mm/testing';
 import { createKeyLookup } from './key-lookup.js';
 

@@ -1,4 +1,5 @@
-import { keyUsableAt, ReferenceCache, type ActiveKey, type ApiKeyRecord, type ReferenceChangeFeed } from '@mm/db/reference-data';
+import { keyUsableAt, type ActiveKey, type ApiKeyRecord } from '@mm/db/merchants';
+import { ReferenceCache, type ReferenceChangeFeed } from '@mm/db';
 
 export interface KeyLookupOptions {
   feed: ReferenceChangeFeed;

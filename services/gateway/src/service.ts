@@ -1,8 +1,10 @@
 import { databaseOptions, directDatabaseUrl } from '@mm/config';
-import { configurationErrorsOf, createServiceDb, ReadReplica } from '@mm/db';
-import { findActiveSubsidiary, listenForReferenceChanges, listOperatorAccounts, lookupApiKey, ReferenceCache, SecretBox } from '@mm/db/reference-data';
+import { configurationErrorsOf, ReadReplica, listenForReferenceChanges, ReferenceCache, SecretBox } from '@mm/db';
+import { createServiceDb } from '@mm/db/service-db';
+import { findActiveSubsidiary, lookupApiKey } from '@mm/db/merchants';
+import { listOperatorAccounts } from '@mm/db/operator-accounts';
 import { routeOperator, type RoutableAccount } from '@mm/domain';
-import { createExportPool, exportConnections } from '@mm/db/transactions';
+import { createExportPool, exportConnections } from '@mm/db/payments';
 import { assertRedisNoEviction, createLogger, createMetricsRegistry, dbConfigurationErrorsCounter, listen, readReplicaMetrics, referenceChangesGauge, startInternalServer, type Logger } from '@mm/observability';
 import {
   AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, customerCodes, operatorRequests, QueueProducer, redisTargetOf, refundRequests,

@@ -1,4 +1,4 @@
-import type { SeenTransaction } from '@mm/db/transactions';
+import type { SeenTransaction } from '@mm/db/payments';
 
 /** Enough for every cash-in of a busy process awaiting its customer's code (minutes at hundreds a second). */
 const DEFAULT_MAX_ROWS = 10_000;

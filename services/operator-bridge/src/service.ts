@@ -1,7 +1,7 @@
 import express from 'express';
 import { parseSecondsList } from '@mm/config';
 import { Counter, httpMetrics, listen, liveness, type Logger } from '@mm/observability';
-import { listOperatorAccounts } from '@mm/db/reference-data';
+import { listOperatorAccounts } from '@mm/db/operator-accounts';
 import type { OperatorAdapter, OperatorDirectory } from '@mm/operators';
 import { operatorResults, QueueProducer, reconciliationRuns, type OperatorResultJob, type ProducerOptions } from '@mm/queues';
 import { lateSuccessReturns, startOperatorDirectory, startWorkerService, type RunningWorkerService, type WorkerContext } from '@mm/worker-runtime';

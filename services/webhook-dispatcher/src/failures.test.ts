@@ -1,4 +1,4 @@
-import { revokeApiKey } from '@mm/db/reference-data';
+import { revokeApiKey } from '@mm/db/merchants';
 import { startReceiver, waitFor, type Receiver } from '@mm/testing';
 import { TARGET_REFUSED } from './merchant-reasons.js';
 import { createFixture, type Fixture } from './test-support/fixture.js';

@@ -1,5 +1,6 @@
 import { directDatabaseUrl } from '@mm/config';
-import { listenForReferenceChanges, newestActiveSecret, ReferenceCache, SecretBox } from '@mm/db/reference-data';
+import { listenForReferenceChanges, ReferenceCache, SecretBox } from '@mm/db';
+import { newestActiveSecret } from '@mm/db/merchants';
 import { Histogram, LATENCY_BUCKETS, referenceChangesGauge, type Logger } from '@mm/observability';
 import { startWorkerService, type RunningWorkerService } from '@mm/worker-runtime';
 import { WebhookConnections } from './connections.js';

@@ -8,10 +8,9 @@
  */
 import { deploymentModeViolation, isOperatorApiName, isOperatorCode, OPERATOR_API_NAMES, OPERATORS, type DeploymentMode } from '@mm/domain';
 import type { Prisma } from '../generated/prisma/client.js';
-import type { Db, Tx } from '../client.js';
-import { recordAudit, type AuditInput } from '../audit-log.js';
-import type { SecretBox } from '../secret-box.js';
-import { isUniqueViolation } from '../unique-violation.js';
+import type { Db, Tx, SecretBox } from '../database/index.js';
+import { recordAudit, type AuditInput } from '../staff/index.js';
+import { isUniqueViolation } from '../database/index.js';
 import { normalisePrefixes } from './changes.js';
 import { openCredentials, setOperatorAccountCredentials } from './credentials.js';
 import { lockOperatorAccount, type OperatorAccountSummary } from './summary.js';

@@ -10,8 +10,8 @@
  * - a mark-up applies only to an account the breaker marked down (its reason): a staff mark-down is
  *   never lifted automatically.
  */
-import type { Db } from '../client.js';
-import { recordAudit } from '../audit-log.js';
+import type { Db } from '../database/index.js';
+import { recordAudit } from '../staff/index.js';
 import { operatorAccountTargetId, type OperatorAccountKey } from './audited-changes.js';
 import { lockOperatorAccount } from './summary.js';
 

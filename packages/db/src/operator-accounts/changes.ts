@@ -1,6 +1,6 @@
 import { isOperatorPrefix } from '@mm/domain';
 import type { Prisma } from '../generated/prisma/client.js';
-import type { Db, Tx } from '../client.js';
+import type { Db, Tx } from '../database/index.js';
 
 export interface OperatorAccountInput {
   countryCode: string;

@@ -1,6 +1,5 @@
 import type { ModeCheckedAccount } from '@mm/domain';
-import type { Db, Tx } from '../client.js';
-import type { SecretBox } from '../secret-box.js';
+import type { Db, Tx, SecretBox } from '../database/index.js';
 import type { OperatorAccountSummary } from './summary.js';
 import { findOperatorAccount } from './summary.js';
 

@@ -1,6 +1,5 @@
 import { deploymentModeViolation, type DeploymentMode } from '@mm/domain';
-import type { Db } from '../client.js';
-import type { SecretBox } from '../secret-box.js';
+import type { Db, SecretBox } from '../database/index.js';
 import { listAccountsForModeCheck } from './credentials.js';
 
 /**

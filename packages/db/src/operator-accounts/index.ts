@@ -1,9 +1,7 @@
-export { listOperatorAccounts, findOperatorAccount, lockOperatorAccount, type OperatorAccountSummary } from './summary.js';
-export { listAccountsForModeCheck, loadOperatorAccount, setOperatorAccountCredentials, sealCredentials, operatorAccountSecretBinding, type OperatorAccountWithCredentials } from './credentials.js';
-export { upsertOperatorAccount, setOperatorAccountEnabled, setOperatorAccountPrefixes, markOperatorAccountDown, markOperatorAccountUp, normalisePrefixes, type OperatorAccountInput } from './changes.js';
-export { changeOperatorAccount, operatorAccountTargetId, type OperatorAccountChange, type OperatorAccountFields, type OperatorAccountKey, type OperatorAuditContext, type OperatorChangeOutcome } from './audited-changes.js';
-export { cashinOutcomesByAccount, type AccountCashinOutcomes } from './recent-cashins.js';
-export {
-  BREAKER_ACTOR, breakerDownReason, isBreakerDownReason, listAccountsDownByBreaker, markOperatorAccountDownByBreaker, markOperatorAccountUpByBreaker,
-} from './breaker.js';
+export { changeOperatorAccount, type OperatorAccountChange, type OperatorAccountFields, type OperatorAccountKey, operatorAccountTargetId, type OperatorAuditContext } from './audited-changes.js';
+export { listAccountsDownByBreaker, markOperatorAccountDownByBreaker, markOperatorAccountUpByBreaker } from './breaker.js';
+export { markOperatorAccountDown, markOperatorAccountUp, setOperatorAccountEnabled, upsertOperatorAccount } from './changes.js';
+export { loadOperatorAccount, setOperatorAccountCredentials } from './credentials.js';
 export { assertDeploymentMode } from './deployment-mode-check.js';
+export { type AccountCashinOutcomes, cashinOutcomesByAccount } from './recent-cashins.js';
+export { findOperatorAccount, listOperatorAccounts, type OperatorAccountSummary } from './summary.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createDbTestDatabase, type DbTestDatabase } from '@mm/testing/test-database';
-import { SecretBox } from '../secret-box.js';
+import { SecretBox } from '../database/index.js';
 import { loadOperatorAccount, sealCredentials, setOperatorAccountCredentials } from './credentials.js';
 import { markOperatorAccountDown, markOperatorAccountUp, normalisePrefixes, setOperatorAccountPrefixes, upsertOperatorAccount } from './changes.js';
 import { findOperatorAccount, listOperatorAccounts } from './summary.js';

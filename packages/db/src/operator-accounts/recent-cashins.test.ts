@@ -1,6 +1,5 @@
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
-import { createCashin } from '../transactions/create-cashin.js';
-import { transition } from '../transactions/transition.js';
+import { createCashin, transition } from '../payments/index.js';
 import type { TransactionStatus } from '@mm/domain';
 import { cashinOutcomesByAccount } from './recent-cashins.js';
 

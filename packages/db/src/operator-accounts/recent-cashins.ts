@@ -1,4 +1,4 @@
-import type { Db } from '../client.js';
+import type { Db } from '../database/index.js';
 
 /** An operator account's cash-ins created since a moment, by where they stand now. */
 export interface AccountCashinOutcomes {

@@ -1,4 +1,4 @@
-import type { Db, Tx } from '../client.js';
+import type { Db, Tx } from '../database/index.js';
 
 /**
  * An operator account as staff, the gateway's routing and the logs may see it: never its credentials,

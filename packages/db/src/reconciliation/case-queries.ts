@@ -1,5 +1,5 @@
 import type { CategoryTotals, MatchCategory } from '@mm/domain';
-import type { Db, Tx } from '../client.js';
+import type { Db, Tx } from '../database/index.js';
 import type { Prisma } from '../generated/prisma/client.js';
 
 /**

@@ -1,5 +1,5 @@
 import { MATCH_CATEGORIES, type CategoryTotals, type DifferenceCategory, type MatchCategory, type RecordKind } from '@mm/domain';
-import type { Db, Tx } from '../client.js';
+import type { Db, Tx } from '../database/index.js';
 
 /** One open case of the day, as the report lists it. */
 export interface DayReportCase {

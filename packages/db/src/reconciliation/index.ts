@@ -1,10 +1,6 @@
-export { saveOperatorRecords, forgetStatusRecord, operatorRecordsFor, type AccountKey, type DatedOperatorRecord, type RecordSource } from './operator-records.js';
-export { ourMovementsFor, type OurMovement } from './our-records.js';
-export { recordDay, recordPairCase, reconciliationSlot, type DayPair, type DaySummary } from './record-day.js';
-export { recordReportedDifference } from './reported-difference.js';
-export { CaseChangedError, resolveCase, type CaseVerdict, type ResolvedCase } from './resolve-case.js';
-export {
-  listReconciliationRuns, listReconciliationCases, findReconciliationCase,
-  type RunCursor, type RunQuery, type RunSummary, type CaseCursor, type CaseQuery, type CaseSummary, type CaseDetail,
-} from './case-queries.js';
-export { dayReport, openCaseTotals, type DayReport, type DayReportAccount, type DayReportCase, type DayReportFilter, type OpenCaseTotals } from './day-report.js';
+export { type CaseCursor, type CaseDetail, type CaseQuery, type CaseSummary, findReconciliationCase, listReconciliationCases, listReconciliationRuns, type RunCursor, type RunQuery, type RunSummary } from './case-queries.js';
+export { dayReport, type DayReport, type DayReportAccount, openCaseTotals, type OpenCaseTotals } from './day-report.js';
+export { type AccountKey, type DatedOperatorRecord, forgetStatusRecord, operatorRecordsFor, type RecordSource, saveOperatorRecords } from './operator-records.js';
+export { type OurMovement, ourMovementsFor } from './our-records.js';
+export { type DayPair, type DaySummary, reconciliationSlot, recordDay, recordPairCase } from './record-day.js';
+export { CaseChangedError, type CaseVerdict, resolveCase } from './resolve-case.js';

@@ -1,5 +1,5 @@
 import type { OperatorRecord } from '@mm/domain';
-import type { Db, Tx } from '../client.js';
+import type { Db, Tx } from '../database/index.js';
 
 /** One operator account: a country's contract with one operator (operator_accounts). */
 export interface AccountKey {

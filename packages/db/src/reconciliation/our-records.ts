@@ -1,5 +1,5 @@
 import { ourOutcome, type OurRecord, type RecordKind, type TransactionStatus } from '@mm/domain';
-import type { Db, Tx } from '../client.js';
+import type { Db, Tx } from '../database/index.js';
 import type { AccountKey } from './operator-records.js';
 
 /** One of our movements, with what is needed to link a case to it and to ask the operator about it. */

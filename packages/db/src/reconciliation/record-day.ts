@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { holdingDifference, isDifference, operatorRecordKey, totalsByCategory, type CategoryTotals, type DifferenceCategory, type MatchCategory, type MatchedPair, type OperatorRecord } from '@mm/domain';
-import type { Db, Tx } from '../client.js';
-import { runTransaction } from '../run-transaction.js';
+import type { Db, Tx } from '../database/index.js';
+import { runTransaction } from '../database/index.js';
 import type { AccountKey, RecordSource } from './operator-records.js';
 import type { OurMovement } from './our-records.js';
 

@@ -1,6 +1,6 @@
 import { DomainError, reconciliationPosting } from '@mm/domain';
-import type { Tx } from '../client.js';
-import { post } from '../ledger.js';
+import type { Tx } from '../database/index.js';
+import { post } from '../ledger/index.js';
 
 export type CaseVerdict = ({ resolution: 'ACCEPTED' } | { resolution: 'WRITTEN_OFF'; reason: string }) & {
   /**

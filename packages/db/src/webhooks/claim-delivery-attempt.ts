@@ -1,6 +1,6 @@
-import type { Db } from '../client.js';
+import type { Db } from '../database/index.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { rawQuery } from '../raw-query.js';
+import { rawQuery } from '../database/index.js';
 
 /** What a delivery run needs of the event it claimed. */
 export interface ClaimedEvent {

@@ -1,9 +1,7 @@
-import type { Db } from '../client.js';
-import { createCashin } from '../transactions/create-cashin.js';
+import type { Db } from '../database/index.js';
+import { createCashin } from '../payments/index.js';
 import { cashinInput, createMerchantTestDatabase, smallTablePlans, type MerchantTestDatabase, type SmallTablePlans } from '@mm/testing/test-database';
-import { claimDueDelivery } from './claim-delivery-attempt.js';
-import { recordDeliveryOutcome } from './record-delivery-outcome.js';
-import { recordWebhookEvent } from './record-webhook-event.js';
+import { claimDueDelivery, recordDeliveryOutcome, recordWebhookEvent } from './index.js';
 
 /**
  * A merchant's endpoint down for a while: its events stay PENDING with failed attempts, hundreds of

@@ -1,5 +1,5 @@
-export { WEBHOOK_TOPIC } from './record-webhook-event.js';
+export { claimDueDelivery } from './claim-delivery-attempt.js';
+export { type DeliveryProblem, listProblemDeliveries } from './problem-deliveries.js';
+export { type DeliveryOutcome, recordDeliveryOutcome, type RecordedAs } from './record-delivery-outcome.js';
+export { recordWebhookEvent, WEBHOOK_TOPIC, webhookEventStatement } from './record-webhook-event.js';
 export { resendWebhookEvent } from './resend-webhook-event.js';
-export { recordDeliveryOutcome, type DeliveryAttempt, type DeliveryOutcome, type DeliveryToRecord, type RecordedAs, type RecordedDelivery } from './record-delivery-outcome.js';
-export { listProblemDeliveries, type DeliveryProblem } from './problem-deliveries.js';
-export { claimDueDelivery, type ClaimedEvent } from './claim-delivery-attempt.js';

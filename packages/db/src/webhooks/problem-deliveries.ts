@@ -1,4 +1,4 @@
-import type { Db } from '../client.js';
+import type { Db } from '../database/index.js';
 
 /**
  * Deliveries that need a look: ABANDONED ones (retries exhausted; they can be re-sent) and 'failing'

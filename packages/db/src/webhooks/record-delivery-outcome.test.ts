@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactionStatus } from '@mm/domain';
-import type { Db } from '../client.js';
-import { createMerchant } from '../merchants.js';
-import { HELD } from '../outbox.js';
-import { SEED_SUBSIDIARIES, upsertSubsidiary } from '../subsidiaries.js';
+import type { Db } from '../database/index.js';
+import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '../merchants/index.js';
+import { HELD } from '../outbox/index.js';
 import { createDbTestDatabase, type DbTestDatabase } from '@mm/testing/test-database';
 import { waitFor } from '@mm/testing';
-import { createCashin } from '../transactions/create-cashin.js';
-import { transition } from '../transactions/transition.js';
+import { createCashin, transition } from '../payments/index.js';
 import { recordDeliveryOutcome, type DeliveryOutcome } from './record-delivery-outcome.js';
 
 let fixture: DbTestDatabase;

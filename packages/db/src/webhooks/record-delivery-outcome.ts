@@ -1,8 +1,7 @@
-import type { Db } from '../client.js';
+import type { Db } from '../database/index.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { outboxRowOf, type OutboxRow } from '../outbox.js';
-import { rawQuery } from '../raw-query.js';
-import { retryOnConflict } from '../run-transaction.js';
+import { outboxRowOf, type OutboxRow } from '../outbox/index.js';
+import { rawQuery, retryOnConflict } from '../database/index.js';
 
 /** What the dispatcher decided after one attempt (its retry policy is its own business). */
 export type DeliveryOutcome =

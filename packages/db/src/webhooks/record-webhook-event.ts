@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { QUEUE_NAMES } from '@mm/queues/names';
-import type { Tx } from '../client.js';
+import type { Tx } from '../database/index.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { HELD, type OutboxRow } from '../outbox.js';
+import { HELD, type OutboxRow } from '../outbox/index.js';
 
 export const WEBHOOK_TOPIC = QUEUE_NAMES.webhookDeliveries;
 

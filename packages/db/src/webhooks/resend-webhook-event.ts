@@ -1,6 +1,6 @@
-import type { Tx } from '../client.js';
-import { HELD, type OutboxRow } from '../outbox.js';
-import { lockTransactionRow } from '../transactions/lock-transaction-row.js';
+import type { Tx } from '../database/index.js';
+import { HELD, type OutboxRow } from '../outbox/index.js';
+import { lockTransactionRow } from './lock-transaction-row.js';
 import { WEBHOOK_TOPIC } from './record-webhook-event.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { Db } from '@mm/db';
-import { createApiKey, createMerchant, type SecretBox } from '@mm/db/reference-data';
+import { createApiKey, createMerchant } from '@mm/db/merchants';
+import { type SecretBox } from '@mm/db';
 
 export async function merchantCreate(db: Db, box: SecretBox, opts: { name: string; webhookUrl: string | null }) {
   const merchant = await createMerchant(db, { name: opts.name, webhookUrl: opts.webhookUrl });

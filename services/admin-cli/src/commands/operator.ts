@@ -5,10 +5,8 @@
  * printed: the list says only whether an account has some, `operator:credentials` names those it set.
  */
 import type { Db } from '@mm/db';
-import {
-  changeOperatorAccount, listOperatorAccounts, type OperatorAccountChange, type OperatorAccountFields, type OperatorAccountKey,
-  type OperatorAccountSummary, type OperatorAuditContext, type SecretBox,
-} from '@mm/db/reference-data';
+import { changeOperatorAccount, listOperatorAccounts, type OperatorAccountChange, type OperatorAccountFields, type OperatorAccountKey, type OperatorAccountSummary, type OperatorAuditContext } from '@mm/db/operator-accounts';
+import { type SecretBox } from '@mm/db';
 import {
   isOperatorApiName, OPERATOR_API_NAMES, parseDownReason, parseOperatorBaseUrl, parseOperatorCredentials, parseOperatorPrefixes,
   parseOperatorSettings, type DeploymentMode, type ParsedField,

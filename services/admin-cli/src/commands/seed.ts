@@ -1,6 +1,7 @@
 import { DEMO_MERCHANT, DEMO_STAFF } from '@mm/config';
 import type { Db } from '@mm/db';
-import { createApiKey, createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary, type SecretBox } from '@mm/db/reference-data';
+import { createApiKey, createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/merchants';
+import { type SecretBox } from '@mm/db';
 import { createStaffUser, findStaffByEmail } from '@mm/db/staff';
 
 /**

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
-import { createCashin, createCashout, transition, verifyLedger } from '@mm/db/transactions';
+import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/merchants';
+import { createCashin, createCashout, transition } from '@mm/db/payments';
+import { verifyLedger } from '@mm/db/ledger';
 import { bullPrefix, cashoutRequests } from '@mm/queues';
 import type { StaffRole } from '@mm/domain';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';

@@ -3,7 +3,7 @@
  * permission (viewer and approver: 403) and to a form without the session's CSRF token (403), with
  * nothing changed and no audit row.
  */
-import { SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
+import { SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/merchants';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
 import type { TestClient } from '../test-support/client.js';
 import { changeAudit, loggedIn, seedMerchant } from '../test-support/merchant-test-helpers.js';

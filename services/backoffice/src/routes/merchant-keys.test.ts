@@ -1,4 +1,4 @@
-import { findActiveKey } from '@mm/db/reference-data';
+import { findActiveKey } from '@mm/db/merchants';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
 import { changeAudit, issuedKeyOf, loggedIn, occurrences, seedMerchant } from '../test-support/merchant-test-helpers.js';
 

@@ -5,7 +5,8 @@
  */
 import express, { type Request, type Router } from 'express';
 import type { Db } from '@mm/db';
-import { findMerchant, type MerchantSummary, type SecretBox } from '@mm/db/reference-data';
+import { findMerchant, type MerchantSummary } from '@mm/db/merchants';
+import { type SecretBox } from '@mm/db';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
 import { formField } from '../http/form.js';

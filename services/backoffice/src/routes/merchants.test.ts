@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
-import { apiKeySecretBinding, findActiveKey } from '@mm/db/reference-data';
+import { apiKeySecretBinding } from '@mm/db';
+import { findActiveKey } from '@mm/db/merchants';
 import { createLogger } from '@mm/observability';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
 import { changeAudit, issuedKeyOf, loggedIn, occurrences, seedMerchant } from '../test-support/merchant-test-helpers.js';

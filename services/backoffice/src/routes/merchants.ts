@@ -6,7 +6,8 @@
  */
 import express, { type Request, type Response, type Router } from 'express';
 import type { Db } from '@mm/db';
-import { findMerchant, listMerchantKeys, listMerchants, type SecretBox } from '@mm/db/reference-data';
+import { findMerchant, listMerchantKeys, listMerchants } from '@mm/db/merchants';
+import { type SecretBox } from '@mm/db';
 import { can } from '@mm/domain';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';

@@ -4,8 +4,8 @@
  * a prom-client registry, as the workers' internal ports do), one of them not running.
  */
 import { createServer, type Server } from 'node:http';
-import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
-import { createCashin, transition } from '@mm/db/transactions';
+import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/merchants';
+import { createCashin, transition } from '@mm/db/payments';
 import type { TransactionStatus } from '@mm/domain';
 import { Histogram, LATENCY_BUCKETS, Registry } from '@mm/observability';
 import { freePort } from '@mm/testing';

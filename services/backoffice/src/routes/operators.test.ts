@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
-import { findOperatorAccount, loadOperatorAccount, SEED_SUBSIDIARIES, setOperatorAccountCredentials, upsertSubsidiary } from '@mm/db/reference-data';
+import { findOperatorAccount, loadOperatorAccount, setOperatorAccountCredentials } from '@mm/db/operator-accounts';
+import { SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/merchants';
 import { createLogger } from '@mm/observability';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
 import { loggedIn, occurrences } from '../test-support/merchant-test-helpers.js';

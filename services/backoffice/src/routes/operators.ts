@@ -14,9 +14,9 @@
  */
 import express, { type Request, type Response, type Router } from 'express';
 import type { Db } from '@mm/db';
-import {
-  cashinOutcomesByAccount, changeOperatorAccount, listOperatorAccounts, listSubsidiaries, type OperatorAccountChange, type OperatorAccountKey, type SecretBox,
-} from '@mm/db/reference-data';
+import { cashinOutcomesByAccount, changeOperatorAccount, listOperatorAccounts, type OperatorAccountChange, type OperatorAccountKey } from '@mm/db/operator-accounts';
+import { listSubsidiaries } from '@mm/db/merchants';
+import { type SecretBox } from '@mm/db';
 import {
   can, isOperatorApiName, isOperatorCode, OPERATOR_API_NAMES, OPERATORS,
   parseDownReason, parseOperatorBaseUrl, parseOperatorCredentials, parseOperatorPrefixes, parseOperatorSettings, type DeploymentMode, type ParsedField,

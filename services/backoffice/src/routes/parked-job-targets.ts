@@ -1,4 +1,5 @@
-import { listParkedJobs, type Db, type ParkedJob } from '@mm/db';
+import { listParkedJobs, type ParkedJob } from '@mm/db/outbox';
+import { type Db } from '@mm/db';
 import { isUuid } from '@mm/domain';
 
 /** The payload fields that name a record staff can look up; a job's payload is JSON, so each is checked. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { findOverdueOutbox } from '@mm/db';
+import { findOverdueOutbox } from '@mm/db/outbox';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
 import type { TestClient } from '../test-support/client.js';
 import { failByOperator, logInAs, newCashin, newMerchant, seedSubsidiaries } from '../test-support/transaction-data.js';

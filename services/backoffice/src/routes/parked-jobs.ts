@@ -4,7 +4,8 @@
  */
 import express, { type Router } from 'express';
 import { can } from '@mm/domain';
-import { countParkedJobs, type Db } from '@mm/db';
+import { countParkedJobs } from '@mm/db/outbox';
+import { type Db } from '@mm/db';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
 import { csrfToken } from '../http/csrf.js';

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Transaction } from '@mm/db';
 import { recordDay, saveOperatorRecords, type AccountKey, type DaySummary } from '@mm/db/reconciliation';
-import { transition, verifyLedger } from '@mm/db/transactions';
+import { transition } from '@mm/db/payments';
+import { verifyLedger } from '@mm/db/ledger';
 import { reconciliationRuns } from '@mm/queues';
 import { matchDay } from '@mm/reconciliation';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';

@@ -1,4 +1,4 @@
-import { SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
+import { SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/merchants';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
 import { changeAudit, loggedIn, occurrences } from '../test-support/merchant-test-helpers.js';
 

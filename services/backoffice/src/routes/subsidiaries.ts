@@ -4,7 +4,7 @@
  */
 import express, { type Request, type Router } from 'express';
 import type { Db } from '@mm/db';
-import { listSubsidiaries } from '@mm/db/reference-data';
+import { listSubsidiaries } from '@mm/db/merchants';
 import { can } from '@mm/domain';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';

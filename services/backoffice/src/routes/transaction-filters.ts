@@ -3,7 +3,7 @@
  * share). Every value is checked before any query runs; a bad one gives a message on the page instead
  * of a database error or, worse, a silently ignored filter that shows the wrong rows.
  */
-import type { TransactionSearch } from '@mm/db/transactions';
+import type { TransactionSearch } from '@mm/db/payments';
 import { parseMsisdn, TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@mm/domain';
 import { isUuid, textField } from '../http/query.js';
 

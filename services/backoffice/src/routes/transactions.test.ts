@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { completeRefund, createCashout, holdLateSuccess, rejectCashout, transition } from '@mm/db/transactions';
+import { completeRefund, createCashout, holdLateSuccess, rejectCashout, transition } from '@mm/db/payments';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
 import type { PageResponse, TestClient } from '../test-support/client.js';
 import { abandon, failByOperator, failOnce, logInAs, newCashin, newMerchant, seedSubsidiaries } from '../test-support/transaction-data.js';

@@ -4,7 +4,7 @@
  */
 import express, { type Router } from 'express';
 import type { Db } from '@mm/db';
-import { searchTransactions, transactionTimeline } from '@mm/db/transactions';
+import { searchTransactions, transactionTimeline } from '@mm/db/payments';
 import { can } from '@mm/domain';
 import { requirePermission } from '../auth/guard.js';
 import { csrfToken } from '../http/csrf.js';

@@ -1,8 +1,7 @@
 /** A running back-office for one test suite: its own database, its own Redis prefix, real wiring (service.ts). */
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createDb, type Db } from '@mm/db';
-import { SecretBox } from '@mm/db/reference-data';
+import { createDb, type Db, SecretBox } from '@mm/db';
 import { createStaffUser, type StaffAccount } from '@mm/db/staff';
 import type { StaffRole } from '@mm/domain';
 import { createLogger } from '@mm/observability';

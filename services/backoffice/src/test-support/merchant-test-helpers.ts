@@ -1,5 +1,5 @@
 /** Shared by the merchants, keys and subsidiaries suites: logged-in clients and reading a page's issued key. */
-import { createApiKey, createMerchant, type IssuedKey } from '@mm/db/reference-data';
+import { createApiKey, createMerchant, type IssuedKey } from '@mm/db/merchants';
 import type { StaffRole } from '@mm/domain';
 import { TEST_PASSWORD, type BackofficeFixture } from './backoffice-fixture.js';
 import type { PageResponse, TestClient } from './client.js';

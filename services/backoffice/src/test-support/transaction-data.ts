@@ -3,9 +3,10 @@
  * (createCashin, transition) into the fixture's database, and a look into the fixture's BullMQ queues.
  */
 import { Queue } from 'bullmq';
-import { completeOutbox, type Db, type Transaction } from '@mm/db';
-import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
-import { createCashin, transition } from '@mm/db/transactions';
+import { completeOutbox } from '@mm/db/outbox';
+import { type Db, type Transaction } from '@mm/db';
+import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/merchants';
+import { createCashin, transition } from '@mm/db/payments';
 import { bullPrefix, createRedisConnection } from '@mm/queues';
 import { TEST_REDIS_URL } from '@mm/testing';
 import type { BackofficeFixture } from './backoffice-fixture.js';

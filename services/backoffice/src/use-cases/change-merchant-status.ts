@@ -1,5 +1,5 @@
 import type { Db } from '@mm/db';
-import { lockMerchant, setMerchantStatus } from '@mm/db/reference-data';
+import { lockMerchant, setMerchantStatus } from '@mm/db/merchants';
 import { recordAudit } from '@mm/db/staff';
 import type { AuditContext } from '../auth/audit-context.js';
 

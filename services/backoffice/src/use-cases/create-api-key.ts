@@ -1,5 +1,6 @@
 import type { Db } from '@mm/db';
-import { createApiKey, findMerchant, type IssuedKey, type SecretBox } from '@mm/db/reference-data';
+import { createApiKey, findMerchant, type IssuedKey } from '@mm/db/merchants';
+import { type SecretBox } from '@mm/db';
 import { recordAudit } from '@mm/db/staff';
 import type { AuditContext } from '../auth/audit-context.js';
 

@@ -1,6 +1,6 @@
 import type { Db } from '@mm/db';
 import { recordAudit } from '@mm/db/staff';
-import { approveCashout, rejectCashout } from '@mm/db/transactions';
+import { approveCashout, rejectCashout } from '@mm/db/payments';
 import { DomainError } from '@mm/domain';
 import type { AfterCommit } from '@mm/queues';
 import type { AuditContext } from '../auth/audit-context.js';

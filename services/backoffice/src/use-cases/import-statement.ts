@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '@mm/db';
 import { saveOperatorRecords, type AccountKey } from '@mm/db/reconciliation';
-import { operatorAccountTargetId } from '@mm/db/reference-data';
+import { operatorAccountTargetId } from '@mm/db/operator-accounts';
 import { recordAudit } from '@mm/db/staff';
 import { MAX_STATEMENT_LINES, parseStatement, type StatementLineError } from '@mm/reconciliation';
 import type { AuditContext } from '../auth/audit-context.js';

@@ -1,5 +1,5 @@
 import type { Db } from '@mm/db';
-import { lockApiKey, revokeApiKey } from '@mm/db/reference-data';
+import { lockApiKey, revokeApiKey } from '@mm/db/merchants';
 import { recordAudit } from '@mm/db/staff';
 import type { AuditContext } from '../auth/audit-context.js';
 import type { ChangeOutcome } from './change-merchant-status.js';

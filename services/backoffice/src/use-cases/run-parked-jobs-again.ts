@@ -1,4 +1,5 @@
-import { unparkJob, type Db } from '@mm/db';
+import { unparkJob } from '@mm/db/outbox';
+import { type Db } from '@mm/db';
 import { recordAudit } from '@mm/db/staff';
 import type { AuditContext } from '../auth/audit-context.js';
 

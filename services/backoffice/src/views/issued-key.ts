@@ -1,4 +1,4 @@
-import type { IssuedKey } from '@mm/db/reference-data';
+import type { IssuedKey } from '@mm/db/merchants';
 import { html, type SafeHtml } from './html.js';
 import { when } from './format.js';
 

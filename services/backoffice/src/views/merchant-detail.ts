@@ -1,4 +1,4 @@
-import type { ApiKeySummary, MerchantSummary } from '@mm/db/reference-data';
+import type { ApiKeySummary, MerchantSummary } from '@mm/db/merchants';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, when } from './format.js';
 import { statusBadge } from './merchants.js';

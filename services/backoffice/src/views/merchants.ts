@@ -1,4 +1,4 @@
-import type { MerchantSummary } from '@mm/db/reference-data';
+import type { MerchantSummary } from '@mm/db/merchants';
 import { csrfField } from './format.js';
 import { html, type SafeHtml } from './html.js';
 

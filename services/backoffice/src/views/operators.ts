@@ -1,4 +1,5 @@
-import type { AccountCashinOutcomes, OperatorAccountSummary, SubsidiarySummary } from '@mm/db/reference-data';
+import type { AccountCashinOutcomes, OperatorAccountSummary } from '@mm/db/operator-accounts';
+import type { SubsidiarySummary } from '@mm/db/merchants';
 import { DOWN_REASON_MAX, OPERATOR_API_NAMES, OPERATORS } from '@mm/domain';
 import { csrfField, jsonBlock, when } from './format.js';
 import { html, type SafeHtml } from './html.js';

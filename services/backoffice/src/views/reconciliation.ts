@@ -1,5 +1,5 @@
 import type { CaseCursor, CaseDetail, CaseSummary, RunCursor, RunSummary } from '@mm/db/reconciliation';
-import type { TimelineItem } from '@mm/db/transactions';
+import type { TimelineItem } from '@mm/db/payments';
 import {
   CASE_STATES, DIFFERENCE_CATEGORIES, encodeCaseCursor, encodeRunCursor, listQuery, type CaseFilterForm, type Parsed, type RunFilterForm,
 } from '../routes/reconciliation-filters.js';

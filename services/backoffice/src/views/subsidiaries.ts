@@ -1,4 +1,4 @@
-import type { SubsidiarySummary } from '@mm/db/reference-data';
+import type { SubsidiarySummary } from '@mm/db/merchants';
 import { csrfField } from './format.js';
 import { html, type SafeHtml } from './html.js';
 

@@ -1,4 +1,4 @@
-import type { TimelineItem } from '@mm/db/transactions';
+import type { TimelineItem } from '@mm/db/payments';
 import { amount, statusBadge, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 

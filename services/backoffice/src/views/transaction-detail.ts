@@ -1,4 +1,4 @@
-import type { transactionTimeline } from '@mm/db/transactions';
+import type { transactionTimeline } from '@mm/db/payments';
 import { amount, jsonBlock, orDash, statusBadge, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { timelineView } from './timeline.js';

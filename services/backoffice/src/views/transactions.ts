@@ -1,4 +1,4 @@
-import type { SearchPage } from '@mm/db/transactions';
+import type { SearchPage } from '@mm/db/payments';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@mm/domain';
 import { encodeCursor, filterQuery, type FilterForm, type ParsedFilters } from '../routes/transaction-filters.js';
 import { amount, statusBadge, when } from './format.js';

@@ -1,5 +1,5 @@
 import type { Db } from '@mm/db';
-import { createCashin, transition, type TransitionPatch } from '@mm/db/transactions';
+import { createCashin, transition, type TransitionPatch } from '@mm/db/payments';
 import { PENDING_CAUSES, type OperatorResult, type PendingCause } from '@mm/domain';
 import type { ExpiryCheckJob } from '@mm/queues';
 import { createLogger } from '@mm/observability';

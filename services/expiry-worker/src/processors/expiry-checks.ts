@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
-import { completeOutbox, type Db, type Tx } from '@mm/db';
-import { applyOperatorResult, moveToNextCheck, nextPendingCheck, pendingCauseOf, pendingForCheck, transition, type TransitionRequest } from '@mm/db/transactions';
+import { completeOutbox } from '@mm/db/outbox';
+import { type Db, type Tx } from '@mm/db';
+import { applyOperatorResult, moveToNextCheck, nextPendingCheck, pendingCauseOf, pendingForCheck, transition, type TransitionRequest } from '@mm/db/payments';
 import { pushWasTaken } from '@mm/domain';
 import { OperatorUnavailableError, paymentLookupOf, type OperatorAdapters } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type ExpiryCheckJob } from '@mm/queues';

@@ -1,4 +1,5 @@
-import { pruneOperationalRows, TABLE_RETENTION, type Db, type PrunedTable, type RetentionPolicy } from '@mm/db';
+import { pruneOperationalRows, TABLE_RETENTION, type PrunedTable, type RetentionPolicy } from '@mm/db/outbox';
+import { type Db } from '@mm/db';
 import { Counter, Gauge, singleMetric, type Logger, type Registry } from '@mm/observability';
 import type { JobHandler, RetentionRunJob } from '@mm/queues';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import { insertOutbox } from '@mm/db';
+import { insertOutbox } from '@mm/db/outbox';
 import { createLogger } from '@mm/observability';
 import { bullPrefix, createRedisConnection, QueueProducer, refundRequests, retentionRuns } from '@mm/queues';
 import { createMerchantTestDatabase, createTestRedis, sumBy, waitFor, type MerchantTestDatabase, type TestRedis } from '@mm/testing';

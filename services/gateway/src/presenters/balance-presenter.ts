@@ -1,4 +1,4 @@
-import type { BalanceRow } from '@mm/db/transactions';
+import type { BalanceRow } from '@mm/db/ledger';
 
 /** One country of GET /balances: the merchant's available and pending balances there. */
 export function presentBalance(r: BalanceRow) {

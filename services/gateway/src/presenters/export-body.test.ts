@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import type { ExportedTransaction } from '@mm/db/transactions';
+import type { ExportedTransaction } from '@mm/db/payments';
 import { csvLayout, ExportBody, jsonLayout } from './export-body.js';
 import { EXPORT_COLUMNS } from './export-row.js';
 

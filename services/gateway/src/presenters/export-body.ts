@@ -1,5 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import type { ExportedTransaction } from '@mm/db/transactions';
+import type { ExportedTransaction } from '@mm/db/payments';
 import { csvLine } from './csv-cell.js';
 import { EXPORT_COLUMNS, presentExportRow } from './export-row.js';
 

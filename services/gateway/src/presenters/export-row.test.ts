@@ -1,4 +1,4 @@
-import type { ExportedTransaction } from '@mm/db/transactions';
+import type { ExportedTransaction } from '@mm/db/payments';
 import { maskMsisdn } from '@mm/domain';
 import { EXPORT_COLUMNS, presentExportRow } from './export-row.js';
 import { presentStatusResponse } from './transaction-presenter.js';

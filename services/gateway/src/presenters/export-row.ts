@@ -1,5 +1,5 @@
 import { maskMsisdn } from '@mm/domain';
-import type { ExportedTransaction } from '@mm/db/transactions';
+import type { ExportedTransaction } from '@mm/db/payments';
 import { paymentMethod, providerState } from './transaction-presenter.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Db } from '@mm/db';
-import { balancesOf } from '@mm/db/transactions';
+import { balancesOf } from '@mm/db/ledger';
 import { merchantContext } from '../http/request-context.js';
 import { presentBalance } from '../presenters/balance-presenter.js';
 

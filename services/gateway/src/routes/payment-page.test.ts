@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { Db } from '@mm/db';
-import { createCashin } from '@mm/db/transactions';
+import { createCashin } from '@mm/db/payments';
 import { createRedisConnection, customerCodes, QueueProducer, type CustomerCodeJob } from '@mm/queues';
 import { createMerchantTestDatabase, createTestRedis, type MerchantTestDatabase, type TestRedis } from '@mm/testing';
 import { redisCodeIntake } from '../payment-page/code-intake.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { signPayload } from '@mm/domain';
-import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
+import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/merchants';
 import { startApiApp } from '../test-support/api-app.js';
 
 /**

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { DomainError } from '@mm/domain';
-import { readTransactionStatus, type Db } from '@mm/db';
+import { readTransactionStatus } from '@mm/db/payments';
+import { type Db } from '@mm/db';
 import { presentStatusResponse } from '../presenters/transaction-presenter.js';
 import { isUuid } from '../validation/uuid.js';
 import { merchantContext, setTransactionId } from '../http/request-context.js';

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { DomainError, refundRecord } from '@mm/domain';
 import type { Db } from '@mm/db';
-import { refundSnapshotOf } from '@mm/db/transactions';
+import { refundSnapshotOf } from '@mm/db/payments';
 import type { AfterCommit } from '@mm/queues';
 import { requestRefund } from '../use-cases/request-refund.js';
 import { idempotencyKeySchema, refundSchema } from '../validation/refund-schema.js';

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { createExportPool, type ExportPool } from '@mm/db/transactions';
+import { createExportPool, type ExportPool } from '@mm/db/payments';
 import { accessLog, createLogger, requestId } from '@mm/observability';
 import { errorHandler } from '../http/error-handler.js';
 import { setMerchantContext } from '../http/request-context.js';

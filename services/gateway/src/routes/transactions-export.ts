@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream';
 import { Router } from 'express';
-import { streamTransactionExport, type ExportConnections } from '@mm/db/transactions';
+import { streamTransactionExport, type ExportConnections } from '@mm/db/payments';
 import { csvLayout, ExportBody, jsonLayout } from '../presenters/export-body.js';
 import { parseExportQuery } from '../validation/export-query.js';
 import type { Logger } from '@mm/observability';

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import { createDb, type Db } from '@mm/db';
-import {
-  createApiKey, createMerchant, listenForReferenceChanges, lookupApiKey, SecretBox, type ActiveKey,
-} from '@mm/db/reference-data';
+import { createDb, type Db, listenForReferenceChanges, SecretBox } from '@mm/db';
+import { createApiKey, createMerchant, lookupApiKey, type ActiveKey } from '@mm/db/merchants';
 import { createLogger, createMetricsRegistry, listen } from '@mm/observability';
 import { createRedisConnection } from '@mm/queues';
 import { createTestDatabase, createTestRedis } from '@mm/testing';

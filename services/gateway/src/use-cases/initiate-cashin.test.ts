@@ -1,5 +1,5 @@
 import { createDb, type Db } from '@mm/db';
-import { moveNow, readTransaction } from '@mm/db/transactions';
+import { moveNow, readTransaction } from '@mm/db/payments';
 import {
   AfterCommit, announceTransactionUpdate, createRedisConnection, OutboxPublisher, TransactionUpdateWaiter,
   type PublishableOutboxRow, type RedisClient,

@@ -1,6 +1,6 @@
 import type { AmountLimits } from '@mm/domain';
 import { isDatabaseUnavailable, type Db, type Transaction } from '@mm/db';
-import { createCashin, readTransaction } from '@mm/db/transactions';
+import { createCashin, readTransaction } from '@mm/db/payments';
 import type { AfterCommit, TransactionUpdateWaiter } from '@mm/queues';
 import type { DatabaseOutage } from '../database-outage.js';
 import type { FaultHooks } from '../faults/fault-hooks.js';

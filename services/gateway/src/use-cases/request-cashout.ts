@@ -1,6 +1,6 @@
 import { DomainError, type AmountLimits, type CashoutApprovalRule } from '@mm/domain';
 import type { Db, Transaction } from '@mm/db';
-import { createCashout } from '@mm/db/transactions';
+import { createCashout } from '@mm/db/payments';
 import type { AfterCommit } from '@mm/queues';
 import type { CashoutBody } from '../validation/cashout-schema.js';
 import { chooseOperator, type OperatorChoice } from './choose-operator.js';

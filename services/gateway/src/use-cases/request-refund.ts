@@ -1,6 +1,6 @@
 import { refundRecord } from '@mm/domain';
 import type { Db } from '@mm/db';
-import { createRefund, refundSnapshotOf } from '@mm/db/transactions';
+import { createRefund, refundSnapshotOf } from '@mm/db/payments';
 import type { AfterCommit } from '@mm/queues';
 import type { RefundBody } from '../validation/refund-schema.js';
 import { requestFingerprint } from './request-fingerprint.js';

@@ -1,5 +1,5 @@
 import { createDb, type Db } from '@mm/db';
-import { createCashin } from '@mm/db/transactions';
+import { createCashin } from '@mm/db/payments';
 import { createLogger } from '@mm/observability';
 import { OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
 import { failingOperator, oneAdapter } from '@mm/operators/testing';

@@ -1,5 +1,6 @@
-import { completeOutbox, type Db } from '@mm/db';
-import { transition } from '@mm/db/transactions';
+import { completeOutbox } from '@mm/db/outbox';
+import { type Db } from '@mm/db';
+import { transition } from '@mm/db/payments';
 import type { Registry } from '@mm/observability';
 import { OperatorPendingError, OperatorRefusedError, operatorRefusals, type DisbursementResult, type OperatorAdapters } from '@mm/operators';
 import type { AfterCommit, CashoutRequestJob } from '@mm/queues';

@@ -1,5 +1,5 @@
 import type { Db } from '@mm/db';
-import { createCashin } from '@mm/db/transactions';
+import { createCashin } from '@mm/db/payments';
 import { createLogger } from '@mm/observability';
 import { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter, type PaymentLookup } from '@mm/operators';
 import { oneAdapter } from '@mm/operators/testing';

@@ -1,5 +1,5 @@
 import type { Db } from '@mm/db';
-import { createCashin } from '@mm/db/transactions';
+import { createCashin } from '@mm/db/payments';
 import { OperatorUnavailableError, type OperatorAdapter, type PaymentLookup } from '@mm/operators';
 import { failingOperator, oneAdapter } from '@mm/operators/testing';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing';

@@ -1,5 +1,5 @@
 import type { Db } from '@mm/db';
-import { createCashin } from '@mm/db/transactions';
+import { createCashin } from '@mm/db/payments';
 import type { OperatorResult } from '@mm/domain';
 import { OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter } from '@mm/operators';
 import { failingOperator, oneAdapter } from '@mm/operators/testing';

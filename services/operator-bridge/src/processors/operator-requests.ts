@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
-import { completeOutbox, type Db, type Transaction } from '@mm/db';
-import { applyOperatorResult, transition, type TransitionRequest } from '@mm/db/transactions';
+import { completeOutbox } from '@mm/db/outbox';
+import { type Db, type Transaction } from '@mm/db';
+import { applyOperatorResult, transition, type TransitionRequest } from '@mm/db/payments';
 import { PENDING_CAUSES, type PendingCause } from '@mm/domain';
 import { OperatorRefusedError, paymentLookupOf, type CustomerAction, type OperatorAdapter, type OperatorAdapters, type UssdPushRequest } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type OperatorRequestJob } from '@mm/queues';

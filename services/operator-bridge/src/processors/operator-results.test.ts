@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { createDb, type Db } from '@mm/db';
-import { createCashin, transition } from '@mm/db/transactions';
+import { createCashin, transition } from '@mm/db/payments';
 import { createLogger } from '@mm/observability';
 import type { OperatorAdapter } from '@mm/operators';
 import type { OperatorResultJob } from '@mm/queues';

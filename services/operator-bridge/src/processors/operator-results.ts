@@ -1,7 +1,5 @@
 import type { Db, Transaction } from '@mm/db';
-import {
-  applyOperatorResultIfUnchanged, lockForMove, readTransaction, settleOperatorResult, type HeldLateSuccess, type LockedTransaction, type SettledResult,
-} from '@mm/db/transactions';
+import { applyOperatorResultIfUnchanged, lockForMove, readTransaction, settleOperatorResult, type HeldLateSuccess, type LockedTransaction, type SettledResult } from '@mm/db/payments';
 import { isConfirmedPayment, needsStatusConfirmation, type OperatorResult } from '@mm/domain';
 import { paymentLookupOf, type OperatorAdapter, type OperatorAdapters } from '@mm/operators';
 import type { AfterCommit, OperatorResultJob } from '@mm/queues';

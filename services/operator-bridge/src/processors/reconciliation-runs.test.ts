@@ -1,5 +1,5 @@
 import type { Db } from '@mm/db';
-import { createMerchant } from '@mm/db/reference-data';
+import { createMerchant } from '@mm/db/merchants';
 import type { OperatorRecord } from '@mm/domain';
 import { createLogger, Registry } from '@mm/observability';
 import { OperatorUnavailableError } from '@mm/operators';

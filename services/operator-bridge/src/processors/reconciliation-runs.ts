@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Db, Tx } from '@mm/db';
 import type { DaySummary } from '@mm/db/reconciliation';
-import type { SettledResult } from '@mm/db/transactions';
+import type { SettledResult } from '@mm/db/payments';
 import { Counter, singleMetric, type Logger, type Registry } from '@mm/observability';
 import type { OperatorAdapter, OperatorAdapters } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type JobHandler, type ReconciliationRunJob } from '@mm/queues';

@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
-import { createMerchant, setOperatorAccountEnabled } from '@mm/db/reference-data';
+import { createMerchant } from '@mm/db/merchants';
+import { setOperatorAccountEnabled } from '@mm/db/operator-accounts';
 import type { DaySummary } from '@mm/db/reconciliation';
 import type { OperatorRecord } from '@mm/domain';
 import { createLogger } from '@mm/observability';

@@ -1,5 +1,5 @@
 import type { Db } from '@mm/db';
-import { listOperatorAccounts } from '@mm/db/reference-data';
+import { listOperatorAccounts } from '@mm/db/operator-accounts';
 import type { QueueProducer, ReconciliationRunJob } from '@mm/queues';
 
 /** Every reconciliation scheduler's id starts with it: `reconcile:CI:SIMULATOR`. */

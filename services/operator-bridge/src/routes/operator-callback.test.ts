@@ -2,7 +2,7 @@ import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Db, Transaction } from '@mm/db';
-import { createCashin, transition } from '@mm/db/transactions';
+import { createCashin, transition } from '@mm/db/payments';
 import { Counter, createLogger, createMetricsRegistry } from '@mm/observability';
 import type { OperatorAdapter, VerifiedCallback } from '@mm/operators';
 import { oneAdapter } from '@mm/operators/testing';

@@ -4,7 +4,7 @@
  */
 import type { Job } from 'bullmq';
 import type { Db } from '@mm/db';
-import { createCashin, transition } from '@mm/db/transactions';
+import { createCashin, transition } from '@mm/db/payments';
 import type { OperatorRecord, TransactionStatus } from '@mm/domain';
 import { NOT_FOUND_AT_OPERATOR, type OperatorAdapter } from '@mm/operators';
 import { failingOperator } from '@mm/operators/testing';

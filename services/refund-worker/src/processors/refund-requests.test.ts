@@ -1,5 +1,6 @@
 import type { Db } from '@mm/db';
-import { balancesOf, createCashin, createRefund, holdLateSuccess, transition } from '@mm/db/transactions';
+import { balancesOf } from '@mm/db/ledger';
+import { createCashin, createRefund, holdLateSuccess, transition } from '@mm/db/payments';
 import { Registry } from '@mm/observability';
 import { OperatorPendingError, OperatorRefusedError, OperatorUnavailableError } from '@mm/operators';
 import { failingOperator, oneAdapter } from '@mm/operators/testing';

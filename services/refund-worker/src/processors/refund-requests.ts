@@ -1,5 +1,6 @@
-import { completeOutbox, type Db } from '@mm/db';
-import { completeRefund, LATE_SUCCESS_ORIGIN } from '@mm/db/transactions';
+import { completeOutbox } from '@mm/db/outbox';
+import { type Db } from '@mm/db';
+import { completeRefund, LATE_SUCCESS_ORIGIN } from '@mm/db/payments';
 import type { Registry } from '@mm/observability';
 import { OperatorPendingError, OperatorRefusedError, operatorRefusals, paymentLookupOf, type OperatorAdapters, type RefundResult } from '@mm/operators';
 import type { AfterCommit, RefundRequestJob } from '@mm/queues';

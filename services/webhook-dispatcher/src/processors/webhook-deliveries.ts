@@ -1,4 +1,5 @@
-import { completeOutbox, type Db } from '@mm/db';
+import { completeOutbox } from '@mm/db/outbox';
+import { type Db } from '@mm/db';
 import { claimDueDelivery } from '@mm/db/webhooks';
 import type { Logger } from '@mm/observability';
 import type { JobHandler, OutboxPublisher, WebhookDeliveryJob } from '@mm/queues';

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createDb, type Db, type OutboxRow } from '@mm/db';
-import { createApiKey, createMerchant, SecretBox, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/reference-data';
-import { createCashin } from '@mm/db/transactions';
+import { createDb, type Db, SecretBox } from '@mm/db';
+import { type OutboxRow } from '@mm/db/outbox';
+import { createApiKey, createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/merchants';
+import { createCashin } from '@mm/db/payments';
 import { WEBHOOK_TOPIC } from '@mm/db/webhooks';
 import type { TransactionStatus } from '@mm/domain';
 import { createLogger } from '@mm/observability';

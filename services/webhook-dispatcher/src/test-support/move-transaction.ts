@@ -1,5 +1,6 @@
-import type { Db, OutboxRow } from '@mm/db';
-import { transition } from '@mm/db/transactions';
+import type { Db } from '@mm/db';
+import type { OutboxRow } from '@mm/db/outbox';
+import { transition } from '@mm/db/payments';
 import type { TransactionStatus } from '@mm/domain';
 
 /** Moves a test cash-in through the one real transition function, returning its outbox rows. */

@@ -1,4 +1,5 @@
-import type { Db, OutboxRow } from '@mm/db';
+import type { Db } from '@mm/db';
+import type { OutboxRow } from '@mm/db/outbox';
 import { recordDeliveryOutcome, type DeliveryOutcome, type RecordedAs } from '@mm/db/webhooks';
 import { afterFailedAttempt } from '../retry-policy.js';
 import type { SendResult } from '../send-webhook.js';

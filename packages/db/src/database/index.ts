@@ -1,0 +1,14 @@
+export { configurationErrorsOf, createDb, type Db, type DbOptions, rawAccessOf, type Tx } from './client.js';
+export { isConnectionLost, isDatabaseUnavailable } from './database-unavailable.js';
+export { listMigrations, migrate, MIGRATIONS_DIR } from './migrate.js';
+export { runPgTransaction } from './pg-transaction.js';
+export { assertPoolerSettings, connectionTimeouts } from './pooler-settings.js';
+export { POOLING_MISMATCH_PROBLEM } from './pooling-mismatch.js';
+export { noticingMismatches, PRISMA_LIKE_TYPES, rawQuery, statementName } from './raw-query.js';
+export { ReadReplica } from './read-replica.js';
+export { ReferenceCache } from './reference-cache.js';
+export { listenForReferenceChanges, type ReferenceChangeFeed } from './reference-changes.js';
+export { retryOnConflict, runTransaction } from './run-transaction.js';
+export { apiKeySecretBinding, SecretBox } from './secret-box.js';
+export { isUniqueViolation, violatedUniqueIndex } from './unique-violation.js';
+export { Prisma, type Transaction, type WebhookEvent } from '../generated/prisma/client.js';

@@ -1,0 +1,3 @@
+export { type BalanceRow, balancesOf } from './balances.js';
+export { verifyLedger } from './ledger-verification.js';
+export { isOverdraft, post, postedCount, postingCte } from './ledger.js';

@@ -1,0 +1,1 @@
+export { createServiceDb } from './demo-data.js';

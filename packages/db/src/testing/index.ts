@@ -1,0 +1,1 @@
+export { sealUnbound } from './unbound-secret.js';

@@ -19,7 +19,7 @@ type Logged = Response & { [ENTRY]?: AccessEntry; err?: unknown };
  * The line is pino-http's (`req`, `request_id`, `transaction_id`, `res`, `responseTime`, message
  * `request completed`, `request aborted` or `request errored` with `err` for a 5xx), written without
  * pino-http: it made two child loggers per request and ran the logger's redaction over every line, a
- * quarter of the gateway's CPU per status read (docs/performance.md). Here nothing is made per request
+ * quarter of the gateway's CPU per status read (docs/performance-log.md). Here nothing is made per request
  * but the line's own object, through one child logger made once without redaction: an access line holds
  * ids, the method, the path, a status and a duration, none of which a redaction path names.
  */

@@ -38,7 +38,7 @@ function rawTx(client: pg.PoolClient, access: RawAccess): Tx {
 /**
  * runTransaction's work (BEGIN, `fn`, COMMIT, the whole run again after a deadlock or a serialization
  * failure) on a connection of the client's pg pool instead of a Prisma interactive transaction, whose
- * client-side work costs several times a pg BEGIN/COMMIT (docs/performance.md): for the transactions
+ * client-side work costs several times a pg BEGIN/COMMIT (docs/performance-log.md): for the transactions
  * every payment makes whose statements are all $queryRaw / $executeRaw (an operator's result applied
  * to its cash-in). The same limits hold: the pool's lock timeout, and no statement (COMMIT included)
  * runs longer than the smaller of the pool's statement timeout and the client's transaction timeout

@@ -52,7 +52,7 @@ export function noticingMismatches<R>(access: Pick<RawAccess, 'mismatches'>, sen
 /**
  * A statement built with Prisma.sql, sent on the client's own pg pool (createDb) instead of through
  * Prisma: for the single statements every cash-in sends, where Prisma's per-query work was the cost
- * (docs/performance.md). Autocommit: never inside a Prisma transaction, whose connection it is not.
+ * (docs/performance-log.md). Autocommit: never inside a Prisma transaction, whose connection it is not.
  */
 export async function rawQuery<T>(db: Db, sql: Prisma.Sql): Promise<T[]> {
   const access = rawAccessOf(db);

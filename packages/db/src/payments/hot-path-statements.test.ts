@@ -9,7 +9,7 @@ import { createDbTestDatabase, type DbTestDatabase } from '@mm/testing/test-data
 /**
  * What one cash-in costs the database, step by step: every statement is a round trip, CPU in the
  * service that sends it and in PostgreSQL, on the path every payment takes. A change that adds one
- * to a step fails here and has to say why (docs/performance.md).
+ * to a step fails here and has to say why (docs/performance.md, docs/performance-log.md).
  */
 describe('statements per step of a cash-in', () => {
   let fixture: DbTestDatabase;

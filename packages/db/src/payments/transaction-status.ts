@@ -68,7 +68,7 @@ function loaderOf(db: Db): DataLoader<StatusKey, TransactionStatusRow | null> {
  * prepared statement rather than through Prisma (a Prisma model query cost about three times the CPU
  * of the same statement on pg), and every read asked for in the same turn of the event loop shares
  * one statement, so that under load a read costs a share of a round trip to PostgreSQL rather than a
- * whole one (docs/performance.md). `id` must be a UUID.
+ * whole one (docs/performance-log.md). `id` must be a UUID.
  */
 export function readTransactionStatus(db: Db, id: string, merchantId: string): Promise<TransactionStatusRow | null> {
   return loaderOf(db).load({ id, merchantId });

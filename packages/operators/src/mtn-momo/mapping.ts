@@ -47,7 +47,7 @@ type WireReason = string | { code: string; message?: string };
 interface WireStatus { status: string; reason?: WireReason | null; financialTransactionId?: string | number | null; externalId?: string | number | null }
 
 const idSchema = () => Joi.alternatives(Joi.string(), Joi.number()).allow(null);
-// The OpenAPI file says `reason: {code, message}`; the sandbox sends a bare string (operators.md): both are read.
+// The OpenAPI file says `reason: {code, message}`; the sandbox sends a bare string (operators-reference.md): both are read.
 const reasonSchema = Joi.alternatives(Joi.string(), Joi.object({ code: Joi.string().required(), message: Joi.string().allow('') }).unknown(true)).allow(null);
 const statusSchema = Joi.object({ status: Joi.string().required(), reason: reasonSchema, financialTransactionId: idSchema(), externalId: idSchema() }).unknown(true);
 const errorSchema = Joi.object({ code: Joi.string().required() }).unknown(true);

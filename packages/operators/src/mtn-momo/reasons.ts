@@ -3,7 +3,7 @@ import type { FailureCode } from '@mm/domain';
 /**
  * MTN's reasons for a FAILED request to pay (or refund, transfer), as our result. 'canceled' = the payer's side
  * (the customer, their wallet, their limits); 'KO' = the operator or our merchant account refused.
- * Sources: operators.md (M3, M6), sparkplug/momoapi-node FailureReason (PAYMENT_NOT_APPROVED, TRANSACTION_CANCELED).
+ * Sources: operators-reference.md (M3, M6), sparkplug/momoapi-node FailureReason (PAYMENT_NOT_APPROVED, TRANSACTION_CANCELED).
  */
 export const MTN_REASONS: Readonly<Record<string, { state: 'canceled' | 'KO'; failureCode: FailureCode }>> = {
   PAYER_NOT_FOUND: { state: 'canceled', failureCode: 'PAYER_NOT_FOUND' },

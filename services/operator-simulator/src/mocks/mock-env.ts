@@ -6,7 +6,7 @@ export type MockEnv = { enabled: false } | ({ enabled: true } & Omit<OperatorMoc
 
 const port = (p: number) => Joi.number().port().default(p);
 
-/** The mocks' ports when nothing else is said (docs/operators.md, the README's demo tables). */
+/** The mocks' ports when nothing else is said (docs/operators-reference.md, the README's demo tables). */
 export const DEFAULT_MOCK_PORTS: OperatorMocksOptions['ports'] = { mtnCi: 3011, mtnCm: 3012, orangeWebpay: 3013, orangeMp: 3014, wave: 3015 };
 
 const schema = Joi.object({

@@ -25,7 +25,7 @@ export interface SentCallback {
   at: number;
 }
 
-/** MTN waits about 2 s for an answer (operators.md); unanswered, the delivery is simply over. */
+/** MTN waits about 2 s for an answer (operators-reference.md); unanswered, the delivery is simply over. */
 const ATTEMPT_TIMEOUT_MS = 2_000;
 
 /** Posts MTN's unsigned callbacks: POST, the status body as JSON, no signature, no retry of its own. */

@@ -6,7 +6,7 @@ export const MTN_OPERATIONS = ['token', 'requesttopay', 'requesttopay-status', '
 export type MtnOperation = (typeof MTN_OPERATIONS)[number];
 
 /**
- * A failure of the next call(s) of an operation (operators.md section 3: 5xx, timeouts, slow answers).
+ * A failure of the next call(s) of an operation (operators-reference.md section 3: 5xx, timeouts, slow answers).
  * `afterProcessing`: MTN does the work, then the answer fails or comes late (the outcome is unknown to the caller).
  */
 export type MtnFault =

@@ -1,5 +1,5 @@
 /**
- * Contract mock of MTN MoMo's Open API (Collection and Disbursement), built from operators.md section 2 and its
+ * Contract mock of MTN MoMo's Open API (Collection and Disbursement), built from operators-reference.md section 2 and its
  * sources: M2 sandbox provisioning (POST /v1_0/apiuser, /apikey) and test numbers; M3 common errors ({code,
  * message}; 409 RESOURCE_ALREADY_EXIST; 400 for a non-v4 X-Reference-Id, a note over 160 characters or with an
  * apostrophe; 500 INVALID_CALLBACK_URL_HOST / NOT_ALLOWED_TARGET_ENVIRONMENT / INVALID_CURRENCY; 404

@@ -13,7 +13,7 @@ const fails = (reason: string, afterMs: number): MtnOutcome => ({ final: { statu
 const succeeds = (afterMs: number): MtnOutcome => ({ final: { status: 'SUCCESSFUL', afterMs } });
 
 /**
- * A request to pay's outcome by payer number. MTN's sandbox numbers first (M2, M7; operators.md follows the first
+ * A request to pay's outcome by payer number. MTN's sandbox numbers first (M2, M7; operators-reference.md follows the first
  * source where they disagree): 46733123450 FAILED INTERNAL_PROCESSING_ERROR, ...451 APPROVAL_REJECTED, ...452
  * EXPIRED, 56733123453 SUCCESSFUL, 46733123453 PENDING then FAILED EXPIRED (sent by callback) after
  * sandboxExpiryMs, 46733123454 CREATED then SUCCESSFUL after createdDelayMs. Then the project's convention on

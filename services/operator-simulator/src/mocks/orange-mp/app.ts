@@ -11,7 +11,7 @@
  *   statuses INITIATED | PENDING | SUCCESSFULL | FAILED | EXPIRED | CANCELLED (karibu-cap src/utils).
  * - A pay token lives 7 minutes (`payTokenLifetimeMs`), then EXPIRED, and paying with it is refused; a second
  *   pay with a used token is refused (417: the mock's choice, no source shows that body); the same number and
- *   amount again within `duplicateWindowMs` is FAILED without a cause (CinetPay 606, operators.md).
+ *   amount again within `duplicateWindowMs` is FAILED without a cause (CinetPay 606, operators-reference.md).
  * - Notifications: unsigned POST to notifUrl; lost, duplicated, sent before the pay's answer or ahead of the
  *   status on demand. No sandbox exists: outcomes follow the project's scripted last two digits (outcomes.ts).
  */

@@ -45,7 +45,7 @@ export interface MpPaymentsOptions {
   payTokenLifetimeMs: number;
   outcomeDelayMs: number;
   lateConfirmDelayMs: number;
-  /** The same number and amount again within this window is FAILED (CinetPay 606, operators.md). */
+  /** The same number and amount again within this window is FAILED (CinetPay 606, operators-reference.md). */
   duplicateWindowMs: number;
   now: () => number;
   /** Where the pay tokens and their payments are kept (in memory by default). */

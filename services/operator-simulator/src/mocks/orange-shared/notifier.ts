@@ -1,6 +1,6 @@
 import type { TimerSet } from '../../timer-set.js';
 
-/** How the next notifications go wrong (Orange's are unsigned and best effort; operators.md section 3). */
+/** How the next notifications go wrong (Orange's are unsigned and best effort; operators-reference.md section 3). */
 export type NotificationFault = 'lose' | 'duplicate';
 
 export interface SentNotification {

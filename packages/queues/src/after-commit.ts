@@ -26,6 +26,11 @@ export interface CommittedChange {
  */
 const AWAITING_ACK = new Set(['CREATED', 'INITIATED']);
 
+/** Still waiting for the operator's acknowledgement: the gateway waits for the first status that is not. */
+export function isAwaitingAck(status: string): boolean {
+  return AWAITING_ACK.has(status);
+}
+
 function awaited(c: CommittedChange & { transaction: NonNullable<CommittedChange['transaction']> }): boolean {
   return typeof c.from === 'string' && AWAITING_ACK.has(c.from) && !AWAITING_ACK.has(c.transaction.status);
 }

@@ -1,24 +1,13 @@
 import type { QueueDefinition } from './queue-definition.js';
-import type { cashoutRequests } from './definitions/cashout-requests.js';
-import type { customerCodes } from './definitions/customer-codes.js';
-import type { expiryChecks } from './definitions/expiry-checks.js';
-import type { operatorRequests } from './definitions/operator-requests.js';
-import type { operatorResults } from './definitions/operator-results.js';
-import type { refundRequests } from './definitions/refund-requests.js';
-import type { reconciliationRuns } from './definitions/reconciliation-runs.js';
-import type { retentionRuns } from './definitions/retention-runs.js';
-import type { webhookDeliveries } from './definitions/webhook-deliveries.js';
+import type { DEFINITIONS } from './queue-definitions.js';
 
 /*
  * Types only (every import above is `import type`, erased at run time): the db package reaches this
  * file through outbox-row.ts without loading joi, bullmq or the definitions.
  */
 
-/** Every queue definition. A new queue is added here, or its jobs cannot be written to the outbox. */
-type AnyQueue =
-  | typeof operatorRequests | typeof operatorResults | typeof expiryChecks
-  | typeof webhookDeliveries | typeof refundRequests | typeof cashoutRequests | typeof customerCodes
-  | typeof retentionRuns | typeof reconciliationRuns;
+/** Every queue definition, as DEFINITIONS lists them. */
+type AnyQueue = (typeof DEFINITIONS)[number];
 
 /** The payload type of a queue, as its schema was declared (`Joi.object<Job, true>`). */
 export type PayloadOf<D> = D extends QueueDefinition<infer P, string> ? P : never;

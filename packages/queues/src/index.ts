@@ -19,7 +19,7 @@ export { operatorRequests, type OperatorRequestJob } from './definitions/operato
 export { operatorResults, type OperatorResultJob } from './definitions/operator-results.js';
 export { expiryChecks, type ExpiryCheckJob } from './definitions/expiry-checks.js';
 export { webhookDeliveries, type WebhookDeliveryJob } from './definitions/webhook-deliveries.js';
-export { AfterCommit, type CommittedChange } from './after-commit.js';
+export { AfterCommit, isAwaitingAck, type CommittedChange } from './after-commit.js';
 export { refundRequests, type RefundRequestJob } from './definitions/refund-requests.js';
 export { cashoutRequests, type CashoutRequestJob } from './definitions/cashout-requests.js';
 export { customerCodes, type CustomerCodeJob } from './definitions/customer-codes.js';

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { retentionRuns } from './definitions/retention-runs.js';
 import { FAILED_JOBS_KEPT } from './job-retention.js';
 import { QueueProducer } from './producer.js';
-import { isOutboxTopic, QUEUES } from './queue-definitions.js';
+import { DEFINITIONS, isOutboxTopic, OUTBOX_QUEUES, QUEUES } from './queue-definitions.js';
 import { createRedisConnection } from './redis-connection.js';
 
 type Kept = boolean | number | KeepJobs | undefined;
@@ -17,6 +17,15 @@ function bounded(kept: Kept): boolean {
   const { age, count } = kept as { age?: number; count?: number };
   return age !== undefined && count !== undefined && Number.isFinite(age) && age > 0 && Number.isFinite(count) && count > 0;
 }
+
+describe('the catalog', () => {
+  it('names each queue once, and finds the outbox queues by the outbox_id of their payload', () => {
+    expect(Object.keys(QUEUES)).toEqual(DEFINITIONS.map((d) => d.name));
+    expect(new Set(Object.keys(QUEUES)).size).toBe(DEFINITIONS.length);
+    expect(Object.keys(OUTBOX_QUEUES).sort()).toEqual(['cashout-requests', 'expiry-checks', 'operator-requests', 'refund-requests', 'webhook-deliveries']);
+    expect(isOutboxTopic('operator-results')).toBe(false);
+  });
+});
 
 describe('retention of finished jobs in Redis', () => {
   it.each(Object.values(QUEUES).map((d) => [d.name, d] as const))('%s keeps its completed and its failed jobs for a bounded time and number', (_name, definition) => {

@@ -10,26 +10,26 @@ import { reconciliationRuns } from './definitions/reconciliation-runs.js';
 import { webhookDeliveries } from './definitions/webhook-deliveries.js';
 import type { QueueDefinition } from './queue-definition.js';
 
-/** Every queue by name, as a worker runtime looks up the queues its handlers are keyed by. */
-export const QUEUES: { [K in QueueName]: QueueDefinition<QueueCatalog[K], K> } = {
-  'operator-requests': operatorRequests,
-  'operator-results': operatorResults,
-  'expiry-checks': expiryChecks,
-  'webhook-deliveries': webhookDeliveries,
-  'refund-requests': refundRequests,
-  'cashout-requests': cashoutRequests,
-  'customer-codes': customerCodes,
-  'retention-runs': retentionRuns,
-  'reconciliation-runs': reconciliationRuns,
-};
+/**
+ * Every queue, listed once: the catalog's types (catalog.ts), QUEUES and OUTBOX_QUEUES follow from it.
+ * A new queue is added here, or no worker runs it and its jobs cannot be written to the outbox.
+ */
+export const DEFINITIONS = [
+  operatorRequests, operatorResults, expiryChecks, webhookDeliveries, refundRequests, cashoutRequests, customerCodes,
+  retentionRuns, reconciliationRuns,
+] as const;
 
-/** The queues fed by outbox rows. Exhaustive by construction: one missing, or one not fed by the outbox, does not compile. */
-export const OUTBOX_QUEUES: { [K in OutboxTopic]: QueueDefinition<QueueCatalog[K], K> } = {
-  'operator-requests': operatorRequests,
-  'expiry-checks': expiryChecks,
-  'webhook-deliveries': webhookDeliveries,
-  'refund-requests': refundRequests,
-  'cashout-requests': cashoutRequests,
+/** Every queue by name, as a worker runtime looks up the queues its handlers are keyed by. */
+export const QUEUES = Object.fromEntries(DEFINITIONS.map((d) => [d.name, d])) as { [K in QueueName]: QueueDefinition<QueueCatalog[K], K> };
+
+/** Fed by the outbox: the payload carries `outbox_id`, as OutboxTopic says of its type (the publisher sets it). */
+function fedByOutbox(definition: QueueDefinition<object>): boolean {
+  return Object.hasOwn((definition.schema.describe() as { keys?: object }).keys ?? {}, 'outbox_id');
+}
+
+/** The queues fed by outbox rows. */
+export const OUTBOX_QUEUES = Object.fromEntries(DEFINITIONS.filter(fedByOutbox).map((d) => [d.name, d])) as {
+  [K in OutboxTopic]: QueueDefinition<QueueCatalog[K], K>
 };
 
 /** True for the queues fed by outbox rows: their consumer's relay re-publishes them. */

@@ -6,6 +6,7 @@ export { createExportPool, exportConnections, type ExportConnections, type Expor
 export { moveNow } from './move-now.js';
 export { pendingCauseOf } from './pending-cause.js';
 export { EXPIRY_TOPIC, moveToNextCheck, nextPendingCheck, pendingForCheck } from './pending-checks.js';
+export { storePreparedSession } from './prepared-session.js';
 export { recordChange } from './record-change.js';
 export { completeRefund } from './refunds/complete-refund.js';
 export { createRefund } from './refunds/create-refund.js';

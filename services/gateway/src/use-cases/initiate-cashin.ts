@@ -1,7 +1,7 @@
 import type { AmountLimits } from '@mm/domain';
 import { isDatabaseUnavailable, type Db, type Transaction } from '@mm/db';
 import { createCashin, readTransaction } from '@mm/db/payments';
-import type { AfterCommit, TransactionUpdateWaiter } from '@mm/queues';
+import { isAwaitingAck, type AfterCommit, type TransactionUpdateWaiter } from '@mm/queues';
 import type { DatabaseOutage } from '../database-outage.js';
 import type { FaultHooks } from '../faults/fault-hooks.js';
 import type { CashinBody } from '../validation/cashin-schema.js';
@@ -25,8 +25,6 @@ export interface InitiateCashinDeps {
 }
 
 export type InitiateCashinResult = { replayed: boolean; transaction: Transaction };
-
-const AWAITING_ACK = new Set(['CREATED', 'INITIATED']);
 
 /**
  * Validates against the subsidiaries, records the cash-in with its outbox row, hands it to the
@@ -67,7 +65,7 @@ export async function initiateCashin(deps: InitiateCashinDeps, merchantId: strin
   // Subscribe before publishing: the acknowledgement may come back before publish() returns. An outage
   // seen since the commit started (however soon after it) means none is coming: no wait at all.
   const outage = since === undefined ? undefined : deps.databaseOutage?.signalSince(since);
-  const ack = deps.waiter.wait(result.transaction.id, (s) => !AWAITING_ACK.has(s), deps.ackWaitMs, outage);
+  const ack = deps.waiter.wait(result.transaction.id, (s) => !isAwaitingAck(s), deps.ackWaitMs, outage);
   await deps.afterCommit.run([{ transaction: result.transaction, from: null, outbox: result.outbox }]);
   const heard = await ack.promise;
   if (heard?.fields) return { replayed: false, transaction: acknowledgedCashin(result.transaction, heard.fields) };

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import { completeOutbox } from '@mm/db/outbox';
 import { type Db, type Transaction } from '@mm/db';
-import { applyOperatorResult, transition, type TransitionRequest } from '@mm/db/payments';
+import { applyOperatorResult, storePreparedSession, transition, type TransitionRequest } from '@mm/db/payments';
 import { PENDING_CAUSES, type PendingCause } from '@mm/domain';
 import { OperatorRefusedError, paymentLookupOf, type CustomerAction, type OperatorAdapter, type OperatorAdapters, type UssdPushRequest } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type OperatorRequestJob } from '@mm/queues';
@@ -118,22 +118,11 @@ async function decideAfterLastAttempt(deps: OperatorRequestsDeps, adapter: Opera
   }, { completes: outboxId });
 }
 
-/**
- * The operator's own id for the payment, for operators that do not dedupe on our reference (prepare):
- * asked once and stored before the push, so a push run again (a retry, a stalled job) reuses it and
- * never makes a second payment. A concurrent run that stored one first wins; its id is used.
- */
+/** The operator's own id for the payment, for operators that do not dedupe on our reference (prepare). */
 async function prepared(deps: OperatorRequestsDeps, adapter: OperatorAdapter, t: Transaction, request: UssdPushRequest): Promise<string | null> {
   if (!adapter.prepare || t.providerSessionId) return t.providerSessionId;
   const { providerSessionId } = await adapter.prepare(request);
-  const { count } = await deps.db.transaction.updateMany({
-    where: { id: t.id, status: 'INITIATED', providerSessionId: null },
-    data: { providerSessionId, updatedAt: new Date() },
-  });
-  if (count === 1) return providerSessionId;
-  const stored = await deps.db.transaction.findUnique({ where: { id: t.id }, select: { providerSessionId: true } });
-  if (!stored?.providerSessionId) throw new Error(`cash-in ${t.id} moved on while its operator session was prepared`);
-  return stored.providerSessionId;
+  return storePreparedSession(deps.db, t.id, providerSessionId);
 }
 
 /** The push is with the customer: PENDING, its expiry check and status polls scheduled. */

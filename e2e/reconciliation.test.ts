@@ -1,6 +1,6 @@
 import { createRedisConnection, QueueProducer, reconciliationRuns } from '@mm/queues';
 import { transition, verifyLedger } from '@mm/db/transactions';
-import type { RunningOperatorMocks } from '@mm/operator-simulator';
+import type { RunningOperatorMocks } from '@mm/operator-mocks';
 import { waitFor } from '@mm/testing';
 import type { Redis } from 'ioredis';
 import { newOrderId, onceHeard } from './support/contract.js';

@@ -1,6 +1,6 @@
 import { waitFor } from '@mm/testing';
 import { mtnReferenceId } from '@mm/operators';
-import type { RunningOperatorMocks } from '@mm/operator-simulator';
+import type { RunningOperatorMocks } from '@mm/operator-mocks';
 import { newOrderId, onceHeard } from './support/contract.js';
 import { withOperatorMocks } from './support/operator-mocks.js';
 import { startSystem, type System } from './support/system.js';

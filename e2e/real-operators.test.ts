@@ -1,5 +1,5 @@
 import { waitFor } from '@mm/testing';
-import { PROXY_NOT_FOUND_PAGE, type RunningOperatorMocks } from '@mm/operator-simulator';
+import { PROXY_NOT_FOUND_PAGE, type RunningOperatorMocks } from '@mm/operator-mocks';
 import { newOrderId, onceHeard } from './support/contract.js';
 import { withOperatorMocks } from './support/operator-mocks.js';
 import { startSystem, type System } from './support/system.js';

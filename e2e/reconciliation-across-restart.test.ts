@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRedisConnection, QueueProducer, reconciliationRuns } from '@mm/queues';
-import type { RunningOperatorMocks } from '@mm/operator-simulator';
+import type { RunningOperatorMocks } from '@mm/operator-mocks';
 import { waitFor } from '@mm/testing';
 import type { Redis } from 'ioredis';
 import { newOrderId, onceHeard } from './support/contract.js';

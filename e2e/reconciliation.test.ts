@@ -1,7 +1,7 @@
 import { createRedisConnection, QueueProducer, reconciliationRuns } from '@mm/queues';
 import { transition } from '@mm/db/payments';
 import { verifyLedger } from '@mm/db/ledger';
-import type { RunningOperatorMocks } from '@mm/operator-simulator';
+import type { RunningOperatorMocks } from '@mm/operator-mocks';
 import { waitFor } from '@mm/testing';
 import type { Redis } from 'ioredis';
 import { newOrderId, onceHeard } from './support/contract.js';

@@ -9,7 +9,7 @@ import concurrently from 'concurrently';
 import pg from 'pg';
 import { DEMO_MERCHANT, DEMO_STAFF, DEV_MASTER_KEY } from '@mm/config';
 import { parseEnv as adminEnv, runCommand } from '@mm/admin-cli';
-import { demoMockAccounts, mockUrls } from '@mm/operator-simulator';
+import { DEFAULT_MOCK_PORTS, demoMockAccounts, mockUrls } from '@mm/operator-mocks';
 
 // Every port can be moved (two systems side by side, the chaos suite's run of this script): the URLs the
 // services give each other follow them.
@@ -25,7 +25,7 @@ const env = {
   PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${ports.gateway}`,
   BACKOFFICE_PORT: process.env.BACKOFFICE_PORT ?? '3001',
   OPERATOR_BRIDGE_PORT: ports.bridge,
-  // The bridge's callback URL, read by the simulator too: the MTN mocks' demo API users are registered for its host.
+  // The bridge's callback URL, read by the contract mocks too: the MTN mocks' demo API users are registered for its host.
   OPERATOR_CALLBACK_BASE_URL: process.env.OPERATOR_CALLBACK_BASE_URL ?? `http://127.0.0.1:${ports.bridge}`,
   // /ready and /metrics of the services with public routes (the workers' one port is theirs).
   GATEWAY_INTERNAL_PORT: process.env.GATEWAY_INTERNAL_PORT ?? '3100',
@@ -67,15 +67,15 @@ const admin = adminEnv({ ...process.env, ...env, DEMO_WEBHOOK_URL: inboxUrl });
 console.log(await runCommand(['migrate'], admin));
 await runCommand(['seed'], admin);
 
-// The real operators' contract mocks run beside the simulator (ports 3011-3015): their accounts are
-// pointed at them and enabled, so a number of each operator reaches its mock (README, demo numbers).
+// The real operators' contract mocks run as a service of their own (services/operator-mocks, ports 3011-3015):
+// their accounts are pointed at them and enabled, so a number of each operator reaches its mock (README, demo numbers).
 const mockPorts = {
-  mtnCi: Number(process.env.MOCK_MTN_CI_PORT ?? 3011), mtnCm: Number(process.env.MOCK_MTN_CM_PORT ?? 3012),
-  orangeWebpay: Number(process.env.MOCK_ORANGE_WEBPAY_PORT ?? 3013), orangeMp: Number(process.env.MOCK_ORANGE_MP_PORT ?? 3014),
-  wave: Number(process.env.MOCK_WAVE_PORT ?? 3015),
+  mtnCi: Number(process.env.MOCK_MTN_CI_PORT ?? DEFAULT_MOCK_PORTS.mtnCi), mtnCm: Number(process.env.MOCK_MTN_CM_PORT ?? DEFAULT_MOCK_PORTS.mtnCm),
+  orangeWebpay: Number(process.env.MOCK_ORANGE_WEBPAY_PORT ?? DEFAULT_MOCK_PORTS.orangeWebpay),
+  orangeMp: Number(process.env.MOCK_ORANGE_MP_PORT ?? DEFAULT_MOCK_PORTS.orangeMp), wave: Number(process.env.MOCK_WAVE_PORT ?? DEFAULT_MOCK_PORTS.wave),
 };
-// Without the mocks (OPERATOR_MOCKS=off) the accounts are left as they are: pointing them at ports where
-// nothing listens would send those numbers to an operator that never answers.
+// Without the mocks (OPERATOR_MOCKS=off) their service is not started and the accounts are left as they are:
+// pointing them at ports where nothing listens would send those numbers to an operator that never answers.
 const withMocks = (process.env.OPERATOR_MOCKS ?? 'on') !== 'off';
 for (const a of withMocks ? demoMockAccounts(mockUrls(mockPorts)) : []) {
   const account = ['--country', a.countryCode, '--operator', a.operator];
@@ -99,6 +99,8 @@ Readiness and metrics (/ready, /metrics): ports ${env.GATEWAY_INTERNAL_PORT} (ga
 Ctrl-C stops everything.
 `);
 
+// The operators' records survive a restart, as a real operator's books do (git-ignored): the simulator's and each mock's file.
+const recordsDir = process.env.OPERATOR_RECORDS_DIR ?? fileURLToPath(new URL('../.operator-records/', import.meta.url));
 const service = (name: string, dir: string, own: Record<string, string> = {}) => ({
   name,
   command: `node --import tsx services/${dir}/src/main.ts`,
@@ -106,15 +108,15 @@ const service = (name: string, dir: string, own: Record<string, string> = {}) =>
 });
 const { result } = concurrently(
   [
-    service('simulator', 'operator-simulator', {
-      SIM_SANDBOX_TOKEN: sandboxToken,
-      // The operators' records survive a restart, as a real operator's books do (git-ignored).
-      OPERATOR_RECORDS_DIR: process.env.OPERATOR_RECORDS_DIR ?? fileURLToPath(new URL('../.operator-records/', import.meta.url)),
-      OPERATOR_MOCKS: withMocks ? 'on' : 'off',
-      MOCK_MTN_CI_PORT: String(mockPorts.mtnCi), MOCK_MTN_CM_PORT: String(mockPorts.mtnCm), MOCK_ORANGE_WEBPAY_PORT: String(mockPorts.orangeWebpay),
-      MOCK_ORANGE_MP_PORT: String(mockPorts.orangeMp), MOCK_WAVE_PORT: String(mockPorts.wave),
-      MOCK_WAVE_WEBHOOK_URL: `http://127.0.0.1:${env.OPERATOR_BRIDGE_PORT}/operator/callbacks/wave/ci`,
-    }),
+    service('simulator', 'operator-simulator', { SIM_SANDBOX_TOKEN: sandboxToken, OPERATOR_RECORDS_DIR: recordsDir }),
+    ...(withMocks
+      ? [service('mocks', 'operator-mocks', {
+        OPERATOR_RECORDS_DIR: recordsDir,
+        MOCK_MTN_CI_PORT: String(mockPorts.mtnCi), MOCK_MTN_CM_PORT: String(mockPorts.mtnCm), MOCK_ORANGE_WEBPAY_PORT: String(mockPorts.orangeWebpay),
+        MOCK_ORANGE_MP_PORT: String(mockPorts.orangeMp), MOCK_WAVE_PORT: String(mockPorts.wave),
+        MOCK_WAVE_WEBHOOK_URL: `http://127.0.0.1:${env.OPERATOR_BRIDGE_PORT}/operator/callbacks/wave/ci`,
+      })]
+      : []),
     service('gateway', 'gateway'),
     // /operators' Health column reads the operator calls of the bridge, expiry and refund workers.
     service('backoffice', 'backoffice', {

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { createDb, type Db, SecretBox } from '@mm/db';
 import { createApiKey, createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/merchants';
 import { setOperatorAccountCredentials, upsertOperatorAccount } from '@mm/db/operator-accounts';
-import { demoMockAccounts, mockUrls, type MockUrls } from '@mm/operator-simulator';
+import { demoMockAccounts, mockUrls, type MockUrls } from '@mm/operator-mocks';
 import { createTestDatabase, distinctFreePorts, PrivatePostgres, PrivateRedisCluster, signedClient, type TestDatabase } from '@mm/testing';
 import { startMerchantReceiver, type MerchantReceiver } from './merchant-receiver.js';
 import { PrivateRedis } from './private-redis.js';
@@ -38,9 +38,9 @@ export interface ChaosOptions {
    */
   replicas?: number;
   /**
-   * Runs the real operators' contract mocks in the simulator's process (OPERATOR_MOCKS=on, free ports, Wave's
-   * outcomes by number and its webhooks to the first bridge), with the operator accounts of CI, SN and CM
-   * pointed at them and enabled: numbers then route to MTN, Orange and (named) Wave as in production.
+   * Runs the real operators' contract mocks as their own process, as `pnpm start` does (services/operator-mocks:
+   * free ports, Wave's outcomes by number and its webhooks to the first bridge), with the operator accounts of CI,
+   * SN and CM pointed at them and enabled: numbers then route to MTN, Orange and (named) Wave as in production.
    */
   operatorMocks?: boolean;
   /**
@@ -118,6 +118,8 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
   const firstBridgePort = await freePort();
   const mocks = o.operatorMocks ? await configureOperatorMocks(db, new SecretBox(masterKey), freePort) : null;
   const sandboxToken = randomBytes(16).toString('hex');
+  // The simulator's and the mocks' alike, as pnpm start gives both processes the same.
+  const delays = { SIM_OUTCOME_DELAY_MS: String(o.outcomeDelayMs ?? 300), SIM_LATE_CONFIRM_DELAY_MS: String(o.lateConfirmDelayMs ?? 60_000) };
   const common = {
     DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: 'chaos', MASTER_KEY: masterKey,
     ...(sentinels ? { REDIS_SENTINELS: sentinels.addresses, REDIS_SENTINEL_MASTER: sentinels.master } : {}),
@@ -136,9 +138,7 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
    */
   const own: Record<ServiceName, { dir: string; internal?: true; readyPath?: string; env(port: number, internalPort: number): Record<string, string> }> = {
     simulator: { dir: 'operator-simulator', readyPath: '/health', env: (p) => ({
-      OPERATOR_SIMULATOR_PORT: String(p), SIM_SANDBOX_TOKEN: sandboxToken, SIM_OUTCOME_DELAY_MS: String(o.outcomeDelayMs ?? 300),
-      SIM_LATE_CONFIRM_DELAY_MS: String(o.lateConfirmDelayMs ?? 60_000), SIM_HANG_MS: '5000',
-      ...(mocks ? mockEnv(mocks.urls, `${url(firstBridgePort)}/operator/callbacks/wave/ci`) : {}),
+      OPERATOR_SIMULATOR_PORT: String(p), SIM_SANDBOX_TOKEN: sandboxToken, ...delays, SIM_HANG_MS: '5000',
     }) },
     gateway: { dir: 'gateway', internal: true, env: (p, ip) => ({
       GATEWAY_PORT: String(p), GATEWAY_INTERNAL_PORT: String(ip), PUBLIC_BASE_URL: url(p), CASHIN_ACK_WAIT_MS: '1500',
@@ -177,13 +177,15 @@ async function build(o: ChaosOptions, teardown: (() => Promise<unknown>)[]) {
     for (let i = 0; i < replicas; i++) instances[name].push(await instance(name, i, name === 'bridge' && i === 0 ? firstBridgePort : await freePort()));
   }
   const services = Object.fromEntries(SERVICE_NAMES.map((n) => [n, instances[n][0]!])) as Record<ServiceName, ServiceProcess>;
-  const all = SERVICE_NAMES.flatMap((n) => instances[n]);
+  const mocksProcess = mocks ? operatorMocksProcess(o, mocks.urls, `${url(firstBridgePort)}/operator/callbacks/wave/ci`, { LOG_LEVEL: common.LOG_LEVEL, ...delays }) : null;
+  const all = [...SERVICE_NAMES.flatMap((n) => instances[n]), ...(mocksProcess ? [mocksProcess] : [])];
 
-  // Callers first, the operator last, as a deployment would be drained; replicas of one service together.
+  // Callers first, the operators last, as a deployment would be drained; replicas of one service together.
   const stopOrder = [...REPLICATED, 'simulator'] as const;
   const exits: Record<string, NodeJS.Signals | number | null> = {};
   teardown.push(async () => {
     for (const name of stopOrder) await Promise.all(instances[name].map(async (s) => { exits[s.spec.name] = await s.stop(); }));
+    if (mocksProcess) exits[mocksProcess.spec.name] = await mocksProcess.stop();
   });
   const started = await Promise.allSettled(all.map((s) => s.start()));
   const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -256,11 +258,18 @@ function namedUrl(databaseUrl: string, service: string): string {
   return u.toString();
 }
 
-/** The simulator's settings that start the mocks on those ports (services/operator-simulator/src/mocks/mock-env.ts). */
-function mockEnv(urls: MockUrls, waveWebhookUrl: string): Record<string, string> {
+/** The mocks' process on those ports (its settings: services/operator-mocks/src/mock-env.ts). */
+function operatorMocksProcess(o: ChaosOptions, urls: MockUrls, waveWebhookUrl: string, shared: Record<string, string>): ServiceProcess {
   const port = (u: string) => new URL(u).port;
-  return {
-    OPERATOR_MOCKS: 'on', MOCK_MTN_CI_PORT: port(urls.mtnCi), MOCK_MTN_CM_PORT: port(urls.mtnCm), MOCK_ORANGE_WEBPAY_PORT: port(urls.orangeWebpay),
-    MOCK_ORANGE_MP_PORT: port(urls.orangeMp), MOCK_WAVE_PORT: port(urls.wave), MOCK_WAVE_WEBHOOK_URL: waveWebhookUrl, MOCK_WAVE_AUTOPAY: 'true',
-  };
+  return new ServiceProcess({
+    name: 'mocks', dir: 'operator-mocks', url: urls.mtnCi, internalUrl: urls.mtnCi,
+    // Wave is the last mock it starts: once it answers, so does every other.
+    readyUrl: `${urls.wave}/_mock/records`,
+    logFile: `${LOG_DIR}/${o.suite}-mocks.log`, nodeArgs: o.nodeArgs,
+    env: {
+      ...shared,
+      MOCK_MTN_CI_PORT: port(urls.mtnCi), MOCK_MTN_CM_PORT: port(urls.mtnCm), MOCK_ORANGE_WEBPAY_PORT: port(urls.orangeWebpay),
+      MOCK_ORANGE_MP_PORT: port(urls.orangeMp), MOCK_WAVE_PORT: port(urls.wave), MOCK_WAVE_WEBHOOK_URL: waveWebhookUrl, MOCK_WAVE_AUTOPAY: 'true',
+    },
+  });
 }

@@ -1,11 +1,11 @@
-import { demoMockAccounts, type MockRecords, type MockUrls } from '@mm/operator-simulator';
+import { demoMockAccounts, type MockRecords, type MockUrls } from '@mm/operator-mocks';
 import { waitFor } from '@mm/testing';
 
 export type MockName = keyof MockUrls;
 export const MOCK_NAMES = ['mtnCi', 'mtnCm', 'orangeWebpay', 'orangeMp', 'wave'] as const satisfies readonly MockName[];
 
 /**
- * The test's hand on the real operators' contract mocks, which run inside the simulator's process: their
+ * The test's hand on the real operators' contract mocks, which run as a process of their own: their
  * own records of what they did (GET /_mock/records), never their partner APIs.
  */
 export class OperatorMocksControl {
@@ -40,7 +40,7 @@ export class OperatorMocksControl {
     if (!res.ok) throw new Error(`${name} POST /_mock/faults: ${res.status} ${await res.text()}`);
   }
 
-  /** The simulator answers /health before its mocks listen: waits until each of them answers too. */
+  /** Waits until each mock answers (their process is taken as started once its last one does). */
   async ready(timeoutMs = 15_000): Promise<void> {
     await waitFor(() => this.records(), { what: 'the operator mocks to listen', timeoutMs, intervalMs: 100 });
   }

@@ -1,4 +1,4 @@
-import type { MockPaymentRecord, MockRecords } from '@mm/operator-simulator';
+import type { MockPaymentRecord, MockRecords } from '@mm/operator-mocks';
 import type { ChaosSystem } from './chaos-system.js';
 import type { MockName } from './operator-mocks-control.js';
 import type { SimulatorDisbursement, SimulatorPush, SimulatorRefund } from './simulator-control.js';

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { setOperatorAccountCredentials, upsertOperatorAccount } from '@mm/db/operator-accounts';
-import { startOperatorMocks, type RunningOperatorMocks } from '@mm/operator-simulator';
+import { startOperatorMocks, type RunningOperatorMocks } from '@mm/operator-mocks';
 import { freePort, waitFor } from '@mm/testing';
 import { startSystem, type System } from '../support/system.js';
 import { launchBrowser, phoneContext, screenshot, waitForStatus } from './support.js';

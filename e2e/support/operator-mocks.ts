@@ -1,5 +1,5 @@
 import { setOperatorAccountCredentials, upsertOperatorAccount } from '@mm/db/operator-accounts';
-import { startOperatorMocks, type OperatorMocksOptions, type RunningOperatorMocks } from '@mm/operator-simulator';
+import { startOperatorMocks, type OperatorMocksOptions, type RunningOperatorMocks } from '@mm/operator-mocks';
 import type { System } from './system.js';
 
 /**

@@ -1,6 +1,6 @@
 import { startReceiver, waitFor, type Receiver } from '@mm/testing';
 import { CALLBACK_MAX_SOCKETS, CallbackSender } from './callback-sender.js';
-import { TimerSet } from './timer-set.js';
+import { TimerSet } from '@mm/fake-operator';
 import type { CallbackBody } from './wire.js';
 
 const body = (reference: string): CallbackBody => ({

@@ -1,9 +1,8 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { signPayload } from '@mm/domain';
-import type { Log } from './log.js';
+import type { Log, TimerSet } from '@mm/fake-operator';
 import { postBody } from './post-body.js';
-import type { TimerSet } from './timer-set.js';
 import type { CallbackBody } from './wire.js';
 
 const ATTEMPT_TIMEOUT_MS = 5_000;

@@ -1,6 +1,4 @@
-import type { Log } from './log.js';
-import { IN_MEMORY, type RecordJournal } from './record-journal.js';
-import { RecordMap } from './record-map.js';
+import { IN_MEMORY, type Log, type RecordJournal, RecordMap } from '@mm/fake-operator';
 import { disbursementFailureFor } from './scenarios.js';
 import type { DisbursementAnswer, DisbursementRequestBody } from './wire.js';
 

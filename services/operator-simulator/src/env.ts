@@ -1,5 +1,5 @@
-import path from 'node:path';
 import { common, Joi, operator, parseEnv as parseWithSchema } from '@mm/config';
+import { fakeOperatorEnv, recordsDirOf } from '@mm/fake-operator';
 
 export interface SimulatorEnv {
   port: number;
@@ -9,7 +9,7 @@ export interface SimulatorEnv {
   outcomeDelayMs: number;
   lateConfirmDelayMs: number;
   hangMs: number;
-  /** Where the simulator and the contract mocks keep their records across restarts; null: in memory only. */
+  /** Where the simulator keeps its records across restarts; null: in memory only. */
   recordsDir: string | null;
   logLevel: string;
 }
@@ -23,12 +23,9 @@ const schema = Joi.object({
   OPERATOR_CALLBACK_SECRET: operator.OPERATOR_CALLBACK_SECRET,
   // No default: a published one would open the sandbox to anyone (pnpm start makes one per run).
   SIM_SANDBOX_TOKEN: Joi.string().min(16).required(),
-  SIM_OUTCOME_DELAY_MS: ms().default(2000),
-  // Past the default 300 s confirmation timeout, so a 09 number lands on an EXPIRED transaction.
-  SIM_LATE_CONFIRM_DELAY_MS: ms().default(330_000),
+  // SIM_OUTCOME_DELAY_MS, SIM_LATE_CONFIRM_DELAY_MS, OPERATOR_RECORDS_DIR: the contract mocks read them too.
+  ...fakeOperatorEnv,
   SIM_HANG_MS: ms().default(60_000),
-  // Unset (tests, containers): records in memory, each run starts with none. pnpm start sets a directory of the repository.
-  OPERATOR_RECORDS_DIR: Joi.string().allow(''),
   LOG_LEVEL: common.LOG_LEVEL,
 });
 
@@ -43,7 +40,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): SimulatorEnv {
     outcomeDelayMs: env.SIM_OUTCOME_DELAY_MS,
     lateConfirmDelayMs: env.SIM_LATE_CONFIRM_DELAY_MS,
     hangMs: env.SIM_HANG_MS,
-    recordsDir: env.OPERATOR_RECORDS_DIR ? path.resolve(env.OPERATOR_RECORDS_DIR) : null,
+    recordsDir: recordsDirOf(env.OPERATOR_RECORDS_DIR),
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -5,15 +5,12 @@ import { CallbackSender } from './callback-sender.js';
 import { createLogger } from '@mm/observability';
 import { DisbursementBook } from './disbursement-book.js';
 import { Faults } from './faults.js';
-import { logTo, type Log } from './log.js';
+import { IN_MEMORY, type Log, logTo, openRecordJournal, Plants, TimerSet } from '@mm/fake-operator';
 import { PushEngine } from './push-engine.js';
 import { PushStore } from './push-store.js';
-import { IN_MEMORY, openRecordJournal } from './record-journal.js';
 import { RefundBook } from './refund-book.js';
 import { ResultCallbacks } from './result-callbacks.js';
 import { createSimulatorApp } from './simulator-app.js';
-import { TimerSet } from './timer-set.js';
-import { Plants } from './mocks/statement.js';
 
 export interface SimulatorOptions {
   /** 0 picks a free port. */
@@ -121,7 +118,3 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   };
 }
 
-export { demoMockAccounts, mockUrls, startOperatorMocks, type MockAccount, type MockUrls, type OperatorMocksOptions, type RunningOperatorMocks } from './mocks/operator-mocks.js';
-export type { MockPaymentRecord, MockRecords, MockTransferRecord } from './mocks/records.js';
-export { PROXY_NOT_FOUND_PAGE, WSO2_SEND_TIMEOUT, type OrangeFault } from './mocks/orange-shared/faults.js';
-export { STATEMENT_HEADER, type PlantedChange, type UnknownRecordChange } from './mocks/statement.js';

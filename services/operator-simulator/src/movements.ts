@@ -1,6 +1,6 @@
 import type { RecordOutcome } from '@mm/domain';
 import type { DisbursementBook, DisbursementRecord } from './disbursement-book.js';
-import type { StatementLine } from './mocks/statement.js';
+import type { StatementLine } from '@mm/fake-operator';
 import type { Push, PushStore } from './push-store.js';
 import type { RefundBook, RefundRecord } from './refund-book.js';
 import type { WireState } from './wire.js';

@@ -1,11 +1,11 @@
-import { plantedTxId, type PlantedChange } from './mocks/statement.js';
+import { plantedTxId, type PlantedChange } from '@mm/fake-operator';
 import type { DisbursementRecord } from './disbursement-book.js';
 import type { Push } from './push-store.js';
 import type { RefundRecord } from './refund-book.js';
 import type { WireResult } from './wire.js';
 
 /**
- * The partner API's status reads once a difference is planted in the sandbox operator's books (mocks/
+ * The partner API's status reads once a difference is planted in the sandbox operator's books (@mm/fake-operator
  * statement.ts): null when planted away (404 not_found). A planted failure reads KO (a cash-in) or FAILED with
  * reason PLANTED_FAILURE; a planted success OK with an id. The status bodies name no amount: a planted amount
  * shows in the list and the statement only. Nothing the operator does changes (a refund is still decided on the

@@ -1,9 +1,8 @@
 import type { CallbackSender } from './callback-sender.js';
-import type { Log } from './log.js';
+import type { Log, TimerSet } from '@mm/fake-operator';
 import { callbackBodyOf, type Push, type PushStore } from './push-store.js';
 import type { ResultCallbacks } from './result-callbacks.js';
 import { CONFIRMED, DECLINED, requiresOneTimeCode, scenarioFor, WRONG_CODE, WRONG_ONE_TIME_CODE, type Scenario } from './scenarios.js';
-import type { TimerSet } from './timer-set.js';
 import type { PushRequestBody, WireResult } from './wire.js';
 
 export type PushOutcome =

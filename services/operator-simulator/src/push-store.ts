@@ -1,6 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { IN_MEMORY, type RecordJournal } from './record-journal.js';
-import { RecordMap } from './record-map.js';
+import { IN_MEMORY, type RecordJournal, RecordMap } from '@mm/fake-operator';
 import type { CallbackBody, PushRequestBody, WireResult } from './wire.js';
 
 export interface Push extends WireResult {

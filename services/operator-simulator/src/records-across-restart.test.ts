@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { OperatorRecord } from '@mm/domain';
 import type { OperatorRecordsPage } from '@mm/operators';
 import { waitFor } from '@mm/testing';
-import { statementOf, today } from './mocks/statement-client.js';
+import { statementOf, today } from '@mm/fake-operator/statement-client';
 import { SANDBOX_TOKEN, startHarness, type Harness } from './test-support/harness.js';
 
 async function allRecords(h: Harness): Promise<OperatorRecord[]> {

@@ -1,8 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { CallbackSender } from './callback-sender.js';
 import type { Faults } from './faults.js';
-import type { Log } from './log.js';
-import type { TimerSet } from './timer-set.js';
+import type { Log, TimerSet } from '@mm/fake-operator';
 import type { CallbackBody } from './wire.js';
 
 export interface ResultCallbacksDeps {

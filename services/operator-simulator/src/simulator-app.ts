@@ -1,13 +1,12 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { createMetricsRegistry, httpMetrics } from '@mm/observability';
 import type { Faults } from './faults.js';
-import type { Log } from './log.js';
+import { type Log, statementRoutes } from '@mm/fake-operator';
 import { faultsRouter } from './routes/faults.js';
 import { operatorApiRouter, type OperatorApiDeps } from './routes/operator-api.js';
 import { delayWhileSlow, refuseWhileDown } from './routes/partner-faults.js';
 import { sandboxRouter } from './routes/sandbox.js';
 import { sandboxAuth } from './routes/sandbox-auth.js';
-import { statementRoutes } from './mocks/statement.js';
 import { simulatorLines } from './movements.js';
 
 export interface SimulatorAppDeps extends OperatorApiDeps {

@@ -1,7 +1,7 @@
 import type { OperatorRecord } from '@mm/domain';
 import { OperatorRefusedError, type OperatorRecordsPage } from '@mm/operators';
 import { waitFor } from '@mm/testing';
-import { plant, statementOf, today } from './mocks/statement-client.js';
+import { plant, statementOf, today } from '@mm/fake-operator/statement-client';
 import { API_TOKEN, SANDBOX_TOKEN, startHarness, type Harness } from './test-support/harness.js';
 
 const sandboxAuth = { Authorization: `Bearer ${SANDBOX_TOKEN}` };

@@ -1,7 +1,7 @@
 import { Router, type Response } from 'express';
 import Joi from 'joi';
 import { CALLBACK_MODES, type FaultSettings, type Faults } from '../faults.js';
-import type { Log } from '../log.js';
+import type { Log } from '@mm/fake-operator';
 
 /** The wire form of FaultSettings: snake_case, like every other sandbox body. */
 interface FaultsBody {

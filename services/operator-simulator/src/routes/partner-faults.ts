@@ -1,7 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Faults } from '../faults.js';
-import type { Log } from '../log.js';
-import type { TimerSet } from '../timer-set.js';
+import type { Log, TimerSet } from '@mm/fake-operator';
 
 /**
  * An operator that is down: the connection is reset, or 503 is answered, before anything (token, body) is looked

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { isDay, linesOfDay, pageOf, type Plants, type StatementLine } from '../mocks/statement.js';
+import { isDay, linesOfDay, pageOf, type Plants, type StatementLine } from '@mm/fake-operator';
 import type { SimulatorSource } from '../movements.js';
 import type { WireState } from '../wire.js';
 

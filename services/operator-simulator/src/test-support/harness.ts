@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SimulatorOperatorAdapter, type DisbursementRequest, type UssdPushRequest } from '@mm/operators';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../index.js';
-import type { Log } from '../log.js';
+import type { Log } from '@mm/fake-operator';
 import { startCallbackReceiver, type CallbackReceiver } from './callback-receiver.js';
 
 export const API_TOKEN = 'test-token';

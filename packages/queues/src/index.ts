@@ -16,7 +16,7 @@ export {
   type AcknowledgedFields, type HeardUpdate, type TransactionUpdate,
 } from './transaction-updates.js';
 export { operatorRequests, type OperatorRequestJob } from './definitions/operator-requests.js';
-export { operatorResults, type OperatorResultJob } from './definitions/operator-results.js';
+export { operatorResultJobOf, operatorResults, receiptOf, type OperatorResultJob, type OperatorResultReceipt } from './definitions/operator-results.js';
 export { expiryChecks, type ExpiryCheckJob } from './definitions/expiry-checks.js';
 export { webhookDeliveries, type WebhookDeliveryJob } from './definitions/webhook-deliveries.js';
 export { AfterCommit, isAwaitingAck, type CommittedChange } from './after-commit.js';

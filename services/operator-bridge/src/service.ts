@@ -3,7 +3,7 @@ import { parseSecondsList } from '@mm/config';
 import { Counter, httpMetrics, listen, liveness, type Logger } from '@mm/observability';
 import { listOperatorAccounts } from '@mm/db/operator-accounts';
 import type { OperatorAdapter, OperatorDirectory } from '@mm/operators';
-import { operatorResults, QueueProducer, reconciliationRuns, type OperatorResultJob, type ProducerOptions } from '@mm/queues';
+import { operatorResults, QueueProducer, reconciliationRuns, type OperatorResultReceipt, type ProducerOptions } from '@mm/queues';
 import { lateSuccessReturns, startOperatorDirectory, startWorkerService, type RunningWorkerService, type WorkerContext } from '@mm/worker-runtime';
 import type { BridgeEnv } from './env.js';
 import { cashoutRequestsHandler } from './processors/cashout-requests.js';
@@ -135,7 +135,7 @@ export function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides =
 
 /** The operator's port: liveness and its callbacks only (/ready and /metrics are on the internal port). */
 async function serveCallbacks(
-  ctx: WorkerContext, env: BridgeEnv, adapters: OperatorDirectory, now: () => number, applyNow: (result: OperatorResultJob) => Promise<boolean>,
+  ctx: WorkerContext, env: BridgeEnv, adapters: OperatorDirectory, now: () => number, applyNow: (result: OperatorResultReceipt) => Promise<boolean>,
 ): Promise<{ url: string; callbackPort: number }> {
   const { redis, metrics, logger } = ctx;
   const results = new QueueProducer(operatorResults, ctx.producerOptions);

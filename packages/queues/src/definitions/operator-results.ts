@@ -4,9 +4,27 @@ import { COMPLETED_JOBS_KEPT, FAILED_JOBS_KEPT } from '../job-retention.js';
 import { QUEUE_NAMES } from '../queue-names.js';
 
 /**
- * operator-bridge callback route (or a status poll) -> the worker applying the result. A `hint` (an
- * unsigned callback: MTN, Orange) carries no result the worker may apply (provider_state PENDING, the
- * rest null): it only makes the worker ask the operator's status and apply that answer.
+ * An operator's result as the bridge took it (its callback route), the one shape in code from the route to
+ * the move, applied in the callback's request or by the worker. A `hint` (an unsigned callback: MTN, Orange)
+ * carries no result the worker may apply (providerState PENDING, the rest null): it only makes the worker ask
+ * the operator's status and apply that answer. Structurally an OperatorResult of @mm/domain.
+ */
+export interface OperatorResultReceipt {
+  providerReference: string;
+  providerState: 'PENDING' | 'OK' | 'canceled' | 'KO';
+  providerTxnStatus: string | null;
+  providerTxId: string | null;
+  providerSessionId: string | null;
+  failureReason: string | null;
+  source: OperatorResultJob['source'];
+  operator?: string;
+  country?: string;
+  reported?: { amount: number; currency: string } | null;
+}
+
+/**
+ * The receipt as its job waits in Redis (snake_case, as every job payload; never renamed: jobs in flight
+ * carry it). Written and read only through operatorResultJobOf and receiptOf.
  */
 export interface OperatorResultJob {
   provider_reference: string;
@@ -34,6 +52,36 @@ export interface OperatorResultJob {
    * compare (most results; jobs queued before the field existed).
    */
   reported?: { amount: number; currency: string } | null;
+}
+
+export function operatorResultJobOf(r: OperatorResultReceipt): OperatorResultJob {
+  return {
+    provider_reference: r.providerReference,
+    provider_state: r.providerState,
+    provider_txn_status: r.providerTxnStatus,
+    provider_tx_id: r.providerTxId,
+    provider_session_id: r.providerSessionId,
+    failure_reason: r.failureReason,
+    source: r.source,
+    ...(r.operator !== undefined ? { operator: r.operator } : {}),
+    ...(r.country !== undefined ? { country: r.country } : {}),
+    ...(r.reported ? { reported: r.reported } : {}),
+  };
+}
+
+export function receiptOf(job: OperatorResultJob): OperatorResultReceipt {
+  return {
+    providerReference: job.provider_reference,
+    providerState: job.provider_state,
+    providerTxnStatus: job.provider_txn_status,
+    providerTxId: job.provider_tx_id,
+    providerSessionId: job.provider_session_id,
+    failureReason: job.failure_reason,
+    source: job.source,
+    ...(job.operator !== undefined ? { operator: job.operator } : {}),
+    ...(job.country !== undefined ? { country: job.country } : {}),
+    reported: job.reported ?? null,
+  };
 }
 
 export const operatorResults = defineQueue({

@@ -2,7 +2,7 @@ import type { Db, Transaction } from '@mm/db';
 import { applyOperatorResultIfUnchanged, lockForMove, readTransaction, settleOperatorResult, type HeldLateSuccess, type LockedTransaction, type SettledResult } from '@mm/db/payments';
 import { isConfirmedPayment, needsStatusConfirmation, type OperatorResult } from '@mm/domain';
 import { paymentLookupOf, type OperatorAdapter, type OperatorAdapters } from '@mm/operators';
-import type { AfterCommit, OperatorResultJob } from '@mm/queues';
+import { receiptOf, type AfterCommit, type OperatorResultJob, type OperatorResultReceipt } from '@mm/queues';
 import type { Logger } from '@mm/observability';
 import { commitStep } from '@mm/worker-runtime';
 import type { SeenPending } from '../seen-pending.js';
@@ -22,11 +22,13 @@ export interface OperatorResultsDeps {
 }
 
 type Result = OperatorResult & { providerSessionId?: string | null };
+/** Fails to compile if the receipt stops being the domain's OperatorResult: it is applied as it came. */
+const asResult = (r: OperatorResultReceipt): Result => r;
 
 /** operator-results consumer: a callback or status answer becomes a state transition (or nothing). */
 export function operatorResultsHandler(deps: OperatorResultsDeps) {
   return async (payload: OperatorResultJob): Promise<void> => {
-    await takeResult(deps, payload, { operatorAllowed: true });
+    await takeResult(deps, receiptOf(payload), { operatorAllowed: true });
   };
 }
 
@@ -38,19 +40,12 @@ export function operatorResultsHandler(deps: OperatorResultsDeps) {
  * throws; the caller then queues the result, so a callback taken is never lost.
  */
 export function applySignedResultNow(deps: OperatorResultsDeps) {
-  return (payload: OperatorResultJob): Promise<boolean> => takeResult(deps, payload, { operatorAllowed: false });
+  return (receipt: OperatorResultReceipt): Promise<boolean> => takeResult(deps, receipt, { operatorAllowed: false });
 }
 
 /** False (and nothing done) only when the result needs the operator and `operatorAllowed` is false. */
-async function takeResult(deps: OperatorResultsDeps, payload: OperatorResultJob, { operatorAllowed }: { operatorAllowed: boolean }): Promise<boolean> {
-  const received: Result = {
-    providerState: payload.provider_state,
-    providerTxnStatus: payload.provider_txn_status,
-    providerTxId: payload.provider_tx_id,
-    failureReason: payload.failure_reason,
-    providerSessionId: payload.provider_session_id,
-    reported: payload.reported ?? null,
-  };
+async function takeResult(deps: OperatorResultsDeps, payload: OperatorResultReceipt, { operatorAllowed }: { operatorAllowed: boolean }): Promise<boolean> {
+  const received = asResult(payload);
   // A hint (an unsigned callback) and an OK without its 200 are only reasons to ask the payment's own operator.
   if (payload.source === 'hint' || needsStatusConfirmation(received)) return takeAfterRead(deps, payload, received, { operatorAllowed });
   return (await applyAsSeen(deps, payload, received))
@@ -66,8 +61,8 @@ async function takeResult(deps: OperatorResultsDeps, payload: OperatorResultJob,
  * it is not held, is not the signer's, or has changed since, or when the result moves nothing: the
  * lock's path decides those as before.
  */
-async function applyAsSeen(deps: OperatorResultsDeps, payload: OperatorResultJob, received: Result): Promise<boolean> {
-  const seen = await deps.seenPending?.take(payload.provider_reference);
+async function applyAsSeen(deps: OperatorResultsDeps, payload: OperatorResultReceipt, received: Result): Promise<boolean> {
+  const seen = await deps.seenPending?.take(payload.providerReference);
   if (!seen || seen.status !== 'PENDING') return false;
   if (signedByAnother(payload, seen)) return false;
   const moved = await applyOperatorResultIfUnchanged(deps.db, seen, received, `operator-result:${payload.source}`);
@@ -82,10 +77,10 @@ async function applyAsSeen(deps: OperatorResultsDeps, payload: OperatorResultJob
  * the row before its transaction. False, and nothing changed, for any other row (unknown, a cash-out,
  * another operator's payment), which takeAfterRead then handles.
  */
-async function applyUnderLock(deps: OperatorResultsDeps, payload: OperatorResultJob, received: Result): Promise<boolean> {
+async function applyUnderLock(deps: OperatorResultsDeps, payload: OperatorResultReceipt, received: Result): Promise<boolean> {
   let row: LockedTransaction | null = null;
   const step = await commitStep(deps, async (tx) => {
-    row = await lockForMove(tx, { providerReference: payload.provider_reference });
+    row = await lockForMove(tx, { providerReference: payload.providerReference });
     if (!row || row.type !== 'CASHIN' || signedByAnother(payload, row)) {
       row = null;
       return null;
@@ -95,7 +90,7 @@ async function applyUnderLock(deps: OperatorResultsDeps, payload: OperatorResult
   // Assigned inside the step, which control-flow analysis does not follow.
   const taken = row as LockedTransaction | null;
   if (!taken) return false;
-  await reportUnmoved(deps, taken.id, payload.provider_reference, received, step);
+  await reportUnmoved(deps, taken.id, payload.providerReference, received, step);
   return true;
 }
 
@@ -105,22 +100,22 @@ async function applyUnderLock(deps: OperatorResultsDeps, payload: OperatorResult
  * was asked of the payment's own account; a hint is signed by nobody. A job without the account's country
  * (queued before it was carried) is held to its operator alone, as it was then.
  */
-function signedByAnother(payload: OperatorResultJob, payment: { operator: string; countryCode: string }): boolean {
+function signedByAnother(payload: OperatorResultReceipt, payment: { operator: string; countryCode: string }): boolean {
   if (payload.source !== 'callback') return false;
   if ((payload.operator ?? 'SIMULATOR') !== payment.operator) return true;
   return payload.country !== undefined && payload.country !== payment.countryCode;
 }
 
 /** Any result: the row read first, the operator asked when the result alone cannot be applied. */
-async function takeAfterRead(deps: OperatorResultsDeps, payload: OperatorResultJob, received: Result, { operatorAllowed }: { operatorAllowed: boolean }): Promise<boolean> {
-  const t = await readTransaction(deps.db, { providerReference: payload.provider_reference });
+async function takeAfterRead(deps: OperatorResultsDeps, payload: OperatorResultReceipt, received: Result, { operatorAllowed }: { operatorAllowed: boolean }): Promise<boolean> {
+  const t = await readTransaction(deps.db, { providerReference: payload.providerReference });
   if (!t) {
-    deps.logger.warn({ providerReference: payload.provider_reference }, 'operator result for an unknown reference ignored');
+    deps.logger.warn({ providerReference: payload.providerReference }, 'operator result for an unknown reference ignored');
     return true;
   }
   if (t.type !== 'CASHIN') {
     // A cash-out is decided by the answer to our disbursement call only (applyOperatorResult refuses it too).
-    deps.logger.warn({ transaction_id: t.id, providerReference: payload.provider_reference, source: payload.source }, 'operator result for a cash-out reference ignored');
+    deps.logger.warn({ transaction_id: t.id, providerReference: payload.providerReference, source: payload.source }, 'operator result for a cash-out reference ignored');
     return true;
   }
   // A result signed by another account than the payment's (its secret proves nothing about this payment)
@@ -135,7 +130,7 @@ async function takeAfterRead(deps: OperatorResultsDeps, payload: OperatorResultJ
   // Refused by the state machine because the cash-in is FAILED, the money goes back, in the same database
   // transaction as the result's other effects would have been (decisions 13).
   const step = await commitStep(deps, (tx) => settleOperatorResult(tx, t.id, result, cause), { rawStatements: true });
-  await reportUnmoved(deps, t.id, payload.provider_reference, result, step);
+  await reportUnmoved(deps, t.id, payload.providerReference, result, step);
   return true;
 }
 

@@ -6,7 +6,7 @@ import { createCashin, transition } from '@mm/db/payments';
 import { Counter, createLogger, createMetricsRegistry } from '@mm/observability';
 import type { OperatorAdapter, VerifiedCallback } from '@mm/operators';
 import { oneAdapter } from '@mm/operators/testing';
-import type { OperatorResultJob, QueueProducer } from '@mm/queues';
+import type { OperatorResultJob, OperatorResultReceipt, QueueProducer } from '@mm/queues';
 import { createMerchantTestDatabase, waitFor, type MerchantTestDatabase } from '@mm/testing';
 import { noEffects } from '@mm/worker-runtime/testing';
 import { applySignedResultNow } from '../processors/operator-results.js';
@@ -28,7 +28,7 @@ describe('operator callback route', () => {
   let server: Server;
   let url: string;
   const queued: OperatorResultJob[] = [];
-  let applyNow: (job: OperatorResultJob) => Promise<boolean>;
+  let applyNow: (receipt: OperatorResultReceipt) => Promise<boolean>;
   let queueDown = false;
   const seen = new Set<string>();
   let inline: InlineApplies | undefined;

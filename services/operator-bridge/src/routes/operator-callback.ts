@@ -1,7 +1,7 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { Counter, Logger } from '@mm/observability';
 import type { AccountKey, CallbackHint, OperatorAdapter, OperatorAdapters, VerifiedCallback } from '@mm/operators';
-import type { OperatorResultJob, QueueProducer } from '@mm/queues';
+import { operatorResultJobOf, type OperatorResultJob, type OperatorResultReceipt, type QueueProducer } from '@mm/queues';
 
 export interface CallbackReplays {
   /** True when a delivery with this replay key was taken within the signature's tolerance. */
@@ -26,7 +26,7 @@ export interface OperatorCallbackDeps {
    * Applies a signed result in the request, within its bound (InlineApplies); false, or a failure: it
    * is queued. Absent: every result is queued.
    */
-  applyNow?(result: OperatorResultJob): Promise<boolean>;
+  applyNow?(result: OperatorResultReceipt): Promise<boolean>;
   replays: CallbackReplays;
   /** Callbacks by outcome: applied, queued, replayed, invalid. */
   callbacks: Counter<'outcome'>;
@@ -46,22 +46,22 @@ interface CallbackAccount {
 
 const accountOf = (a: AccountKey): CallbackAccount => ({ key: `${a.countryCode.toLowerCase()}:${a.operator.toLowerCase()}`, operator: a.operator, country: a.countryCode });
 
-function jobOf(result: VerifiedCallback | CallbackHint, account: CallbackAccount): OperatorResultJob {
+function receiptOf(result: VerifiedCallback | CallbackHint, account: CallbackAccount): OperatorResultReceipt {
   const { operator } = account;
   const country = account.country ? { country: account.country } : {};
   if ('hint' in result) {
     return {
-      provider_reference: result.partnerReference, provider_state: 'PENDING', provider_txn_status: null,
-      provider_tx_id: null, provider_session_id: null, failure_reason: null, source: 'hint', operator, ...country,
+      providerReference: result.partnerReference, providerState: 'PENDING', providerTxnStatus: null,
+      providerTxId: null, providerSessionId: null, failureReason: null, source: 'hint', operator, ...country,
     };
   }
   return {
-    provider_reference: result.partnerReference,
-    provider_state: result.providerState,
-    provider_txn_status: result.providerTxnStatus,
-    provider_tx_id: result.providerTxId,
-    provider_session_id: result.providerSessionId,
-    failure_reason: result.failureReason,
+    providerReference: result.partnerReference,
+    providerState: result.providerState,
+    providerTxnStatus: result.providerTxnStatus,
+    providerTxId: result.providerTxId,
+    providerSessionId: result.providerSessionId,
+    failureReason: result.failureReason,
     source: 'callback',
     operator,
     ...country,
@@ -99,13 +99,13 @@ export function operatorCallbackRouter(deps: OperatorCallbackDeps): Router {
       res.status(200).json({ received: true, duplicate: true });
       return;
     }
-    const job = jobOf(result, account);
-    const applied = !('hint' in result) && deps.applyNow !== undefined && (await deps.applyNow(job).catch((err: unknown) => {
-      deps.logger.warn({ err, providerReference: job.provider_reference }, 'operator result not applied in the callback; queued for the worker');
+    const receipt = receiptOf(result, account);
+    const applied = !('hint' in result) && deps.applyNow !== undefined && (await deps.applyNow(receipt).catch((err: unknown) => {
+      deps.logger.warn({ err, providerReference: receipt.providerReference }, 'operator result not applied in the callback; queued for the worker');
       return false;
     }));
     // Not remembered if this throws: the 5xx makes the operator send it again, and that is taken.
-    if (!applied) await deps.results.add(job);
+    if (!applied) await deps.results.add(operatorResultJobOf(receipt));
     await deps.replays.remember(replayKey).catch((err: unknown) => deps.logger.warn({ err }, 'callback replay key not recorded'));
     deps.callbacks.inc({ outcome: applied ? 'applied' : 'queued' });
     res.status(200).json({ received: true });

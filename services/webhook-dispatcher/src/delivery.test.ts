@@ -136,6 +136,22 @@ describe('webhook delivery', () => {
     expect(r.requests).toHaveLength(3);
   });
 
+  it('sends the bytes recorded with the event, the same on every attempt, in the order they were built', async () => {
+    const r = await receiver((n) => (n < 1 ? 503 : 200));
+    const { merchantId } = await f.merchant(r.url);
+    const { webhookRows } = await f.cashin(merchantId, ['FAILED']);
+    const [row] = webhookRows;
+    await f.publisher.publish(webhookRows);
+    await settled(row!.id, 'DELIVERED');
+
+    const { body } = await eventOf(row!.id);
+    expect(r.requests.map((q) => q.body)).toEqual([body, body]);
+    expect(Object.keys(JSON.parse(body!))).toEqual([
+      'event', 'event_id', 'transaction_id', 'merchant_order_id', 'type', 'status', 'amount', 'currency', 'country_code', 'provider_tx_id',
+      'failure_code', 'failure_reason', 'operator', 'timestamp',
+    ]);
+  });
+
   it('two runs of one event\'s job at once (BullMQ running it again while it is still at work) send it once', async () => {
     let answer: (status: number) => void = () => undefined;
     const r = await receiver(() => new Promise<number>((resolve) => { answer = resolve; }));

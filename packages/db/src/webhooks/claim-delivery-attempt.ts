@@ -8,6 +8,8 @@ export interface ClaimedEvent {
   merchantId: string;
   transactionId: string | null;
   payload: unknown;
+  /** The bytes to send and sign, as recorded (null only for a row written around recordWebhookEvent). */
+  body: string | null;
   attemptCount: number;
   targetUrl: string | null;
 }
@@ -24,11 +26,11 @@ export interface ClaimedEvent {
  */
 export async function claimDueDelivery(db: Db, eventId: string, dueBy: Date, until: Date): Promise<ClaimedEvent | null> {
   // On the pg pool (rawQuery): one autocommit statement, every delivery.
-  const [row] = await rawQuery<{ id: string; merchant_id: string; transaction_id: string | null; payload: unknown; attempt_count: number; target_url: string | null }>(db, Prisma.sql`
+  const [row] = await rawQuery<{ id: string; merchant_id: string; transaction_id: string | null; payload: unknown; body: string | null; attempt_count: number; target_url: string | null }>(db, Prisma.sql`
     UPDATE webhook_events SET next_attempt_at = ${until}::timestamptz
      WHERE id = ${eventId}::uuid AND status = 'PENDING' AND next_attempt_at <= ${dueBy}::timestamptz
-    RETURNING id::text, merchant_id::text, transaction_id::text, payload, attempt_count, target_url`);
+    RETURNING id::text, merchant_id::text, transaction_id::text, payload, body, attempt_count, target_url`);
   return row
-    ? { id: row.id, merchantId: row.merchant_id, transactionId: row.transaction_id, payload: row.payload, attemptCount: row.attempt_count, targetUrl: row.target_url }
+    ? { id: row.id, merchantId: row.merchant_id, transactionId: row.transaction_id, payload: row.payload, body: row.body, attemptCount: row.attempt_count, targetUrl: row.target_url }
     : null;
 }

@@ -32,14 +32,15 @@ export interface WebhookEventStatement {
  */
 export function webhookEventStatement(e: NewWebhookEvent, now = new Date()): WebhookEventStatement {
   const id = randomUUID();
-  const payload = JSON.stringify(e.buildPayload(id));
+  // Built once, in the builder's key order: the bytes every attempt sends and signs (jsonb would lose the order).
+  const body = JSON.stringify(e.buildPayload(id));
   if (!e.targetUrl) {
     return {
       ctes: Prisma.sql`earlier AS (SELECT false AS held),
       event AS (
-        INSERT INTO webhook_events (id, merchant_id, transaction_id, refund_id, event_type, payload, target_url, status)
+        INSERT INTO webhook_events (id, merchant_id, transaction_id, refund_id, event_type, payload, body, target_url, status)
         VALUES (${id}::uuid, ${e.merchantId}::uuid, ${e.transactionId}::uuid, ${e.refundId ?? null}::uuid, ${e.eventType}::text,
-                ${payload}::jsonb, NULL, 'NO_TARGET'))`,
+                ${body}::jsonb, ${body}::text, NULL, 'NO_TARGET'))`,
       outboxRow: () => null,
     };
   }
@@ -48,9 +49,9 @@ export function webhookEventStatement(e: NewWebhookEvent, now = new Date()): Web
     ctes: Prisma.sql`earlier AS (
       SELECT EXISTS (SELECT 1 FROM webhook_events WHERE transaction_id = ${e.transactionId}::uuid AND status = 'PENDING') AS held),
     event AS (
-      INSERT INTO webhook_events (id, merchant_id, transaction_id, refund_id, event_type, payload, target_url, next_attempt_at)
+      INSERT INTO webhook_events (id, merchant_id, transaction_id, refund_id, event_type, payload, body, target_url, next_attempt_at)
       SELECT ${id}::uuid, ${e.merchantId}::uuid, ${e.transactionId}::uuid, ${e.refundId ?? null}::uuid, ${e.eventType}::text,
-             ${payload}::jsonb, ${e.targetUrl}::text, CASE WHEN held THEN NULL ELSE ${now}::timestamptz END
+             ${body}::jsonb, ${body}::text, ${e.targetUrl}::text, CASE WHEN held THEN NULL ELSE ${now}::timestamptz END
         FROM earlier),
     job AS (
       INSERT INTO outbox (id, topic, payload, available_at)

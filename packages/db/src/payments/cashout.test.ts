@@ -7,7 +7,7 @@ import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '../merchant
 import { createCashin } from './create-cashin.js';
 import { CASHOUT_REQUEST_TOPIC, createCashout } from './create-cashout.js';
 import { approveCashout, rejectCashout } from './decide-cashout.js';
-import { transition } from './transition.js';
+import { transition } from './moves/transition.js';
 
 let database: TestDatabase;
 let db: Db;

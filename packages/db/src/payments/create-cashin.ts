@@ -6,7 +6,7 @@ import { postedCount, postingCte } from '../ledger/index.js';
 import { rawQuery, retryOnConflict, isUniqueViolation } from '../database/index.js';
 import { Prisma, type Transaction } from '../generated/prisma/client.js';
 import type { OutboxRow } from '../outbox/index.js';
-import { changeStatement } from './record-change.js';
+import { changeStatement } from './moves/change-rows.js';
 import { transactionColumns } from './transaction-row.js';
 import { newProviderReference } from './provider-reference.js';
 

@@ -7,7 +7,7 @@ import type { Transaction } from '../generated/prisma/client.js';
 import { isOverdraft, post } from '../ledger/index.js';
 import type { OutboxRow } from '../outbox/index.js';
 import { existingOrder } from './create-cashin.js';
-import { recordChange } from './record-change.js';
+import { recordChange } from './moves/change-rows.js';
 import { cashoutWindowTotals, lockMerchantCashouts } from './cashout-window.js';
 import { newProviderReference } from './provider-reference.js';
 

@@ -1,7 +1,7 @@
 import { DomainError } from '@mm/domain';
 import type { Tx } from '../database/index.js';
 import { CASHOUT_REQUEST_TOPIC } from './create-cashout.js';
-import { transition, type TransitionOutcome } from './transition.js';
+import { transition, type TransitionOutcome } from './moves/transition.js';
 
 export interface CashoutDecision {
   transactionId: string;

@@ -1,8 +1,8 @@
 import { createDb, type Db } from '../database/index.js';
 import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '../merchants/index.js';
-import { applyOperatorResult, applyOperatorResultIfUnchanged } from './apply-operator-result.js';
+import { applyOperatorResult, applyOperatorResultIfUnchanged } from './moves/apply-operator-result.js';
 import { createCashin } from './create-cashin.js';
-import { moveNow } from './move-now.js';
+import { moveNow } from './moves/move-now.js';
 import { recordDeliveryOutcome } from '../webhooks/index.js';
 import { createDbTestDatabase, type DbTestDatabase } from '@mm/testing/test-database';
 

@@ -3,7 +3,7 @@ import { balancesOf, verifyLedger } from '../ledger/index.js';
 import { completeRefund } from './refunds/complete-refund.js';
 import { holdLateSuccess } from './refunds/late-success-return.js';
 import { createCashin } from './create-cashin.js';
-import { transition } from './transition.js';
+import { transition } from './moves/transition.js';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
 
 /**

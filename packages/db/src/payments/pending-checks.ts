@@ -4,7 +4,7 @@ import type { Db, Tx } from '../database/index.js';
 import { Prisma, type Transaction } from '../generated/prisma/client.js';
 import { completeOutboxSql, OUTBOX_ROW_COLUMNS, outboxRowOf, type OutboxRow } from '../outbox/index.js';
 import { rawQuery } from '../database/index.js';
-import type { NewJob } from './record-change.js';
+import type { NewJob } from './moves/change-rows.js';
 import { transactionColumns } from './transaction-row.js';
 
 export const EXPIRY_TOPIC = QUEUE_NAMES.expiryChecks;

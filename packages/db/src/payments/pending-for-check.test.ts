@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../database/index.js';
-import { applyOperatorResult } from './apply-operator-result.js';
+import { applyOperatorResult } from './moves/apply-operator-result.js';
 import { createCashin } from './create-cashin.js';
-import { moveNow } from './move-now.js';
+import { moveNow } from './moves/move-now.js';
 import { pendingForCheck } from './pending-checks.js';
 import { cashinInput, countingClient, createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
 

@@ -1,8 +1,8 @@
 import type { Db } from '../database/index.js';
 import { createCashin } from './create-cashin.js';
-import { moveNow } from './move-now.js';
+import { moveNow } from './moves/move-now.js';
 import { storePreparedSession } from './prepared-session.js';
-import { transition } from './transition.js';
+import { transition } from './moves/transition.js';
 import { cashinInput, createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
 
 describe('storePreparedSession: the operator id a push reuses, kept once', () => {

@@ -10,7 +10,7 @@ import { completeRefund } from './refunds/complete-refund.js';
 import { createRefund } from './refunds/create-refund.js';
 import { createCashin } from './create-cashin.js';
 import { createCashout } from './create-cashout.js';
-import { transition } from './transition.js';
+import { transition } from './moves/transition.js';
 
 /**
  * What a refund or a cash-out keeps of the signed request that created it (request_signature_hash):

@@ -1,6 +1,6 @@
 import { createCashin } from './create-cashin.js';
 import { readTransaction, transactionColumns } from './transaction-row.js';
-import { transition } from './transition.js';
+import { transition } from './moves/transition.js';
 import type { Transaction } from '../generated/prisma/client.js';
 import type { Db } from '../database/index.js';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';

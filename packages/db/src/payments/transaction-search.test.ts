@@ -5,7 +5,7 @@ import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '../merchant
 import { createCashin } from './create-cashin.js';
 import { searchTransactions } from './search-transactions.js';
 import { transactionTimeline } from './transaction-timeline.js';
-import { transition } from './transition.js';
+import { transition } from './moves/transition.js';
 import { listProblemDeliveries } from '../webhooks/index.js';
 
 let database: TestDatabase;

@@ -3,7 +3,7 @@ import type { Tx } from '../../database/index.js';
 import type { Refund } from '../../generated/prisma/client.js';
 import { post } from '../../ledger/index.js';
 import type { OutboxRow } from '../../outbox/index.js';
-import { transition, type TransitionOutcome } from '../transition.js';
+import { transition, type TransitionOutcome } from '../moves/transition.js';
 import { recordWebhookEvent } from '../../webhooks/index.js';
 import { completeLateSuccessReturn, LATE_SUCCESS_ORIGIN } from './late-success-return.js';
 import { refundSnapshotOf } from './refund-snapshot.js';

@@ -1,11 +1,12 @@
 import { allowedSources, NOTIFIED_STATUSES, transactionPosting, type TransactionStatus, type TransactionType } from '@mm/domain';
-import type { Db } from '../database/index.js';
-import { Prisma, type Transaction } from '../generated/prisma/client.js';
-import { completeOutbox, completeOutboxSql } from '../outbox/index.js';
-import { rawQuery, retryOnConflict, runTransaction } from '../database/index.js';
-import { newOutboxRows, outboxInsert } from './record-change.js';
-import { setColumns, transactionColumns } from './transaction-row.js';
-import { eventDetail, jobsOfMove, transition, type SeenTransaction, type TransitionOutcome, type TransitionRequest } from './transition.js';
+import type { Db } from '../../database/index.js';
+import { Prisma, type Transaction } from '../../generated/prisma/client.js';
+import { completeOutbox, completeOutboxSql } from '../../outbox/index.js';
+import { rawQuery, retryOnConflict, runTransaction } from '../../database/index.js';
+import { historyCte, newOutboxRows, outboxInsert } from './change-rows.js';
+import { setColumns, transactionColumns } from '../transaction-row.js';
+import { eventDetail, jobsOfMove, type TransitionOutcome, type TransitionRequest } from './plan-move.js';
+import { transition, type SeenTransaction } from './transition.js';
 
 export interface MoveNowOptions {
   /** An outbox row marked done with the move, whether the move happens or not (the job that asked for it). */
@@ -52,11 +53,7 @@ export async function moveNow(db: Db, req: TransitionRequest & { ofType: Transac
        WHERE t.id = ${req.transactionId}::uuid AND t.id = old.id AND old.status = ANY(${sources as string[]}::text[]) AND t.type = ${req.ofType}
       RETURNING ${transactionColumns('t')}, old.status AS "fromStatus", old.webhook_url AS "webhookUrl", t.xmin::text AS "rowVersion"),
     -- The history row's source status is the one the lock found.
-    history AS (
-      INSERT INTO transaction_events (transaction_id, from_status, to_status, cause, detail, created_at)
-      SELECT moved.id, moved."fromStatus", ${req.to}::text, ${req.cause}::text,
-             ${detail ? JSON.stringify(detail) : null}::jsonb, ${now}::timestamptz
-        FROM moved)
+    ${historyCte({ transactionId: Prisma.sql`moved.id`, fromStatus: Prisma.sql`moved."fromStatus"`, toStatus: req.to, cause: req.cause, detail, createdAt: now }, Prisma.sql`FROM moved`)}
     ${jobs}
     ${done}
     SELECT * FROM moved`));

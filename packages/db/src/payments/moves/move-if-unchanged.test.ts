@@ -1,8 +1,8 @@
 import pg from 'pg';
-import { createDb, type Db } from '../database/index.js';
-import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '../merchants/index.js';
+import { createDb, type Db } from '../../database/index.js';
+import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '../../merchants/index.js';
 import { applyOperatorResult, applyOperatorResultIfUnchanged } from './apply-operator-result.js';
-import { createCashin } from './create-cashin.js';
+import { createCashin } from '../create-cashin.js';
 import { lockForMove, type SeenTransaction } from './transition.js';
 import { moveNow } from './move-now.js';
 import { createDbTestDatabase, type DbTestDatabase } from '@mm/testing/test-database';

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 import type { TransactionStatus } from '@mm/domain';
-import { createDb, type Db } from '../database/index.js';
-import { post } from '../ledger/index.js';
-import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '../merchants/index.js';
-import { createCashin } from './create-cashin.js';
+import { createDb, type Db } from '../../database/index.js';
+import { post } from '../../ledger/index.js';
+import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '../../merchants/index.js';
+import { createCashin } from '../create-cashin.js';
 import { EXPIRY_TOPIC, transition } from './transition.js';
-import { WEBHOOK_TOPIC } from '../webhooks/index.js';
+import { WEBHOOK_TOPIC } from '../../webhooks/index.js';
 
 let database: TestDatabase;
 let db: Db;

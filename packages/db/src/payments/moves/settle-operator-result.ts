@@ -1,6 +1,6 @@
 import { isConfirmedPayment, type OperatorResult } from '@mm/domain';
-import type { Tx } from '../database/index.js';
-import { holdLateSuccess, type HeldLateSuccess } from './refunds/late-success-return.js';
+import type { Tx } from '../../database/index.js';
+import { holdLateSuccess, type HeldLateSuccess } from '../refunds/late-success-return.js';
 import { AMOUNT_DIFFERS, applyChecked } from './apply-operator-result.js';
 import type { LockedTransaction, TransitionOutcome } from './transition.js';
 

@@ -1,8 +1,8 @@
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
 import { applyOperatorResult } from './apply-operator-result.js';
-import { createCashin } from './create-cashin.js';
-import { createCashout } from './create-cashout.js';
-import { newProviderReference } from './provider-reference.js';
+import { createCashin } from '../create-cashin.js';
+import { createCashout } from '../create-cashout.js';
+import { newProviderReference } from '../provider-reference.js';
 import { transition } from './transition.js';
 
 let fixture: MerchantTestDatabase;

@@ -1,6 +1,6 @@
 import { confirmationDiffers, isConfirmedPayment, outcomeOfOperatorResult, type OperatorResult } from '@mm/domain';
-import type { Db, Tx } from '../database/index.js';
-import { recordReportedDifference } from './reported-difference.js';
+import type { Db, Tx } from '../../database/index.js';
+import { recordReportedDifference } from '../reported-difference.js';
 import {
   lockForMove, moveIfUnchanged, moveLocked, transition, type LockedTransaction, type SeenTransaction, type TransitionOutcome, type TransitionRequest,
 } from './transition.js';

@@ -1,5 +1,5 @@
-import { createDb, type Db } from '../database/index.js';
-import { createCashin } from './create-cashin.js';
+import { createDb, type Db } from '../../database/index.js';
+import { createCashin } from '../create-cashin.js';
 import { moveNow } from './move-now.js';
 import { transition } from './transition.js';
 import { cashinInput, createMerchantTestDatabase, smallTablePlans, type MerchantTestDatabase } from '@mm/testing/test-database';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Tx } from '../database/index.js';
-import { Prisma } from '../generated/prisma/client.js';
-import type { OutboxJob, OutboxRow } from '../outbox/index.js';
+import type { Tx } from '../../database/index.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import type { OutboxJob, OutboxRow } from '../../outbox/index.js';
 
 export interface HistoryRow {
   transactionId: string;
@@ -29,12 +29,25 @@ export interface ChangeStatement {
 export function changeStatement(history: HistoryRow, jobs: NewJob[]): ChangeStatement {
   const rows = newOutboxRows(jobs, history.createdAt);
   const outbox = rows.length === 0 ? Prisma.empty : Prisma.sql`, jobs AS (${outboxInsert(rows)})`;
-  const ctes = Prisma.sql`history AS (
-      INSERT INTO transaction_events (transaction_id, from_status, to_status, cause, detail, created_at)
-      VALUES (${history.transactionId}::uuid, ${history.fromStatus}::text, ${history.toStatus}::text, ${history.cause}::text,
-              ${history.detail ? JSON.stringify(history.detail) : null}::jsonb, ${history.createdAt}::timestamptz))
+  const ctes = Prisma.sql`${historyCte({ ...history, transactionId: Prisma.sql`${history.transactionId}::uuid`, fromStatus: Prisma.sql`${history.fromStatus}::text` })}
     ${outbox}`;
   return { ctes, outbox: rows };
+}
+
+/**
+ * The `history` CTE: the one place a payment's history row (transaction_events) is written, by every move
+ * and by a payment's creation. Its id and source status are SQL, so a statement can take them from the row
+ * it moves (`from`: the CTE it reads them from, which also decides whether a row is written at all).
+ */
+export function historyCte(
+  row: Omit<HistoryRow, 'transactionId' | 'fromStatus'> & { transactionId: Prisma.Sql; fromStatus: Prisma.Sql },
+  from: Prisma.Sql = Prisma.empty,
+): Prisma.Sql {
+  return Prisma.sql`history AS (
+      INSERT INTO transaction_events (transaction_id, from_status, to_status, cause, detail, created_at)
+      SELECT ${row.transactionId}, ${row.fromStatus}, ${row.toStatus}::text, ${row.cause}::text,
+             ${row.detail ? JSON.stringify(row.detail) : null}::jsonb, ${row.createdAt}::timestamptz
+      ${from})`;
 }
 
 /** The outbox rows of some jobs, each with its id (its BullMQ job id) and when it is due (default: `at`). */

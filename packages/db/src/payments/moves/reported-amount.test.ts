@@ -1,7 +1,7 @@
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
-import { recordDay } from '../reconciliation/index.js';
+import { recordDay } from '../../reconciliation/index.js';
 import { applyOperatorResult } from './apply-operator-result.js';
-import { createCashin } from './create-cashin.js';
+import { createCashin } from '../create-cashin.js';
 import { settleOperatorResult } from './settle-operator-result.js';
 import { transition } from './transition.js';
 

@@ -46,7 +46,7 @@ export interface RecordedDelivery {
  * client's pg pool: the record_webhook_attempt function of the migrations (20261203000000), run again
  * on a deadlock like any transaction. Events of one transaction are delivered in order: a later event
  * is held (see recordWebhookEvent and resendWebhookEvent) until the earlier one is delivered or given
- * up, and this is where it is released, under the transaction's row lock (lockTransactionRow says why),
+ * up, and this is where it is released, under the payment's row lock (lockPaymentRow says why),
  * taken by the function before the statement that looks for the next held event.
  *
  * DUPLICATE, and nothing written, for a second run of the same job: the event update is conditional on

@@ -1,6 +1,6 @@
 import type { Tx } from '../database/index.js';
 import { HELD, type OutboxRow } from '../outbox/index.js';
-import { lockTransactionRow } from './lock-transaction-row.js';
+import { lockPaymentRow } from './lock-payment-row.js';
 import { WEBHOOK_TOPIC } from './record-webhook-event.js';
 
 /**
@@ -19,7 +19,7 @@ import { WEBHOOK_TOPIC } from './record-webhook-event.js';
 export async function resendWebhookEvent(tx: Tx, eventId: string, now = new Date()): Promise<OutboxRow | null> {
   const event = await tx.webhookEvent.findUnique({ where: { id: eventId }, select: { status: true, transactionId: true, attemptCount: true } });
   if (!event || event.status !== 'ABANDONED') return null;
-  await lockTransactionRow(tx, event.transactionId);
+  await lockPaymentRow(tx, event.transactionId);
 
   const busy = event.transactionId
     ? await tx.webhookEvent.findFirst({ where: { transactionId: event.transactionId, status: 'PENDING' }, select: { id: true } })

@@ -3,6 +3,9 @@
  * migrations made instead of running them all again for every suite.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { createDb, type Db, listMigrations, migrate, MIGRATIONS_DIR } from '@mm/db';
 import type { NewCashin } from '@mm/db/payments';
@@ -121,6 +124,42 @@ export async function createEmptyDatabase(): Promise<TestDatabase> {
   const database = testDatabase(`mm_test_${randomBytes(6).toString('hex')}`);
   await asAdmin((admin) => admin.query(`CREATE DATABASE ${database.name}`));
   return database;
+}
+
+export interface MigrationFixture {
+  database: TestDatabase;
+  /** Applies every migration before the one under test. */
+  migrateBefore(): Promise<void>;
+  /** Applies the one under test; resolves the names applied (that one alone). */
+  migrateIt(): Promise<string[]>;
+  /** Drops the database and the copy of the migrations. */
+  close(): Promise<void>;
+}
+
+/**
+ * An empty database for the test of one migration: migrated up to just before it, rows of the old shape
+ * written by the test, then the migration applied on them. The migrations are copied into a directory of
+ * their own, so the runner sees only those applied so far.
+ */
+export async function createMigrationFixture(migration: string): Promise<MigrationFixture> {
+  const database = await createEmptyDatabase();
+  const dir = await mkdtemp(path.join(tmpdir(), 'mm-migrations-'));
+  const copy = (name: string) => cp(path.join(MIGRATIONS_DIR, name), path.join(dir, name), { recursive: true });
+  return {
+    database,
+    async migrateBefore() {
+      for (const { name } of await listMigrations()) if (name < migration) await copy(name);
+      await migrate(database.url, dir);
+    },
+    async migrateIt() {
+      await copy(migration);
+      return (await migrate(database.url, dir)).applied;
+    },
+    async close() {
+      await rm(dir, { recursive: true, force: true });
+      await database.drop();
+    },
+  };
 }
 
 export interface DbTestDatabase {

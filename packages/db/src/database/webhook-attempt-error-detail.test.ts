@@ -1,9 +1,5 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
-import { listMigrations, migrate, MIGRATIONS_DIR } from './migrate.js';
-import { createEmptyDatabase, type TestDatabase } from '@mm/testing/test-database';
+import { createMigrationFixture, type MigrationFixture } from '@mm/testing/test-database';
 
 const MIGRATION = '20261125200000_webhook_attempt_error_detail';
 const REFUSED = 'target refused: the URL must be http(s) and its host must resolve to public addresses only';
@@ -13,21 +9,12 @@ const REFUSED = 'target refused: the URL must be http(s) and its host must resol
  * `error`, which merchants read. It moves the detail to error_detail and leaves the generic reason.
  */
 describe(`migration ${MIGRATION}`, () => {
-  let db: TestDatabase;
-  let dir: string;
-  beforeAll(async () => {
-    db = await createEmptyDatabase();
-    dir = await mkdtemp(path.join(tmpdir(), 'mm-migrations-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-    await db.drop();
-  });
+  let fixture: MigrationFixture;
+  beforeAll(async () => { fixture = await createMigrationFixture(MIGRATION); });
+  afterAll(() => fixture.close());
 
   it('moves the detail of earlier attempts to error_detail and gives the merchant the generic reason', async () => {
-    const before = (await listMigrations()).map((m) => m.name).filter((n) => n < MIGRATION);
-    for (const name of before) await cp(path.join(MIGRATIONS_DIR, name), path.join(dir, name), { recursive: true });
-    await migrate(db.url, dir);
+    await fixture.migrateBefore();
 
     const old: [string | null, string | null][] = [
       ['refused target internal.example: 10.0.0.7 is a private address', REFUSED],
@@ -43,7 +30,7 @@ describe(`migration ${MIGRATION}`, () => {
       ['merchant has no active key', 'merchant has no active key'],
       [null, null],
     ];
-    const c = new pg.Client({ connectionString: db.url });
+    const c = new pg.Client({ connectionString: fixture.database.url });
     await c.connect();
     try {
       const { rows: [m] } = await c.query(`INSERT INTO merchants (name) VALUES ('Before') RETURNING id`);
@@ -52,8 +39,7 @@ describe(`migration ${MIGRATION}`, () => {
         await c.query(`INSERT INTO webhook_attempts (event_id, attempt_no, target_url, latency_ms, error, success) VALUES ($1, $2, 'https://x.example/', 1, $3, $4)`, [e.id, i + 1, error, error === null]);
       }
 
-      await cp(path.join(MIGRATIONS_DIR, MIGRATION), path.join(dir, MIGRATION), { recursive: true });
-      expect((await migrate(db.url, dir)).applied).toEqual([MIGRATION]);
+      expect(await fixture.migrateIt()).toEqual([MIGRATION]);
       const { rows } = await c.query(`SELECT error, error_detail FROM webhook_attempts ORDER BY attempt_no`);
       expect(rows.map((r) => [r.error_detail, r.error])).toEqual(old);
     } finally {

@@ -1,9 +1,5 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
-import { listMigrations, migrate, MIGRATIONS_DIR } from '../database/index.js';
-import { createEmptyDatabase, type TestDatabase } from '@mm/testing/test-database';
+import { createMigrationFixture, type MigrationFixture } from '@mm/testing/test-database';
 
 const MIGRATION = '20261207000000_webhook_event_body';
 
@@ -21,21 +17,12 @@ function bodyBefore(payload: Record<string, unknown>): string {
  * the very bytes the dispatcher built for them until then, so a retry or a resend sends nothing new.
  */
 describe(`migration ${MIGRATION}`, () => {
-  let db: TestDatabase;
-  let dir: string;
-  beforeAll(async () => {
-    db = await createEmptyDatabase();
-    dir = await mkdtemp(path.join(tmpdir(), 'mm-migrations-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-    await db.drop();
-  });
+  let fixture: MigrationFixture;
+  beforeAll(async () => { fixture = await createMigrationFixture(MIGRATION); });
+  afterAll(() => fixture.close());
 
   it('gives every earlier event the body it was sent with', async () => {
-    const before = (await listMigrations()).map((m) => m.name).filter((n) => n < MIGRATION);
-    for (const name of before) await cp(path.join(MIGRATIONS_DIR, name), path.join(dir, name), { recursive: true });
-    await migrate(db.url, dir);
+    await fixture.migrateBefore();
 
     const payloads: Record<string, unknown>[] = [
       {
@@ -50,7 +37,7 @@ describe(`migration ${MIGRATION}`, () => {
       },
       {},
     ];
-    const c = new pg.Client({ connectionString: db.url });
+    const c = new pg.Client({ connectionString: fixture.database.url });
     await c.connect();
     try {
       const { rows: [m] } = await c.query(`INSERT INTO merchants (name) VALUES ('Before') RETURNING id`);
@@ -60,8 +47,7 @@ describe(`migration ${MIGRATION}`, () => {
       // What the dispatcher read back then: jsonb's own key order, which bodyBefore sorted.
       const { rows: stored } = await c.query<{ id: string; payload: Record<string, unknown> }>(`SELECT id::text, payload FROM webhook_events ORDER BY seq`);
 
-      await cp(path.join(MIGRATIONS_DIR, MIGRATION), path.join(dir, MIGRATION), { recursive: true });
-      expect((await migrate(db.url, dir)).applied).toEqual([MIGRATION]);
+      expect(await fixture.migrateIt()).toEqual([MIGRATION]);
       const { rows } = await c.query<{ id: string; body: string | null }>(`SELECT id::text, body FROM webhook_events ORDER BY seq`);
       expect(rows.map((r) => r.body)).toEqual(stored.map((s) => (Object.keys(s.payload).length ? bodyBefore(s.payload) : null)));
       expect(rows[1]!.body).toContain('"reason":"Client mécontent 🙂","refund_id":"r-1"');

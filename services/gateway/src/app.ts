@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import type { OperatorChoice } from '@mm/collections';
 import type { Db } from '@mm/db';
 import type { ExportConnections } from '@mm/db/payments';
 import type { AmountLimits, CashoutApprovalRule } from '@mm/domain';
@@ -7,7 +8,6 @@ import { liveness, observeRequests } from '@mm/observability';
 import type { AfterCommit, TransactionUpdateWaiter } from '@mm/queues';
 import { authenticate } from './http/authenticate.js';
 import type { FindKey } from './key-lookup.js';
-import type { OperatorChoice } from './use-cases/choose-operator.js';
 import { errorHandler, guardThenRefuseUndecodable, notFound } from './http/error-handler.js';
 import { jsonBody } from './http/json-body.js';
 import type { RequestHandler } from 'express';

@@ -3,15 +3,13 @@
  */
 import express, { type Router } from 'express';
 import Joi from 'joi';
-import type { Db } from '@mm/db';
+import { decideCashout, type DecideCashoutDeps } from '@mm/collections';
 import { can, isUuid } from '@mm/domain';
-import type { AfterCommit } from '@mm/queues';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
 import { csrfToken } from '../http/csrf.js';
 import { currentStaff } from '../http/locals.js';
 import { notFoundError, PageError } from '../http/page-error.js';
-import { decideCashout } from '../use-cases/decide-cashout.js';
 import { cashoutsView } from '../views/cashouts.js';
 import { renderPage } from '../views/render.js';
 
@@ -21,7 +19,7 @@ const NOTICES: Record<string, string> = {
 };
 const reasonSchema = Joi.string().trim().min(3).max(255).required();
 
-export function cashoutsRouter(deps: { db: Db; afterCommit: AfterCommit }): Router {
+export function cashoutsRouter(deps: DecideCashoutDeps): Router {
   const router = express.Router();
   router.use(requirePermission('cashouts:read'));
 

@@ -6,6 +6,7 @@
  */
 import express, { type Request, type Response, type Router } from 'express';
 import Joi from 'joi';
+import { importStatement, requeryReconciliationDay, resolveReconciliationCase, type ReconciliationRunQueue } from '@mm/collections';
 import type { Db } from '@mm/db';
 import { findReconciliationCase, listReconciliationCases, listReconciliationRuns } from '@mm/db/reconciliation';
 import { listOperatorAccounts } from '@mm/db/operator-accounts';
@@ -20,9 +21,6 @@ import { currentStaff } from '../http/locals.js';
 import { notFoundError, PageError } from '../http/page-error.js';
 import { isUuid, textField } from '../http/query.js';
 import { fileUpload, uploadedFile } from '../http/upload.js';
-import { importStatement } from '../use-cases/import-statement.js';
-import { requeryReconciliationDay, type ReconciliationRunQueue } from '../use-cases/requery-reconciliation-day.js';
-import { resolveReconciliationCase } from '../use-cases/resolve-reconciliation-case.js';
 import { caseDetailView, casesView, importView, runsView, type AccountOption } from '../views/reconciliation.js';
 import { renderPage } from '../views/render.js';
 import { parseCaseFilters, parseRunFilters } from './reconciliation-filters.js';

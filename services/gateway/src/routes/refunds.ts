@@ -1,16 +1,14 @@
 import { Router } from 'express';
+import { requestRefund, type RequestRefundDeps } from '@mm/collections';
 import { DomainError, refundRecord } from '@mm/domain';
-import type { Db } from '@mm/db';
 import { refundSnapshotOf } from '@mm/db/payments';
-import type { AfterCommit } from '@mm/queues';
-import { requestRefund } from '../use-cases/request-refund.js';
 import { idempotencyKeySchema, refundSchema } from '../validation/refund-schema.js';
 import { invalidField, validate } from '../validation/validate.js';
 import { isUuid } from '../validation/uuid.js';
 import { jsonBodyOf, merchantContext, setTransactionId, signedRequestOf } from '../http/request-context.js';
 import { signedRequestHash } from '../http/signed-request.js';
 
-export function refundsRouter(deps: { db: Db; afterCommit: AfterCommit }): Router {
+export function refundsRouter(deps: RequestRefundDeps): Router {
   const router = Router();
 
   router.post('/refunds', async (req, res) => {

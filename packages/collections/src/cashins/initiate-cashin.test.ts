@@ -5,8 +5,7 @@ import {
   type PublishableOutboxRow, type RedisClient,
 } from '@mm/queues';
 import { createMerchantTestDatabase, createTestRedis, waitFor, type MerchantTestDatabase, type TestRedis } from '@mm/testing';
-import { DatabaseOutage } from '../database-outage.js';
-import { initiateCashin, type InitiateCashinDeps } from './initiate-cashin.js';
+import { initiateCashin, type InitiateCashinDeps, type OutageSignal } from './initiate-cashin.js';
 
 /**
  * The gateway's cash-in answers with the row the operator's acknowledgement committed. The bridge's
@@ -97,10 +96,15 @@ describe('initiateCashin: the answer after the acknowledgement', () => {
     const connectionEnded = () => Object.assign(new Error('terminating connection due to immediate shutdown command'), { code: '57P01' });
     // No bridge: only the outage can end these waits before the test's own timeout.
     const silent = new OutboxPublisher([]);
-    const waitingDeps = (outage: DatabaseOutage): InitiateCashinDeps => ({ ...deps(silent), ackWaitMs: 120_000, databaseOutage: outage });
+    /** The gateway's DatabaseOutage as the wait sees it: once seen, every signal taken since is aborted. */
+    const databaseOutage = (): OutageSignal & { seen(err: unknown): void } => {
+      const controller = new AbortController();
+      return { mark: () => 0, signalSince: () => controller.signal, seen: (err) => controller.abort(err) };
+    };
+    const waitingDeps = (outage: OutageSignal): InitiateCashinDeps => ({ ...deps(silent), ackWaitMs: 120_000, databaseOutage: outage });
 
     it('seen once the wait began: answered at once with the committed row, nothing read back', async () => {
-      const outage = new DatabaseOutage();
+      const outage = databaseOutage();
       sent.length = 0;
       const answer = initiateCashin(waitingDeps(outage), fixture.merchantId, body('outage-1'));
       await waitFor(() => sent.some((q) => /INSERT INTO transactions/i.test(q)) || undefined, { what: 'the cash-in committed' });
@@ -112,7 +116,7 @@ describe('initiateCashin: the answer after the acknowledgement', () => {
     });
 
     it('seen between the commit and the wait: no wait at all', async () => {
-      const outage = new DatabaseOutage();
+      const outage = databaseOutage();
       const db = createDb({ databaseUrl: fixture.database.url, poolSize: 1, onQuery: (q) => { if (/INSERT INTO transactions/i.test(q)) outage.seen(connectionEnded()); } });
       try {
         const { transaction } = await initiateCashin({ ...waitingDeps(outage), db }, fixture.merchantId, body('outage-2'));

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '@mm/db';
 import { saveOperatorRecords, type AccountKey } from '@mm/db/reconciliation';
 import { operatorAccountTargetId } from '@mm/db/operator-accounts';
 import { recordAudit } from '@mm/db/staff';
 import { MAX_STATEMENT_LINES, parseStatement, type StatementLineError } from '@mm/reconciliation';
-import type { AuditContext } from '../auth/audit-context.js';
-import type { ReconciliationRunQueue } from './requery-reconciliation-day.js';
+import type { AuditContext } from '../audit-context.js';
+import type { ReconciliationRunDeps } from './requery-reconciliation-day.js';
 
 export interface StatementFile {
   name: string;
@@ -42,7 +41,7 @@ const IMPORT_TIMEOUT_MS = 120_000;
  * then, once committed (a run must find them), one reconciliation-runs job per business day it covers.
  */
 export async function importStatement(
-  deps: { db: Db; runs: ReconciliationRunQueue },
+  deps: ReconciliationRunDeps,
   context: AuditContext,
   account: AccountKey,
   file: StatementFile,

@@ -1,5 +1,5 @@
 import { currencyForCountry, DomainError, parseMsisdn } from '@mm/domain';
-import { invalidField } from '../validation/validate.js';
+import { invalidField } from '../invalid-field.js';
 
 export interface PayerInput {
   msisdn: string;

@@ -1,7 +1,7 @@
 import { unparkJob } from '@mm/db/outbox';
-import { type Db } from '@mm/db';
 import { recordAudit } from '@mm/db/staff';
-import type { AuditContext } from '../auth/audit-context.js';
+import type { AuditContext } from '../audit-context.js';
+import type { DbDeps } from '../deps.js';
 
 export interface RunAgainOutcome {
   ran: string[];
@@ -18,7 +18,7 @@ export interface RunAgainOutcome {
  * each queue's worker publishes the unparked row (due now, a new job id) within OUTBOX_GRACE_MS. The
  * failed job of the last run stays in Redis for the dashboard; the new run does not collide with it.
  */
-export async function runParkedJobsAgain(deps: { db: Db }, context: AuditContext, outboxIds: string[]): Promise<RunAgainOutcome> {
+export async function runParkedJobsAgain(deps: DbDeps, context: AuditContext, outboxIds: string[]): Promise<RunAgainOutcome> {
   const outcome: RunAgainOutcome = { ran: [], skipped: [] };
   for (const outboxId of outboxIds) {
     const ran = await deps.db.$transaction(async (tx) => {

@@ -2,15 +2,21 @@ import { refundRecord } from '@mm/domain';
 import type { Db } from '@mm/db';
 import { createRefund, refundSnapshotOf } from '@mm/db/payments';
 import type { AfterCommit } from '@mm/queues';
-import type { RefundBody } from '../validation/refund-schema.js';
-import { requestFingerprint } from './request-fingerprint.js';
+import { requestFingerprint } from '../orders/request-fingerprint.js';
+import type { RefundBody } from './refund-body.js';
+
+export interface RequestRefundDeps {
+  db: Db;
+  /** Publishes the refund's job once committed (the outbox relay does, should this fail). */
+  afterCommit: AfterCommit;
+}
 
 /**
  * decisions 5: accepts a refund of a SUCCESS cash-in (reserving its amount) and hands it to the
  * refund worker. The answer is the refund record, PENDING until the operator has paid it.
  */
 export async function requestRefund(
-  deps: { db: Db; afterCommit: AfterCommit },
+  deps: RequestRefundDeps,
   merchantId: string,
   body: RefundBody,
   idempotencyKey: string | null,

@@ -1,15 +1,15 @@
-import type { Db } from '@mm/db';
 import { lockSubsidiary, setSubsidiaryActive } from '@mm/db/merchants';
 import { recordAudit } from '@mm/db/staff';
-import type { AuditContext } from '../auth/audit-context.js';
-import type { ChangeOutcome } from './change-merchant-status.js';
+import type { AuditContext } from '../audit-context.js';
+import type { DbDeps } from '../deps.js';
+import type { ChangeOutcome } from '../change-outcome.js';
 
 /**
  * Activates or deactivates a country subsidiary, with its audit row in the same transaction. The
  * gateway reads it per request: a deactivated country answers 422 COUNTRY_NOT_SUPPORTED to new payments.
  */
 export async function changeSubsidiaryActive(
-  db: Db,
+  { db }: DbDeps,
   context: AuditContext,
   input: { countryCode: string; active: boolean },
 ): Promise<ChangeOutcome> {

@@ -1,8 +1,7 @@
-import type { Db } from '@mm/db';
 import { createApiKey, createMerchant, findMerchant, type IssuedKey } from '@mm/db/merchants';
-import { type SecretBox } from '@mm/db';
 import { recordAudit } from '@mm/db/staff';
-import type { AuditContext } from '../auth/audit-context.js';
+import type { AuditContext } from '../audit-context.js';
+import type { KeyDeps } from '../deps.js';
 import { parseMerchantName, parseWebhookUrl } from './merchant-fields.js';
 
 export type CreateMerchantOutcome =
@@ -16,8 +15,7 @@ export type CreateMerchantOutcome =
  * clear nor written to the audit row (only the public api_key is).
  */
 export async function createMerchantWithKey(
-  db: Db,
-  box: SecretBox,
+  { db, box }: KeyDeps,
   context: AuditContext,
   input: { name: string; webhookUrl: string },
 ): Promise<CreateMerchantOutcome> {

@@ -2,11 +2,11 @@ import { DomainError, type AmountLimits, type CashoutApprovalRule } from '@mm/do
 import type { Db, Transaction } from '@mm/db';
 import { createCashout } from '@mm/db/payments';
 import type { AfterCommit } from '@mm/queues';
-import type { CashoutBody } from '../validation/cashout-schema.js';
-import { chooseOperator, type OperatorChoice } from './choose-operator.js';
-import { assertAmountInRange, replayOf } from './order-rules.js';
-import { requestFingerprint } from './request-fingerprint.js';
-import { resolvePayer } from './resolve-payer.js';
+import { chooseOperator, type OperatorChoice } from '../orders/choose-operator.js';
+import { assertAmountInRange, replayOf } from '../orders/order-rules.js';
+import { requestFingerprint } from '../orders/request-fingerprint.js';
+import { resolvePayer } from '../orders/resolve-payer.js';
+import type { CashoutBody } from './cashout-body.js';
 
 export interface RequestCashoutDeps {
   db: Db;

@@ -1,15 +1,15 @@
-import type { Db } from '@mm/db';
 import { lockApiKey, revokeApiKey } from '@mm/db/merchants';
 import { recordAudit } from '@mm/db/staff';
-import type { AuditContext } from '../auth/audit-context.js';
-import type { ChangeOutcome } from './change-merchant-status.js';
+import type { AuditContext } from '../audit-context.js';
+import type { DbDeps } from '../deps.js';
+import type { ChangeOutcome } from '../change-outcome.js';
 
 /**
  * Revokes a key at once, also one in its grace period after a rotation (the gateway answers 401
  * INVALID_API_KEY from the next request on), with its audit row in the same transaction.
  */
 export async function revokeMerchantApiKey(
-  db: Db,
+  { db }: DbDeps,
   context: AuditContext,
   input: { merchantId: string; apiKey: string; now: Date },
 ): Promise<ChangeOutcome> {

@@ -2,14 +2,29 @@ import type { AmountLimits } from '@mm/domain';
 import { isDatabaseUnavailable, type Db, type Transaction } from '@mm/db';
 import { createCashin, readTransaction } from '@mm/db/payments';
 import { isAwaitingAck, type AfterCommit, type TransactionUpdateWaiter } from '@mm/queues';
-import type { DatabaseOutage } from '../database-outage.js';
-import type { FaultHooks } from '../faults/fault-hooks.js';
-import type { CashinBody } from '../validation/cashin-schema.js';
+import { chooseOperator, type OperatorChoice } from '../orders/choose-operator.js';
+import { assertAmountInRange, replayOf } from '../orders/order-rules.js';
+import { requestFingerprint } from '../orders/request-fingerprint.js';
+import { resolvePayer } from '../orders/resolve-payer.js';
 import { acknowledgedCashin } from './acknowledged-cashin.js';
-import { chooseOperator, type OperatorChoice } from './choose-operator.js';
-import { assertAmountInRange, replayOf } from './order-rules.js';
-import { requestFingerprint } from './request-fingerprint.js';
-import { resolvePayer } from './resolve-payer.js';
+import type { CashinBody } from './cashin-body.js';
+
+/**
+ * What the front end has seen of PostgreSQL going away (the gateway's DatabaseOutage): a cash-in
+ * committed just before it stopped waits for an acknowledgement the bridge cannot write.
+ */
+export interface OutageSignal {
+  /** When this was taken: the work that began then. */
+  mark(): number;
+  /** Aborted when an outage is seen after `since` (already, if one was seen since then). */
+  signalSince(since: number): AbortSignal;
+}
+
+/** Where the chaos suite makes the process die at the worst moment (the gateway's FaultHooks). */
+export interface CashinFaultPoints {
+  /** Right after a cash-in's database commit, before its operator request is published. */
+  afterCashinCommit(merchantOrderId: string): void;
+}
 
 export interface InitiateCashinDeps {
   db: Db;
@@ -20,8 +35,8 @@ export interface InitiateCashinDeps {
   isActiveCountry(countryCode: string): Promise<boolean>;
   operators: OperatorChoice;
   /** Ends the wait for the acknowledgement once PostgreSQL is seen gone: the bridge cannot write it then. */
-  databaseOutage?: DatabaseOutage;
-  faults?: FaultHooks;
+  databaseOutage?: OutageSignal;
+  faults?: CashinFaultPoints;
 }
 
 export type InitiateCashinResult = { replayed: boolean; transaction: Transaction };

@@ -3,7 +3,13 @@ import { recordAudit } from '@mm/db/staff';
 import { approveCashout, rejectCashout } from '@mm/db/payments';
 import { DomainError } from '@mm/domain';
 import type { AfterCommit } from '@mm/queues';
-import type { AuditContext } from '../auth/audit-context.js';
+import type { AuditContext } from '../audit-context.js';
+
+export interface DecideCashoutDeps {
+  db: Db;
+  /** Publishes an approved cash-out's operator request once committed, and announces the move. */
+  afterCommit: AfterCommit;
+}
 
 export type CashoutVerdict = { decision: 'approve' } | { decision: 'reject'; reason: string };
 
@@ -20,7 +26,7 @@ export type DecideCashoutOutcome =
  * conditional update in the database, so two approvers can never send it twice.
  */
 export async function decideCashout(
-  deps: { db: Db; afterCommit: AfterCommit },
+  deps: DecideCashoutDeps,
   context: AuditContext,
   transactionId: string,
   verdict: CashoutVerdict,

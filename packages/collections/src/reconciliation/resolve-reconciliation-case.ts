@@ -1,8 +1,8 @@
-import type { Db } from '@mm/db';
 import { CaseChangedError, resolveCase, type CaseVerdict } from '@mm/db/reconciliation';
 import { recordAudit } from '@mm/db/staff';
 import { DomainError } from '@mm/domain';
-import type { AuditContext } from '../auth/audit-context.js';
+import type { AuditContext } from '../audit-context.js';
+import type { DbDeps } from '../deps.js';
 
 export type ResolveCaseOutcome =
   | { kind: 'resolved'; journalIds: string[] }
@@ -20,7 +20,7 @@ export type ResolveCaseOutcome =
  * case row's lock) and the audit row commit together; of two people resolving the case at once, the
  * second finds it RESOLVED and nothing is posted twice.
  */
-export async function resolveReconciliationCase(deps: { db: Db }, context: AuditContext, caseId: string, verdict: CaseVerdict): Promise<ResolveCaseOutcome> {
+export async function resolveReconciliationCase(deps: DbDeps, context: AuditContext, caseId: string, verdict: CaseVerdict): Promise<ResolveCaseOutcome> {
   try {
     const resolved = await deps.db.$transaction(async (tx) => {
       const r = await resolveCase(tx, caseId, verdict, context.staffId);

@@ -2,11 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '@mm/db';
 import { recordAudit } from '@mm/db/staff';
 import { reconciliationRuns, type ReconciliationRunJob } from '@mm/queues';
-import type { AuditContext } from '../auth/audit-context.js';
+import type { AuditContext } from '../audit-context.js';
 
 /** Adds reconciliation-runs jobs: a QueueProducer of @mm/queues (service.ts), a fake in tests. */
 export interface ReconciliationRunQueue {
   add(payload: ReconciliationRunJob, opts?: { jobId?: string }): Promise<void>;
+}
+
+export interface ReconciliationRunDeps {
+  db: Db;
+  runs: ReconciliationRunQueue;
 }
 
 export type RequeryOutcome = { kind: 'queued'; job: ReconciliationRunJob; jobId: string } | { kind: 'not_found' };
@@ -18,7 +23,7 @@ export type RequeryOutcome = { kind: 'queued'; job: ReconciliationRunJob; jobId:
  * refuses the job, nothing is audited; if the commit fails after the job was added, a day is read once
  * more than the log says, which changes nothing (a run is idempotent).
  */
-export async function requeryReconciliationDay(deps: { db: Db; runs: ReconciliationRunQueue }, context: AuditContext, caseId: string): Promise<RequeryOutcome> {
+export async function requeryReconciliationDay(deps: ReconciliationRunDeps, context: AuditContext, caseId: string): Promise<RequeryOutcome> {
   return deps.db.$transaction(async (tx) => {
     const c = await tx.reconciliationCase.findUnique({
       where: { id: caseId },

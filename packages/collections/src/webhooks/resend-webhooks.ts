@@ -2,7 +2,13 @@ import type { Db } from '@mm/db';
 import { recordAudit } from '@mm/db/staff';
 import { resendWebhookEvent } from '@mm/db/webhooks';
 import type { OutboxPublisher } from '@mm/queues';
-import type { AuditContext } from '../auth/audit-context.js';
+import type { AuditContext } from '../audit-context.js';
+
+export interface ResendWebhooksDeps {
+  db: Db;
+  /** Publishes each re-opened event's delivery job right after its commit. */
+  publisher: Pick<OutboxPublisher, 'publish'>;
+}
 
 export interface ResendOutcome {
   resent: string[];
@@ -21,7 +27,7 @@ export interface ResendOutcome {
  * second round of attempts would race it.
  */
 export async function resendWebhooks(
-  deps: { db: Db; publisher: OutboxPublisher },
+  deps: ResendWebhooksDeps,
   context: AuditContext,
   eventIds: string[],
 ): Promise<ResendOutcome> {

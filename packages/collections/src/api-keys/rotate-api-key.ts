@@ -1,8 +1,7 @@
-import type { Db } from '@mm/db';
 import { lockApiKey, rotateApiKey, type IssuedKey } from '@mm/db/merchants';
-import { type SecretBox } from '@mm/db';
 import { recordAudit } from '@mm/db/staff';
-import type { AuditContext } from '../auth/audit-context.js';
+import type { AuditContext } from '../audit-context.js';
+import type { KeyDeps } from '../deps.js';
 
 /** How long a rotated key keeps working, as the form offers it: none, 1 hour, 24 hours, 7 days. */
 export const ROTATION_GRACE_S = [0, 3600, 86_400, 604_800] as const;
@@ -25,8 +24,7 @@ export type RotateOutcome =
  * audit row (`api_key.rotate` on the old key, naming the new one), all in one database transaction.
  */
 export async function rotateMerchantApiKey(
-  db: Db,
-  box: SecretBox,
+  { db, box }: KeyDeps,
   context: AuditContext,
   input: { merchantId: string; apiKey: string; graceS: RotationGraceS; now: Date },
 ): Promise<RotateOutcome> {

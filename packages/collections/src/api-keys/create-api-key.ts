@@ -1,16 +1,14 @@
-import type { Db } from '@mm/db';
 import { createApiKey, findMerchant, type IssuedKey } from '@mm/db/merchants';
-import { type SecretBox } from '@mm/db';
 import { recordAudit } from '@mm/db/staff';
-import type { AuditContext } from '../auth/audit-context.js';
+import type { AuditContext } from '../audit-context.js';
+import type { KeyDeps } from '../deps.js';
 
 /**
  * One more key for a merchant (decisions 1: several may be active at once), with its audit row. The
  * secret is returned for the one response that shows it; the audit row has the public api_key only.
  */
 export async function createMerchantApiKey(
-  db: Db,
-  box: SecretBox,
+  { db, box }: KeyDeps,
   context: AuditContext,
   input: { merchantId: string },
 ): Promise<IssuedKey | 'not_found'> {

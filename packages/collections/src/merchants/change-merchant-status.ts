@@ -1,16 +1,15 @@
-import type { Db } from '@mm/db';
 import { lockMerchant, setMerchantStatus } from '@mm/db/merchants';
 import { recordAudit } from '@mm/db/staff';
-import type { AuditContext } from '../auth/audit-context.js';
-
-export type ChangeOutcome = 'changed' | 'unchanged' | 'not_found';
+import type { AuditContext } from '../audit-context.js';
+import type { ChangeOutcome } from '../change-outcome.js';
+import type { DbDeps } from '../deps.js';
 
 /**
  * Disables or re-enables a merchant, with its audit row in the same transaction. The gateway reads the
  * status with the key on every request: a disabled merchant's next call answers 403 MERCHANT_DISABLED.
  */
 export async function changeMerchantStatus(
-  db: Db,
+  { db }: DbDeps,
   context: AuditContext,
   input: { merchantId: string; status: 'ACTIVE' | 'DISABLED' },
 ): Promise<ChangeOutcome> {

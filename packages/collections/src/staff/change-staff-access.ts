@@ -1,6 +1,6 @@
-import type { Db } from '@mm/db';
 import { recordAudit, setStaffDisabled } from '@mm/db/staff';
-import type { AuditContext } from '../auth/audit-context.js';
+import type { AuditContext } from '../audit-context.js';
+import type { DbDeps } from '../deps.js';
 
 export type ChangeStaffAccessOutcome = 'changed' | 'unchanged' | 'not_found' | 'self';
 
@@ -9,7 +9,7 @@ export type ChangeStaffAccessOutcome = 'changed' | 'unchanged' | 'not_found' | '
  * disabled member loses access on their next request (the guard reads the account every time).
  */
 export async function changeStaffAccess(
-  db: Db,
+  { db }: DbDeps,
   context: AuditContext,
   input: { staffId: string; disabled: boolean },
 ): Promise<ChangeStaffAccessOutcome> {

@@ -1,8 +1,8 @@
-import type { Db } from '@mm/db';
 import { lockMerchant, setMerchantWebhookUrl } from '@mm/db/merchants';
 import { recordAudit } from '@mm/db/staff';
-import type { AuditContext } from '../auth/audit-context.js';
-import type { ChangeOutcome } from './change-merchant-status.js';
+import type { AuditContext } from '../audit-context.js';
+import type { DbDeps } from '../deps.js';
+import type { ChangeOutcome } from '../change-outcome.js';
 import { parseWebhookUrl } from './merchant-fields.js';
 
 /** `invalid`: nothing was written, the message goes next to the field. */
@@ -10,7 +10,7 @@ export type ChangeWebhookUrlOutcome = ChangeOutcome | { kind: 'invalid'; error: 
 
 /** Sets (or, with an empty field, removes) a merchant's default webhook URL, with its audit row. */
 export async function changeMerchantWebhookUrl(
-  db: Db,
+  { db }: DbDeps,
   context: AuditContext,
   input: { merchantId: string; webhookUrl: string },
 ): Promise<ChangeWebhookUrlOutcome> {

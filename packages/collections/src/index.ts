@@ -12,6 +12,8 @@ export type { OperatorChoice, RouteOperator } from './orders/choose-operator.js'
 
 export type { CashinBody } from './cashins/cashin-body.js';
 export { initiateCashin, type CashinFaultPoints, type InitiateCashinDeps, type InitiateCashinResult, type OutageSignal } from './cashins/initiate-cashin.js';
+export { storedAction } from './cashins/customer-action.js';
+export { submitCustomerCode, type CodeIntake, type CustomerCodeOutcome, type SubmitCustomerCodeDeps } from './cashins/submit-customer-code.js';
 
 export type { CashoutBody } from './cashouts/cashout-body.js';
 export { requestCashout, type RequestCashoutDeps } from './cashouts/request-cashout.js';

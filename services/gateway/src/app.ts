@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import type { OperatorChoice } from '@mm/collections';
+import type { CodeIntake, OperatorChoice } from '@mm/collections';
 import type { Db } from '@mm/db';
 import type { ExportConnections } from '@mm/db/payments';
 import type { AmountLimits, CashoutApprovalRule } from '@mm/domain';
@@ -19,7 +19,6 @@ import { apiReferenceRouter } from './routes/api-reference.js';
 import { balancesRouter } from './routes/balances.js';
 import { cashoutRouter } from './routes/cashout.js';
 import { paymentPageRouter } from './routes/payment-page.js';
-import type { CodeIntake } from './payment-page/code-intake.js';
 import { paymentsRouter } from './routes/payments.js';
 import { paymentStatus } from './routes/payment-status.js';
 import { refundsRouter } from './routes/refunds.js';

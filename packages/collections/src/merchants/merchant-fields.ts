@@ -2,13 +2,11 @@
  * The checks of the merchant form fields, shared by creation and the webhook URL change, so both
  * refuse the same values with the same message (shown next to the form).
  */
-import { Joi } from '@mm/config';
+import { httpUrl } from '../webhooks/http-url.js';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const NAME_MAX = 200;
-// As the gateway checks notify_url (decisions 9): an http(s) URL; what it resolves to is checked at send time.
-const HTTP_URL = Joi.string().max(2048).uri({ scheme: ['http', 'https'] });
 
 export const WEBHOOK_URL_ERROR = 'The default webhook URL must be a full http:// or https:// address, such as https://shop.example/webhooks (2048 characters at most).';
 
@@ -23,7 +21,7 @@ export function parseMerchantName(raw: string): Parsed<string> {
 export function parseWebhookUrl(raw: string): Parsed<string | null> {
   const url = raw.trim();
   if (url === '') return { ok: true, value: null };
-  if (HTTP_URL.validate(url).error) return { ok: false, error: WEBHOOK_URL_ERROR };
+  if (httpUrl.validate(url).error) return { ok: false, error: WEBHOOK_URL_ERROR };
   const parsed = new URL(url);
   // Credentials in the URL would be shown on every page and kept for ever in the audit log.
   if (parsed.username || parsed.password) return { ok: false, error: 'The default webhook URL must not contain a user name or password.' };

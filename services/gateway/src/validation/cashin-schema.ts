@@ -1,11 +1,11 @@
 import Joi from 'joi';
-import type { CashinBody } from '@mm/collections';
+import { httpUrl, type CashinBody } from '@mm/collections';
 import { OPERATORS } from '@mm/domain';
 
 export const orderId = Joi.string().min(1).max(100).pattern(/^[\x21-\x7E]+$/).messages({
   'string.pattern.base': 'must contain printable ASCII characters without spaces',
 });
-export const httpUrl = Joi.string().max(2048).uri({ scheme: ['http', 'https'] });
+export { httpUrl };
 
 export const operatorField = Joi.string().valid(...OPERATORS);
 

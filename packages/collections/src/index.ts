@@ -7,6 +7,7 @@ export type { AuditContext } from './audit-context.js';
 export type { ChangeOutcome } from './change-outcome.js';
 export type { DbDeps, KeyDeps } from './deps.js';
 export { invalidField } from './invalid-field.js';
+export { parseStaffReason } from './staff-reason.js';
 export { httpUrl } from './webhooks/http-url.js';
 
 export type { OperatorChoice, RouteOperator } from './orders/choose-operator.js';

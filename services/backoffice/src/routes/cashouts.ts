@@ -2,8 +2,7 @@
  * `/cashouts` (cashouts:read): cash-outs waiting for approval; approve / reject (cashouts:decide).
  */
 import express, { type Router } from 'express';
-import Joi from 'joi';
-import { decideCashout, type DecideCashoutDeps } from '@mm/collections';
+import { decideCashout, parseStaffReason, type DecideCashoutDeps } from '@mm/collections';
 import { can, isUuid } from '@mm/domain';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
@@ -17,7 +16,6 @@ const NOTICES: Record<string, string> = {
   approved: 'Approved: the cash-out is sent to the operator.',
   rejected: 'Rejected: the cash-out failed and its reservation is released.',
 };
-const reasonSchema = Joi.string().trim().min(3).max(255).required();
 
 export function cashoutsRouter(deps: DecideCashoutDeps): Router {
   const router = express.Router();
@@ -46,9 +44,9 @@ export function cashoutsRouter(deps: DecideCashoutDeps): Router {
     if ((decision !== 'approve' && decision !== 'reject') || !isUuid(id)) throw notFoundError();
     let verdict: { decision: 'approve' } | { decision: 'reject'; reason: string } = { decision: 'approve' };
     if (decision === 'reject') {
-      const { value, error } = reasonSchema.validate((req.body as Record<string, unknown>).reason);
-      if (error) throw new PageError(400, 'A rejection needs a reason of 3 to 255 characters: the merchant receives it.');
-      verdict = { decision: 'reject', reason: value as string };
+      const reason = parseStaffReason((req.body as Record<string, unknown>).reason);
+      if (reason === null) throw new PageError(400, 'A rejection needs a reason of 3 to 255 characters: the merchant receives it.');
+      verdict = { decision: 'reject', reason };
     }
     const outcome = await decideCashout(deps, auditContext(req, res), id, verdict);
     if (outcome.kind === 'not_found') throw notFoundError();

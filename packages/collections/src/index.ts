@@ -23,6 +23,7 @@ export { decideCashout, type CashoutVerdict, type DecideCashoutDeps, type Decide
 
 export type { RefundBody } from './refunds/refund-body.js';
 export { requestRefund, type RequestRefundDeps } from './refunds/request-refund.js';
+export { findMerchantRefund } from './refunds/find-merchant-refund.js';
 
 export { createMerchantWithKey, type CreateMerchantOutcome } from './merchants/create-merchant.js';
 export { changeMerchantStatus } from './merchants/change-merchant-status.js';

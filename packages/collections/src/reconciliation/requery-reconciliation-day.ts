@@ -4,7 +4,7 @@ import { recordAudit } from '@mm/db/staff';
 import { reconciliationRuns, type ReconciliationRunJob } from '@mm/queues';
 import type { AuditContext } from '../audit-context.js';
 
-/** Adds reconciliation-runs jobs: a QueueProducer of @mm/queues (service.ts), a fake in tests. */
+/** Adds reconciliation-runs jobs: a QueueProducer of @mm/queues (the back-office's service.ts), a fake in tests. */
 export interface ReconciliationRunQueue {
   add(payload: ReconciliationRunJob, opts?: { jobId?: string }): Promise<void>;
 }

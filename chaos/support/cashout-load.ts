@@ -86,7 +86,7 @@ export type Decision = 'decided' | 'already_decided';
 
 /**
  * The back-office approver without a browser: the database half of the back-office's decideCashout
- * (services/backoffice/src/use-cases/decide-cashout.ts), the move and its audit row in one
+ * (packages/collections/src/cashouts/decide-cashout.ts), the move and its audit row in one
  * transaction, by a real staff member. Its after-commit publish is left out: the operator request is
  * an outbox row, which the bridge's relay publishes, so that path is the one under fault.
  */

@@ -12,6 +12,7 @@ import type { Queue } from 'bullmq';
 import type { DeploymentMode } from '@mm/domain';
 import express, { type Express } from 'express';
 import type { Store } from 'express-session';
+import type { ReconciliationRunQueue } from '@mm/collections';
 import type { Db, SecretBox } from '@mm/db';
 import type { AfterCommit, OutboxPublisher } from '@mm/queues';
 import { Counter, httpMetrics, liveness, type Logger, type Registry, accessLog, requestId } from '@mm/observability';
@@ -35,7 +36,6 @@ import { webhooksRouter } from './routes/webhooks.js';
 import { parkedJobsRouter } from './routes/parked-jobs.js';
 import { auditRouter } from './routes/audit.js';
 import { reconciliationRouter } from './routes/reconciliation.js';
-import type { ReconciliationRunQueue } from './use-cases/requery-reconciliation-day.js';
 import { queuesRouter, QUEUES_PATH } from './routes/queues.js';
 
 export interface BackofficeDeps {

@@ -1,9 +1,6 @@
 import type { Request, Response } from 'express';
-import type { AuditInput } from '@mm/db/staff';
+import type { AuditContext } from '@mm/collections';
 import { currentStaff, requestIdOf } from '../http/locals.js';
-
-/** Who does it, from where: spread into recordAudit() by every audited action. */
-export type AuditContext = Pick<AuditInput, 'staffId' | 'actor' | 'requestId' | 'ip'>;
 
 /** The audit context of a logged-in request (behind requireLogin or requirePermission). */
 export function auditContext(req: Request, res: Response): AuditContext {

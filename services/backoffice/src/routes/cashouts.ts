@@ -2,16 +2,13 @@
  * `/cashouts` (cashouts:read): cash-outs waiting for approval; approve / reject (cashouts:decide).
  */
 import express, { type Router } from 'express';
-import Joi from 'joi';
-import type { Db } from '@mm/db';
+import { decideCashout, parseStaffReason, type DecideCashoutDeps } from '@mm/collections';
 import { can, isUuid } from '@mm/domain';
-import type { AfterCommit } from '@mm/queues';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
 import { csrfToken } from '../http/csrf.js';
 import { currentStaff } from '../http/locals.js';
 import { notFoundError, PageError } from '../http/page-error.js';
-import { decideCashout } from '../use-cases/decide-cashout.js';
 import { cashoutsView } from '../views/cashouts.js';
 import { renderPage } from '../views/render.js';
 
@@ -19,9 +16,8 @@ const NOTICES: Record<string, string> = {
   approved: 'Approved: the cash-out is sent to the operator.',
   rejected: 'Rejected: the cash-out failed and its reservation is released.',
 };
-const reasonSchema = Joi.string().trim().min(3).max(255).required();
 
-export function cashoutsRouter(deps: { db: Db; afterCommit: AfterCommit }): Router {
+export function cashoutsRouter(deps: DecideCashoutDeps): Router {
   const router = express.Router();
   router.use(requirePermission('cashouts:read'));
 
@@ -48,9 +44,9 @@ export function cashoutsRouter(deps: { db: Db; afterCommit: AfterCommit }): Rout
     if ((decision !== 'approve' && decision !== 'reject') || !isUuid(id)) throw notFoundError();
     let verdict: { decision: 'approve' } | { decision: 'reject'; reason: string } = { decision: 'approve' };
     if (decision === 'reject') {
-      const { value, error } = reasonSchema.validate((req.body as Record<string, unknown>).reason);
-      if (error) throw new PageError(400, 'A rejection needs a reason of 3 to 255 characters: the merchant receives it.');
-      verdict = { decision: 'reject', reason: value as string };
+      const reason = parseStaffReason((req.body as Record<string, unknown>).reason);
+      if (reason === null) throw new PageError(400, 'A rejection needs a reason of 3 to 255 characters: the merchant receives it.');
+      verdict = { decision: 'reject', reason };
     }
     const outcome = await decideCashout(deps, auditContext(req, res), id, verdict);
     if (outcome.kind === 'not_found') throw notFoundError();

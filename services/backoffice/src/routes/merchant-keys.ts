@@ -4,16 +4,14 @@
  * showing the new secret, once (never a redirect: the secret is kept nowhere to be shown later).
  */
 import express, { type Request, type Router } from 'express';
-import type { Db } from '@mm/db';
+import {
+  createMerchantApiKey, isRotationGrace, revokeMerchantApiKey, ROTATION_GRACE_S, rotateMerchantApiKey, type KeyDeps, type RotationGraceS,
+} from '@mm/collections';
 import { findMerchant, type MerchantSummary } from '@mm/db/merchants';
-import { type SecretBox } from '@mm/db';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
 import { formField } from '../http/form.js';
 import { notFoundError, PageError } from '../http/page-error.js';
-import { createMerchantApiKey } from '../use-cases/create-api-key.js';
-import { revokeMerchantApiKey } from '../use-cases/revoke-api-key.js';
-import { isRotationGrace, ROTATION_GRACE_S, rotateMerchantApiKey, type RotationGraceS } from '../use-cases/rotate-api-key.js';
 import type { GraceOption } from '../views/merchant-detail.js';
 import { issuedKeyView } from '../views/issued-key.js';
 import { renderPage } from '../views/render.js';
@@ -24,7 +22,7 @@ const GRACE_LABELS: Record<RotationGraceS, string> = { 0: 'no grace: stops now',
 /** The choices of the rotate form: exactly the values the use case accepts. */
 export const GRACE_OPTIONS: readonly GraceOption[] = ROTATION_GRACE_S.map((seconds) => ({ seconds, label: GRACE_LABELS[seconds] }));
 
-export function merchantKeysRouter({ db, box, now }: { db: Db; box: SecretBox; now(): number }): Router {
+export function merchantKeysRouter({ db, box, now }: KeyDeps & { now(): number }): Router {
   // mergeParams: :merchantId is in the mount path (routes/merchants.ts).
   const router = express.Router({ mergeParams: true });
   router.use(requirePermission('keys:manage'));
@@ -37,7 +35,7 @@ export function merchantKeysRouter({ db, box, now }: { db: Db; box: SecretBox; n
 
   router.post('/', async (req, res) => {
     const merchant = await merchantOf(req);
-    const key = await createMerchantApiKey(db, box, auditContext(req, res), { merchantId: merchant.id });
+    const key = await createMerchantApiKey({ db, box }, auditContext(req, res), { merchantId: merchant.id });
     if (key === 'not_found') throw notFoundError();
     renderPage(req, res, { status: 201, title: 'New API key', body: issuedKeyView({ heading: 'New API key', merchant, key }) });
   });
@@ -48,7 +46,7 @@ export function merchantKeysRouter({ db, box, now }: { db: Db; box: SecretBox; n
     const graceS = /^\d{1,7}$/.test(field) ? Number(field) : Number.NaN;
     if (!isRotationGrace(graceS)) throw new PageError(400, 'Choose how long the old key keeps working: no grace, 1 hour, 24 hours or 7 days.');
     const at = new Date(now());
-    const outcome = await rotateMerchantApiKey(db, box, auditContext(req, res), { merchantId: merchant.id, apiKey: req.params.apiKey, graceS, now: at });
+    const outcome = await rotateMerchantApiKey({ db, box }, auditContext(req, res), { merchantId: merchant.id, apiKey: req.params.apiKey, graceS, now: at });
     if (outcome === 'not_found') throw notFoundError();
     if (outcome === 'not_active') throw new PageError(409, 'Only an active key can be rotated; this one is revoked or already being replaced (revoke it instead).');
     renderPage(req, res, {
@@ -60,7 +58,7 @@ export function merchantKeysRouter({ db, box, now }: { db: Db; box: SecretBox; n
 
   router.post('/:apiKey/revoke', async (req: Request<{ apiKey: string }>, res) => {
     const merchant = await merchantOf(req);
-    const outcome = await revokeMerchantApiKey(db, auditContext(req, res), { merchantId: merchant.id, apiKey: req.params.apiKey, now: new Date(now()) });
+    const outcome = await revokeMerchantApiKey({ db }, auditContext(req, res), { merchantId: merchant.id, apiKey: req.params.apiKey, now: new Date(now()) });
     if (outcome === 'not_found') throw notFoundError();
     res.redirect(303, `/merchants/${merchant.id}?done=${outcome === 'changed' ? 'revoked' : 'unchanged'}`);
   });

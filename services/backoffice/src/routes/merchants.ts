@@ -5,6 +5,7 @@
  * the secret is never kept anywhere to be shown later); the other POSTs redirect (303).
  */
 import express, { type Request, type Response, type Router } from 'express';
+import { changeMerchantStatus, changeMerchantWebhookUrl, createMerchantWithKey, DEFAULT_ROTATION_GRACE_S } from '@mm/collections';
 import type { Db } from '@mm/db';
 import { findMerchant, listMerchantKeys, listMerchants } from '@mm/db/merchants';
 import { type SecretBox } from '@mm/db';
@@ -15,10 +16,6 @@ import { csrfToken } from '../http/csrf.js';
 import { formField } from '../http/form.js';
 import { currentStaff } from '../http/locals.js';
 import { notFoundError } from '../http/page-error.js';
-import { changeMerchantStatus } from '../use-cases/change-merchant-status.js';
-import { changeMerchantWebhookUrl } from '../use-cases/change-merchant-webhook-url.js';
-import { createMerchantWithKey } from '../use-cases/create-merchant.js';
-import { DEFAULT_ROTATION_GRACE_S } from '../use-cases/rotate-api-key.js';
 import { issuedKeyView } from '../views/issued-key.js';
 import { merchantDetailView } from '../views/merchant-detail.js';
 import { merchantListView, type MerchantFormState } from '../views/merchants.js';
@@ -89,7 +86,7 @@ export function merchantsRouter(deps: MerchantsDeps): Router {
 
   router.post('/', requirePermission('merchants:manage'), async (req, res) => {
     const input = { name: formField(req, 'name'), webhookUrl: formField(req, 'webhook_url') };
-    const outcome = await createMerchantWithKey(db, box, auditContext(req, res), input);
+    const outcome = await createMerchantWithKey({ db, box }, auditContext(req, res), input);
     if (outcome.kind === 'invalid') return renderList(req, res, db, { ...input, errors: outcome.errors });
     renderPage(req, res, { status: 201, title: 'Merchant created', body: issuedKeyView({ heading: 'Merchant created', merchant: outcome.merchant, key: outcome.key }) });
   });
@@ -98,7 +95,7 @@ export function merchantsRouter(deps: MerchantsDeps): Router {
 
   for (const action of ['disable', 'enable'] as const) {
     router.post(`/:id/${action}`, requirePermission('merchants:manage'), async (req: Request<{ id: string }>, res) => {
-      const outcome = await changeMerchantStatus(db, auditContext(req, res), { merchantId: req.params.id, status: action === 'disable' ? 'DISABLED' : 'ACTIVE' });
+      const outcome = await changeMerchantStatus({ db }, auditContext(req, res), { merchantId: req.params.id, status: action === 'disable' ? 'DISABLED' : 'ACTIVE' });
       if (outcome === 'not_found') throw notFoundError();
       res.redirect(303, `/merchants/${req.params.id}?done=${outcome === 'changed' ? `${action}d` : 'unchanged'}`);
     });
@@ -106,7 +103,7 @@ export function merchantsRouter(deps: MerchantsDeps): Router {
 
   router.post('/:id/webhook-url', requirePermission('merchants:manage'), async (req: Request<{ id: string }>, res) => {
     const webhookUrl = formField(req, 'webhook_url');
-    const outcome = await changeMerchantWebhookUrl(db, auditContext(req, res), { merchantId: req.params.id, webhookUrl });
+    const outcome = await changeMerchantWebhookUrl({ db }, auditContext(req, res), { merchantId: req.params.id, webhookUrl });
     if (outcome === 'not_found') throw notFoundError();
     if (typeof outcome === 'object') return renderDetail(req, res, deps, req.params.id, { value: webhookUrl, error: outcome.error });
     res.redirect(303, `/merchants/${req.params.id}?done=${outcome === 'changed' ? 'webhook-url' : 'unchanged'}`);

@@ -3,6 +3,7 @@
  * POST /jobs/parked/run-again (jobs:rerun, admin) runs them again, one or many.
  */
 import express, { type Router } from 'express';
+import { runParkedJobsAgain } from '@mm/collections';
 import { can } from '@mm/domain';
 import { countParkedJobs } from '@mm/db/outbox';
 import { type Db } from '@mm/db';
@@ -12,7 +13,6 @@ import { csrfToken } from '../http/csrf.js';
 import { currentStaff } from '../http/locals.js';
 import { PageError } from '../http/page-error.js';
 import { isUuid, listField, textField } from '../http/query.js';
-import { runParkedJobsAgain } from '../use-cases/run-parked-jobs-again.js';
 import { parkedJobsView, runAgainNotice } from '../views/parked-jobs.js';
 import { renderPage } from '../views/render.js';
 import { parkedJobsWithTargets } from './parked-job-targets.js';

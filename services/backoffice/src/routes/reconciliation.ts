@@ -6,6 +6,9 @@
  */
 import express, { type Request, type Response, type Router } from 'express';
 import Joi from 'joi';
+import {
+  importStatement, parseStaffReason, requeryReconciliationDay, resolveReconciliationCase, type ReconciliationRunQueue,
+} from '@mm/collections';
 import type { Db } from '@mm/db';
 import { findReconciliationCase, listReconciliationCases, listReconciliationRuns } from '@mm/db/reconciliation';
 import { listOperatorAccounts } from '@mm/db/operator-accounts';
@@ -20,9 +23,6 @@ import { currentStaff } from '../http/locals.js';
 import { notFoundError, PageError } from '../http/page-error.js';
 import { isUuid, textField } from '../http/query.js';
 import { fileUpload, uploadedFile } from '../http/upload.js';
-import { importStatement } from '../use-cases/import-statement.js';
-import { requeryReconciliationDay, type ReconciliationRunQueue } from '../use-cases/requery-reconciliation-day.js';
-import { resolveReconciliationCase } from '../use-cases/resolve-reconciliation-case.js';
 import { caseDetailView, casesView, importView, runsView, type AccountOption } from '../views/reconciliation.js';
 import { renderPage } from '../views/render.js';
 import { parseCaseFilters, parseRunFilters } from './reconciliation-filters.js';
@@ -30,7 +30,6 @@ import { parseCaseFilters, parseRunFilters } from './reconciliation-filters.js';
 const PAGE_SIZE = 50;
 /** A statement is read into memory whole (and parsed whole): 20 MB is about 200 000 lines. */
 export const MAX_STATEMENT_BYTES = 20 * 1_048_576;
-const reasonSchema = Joi.string().trim().min(3).max(255).required();
 /** The amount the case page said a resolution would post (its hidden `to_post`): what the person agreed to. */
 const shownPostingSchema = Joi.number().integer().unsafe(false).required();
 const STALE_FORM = 'Nothing changed: this form did not say what it would post (it comes from an older page). Read the case again below and decide again.';
@@ -130,11 +129,11 @@ export function reconciliationRouter(deps: ReconciliationRouterDeps): Router {
 
   router.post('/cases/:id/write-off', requirePermission('reconciliation:resolve'), async (req, res) => {
     const id = caseId(req);
-    const { value, error } = reasonSchema.validate((req.body as Record<string, unknown> | undefined)?.reason);
-    if (error) return renderCase(req, res, id, { status: 400, error: 'A write-off needs a reason of 3 to 255 characters (it is kept in the case and the audit log). Nothing changed.' });
+    const reason = parseStaffReason((req.body as Record<string, unknown> | undefined)?.reason);
+    if (reason === null) return renderCase(req, res, id, { status: 400, error: 'A write-off needs a reason of 3 to 255 characters (it is kept in the case and the audit log). Nothing changed.' });
     const expectedToPost = shownPosting(req);
     if (expectedToPost === null) return renderCase(req, res, id, { status: 400, error: STALE_FORM });
-    const outcome = await resolveReconciliationCase(deps, auditContext(req, res), id, { resolution: 'WRITTEN_OFF', reason: value as string, expectedToPost });
+    const outcome = await resolveReconciliationCase(deps, auditContext(req, res), id, { resolution: 'WRITTEN_OFF', reason, expectedToPost });
     if (outcome.kind === 'resolved') return res.redirect(303, `/reconciliation/cases/${id}?done=written_off`);
     await refused(req, res, id, outcome);
   });

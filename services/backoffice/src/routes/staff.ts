@@ -4,6 +4,7 @@
  * (which writes its audit row in the same transaction) and redirect after a POST.
  */
 import express, { type Router } from 'express';
+import { changeStaffAccess } from '@mm/collections';
 import type { Db } from '@mm/db';
 import { listStaff } from '@mm/db/staff';
 import { auditContext } from '../auth/audit-context.js';
@@ -11,7 +12,6 @@ import { requirePermission } from '../auth/guard.js';
 import { csrfToken } from '../http/csrf.js';
 import { currentStaff } from '../http/locals.js';
 import { notFoundError, PageError } from '../http/page-error.js';
-import { changeStaffAccess } from '../use-cases/change-staff-access.js';
 import { renderPage } from '../views/render.js';
 import { staffListView } from '../views/staff.js';
 
@@ -32,7 +32,7 @@ export function staffRouter({ db }: { db: Db }): Router {
   router.post('/:id/:action', async (req, res) => {
     const { id, action } = req.params;
     if (action !== 'disable' && action !== 'enable') throw notFoundError();
-    const outcome = await changeStaffAccess(db, auditContext(req, res), { staffId: id, disabled: action === 'disable' });
+    const outcome = await changeStaffAccess({ db }, auditContext(req, res), { staffId: id, disabled: action === 'disable' });
     if (outcome === 'not_found') throw notFoundError();
     if (outcome === 'self') throw new PageError(400, 'You cannot disable your own account.');
     res.redirect(303, `/staff?done=${action}d`);

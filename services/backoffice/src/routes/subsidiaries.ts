@@ -3,6 +3,7 @@
  * its own to read them); activate/deactivate need subsidiaries:manage (admin). POSTs redirect (303).
  */
 import express, { type Request, type Router } from 'express';
+import { changeSubsidiaryActive } from '@mm/collections';
 import type { Db } from '@mm/db';
 import { listSubsidiaries } from '@mm/db/merchants';
 import { can } from '@mm/domain';
@@ -11,7 +12,6 @@ import { requirePermission } from '../auth/guard.js';
 import { csrfToken } from '../http/csrf.js';
 import { currentStaff } from '../http/locals.js';
 import { notFoundError } from '../http/page-error.js';
-import { changeSubsidiaryActive } from '../use-cases/change-subsidiary-active.js';
 import { renderPage } from '../views/render.js';
 import { subsidiaryListView } from '../views/subsidiaries.js';
 
@@ -42,7 +42,7 @@ export function subsidiariesRouter({ db }: { db: Db }): Router {
     router.post(`/:countryCode/${action}`, requirePermission('subsidiaries:manage'), async (req: Request<{ countryCode: string }>, res) => {
       const { countryCode } = req.params;
       if (!/^[A-Z]{2}$/.test(countryCode)) throw notFoundError();
-      const outcome = await changeSubsidiaryActive(db, auditContext(req, res), { countryCode, active: action === 'activate' });
+      const outcome = await changeSubsidiaryActive({ db }, auditContext(req, res), { countryCode, active: action === 'activate' });
       if (outcome === 'not_found') throw notFoundError();
       res.redirect(303, `/subsidiaries?done=${outcome === 'changed' ? `${action}d` : 'unchanged'}`);
     });

@@ -3,17 +3,15 @@
  * (webhooks:resend) re-sends abandoned ones, one or many, from this page or a transaction's page.
  */
 import express, { type Router } from 'express';
+import { resendWebhooks, type ResendWebhooksDeps } from '@mm/collections';
 import { can } from '@mm/domain';
-import type { Db } from '@mm/db';
 import { listProblemDeliveries } from '@mm/db/webhooks';
-import type { OutboxPublisher } from '@mm/queues';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
 import { csrfToken } from '../http/csrf.js';
 import { currentStaff } from '../http/locals.js';
 import { PageError } from '../http/page-error.js';
 import { isUuid, listField, textField } from '../http/query.js';
-import { resendWebhooks } from '../use-cases/resend-webhooks.js';
 import { renderPage } from '../views/render.js';
 import { resendNotice, webhooksView } from '../views/webhooks.js';
 
@@ -34,7 +32,7 @@ export function noticeFromQuery(query: unknown): string | undefined {
   return resendNotice(Number(resent), skipped && /^\d{1,3}$/.test(skipped) ? Number(skipped) : 0);
 }
 
-export function webhooksRouter(deps: { db: Db; publisher: OutboxPublisher }): Router {
+export function webhooksRouter(deps: ResendWebhooksDeps): Router {
   const router = express.Router();
   router.use(requirePermission('webhooks:read'));
 

@@ -3,7 +3,7 @@ import type { TimelineItem } from '@mm/db/payments';
 import {
   CASE_STATES, DIFFERENCE_CATEGORIES, encodeCaseCursor, encodeRunCursor, listQuery, type CaseFilterForm, type Parsed, type RunFilterForm,
 } from '../routes/reconciliation-filters.js';
-import type { ImportOutcome } from '../use-cases/import-statement.js';
+import type { ImportOutcome } from '@mm/collections';
 import { amount, csrfField, orDash, when } from './format.js';
 import { html, raw, type SafeHtml } from './html.js';
 import { timelineView } from './timeline.js';

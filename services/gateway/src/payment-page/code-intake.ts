@@ -1,3 +1,4 @@
+import type { CodeIntake } from '@mm/collections';
 import type { RedisClient } from '@mm/queues';
 import type { CustomerCodeJob, QueueProducer } from '@mm/queues';
 
@@ -5,14 +6,6 @@ import type { CustomerCodeJob, QueueProducer } from '@mm/queues';
 export const CODE_ATTEMPTS_MAX = 5;
 /** How long the count is kept: past any confirmation delay, so a payment's attempts never start over. */
 export const CODE_ATTEMPTS_WINDOW_S = 24 * 3600;
-
-/** Where POST /pay/:id/code puts what it accepts: an attempt counter and the customer-codes queue. */
-export interface CodeIntake {
-  /** Counts one attempt for the cash-in; false once past the limit (the code is then not queued). */
-  takeAttempt(transactionId: string): Promise<boolean>;
-  /** Queues the code for the operator bridge (Redis only: never written to PostgreSQL). */
-  submit(job: CustomerCodeJob): Promise<void>;
-}
 
 /**
  * The codes' intake on Redis: the per-transaction count is shared by every gateway instance, so nobody

@@ -1,6 +1,6 @@
 import { Router } from 'express';
+import { requestCashout, type RequestCashoutDeps } from '@mm/collections';
 import { presentCashoutResponse } from '../presenters/transaction-presenter.js';
-import { requestCashout, type RequestCashoutDeps } from '../use-cases/request-cashout.js';
 import { cashoutSchema } from '../validation/cashout-schema.js';
 import { validate } from '../validation/validate.js';
 import { jsonBodyOf, merchantContext, setTransactionId, signedRequestOf } from '../http/request-context.js';

@@ -1,10 +1,9 @@
 import express, { Router, type Request, type Response } from 'express';
+import { storedAction, submitCustomerCode, type CodeIntake } from '@mm/collections';
 import { isInFlight, maskMsisdn, type TransactionStatus } from '@mm/domain';
 import type { Db } from '@mm/db';
-import { isRedisUnavailable } from '@mm/queues';
 import { formatAmount, returnTarget } from '../payment-page/format.js';
 import { newNonce, securityHeaders } from '../payment-page/headers.js';
-import type { CodeIntake } from '../payment-page/code-intake.js';
 import { CODE_NOTICES, negotiateLang, type CodeNotice } from '../payment-page/i18n.js';
 import { renderNotFound, renderPage, type PageAction, type StatusBody } from '../payment-page/render.js';
 import { isUuid } from '../validation/uuid.js';
@@ -22,28 +21,6 @@ function secure(res: Response, postsForms = false): string {
   const nonce = newNonce();
   res.set(securityHeaders(nonce, postsForms));
   return nonce;
-}
-
-const ONE_TIME_CODE = /^\d{4,8}$/;
-
-/**
- * The customer action stored on the transaction, as the page may show it: a REDIRECT to an http(s) URL
- * (the one the operator gave: the page never takes a URL from the request), or an OTP with its USSD code.
- * Anything else (NONE, null, a malformed value) shows the USSD-push instruction.
- */
-export function storedAction(stored: unknown): { type: 'REDIRECT'; url: string } | { type: 'OTP'; ussd: string } | null {
-  if (!stored || typeof stored !== 'object') return null;
-  const a = stored as Record<string, unknown>;
-  if (a.type === 'REDIRECT' && typeof a.url === 'string') {
-    try {
-      const u = new URL(a.url);
-      return u.protocol === 'https:' || u.protocol === 'http:' ? { type: 'REDIRECT', url: u.toString() } : null;
-    } catch {
-      return null;
-    }
-  }
-  if (a.type === 'OTP' && typeof a.ussd === 'string' && a.ussd.length > 0 && a.ussd.length <= 64) return { type: 'OTP', ussd: a.ussd };
-  return null;
 }
 
 /**
@@ -142,10 +119,9 @@ export function paymentPageRouter(deps: PaymentPageDeps): Router {
   });
 
   /**
-   * The one-time code a customer types on the page of a cash-in whose operator asked for one (OTP).
-   * Unauthenticated, like the page: only the page's own form is taken (postedByThePage, else 403), only
-   * for a PENDING cash-in with an OTP action, at most CODE_ATTEMPTS_MAX times per cash-in. The gateway
-   * never calls the operator: the code is queued for the bridge (Redis only) and the customer is sent
+   * The one-time code a customer types on the page of a cash-in whose operator asked for one (OTP), taken
+   * by submitCustomerCode (@mm/collections; at most CODE_ATTEMPTS_MAX times per cash-in). Unauthenticated,
+   * like the page: only the page's own form is taken (postedByThePage, else 403). The customer is sent
    * back to the page (303), which shows the transaction's state and a notice of what happened here.
    * The code is never logged (the access log has the path only).
    */
@@ -159,30 +135,13 @@ export function paymentPageRouter(deps: PaymentPageDeps): Router {
         res.status(403).type('text').send('Forbidden: this form is only taken from the payment page.');
         return;
       }
-      const t = isUuid(id)
-        ? await deps.db.transaction.findUnique({ where: { id, type: 'CASHIN' }, select: { status: true, customerAction: true } })
-        : null;
-      if (!t) {
+      const typed = (req.body as Record<string, unknown> | undefined)?.code;
+      const outcome = isUuid(id) ? await submitCustomerCode({ db: deps.db, codes }, id, typed) : 'not_found';
+      if (outcome === 'not_found') {
         res.status(404).type('html').send(renderNotFound(lang, nonce));
         return;
       }
-      const back = (notice: CodeNotice) => res.redirect(303, `/pay/${id}?code=${notice}`);
-      if (t.status !== 'PENDING' || storedAction(t.customerAction)?.type !== 'OTP') return back('closed');
-      try {
-        // Counted before the code is even looked at: every post is a guess.
-        if (!(await codes.takeAttempt(id))) return back('attempts');
-        const body = req.body as Record<string, unknown> | undefined;
-        const code = typeof body?.code === 'string' ? body.code.trim() : '';
-        if (!ONE_TIME_CODE.test(code)) return back('invalid');
-        await codes.submit({ transaction_id: id, code });
-        return back('sent');
-      } catch (err) {
-        // Redis away (the count and the queue live there): the customer is told to try again on the
-        // page, not shown an error. The attempt may have been counted, and the code queued or not (a
-        // command out of time may still have run): typing it again costs at most one more attempt.
-        if (isRedisUnavailable(err)) return back('unavailable');
-        throw err;
-      }
+      res.redirect(303, `/pay/${id}?code=${outcome satisfies CodeNotice}`);
     });
   }
 

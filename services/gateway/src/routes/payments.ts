@@ -1,6 +1,6 @@
 import { Router } from 'express';
+import { initiateCashin, type InitiateCashinDeps } from '@mm/collections';
 import type { Db } from '@mm/db';
-import { initiateCashin, type InitiateCashinDeps } from '../use-cases/initiate-cashin.js';
 import { cashinSchema } from '../validation/cashin-schema.js';
 import { validate } from '../validation/validate.js';
 import { presentCashinResponse } from '../presenters/transaction-presenter.js';

@@ -1,16 +1,13 @@
 import { Router } from 'express';
-import { DomainError, refundRecord } from '@mm/domain';
-import type { Db } from '@mm/db';
-import { refundSnapshotOf } from '@mm/db/payments';
-import type { AfterCommit } from '@mm/queues';
-import { requestRefund } from '../use-cases/request-refund.js';
+import { findMerchantRefund, requestRefund, type RequestRefundDeps } from '@mm/collections';
+import { DomainError } from '@mm/domain';
 import { idempotencyKeySchema, refundSchema } from '../validation/refund-schema.js';
 import { invalidField, validate } from '../validation/validate.js';
 import { isUuid } from '../validation/uuid.js';
 import { jsonBodyOf, merchantContext, setTransactionId, signedRequestOf } from '../http/request-context.js';
 import { signedRequestHash } from '../http/signed-request.js';
 
-export function refundsRouter(deps: { db: Db; afterCommit: AfterCommit }): Router {
+export function refundsRouter(deps: RequestRefundDeps): Router {
   const router = Router();
 
   router.post('/refunds', async (req, res) => {
@@ -25,14 +22,10 @@ export function refundsRouter(deps: { db: Db; afterCommit: AfterCommit }): Route
 
   router.get('/refunds/:id', async (req, res) => {
     const id = req.params.id;
-    // The return of a late success is the customer's money going back, not a refund the merchant asked
-    // for (decisions 13): it does not exist for the merchant.
-    const refund = isUuid(id)
-      ? await deps.db.refund.findFirst({ where: { id, merchantId: merchantContext(res).merchantId, origin: 'MERCHANT' }, include: { transaction: { select: { merchantOrderId: true } } } })
-      : null;
+    const refund = isUuid(id) ? await findMerchantRefund(deps, merchantContext(res).merchantId, id) : null;
     if (!refund) throw new DomainError('NOT_FOUND', 'no refund with this id');
     setTransactionId(res, refund.transactionId);
-    res.json({ data: refundRecord(refundSnapshotOf(refund, refund.transaction.merchantOrderId)) });
+    res.json({ data: refund.record });
   });
 
   return router;

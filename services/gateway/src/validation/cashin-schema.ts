@@ -1,24 +1,11 @@
 import Joi from 'joi';
-import { OPERATORS, type OperatorCode } from '@mm/domain';
-
-export interface CashinBody {
-  /** Named by the merchant; otherwise chosen from the number (decisions, operator routing). */
-  operator?: OperatorCode;
-  merchant_order_id: string;
-  amount: number;
-  currency?: string;
-  customer_msisdn: string;
-  country_code?: string;
-  motif?: string;
-  return_url?: string;
-  notify_url?: string;
-  metadata?: Record<string, string | number | boolean>;
-}
+import { httpUrl, type CashinBody } from '@mm/collections';
+import { OPERATORS } from '@mm/domain';
 
 export const orderId = Joi.string().min(1).max(100).pattern(/^[\x21-\x7E]+$/).messages({
   'string.pattern.base': 'must contain printable ASCII characters without spaces',
 });
-export const httpUrl = Joi.string().max(2048).uri({ scheme: ['http', 'https'] });
+export { httpUrl };
 
 export const operatorField = Joi.string().valid(...OPERATORS);
 

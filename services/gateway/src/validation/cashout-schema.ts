@@ -1,17 +1,6 @@
 import Joi from 'joi';
-import type { OperatorCode } from '@mm/domain';
+import type { CashoutBody } from '@mm/collections';
 import { httpUrl, operatorField, orderId } from './cashin-schema.js';
-
-export interface CashoutBody {
-  /** Named by the merchant; otherwise chosen from the number (decisions, operator routing). */
-  operator?: OperatorCode;
-  merchant_order_id: string;
-  amount: number;
-  beneficiary_msisdn: string;
-  currency?: string;
-  reason?: string;
-  notify_url?: string;
-}
 
 export const cashoutSchema = Joi.object<CashoutBody>({
   operator: operatorField,

@@ -1,11 +1,6 @@
 import Joi from 'joi';
+import type { RefundBody } from '@mm/collections';
 import { uuidField } from './uuid.js';
-
-export interface RefundBody {
-  transaction_id: string;
-  amount?: number;
-  reason?: string;
-}
 
 export const refundSchema = Joi.object<RefundBody>({
   transaction_id: uuidField().required(),

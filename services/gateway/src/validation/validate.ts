@@ -14,6 +14,5 @@ export function validate<T>(schema: Joi.Schema<T>, input: unknown): T {
   return value;
 }
 
-export function invalidField(field: string, issue: string): DomainError {
-  return new DomainError('VALIDATION_ERROR', 'the request is not valid', [{ field, issue }]);
-}
+// One wording for a field refused by the schema here or by a use case's rule (resolvePayer).
+export { invalidField } from '@mm/collections';

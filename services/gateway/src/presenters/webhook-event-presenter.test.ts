@@ -8,7 +8,7 @@ const attempt = (n: number, over: Partial<Prisma.WebhookAttemptModel>): Prisma.W
 
 const event: WebhookEventWithAttempts = {
   id: '6f1c0f4e-0000-4000-8000-000000000001', seq: 7n, merchantId: 'm', transactionId: '6f1c0f4e-0000-4000-8000-000000000002', refundId: null,
-  eventType: 'payment.status_changed', payload: { event: 'payment.status_changed', data: { status: 'SUCCESS' } },
+  eventType: 'payment.status_changed', payload: { event: 'payment.status_changed', data: { status: 'SUCCESS' } }, body: null,
   targetUrl: 'https://merchant.example/hook', status: 'DELIVERED', attemptCount: 2, nextAttemptAt: null,
   lastError: 'connect ECONNREFUSED 10.0.0.5:443', deliveredAt: new Date('2026-03-01T10:00:02.000Z'),
   createdAt: new Date('2026-03-01T10:00:00.000Z'), updatedAt: new Date('2026-03-01T10:00:02.000Z'),

@@ -15,10 +15,15 @@ export default tseslint.config(
     files: ['services/**/*.ts', 'packages/**/*.ts'],
     ignores: ['packages/db/**', 'packages/testing/**', '**/*.test.ts', '**/test-support/**'],
     rules: {
-      'no-restricted-syntax': ['error', {
-        selector: "CallExpression[callee.object.property.name=/^(transaction|transactionEvent|refund|webhookEvent|outbox)$/][callee.property.name=/^(create|createMany|update|updateMany|upsert|delete|deleteMany)$/]",
-        message: 'Write payments, refunds and their events through @mm/db (packages/db/src/payments), not with Prisma directly.',
-      }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression[callee.object.property.name=/^(transaction|transactionEvent|refund|webhookEvent|outbox)$/][callee.property.name=/^(create|createMany|update|updateMany|upsert|delete|deleteMany)$/]',
+          message:
+            'Write payments, refunds and their events through @mm/db (packages/db/src/payments), not with Prisma directly.',
+        },
+      ],
     },
   },
 );

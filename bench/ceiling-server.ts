@@ -28,7 +28,10 @@ const server = createServer((req, res) => {
   }
   const read = /^\/rows\/([0-9a-f-]{36})$/.exec(req.url ?? '');
   if (req.method === 'GET' && read) {
-    selectRow(pool, read[1]!).then((row) => (row ? answer(200, { data: row }) : answer(404, { error: 'not found' })), fail);
+    selectRow(pool, read[1]!).then(
+      (row) => (row ? answer(200, { data: row }) : answer(404, { error: 'not found' })),
+      fail,
+    );
     return;
   }
   answer(404, { error: 'not found' });

@@ -90,29 +90,45 @@ function download(o: ExportBenchOptions, query: string, format: 'csv' | 'json'):
   }, 100);
   const started = performance.now();
   return new Promise<Download>((resolve, reject) => {
-    const req = request(`${o.baseUrl}/api/v1/transactions/export?${query}&format=${format}`, {
-      headers: { 'X-Service-Key': o.apiKey, 'X-Service-Timestamp': ts, 'X-Service-Signature': signPayload(o.apiSecret, ts, '') },
-    }, (res) => {
-      let bytes = 0;
-      let newlines = 0;
-      let tail = '';
-      res.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-        if (format === 'csv') {
-          for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) newlines += 1;
-        } else {
-          // Only the end matters: {"data":[...],"meta":{"count":N,...}}
-          tail = (tail + chunk.subarray(-256).toString('latin1')).slice(-256);
-        }
-      });
-      res.on('end', () => {
-        clearInterval(sampler);
-        const seconds = (performance.now() - started) / 1000;
-        const rows = format === 'csv' ? newlines - 1 : Number(/"meta":\{"count":(\d+)/.exec(tail)?.[1] ?? -1);
-        resolve({ status: res.statusCode ?? 0, bytes, rows, seconds, rssBefore, rssPeak: Math.max(rssPeak, o.rss()), rssAfter: o.rss() });
-      });
-      res.on('error', reject);
-    });
+    const req = request(
+      `${o.baseUrl}/api/v1/transactions/export?${query}&format=${format}`,
+      {
+        headers: {
+          'X-Service-Key': o.apiKey,
+          'X-Service-Timestamp': ts,
+          'X-Service-Signature': signPayload(o.apiSecret, ts, ''),
+        },
+      },
+      (res) => {
+        let bytes = 0;
+        let newlines = 0;
+        let tail = '';
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (format === 'csv') {
+            for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) newlines += 1;
+          } else {
+            // Only the end matters: {"data":[...],"meta":{"count":N,...}}
+            tail = (tail + chunk.subarray(-256).toString('latin1')).slice(-256);
+          }
+        });
+        res.on('end', () => {
+          clearInterval(sampler);
+          const seconds = (performance.now() - started) / 1000;
+          const rows = format === 'csv' ? newlines - 1 : Number(/"meta":\{"count":(\d+)/.exec(tail)?.[1] ?? -1);
+          resolve({
+            status: res.statusCode ?? 0,
+            bytes,
+            rows,
+            seconds,
+            rssBefore,
+            rssPeak: Math.max(rssPeak, o.rss()),
+            rssAfter: o.rss(),
+          });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', (err) => {
       clearInterval(sampler);
       reject(err);
@@ -131,7 +147,14 @@ export async function exportBench(options: ExportBenchOptions): Promise<Row[]> {
     for (const [i, size] of sizes.entries()) {
       const month = `2025-${String(i + 1).padStart(2, '0')}`;
       const insertS = await insertRows(sql, o.merchantId, size, month);
-      table.push({ what: `export: insert ${fmt(size)} rows (SQL)`, rate: `${fmt(size / insertS)} rows/s`, latency: `${insertS.toFixed(1)} s`, ratio: '', target: '', notes: 'generate_series, then VACUUM ANALYZE' });
+      table.push({
+        what: `export: insert ${fmt(size)} rows (SQL)`,
+        rate: `${fmt(size / insertS)} rows/s`,
+        latency: `${insertS.toFixed(1)} s`,
+        ratio: '',
+        target: '',
+        notes: 'generate_series, then VACUUM ANALYZE',
+      });
       const query = `date_from=${month}-01&date_to=${lastDay(month)}`;
       for (const format of ['csv', 'json'] as const) {
         const d = await download(o, query, format);
@@ -141,7 +164,8 @@ export async function exportBench(options: ExportBenchOptions): Promise<Row[]> {
           what: `export ${format.toUpperCase()}, ${fmt(size)} rows over HTTP`,
           rate: `${fmt(d.rows / d.seconds)} rows/s`,
           latency: `${d.seconds.toFixed(1)} s, ${fmt(d.bytes / MiB)} MiB`,
-          ratio: '', target: 'memory flat',
+          ratio: '',
+          target: 'memory flat',
           notes: `${ok}; gateway RSS ${fmt(d.rssBefore / MiB)} MiB before, peak ${fmt(d.rssPeak / MiB)} (+${fmt((d.rssPeak - d.rssBefore) / MiB)}), ${fmt(d.rssAfter / MiB)} after`,
         });
       }

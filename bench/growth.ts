@@ -14,7 +14,11 @@ import { settle } from './support/settle.js';
 const DAY_MS = 24 * 3600 * 1000;
 const TABLES = Object.keys(TABLE_RETENTION) as (keyof typeof TABLE_RETENTION)[];
 
-interface TableSize { rows: number; totalBytes: number; liveBytes: number }
+interface TableSize {
+  rows: number;
+  totalBytes: number;
+  liveBytes: number;
+}
 type Sizes = Record<string, TableSize>;
 
 async function tableSizes(sys: ChaosSystem): Promise<Sizes> {
@@ -22,7 +26,8 @@ async function tableSizes(sys: ChaosSystem): Promise<Sizes> {
   for (const t of TABLES) {
     // Table names from our own constant, never input.
     const [r] = await sys.db.$queryRawUnsafe<{ rows: bigint; total: bigint; live: bigint | null }[]>(
-      `SELECT count(*) AS rows, pg_total_relation_size('${t}') AS total, sum(pg_column_size(t.*)) AS live FROM ${t} t`);
+      `SELECT count(*) AS rows, pg_total_relation_size('${t}') AS total, sum(pg_column_size(t.*)) AS live FROM ${t} t`,
+    );
     out[t] = { rows: Number(r!.rows), totalBytes: Number(r!.total), liveBytes: Number(r!.live ?? 0) };
   }
   return out;
@@ -44,23 +49,38 @@ export async function measureGrowth(sys: ChaosSystem, cashins: number): Promise<
 
   let next = 0;
   const refused: number[] = [];
-  await Promise.all(Array.from({ length: 10 }, async () => {
-    while (next < cashins) {
-      const i = ++next;
-      const r = await sys.api('POST', '/api/v1/payments/cashin', { merchant_order_id: `growth-${i}`, amount: 1000, customer_msisdn: '+2250707000001' });
-      if (r.status !== 202) refused.push(r.status);
-    }
-  }));
-  if (refused.length > 0) problems.push(`growth: ${refused.length} cash-ins refused (${[...new Set(refused)].join(', ')})`);
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (next < cashins) {
+        const i = ++next;
+        const r = await sys.api('POST', '/api/v1/payments/cashin', {
+          merchant_order_id: `growth-${i}`,
+          amount: 1000,
+          customer_msisdn: '+2250707000001',
+        });
+        if (r.status !== 202) refused.push(r.status);
+      }
+    }),
+  );
+  if (refused.length > 0)
+    problems.push(`growth: ${refused.length} cash-ins refused (${[...new Set(refused)].join(', ')})`);
   const settled = await settle(sys, 'growth');
-  if (settled.lost > 0 || !settled.ledgerOk) problems.push(`growth: ${settled.lost} lost, ledger ${settled.ledgerOk ? 'OK' : 'WRONG'}`);
+  if (settled.lost > 0 || !settled.ledgerOk)
+    problems.push(`growth: ${settled.lost} lost, ledger ${settled.ledgerOk ? 'OK' : 'WRONG'}`);
   // The expiry checks are due CASHIN_CONFIRMATION_TIMEOUT_S after PENDING: every job done, nothing in flight.
-  await waitFor(async () => (await sys.db.outbox.count({ where: { completedAt: null } })) === 0, { timeoutMs: 120_000, what: 'every outbox row completed' });
+  await waitFor(async () => (await sys.db.outbox.count({ where: { completedAt: null } })) === 0, {
+    timeoutMs: 120_000,
+    what: 'every outbox row completed',
+  });
 
   const after = await tableSizes(sys);
   const redisAfter = await sys.redis.usedMemory();
   const keys = await sys.redis.keyspace();
-  const deleted = await pruneOperationalRows(sys.db, policy, new Date(Date.now() + (Math.max(policy.outboxDays, policy.webhookAttemptsDays) + 1) * DAY_MS));
+  const deleted = await pruneOperationalRows(
+    sys.db,
+    policy,
+    new Date(Date.now() + (Math.max(policy.outboxDays, policy.webhookAttemptsDays) + 1) * DAY_MS),
+  );
   const pruned = await tableSizes(sys);
   const redisPruned = await sys.redis.usedMemory();
 
@@ -69,8 +89,8 @@ export async function measureGrowth(sys: ChaosSystem, cashins: number): Promise<
   const per = (n: number) => (n / accepted).toFixed(2);
   const bytes = (n: number) => Math.round(n / accepted).toLocaleString('en-US');
   const lines = [
-    `${accepted} cash-ins accepted of ${cashins} sent, statuses ${JSON.stringify(settled.statuses)}, every SUCCESS notified; `
-      + `default policy: outbox ${policy.outboxDays} days, webhook attempts ${policy.webhookAttemptsDays} days. Per cash-in accepted:`,
+    `${accepted} cash-ins accepted of ${cashins} sent, statuses ${JSON.stringify(settled.statuses)}, every SUCCESS notified; ` +
+      `default policy: outbox ${policy.outboxDays} days, webhook attempts ${policy.webhookAttemptsDays} days. Per cash-in accepted:`,
     '',
     '| table | policy | rows | table bytes (heap + indexes + TOAST) | live row bytes | rows after retention | live row bytes after retention |',
     '|---|---|---|---|---|---|---|',
@@ -80,8 +100,8 @@ export async function measureGrowth(sys: ChaosSystem, cashins: number): Promise<
     }),
     `| **all** | | ${per(sum(after, 'rows') - sum(before, 'rows'))} | ${bytes(sum(after, 'totalBytes') - sum(before, 'totalBytes'))} | ${bytes(sum(after, 'liveBytes') - sum(before, 'liveBytes'))} | ${per(sum(pruned, 'rows') - sum(before, 'rows'))} | ${bytes(sum(pruned, 'liveBytes') - sum(before, 'liveBytes'))} |`,
     '',
-    `Rows deleted by the retention run: ${JSON.stringify(deleted)}. Redis (\`used_memory\`): ${bytes(redisAfter - redisBefore)} bytes per cash-in once settled, `
-      + `${bytes(redisPruned - redisBefore)} after the retention run (which does not touch Redis). Its keys once settled, by shape:`,
+    `Rows deleted by the retention run: ${JSON.stringify(deleted)}. Redis (\`used_memory\`): ${bytes(redisAfter - redisBefore)} bytes per cash-in once settled, ` +
+      `${bytes(redisPruned - redisBefore)} after the retention run (which does not touch Redis). Its keys once settled, by shape:`,
     '',
     '| key shape | keys | bytes (MEMORY USAGE) | keys with a TTL |',
     '|---|---|---|---|',

@@ -26,16 +26,27 @@ const answers: Record<string, number> = {};
 const signed = (body: string) => {
   const ts = String(Math.floor(Date.now() / 1000));
   return {
-    'content-type': 'application/json', 'x-service-key': job.apiKey!, 'x-service-timestamp': ts,
+    'content-type': 'application/json',
+    'x-service-key': job.apiKey!,
+    'x-service-timestamp': ts,
     'x-service-signature': signPayload(job.apiSecret!, ts, body),
   };
 };
-const cashinBody = () => JSON.stringify({ merchant_order_id: `${job.prefix}-${++n}`, amount: 1000, customer_msisdn: job.msisdn ?? '+2250707000001' });
+const cashinBody = () =>
+  JSON.stringify({
+    merchant_order_id: `${job.prefix}-${++n}`,
+    amount: 1000,
+    customer_msisdn: job.msisdn ?? '+2250707000001',
+  });
 const now = () => performance.timeOrigin + performance.now();
 
 function countAnswer(status: number, body: string): void {
   let data: { status?: string } | undefined;
-  try { data = (JSON.parse(body) as { data?: { status?: string } }).data; } catch { data = undefined; }
+  try {
+    data = (JSON.parse(body) as { data?: { status?: string } }).data;
+  } catch {
+    data = undefined;
+  }
   const answer = `${status} ${data?.status ?? ''}`.trim();
   answers[answer] = (answers[answer] ?? 0) + 1;
   // The simulator confirms at once: a few cash-ins are SUCCESS by the time the gateway reads them back.
@@ -45,17 +56,32 @@ function countAnswer(status: number, body: string): void {
 const request: autocannon.Request = (() => {
   switch (job.kind) {
     case 'ceiling-insert':
-      return { method: 'POST', path: '/rows', setupRequest: (r) => ({ ...r, body: cashinBody(), headers: { 'content-type': 'application/json' } }) };
+      return {
+        method: 'POST',
+        path: '/rows',
+        setupRequest: (r) => ({ ...r, body: cashinBody(), headers: { 'content-type': 'application/json' } }),
+      };
     case 'ceiling-select':
       return { method: 'GET', setupRequest: (r) => ({ ...r, path: `/rows/${job.ids![n++ % job.ids!.length]}` }) };
     case 'cashin':
       return {
-        method: 'POST', path: '/api/v1/payments/cashin',
-        setupRequest: (r) => { const body = cashinBody(); return { ...r, body, headers: signed(body) }; },
+        method: 'POST',
+        path: '/api/v1/payments/cashin',
+        setupRequest: (r) => {
+          const body = cashinBody();
+          return { ...r, body, headers: signed(body) };
+        },
         onResponse: countAnswer,
       };
     case 'status':
-      return { method: 'GET', setupRequest: (r) => ({ ...r, path: `/api/v1/payments/${job.ids![n++ % job.ids!.length]}`, headers: signed('') }) };
+      return {
+        method: 'GET',
+        setupRequest: (r) => ({
+          ...r,
+          path: `/api/v1/payments/${job.ids![n++ % job.ids!.length]}`,
+          headers: signed(''),
+        }),
+      };
     case 'flow':
       return { method: 'POST' }; // flowLoad() builds its own
   }
@@ -66,23 +92,44 @@ if (job.kind === 'flow') {
 } else if (job.rate) {
   if (job.kind !== 'cashin') throw new Error('a fixed rate is for cash-ins');
   const r = await pacedLoad({
-    url: job.url, rate: job.rate, durationS: job.durationS, maxSockets: job.connections, onResponse: countAnswer,
-    next: () => { const body = cashinBody(); return { method: 'POST', path: '/api/v1/payments/cashin', headers: signed(body), body }; },
+    url: job.url,
+    rate: job.rate,
+    durationS: job.durationS,
+    maxSockets: job.connections,
+    onResponse: countAnswer,
+    next: () => {
+      const body = cashinBody();
+      return { method: 'POST', path: '/api/v1/payments/cashin', headers: signed(body), body };
+    },
   });
   finish({ ...r, rps: r.requests / job.durationS, timeouts: 0 });
 } else {
   const result = await autocannon({
-    url: job.url, connections: job.connections, duration: job.durationS, requests: [request],
+    url: job.url,
+    connections: job.connections,
+    duration: job.durationS,
+    requests: [request],
   });
   finish({
-    requests: result.requests.total, rps: result.requests.total / (result.duration || job.durationS),
-    p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max,
-    non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts,
+    requests: result.requests.total,
+    rps: result.requests.total / (result.duration || job.durationS),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
   });
 }
 
 function finish(r: Omit<LoadResult, 'accepted' | 'answers' | 'sent' | 'flow'>, flow: FlowResult | null = null): void {
-  const out: LoadResult = { ...r, accepted: job.kind === 'cashin' || job.kind === 'flow' ? accepted : null, answers, sent: n, flow };
+  const out: LoadResult = {
+    ...r,
+    accepted: job.kind === 'cashin' || job.kind === 'flow' ? accepted : null,
+    answers,
+    sent: n,
+    flow,
+  };
   console.log(JSON.stringify(out));
 }
 
@@ -124,24 +171,36 @@ async function flowLoad(): Promise<void> {
   const body = () => {
     const merchantOrderId = `${job.prefix}-${++n}`;
     sent.push(merchantOrderId);
-    return JSON.stringify({ merchant_order_id: merchantOrderId, amount: 1000, customer_msisdn: job.msisdn ?? '+2250707000001', notify_url: notifyUrl });
+    return JSON.stringify({
+      merchant_order_id: merchantOrderId,
+      amount: 1000,
+      customer_msisdn: job.msisdn ?? '+2250707000001',
+      notify_url: notifyUrl,
+    });
   };
   const urls = job.urls ?? [job.url];
   const startedAt = now();
   const result = await autocannon({
     // autocannon spreads its connections over several URLs in turn (its typings only know one).
     url: (urls.length === 1 ? urls[0]! : urls) as string,
-    connections: job.connections, duration: job.durationS,
-    requests: [{
-      method: 'POST', path: job.path ?? '/api/v1/payments/cashin',
-      setupRequest: (r) => { const b = body(); return { ...r, body: b, headers: signed(b) }; },
-      onResponse: (status, text) => {
-        countAnswer(status, text);
-        if (status !== 202) return;
-        const id = (JSON.parse(text) as { data?: { merchant_order_id?: string } }).data?.merchant_order_id;
-        if (id) acceptedIds.push(id);
+    connections: job.connections,
+    duration: job.durationS,
+    requests: [
+      {
+        method: 'POST',
+        path: job.path ?? '/api/v1/payments/cashin',
+        setupRequest: (r) => {
+          const b = body();
+          return { ...r, body: b, headers: signed(b) };
+        },
+        onResponse: (status, text) => {
+          countAnswer(status, text);
+          if (status !== 202) return;
+          const id = (JSON.parse(text) as { data?: { merchant_order_id?: string } }).data?.merchant_order_id;
+          if (id) acceptedIds.push(id);
+        },
       },
-    }],
+    ],
   });
   const loadEndedAt = now();
 
@@ -160,12 +219,26 @@ async function flowLoad(): Promise<void> {
   });
 
   const completed = completedCashins(acceptedIds, arrivals, startedAt);
-  finish({
-    requests: result.requests.total, rps: result.requests.total / (result.duration || job.durationS),
-    p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max,
-    non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts,
-  }, {
-    ...completed, drainS: Math.max(0, (startedAt + completed.seconds * 1000 - loadEndedAt) / 1000), notified: arrivals.size, duplicates, badSignatures,
-    ...(job.reportArrivals ? { arrivals: Object.fromEntries([...arrivals].map(([id, at]) => [id, Math.round(at)])) } : {}),
-  });
+  finish(
+    {
+      requests: result.requests.total,
+      rps: result.requests.total / (result.duration || job.durationS),
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      non2xx: result.non2xx,
+      errors: result.errors,
+      timeouts: result.timeouts,
+    },
+    {
+      ...completed,
+      drainS: Math.max(0, (startedAt + completed.seconds * 1000 - loadEndedAt) / 1000),
+      notified: arrivals.size,
+      duplicates,
+      badSignatures,
+      ...(job.reportArrivals
+        ? { arrivals: Object.fromEntries([...arrivals].map(([id, at]) => [id, Math.round(at)])) }
+        : {}),
+    },
+  );
 }

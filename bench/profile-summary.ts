@@ -9,8 +9,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string }; children?: number[] }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
 
 /** The group a frame belongs to, or null for Node's own code (charged to its caller). */
 export function groupOf(url: string, functionName: string): string | null {
@@ -37,7 +45,11 @@ function serviceOf(profile: Profile): string {
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'unknown';
 }
 
-export function summarise(profile: Profile, fromUs = 0, toUs = Infinity): { busyMs: number; groups: Map<string, number> } {
+export function summarise(
+  profile: Profile,
+  fromUs = 0,
+  toUs = Infinity,
+): { busyMs: number; groups: Map<string, number> } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -48,7 +60,11 @@ export function summarise(profile: Profile, fromUs = 0, toUs = Infinity): { busy
     const n = byId.get(id)!;
     const own = groupOf(n.callFrame.url, n.callFrame.functionName);
     const up = parent.get(id);
-    const group = own ?? (up === undefined || byId.get(up)!.callFrame.functionName === '(root)' ? 'node (no caller of ours)' : chargeOf(up));
+    const group =
+      own ??
+      (up === undefined || byId.get(up)!.callFrame.functionName === '(root)'
+        ? 'node (no caller of ours)'
+        : chargeOf(up));
     charged.set(id, group);
     return group;
   };
@@ -76,12 +92,14 @@ function main(): void {
   };
   const fromUs = secondsArg('--from-s', 0);
   const toUs = secondsArg('--to-s', Infinity);
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort()) {
     const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile;
     const { busyMs, groups } = summarise(profile, fromUs, toUs);
     const top = [...groups].sort((a, b) => b[1] - a[1]).slice(0, 14);
     console.log(`\n${serviceOf(profile)} (${file}): ${(busyMs / 1000).toFixed(1)} s busy`);
-    for (const [group, us] of top) console.log(`  ${((us / 10) / busyMs).toFixed(1).padStart(5)}%  ${group}`);
+    for (const [group, us] of top) console.log(`  ${(us / 10 / busyMs).toFixed(1).padStart(5)}%  ${group}`);
   }
 }
 

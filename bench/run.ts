@@ -52,7 +52,8 @@ const exportRows = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
 const growthCashins = Number(process.env.BENCH_GROWTH_CASHINS ?? 500);
 const phases = new Set((process.env.BENCH_PHASES ?? DEFAULT_PHASES.join(',')).split(','));
 const unknown = [...phases].filter((p) => !ALL_PHASES.includes(p));
-if (unknown.length > 0) throw new Error(`BENCH_PHASES: unknown ${unknown.join(', ')} (phases: ${ALL_PHASES.join(', ')})`);
+if (unknown.length > 0)
+  throw new Error(`BENCH_PHASES: unknown ${unknown.join(', ')} (phases: ${ALL_PHASES.join(', ')})`);
 /** How long a completed-cash-ins load waits for its webhooks once it has ended; later ones are lost. */
 const WEBHOOK_DEADLINE_S = 60;
 /** Processes per service of the scaling phase. */
@@ -69,28 +70,51 @@ const names: ServiceName[] = ['simulator', 'gateway', 'bridge', 'expiry', 'refun
 function systemOptions(suite: string, replicas = 1): ChaosOptions {
   const poolSize = String(Math.ceil(10 / replicas));
   return {
-    suite, replicas, logLevel: process.env.BENCH_LOG_LEVEL ?? 'info', outcomeDelayMs: 0, confirmationTimeoutS: 300, statusPollS: '60,150',
-    webhookScheduleS: '1,5,30,120', webhookTimeoutMs: 5000,
+    suite,
+    replicas,
+    logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
+    outcomeDelayMs: 0,
+    confirmationTimeoutS: 300,
+    statusPollS: '60,150',
+    webhookScheduleS: '1,5,30,120',
+    webhookTimeoutMs: 5000,
     nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
-    env: Object.fromEntries(names.map((n) => [n, {
-      // The chaos suite's short timings are for provoking faults; measure production's defaults.
-      DB_POOL_SIZE: poolSize, OUTBOX_RELAY_INTERVAL_MS: '5000', OUTBOX_GRACE_MS: '10000', WORKER_LOCK_MS: '30000', OPERATOR_TIMEOUT_MS: '10000',
-      // One merchant sends all the load: the per-merchant limiter would measure itself.
-      ...(n === 'gateway' ? { CASHIN_ACK_WAIT_MS: '5000', RATE_LIMIT_PER_S: '100000', RATE_LIMIT_BURST: '100000' } : {}),
-    }])),
+    env: Object.fromEntries(
+      names.map((n) => [
+        n,
+        {
+          // The chaos suite's short timings are for provoking faults; measure production's defaults.
+          DB_POOL_SIZE: poolSize,
+          OUTBOX_RELAY_INTERVAL_MS: '5000',
+          OUTBOX_GRACE_MS: '10000',
+          WORKER_LOCK_MS: '30000',
+          OPERATOR_TIMEOUT_MS: '10000',
+          // One merchant sends all the load: the per-merchant limiter would measure itself.
+          ...(n === 'gateway'
+            ? { CASHIN_ACK_WAIT_MS: '5000', RATE_LIMIT_PER_S: '100000', RATE_LIMIT_BURST: '100000' }
+            : {}),
+        },
+      ]),
+    ),
   };
 }
 
 /** CPU seconds so far of each service (summed over its replicas), PostgreSQL and Redis. */
-const systemCpu = (s: ChaosSystem) => cpuSnapshot(Object.fromEntries(names.map((n) => [n, s.instances[n].map((i) => i.pid)])));
+const systemCpu = (s: ChaosSystem) =>
+  cpuSnapshot(Object.fromEntries(names.map((n) => [n, s.instances[n].map((i) => i.pid)])));
 
 const rows: Row[] = [];
 /** What must not happen in any benchmark: errors, lost cash-ins, a ledger that does not verify. */
 const problems: string[] = [];
 const check = (phase: string, r: LoadResult, s?: Settled) => {
-  if (r.non2xx + r.errors + r.timeouts > 0) problems.push(`${phase}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
-  if (r.flow && r.flow.lost > 0) problems.push(`${phase}: ${r.flow.lost} cash-ins answered 202 whose SUCCESS webhook did not arrive within ${WEBHOOK_DEADLINE_S} s`);
-  if (r.flow && r.flow.badSignatures > 0) problems.push(`${phase}: ${r.flow.badSignatures} webhooks whose signature did not verify`);
+  if (r.non2xx + r.errors + r.timeouts > 0)
+    problems.push(`${phase}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+  if (r.flow && r.flow.lost > 0)
+    problems.push(
+      `${phase}: ${r.flow.lost} cash-ins answered 202 whose SUCCESS webhook did not arrive within ${WEBHOOK_DEADLINE_S} s`,
+    );
+  if (r.flow && r.flow.badSignatures > 0)
+    problems.push(`${phase}: ${r.flow.badSignatures} webhooks whose signature did not verify`);
   if (r.flow && r.flow.completed === 0) problems.push(`${phase}: no cash-in completed`);
   if (s && s.lost > 0) problems.push(`${phase}: ${s.lost} cash-ins lost (not SUCCESS, or not notified)`);
   if (s && !s.ledgerOk) problems.push(`${phase}: ledger does not verify: ${s.ledgerProblems.join('; ')}`);
@@ -99,12 +123,14 @@ const lat = (r: LoadResult) => `p50 ${r.p50} ms, p99 ${r.p99} ms`;
 /** A load of the ceiling or the Express floor, with its server's CPU per request ("server 0.31, postgres 0.12 (total 0.45)"). */
 type Measured = LoadResult & { cpu: string };
 /** What went wrong in a load, and how much of the machine the hypervisor took meanwhile (ratios of two phases are fair only if it took the same). */
-const loadNotes = (r: LoadResult) => `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; CPU stolen by the host ${r.stolenPercent ?? 0}%`;
-const outcome = (s: Settled) => `${s.lost} lost; ${JSON.stringify(s.statuses)}; ledger ${s.ledgerOk ? 'OK' : `WRONG: ${s.ledgerProblems.join('; ')}`}`;
+const loadNotes = (r: LoadResult) =>
+  `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; CPU stolen by the host ${r.stolenPercent ?? 0}%`;
+const outcome = (s: Settled) =>
+  `${s.lost} lost; ${JSON.stringify(s.statuses)}; ledger ${s.ledgerOk ? 'OK' : `WRONG: ${s.ledgerProblems.join('; ')}`}`;
 /** The completed-cash-ins figures of a flow load, for the notes. */
 const completedNotes = (f: FlowResult) =>
-  `${f.completed} of ${f.accepted} cash-ins answered 202 notified in ${f.seconds.toFixed(1)} s (last webhook ${f.drainS.toFixed(1)} s after the load), `
-  + `${f.lost} lost${f.duplicates > 0 ? `, ${f.duplicates} duplicate webhooks` : ''}; ${f.notified} notified in all (with those the end of the load cut off)`;
+  `${f.completed} of ${f.accepted} cash-ins answered 202 notified in ${f.seconds.toFixed(1)} s (last webhook ${f.drainS.toFixed(1)} s after the load), ` +
+  `${f.lost} lost${f.duplicates > 0 ? `, ${f.duplicates} duplicate webhooks` : ''}; ${f.notified} notified in all (with those the end of the load cut off)`;
 /** Completed cash-ins per second of the flow ceiling; NaN (ratios "—") without the flow phase. */
 let flowPerS = NaN;
 
@@ -113,8 +139,9 @@ if (phases.has('scaling')) await scaling();
 if (phases.has('growth')) await growth();
 
 // Two lines, so that docs/performance.md keeps its prose within 120 characters (pnpm lint:docs).
-const heading = `Latest run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${seconds} s per load, ${connections} connections (${flowConnections} for completed cash-ins),\n`
-  + `${availableParallelism()} cores, everything on one machine.`;
+const heading =
+  `Latest run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${seconds} s per load, ${connections} connections (${flowConnections} for completed cash-ins),\n` +
+  `${availableParallelism()} cores, everything on one machine.`;
 if (rows.length > 0) {
   console.log(`\n${heading}\n`);
   console.table(rows);
@@ -148,15 +175,37 @@ async function systemPhases(): Promise<void> {
       check('Express floor INSERT', floorInsert);
       check('Express floor SELECT', floorSelect);
       rows.push(
-        { what: 'ceiling: INSERT … COMMIT per request (bare node:http + pg)', rate: `${fmt(insert.rps)} req/s`, latency: lat(insert), ratio: '100%', target: '', notes: `${loadNotes(insert)}; CPU ms per request: ${insert.cpu}` },
-        { what: 'ceiling: SELECT by primary key per request', rate: `${fmt(select.rps)} req/s`, latency: lat(select), ratio: '100%', target: '', notes: `${loadNotes(select)}; CPU ms per request: ${select.cpu}` },
         {
-          what: 'Express floor: the same INSERT behind Express 5, nothing else', rate: `${fmt(floorInsert.rps)} req/s`, latency: lat(floorInsert),
-          ratio: pct(floorInsert.rps, insert.rps), target: '', notes: `the most an Express route doing this INSERT reaches here; ${loadNotes(floorInsert)}; CPU ms per request: ${floorInsert.cpu}`,
+          what: 'ceiling: INSERT … COMMIT per request (bare node:http + pg)',
+          rate: `${fmt(insert.rps)} req/s`,
+          latency: lat(insert),
+          ratio: '100%',
+          target: '',
+          notes: `${loadNotes(insert)}; CPU ms per request: ${insert.cpu}`,
         },
         {
-          what: 'Express floor: the same SELECT behind Express 5, nothing else', rate: `${fmt(floorSelect.rps)} req/s`, latency: lat(floorSelect),
-          ratio: pct(floorSelect.rps, select.rps), target: '', notes: `the most an Express route doing this SELECT reaches here; ${loadNotes(floorSelect)}; CPU ms per request: ${floorSelect.cpu}`,
+          what: 'ceiling: SELECT by primary key per request',
+          rate: `${fmt(select.rps)} req/s`,
+          latency: lat(select),
+          ratio: '100%',
+          target: '',
+          notes: `${loadNotes(select)}; CPU ms per request: ${select.cpu}`,
+        },
+        {
+          what: 'Express floor: the same INSERT behind Express 5, nothing else',
+          rate: `${fmt(floorInsert.rps)} req/s`,
+          latency: lat(floorInsert),
+          ratio: pct(floorInsert.rps, insert.rps),
+          target: '',
+          notes: `the most an Express route doing this INSERT reaches here; ${loadNotes(floorInsert)}; CPU ms per request: ${floorInsert.cpu}`,
+        },
+        {
+          what: 'Express floor: the same SELECT behind Express 5, nothing else',
+          rate: `${fmt(floorSelect.rps)} req/s`,
+          latency: lat(floorSelect),
+          ratio: pct(floorSelect.rps, select.rps),
+          target: '',
+          notes: `the most an Express route doing this SELECT reaches here; ${loadNotes(floorSelect)}; CPU ms per request: ${floorSelect.cpu}`,
         },
       );
     }
@@ -165,8 +214,15 @@ async function systemPhases(): Promise<void> {
 
     if (phases.has('cashin')) {
       const satLoad = {
-        kind: 'flow', url: sys.gatewayUrl, path: '/api/v1/payments/cashin', connections: flowConnections, durationS: seconds, prefix: 'sat',
-        webhookDeadlineS: WEBHOOK_DEADLINE_S, reportArrivals: true, ...api,
+        kind: 'flow',
+        url: sys.gatewayUrl,
+        path: '/api/v1/payments/cashin',
+        connections: flowConnections,
+        durationS: seconds,
+        prefix: 'sat',
+        webhookDeadlineS: WEBHOOK_DEADLINE_S,
+        reportArrivals: true,
+        ...api,
       } as const;
       // Everything the warm-up started ends before the measured load: none of its work is counted there.
       await warmUp('the system', satLoad, (warm) => settle(sys, warm.prefix, warm.arrivals));
@@ -178,45 +234,77 @@ async function systemPhases(): Promise<void> {
       const satSettled = await settle(sys, 'sat', f.arrivals);
       check('cash-in at saturation', saturated, satSettled);
       rows.push({
-        what: 'cash-in at saturation, completed (202, then the SUCCESS webhook)', rate: `${fmt(f.perS)} completed/s`, latency: `202: ${lat(saturated)}`,
-        ratio: pct(f.perS, flowPerS), target: '≥ 25% of flow ceiling',
+        what: 'cash-in at saturation, completed (202, then the SUCCESS webhook)',
+        rate: `${fmt(f.perS)} completed/s`,
+        latency: `202: ${lat(saturated)}`,
+        ratio: pct(f.perS, flowPerS),
+        target: '≥ 25% of flow ceiling',
         notes: `${completedNotes(f)}; answers ${JSON.stringify(saturated.answers)}; ${loadNotes(saturated)}; ${outcome(satSettled)}; CPU ms per cash-in: ${satCpuUse}`,
       });
 
       // BENCH_STEADY_RATE fixes the offered rate, so that two versions' latencies compare at the same load.
-      const rate = process.env.BENCH_STEADY_RATE ? Number(process.env.BENCH_STEADY_RATE) : Math.max(1, Math.round(0.7 * f.perS));
+      const rate = process.env.BENCH_STEADY_RATE
+        ? Number(process.env.BENCH_STEADY_RATE)
+        : Math.max(1, Math.round(0.7 * f.perS));
       console.log(`cash-in at 70% of saturation: ${rate} req/s offered for ${seconds} s`);
-      const steady = await runLoad({ kind: 'cashin', url: sys.gatewayUrl, connections: Math.max(connections, 100), durationS: seconds, rate, prefix: 'steady', ...api });
+      const steady = await runLoad({
+        kind: 'cashin',
+        url: sys.gatewayUrl,
+        connections: Math.max(connections, 100),
+        durationS: seconds,
+        rate,
+        prefix: 'steady',
+        ...api,
+      });
       const steadySettled = await settle(sys, 'steady');
       const hooks = steadySettled.webhookLatenciesMs;
       check('cash-in at 70%', steady, steadySettled);
       rows.push(
         {
-          what: `cash-in at 70% of saturation (${fmt(rate)} req/s offered)`, rate: `${fmt(steady.accepted! / seconds)} req/s`, latency: lat(steady),
-          ratio: pct(steady.accepted! / seconds, flowPerS), target: 'p99 < 250 ms',
+          what: `cash-in at 70% of saturation (${fmt(rate)} req/s offered)`,
+          rate: `${fmt(steady.accepted! / seconds)} req/s`,
+          latency: lat(steady),
+          ratio: pct(steady.accepted! / seconds, flowPerS),
+          target: 'p99 < 250 ms',
           notes: `answers ${JSON.stringify(steady.answers)}; ${loadNotes(steady)}; ${outcome(steadySettled)}`,
         },
         {
-          what: 'webhook: operator confirmation → merchant endpoint (at 70%)', rate: `${fmt(steadySettled.webhooksPerS)} deliveries/s`,
-          latency: `p50 ${percentile(hooks, 50)} ms, p99 ${percentile(hooks, 99)} ms`, ratio: '',
-          target: 'p99 < 500 ms', notes: `${hooks.length} deliveries timed from the simulator's decided_at`,
+          what: 'webhook: operator confirmation → merchant endpoint (at 70%)',
+          rate: `${fmt(steadySettled.webhooksPerS)} deliveries/s`,
+          latency: `p50 ${percentile(hooks, 50)} ms, p99 ${percentile(hooks, 99)} ms`,
+          ratio: '',
+          target: 'p99 < 500 ms',
+          notes: `${hooks.length} deliveries timed from the simulator's decided_at`,
         },
       );
     }
 
     if (phases.has('status')) {
       console.log(`status reads: ${seconds} s, ${connections} connections`);
-      const ids = (await sys.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM transactions LIMIT 10000`).map((r) => r.id);
+      const ids = (await sys.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM transactions LIMIT 10000`).map(
+        (r) => r.id,
+      );
       if (ids.length === 0) throw new Error('the status phase reads the cash-ins of the cashin phase: run both');
       const checks = await checksRun(sys);
-      const readLoad = { kind: 'status', url: sys.gatewayUrl, connections, durationS: seconds, prefix: 'read', ids, ...api } as const;
+      const readLoad = {
+        kind: 'status',
+        url: sys.gatewayUrl,
+        connections,
+        durationS: seconds,
+        prefix: 'read',
+        ids,
+        ...api,
+      } as const;
       await warmUp('the status reads', readLoad);
       const readCpu = cpu();
       const reads = await runLoad(readLoad);
       const readCpuUse = cpuPerRequest(readCpu, cpu(), reads.requests);
       check('status reads', reads);
       rows.push({
-        what: 'status read GET /payments/{id}', rate: `${fmt(reads.rps)} req/s`, latency: lat(reads), ratio: pct(reads.rps, floorSelectRps),
+        what: 'status read GET /payments/{id}',
+        rate: `${fmt(reads.rps)} req/s`,
+        latency: lat(reads),
+        ratio: pct(reads.rps, floorSelectRps),
         target: '≥ 70% of Express floor SELECT',
         notes: `of the Express floor's SELECT; ${pct(reads.rps, selectRps)} of the bare SELECT; ${loadNotes(reads)}; CPU ms per read: ${readCpuUse}; ${checks}`,
       });
@@ -225,10 +313,18 @@ async function systemPhases(): Promise<void> {
     rows.push(...signatureVerification());
     if (phases.has('export')) {
       const gatewayPid = sys.services.gateway.pid!;
-      rows.push(...(await exportBench({
-        baseUrl: sys.gatewayUrl, databaseUrl: sys.database.url, merchantId: sys.merchant.id, apiKey: api.apiKey, apiSecret: api.apiSecret,
-        rows: exportRows, rss: () => residentBytes(gatewayPid), onProblem: (p) => problems.push(p),
-      })));
+      rows.push(
+        ...(await exportBench({
+          baseUrl: sys.gatewayUrl,
+          databaseUrl: sys.database.url,
+          merchantId: sys.merchant.id,
+          apiKey: api.apiKey,
+          apiSecret: api.apiSecret,
+          rows: exportRows,
+          rss: () => residentBytes(gatewayPid),
+          onProblem: (p) => problems.push(p),
+        })),
+      );
     }
   } finally {
     await sys.stop();
@@ -242,12 +338,21 @@ async function systemPhases(): Promise<void> {
  * Express floor the reads are compared with was measured on an idle system. What it waited, for the notes.
  */
 async function checksRun(sys: ChaosSystem): Promise<string> {
-  const open = async () => Number((await sys.db.$queryRaw<{ n: bigint }[]>`
-    SELECT count(*) AS n FROM outbox WHERE topic = ${EXPIRY_TOPIC} AND completed_at IS NULL`)[0]!.n);
+  const open = async () =>
+    Number(
+      (
+        await sys.db.$queryRaw<{ n: bigint }[]>`
+    SELECT count(*) AS n FROM outbox WHERE topic = ${EXPIRY_TOPIC} AND completed_at IS NULL`
+      )[0]!.n,
+    );
   const scheduled = await open();
   console.log(`waiting for the ${scheduled} status checks the cash-in phases scheduled`);
   const started = Date.now();
-  await waitFor(async () => (await open()) === 0, { what: "the cash-in phases' status checks run", timeoutMs: 240_000, intervalMs: 1000 });
+  await waitFor(async () => (await open()) === 0, {
+    what: "the cash-in phases' status checks run",
+    timeoutMs: 240_000,
+    intervalMs: 1000,
+  });
   return `measured once the ${scheduled} status checks the cash-in phases scheduled had run (${((Date.now() - started) / 1000).toFixed(0)} s after them)`;
 }
 
@@ -256,7 +361,11 @@ async function checksRun(sys: ChaosSystem): Promise<string> {
  * own that the measured one's does not match (`warm-sat-…` is not `sat-…`), checked like any load, and
  * settled first when `settled` is given (a load whose work goes on after its last answer).
  */
-async function warmUp(what: string, load: LoadJob, settled?: (warm: { prefix: string; arrivals?: Record<string, number> }) => Promise<Settled>): Promise<void> {
+async function warmUp(
+  what: string,
+  load: LoadJob,
+  settled?: (warm: { prefix: string; arrivals?: Record<string, number> }) => Promise<Settled>,
+): Promise<void> {
   if (warmupSeconds <= 0) return;
   console.log(`warm-up of ${what}: ${warmupSeconds} s of the same load, not measured`);
   const prefix = `warm-${load.prefix}`;
@@ -277,11 +386,24 @@ async function measureFlowCeiling(sys: ChaosSystem): Promise<Row> {
   const operator = await startServer('flow-ceiling/operator.ts', { FLOW_OPERATOR_SECRET: operatorSecret });
   try {
     const service = await startServer('flow-ceiling/service.ts', {
-      DATABASE_URL: sys.database.url, OPERATOR_URL: operator.url, FLOW_API_KEY: key.apiKey, FLOW_API_SECRET: key.apiSecret, FLOW_OPERATOR_SECRET: operatorSecret,
+      DATABASE_URL: sys.database.url,
+      OPERATOR_URL: operator.url,
+      FLOW_API_KEY: key.apiKey,
+      FLOW_API_SECRET: key.apiSecret,
+      FLOW_OPERATOR_SECRET: operatorSecret,
     });
     try {
       const cpu = () => cpuSnapshot({ 'flow service': service.pid, 'flow operator': operator.pid });
-      const load = { kind: 'flow', url: service.url, path: '/cashin', connections: flowConnections, durationS: seconds, prefix: 'flow', webhookDeadlineS: WEBHOOK_DEADLINE_S, ...key } as const;
+      const load = {
+        kind: 'flow',
+        url: service.url,
+        path: '/cashin',
+        connections: flowConnections,
+        durationS: seconds,
+        prefix: 'flow',
+        webhookDeadlineS: WEBHOOK_DEADLINE_S,
+        ...key,
+      } as const;
       await warmUp('the flow ceiling', load);
       const before = cpu();
       const r = await runLoad(load);
@@ -291,15 +413,23 @@ async function measureFlowCeiling(sys: ChaosSystem): Promise<Row> {
       const pool = new pg.Pool({ connectionString: sys.database.url, max: 1 });
       const tally = await flowTally(pool).finally(() => pool.end());
       const success = tally.statuses.SUCCESS ?? 0;
-      if (success !== Object.values(tally.statuses).reduce((a, b) => a + b, 0) || tally.journalRows !== 2 * success || tally.events !== success) {
+      if (
+        success !== Object.values(tally.statuses).reduce((a, b) => a + b, 0) ||
+        tally.journalRows !== 2 * success ||
+        tally.events !== success
+      ) {
         problems.push(`flow ceiling: its rows do not add up: ${JSON.stringify(tally)}`);
       }
       flowPerS = f.perS;
       return {
-        what: 'flow ceiling: the same cash-in built bare (node:http + pg; service and operator processes)', rate: `${fmt(f.perS)} completed/s`,
-        latency: `202: ${lat(r)}`, ratio: '100%', target: '',
-        notes: `${completedNotes(f)}; answers ${JSON.stringify(r.answers)}; ${loadNotes(r)}; rows${warmupSeconds > 0 ? " (the warm-up's with them)" : ''} ${JSON.stringify(tally.statuses)}, `
-          + `${tally.journalRows} journal rows, ${tally.deliveredAttempts} webhooks delivered, ${tally.failedAttempts} failed; CPU ms per cash-in: ${use}`,
+        what: 'flow ceiling: the same cash-in built bare (node:http + pg; service and operator processes)',
+        rate: `${fmt(f.perS)} completed/s`,
+        latency: `202: ${lat(r)}`,
+        ratio: '100%',
+        target: '',
+        notes:
+          `${completedNotes(f)}; answers ${JSON.stringify(r.answers)}; ${loadNotes(r)}; rows${warmupSeconds > 0 ? " (the warm-up's with them)" : ''} ${JSON.stringify(tally.statuses)}, ` +
+          `${tally.journalRows} journal rows, ${tally.deliveredAttempts} webhooks delivered, ${tally.failedAttempts} failed; CPU ms per cash-in: ${use}`,
       };
     } finally {
       await service.stop();
@@ -316,25 +446,40 @@ async function measureFlowCeiling(sys: ChaosSystem): Promise<Row> {
  */
 async function scaling(): Promise<void> {
   for (const replicas of REPLICA_COUNTS) {
-    console.log(`scaling: ${replicas} process(es) per service, completed cash-ins, ${seconds} s, ${flowConnections} connections`);
+    console.log(
+      `scaling: ${replicas} process(es) per service, completed cash-ins, ${seconds} s, ${flowConnections} connections`,
+    );
     const sys = await startChaosSystem(systemOptions(`bench-x${replicas}`, replicas));
     try {
       const prefix = `x${replicas}`;
       const gateways = sys.instances.gateway.map((g) => g.spec.url);
       const before = systemCpu(sys);
       const r = await runLoad({
-        kind: 'flow', url: gateways[0]!, urls: gateways, path: '/api/v1/payments/cashin', connections: flowConnections, durationS: seconds, prefix,
-        webhookDeadlineS: WEBHOOK_DEADLINE_S, reportArrivals: true, apiKey: sys.merchant.apiKey, apiSecret: sys.merchant.apiSecret,
+        kind: 'flow',
+        url: gateways[0]!,
+        urls: gateways,
+        path: '/api/v1/payments/cashin',
+        connections: flowConnections,
+        durationS: seconds,
+        prefix,
+        webhookDeadlineS: WEBHOOK_DEADLINE_S,
+        reportArrivals: true,
+        apiKey: sys.merchant.apiKey,
+        apiSecret: sys.merchant.apiSecret,
       });
       const f = r.flow!;
       const use = cpuPerRequest(before, systemCpu(sys), f.notified);
       const settled = await settle(sys, prefix, f.arrivals);
       check(`scaling, ${replicas} per service`, r, settled);
       rows.push({
-        what: `scaling: ${replicas} process${replicas > 1 ? 'es' : ''} per service, completed cash-ins`, rate: `${fmt(f.perS)} completed/s`,
-        latency: `202: ${lat(r)}`, ratio: pct(f.perS, flowPerS), target: '',
-        notes: `${gateways.length > 1 ? `${gateways.length} gateways, connections spread over them in turn` : '1 gateway'}; database pool ${Math.ceil(10 / replicas)} per process; `
-          + `${completedNotes(f)}; ${loadNotes(r)}; ${outcome(settled)}; CPU ms per cash-in (each service summed over its processes): ${use}`,
+        what: `scaling: ${replicas} process${replicas > 1 ? 'es' : ''} per service, completed cash-ins`,
+        rate: `${fmt(f.perS)} completed/s`,
+        latency: `202: ${lat(r)}`,
+        ratio: pct(f.perS, flowPerS),
+        target: '',
+        notes:
+          `${gateways.length > 1 ? `${gateways.length} gateways, connections spread over them in turn` : '1 gateway'}; database pool ${Math.ceil(10 / replicas)} per process; ` +
+          `${completedNotes(f)}; ${loadNotes(r)}; ${outcome(settled)}; CPU ms per cash-in (each service summed over its processes): ${use}`,
       });
     } finally {
       await sys.stop();
@@ -362,7 +507,9 @@ async function growth(): Promise<void> {
  * The bare server's INSERT and SELECT rates (the ceiling), then the same two behind Express 5 with
  * nothing else (the framework floor), measured while the system is up and idle.
  */
-async function measureCeiling(sys: ChaosSystem): Promise<Record<'insert' | 'select' | 'floorInsert' | 'floorSelect', Measured>> {
+async function measureCeiling(
+  sys: ChaosSystem,
+): Promise<Record<'insert' | 'select' | 'floorInsert' | 'floorSelect', Measured>> {
   console.log(`ceiling and Express floor: INSERT and SELECT, ${seconds} s each, ${connections} connections`);
   const both = async (script: string) => {
     const server = await startServer(script, { DATABASE_URL: sys.database.url });
@@ -374,9 +521,22 @@ async function measureCeiling(sys: ChaosSystem): Promise<Record<'insert' | 'sele
       return { ...result, cpu: cpuPerRequest(before, cpuSnapshot({ server: server.pid }), result.requests) };
     };
     try {
-      const insert = await measured({ kind: 'ceiling-insert', url: server.url, connections, durationS: seconds, prefix: script });
+      const insert = await measured({
+        kind: 'ceiling-insert',
+        url: server.url,
+        connections,
+        durationS: seconds,
+        prefix: script,
+      });
       const ids = await sys.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM bench_ceiling LIMIT 10000`;
-      const select = await measured({ kind: 'ceiling-select', url: server.url, connections, durationS: seconds, prefix: script, ids: ids.map((r) => r.id) });
+      const select = await measured({
+        kind: 'ceiling-select',
+        url: server.url,
+        connections,
+        durationS: seconds,
+        prefix: script,
+        ids: ids.map((r) => r.id),
+      });
       return { insert, select };
     } finally {
       await server.stop();

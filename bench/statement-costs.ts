@@ -24,8 +24,16 @@ const n = Number(process.argv[2] ?? 2000);
 
 const BATCH = 200;
 
-interface Step { name: string; one(i: number): Promise<unknown> }
-interface Cost { postgresS: number; clientUs: number; wallMs: number; calls: number }
+interface Step {
+  name: string;
+  one(i: number): Promise<unknown>;
+}
+interface Cost {
+  postgresS: number;
+  clientUs: number;
+  wallMs: number;
+  calls: number;
+}
 const costs = new Map<string, Cost>();
 
 /** Runs each step over a batch of indices, then the next batch; counts the cost of every batch but the first. */
@@ -60,34 +68,88 @@ try {
   const seen: NonNullable<Awaited<ReturnType<typeof moveNow>>>['seen'][] = [];
   const events: { eventId: string; outboxId: string }[] = [];
   await runBatches([
-    { name: 'system: create (gateway)', one: async (i) => {
-      const created = await createCashin(db, cashinInput(merchantId, `order-${i}`, { requestFingerprint: `fp-${i}` }));
-      if (created.kind !== 'created') throw new Error('not created');
-      ids[i] = created.transaction.id;
-      outboxIds[i] = created.outbox[0]!.id;
-    } },
-    { name: 'system: move to INITIATED (bridge)', one: (i) => moveNow(db, { transactionId: ids[i]!, to: 'INITIATED', from: ['CREATED'], ofType: 'CASHIN', cause: 'operator-request' }) },
-    { name: 'system: move to PENDING (bridge)', one: async (i) => {
-      const moved = await moveNow(db, {
-        transactionId: ids[i]!, to: 'PENDING', ofType: 'CASHIN', cause: 'operator-ack', patch: { providerState: 'PENDING', expiresAt: new Date(Date.now() + 300_000) },
-      }, { completesOutbox: outboxIds[i]! });
-      seen[i] = moved!.seen;
-    } },
-    { name: 'system: capture (bridge)', one: async (i) => {
-      const captured = await applyOperatorResultIfUnchanged(db, seen[i]!, { providerState: 'OK', providerTxnStatus: '200', providerTxId: `TX-${i}`, failureReason: null }, 'operator-result:callback');
-      const job = captured && captured !== 'changed' ? captured.outbox.find((r) => r.topic === 'webhook-deliveries') : undefined;
-      if (!job) throw new Error('not captured');
-      events[i] = { eventId: (job.payload as { event_id: string }).event_id, outboxId: job.id };
-    } },
-    { name: 'system: claim the webhook (dispatcher)', one: (i) => claimDueDelivery(db, events[i]!.eventId, new Date(Date.now() + 1000), new Date(Date.now() + 15_000)) },
-    { name: 'system: record the attempt (dispatcher)', one: (i) => {
-      const now = new Date();
-      return recordDeliveryOutcome(db, {
-        eventId: events[i]!.eventId, outboxId: events[i]!.outboxId,
-        attempt: { attemptNo: 1, targetUrl: 'https://merchant.example/hooks', statusCode: 200, latencyMs: 5, error: null, errorDetail: null, attemptedAt: now, finishedAt: now },
-        outcome: { kind: 'delivered' },
-      });
-    } },
+    {
+      name: 'system: create (gateway)',
+      one: async (i) => {
+        const created = await createCashin(
+          db,
+          cashinInput(merchantId, `order-${i}`, { requestFingerprint: `fp-${i}` }),
+        );
+        if (created.kind !== 'created') throw new Error('not created');
+        ids[i] = created.transaction.id;
+        outboxIds[i] = created.outbox[0]!.id;
+      },
+    },
+    {
+      name: 'system: move to INITIATED (bridge)',
+      one: (i) =>
+        moveNow(db, {
+          transactionId: ids[i]!,
+          to: 'INITIATED',
+          from: ['CREATED'],
+          ofType: 'CASHIN',
+          cause: 'operator-request',
+        }),
+    },
+    {
+      name: 'system: move to PENDING (bridge)',
+      one: async (i) => {
+        const moved = await moveNow(
+          db,
+          {
+            transactionId: ids[i]!,
+            to: 'PENDING',
+            ofType: 'CASHIN',
+            cause: 'operator-ack',
+            patch: { providerState: 'PENDING', expiresAt: new Date(Date.now() + 300_000) },
+          },
+          { completesOutbox: outboxIds[i]! },
+        );
+        seen[i] = moved!.seen;
+      },
+    },
+    {
+      name: 'system: capture (bridge)',
+      one: async (i) => {
+        const captured = await applyOperatorResultIfUnchanged(
+          db,
+          seen[i]!,
+          { providerState: 'OK', providerTxnStatus: '200', providerTxId: `TX-${i}`, failureReason: null },
+          'operator-result:callback',
+        );
+        const job =
+          captured && captured !== 'changed'
+            ? captured.outbox.find((r) => r.topic === 'webhook-deliveries')
+            : undefined;
+        if (!job) throw new Error('not captured');
+        events[i] = { eventId: (job.payload as { event_id: string }).event_id, outboxId: job.id };
+      },
+    },
+    {
+      name: 'system: claim the webhook (dispatcher)',
+      one: (i) => claimDueDelivery(db, events[i]!.eventId, new Date(Date.now() + 1000), new Date(Date.now() + 15_000)),
+    },
+    {
+      name: 'system: record the attempt (dispatcher)',
+      one: (i) => {
+        const now = new Date();
+        return recordDeliveryOutcome(db, {
+          eventId: events[i]!.eventId,
+          outboxId: events[i]!.outboxId,
+          attempt: {
+            attemptNo: 1,
+            targetUrl: 'https://merchant.example/hooks',
+            statusCode: 200,
+            latencyMs: 5,
+            error: null,
+            errorDetail: null,
+            attemptedAt: now,
+            finishedAt: now,
+          },
+          outcome: { kind: 'delivered' },
+        });
+      },
+    },
   ]);
 
   const pool = new pg.Pool({ connectionString: fixture.database.url, max: 1 });
@@ -96,9 +158,22 @@ try {
     const flowIds = Array.from({ length: n + BATCH }, () => randomUUID());
     const eventIds = Array.from({ length: n + BATCH }, () => randomUUID());
     await runBatches([
-      { name: 'flow ceiling: insert', one: (i) => insertCashin(pool, { id: flowIds[i]!, merchantOrderId: `order-${i}`, amount: 1000, msisdn: '+2250707000001', notifyUrl: 'https://merchant.example/hooks' }) },
+      {
+        name: 'flow ceiling: insert',
+        one: (i) =>
+          insertCashin(pool, {
+            id: flowIds[i]!,
+            merchantOrderId: `order-${i}`,
+            amount: 1000,
+            msisdn: '+2250707000001',
+            notifyUrl: 'https://merchant.example/hooks',
+          }),
+      },
       { name: 'flow ceiling: mark PENDING', one: (i) => markPending(pool, flowIds[i]!) },
-      { name: 'flow ceiling: capture (5 round trips)', one: (i) => capture(pool, flowIds[i]!, `TX-${i}`, eventIds[i]!, (row) => ({ ...row })) },
+      {
+        name: 'flow ceiling: capture (5 round trips)',
+        one: (i) => capture(pool, flowIds[i]!, `TX-${i}`, eventIds[i]!, (row) => ({ ...row })),
+      },
       { name: 'flow ceiling: record the attempt', one: (i) => recordAttempt(pool, eventIds[i]!, 200, 5) },
     ]);
   } finally {
@@ -108,10 +183,25 @@ try {
   await fixture.close();
 }
 
-const rows = [...costs].map(([step, c]) => ({ step, postgresMs: (c.postgresS * 1000) / c.calls, clientMs: c.clientUs / 1000 / c.calls, wallMs: c.wallMs / c.calls }));
-const total = (prefix: string) => rows.filter((r) => r.step.startsWith(prefix)).reduce((sum, r) => ({ p: sum.p + r.postgresMs, c: sum.c + r.clientMs }), { p: 0, c: 0 });
+const rows = [...costs].map(([step, c]) => ({
+  step,
+  postgresMs: (c.postgresS * 1000) / c.calls,
+  clientMs: c.clientUs / 1000 / c.calls,
+  wallMs: c.wallMs / c.calls,
+}));
+const total = (prefix: string) =>
+  rows
+    .filter((r) => r.step.startsWith(prefix))
+    .reduce((sum, r) => ({ p: sum.p + r.postgresMs, c: sum.c + r.clientMs }), { p: 0, c: 0 });
 console.log(`${n} cash-ins per step (batches of ${BATCH}, the first not counted), one connection, ms per call:`);
-console.table(rows.map((r) => ({ step: r.step, 'postgres CPU': r.postgresMs.toFixed(3), 'client CPU': r.clientMs.toFixed(3), wall: r.wallMs.toFixed(3) })));
+console.table(
+  rows.map((r) => ({
+    step: r.step,
+    'postgres CPU': r.postgresMs.toFixed(3),
+    'client CPU': r.clientMs.toFixed(3),
+    wall: r.wallMs.toFixed(3),
+  })),
+);
 for (const prefix of ['system', 'flow ceiling']) {
   const t = total(prefix);
   console.log(`${prefix}: postgres ${t.p.toFixed(2)} ms, client ${t.c.toFixed(2)} ms per cash-in`);

@@ -22,17 +22,25 @@ const THRESHOLD = 100_000;
 beforeAll(async () => {
   sys = await startChaosSystem({
     suite: 'cashout-faults',
-    env: { gateway: {
-      DISBURSEMENT_ENABLED: 'true', CASHOUT_APPROVAL_THRESHOLD: String(THRESHOLD),
-      CASHOUT_MERCHANT_DAILY_APPROVAL_TOTAL: '1000000000000', CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL: '1000000000000',
-    } },
+    env: {
+      gateway: {
+        DISBURSEMENT_ENABLED: 'true',
+        CASHOUT_APPROVAL_THRESHOLD: String(THRESHOLD),
+        CASHOUT_MERCHANT_DAILY_APPROVAL_TOTAL: '1000000000000',
+        CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL: '1000000000000',
+      },
+    },
   });
   approver = await Approver.create(sys);
   // The float every cash-out is reserved from: captured cash-ins (numbers ending 01 pay).
   await runLoad(sys.api, { prefix: 'fund', count: 4, concurrency: 4, suffixes: ['01'], amount: () => 1_000_000 });
   // settle() would let them be PENDING still (inside their window): the float is there once they are SUCCESS.
-  await waitFor(async () => (await sys.db.transaction.count({ where: { merchantOrderId: { startsWith: 'fund-' }, status: 'SUCCESS' } })) === 4 || undefined,
-    { what: 'the funding cash-ins captured', timeoutMs: 60_000 });
+  await waitFor(
+    async () =>
+      (await sys.db.transaction.count({ where: { merchantOrderId: { startsWith: 'fund-' }, status: 'SUCCESS' } })) ===
+        4 || undefined,
+    { what: 'the funding cash-ins captured', timeoutMs: 60_000 },
+  );
 });
 afterAll(async () => {
   await sys?.stop();
@@ -40,7 +48,11 @@ afterAll(async () => {
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A load's failure, kept until awaited (an unawaited rejection would end the run). */
-const outcome = (p: Promise<unknown>) => p.then(() => null, (err: unknown) => err);
+const outcome = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (err: unknown) => err,
+  );
 
 it('kill -9 of every bridge while payouts are at the operator: each cash-out paid at most once, none stuck, reservations released or paid', async () => {
   // A slow operator: each payout is at the operator for a while, and the simulator still pays one whose
@@ -48,14 +60,22 @@ it('kill -9 of every bridge while payouts are at the operator: each cash-out pai
   await sys.simulator.setFaults({ latency_ms: 1200 });
   const approvals: Promise<Decision>[] = [];
   const cashouts = runCashouts(sys.api, {
-    prefix: 'kill', count: 24, concurrency: 6,
+    prefix: 'kill',
+    count: 24,
+    concurrency: 6,
     // Every fourth waits for the approver, who approves it while the faults happen.
     amount: (i) => (i % 4 === 3 ? THRESHOLD + i * 1000 : 5_000 + i * 500),
     // 11 and 12: the operator refuses the payout and the reservation must come back.
     suffixes: ['01', '03', '11', '01', '07', '12'],
     onAwaiting: (c) => approvals.push(delay(200).then(() => approver.approve(c.id))),
   });
-  const cashins = runLoad(sys.api, { prefix: 'kill-in', count: 12, concurrency: 2, suffixes: ['01', '02', '01', '05'], refundEvery: 4 });
+  const cashins = runLoad(sys.api, {
+    prefix: 'kill-in',
+    count: 12,
+    concurrency: 2,
+    suffixes: ['01', '02', '01', '05'],
+    refundEvery: 4,
+  });
   const failed = [outcome(cashouts), outcome(cashins)];
 
   // Twice, so payouts that approvals sent after the first restart are cut too. A kill must catch a payout
@@ -69,7 +89,11 @@ it('kill -9 of every bridge while payouts are at the operator: each cash-out pai
       let cut: { id: string; providerReference: string }[] = [];
       for (let tries = 0; tries < 3 && cut.length === 0; tries++) {
         await Promise.all(bridges.map((b) => b.start()));
-        await waitFor(async () => (await sentAndHeld()).length > 0 || undefined, { what: 'payouts in flight', timeoutMs: 60_000, intervalMs: 20 });
+        await waitFor(async () => (await sentAndHeld()).length > 0 || undefined, {
+          what: 'payouts in flight',
+          timeoutMs: 60_000,
+          intervalMs: 20,
+        });
         // A moment for the request to be at the operator (it answers after 1.2 s): not a condition of the checks.
         await delay(300);
         await Promise.all(bridges.map((b) => b.kill()));
@@ -92,9 +116,9 @@ it('kill -9 of every bridge while payouts are at the operator: each cash-out pai
   await settle(sys);
 
   expect([
-    ...await violations(sys),
-    ...await decisionViolations(sys, report.cashouts, approver),
-    ...await merchantBalanceViolations(sys),
+    ...(await violations(sys)),
+    ...(await decisionViolations(sys, report.cashouts, approver)),
+    ...(await merchantBalanceViolations(sys)),
   ]).toEqual([]);
   expect(cuts.map((c) => c.length > 0)).toEqual([true, true]);
   expect(report.cashouts).toHaveLength(24);
@@ -102,24 +126,42 @@ it('kill -9 of every bridge while payouts are at the operator: each cash-out pai
   expect(approvals).toHaveLength(6);
   // What the kills caught: payouts the operator decided while no bridge ran, which the restarted bridge
   // could only learn by asking again with the same reference.
-  const caught = await sys.db.transaction.findMany({ where: { id: { in: cuts.flat().map((c) => c.id) } }, select: { status: true } });
-  console.info(`cashout-faults kill: ${cuts.map((c) => c.length).join('+')} payouts cut in flight, ${paidWhileDown} decided by the operator while the bridge was down; now ${JSON.stringify(tally(caught.map((t) => t.status)))}`);
+  const caught = await sys.db.transaction.findMany({
+    where: { id: { in: cuts.flat().map((c) => c.id) } },
+    select: { status: true },
+  });
+  console.info(
+    `cashout-faults kill: ${cuts.map((c) => c.length).join('+')} payouts cut in flight, ${paidWhileDown} decided by the operator while the bridge was down; now ${JSON.stringify(tally(caught.map((t) => t.status)))}`,
+  );
 });
 
 it('FLUSHALL with cash-outs awaiting approval, then approved (one rejected, one left waiting): each approved one paid once, the rejected one released', async () => {
   await sys.simulator.setFaults({ latency_ms: 300 });
   const waiting: AcceptedCashout[] = [];
-  const cashins = runLoad(sys.api, { prefix: 'flush-in', count: 12, concurrency: 2, suffixes: ['01', '02', '06', '01'], refundEvery: 3 });
+  const cashins = runLoad(sys.api, {
+    prefix: 'flush-in',
+    count: 12,
+    concurrency: 2,
+    suffixes: ['01', '02', '06', '01'],
+    refundEvery: 3,
+  });
   const cashinsFailed = outcome(cashins);
   const report = await runCashouts(sys.api, {
-    prefix: 'flush', count: 16, concurrency: 4,
+    prefix: 'flush',
+    count: 16,
+    concurrency: 4,
     // Every other one waits for the approver; some of those go to numbers whose payout the operator refuses (11).
     amount: (i) => (i % 2 === 0 ? THRESHOLD + i * 1000 : 4_000 + i * 300),
     suffixes: ['01', '01', '11', '05', '01'],
     onAwaiting: (c) => waiting.push(c),
   });
   expect(waiting).toHaveLength(8);
-  const [approvedBefore, rejected, untouched, ...approvedAfter] = waiting as [AcceptedCashout, AcceptedCashout, AcceptedCashout, ...AcceptedCashout[]];
+  const [approvedBefore, rejected, untouched, ...approvedAfter] = waiting as [
+    AcceptedCashout,
+    AcceptedCashout,
+    AcceptedCashout,
+    ...AcceptedCashout[],
+  ];
 
   // One approved just before: its operator request is an outbox row on its way to Redis, or a job in it, when Redis is emptied.
   expect(await approver.approve(approvedBefore.id)).toBe('decided');
@@ -141,22 +183,32 @@ it('FLUSHALL with cash-outs awaiting approval, then approved (one rejected, one 
 
   expect([
     ...resent,
-    ...await violations(sys),
-    ...await decisionViolations(sys, report.cashouts, approver),
-    ...await merchantBalanceViolations(sys),
+    ...(await violations(sys)),
+    ...(await decisionViolations(sys, report.cashouts, approver)),
+    ...(await merchantBalanceViolations(sys)),
   ]).toEqual([]);
   expect(report.cashouts).toHaveLength(16);
   expect((report.statuses['500'] ?? 0) + (resendStatuses['500'] ?? 0)).toBe(0);
-  expect(await sys.db.transaction.findUnique({ where: { id: untouched.id }, select: { status: true } })).toEqual({ status: 'AWAITING_APPROVAL' });
-  const decided = await sys.db.transaction.findMany({ where: { id: { in: [approvedBefore, ...approvedAfter].map((c) => c.id) } }, select: { status: true, failureCode: true } });
-  console.info(`cashout-faults flush: approved ${decided.length}, now ${JSON.stringify(tally(decided.map((t) => `${t.status}${t.failureCode ? `/${t.failureCode}` : ''}`)))}`);
+  expect(await sys.db.transaction.findUnique({ where: { id: untouched.id }, select: { status: true } })).toEqual({
+    status: 'AWAITING_APPROVAL',
+  });
+  const decided = await sys.db.transaction.findMany({
+    where: { id: { in: [approvedBefore, ...approvedAfter].map((c) => c.id) } },
+    select: { status: true, failureCode: true },
+  });
+  console.info(
+    `cashout-faults flush: approved ${decided.length}, now ${JSON.stringify(tally(decided.map((t) => `${t.status}${t.failureCode ? `/${t.failureCode}` : ''}`)))}`,
+  );
 });
 
 /** Cash-outs sent to the operator (INITIATED) whose payout job a bridge holds right now. */
 async function sentAndHeld(): Promise<{ id: string; providerReference: string }[]> {
   const ids = (await sys.redis.activePayloads('cashout-requests')).map((p) => String(p.transaction_id));
   if (ids.length === 0) return [];
-  return sys.db.transaction.findMany({ where: { id: { in: ids }, status: 'INITIATED' }, select: { id: true, providerReference: true } });
+  return sys.db.transaction.findMany({
+    where: { id: { in: ids }, status: 'INITIATED' },
+    select: { id: true, providerReference: true },
+  });
 }
 
 function tally(values: string[]): Record<string, number> {

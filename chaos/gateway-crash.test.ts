@@ -27,19 +27,33 @@ afterAll(async () => {
 });
 
 it('a cash-in committed by a gateway killed before publishing is pushed once, and the retried request replays it', async () => {
-  const load = runLoad(sys.api, { prefix: 'gw-load', count: 40, concurrency: 6, suffixes: ['01', '02', '01', '05'], refundEvery: 4 });
-  const loadOutcome = load.then(() => null, (err: unknown) => err);
+  const load = runLoad(sys.api, {
+    prefix: 'gw-load',
+    count: 40,
+    concurrency: 6,
+    suffixes: ['01', '02', '01', '05'],
+    refundEvery: 4,
+  });
+  const loadOutcome = load.then(
+    () => null,
+    (err: unknown) => err,
+  );
   await new Promise((r) => setTimeout(r, 500));
 
   const body = { merchant_order_id: 'crash-1', amount: 7300, customer_msisdn: '+2250707000001' };
-  const cut = await sys.api('POST', '/api/v1/payments/cashin', body).then((r) => r.status, (err: Error) => err.name);
+  const cut = await sys.api('POST', '/api/v1/payments/cashin', body).then(
+    (r) => r.status,
+    (err: Error) => err.name,
+  );
   expect(cut).toBe('TypeError'); // fetch: the connection was cut, no answer
   expect(await sys.services.gateway.exit(5000)).toBe('SIGKILL');
 
   // What the crash left: the transaction and its outbox row committed, no job in Redis.
   const t = await sys.db.transaction.findFirstOrThrow({ where: { merchantOrderId: 'crash-1' } });
   expect(t.status).toBe('CREATED');
-  const row = await sys.db.outbox.findFirstOrThrow({ where: { topic: 'operator-requests', payload: { path: ['transaction_id'], equals: t.id } } });
+  const row = await sys.db.outbox.findFirstOrThrow({
+    where: { topic: 'operator-requests', payload: { path: ['transaction_id'], equals: t.id } },
+  });
   expect(row.completedAt).toBeNull();
   expect(await sys.redis.jobExists('operator-requests', `${row.id}_0`)).toBe(false);
 
@@ -54,7 +68,10 @@ it('a cash-in committed by a gateway killed before publishing is pushed once, an
   const report = await load;
   await settle(sys);
   // Settled counts a PENDING the customer has not answered yet; the 01 number confirms a moment later.
-  await waitFor(async () => (await sys.db.transaction.findUniqueOrThrow({ where: { id: t.id } })).status === 'SUCCESS', { what: 'crash-1 SUCCESS', timeoutMs: 30_000 });
+  await waitFor(
+    async () => (await sys.db.transaction.findUniqueOrThrow({ where: { id: t.id } })).status === 'SUCCESS',
+    { what: 'crash-1 SUCCESS', timeoutMs: 30_000 },
+  );
   await settle(sys);
   expect((await sys.db.outbox.findUniqueOrThrow({ where: { id: row.id } })).completedAt).toBeInstanceOf(Date);
   expect(await sys.db.transaction.count({ where: { merchantOrderId: 'crash-1' } })).toBe(1);

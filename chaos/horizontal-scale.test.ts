@@ -30,7 +30,11 @@ beforeAll(async () => {
   // endpoint's deliveries exactly once. The dispatchers get 5 s (merchant-endpoint-faults proves the
   // timeout and its retries).
   sys = await startChaosSystem({
-    suite: 'horizontal-scale', replicas: REPLICAS, confirmationTimeoutS: 3, lateConfirmDelayMs: 6000, webhookTimeoutMs: 5000,
+    suite: 'horizontal-scale',
+    replicas: REPLICAS,
+    confirmationTimeoutS: 3,
+    lateConfirmDelayMs: 6000,
+    webhookTimeoutMs: 5000,
     env: { gateway: { DB_STATEMENT_TIMEOUT_MS: '5000', DB_LOCK_TIMEOUT_MS: '2500' } },
   });
 }, 240_000);
@@ -45,15 +49,27 @@ const SUFFIXES = ['01', '02', '01', '06', '05', '01', '10', '03', '09', '01'];
 
 it('two instances of each service: every cash-in processed once, and every instance did its share', async () => {
   const report = await runLoad(roundRobin(sys.apis), {
-    prefix: 'scale', count: Infinity, forMs: 12_000, concurrency: 30, suffixes: SUFFIXES, refundEvery: 2,
+    prefix: 'scale',
+    count: Infinity,
+    forMs: 12_000,
+    concurrency: 30,
+    suffixes: SUFFIXES,
+    refundEvery: 2,
   });
   // settle() takes an EXPIRED cash-in the operator has not confirmed as settled; the late ones (09) will be.
-  await waitFor(async () => (await sys.db.transaction.count({ where: { msisdn: { endsWith: '09' }, status: { notIn: ['SUCCESS', 'REVERSED'] } } })) === 0,
-    { what: 'every late confirmation applied', timeoutMs: 120_000, intervalMs: 250 });
+  await waitFor(
+    async () =>
+      (await sys.db.transaction.count({
+        where: { msisdn: { endsWith: '09' }, status: { notIn: ['SUCCESS', 'REVERSED'] } },
+      })) === 0,
+    { what: 'every late confirmation applied', timeoutMs: 120_000, intervalMs: 250 },
+  );
   await settle(sys);
 
   const work = await workByInstance(sys);
-  console.log(`horizontal scale: ${report.transactionIds.length} cash-ins, answers ${JSON.stringify(report.statuses)}\n${workTable(work)}`);
+  console.log(
+    `horizontal scale: ${report.transactionIds.length} cash-ins, answers ${JSON.stringify(report.statuses)}\n${workTable(work)}`,
+  );
   // Every instance answered every request it was sent, and none with a 5xx: deadlocks and serialization
   // failures are retried inside the service, and nothing here is slow enough for a 503.
   expect(report.statuses.network ?? 0).toBe(0);

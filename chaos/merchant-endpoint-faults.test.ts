@@ -24,15 +24,31 @@ afterAll(async () => {
 });
 
 it('an endpoint failing, hanging, too slow, gone (410), then slow but in time, then healthy: every event delivered, same event_id on every attempt', async () => {
-  const load = runLoad(sys.api, { prefix: 'hooks', count: 30, concurrency: 6, suffixes: ['01', '02', '05', '01'], refundEvery: 4 });
-  const outcome = load.then(() => null, (err: unknown) => err);
+  const load = runLoad(sys.api, {
+    prefix: 'hooks',
+    count: 30,
+    concurrency: 6,
+    suffixes: ['01', '02', '05', '01'],
+    refundEvery: 4,
+  });
+  const outcome = load.then(
+    () => null,
+    (err: unknown) => err,
+  );
   const phases = [
-    { kind: 'status', code: 500 }, { kind: 'hang' }, { kind: 'slow', delayMs: 1500 }, { kind: 'status', code: 410 }, { kind: 'slow', delayMs: 300 },
+    { kind: 'status', code: 500 },
+    { kind: 'hang' },
+    { kind: 'slow', delayMs: 1500 },
+    { kind: 'status', code: 410 },
+    { kind: 'slow', delayMs: 300 },
   ] as const;
   for (const mode of phases) {
     sys.receiver.setMode(mode);
     // Until the endpoint has answered two deliveries that way.
-    await waitFor(() => sys.receiver.deliveries.filter((d) => d.mode === mode).length >= 2, { what: `deliveries met by ${JSON.stringify(mode)}`, timeoutMs: 30_000 });
+    await waitFor(() => sys.receiver.deliveries.filter((d) => d.mode === mode).length >= 2, {
+      what: `deliveries met by ${JSON.stringify(mode)}`,
+      timeoutMs: 30_000,
+    });
   }
   sys.receiver.setMode({ kind: 'ok' });
   expect(await outcome).toBeNull();
@@ -42,10 +58,13 @@ it('an endpoint failing, hanging, too slow, gone (410), then slow but in time, t
   // Each kind of failure was met and recorded as what it was.
   const attempts = await sys.db.webhookAttempt.findMany({ where: { success: false } });
   expect(new Set(attempts.map((a) => a.statusCode))).toEqual(new Set([500, 410, null]));
-  expect(attempts.filter((a) => a.statusCode === null).every((a) => /timeout after 800 ms/.test(a.error ?? ''))).toBe(true);
+  expect(attempts.filter((a) => a.statusCode === null).every((a) => /timeout after 800 ms/.test(a.error ?? ''))).toBe(
+    true,
+  );
   // The endpoint saw events more than once (a timed-out attempt still arrived), always with one event_id.
   const perEvent = new Map<string, number>();
-  for (const d of sys.receiver.deliveries) perEvent.set(String(d.body.event_id), (perEvent.get(String(d.body.event_id)) ?? 0) + 1);
+  for (const d of sys.receiver.deliveries)
+    perEvent.set(String(d.body.event_id), (perEvent.get(String(d.body.event_id)) ?? 0) + 1);
   expect(Math.max(...perEvent.values())).toBeGreaterThan(1);
 });
 
@@ -54,18 +73,28 @@ it('an endpoint gone (410) for good: each event is abandoned after exactly 7 att
   gone.setMode({ kind: 'status', code: 410 });
   const ids: string[] = [];
   for (let i = 0; i < 3; i++) {
-    const res = await sys.api('POST', '/api/v1/payments/cashin', { merchant_order_id: `gone-${i}`, amount: 2000, customer_msisdn: '+2250707000001', notify_url: gone.url });
+    const res = await sys.api('POST', '/api/v1/payments/cashin', {
+      merchant_order_id: `gone-${i}`,
+      amount: 2000,
+      customer_msisdn: '+2250707000001',
+      notify_url: gone.url,
+    });
     expect(res.status).toBe(202);
     ids.push(res.body.data.transaction_id as string);
   }
-  const abandoned = await waitFor(async () => {
-    const events = await sys.db.webhookEvent.findMany({ where: { transactionId: { in: ids } } });
-    return events.length === ids.length && events.every((e) => e.status === 'ABANDONED') ? events : undefined;
-  }, { what: 'every event to the gone endpoint abandoned', timeoutMs: 60_000 });
+  const abandoned = await waitFor(
+    async () => {
+      const events = await sys.db.webhookEvent.findMany({ where: { transactionId: { in: ids } } });
+      return events.length === ids.length && events.every((e) => e.status === 'ABANDONED') ? events : undefined;
+    },
+    { what: 'every event to the gone endpoint abandoned', timeoutMs: 60_000 },
+  );
 
   for (const e of abandoned) {
     const tries = await sys.db.webhookAttempt.findMany({ where: { eventId: e.id }, orderBy: { attemptNo: 'asc' } });
-    expect(tries.map((a) => [a.attemptNo, a.statusCode, a.success])).toEqual(Array.from({ length: ATTEMPTS }, (_, i) => [i + 1, 410, false]));
+    expect(tries.map((a) => [a.attemptNo, a.statusCode, a.success])).toEqual(
+      Array.from({ length: ATTEMPTS }, (_, i) => [i + 1, 410, false]),
+    );
     expect(gone.deliveries.filter((d) => d.body.event_id === e.id)).toHaveLength(ATTEMPTS);
   }
 
@@ -75,7 +104,10 @@ it('an endpoint gone (410) for good: each event is abandoned after exactly 7 att
   await settle(sys);
   expect(await violations(sys)).toEqual([]);
   for (const e of abandoned) {
-    expect(await sys.db.webhookEvent.findUniqueOrThrow({ where: { id: e.id } })).toMatchObject({ status: 'DELIVERED', attemptCount: ATTEMPTS + 1 });
+    expect(await sys.db.webhookEvent.findUniqueOrThrow({ where: { id: e.id } })).toMatchObject({
+      status: 'DELIVERED',
+      attemptCount: ATTEMPTS + 1,
+    });
   }
 });
 

@@ -14,7 +14,10 @@ const CONFIRMATION_TIMEOUT_S = 10;
 
 beforeAll(async () => {
   sys = await startChaosSystem({
-    suite: 'operator-faults', confirmationTimeoutS: CONFIRMATION_TIMEOUT_S, statusPollS: '1,3', operatorTimeoutMs: 1000,
+    suite: 'operator-faults',
+    confirmationTimeoutS: CONFIRMATION_TIMEOUT_S,
+    statusPollS: '1,3',
+    operatorTimeoutMs: 1000,
   });
 });
 afterAll(async () => {
@@ -30,7 +33,10 @@ const SUFFIXES = ['01', '02', '01', '05', '01', '10'];
 async function loadUnder(prefix: string, faults: SimulatorFaults, faultMs: number): Promise<LoadReport> {
   await sys.simulator.setFaults(faults);
   const load = runLoad(sys.api, { prefix, count: 24, concurrency: 6, suffixes: SUFFIXES, refundEvery: 3 });
-  const outcome = load.then(() => null, (err: unknown) => err);
+  const outcome = load.then(
+    () => null,
+    (err: unknown) => err,
+  );
   await new Promise((r) => setTimeout(r, faultMs));
   await sys.simulator.resetFaults();
   expect(await outcome).toBeNull();
@@ -48,7 +54,9 @@ it('slow: every call beyond our timeout for longer than all push attempts; pushe
   // them (about 12 s): the first cash-ins end their push job without any answer at all.
   // Callbacks lost as well, or a result would overtake the retries.
   await loadUnder('slow', { latency_ms: 1500, callbacks: 'drop' }, 13_000);
-  const unknown = await sys.db.transactionEvent.count({ where: { transaction: ours('slow'), cause: 'push-timeout:outcome-unknown' } });
+  const unknown = await sys.db.transactionEvent.count({
+    where: { transaction: ours('slow'), cause: 'push-timeout:outcome-unknown' },
+  });
   expect(unknown).toBeGreaterThan(0);
   // The operator registered every one of those pushes late: none may be FAILED, each is what the customer did.
   expect(await sys.db.transaction.count({ where: { ...ours('slow'), failureCode: 'OPERATOR_UNAVAILABLE' } })).toBe(0);
@@ -56,7 +64,9 @@ it('slow: every call beyond our timeout for longer than all push attempts; pushe
 
 it('failing with 503 for a while: pushes, status queries and refunds are retried and complete', async () => {
   await loadUnder('http503', { fail_with_5xx: true }, 2500);
-  expect(await sys.db.transaction.count({ where: { ...ours('http503'), status: { in: ['SUCCESS', 'REVERSED'] } } })).toBeGreaterThan(0);
+  expect(
+    await sys.db.transaction.count({ where: { ...ours('http503'), status: { in: ['SUCCESS', 'REVERSED'] } } }),
+  ).toBeGreaterThan(0);
 });
 
 it('unreachable (connections reset) for a while: nothing is decided on a guess', async () => {
@@ -65,7 +75,10 @@ it('unreachable (connections reset) for a while: nothing is decided on a guess',
 
 it('frozen (SIGSTOP, every call hangs) for a while, then thawed', async () => {
   const report = runLoad(sys.api, { prefix: 'frozen', count: 24, concurrency: 6, suffixes: SUFFIXES, refundEvery: 3 });
-  const outcome = report.then(() => null, (err: unknown) => err);
+  const outcome = report.then(
+    () => null,
+    (err: unknown) => err,
+  );
   await new Promise((r) => setTimeout(r, 300));
   sys.services.simulator.pause(true);
   await new Promise((r) => setTimeout(r, 3000));
@@ -78,7 +91,11 @@ it('frozen (SIGSTOP, every call hangs) for a while, then thawed', async () => {
 it('every callback sent 5 times at once: applied once', async () => {
   await loadUnder('repeat', { callbacks: 'repeat', callback_repeat: 5 }, 4000);
   // Each decided transaction moved to its result once.
-  const moves = await sys.db.transactionEvent.groupBy({ by: ['transactionId', 'toStatus'], _count: true, where: { transaction: ours('repeat') } });
+  const moves = await sys.db.transactionEvent.groupBy({
+    by: ['transactionId', 'toStatus'],
+    _count: true,
+    where: { transaction: ours('repeat') },
+  });
   expect(moves.filter((m) => m._count > 1)).toEqual([]);
 });
 

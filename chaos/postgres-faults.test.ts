@@ -56,8 +56,10 @@ it('every connection of the services terminated at once, in the middle of transa
       // Once when a transaction is open, then twice more as the pools reconnect.
       for (let shot = 0; shot < 3; shot++) {
         if (shot > 0) await sleep(700);
-        await waitFor(async () => (await postgres.terminateAll(sys.database.name, { onlyMidTransaction: true })).terminated > 0,
-          { what: 'a transaction open to cut', timeoutMs: 30_000, intervalMs: 5 });
+        await waitFor(
+          async () => (await postgres.terminateAll(sys.database.name, { onlyMidTransaction: true })).terminated > 0,
+          { what: 'a transaction open to cut', timeoutMs: 30_000, intervalMs: 5 },
+        );
       }
       return async () => undefined;
     },
@@ -71,8 +73,11 @@ it("one merchant's balance rows locked for longer than any request may wait: its
     async inject() {
       // The rows ledger_post updates (…_ledger_post_function/migration.sql): every posting of the merchant
       // (refund accepted, cash-in credited) waits on them.
-      const lock = await postgres.holdInTransaction(sys.database.name,
-        'SELECT id FROM ledger_accounts WHERE merchant_id = $1 FOR UPDATE', [sys.merchant.id]);
+      const lock = await postgres.holdInTransaction(
+        sys.database.name,
+        'SELECT id FROM ledger_accounts WHERE merchant_id = $1 FOR UPDATE',
+        [sys.merchant.id],
+      );
       expect(lock.rows.length).toBeGreaterThan(0);
       return () => lock.release();
     },
@@ -108,7 +113,10 @@ async function underFault(prefix: string, fault: Fault): Promise<void> {
   const answers: Answer[] = [];
   const api = recording(answers);
   const load = runLoad(api, { prefix, count: LOAD, concurrency: 4, suffixes: SUFFIXES, refundEvery: REFUND_EVERY });
-  const loadOutcome = load.then(() => null, (err: unknown) => err);
+  const loadOutcome = load.then(
+    () => null,
+    (err: unknown) => err,
+  );
   const targets = await warmedUp(prefix);
 
   let faulty = true;
@@ -167,7 +175,14 @@ function recording(answers: Answer[]): Api {
     try {
       const res = await call(method, path, body, opts);
       const code = (res.body as { error?: { code?: string } } | null)?.error?.code;
-      answers.push({ what, startedAt, ms: Date.now() - startedAt, status: res.status, code, retryAfter: res.headers.get('retry-after') });
+      answers.push({
+        what,
+        startedAt,
+        ms: Date.now() - startedAt,
+        status: res.status,
+        code,
+        retryAfter: res.headers.get('retry-after'),
+      });
       return res;
     } catch (err) {
       answers.push({ what, startedAt, ms: Date.now() - startedAt, status: null, retryAfter: null });
@@ -182,16 +197,29 @@ function recording(answers: Answer[]): Api {
  * (half, then the rest) never meet a probe's.
  */
 async function warmedUp(prefix: string): Promise<{ statusOf: string; refundable: string[] }> {
-  const mine = Array.from({ length: LOAD }, (_, i) => i).filter((i) => i % REFUND_EVERY !== 0).map((i) => `${prefix}-${i}`);
-  const ids = await waitFor(async () => {
-    const done = await sys.db.transaction.findMany({ where: { merchantOrderId: { in: mine }, status: 'SUCCESS' }, select: { id: true } });
-    return done.length >= 3 ? done.map((t) => t.id) : undefined;
-  }, { what: `cash-ins of ${prefix} credited`, timeoutMs: 60_000, intervalMs: 50 });
+  const mine = Array.from({ length: LOAD }, (_, i) => i)
+    .filter((i) => i % REFUND_EVERY !== 0)
+    .map((i) => `${prefix}-${i}`);
+  const ids = await waitFor(
+    async () => {
+      const done = await sys.db.transaction.findMany({
+        where: { merchantOrderId: { in: mine }, status: 'SUCCESS' },
+        select: { id: true },
+      });
+      return done.length >= 3 ? done.map((t) => t.id) : undefined;
+    },
+    { what: `cash-ins of ${prefix} credited`, timeoutMs: 60_000, intervalMs: 50 },
+  );
   return { statusOf: ids[0]!, refundable: ids.slice(0, 3) };
 }
 
 /** A cash-in, a status read and a refund, each sent again 100 ms after its answer while `faulty()`. */
-async function probe(api: Api, prefix: string, targets: { statusOf: string; refundable: string[] }, faulty: () => boolean): Promise<void> {
+async function probe(
+  api: Api,
+  prefix: string,
+  targets: { statusOf: string; refundable: string[] },
+  faulty: () => boolean,
+): Promise<void> {
   const loop = async (send: (n: number) => Promise<unknown>) => {
     for (let n = 0; faulty(); n++) {
       await send(n).catch(() => undefined);
@@ -199,10 +227,22 @@ async function probe(api: Api, prefix: string, targets: { statusOf: string; refu
     }
   };
   await Promise.all([
-    loop((n) => api('POST', '/api/v1/payments/cashin', { merchant_order_id: `${prefix}-probe-${n}`, amount: 1000, customer_msisdn: '+2250707000001' })),
+    loop((n) =>
+      api('POST', '/api/v1/payments/cashin', {
+        merchant_order_id: `${prefix}-probe-${n}`,
+        amount: 1000,
+        customer_msisdn: '+2250707000001',
+      }),
+    ),
     loop(() => api('GET', `/api/v1/payments/${targets.statusOf}`)),
-    loop((n) => api('POST', '/api/v1/refunds', { transaction_id: targets.refundable[n % targets.refundable.length], amount: 100, reason: `probe ${n}` },
-      { extraHeaders: { 'Idempotency-Key': `${prefix}-probe-r${n}` } })),
+    loop((n) =>
+      api(
+        'POST',
+        '/api/v1/refunds',
+        { transaction_id: targets.refundable[n % targets.refundable.length], amount: 100, reason: `probe ${n}` },
+        { extraHeaders: { 'Idempotency-Key': `${prefix}-probe-r${n}` } },
+      ),
+    ),
   ]);
 }
 
@@ -210,7 +250,9 @@ async function probe(api: Api, prefix: string, targets: { statusOf: string; refu
 async function readyAnswers(broken: () => boolean): Promise<(number | null)[]> {
   const seen: (number | null)[] = [];
   while (broken()) {
-    const res = await fetch(sys.services.gateway.spec.readyUrl, { signal: AbortSignal.timeout(5_000) }).catch(() => null);
+    const res = await fetch(sys.services.gateway.spec.readyUrl, { signal: AbortSignal.timeout(5_000) }).catch(
+      () => null,
+    );
     // An answer that came once the repair had started says nothing of the fault.
     if (broken()) seen.push(res?.status ?? null);
     await sleep(250);
@@ -221,7 +263,9 @@ async function readyAnswers(broken: () => boolean): Promise<(number | null)[]> {
 function readyProblems(seen: (number | null)[]): string[] {
   if (seen.length === 0) return ['/ready never asked while the database was down'];
   const bad = seen.filter((s) => s === 200 || s === null);
-  return bad.length === 0 ? [] : [`/ready answered ${JSON.stringify(seen)} while the database was down (200: ready; null: no answer in 5 s)`];
+  return bad.length === 0
+    ? []
+    : [`/ready answered ${JSON.stringify(seen)} while the database was down (200: ready; null: no answer in 5 s)`];
 }
 
 /**
@@ -231,7 +275,9 @@ function readyProblems(seen: (number | null)[]): string[] {
  * any, every answer seen during the fault.
  */
 function answerProblems(all: Answer[], during: Answer[]): string[] {
-  const honest = (a: Answer) => a.status !== null && (a.status < 500 || (a.status === 503 && a.code === 'SERVICE_UNAVAILABLE' && a.retryAfter !== null));
+  const honest = (a: Answer) =>
+    a.status !== null &&
+    (a.status < 500 || (a.status === 503 && a.code === 'SERVICE_UNAVAILABLE' && a.retryAfter !== null));
   const bad = all.filter((a) => !honest(a) || (a.ms > ANSWER_BOUND_MS && during.includes(a)));
   if (bad.length === 0) return [];
   const describe = (list: Answer[]) => {

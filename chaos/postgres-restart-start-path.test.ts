@@ -28,7 +28,15 @@ const CLIENTS = 8;
 /** The simulator takes this long to acknowledge a push: at any moment most clients wait for an acknowledgement. */
 const PUSH_LATENCY_MS = 1_500;
 
-interface Sent { order: string; sentAt: number; answeredAt: number; status: number; retryAfter: string | null; id: string | null; state: string | null }
+interface Sent {
+  order: string;
+  sentAt: number;
+  answeredAt: number;
+  status: number;
+  retryAfter: string | null;
+  id: string | null;
+  state: string | null;
+}
 
 let postgres: PrivatePostgres;
 let redis: PrivateRedis;
@@ -50,30 +58,67 @@ beforeAll(async () => {
   const port = distinctFreePorts();
   const ports: Record<string, number> = {};
   for (const name of [
-    'GATEWAY_PORT', 'BACKOFFICE_PORT', 'OPERATOR_BRIDGE_PORT', 'OPERATOR_SIMULATOR_PORT', 'WEBHOOK_INBOX_PORT', 'GATEWAY_INTERNAL_PORT',
-    'BACKOFFICE_INTERNAL_PORT', 'OPERATOR_BRIDGE_INTERNAL_PORT', 'WEBHOOK_DISPATCHER_PORT', 'EXPIRY_WORKER_PORT', 'REFUND_WORKER_PORT',
-    'MOCK_MTN_CI_PORT', 'MOCK_MTN_CM_PORT', 'MOCK_ORANGE_WEBPAY_PORT', 'MOCK_ORANGE_MP_PORT', 'MOCK_WAVE_PORT',
-  ]) ports[name] = await port();
+    'GATEWAY_PORT',
+    'BACKOFFICE_PORT',
+    'OPERATOR_BRIDGE_PORT',
+    'OPERATOR_SIMULATOR_PORT',
+    'WEBHOOK_INBOX_PORT',
+    'GATEWAY_INTERNAL_PORT',
+    'BACKOFFICE_INTERNAL_PORT',
+    'OPERATOR_BRIDGE_INTERNAL_PORT',
+    'WEBHOOK_DISPATCHER_PORT',
+    'EXPIRY_WORKER_PORT',
+    'REFUND_WORKER_PORT',
+    'MOCK_MTN_CI_PORT',
+    'MOCK_MTN_CM_PORT',
+    'MOCK_ORANGE_WEBPAY_PORT',
+    'MOCK_ORANGE_MP_PORT',
+    'MOCK_WAVE_PORT',
+  ])
+    ports[name] = await port();
   const sandboxToken = 'chaos-start-path-sandbox-token';
   // Only where it runs: the database, Redis, the ports, JSON logs. Everything else is pnpm start's.
   const env = {
-    PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '',
-    DATABASE_URL: postgres.url('mobilemoney'), REDIS_URL: redis.url, SIM_SANDBOX_TOKEN: sandboxToken, LOG_FORMAT: 'json', OPERATOR_RECORDS_DIR: recordsDir,
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    DATABASE_URL: postgres.url('mobilemoney'),
+    REDIS_URL: redis.url,
+    SIM_SANDBOX_TOKEN: sandboxToken,
+    LOG_FORMAT: 'json',
+    OPERATOR_RECORDS_DIR: recordsDir,
     ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
   };
-  system = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  system = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   process.once('exit', stopSystem);
-  const keep = (chunk: Buffer) => { output = (output + chunk.toString()).slice(-200_000); };
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-200_000);
+  };
   system.stdout!.on('data', keep);
   system.stderr!.on('data', keep);
   gatewayUrl = `http://127.0.0.1:${ports.GATEWAY_PORT}`;
   simulator = new SimulatorControl(`http://127.0.0.1:${ports.OPERATOR_SIMULATOR_PORT}`, sandboxToken);
-  const ready = (url: string) => fetch(url).then((r) => r.ok, () => false);
-  await waitFor(async () => {
-    if (system!.exitCode !== null) throw new Error(`pnpm start exited ${system!.exitCode}:\n${output.slice(-5000)}`);
-    return ((await ready(`http://127.0.0.1:${ports.GATEWAY_INTERNAL_PORT}/ready`)) && (await ready(`http://127.0.0.1:${ports.OPERATOR_BRIDGE_INTERNAL_PORT}/ready`))
-      && (await ready(`http://127.0.0.1:${ports.OPERATOR_SIMULATOR_PORT}/health`))) || undefined;
-  }, { what: 'the system started by scripts/start.ts', timeoutMs: 120_000, intervalMs: 250 });
+  const ready = (url: string) =>
+    fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
+  await waitFor(
+    async () => {
+      if (system!.exitCode !== null) throw new Error(`pnpm start exited ${system!.exitCode}:\n${output.slice(-5000)}`);
+      return (
+        ((await ready(`http://127.0.0.1:${ports.GATEWAY_INTERNAL_PORT}/ready`)) &&
+          (await ready(`http://127.0.0.1:${ports.OPERATOR_BRIDGE_INTERNAL_PORT}/ready`)) &&
+          (await ready(`http://127.0.0.1:${ports.OPERATOR_SIMULATOR_PORT}/health`))) ||
+        undefined
+      );
+    },
+    { what: 'the system started by scripts/start.ts', timeoutMs: 120_000, intervalMs: 250 },
+  );
   db = createDb({ databaseUrl: postgres.url('mobilemoney'), poolSize: 2 });
 }, 180_000);
 
@@ -102,23 +147,41 @@ it('stopped with -m immediate for 5 s under 8 clients: every request answered wi
       const order = `start-path-${c}-${n++}`;
       for (;;) {
         const sentAt = Date.now();
-        const res = await api('POST', '/api/v1/payments/cashin', { merchant_order_id: order, amount: 1000, customer_msisdn: '+2250707000001' });
+        const res = await api('POST', '/api/v1/payments/cashin', {
+          merchant_order_id: order,
+          amount: 1000,
+          customer_msisdn: '+2250707000001',
+        });
         const data = res.body?.data as { transaction_id?: string; status?: string } | undefined;
-        sent.push({ order, sentAt, answeredAt: Date.now(), status: res.status, retryAfter: res.headers.get('retry-after'), id: data?.transaction_id ?? null, state: data?.status ?? null });
+        sent.push({
+          order,
+          sentAt,
+          answeredAt: Date.now(),
+          status: res.status,
+          retryAfter: res.headers.get('retry-after'),
+          id: data?.transaction_id ?? null,
+          state: data?.status ?? null,
+        });
         if (res.status !== 503 && res.status !== 429) break;
         await new Promise((r) => setTimeout(r, 250));
       }
     }
   };
   const clients = Array.from({ length: CLIENTS }, (_, c) => client(c));
-  await waitFor(() => sent.filter((s) => s.status === 202).length >= 2 * CLIENTS || undefined, { what: 'cash-ins going through', timeoutMs: 30_000 });
+  await waitFor(() => sent.filter((s) => s.status === 202).length >= 2 * CLIENTS || undefined, {
+    what: 'cash-ins going through',
+    timeoutMs: 30_000,
+  });
   const stoppedAt = Date.now();
   await postgres.stopImmediate();
   // The fault lasts this long; nothing is waited on here.
   await new Promise((r) => setTimeout(r, DOWN_MS));
   await postgres.restart();
   const backAt = Date.now();
-  await waitFor(() => sent.filter((s) => s.sentAt > backAt && s.status === 202).length >= CLIENTS || undefined, { what: 'cash-ins accepted again', timeoutMs: 60_000 });
+  await waitFor(() => sent.filter((s) => s.sentAt > backAt && s.status === 202).length >= CLIENTS || undefined, {
+    what: 'cash-ins accepted again',
+    timeoutMs: 60_000,
+  });
   sending = false;
   await Promise.all(clients);
   await simulator.setFaults({});
@@ -129,20 +192,33 @@ it('stopped with -m immediate for 5 s under 8 clients: every request answered wi
   expect(sent.filter((s) => s.sentAt > stoppedAt && s.sentAt < backAt).length).toBeGreaterThan(0);
 
   const overlapping = sent.filter((s) => s.answeredAt > stoppedAt && s.sentAt < backAt);
-  const late = overlapping.filter((s) => s.answeredAt - Math.max(s.sentAt, stoppedAt) > ANSWER_BOUND_MS)
+  const late = overlapping
+    .filter((s) => s.answeredAt - Math.max(s.sentAt, stoppedAt) > ANSWER_BOUND_MS)
     .map((s) => ({ order: s.order, status: s.status, waitedMs: s.answeredAt - Math.max(s.sentAt, stoppedAt) }));
   expect(late).toEqual([]);
-  expect(sent.filter((s) => s.status >= 500 && s.status !== 503).map((s) => ({ order: s.order, status: s.status }))).toEqual([]);
+  expect(
+    sent.filter((s) => s.status >= 500 && s.status !== 503).map((s) => ({ order: s.order, status: s.status })),
+  ).toEqual([]);
   expect(sent.filter((s) => (s.status === 503 || s.status === 429) && !s.retryAfter).map((s) => s.order)).toEqual([]);
-  expect([...new Set(sent.map((s) => s.status))].filter((status) => ![200, 202, 429, 503].includes(status))).toEqual([]);
+  expect([...new Set(sent.map((s) => s.status))].filter((status) => ![200, 202, 429, 503].includes(status))).toEqual(
+    [],
+  );
 
   // Nothing lost, nothing doubled: each order ended accepted (202, or 200 for a retry of one a lost COMMIT
   // had recorded), has one cash-in, and it is paid once PostgreSQL is back, the ledger whole.
   const orders = new Map(sent.map((s) => [s.order, s]));
-  expect([...orders.values()].filter((last) => last.status !== 202 && last.status !== 200).map((s) => s.order)).toEqual([]);
-  await waitFor(async () => {
-    const rows = await db.transaction.findMany({ where: { merchantOrderId: { startsWith: 'start-path-' } }, select: { merchantOrderId: true, status: true } });
-    return (rows.length === orders.size && rows.every((r) => r.status === 'SUCCESS')) || undefined;
-  }, { what: 'one successful cash-in per order', timeoutMs: 120_000, intervalMs: 500 });
+  expect([...orders.values()].filter((last) => last.status !== 202 && last.status !== 200).map((s) => s.order)).toEqual(
+    [],
+  );
+  await waitFor(
+    async () => {
+      const rows = await db.transaction.findMany({
+        where: { merchantOrderId: { startsWith: 'start-path-' } },
+        select: { merchantOrderId: true, status: true },
+      });
+      return (rows.length === orders.size && rows.every((r) => r.status === 'SUCCESS')) || undefined;
+    },
+    { what: 'one successful cash-in per order', timeoutMs: 120_000, intervalMs: 500 },
+  );
   expect(await verifyLedger(db)).toMatchObject({ ok: true, problems: [] });
 }, 240_000);

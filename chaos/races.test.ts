@@ -13,7 +13,12 @@ let sys: ChaosSystem;
 beforeAll(async () => {
   // The customer answers after 1 s and the confirmation delay is 1 s: callbacks and expiry checks race.
   // Numbers ending 09 confirm after 3 s: always after the expiry, the late confirmation path.
-  sys = await startChaosSystem({ suite: 'races', confirmationTimeoutS: 1, outcomeDelayMs: 1000, lateConfirmDelayMs: 3000 });
+  sys = await startChaosSystem({
+    suite: 'races',
+    confirmationTimeoutS: 1,
+    outcomeDelayMs: 1000,
+    lateConfirmDelayMs: 3000,
+  });
 });
 afterAll(async () => {
   await sys?.stop();
@@ -25,7 +30,11 @@ it('50 concurrent identical cash-ins: one transaction, one push, the same transa
   const body = { merchant_order_id: 'race-same', amount: 4100, customer_msisdn: '+2250707000001' };
   // The same body signed at 50 different seconds: 50 distinct requests, as 50 retries of a merchant would be.
   const base = now();
-  const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => sys.api('POST', '/api/v1/payments/cashin', body, { timestamp: String(base - i) })));
+  const answers = await Promise.all(
+    Array.from({ length: 50 }, (_, i) =>
+      sys.api('POST', '/api/v1/payments/cashin', body, { timestamp: String(base - i) }),
+    ),
+  );
   expect(answers.map((a) => a.status).sort()).toEqual([...Array(49).fill(200), 202]);
   expect(new Set(answers.map((a) => a.body.data.transaction_id)).size).toBe(1);
   expect(answers.filter((a) => a.headers.get('idempotent-replayed') === 'true')).toHaveLength(49);
@@ -38,48 +47,76 @@ it('50 concurrent identical cash-ins: one transaction, one push, the same transa
 });
 
 it('20 concurrent partial refunds of one transaction: never more than its amount, each accepted one paid once', async () => {
-  const res = await sys.api('POST', '/api/v1/payments/cashin', { merchant_order_id: 'race-refunds', amount: 10_000, customer_msisdn: '+2250707000001' });
+  const res = await sys.api('POST', '/api/v1/payments/cashin', {
+    merchant_order_id: 'race-refunds',
+    amount: 10_000,
+    customer_msisdn: '+2250707000001',
+  });
   const id = res.body.data.transaction_id as string;
-  await waitFor(async () => (await sys.db.transaction.findUniqueOrThrow({ where: { id } })).status === 'SUCCESS', { what: 'cash-in SUCCESS', timeoutMs: 20_000 });
+  await waitFor(async () => (await sys.db.transaction.findUniqueOrThrow({ where: { id } })).status === 'SUCCESS', {
+    what: 'cash-in SUCCESS',
+    timeoutMs: 20_000,
+  });
 
   // 20 x 700 = 14 000 > 10 000: exactly 14 fit.
   // As a merchant sends them: a 503 (the row held by the others past the gateway's lock limit, on a
   // loaded machine) is sent again after its Retry-After, under the same Idempotency-Key.
-  const answers = await Promise.all(Array.from({ length: 20 }, async (_, i) => {
-    for (;;) {
-      const a = await sys.api('POST', '/api/v1/refunds', { transaction_id: id, amount: 700, reason: `race ${i}` }, { extraHeaders: { 'Idempotency-Key': `race-${i}` } });
-      if (a.status !== 503) return a;
-      await new Promise((r) => setTimeout(r, Number(a.headers.get('retry-after')) * 1000));
-    }
-  }));
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, async (_, i) => {
+      for (;;) {
+        const a = await sys.api(
+          'POST',
+          '/api/v1/refunds',
+          { transaction_id: id, amount: 700, reason: `race ${i}` },
+          { extraHeaders: { 'Idempotency-Key': `race-${i}` } },
+        );
+        if (a.status !== 503) return a;
+        await new Promise((r) => setTimeout(r, Number(a.headers.get('retry-after')) * 1000));
+      }
+    }),
+  );
   expect(answers.filter((a) => a.status === 202)).toHaveLength(14);
-  expect(answers.filter((a) => a.status === 422).map((a) => a.body.error.code)).toEqual(Array(6).fill('REFUND_EXCEEDS_AMOUNT'));
+  expect(answers.filter((a) => a.status === 422).map((a) => a.body.error.code)).toEqual(
+    Array(6).fill('REFUND_EXCEEDS_AMOUNT'),
+  );
 
   await settle(sys);
   const refunds = await sys.db.refund.findMany({ where: { transactionId: id } });
   expect(refunds).toHaveLength(14);
   expect(refunds.every((r) => r.status === 'SUCCESS')).toBe(true);
-  expect(await sys.db.transaction.findUniqueOrThrow({ where: { id } })).toMatchObject({ refundedAmount: 9800n, status: 'SUCCESS' });
+  expect(await sys.db.transaction.findUniqueOrThrow({ where: { id } })).toMatchObject({
+    refundedAmount: 9800n,
+    status: 'SUCCESS',
+  });
   expect(await violations(sys)).toEqual([]);
 });
 
 it('callbacks racing the expiry check: every confirmed cash-in ends SUCCESS, its webhooks in the order of its changes', async () => {
   const ids: string[] = [];
   for (let i = 0; i < 30; i++) {
-    const res = await sys.api('POST', '/api/v1/payments/cashin', { merchant_order_id: `race-expiry-${i}`, amount: 1500, customer_msisdn: i % 3 === 0 ? '+2250707000009' : '+2250707000001' });
+    const res = await sys.api('POST', '/api/v1/payments/cashin', {
+      merchant_order_id: `race-expiry-${i}`,
+      amount: 1500,
+      customer_msisdn: i % 3 === 0 ? '+2250707000009' : '+2250707000001',
+    });
     expect(res.status).toBe(202);
     ids.push(res.body.data.transaction_id as string);
   }
   // Every customer confirms: directly, or after the expiry (late confirmation).
-  await waitFor(async () => (await sys.db.transaction.count({ where: { id: { in: ids }, status: 'SUCCESS' } })) === ids.length,
-    { what: 'every raced cash-in SUCCESS', timeoutMs: 30_000 });
+  await waitFor(
+    async () => (await sys.db.transaction.count({ where: { id: { in: ids }, status: 'SUCCESS' } })) === ids.length,
+    { what: 'every raced cash-in SUCCESS', timeoutMs: 30_000 },
+  );
   await settle(sys);
   const final = await sys.db.transaction.findMany({ where: { id: { in: ids } } });
   expect(final.map((t) => t.status)).toEqual(Array(30).fill('SUCCESS'));
   expect(await violations(sys)).toEqual([]);
 
   // Those that expired first were confirmed late: EXPIRED then SUCCESS, notified in that order.
-  const history = await sys.db.transactionEvent.findMany({ where: { transactionId: { in: ids } }, orderBy: { id: 'asc' } });
+  const history = await sys.db.transactionEvent.findMany({
+    where: { transactionId: { in: ids } },
+    orderBy: { id: 'asc' },
+  });
   const lateOnes = ids.filter((id) => history.some((e) => e.transactionId === id && e.toStatus === 'EXPIRED'));
   for (const id of lateOnes) {
     const seen = sys.receiver.deliveries.filter((d) => d.body.transaction_id === id).map((d) => d.body.status);

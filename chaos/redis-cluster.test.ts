@@ -30,11 +30,17 @@ it('kill -9 of the bridge and of the dispatcher while they hold jobs: nothing lo
   await sys.simulator.setFaults({ latency_ms: 400 });
   sys.receiver.setMode({ kind: 'slow', delayMs: 300 });
   const load = runLoad(sys.api, { prefix: 'cluster', count: 40, concurrency: 8, suffixes: SUFFIXES, refundEvery: 3 });
-  const failedLoad = load.then(() => null, (err: unknown) => err);
+  const failedLoad = load.then(
+    () => null,
+    (err: unknown) => err,
+  );
 
   const cut: Record<string, number> = {};
   const starts: Record<string, number> = {};
-  for (const [name, queue] of [['bridge', 'operator-requests'], ['dispatcher', 'webhook-deliveries']] as const) {
+  for (const [name, queue] of [
+    ['bridge', 'operator-requests'],
+    ['dispatcher', 'webhook-deliveries'],
+  ] as const) {
     try {
       const { cut: ids, kills } = await killWhileHolding(sys, name, queue, () => activeJobs(queue));
       cut[name] = ids.length;
@@ -58,7 +64,9 @@ it('kill -9 of the bridge and of the dispatcher while they hold jobs: nothing lo
   expect(await cluster.exists('{chaos}:bull:operator-requests:meta')).toBe(1);
   expect(restartedServices(sys).filter((s) => !/^(bridge|dispatcher): running true/.test(s))).toEqual([]);
   expect({ bridge: sys.services.bridge.starts, dispatcher: sys.services.dispatcher.starts }).toEqual(starts);
-  console.info(`redis-cluster kill: jobs cut in flight ${JSON.stringify(cut)}; load answers ${JSON.stringify(report.statuses)}`);
+  console.info(
+    `redis-cluster kill: jobs cut in flight ${JSON.stringify(cut)}; load answers ${JSON.stringify(report.statuses)}`,
+  );
 });
 
 // Last, on everything the scenarios above left (docs/reconciliation.md).

@@ -19,10 +19,18 @@ let backoffice: RunningBackoffice;
 
 beforeAll(async () => {
   sys = await startChaosSystem({ suite: 'redis-sentinel', redisSentinel: true, confirmationTimeoutS: 8 });
-  backoffice = await startBackoffice(backofficeEnv({
-    ...sys.adminEnv, REDIS_URL: sys.redis.url, REDIS_SENTINELS: sys.sentinels!.addresses, REDIS_SENTINEL_MASTER: sys.sentinels!.master,
-    REDIS_PREFIX: 'chaos', BACKOFFICE_PORT: '0', BACKOFFICE_INTERNAL_PORT: '0', DB_POOL_SIZE: '2',
-  }));
+  backoffice = await startBackoffice(
+    backofficeEnv({
+      ...sys.adminEnv,
+      REDIS_URL: sys.redis.url,
+      REDIS_SENTINELS: sys.sentinels!.addresses,
+      REDIS_SENTINEL_MASTER: sys.sentinels!.master,
+      REDIS_PREFIX: 'chaos',
+      BACKOFFICE_PORT: '0',
+      BACKOFFICE_INTERNAL_PORT: '0',
+      DB_POOL_SIZE: '2',
+    }),
+  );
 });
 afterAll(async () => {
   await backoffice?.stop();
@@ -34,29 +42,54 @@ const SUFFIXES = ['01', '02', '06', '01', '05', '01'];
 
 it('the Redis primary killed -9 mid-load: its replica promoted, every service follows it, nothing lost or doubled', async () => {
   // A staff member logged in before the failover: the session was written to the primary and replicated.
-  await createStaffUser(sys.db, { email: 'sentinel@backoffice.test', name: 'Sentinel', role: 'viewer', password: 'a long password' });
+  await createStaffUser(sys.db, {
+    email: 'sentinel@backoffice.test',
+    name: 'Sentinel',
+    role: 'viewer',
+    password: 'a long password',
+  });
   const staff = new TestClient(backoffice.url);
   expect((await staff.logIn('sentinel@backoffice.test', 'a long password')).status).toBe(303);
   expect((await staff.get('/transactions')).status).toBe(200);
 
   const load = runLoad(sys.api, { prefix: 'failover', count: 48, concurrency: 6, suffixes: SUFFIXES, refundEvery: 3 });
-  const loadOutcome = load.then(() => null, (err: unknown) => err);
-  await waitFor(async () => (await sys.db.transaction.count({ where: { merchantOrderId: { startsWith: 'failover-' }, status: 'PENDING' } })) >= 3 || undefined,
-    { what: 'cash-ins of the load in flight', timeoutMs: 60_000, intervalMs: 50 });
+  const loadOutcome = load.then(
+    () => null,
+    (err: unknown) => err,
+  );
+  await waitFor(
+    async () =>
+      (await sys.db.transaction.count({
+        where: { merchantOrderId: { startsWith: 'failover-' }, status: 'PENDING' },
+      })) >= 3 || undefined,
+    { what: 'cash-ins of the load in flight', timeoutMs: 60_000, intervalMs: 50 },
+  );
 
   const killedAt = Date.now();
   await sys.redis.stop();
   const replicaPort = sys.redisReplica!.port;
-  await waitFor(async () => (await sys.sentinels!.primaryPort()) === replicaPort || undefined, { what: 'the replica promoted', timeoutMs: 30_000, intervalMs: 50 });
+  await waitFor(async () => (await sys.sentinels!.primaryPort()) === replicaPort || undefined, {
+    what: 'the replica promoted',
+    timeoutMs: 30_000,
+    intervalMs: 50,
+  });
   const promotedMs = Date.now() - killedAt;
 
   // How long until the whole path works again: a new cash-in answered 202 and its SUCCESS webhook received.
   const send = merchantSender(sys.api, {});
-  const res = await send('POST', '/api/v1/payments/cashin', { merchant_order_id: `failover-probe-${Date.now()}`, amount: 2500, customer_msisdn: '+2250707000001' });
+  const res = await send('POST', '/api/v1/payments/cashin', {
+    merchant_order_id: `failover-probe-${Date.now()}`,
+    amount: 2500,
+    customer_msisdn: '+2250707000001',
+  });
   expect(res.status).toBe(202);
   const probeId = res.body.data.transaction_id as string;
-  await waitFor(() => sys.receiver.deliveries.some((d) => d.body.transaction_id === probeId && d.body.status === 'SUCCESS') || undefined,
-    { what: 'the SUCCESS webhook of a cash-in made after the kill', timeoutMs: 60_000, intervalMs: 50 });
+  await waitFor(
+    () =>
+      sys.receiver.deliveries.some((d) => d.body.transaction_id === probeId && d.body.status === 'SUCCESS') ||
+      undefined,
+    { what: 'the SUCCESS webhook of a cash-in made after the kill', timeoutMs: 60_000, intervalMs: 50 },
+  );
   const recoveredMs = Date.now() - killedAt;
 
   expect(await loadOutcome).toBeNull();
@@ -66,8 +99,13 @@ it('the Redis primary killed -9 mid-load: its replica promoted, every service fo
   expect(report.transactionIds).toHaveLength(48);
   expect(restartedServices(sys)).toEqual([]);
   // The back-office's session store followed the promotion too: the same session still opens its pages.
-  await waitFor(async () => (await staff.get('/transactions')).status === 200 || undefined, { what: 'the staff session read from the new primary', timeoutMs: 30_000 });
-  console.info(`redis-sentinel: replica promoted ${promotedMs} ms after the kill -9 of the primary; a cash-in made then completed (202 and its SUCCESS webhook) ${recoveredMs} ms after the kill; load answers ${JSON.stringify(report.statuses)}`);
+  await waitFor(async () => (await staff.get('/transactions')).status === 200 || undefined, {
+    what: 'the staff session read from the new primary',
+    timeoutMs: 30_000,
+  });
+  console.info(
+    `redis-sentinel: replica promoted ${promotedMs} ms after the kill -9 of the primary; a cash-in made then completed (202 and its SUCCESS webhook) ${recoveredMs} ms after the kill; load answers ${JSON.stringify(report.statuses)}`,
+  );
 });
 
 // Last, on everything the scenarios above left (docs/reconciliation.md).

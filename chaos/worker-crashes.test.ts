@@ -36,8 +36,17 @@ describe.each(Object.keys(WORK) as (keyof typeof WORK & ServiceName)[])('kill -9
     // Slow operator and merchant: every job of every worker is in flight for a while.
     await sys.simulator.setFaults({ latency_ms: 400 });
     sys.receiver.setMode({ kind: 'slow', delayMs: 300 });
-    const load = runLoad(sys.api, { prefix: `kill-${name}`, count: 48, concurrency: 8, suffixes: SUFFIXES, refundEvery: 3 });
-    const failedLoad = load.then(() => null, (err: unknown) => err);
+    const load = runLoad(sys.api, {
+      prefix: `kill-${name}`,
+      count: 48,
+      concurrency: 8,
+      suffixes: SUFFIXES,
+      refundEvery: 3,
+    });
+    const failedLoad = load.then(
+      () => null,
+      (err: unknown) => err,
+    );
 
     // Cut in the middle: jobs it held are still active after the kill.
     let cut: string[] = [];
@@ -72,11 +81,17 @@ describe('SIGTERM of the bridge in the middle of its work', () => {
   it('finishes the pushes in flight before it exits 0, and leaves nothing locked', async () => {
     await sys.simulator.setFaults({ latency_ms: 800 });
     const load = runLoad(sys.api, { prefix: 'term-bridge', count: 12, concurrency: 6, suffixes: ['01'] });
-    const failedLoad = load.then(() => null, (err: unknown) => err);
-    const inFlight = await waitFor(async () => {
-      const jobs = await sys.redis.activePayloads('operator-requests');
-      return jobs.length > 0 ? jobs.map((j) => String(j.transaction_id)) : undefined;
-    }, { what: 'pushes in flight', timeoutMs: 30_000, intervalMs: 20 });
+    const failedLoad = load.then(
+      () => null,
+      (err: unknown) => err,
+    );
+    const inFlight = await waitFor(
+      async () => {
+        const jobs = await sys.redis.activePayloads('operator-requests');
+        return jobs.length > 0 ? jobs.map((j) => String(j.transaction_id)) : undefined;
+      },
+      { what: 'pushes in flight', timeoutMs: 30_000, intervalMs: 20 },
+    );
 
     expect(await sys.services.bridge.stop()).toBe(0);
     // Nobody else consumes operator requests: what moved, the stopping bridge finished.

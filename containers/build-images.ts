@@ -16,6 +16,8 @@ const report = { base, services, totalSeconds: (Date.now() - started) / 1000 };
 mkdirSync(path.join(ROOT, 'containers/.report'), { recursive: true });
 writeFileSync(path.join(ROOT, 'containers/.report/build.json'), `${JSON.stringify(report, null, 2)}\n`);
 for (const image of [...base, ...services]) {
-  console.log(`${image.ref.padEnd(44)} ${String(image.sizeMb).padStart(5)} MB  ${image.seconds.toFixed(1).padStart(6)} s${image.cached ? '  (cached)' : ''}`);
+  console.log(
+    `${image.ref.padEnd(44)} ${String(image.sizeMb).padStart(5)} MB  ${image.seconds.toFixed(1).padStart(6)} s${image.cached ? '  (cached)' : ''}`,
+  );
 }
 console.log(`images built in ${report.totalSeconds.toFixed(0)} s`);

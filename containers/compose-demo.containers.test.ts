@@ -6,8 +6,24 @@
  * nothing lost; the data survives `down` and `up`; each service stops on SIGTERM with exit 0.
  */
 import { readFileSync } from 'node:fs';
-import { ComposeProject, DEMO_VARIABLES, generatedSecrets, waitHealthy, ONE_SHOT_SERVICES, type ContainerState } from './lib/compose.js';
-import { api, BACKOFFICE, backofficeLogin, cashInToSuccess, GATEWAY, readmeCashIn, waitForInboxWebhook, waitForStatus } from './lib/merchant-flow.js';
+import {
+  ComposeProject,
+  DEMO_VARIABLES,
+  generatedSecrets,
+  waitHealthy,
+  ONE_SHOT_SERVICES,
+  type ContainerState,
+} from './lib/compose.js';
+import {
+  api,
+  BACKOFFICE,
+  backofficeLogin,
+  cashInToSuccess,
+  GATEWAY,
+  readmeCashIn,
+  waitForInboxWebhook,
+  waitForStatus,
+} from './lib/merchant-flow.js';
 import { startPodmanApi, type PodmanApi } from './lib/podman-api.js';
 import { podman } from './lib/podman.js';
 import { recordFigures } from './lib/figures.js';
@@ -42,13 +58,19 @@ describe('docker compose --profile demo up', () => {
     const seed = states.get('demo-seed')!;
     expect(new Date(seed.startedAt).getTime()).toBeGreaterThanOrEqual(new Date(migrate.finishedAt).getTime());
     for (const [service, state] of states) {
-      if (ONE_SHOT_SERVICES.has(service) || ['postgres', 'redis', 'operator-simulator', 'webhook-inbox'].includes(service)) continue;
+      if (
+        ONE_SHOT_SERVICES.has(service) ||
+        ['postgres', 'redis', 'operator-simulator', 'webhook-inbox'].includes(service)
+      )
+        continue;
       // depends_on migrate: service_completed_successfully
-      expect({ service, after: new Date(state.startedAt).getTime() >= new Date(migrate.finishedAt).getTime() }).toEqual({ service, after: true });
+      expect({ service, after: new Date(state.startedAt).getTime() >= new Date(migrate.finishedAt).getTime() }).toEqual(
+        { service, after: true },
+      );
     }
   });
 
-  it('carries the README\'s curl cash-in on the published port to SUCCESS, its webhook signed in the demo inbox', async () => {
+  it("carries the README's curl cash-in on the published port to SUCCESS, its webhook signed in the demo inbox", async () => {
     paid = await cashInToSuccess();
   });
 
@@ -68,17 +90,28 @@ describe('docker compose --profile demo up', () => {
     expect((await client.get(new URL(script!, `${BACKOFFICE}/queues/`).pathname)).status).toBe(200);
   });
 
-  it('serves the API reference\'s Swagger UI files from the gateway image, and /ready and /metrics on the internal port only', async () => {
+  it("serves the API reference's Swagger UI files from the gateway image, and /ready and /metrics on the internal port only", async () => {
     expect((await fetch(`${GATEWAY}/api/v1/docs/assets/swagger-ui-bundle.js`)).status).toBe(200);
     expect((await fetch(`${GATEWAY}/ready`)).status).toBe(404);
     expect((await fetch(`${GATEWAY}/metrics`)).status).toBe(404);
-    const internal = await demo.exec('gateway', ['node', '-e',
-      "fetch('http://127.0.0.1:3100/ready').then(async (r) => console.log(r.status, (await fetch('http://127.0.0.1:3100/metrics')).status))"]);
+    const internal = await demo.exec('gateway', [
+      'node',
+      '-e',
+      "fetch('http://127.0.0.1:3100/ready').then(async (r) => console.log(r.status, (await fetch('http://127.0.0.1:3100/metrics')).status))",
+    ]);
     expect(internal.trim()).toBe('200 200');
   });
 
   it('ledger:verify in the one-shot container says the ledger balances', async () => {
-    const out = await demo.compose(['run', '--rm', '--no-deps', 'migrate', 'node', 'dist/admin-cli.mjs', 'ledger:verify']);
+    const out = await demo.compose([
+      'run',
+      '--rm',
+      '--no-deps',
+      'migrate',
+      'node',
+      'dist/admin-cli.mjs',
+      'ledger:verify',
+    ]);
     expect(out).toMatch(/\bOK\b/);
   });
 
@@ -89,10 +122,15 @@ describe('docker compose --profile demo up', () => {
     const { transaction_id: id } = await readmeCashIn();
     process.kill(before.pid, 'SIGKILL');
     // Healthy again by a check of the new run, not the status the killed one left.
-    await waitFor(async () => {
-      const now = await demo.state('webhook-dispatcher');
-      return now.restartCount > before.restartCount && now.health === 'healthy' && podmanApi.firstHealthy(now) !== null;
-    }, { what: 'webhook-dispatcher restarted and healthy', timeoutMs: 120_000, intervalMs: 1000 });
+    await waitFor(
+      async () => {
+        const now = await demo.state('webhook-dispatcher');
+        return (
+          now.restartCount > before.restartCount && now.health === 'healthy' && podmanApi.firstHealthy(now) !== null
+        );
+      },
+      { what: 'webhook-dispatcher restarted and healthy', timeoutMs: 120_000, intervalMs: 1000 },
+    );
     await waitForStatus(`/payments/${id}`, 'SUCCESS');
     expect((await waitForInboxWebhook(id, 'SUCCESS')).signature_valid).toBe(true);
   });
@@ -106,7 +144,7 @@ describe('docker compose --profile demo up', () => {
     expect((await api()('GET', '/balances')).body).toEqual(balances.body);
   });
 
-  it('runs each service as the image\'s non-root user, and each stops on SIGTERM within its grace period with exit 0', async () => {
+  it("runs each service as the image's non-root user, and each stops on SIGTERM within its grace period with exit 0", async () => {
     const stops: Record<string, number> = {};
     for (const service of await demo.services()) {
       if (ONE_SHOT_SERVICES.has(service) || service === 'postgres' || service === 'redis') continue;
@@ -118,7 +156,11 @@ describe('docker compose --profile demo up', () => {
       await podman(['stop', '--time', '30', state.id]);
       stops[service] = (Date.now() - started) / 1000;
       const stopped = await demo.state(service);
-      expect({ service, exitCode: stopped.exitCode, withinGrace: stops[service] < 30 }).toEqual({ service, exitCode: 0, withinGrace: true });
+      expect({ service, exitCode: stopped.exitCode, withinGrace: stops[service] < 30 }).toEqual({
+        service,
+        exitCode: 0,
+        withinGrace: true,
+      });
     }
     recordFigures('compose-demo', { secondsToStopOnSigterm: stops });
   });

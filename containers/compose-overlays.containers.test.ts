@@ -12,11 +12,27 @@ import { podman } from './lib/podman.js';
 const OVERLAYS: Array<{ overlay: string; inPath: string; proof: (p: ComposeProject) => Promise<void> }> = [
   {
     overlay: 'pgbouncer',
-    inPath: 'PostgreSQL\'s sessions on the database come from PgBouncer (and the direct LISTEN connections)',
+    inPath: "PostgreSQL's sessions on the database come from PgBouncer (and the direct LISTEN connections)",
     proof: async (p) => {
-      const pgbouncer = (await podman(['inspect', '-f', '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}', await p.containerId('pgbouncer')])).trim();
-      const clients = (await p.exec('postgres', ['psql', '-U', 'postgres', '-tAc',
-        "SELECT DISTINCT host(client_addr) FROM pg_stat_activity WHERE datname = 'mobilemoney' AND backend_type = 'client backend' AND query NOT LIKE 'LISTEN%'"])).trim().split('\n');
+      const pgbouncer = (
+        await podman([
+          'inspect',
+          '-f',
+          '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}',
+          await p.containerId('pgbouncer'),
+        ])
+      ).trim();
+      const clients = (
+        await p.exec('postgres', [
+          'psql',
+          '-U',
+          'postgres',
+          '-tAc',
+          "SELECT DISTINCT host(client_addr) FROM pg_stat_activity WHERE datname = 'mobilemoney' AND backend_type = 'client backend' AND query NOT LIKE 'LISTEN%'",
+        ])
+      )
+        .trim()
+        .split('\n');
       expect(clients).toContain(pgbouncer);
     },
   },
@@ -24,8 +40,12 @@ const OVERLAYS: Array<{ overlay: string; inPath: string; proof: (p: ComposeProje
     overlay: 'read-replica',
     inPath: 'the replica streams from the primary (pg_stat_replication)',
     proof: async (p) => {
-      expect((await p.exec('postgres', ['psql', '-U', 'postgres', '-tAc', 'SELECT state FROM pg_stat_replication'])).trim()).toBe('streaming');
-      expect((await p.exec('postgres-replica', ['psql', '-U', 'postgres', '-tAc', 'SELECT pg_is_in_recovery()'])).trim()).toBe('t');
+      expect(
+        (await p.exec('postgres', ['psql', '-U', 'postgres', '-tAc', 'SELECT state FROM pg_stat_replication'])).trim(),
+      ).toBe('streaming');
+      expect(
+        (await p.exec('postgres-replica', ['psql', '-U', 'postgres', '-tAc', 'SELECT pg_is_in_recovery()'])).trim(),
+      ).toBe('t');
     },
   },
   {
@@ -41,12 +61,13 @@ const OVERLAYS: Array<{ overlay: string; inPath: string; proof: (p: ComposeProje
   },
   {
     overlay: 'redis-cluster',
-    inPath: 'the three nodes form one cluster, and the jobs\' keys are on it under the hash-tag prefix',
+    inPath: "the three nodes form one cluster, and the jobs' keys are on it under the hash-tag prefix",
     proof: async (p) => {
       expect(await p.exec('redis-cluster-1', ['redis-cli', 'cluster', 'info'])).toMatch(/cluster_state:ok/);
       // All of them hash to one slot ({mm}): on one of the three nodes.
       let keys = '';
-      for (const node of ['redis-cluster-1', 'redis-cluster-2', 'redis-cluster-3']) keys += await p.exec(node, ['redis-cli', '--scan', '--pattern', '{mm}:bull:*']);
+      for (const node of ['redis-cluster-1', 'redis-cluster-2', 'redis-cluster-3'])
+        keys += await p.exec(node, ['redis-cli', '--scan', '--pattern', '{mm}:bull:*']);
       expect(keys).toMatch(/\{mm\}:bull:/);
     },
   },
@@ -54,12 +75,22 @@ const OVERLAYS: Array<{ overlay: string; inPath: string; proof: (p: ComposeProje
 
 describe('the overlays of infra/compose/ with the demo profile', () => {
   let podmanApi: PodmanApi;
-  beforeAll(async () => { podmanApi = await startPodmanApi(); });
-  afterAll(async () => { await podmanApi?.close(); });
+  beforeAll(async () => {
+    podmanApi = await startPodmanApi();
+  });
+  afterAll(async () => {
+    await podmanApi?.close();
+  });
 
   for (const { overlay, inPath, proof } of OVERLAYS) {
     it(`${overlay}.yml: healthy, ${inPath}, and a cash-in reaches SUCCESS`, async () => {
-      const project = new ComposeProject(podmanApi, `mm${overlay.replace(/-/g, '')}`, [overlay], { ...DEMO_VARIABLES, ...generatedSecrets() }, ['demo']);
+      const project = new ComposeProject(
+        podmanApi,
+        `mm${overlay.replace(/-/g, '')}`,
+        [overlay],
+        { ...DEMO_VARIABLES, ...generatedSecrets() },
+        ['demo'],
+      );
       await project.down();
       try {
         const started = Date.now();

@@ -24,7 +24,18 @@ function walk(root: string, dir = ''): string[] {
 /** What bundle.mjs copies beside a service's bundle: files read at run time, no code of their own to install. */
 const RUNTIME_PACKAGES: Record<string, string[]> = { gateway: ['swagger-ui-dist'], backoffice: ['@bull-board/ui'] };
 /** Packages only a build or a test uses: none may be anywhere in a runtime image. */
-const DEV_ONLY = ['typescript', 'tsx', 'esbuild', 'prisma', '@prisma/engines', 'jest', '@swc/core', 'eslint', 'pnpm', 'turbo'];
+const DEV_ONLY = [
+  'typescript',
+  'tsx',
+  'esbuild',
+  'prisma',
+  '@prisma/engines',
+  'jest',
+  '@swc/core',
+  'eslint',
+  'pnpm',
+  'turbo',
+];
 
 describe('the images of infra/docker/', () => {
   const sizes: Record<string, { imageMb: number; appMb: number }> = {};
@@ -45,13 +56,21 @@ describe('the images of infra/docker/', () => {
         const app = walk(path.join(root, 'app'));
         expect(app.filter((f) => /\.(c|m)?tsx?$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
         // node_modules beside the bundle: only the packages of files read at run time.
-        const modules = app.filter((f) => /^node_modules\/(@[^/]+\/)?[^/@]+\/$/.test(f)).map((f) => f.slice('node_modules/'.length, -1)).filter((f) => !f.startsWith('@') || f.includes('/'));
+        const modules = app
+          .filter((f) => /^node_modules\/(@[^/]+\/)?[^/@]+\/$/.test(f))
+          .map((f) => f.slice('node_modules/'.length, -1))
+          .filter((f) => !f.startsWith('@') || f.includes('/'));
         expect(modules.sort()).toEqual((RUNTIME_PACKAGES[service] ?? []).sort());
-        const everywhere = walk(path.join(root, 'usr/local/lib/node_modules')).filter((f) => /^[^/]+\/$|^@[^/]+\/[^/]+\/$/.test(f)).map((f) => f.slice(0, -1));
+        const everywhere = walk(path.join(root, 'usr/local/lib/node_modules'))
+          .filter((f) => /^[^/]+\/$|^@[^/]+\/[^/]+\/$/.test(f))
+          .map((f) => f.slice(0, -1));
         expect(everywhere).toEqual(['npm']);
         // At any depth: a package copied beside a bundle must not bring a build tool along either.
-        for (const name of DEV_ONLY) expect({ name, inApp: app.some((f) => f.includes(`node_modules/${name}/`)) }).toEqual({ name, inApp: false });
-        const appBytes = app.filter((f) => !f.endsWith('/')).reduce((sum, f) => sum + statSync(path.join(root, 'app', f)).size, 0);
+        for (const name of DEV_ONLY)
+          expect({ name, inApp: app.some((f) => f.includes(`node_modules/${name}/`)) }).toEqual({ name, inApp: false });
+        const appBytes = app
+          .filter((f) => !f.endsWith('/'))
+          .reduce((sum, f) => sum + statSync(path.join(root, 'app', f)).size, 0);
         sizes[service] = { imageMb: Math.round(image.size / 1e6), appMb: Math.round(appBytes / 1e5) / 10 };
       } finally {
         await podman(['image', 'unmount', ref]);

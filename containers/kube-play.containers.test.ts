@@ -14,8 +14,13 @@ import { podman } from './lib/podman.js';
 
 /** Each Deployment's readiness endpoint (the port and path of its readinessProbe). */
 const READY: Record<string, string> = {
-  gateway: ':3100/ready', backoffice: ':3101/ready', 'operator-bridge': ':3102/ready',
-  'webhook-dispatcher': ':3005/ready', 'expiry-worker': ':3006/ready', 'refund-worker': ':3007/ready', 'operator-simulator': ':3003/health',
+  gateway: ':3100/ready',
+  backoffice: ':3101/ready',
+  'operator-bridge': ':3102/ready',
+  'webhook-dispatcher': ':3005/ready',
+  'expiry-worker': ':3006/ready',
+  'refund-worker': ':3007/ready',
+  'operator-simulator': ':3003/health',
 };
 
 async function containerExit(name: string): Promise<{ status: string; exitCode: number }> {
@@ -28,8 +33,11 @@ async function playAll(play: KubePlay, label: string) {
   const password = randomBytes(12).toString('hex');
   const secrets = {
     DATABASE_URL: `postgresql://postgres:${password}@postgres:5432/mobilemoney`,
-    MASTER_KEY: randomBytes(32).toString('hex'), SESSION_SECRET: randomBytes(32).toString('hex'),
-    OPERATOR_API_TOKEN: randomBytes(16).toString('hex'), OPERATOR_CALLBACK_SECRET: randomBytes(16).toString('hex'), SIM_SANDBOX_TOKEN: randomBytes(16).toString('hex'),
+    MASTER_KEY: randomBytes(32).toString('hex'),
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    OPERATOR_API_TOKEN: randomBytes(16).toString('hex'),
+    OPERATOR_CALLBACK_SECRET: randomBytes(16).toString('hex'),
+    SIM_SANDBOX_TOKEN: randomBytes(16).toString('hex'),
   };
   const started = Date.now();
   await play.startEngines(password);
@@ -37,7 +45,11 @@ async function playAll(play: KubePlay, label: string) {
   const [job] = play.of('Job');
   await play.play(`${label}-migrate`, [job!]);
   const migrate = containerOf(job!, 'migrate');
-  await waitFor(async () => (await containerExit(migrate)).status === 'exited', { what: 'the migrate Job', timeoutMs: 120_000, intervalMs: 500 });
+  await waitFor(async () => (await containerExit(migrate)).status === 'exited', {
+    what: 'the migrate Job',
+    timeoutMs: 120_000,
+    intervalMs: 500,
+  });
   expect(await containerExit(migrate)).toEqual({ status: 'exited', exitCode: 0 });
   const deployments = play.of('Deployment');
   await play.play(label, deployments);
@@ -46,34 +58,70 @@ async function playAll(play: KubePlay, label: string) {
     const address = await KubePlay.address(podOf(d));
     addresses.set(d.metadata.name, address);
     const url = `http://${address}${READY[d.metadata.name]}`;
-    await waitFor(async () => (await fetch(url).catch(() => null))?.status === 200, { what: `${d.metadata.name} ready (${url})`, timeoutMs: 120_000, intervalMs: 500 });
+    await waitFor(async () => (await fetch(url).catch(() => null))?.status === 200, {
+      what: `${d.metadata.name} ready (${url})`,
+      timeoutMs: 120_000,
+      intervalMs: 500,
+    });
   }
-  recordFigures('kube-play', { [label]: { secondsToReady: (Date.now() - started) / 1000, notPlayed: unplayedKinds(play.manifests) } });
+  recordFigures('kube-play', {
+    [label]: { secondsToReady: (Date.now() - started) / 1000, notPlayed: unplayedKinds(play.manifests) },
+  });
   return { deployments, addresses };
 }
 
 describe('podman kube play of the Kubernetes manifests', () => {
   let current: KubePlay | undefined;
-  afterEach(async () => { await current?.close(); current = undefined; });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
 
   it('the base (live, no simulator): the migrate Job completes and every Deployment is ready', async () => {
     current = await KubePlay.open('containers/k8s/base');
     const { deployments } = await playAll(current, 'base');
-    expect(deployments.map((d) => d.metadata.name).sort()).toEqual(['backoffice', 'expiry-worker', 'gateway', 'operator-bridge', 'refund-worker', 'webhook-dispatcher']);
-    expect(unplayedKinds(current.manifests)).toEqual(['HorizontalPodAutoscaler', 'Namespace', 'PodDisruptionBudget', 'Service']);
+    expect(deployments.map((d) => d.metadata.name).sort()).toEqual([
+      'backoffice',
+      'expiry-worker',
+      'gateway',
+      'operator-bridge',
+      'refund-worker',
+      'webhook-dispatcher',
+    ]);
+    expect(unplayedKinds(current.manifests)).toEqual([
+      'HorizontalPodAutoscaler',
+      'Namespace',
+      'PodDisruptionBudget',
+      'Service',
+    ]);
   });
 
   it('the sandbox overlay: a merchant made with the admin CLI in the back-office pod carries a cash-in to SUCCESS through the simulator', async () => {
     current = await KubePlay.open('containers/k8s/sandbox');
     const { deployments, addresses } = await playAll(current, 'sandbox');
     expect(deployments.map((d) => d.metadata.name)).toContain('operator-simulator');
-    const out = await podman(['exec', containerOf(deployments.find((d) => d.metadata.name === 'backoffice')!), 'node', 'dist/admin-cli.mjs', 'merchant:create', '--name', 'Kube Shop', '--json']);
+    const out = await podman([
+      'exec',
+      containerOf(deployments.find((d) => d.metadata.name === 'backoffice')!),
+      'node',
+      'dist/admin-cli.mjs',
+      'merchant:create',
+      '--name',
+      'Kube Shop',
+      '--json',
+    ]);
     const merchant = JSON.parse(out.trim().split('\n').at(-1)!) as { api_key: string; api_secret: string };
     const gateway = `http://${addresses.get('gateway')}:3000/api/v1`;
     const call = signedClient(gateway, merchant.api_key, merchant.api_secret);
-    const created = await call('POST', '/payments/cashin', { merchant_order_id: `kube-${randomUUID()}`, amount: 5000, customer_msisdn: '+2250707000001' });
+    const created = await call('POST', '/payments/cashin', {
+      merchant_order_id: `kube-${randomUUID()}`,
+      amount: 5000,
+      customer_msisdn: '+2250707000001',
+    });
     if (created.status !== 202) throw new Error(`cash-in answered ${created.status} ${created.text}`);
-    await waitFor(async () => (await call('GET', `/payments/${created.body.data.transaction_id}`)).body?.data?.status === 'SUCCESS',
-      { what: 'the cash-in to be SUCCESS', timeoutMs: 60_000, intervalMs: 500 });
+    await waitFor(
+      async () => (await call('GET', `/payments/${created.body.data.transaction_id}`)).body?.data?.status === 'SUCCESS',
+      { what: 'the cash-in to be SUCCESS', timeoutMs: 60_000, intervalMs: 500 },
+    );
   });
 });

@@ -49,14 +49,20 @@ describe('failed authentications per client address', () => {
 
   it('without TRUST_PROXY, X-Forwarded-For does not change the address counted', async () => {
     const api = signedClient(sys.gatewayUrl, unknownKey(), 'sk_x', fetchFrom('127.0.0.22'));
-    for (let i = 0; i < LIMIT; i++) expect((await api('GET', BALANCES, undefined, { extraHeaders: { 'X-Forwarded-For': `198.51.100.${i}` } })).status).toBe(401);
-    expect((await api('GET', BALANCES, undefined, { extraHeaders: { 'X-Forwarded-For': '198.51.100.99' } })).status).toBe(429);
+    for (let i = 0; i < LIMIT; i++)
+      expect(
+        (await api('GET', BALANCES, undefined, { extraHeaders: { 'X-Forwarded-For': `198.51.100.${i}` } })).status,
+      ).toBe(401);
+    expect(
+      (await api('GET', BALANCES, undefined, { extraHeaders: { 'X-Forwarded-For': '198.51.100.99' } })).status,
+    ).toBe(429);
   });
 
   it('behind TRUST_PROXY=true, each client the proxy names is counted apart, and the proxy itself is not refused', async () => {
     const proxy = signedClient(proxiedUrl, unknownKey(), 'sk_x', fetchFrom('127.0.0.23'));
     const from = (client: string) => ({ extraHeaders: { 'X-Forwarded-For': client } });
-    for (let i = 0; i < LIMIT; i++) expect((await proxy('GET', BALANCES, undefined, from('203.0.113.5'))).status).toBe(401);
+    for (let i = 0; i < LIMIT; i++)
+      expect((await proxy('GET', BALANCES, undefined, from('203.0.113.5'))).status).toBe(401);
     expect((await proxy('GET', BALANCES, undefined, from('203.0.113.5'))).status).toBe(429);
     // What a client puts before the proxy's entry is not believed: only the last hop's word counts.
     expect((await proxy('GET', BALANCES, undefined, from('192.0.2.1, 203.0.113.5'))).status).toBe(429);

@@ -2,7 +2,14 @@ import { createApiKey, revokeApiKey } from '@mm/db/merchants';
 import { signedClient } from '@mm/testing';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 import {
-  anotherMerchant, expectError, newOrderId, onceHeard, rawRequest, signedHeaders, unixTime, withoutWrites,
+  anotherMerchant,
+  expectError,
+  newOrderId,
+  onceHeard,
+  rawRequest,
+  signedHeaders,
+  unixTime,
+  withoutWrites,
 } from './support/contract.js';
 
 let sys: System;
@@ -24,13 +31,16 @@ describe('authentication (decisions 2)', () => {
     ['X-Service-Key', { without: 'X-Service-Key' }],
     ['X-Service-Timestamp', { without: 'X-Service-Timestamp' }],
     ['X-Service-Signature', { without: 'X-Service-Signature' }],
-  ])('answers 401 AUTHENTICATION_REQUIRED without %s and writes nothing', async (_what, { without }: { without?: string }) => {
-    const body = cashinBody();
-    const headers = without ? signedHeaders(sys.merchant.apiKey, sys.merchant.apiSecret, JSON.stringify(body)) : {};
-    if (without) delete headers[without];
-    const res = await withoutWrites(sys, () => sys.api('POST', CASHIN, body, { headers }));
-    expectError(res, 401, 'AUTHENTICATION_REQUIRED');
-  });
+  ])(
+    'answers 401 AUTHENTICATION_REQUIRED without %s and writes nothing',
+    async (_what, { without }: { without?: string }) => {
+      const body = cashinBody();
+      const headers = without ? signedHeaders(sys.merchant.apiKey, sys.merchant.apiSecret, JSON.stringify(body)) : {};
+      if (without) delete headers[without];
+      const res = await withoutWrites(sys, () => sys.api('POST', CASHIN, body, { headers }));
+      expectError(res, 401, 'AUTHENTICATION_REQUIRED');
+    },
+  );
 
   it('answers 401 AUTHENTICATION_REQUIRED on a GET without headers too', async () => {
     expectError(await sys.api('GET', '/api/v1/balances', undefined, { headers: {} }), 401, 'AUTHENTICATION_REQUIRED');
@@ -39,11 +49,14 @@ describe('authentication (decisions 2)', () => {
   it('answers 401 INVALID_API_KEY for an unknown key', async () => {
     const body = cashinBody();
     const res = await withoutWrites(sys, () =>
-      sys.api('POST', CASHIN, body, { headers: signedHeaders('pk_unknown0000000000000000000000', sys.merchant.apiSecret, JSON.stringify(body)) }));
+      sys.api('POST', CASHIN, body, {
+        headers: signedHeaders('pk_unknown0000000000000000000000', sys.merchant.apiSecret, JSON.stringify(body)),
+      }),
+    );
     expectError(res, 401, 'INVALID_API_KEY');
   });
 
-  it('answers 401 INVALID_API_KEY for a revoked key while the merchant\'s other key keeps working', async () => {
+  it("answers 401 INVALID_API_KEY for a revoked key while the merchant's other key keeps working", async () => {
     const second = await createApiKey(sys.db, sys.box, sys.merchant.id);
     const api = signedClient(sys.gatewayUrl, second.apiKey, second.apiSecret);
     expect((await api('GET', '/api/v1/balances')).status).toBe(200);
@@ -54,9 +67,15 @@ describe('authentication (decisions 2)', () => {
   });
 
   it('answers 401 INVALID_SIGNATURE when signed with the wrong secret', async () => {
-    const res = await withoutWrites(sys, () => sys.api('POST', CASHIN, cashinBody(), { secretOverride: 'sk_not_the_secret' }));
+    const res = await withoutWrites(sys, () =>
+      sys.api('POST', CASHIN, cashinBody(), { secretOverride: 'sk_not_the_secret' }),
+    );
     expectError(res, 401, 'INVALID_SIGNATURE');
-    expectError(await sys.api('GET', '/api/v1/balances', undefined, { secretOverride: 'sk_not_the_secret' }), 401, 'INVALID_SIGNATURE');
+    expectError(
+      await sys.api('GET', '/api/v1/balances', undefined, { secretOverride: 'sk_not_the_secret' }),
+      401,
+      'INVALID_SIGNATURE',
+    );
   });
 
   it('answers 401 INVALID_SIGNATURE when the body was altered after signing', async () => {
@@ -78,10 +97,16 @@ describe('authentication (decisions 2)', () => {
     // Ahead by 302, not 301: the server reads its clock a moment later, and crossing a second boundary
     // would bring 301 ahead back to 300 (inside the tolerance). Old timestamps only get older.
     for (const offset of [-301, 302]) {
-      const res = await withoutWrites(sys, () => sys.api('POST', CASHIN, cashinBody(), { timestamp: unixTime(offset) }));
+      const res = await withoutWrites(sys, () =>
+        sys.api('POST', CASHIN, cashinBody(), { timestamp: unixTime(offset) }),
+      );
       expectError(res, 401, 'TIMESTAMP_OUT_OF_TOLERANCE');
     }
-    expectError(await sys.api('GET', '/api/v1/balances', undefined, { timestamp: unixTime(-301) }), 401, 'TIMESTAMP_OUT_OF_TOLERANCE');
+    expectError(
+      await sys.api('GET', '/api/v1/balances', undefined, { timestamp: unixTime(-301) }),
+      401,
+      'TIMESTAMP_OUT_OF_TOLERANCE',
+    );
   });
 
   it('accepts a timestamp 299 s old', async () => {
@@ -122,7 +147,7 @@ describe('authentication (decisions 2)', () => {
     expectError(res, 403, 'MERCHANT_DISABLED');
   });
 
-  it('answers 404 NOT_FOUND to another merchant\'s transaction id, exactly like an unknown uuid or a non-uuid id', async () => {
+  it("answers 404 NOT_FOUND to another merchant's transaction id, exactly like an unknown uuid or a non-uuid id", async () => {
     const other = await anotherMerchant(sys);
     const created = await other.api('POST', CASHIN, cashinBody());
     expect(created.status).toBe(202);
@@ -151,7 +176,10 @@ describe('request errors and limits (decisions 3, 10)', () => {
   it('answers 400 INVALID_JSON to an empty body declared as application/json', async () => {
     // The signature covers only timestamp + body: an odd timestamp keeps this empty body from colliding with
     // another bodiless non-GET request of this file signed in the same second (which would be a replay).
-    const headers = { ...signedHeaders(sys.merchant.apiKey, sys.merchant.apiSecret, '', unixTime(200)), 'Content-Type': 'application/json' };
+    const headers = {
+      ...signedHeaders(sys.merchant.apiKey, sys.merchant.apiSecret, '', unixTime(200)),
+      'Content-Type': 'application/json',
+    };
     const res = await withoutWrites(sys, () => rawRequest(sys.gatewayUrl, 'POST', CASHIN, headers, ''));
     expectError(res, 400, 'INVALID_JSON');
   });
@@ -160,7 +188,11 @@ describe('request errors and limits (decisions 3, 10)', () => {
     const body = cashinBody();
     const res = await withoutWrites(sys, () => sys.api('POST', CASHIN, body, { contentType: 'text/plain' }));
     expectError(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
-    const form = await withoutWrites(sys, () => sys.api('POST', CASHIN, `merchant_order_id=${newOrderId()}&amount=5000`, { contentType: 'application/x-www-form-urlencoded' }));
+    const form = await withoutWrites(sys, () =>
+      sys.api('POST', CASHIN, `merchant_order_id=${newOrderId()}&amount=5000`, {
+        contentType: 'application/x-www-form-urlencoded',
+      }),
+    );
     expectError(form, 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
@@ -194,7 +226,13 @@ describe('request errors and limits (decisions 3, 10)', () => {
   it('answers 404 NOT_FOUND in the error shape to an unknown route under /api/v1, and outside it', async () => {
     expectError(await sys.api('GET', '/api/v1/does-not-exist'), 404, 'NOT_FOUND');
     expectError(await sys.api('POST', '/api/v1/payments/cashin/extra', cashinBody()), 404, 'NOT_FOUND');
-    expectError(await sys.api('DELETE', '/api/v1/payments/00000000-0000-4000-8000-000000000000', undefined, { timestamp: unixTime(-200) }), 404, 'NOT_FOUND');
+    expectError(
+      await sys.api('DELETE', '/api/v1/payments/00000000-0000-4000-8000-000000000000', undefined, {
+        timestamp: unixTime(-200),
+      }),
+      404,
+      'NOT_FOUND',
+    );
     expectError(await sys.api('PUT', '/api/v1/balances', {}), 404, 'NOT_FOUND');
     expectError(await sys.api('GET', '/api/v2/balances'), 404, 'NOT_FOUND');
   });
@@ -213,9 +251,13 @@ describe('request errors and limits (decisions 3, 10)', () => {
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9._-]{1,100}$/);
     expect(new Set(ids).size).toBe(ids.length);
 
-    const mine = await sys.api('GET', '/api/v1/balances', undefined, { headers: { ...signedHeaders(sys.merchant.apiKey, sys.merchant.apiSecret, ''), 'X-Request-Id': 'shop-trace-42' } });
+    const mine = await sys.api('GET', '/api/v1/balances', undefined, {
+      headers: { ...signedHeaders(sys.merchant.apiKey, sys.merchant.apiSecret, ''), 'X-Request-Id': 'shop-trace-42' },
+    });
     expect(mine.headers.get('x-request-id')).toBe('shop-trace-42');
-    const unsafe = await sys.api('GET', '/api/v1/nope', undefined, { headers: { ...signedHeaders(sys.merchant.apiKey, sys.merchant.apiSecret, ''), 'X-Request-Id': 'bad id <script>' } });
+    const unsafe = await sys.api('GET', '/api/v1/nope', undefined, {
+      headers: { ...signedHeaders(sys.merchant.apiKey, sys.merchant.apiSecret, ''), 'X-Request-Id': 'bad id <script>' },
+    });
     const error = expectError(unsafe, 404, 'NOT_FOUND');
     expect(error.request_id).not.toBe('bad id <script>');
   });

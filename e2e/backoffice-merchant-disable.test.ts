@@ -49,12 +49,18 @@ describe('back-office merchant changes, seen by the gateway', () => {
     const page = await admin.get(`/merchants/${sys.merchant.id}`);
     expect(page.text).toContain(`action="/merchants/${sys.merchant.id}/disable"`);
 
-    expect(await admin.post(`/merchants/${sys.merchant.id}/disable`)).toMatchObject({ status: 303, location: `/merchants/${sys.merchant.id}?done=disabled` });
+    expect(await admin.post(`/merchants/${sys.merchant.id}/disable`)).toMatchObject({
+      status: 303,
+      location: `/merchants/${sys.merchant.id}?done=disabled`,
+    });
     expectError(await onceHeard(() => sys.api('GET', '/api/v1/balances'), 403), 403, 'MERCHANT_DISABLED');
     expectError(await withoutWrites(sys, () => sys.api('POST', CASHIN, cashinBody())), 403, 'MERCHANT_DISABLED');
 
     await admin.get(`/merchants/${sys.merchant.id}`);
-    expect(await admin.post(`/merchants/${sys.merchant.id}/enable`)).toMatchObject({ status: 303, location: `/merchants/${sys.merchant.id}?done=enabled` });
+    expect(await admin.post(`/merchants/${sys.merchant.id}/enable`)).toMatchObject({
+      status: 303,
+      location: `/merchants/${sys.merchant.id}?done=enabled`,
+    });
     expect((await onceHeard(() => sys.api('GET', '/api/v1/balances'), 200)).status).toBe(200);
     expect((await sys.api('POST', CASHIN, cashinBody())).status).toBe(202);
   });
@@ -76,13 +82,17 @@ describe('back-office merchant changes, seen by the gateway', () => {
     expect((await firstApi('GET', '/api/v1/balances')).status).toBe(200);
 
     await admin.get(`/merchants/${sys.merchant.id}`);
-    const second = issuedKey(await admin.post(`/merchants/${sys.merchant.id}/keys/${first.apiKey}/rotate`, { grace_s: '3600' }));
+    const second = issuedKey(
+      await admin.post(`/merchants/${sys.merchant.id}/keys/${first.apiKey}/rotate`, { grace_s: '3600' }),
+    );
     const secondApi = signedClient(sys.gatewayUrl, second.apiKey, second.apiSecret);
     expect((await secondApi('GET', '/api/v1/balances')).status).toBe(200);
     expect((await firstApi('GET', '/api/v1/balances')).status).toBe(200);
 
     await admin.get(`/merchants/${sys.merchant.id}`);
-    expect(await admin.post(`/merchants/${sys.merchant.id}/keys/${first.apiKey}/revoke`)).toMatchObject({ status: 303 });
+    expect(await admin.post(`/merchants/${sys.merchant.id}/keys/${first.apiKey}/revoke`)).toMatchObject({
+      status: 303,
+    });
     expectError(await onceHeard(() => firstApi('GET', '/api/v1/balances'), 401), 401, 'INVALID_API_KEY');
     expectError(await withoutWrites(sys, () => firstApi('POST', CASHIN, cashinBody())), 401, 'INVALID_API_KEY');
     // The merchant's other keys are untouched.
@@ -90,7 +100,9 @@ describe('back-office merchant changes, seen by the gateway', () => {
     expect((await sys.api('GET', '/api/v1/balances')).status).toBe(200);
 
     await admin.get(`/merchants/${sys.merchant.id}`);
-    expect(await admin.post(`/merchants/${sys.merchant.id}/keys/${second.apiKey}/revoke`)).toMatchObject({ status: 303 });
+    expect(await admin.post(`/merchants/${sys.merchant.id}/keys/${second.apiKey}/revoke`)).toMatchObject({
+      status: 303,
+    });
     expectError(await onceHeard(() => secondApi('GET', '/api/v1/balances'), 401), 401, 'INVALID_API_KEY');
   });
 });

@@ -15,7 +15,12 @@ const CASHIN = '/api/v1/payments/cashin';
 // Numbers ending 06 never confirm: an accepted cash-in stays PENDING and writes nothing more.
 const PENDING_FOREVER = CI_NUMBER('06');
 const TOGO_NUMBER = '+22890123456';
-const valid = (extra: Record<string, unknown> = {}) => ({ merchant_order_id: newOrderId('val'), amount: 5000, customer_msisdn: PENDING_FOREVER, ...extra });
+const valid = (extra: Record<string, unknown> = {}) => ({
+  merchant_order_id: newOrderId('val'),
+  amount: 5000,
+  customer_msisdn: PENDING_FOREVER,
+  ...extra,
+});
 const without = (field: string) => {
   const body: Record<string, unknown> = valid();
   delete body[field];
@@ -83,7 +88,10 @@ describe('cash-in body validation: 400 VALIDATION_ERROR naming the field, nothin
 
   it('rejects a metadata value that is an object, an array, null or a string over 500 characters', async () => {
     for (const value of [{ nested: 'x' }, ['a'], null, 'v'.repeat(501)]) {
-      const details = expectValidationError(await rejected(valid({ metadata: { cart: 'A1', bad: value } })), 'metadata.bad');
+      const details = expectValidationError(
+        await rejected(valid({ metadata: { cart: 'A1', bad: value } })),
+        'metadata.bad',
+      );
       expect(details).toHaveLength(1);
     }
     await accepted(valid({ metadata: { cart: 'A1', qty: 3, gift: false, note: 'v'.repeat(500) } }));
@@ -126,7 +134,11 @@ describe('cash-in business rules: 422, nothing written', () => {
   it('answers 422 COUNTRY_NOT_SUPPORTED for a valid number of a country with no active subsidiary (Togo)', async () => {
     expect(parseMsisdn(TOGO_NUMBER)).toEqual({ e164: TOGO_NUMBER, countryCode: 'TG' });
     expectError(await rejected(valid({ customer_msisdn: TOGO_NUMBER })), 422, 'COUNTRY_NOT_SUPPORTED');
-    expectError(await rejected(valid({ customer_msisdn: TOGO_NUMBER, country_code: 'TG', currency: 'XOF' })), 422, 'COUNTRY_NOT_SUPPORTED');
+    expectError(
+      await rejected(valid({ customer_msisdn: TOGO_NUMBER, country_code: 'TG', currency: 'XOF' })),
+      422,
+      'COUNTRY_NOT_SUPPORTED',
+    );
   });
 
   it('answers 422 COUNTRY_NOT_SUPPORTED for a valid number outside the franc zones (France)', async () => {
@@ -134,7 +146,7 @@ describe('cash-in business rules: 422, nothing written', () => {
     expectError(await rejected(valid({ customer_msisdn: '+33612345678' })), 422, 'COUNTRY_NOT_SUPPORTED');
   });
 
-  it('answers 422 CURRENCY_MISMATCH for a Côte d\'Ivoire number paid in XAF', async () => {
+  it("answers 422 CURRENCY_MISMATCH for a Côte d'Ivoire number paid in XAF", async () => {
     expectError(await rejected(valid({ currency: 'XAF' })), 422, 'CURRENCY_MISMATCH');
     expectError(await rejected(valid({ currency: 'XAF', country_code: 'CI' })), 422, 'CURRENCY_MISMATCH');
   });
@@ -151,11 +163,17 @@ describe('cash-in business rules: 422, nothing written', () => {
 describe('cash-in deductions and the status read', () => {
   it('deduces currency XOF and country CI when both are omitted, and accepts them when given consistently', async () => {
     expect(await accepted(valid())).toMatchObject({ currency: 'XOF', country_code: 'CI' });
-    expect(await accepted(valid({ currency: 'XOF', country_code: 'CI' }))).toMatchObject({ currency: 'XOF', country_code: 'CI' });
+    expect(await accepted(valid({ currency: 'XOF', country_code: 'CI' }))).toMatchObject({
+      currency: 'XOF',
+      country_code: 'CI',
+    });
   });
 
   it('deduces XAF and CM for a Cameroun number', async () => {
-    expect(await accepted(valid({ customer_msisdn: '+237671234506' }))).toMatchObject({ currency: 'XAF', country_code: 'CM' });
+    expect(await accepted(valid({ customer_msisdn: '+237671234506' }))).toMatchObject({
+      currency: 'XAF',
+      country_code: 'CM',
+    });
   });
 
   it('GET /payments/{id} answers exactly the status-response fields plus failure_code, failure_reason, refunded_amount', async () => {
@@ -166,17 +184,47 @@ describe('cash-in deductions and the status read', () => {
     const data = res.body.data as Record<string, unknown>;
     // The interface's status fields, plus the additive operator and customer_action.
     expect(Object.keys(data).sort()).toEqual([
-      'amount', 'completed_at', 'country_code', 'currency', 'customer_action', 'failure_code', 'failure_reason', 'merchant_order_id',
-      'operator', 'payment_method', 'provider_reference', 'provider_session_id', 'provider_state', 'provider_tx_id', 'provider_txn_status',
-      'refunded_amount', 'status', 'transaction_id', 'type',
+      'amount',
+      'completed_at',
+      'country_code',
+      'currency',
+      'customer_action',
+      'failure_code',
+      'failure_reason',
+      'merchant_order_id',
+      'operator',
+      'payment_method',
+      'provider_reference',
+      'provider_session_id',
+      'provider_state',
+      'provider_tx_id',
+      'provider_txn_status',
+      'refunded_amount',
+      'status',
+      'transaction_id',
+      'type',
     ]);
     expect(data).not.toHaveProperty('msisdn');
     expect(data).not.toHaveProperty('payment_url');
     expect(data).toMatchObject({
-      transaction_id: created.transaction_id, merchant_order_id: created.merchant_order_id, type: 'CASHIN', status: 'PENDING',
-      amount: 5000, currency: 'XOF', country_code: 'CI', payment_method: 'USSD_PUSH', provider_reference: created.provider_reference,
-      provider_tx_id: null, provider_state: 'PENDING', provider_txn_status: null, completed_at: null,
-      failure_code: null, failure_reason: null, refunded_amount: 0, operator: 'SIMULATOR', customer_action: { type: 'NONE' },
+      transaction_id: created.transaction_id,
+      merchant_order_id: created.merchant_order_id,
+      type: 'CASHIN',
+      status: 'PENDING',
+      amount: 5000,
+      currency: 'XOF',
+      country_code: 'CI',
+      payment_method: 'USSD_PUSH',
+      provider_reference: created.provider_reference,
+      provider_tx_id: null,
+      provider_state: 'PENDING',
+      provider_txn_status: null,
+      completed_at: null,
+      failure_code: null,
+      failure_reason: null,
+      refunded_amount: 0,
+      operator: 'SIMULATOR',
+      customer_action: { type: 'NONE' },
     });
     expect(res.headers.get('x-request-id')).toEqual(expect.any(String));
   });

@@ -7,13 +7,25 @@ import { expectError, newOrderId, unixTime, withoutWrites } from './support/cont
 let sys: System;
 beforeAll(async () => {
   // Daily totals out of the way: this suite is about one cash-out at a time (e2e/cashout-splitting.test.ts has them).
-  sys = await startSystem({ gatewayEnv: { DISBURSEMENT_ENABLED: 'true', CASHOUT_MERCHANT_DAILY_APPROVAL_TOTAL: '1000000000', CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL: '1000000000' } });
+  sys = await startSystem({
+    gatewayEnv: {
+      DISBURSEMENT_ENABLED: 'true',
+      CASHOUT_MERCHANT_DAILY_APPROVAL_TOTAL: '1000000000',
+      CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL: '1000000000',
+    },
+  });
   // 10 000 000 XOF available in CI, from two captured cash-ins.
   for (let i = 0; i < 2; i++) {
-    const res = await sys.api('POST', '/api/v1/payments/cashin', { merchant_order_id: newOrderId('fund'), amount: 5_000_000, customer_msisdn: CI_NUMBER('01') });
+    const res = await sys.api('POST', '/api/v1/payments/cashin', {
+      merchant_order_id: newOrderId('fund'),
+      amount: 5_000_000,
+      customer_msisdn: CI_NUMBER('01'),
+    });
     expect(res.status).toBe(202);
     const id = res.body.data.transaction_id as string;
-    await waitFor(async () => (await sys.api('GET', `/api/v1/payments/${id}`)).body.data.status === 'SUCCESS', { what: 'funding cash-in' });
+    await waitFor(async () => (await sys.api('GET', `/api/v1/payments/${id}`)).body.data.status === 'SUCCESS', {
+      what: 'funding cash-in',
+    });
   }
 });
 afterAll(async () => {
@@ -24,30 +36,72 @@ const CASHOUT = '/api/v1/payments/cashout';
 const BENEFICIARY = '+2250707123401';
 // The simulator's failing beneficiary: numbers ending 11 (its scenario table).
 const BENEFICIARY_NOT_FOUND = '+2250707123411';
-const cashout = (extra: Record<string, unknown> = {}) => ({ merchant_order_id: newOrderId('co'), amount: 250_000, beneficiary_msisdn: BENEFICIARY, reason: 'salaire', ...extra });
+const cashout = (extra: Record<string, unknown> = {}) => ({
+  merchant_order_id: newOrderId('co'),
+  amount: 250_000,
+  beneficiary_msisdn: BENEFICIARY,
+  reason: 'salaire',
+  ...extra,
+});
 
 type Balance = { country_code: string; available_balance: number; pending_balance: number };
-const available = async () => ((await sys.api('GET', '/api/v1/balances')).body.data as Balance[]).find((b) => b.country_code === 'CI')!.available_balance;
-const statusOf = async (id: string) => (await sys.api('GET', `/api/v1/payments/${id}`)).body.data as Record<string, unknown>;
-const until = (id: string, status: string) => waitFor(async () => { const t = await statusOf(id); return t.status === status ? t : undefined; }, { what: `${id} ${status}` });
+const available = async () =>
+  ((await sys.api('GET', '/api/v1/balances')).body.data as Balance[]).find((b) => b.country_code === 'CI')!
+    .available_balance;
+const statusOf = async (id: string) =>
+  (await sys.api('GET', `/api/v1/payments/${id}`)).body.data as Record<string, unknown>;
+const until = (id: string, status: string) =>
+  waitFor(
+    async () => {
+      const t = await statusOf(id);
+      return t.status === status ? t : undefined;
+    },
+    { what: `${id} ${status}` },
+  );
 const hooksOf = (id: string) => sys.receiver.received.filter((w) => w.body.transaction_id === id);
 type Disbursement = { partner_reference: string; disbursement_count: number };
 async function disbursements(): Promise<Disbursement[]> {
   const res = await sys.sandbox(`/sandbox/disbursements`);
   return ((await res.json()) as { disbursements: Disbursement[] }).disbursements;
 }
-const paidCount = async (reference: string) => (await disbursements()).filter((d) => d.partner_reference === reference).reduce((s, d) => s + d.disbursement_count, 0);
+const paidCount = async (reference: string) =>
+  (await disbursements())
+    .filter((d) => d.partner_reference === reference)
+    .reduce((s, d) => s + d.disbursement_count, 0);
 
 describe('cash-out with disbursement configured (decisions 7)', () => {
   it('below the threshold: 202 CASHOUT, paid by the operator once, SUCCESS webhook, balance debited', async () => {
     const before = await available();
     const res = await sys.api('POST', CASHOUT, cashout());
     expect(res.status).toBe(202);
-    expect(res.body.data).toMatchObject({ type: 'CASHOUT', amount: 250_000, currency: 'XOF', country_code: 'CI', reason: 'salaire', payment_method: 'WALLET_TRANSFER', operator: 'SIMULATOR' });
+    expect(res.body.data).toMatchObject({
+      type: 'CASHOUT',
+      amount: 250_000,
+      currency: 'XOF',
+      country_code: 'CI',
+      reason: 'salaire',
+      payment_method: 'WALLET_TRANSFER',
+      operator: 'SIMULATOR',
+    });
     // Additive fields: operator; a transfer asks nothing of the beneficiary, so no customer_action in this answer.
     expect(Object.keys(res.body.data).sort()).toEqual([
-      'amount', 'beneficiary_msisdn', 'country_code', 'created_at', 'currency', 'failure_code', 'failure_reason', 'merchant_order_id',
-      'operator', 'payment_method', 'provider_reference', 'provider_tx_id', 'reason', 'status', 'transaction_id', 'type', 'updated_at',
+      'amount',
+      'beneficiary_msisdn',
+      'country_code',
+      'created_at',
+      'currency',
+      'failure_code',
+      'failure_reason',
+      'merchant_order_id',
+      'operator',
+      'payment_method',
+      'provider_reference',
+      'provider_tx_id',
+      'reason',
+      'status',
+      'transaction_id',
+      'type',
+      'updated_at',
     ]);
     expect(['CREATED', 'INITIATED', 'SUCCESS']).toContain(res.body.data.status);
     expect(res.body.data.beneficiary_msisdn).not.toContain('123401');
@@ -57,7 +111,13 @@ describe('cash-out with disbursement configured (decisions 7)', () => {
     // Read back, a cash-out has the status response's fields: customer_action is there, null.
     expect(done).toMatchObject({ operator: 'SIMULATOR', customer_action: null });
     await waitFor(() => hooksOf(id).length === 1, { what: 'SUCCESS webhook' });
-    expect(hooksOf(id)[0]!.body).toMatchObject({ event: 'transaction.status_changed', type: 'CASHOUT', status: 'SUCCESS', amount: 250_000, operator: 'SIMULATOR' });
+    expect(hooksOf(id)[0]!.body).toMatchObject({
+      event: 'transaction.status_changed',
+      type: 'CASHOUT',
+      status: 'SUCCESS',
+      amount: 250_000,
+      operator: 'SIMULATOR',
+    });
     expect(await paidCount(res.body.data.provider_reference as string)).toBe(1);
     expect(await available()).toBe(before - 250_000);
   });
@@ -67,7 +127,9 @@ describe('cash-out with disbursement configured (decisions 7)', () => {
     const id = res.body.data.transaction_id as string;
     await until(id, 'SUCCESS');
     const before = await available();
-    const refused = await withoutWrites(sys, () => sys.api('POST', '/api/v1/refunds', { transaction_id: id, amount: 1000 }));
+    const refused = await withoutWrites(sys, () =>
+      sys.api('POST', '/api/v1/refunds', { transaction_id: id, amount: 1000 }),
+    );
     expect(expectError(refused, 409, 'INVALID_STATE').message).toMatch(/cash-out/);
     expect(await sys.db.refund.count({ where: { transactionId: id } })).toBe(0);
     expect(await available()).toBe(before);
@@ -83,7 +145,11 @@ describe('cash-out with disbursement configured (decisions 7)', () => {
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.data.transaction_id).toBe(first.body.data.transaction_id);
-    expectError(await withoutWrites(sys, () => sys.api('POST', CASHOUT, { ...body, amount: 1001 })), 409, 'DUPLICATE_ORDER_ID');
+    expectError(
+      await withoutWrites(sys, () => sys.api('POST', CASHOUT, { ...body, amount: 1001 })),
+      409,
+      'DUPLICATE_ORDER_ID',
+    );
     expect(await paidCount(first.body.data.provider_reference as string)).toBe(1);
   });
 
@@ -108,11 +174,25 @@ describe('cash-out with disbursement configured (decisions 7)', () => {
     const res = await sys.api('POST', CASHOUT, cashout({ amount: 2_000_000 }));
     const id = res.body.data.transaction_id as string;
     expect(await available()).toBe(before - 2_000_000);
-    await sys.db.$transaction((tx) => rejectCashout(tx, { transactionId: id, decidedBy: 'approver@test', reason: 'beneficiary unknown to the merchant' }));
-    expect(await statusOf(id)).toMatchObject({ status: 'FAILED', failure_code: 'REJECTED_BY_APPROVER', failure_reason: 'beneficiary unknown to the merchant' });
+    await sys.db.$transaction((tx) =>
+      rejectCashout(tx, {
+        transactionId: id,
+        decidedBy: 'approver@test',
+        reason: 'beneficiary unknown to the merchant',
+      }),
+    );
+    expect(await statusOf(id)).toMatchObject({
+      status: 'FAILED',
+      failure_code: 'REJECTED_BY_APPROVER',
+      failure_reason: 'beneficiary unknown to the merchant',
+    });
     expect(await available()).toBe(before);
     await waitFor(() => hooksOf(id).length === 1, { what: 'FAILED webhook' });
-    expect(hooksOf(id)[0]!.body).toMatchObject({ type: 'CASHOUT', status: 'FAILED', failure_code: 'REJECTED_BY_APPROVER' });
+    expect(hooksOf(id)[0]!.body).toMatchObject({
+      type: 'CASHOUT',
+      status: 'FAILED',
+      failure_code: 'REJECTED_BY_APPROVER',
+    });
     expect(await paidCount(res.body.data.provider_reference as string)).toBe(0);
   });
 
@@ -121,9 +201,19 @@ describe('cash-out with disbursement configured (decisions 7)', () => {
     const hold = await sys.api('POST', CASHOUT, cashout({ amount: (await available()) - 4_000_000 }));
     expect(hold.status).toBe(202);
     expect(await available()).toBe(4_000_000);
-    expectError(await withoutWrites(sys, () => sys.api('POST', CASHOUT, cashout({ amount: 4_000_001 }))), 409, 'INSUFFICIENT_BALANCE');
+    expectError(
+      await withoutWrites(sys, () => sys.api('POST', CASHOUT, cashout({ amount: 4_000_001 }))),
+      409,
+      'INSUFFICIENT_BALANCE',
+    );
     expect(await available()).toBe(4_000_000);
-    await sys.db.$transaction((tx) => rejectCashout(tx, { transactionId: hold.body.data.transaction_id as string, decidedBy: 'approver@test', reason: 'test hold' }));
+    await sys.db.$transaction((tx) =>
+      rejectCashout(tx, {
+        transactionId: hold.body.data.transaction_id as string,
+        decidedBy: 'approver@test',
+        reason: 'test hold',
+      }),
+    );
   });
 
   it('the beneficiary wallet refuses: FAILED OPERATOR_REJECTED with the operator reason, reservation released', async () => {
@@ -139,7 +229,11 @@ describe('cash-out with disbursement configured (decisions 7)', () => {
 
   it('the operator too slow: the cash-out stays INITIATED (never failed on a guess), the retry finds it paid, once', async () => {
     // Every call waits 1.5 s at the operator, past our 1 s timeout, and is still processed there.
-    await sys.sandbox(`/sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latency_ms: 1500 }) });
+    await sys.sandbox(`/sandbox/faults`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ latency_ms: 1500 }),
+    });
     let res;
     try {
       res = await sys.api('POST', CASHOUT, cashout({ amount: 3000 }));
@@ -159,7 +253,12 @@ describe('cash-out with disbursement configured (decisions 7)', () => {
   });
 
   it('keeps the ledger balanced, cash-out reservations included', async () => {
-    await waitFor(async () => (await sys.db.transaction.count({ where: { type: 'CASHOUT', status: { in: ['CREATED', 'INITIATED'] } } })) === 0, { what: 'no cash-out in flight' });
+    await waitFor(
+      async () =>
+        (await sys.db.transaction.count({ where: { type: 'CASHOUT', status: { in: ['CREATED', 'INITIATED'] } } })) ===
+        0,
+      { what: 'no cash-out in flight' },
+    );
     expect((await verifyLedger(sys.db)).problems).toEqual([]);
   });
 });

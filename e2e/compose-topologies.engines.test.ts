@@ -14,8 +14,25 @@ import { parseEnv as bridgeEnv } from '@mm/operator-bridge';
 import { createRedisConnection, redisTargetOf } from '@mm/queues';
 import { parseEnv as refundEnv } from '@mm/refund-worker';
 import { parseEnv as dispatcherEnv } from '@mm/webhook-dispatcher';
-import { freePort, postgresBinDir, PrivatePostgres, PrivateRedisCluster, redisAnswers, registerEngine, unregisterEngine, waitFor } from '@mm/testing';
-import { composeConfig, composeSecrets, endpointsOf, environmentOf, onThisMachine, REPO, type ComposeFile } from './support/compose.js';
+import {
+  freePort,
+  postgresBinDir,
+  PrivatePostgres,
+  PrivateRedisCluster,
+  redisAnswers,
+  registerEngine,
+  unregisterEngine,
+  waitFor,
+} from '@mm/testing';
+import {
+  composeConfig,
+  composeSecrets,
+  endpointsOf,
+  environmentOf,
+  onThisMachine,
+  REPO,
+  type ComposeFile,
+} from './support/compose.js';
 import { ScriptEngine } from './support/script-engine.js';
 
 /**
@@ -48,21 +65,34 @@ const SERVICES: Record<string, (env: NodeJS.ProcessEnv) => CommonEnv & { NODE_EN
   'refund-worker': refundEnv,
   'webhook-dispatcher': dispatcherEnv,
 };
-const ADDRESS_SETTINGS = ['DATABASE_URL', 'DATABASE_DIRECT_URL', 'DATABASE_REPLICA_URL', 'REDIS_URL', 'REDIS_SENTINELS', 'REDIS_CLUSTER_NODES'];
+const ADDRESS_SETTINGS = [
+  'DATABASE_URL',
+  'DATABASE_DIRECT_URL',
+  'DATABASE_REPLICA_URL',
+  'REDIS_URL',
+  'REDIS_SENTINELS',
+  'REDIS_CLUSTER_NODES',
+];
 
 /** What every topology must hold: each service's environment parses, and names only services it waits for. */
 function expectConsistent(file: ComposeFile): void {
   for (const [name, parse] of Object.entries(SERVICES)) {
     const env = environmentOf(file, name);
     expect(() => parse(env)).not.toThrow();
-    const named = new Set(ADDRESS_SETTINGS.filter((k) => env[k]).flatMap((k) => endpointsOf(env[k]!).map((e) => e.host)));
+    const named = new Set(
+      ADDRESS_SETTINGS.filter((k) => env[k]).flatMap((k) => endpointsOf(env[k]!).map((e) => e.host)),
+    );
     const waitsFor = Object.keys(file.services[name]!.depends_on ?? {});
     for (const host of named) {
       // A cluster's nodes are waited for through the one-shot that joins them; the replica is not waited
       // for at all (while it is down or still copying, its reads go to the primary).
       const waited = host.startsWith('redis-cluster-') ? 'redis-cluster-create' : host;
-      expect({ service: name, names: host, isAService: host in file.services, waitsFor: host === 'postgres-replica' || waitsFor.includes(waited) })
-        .toEqual({ service: name, names: host, isAService: true, waitsFor: true });
+      expect({
+        service: name,
+        names: host,
+        isAService: host in file.services,
+        waitsFor: host === 'postgres-replica' || waitsFor.includes(waited),
+      }).toEqual({ service: name, names: host, isAService: true, waitsFor: true });
     }
   }
   expect(() => adminEnv(environmentOf(file, 'migrate'))).not.toThrow();
@@ -74,7 +104,12 @@ describe('docker-compose.yml and its topologies, validated and merged by Compose
     expectConsistent(file);
     for (const name of Object.keys(SERVICES)) {
       const env = environmentOf(file, name);
-      expect([env.DB_POOLING, env.REDIS_SENTINELS, env.REDIS_CLUSTER_NODES, env.DATABASE_REPLICA_URL]).toEqual([undefined, undefined, undefined, undefined]);
+      expect([env.DB_POOLING, env.REDIS_SENTINELS, env.REDIS_CLUSTER_NODES, env.DATABASE_REPLICA_URL]).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ]);
     }
   });
 
@@ -83,8 +118,18 @@ describe('docker-compose.yml and its topologies, validated and merged by Compose
     expectConsistent(file);
     for (const name of Object.keys(SERVICES)) {
       const env = environmentOf(file, name);
-      expect({ name, pooling: env.DB_POOLING, pooler: endpointsOf(env.DATABASE_URL!)[0], entry: new URL(env.DATABASE_URL!).pathname, direct: endpointsOf(env.DATABASE_DIRECT_URL!)[0] }).toEqual({
-        name, pooling: 'transaction', pooler: { host: 'pgbouncer', port: 6432 }, entry: name === 'gateway' ? '/mm_gateway' : '/mm_workers', direct: { host: 'postgres', port: 5432 },
+      expect({
+        name,
+        pooling: env.DB_POOLING,
+        pooler: endpointsOf(env.DATABASE_URL!)[0],
+        entry: new URL(env.DATABASE_URL!).pathname,
+        direct: endpointsOf(env.DATABASE_DIRECT_URL!)[0],
+      }).toEqual({
+        name,
+        pooling: 'transaction',
+        pooler: { host: 'pgbouncer', port: 6432 },
+        entry: name === 'gateway' ? '/mm_gateway' : '/mm_workers',
+        direct: { host: 'postgres', port: 5432 },
       });
       expect(file.services[name]!.depends_on).toHaveProperty('pgbouncer', { condition: 'service_healthy' });
     }
@@ -96,7 +141,10 @@ describe('docker-compose.yml and its topologies, validated and merged by Compose
     expectConsistent(file);
     for (const name of Object.keys(SERVICES)) {
       const replica = environmentOf(file, name).DATABASE_REPLICA_URL;
-      expect({ name, replica: replica && endpointsOf(replica)[0] }).toEqual({ name, replica: ['gateway', 'backoffice'].includes(name) ? { host: 'postgres-replica', port: 5432 } : undefined });
+      expect({ name, replica: replica && endpointsOf(replica)[0] }).toEqual({
+        name,
+        replica: ['gateway', 'backoffice'].includes(name) ? { host: 'postgres-replica', port: 5432 } : undefined,
+      });
     }
     expect(file.services.postgres!.command).toEqual(['postgres', '-c', 'hba_file=/etc/mm/pg_hba.conf']);
   });
@@ -105,7 +153,8 @@ describe('docker-compose.yml and its topologies, validated and merged by Compose
     const file = await composeConfig([ROOT_FILE, overlay('redis-sentinel')], secrets, ['demo']);
     expectConsistent(file);
     const sentinels = ['redis-sentinel-1', 'redis-sentinel-2', 'redis-sentinel-3'];
-    for (const s of sentinels) expect(environmentOf(file, s)).toMatchObject({ MASTER_HOST: 'redis', SENTINEL_MASTER: 'mymaster' });
+    for (const s of sentinels)
+      expect(environmentOf(file, s)).toMatchObject({ MASTER_HOST: 'redis', SENTINEL_MASTER: 'mymaster' });
     for (const name of Object.keys(SERVICES)) {
       const env = environmentOf(file, name);
       expect(endpointsOf(env.REDIS_SENTINELS!)).toEqual(sentinels.map((host) => ({ host, port: 26379 })));
@@ -118,18 +167,32 @@ describe('docker-compose.yml and its topologies, validated and merged by Compose
     const file = await composeConfig([ROOT_FILE, overlay('redis-cluster')], secrets, ['demo']);
     expectConsistent(file);
     const nodes = ['redis-cluster-1', 'redis-cluster-2', 'redis-cluster-3'];
-    expect(environmentOf(file, 'redis-cluster-create').CLUSTER_NODES!.split(' ')).toEqual(nodes.map((n) => `${n}:6379`));
+    expect(environmentOf(file, 'redis-cluster-create').CLUSTER_NODES!.split(' ')).toEqual(
+      nodes.map((n) => `${n}:6379`),
+    );
     for (const name of Object.keys(SERVICES)) {
       const env = environmentOf(file, name);
-      expect({ nodes: endpointsOf(env.REDIS_CLUSTER_NODES!), prefix: env.REDIS_PREFIX }).toEqual({ nodes: nodes.map((host) => ({ host, port: 6379 })), prefix: '{mm}' });
-      expect(file.services[name]!.depends_on).toHaveProperty('redis-cluster-create', { condition: 'service_completed_successfully' });
+      expect({ nodes: endpointsOf(env.REDIS_CLUSTER_NODES!), prefix: env.REDIS_PREFIX }).toEqual({
+        nodes: nodes.map((host) => ({ host, port: 6379 })),
+        prefix: '{mm}',
+      });
+      expect(file.services[name]!.depends_on).toHaveProperty('redis-cluster-create', {
+        condition: 'service_completed_successfully',
+      });
     }
   });
 
   it('PgBouncer, the read replica and Sentinel together', async () => {
-    const file = await composeConfig([ROOT_FILE, overlay('pgbouncer'), overlay('read-replica'), overlay('redis-sentinel')], secrets, ['demo']);
+    const file = await composeConfig(
+      [ROOT_FILE, overlay('pgbouncer'), overlay('read-replica'), overlay('redis-sentinel')],
+      secrets,
+      ['demo'],
+    );
     expectConsistent(file);
-    expect(environmentOf(file, 'gateway')).toMatchObject({ DB_POOLING: 'transaction', REDIS_SENTINEL_MASTER: 'mymaster' });
+    expect(environmentOf(file, 'gateway')).toMatchObject({
+      DB_POOLING: 'transaction',
+      REDIS_SENTINEL_MASTER: 'mymaster',
+    });
     expect(environmentOf(file, 'gateway').DATABASE_REPLICA_URL).toContain('@postgres-replica:5432/');
   });
 
@@ -137,7 +200,10 @@ describe('docker-compose.yml and its topologies, validated and merged by Compose
     const dir = mkdtempSync(path.join(tmpdir(), 'mm-compose-'));
     try {
       const broken = path.join(dir, 'broken.yml');
-      writeFileSync(broken, 'services:\n  gateway:\n    depends_on:\n      pgbouncer:\n        condition: service_healthy\n');
+      writeFileSync(
+        broken,
+        'services:\n  gateway:\n    depends_on:\n      pgbouncer:\n        condition: service_healthy\n',
+      );
       await expect(composeConfig([ROOT_FILE, broken], secrets)).rejects.toThrow(/pgbouncer/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -155,7 +221,10 @@ describe("the topologies' engine files, run on this machine's engines", () => {
     hbaDir = mkdtempSync(path.join(tmpdir(), 'mm-compose-hba-'));
     copyFileSync(repoFile('infra/compose/postgres/pg_hba.conf'), path.join(hbaDir, 'pg_hba.conf'));
     await run('chmod', ['755', hbaDir]);
-    primary = await PrivatePostgres.start({ password: secrets.POSTGRES_PASSWORD!, hbaFile: path.join(hbaDir, 'pg_hba.conf') });
+    primary = await PrivatePostgres.start({
+      password: secrets.POSTGRES_PASSWORD!,
+      hbaFile: path.join(hbaDir, 'pg_hba.conf'),
+    });
     const admin = new pg.Client({ connectionString: primary.url('postgres') });
     await admin.connect();
     await admin.query('CREATE DATABASE mobilemoney');
@@ -169,7 +238,9 @@ describe("the topologies' engine files, run on this machine's engines", () => {
   });
 
   it('the primary asks for a password over the network (pg_hba.conf): a login without one is refused', async () => {
-    const anonymous = new pg.Client({ connectionString: `postgresql://postgres@127.0.0.1:${primary.port}/mobilemoney` });
+    const anonymous = new pg.Client({
+      connectionString: `postgresql://postgres@127.0.0.1:${primary.port}/mobilemoney`,
+    });
     anonymous.on('error', () => undefined);
     await expect(anonymous.connect()).rejects.toThrow(/password/);
     await anonymous.end().catch(() => undefined);
@@ -195,23 +266,54 @@ describe("the topologies' engine files, run on this machine's engines", () => {
       local = local.replace('auth_file = /run/pgbouncer/userlist.txt', `auth_file = ${dir}/userlist.txt`);
       writeFileSync(path.join(dir, 'pgbouncer.ini'), `${local}\nlogfile = ${dir}/pgbouncer.log\n`);
       return {
-        shell: 'sh', script: repoFile('infra/compose/pgbouncer/entrypoint.sh'), asPostgres: true, what: 'the overlay\'s PgBouncer',
-        env: { PATH: PG_PATH, ...environmentOf(file, 'pgbouncer'), USERLIST: `${dir}/userlist.txt`, PGBOUNCER_INI: path.join(dir, 'pgbouncer.ini') },
+        shell: 'sh',
+        script: repoFile('infra/compose/pgbouncer/entrypoint.sh'),
+        asPostgres: true,
+        what: "the overlay's PgBouncer",
+        env: {
+          PATH: PG_PATH,
+          ...environmentOf(file, 'pgbouncer'),
+          USERLIST: `${dir}/userlist.txt`,
+          PGBOUNCER_INI: path.join(dir, 'pgbouncer.ini'),
+        },
         ready: () => answers(`postgresql://postgres:${secrets.POSTGRES_PASSWORD}@127.0.0.1:${port}/mm_workers`),
       };
     });
     try {
       for (const [name, parse] of Object.entries(SERVICES)) {
-        const env = parse(onThisMachine(environmentOf(file, name), { 'pgbouncer:6432': `127.0.0.1:${port}`, 'postgres:5432': `127.0.0.1:${primary.port}` }));
+        const env = parse(
+          onThisMachine(environmentOf(file, name), {
+            'pgbouncer:6432': `127.0.0.1:${port}`,
+            'postgres:5432': `127.0.0.1:${primary.port}`,
+          }),
+        );
         // What the service does at start: refuses unless the pooler's connections carry its timeouts.
-        const db = await createServiceDb({ ...databaseOptions(env), nodeEnv: env.NODE_ENV, deploymentMode: env.DEPLOYMENT_MODE, secretBox: null });
+        const db = await createServiceDb({
+          ...databaseOptions(env),
+          nodeEnv: env.NODE_ENV,
+          deploymentMode: env.DEPLOYMENT_MODE,
+          secretBox: null,
+        });
         await db.$disconnect();
       }
       // The same check refuses a worker sent to the gateway's entry: the entries' timeouts are what passed.
-      const worker = bridgeEnv(onThisMachine({ ...environmentOf(file, 'operator-bridge'), DATABASE_URL: environmentOf(file, 'gateway').DATABASE_URL! }, {
-        'pgbouncer:6432': `127.0.0.1:${port}`, 'postgres:5432': `127.0.0.1:${primary.port}`,
-      }));
-      await expect(createServiceDb({ ...databaseOptions(worker), nodeEnv: worker.NODE_ENV, deploymentMode: worker.DEPLOYMENT_MODE, secretBox: null })).rejects.toThrow(/statement_timeout 2000 ms/);
+      const worker = bridgeEnv(
+        onThisMachine(
+          { ...environmentOf(file, 'operator-bridge'), DATABASE_URL: environmentOf(file, 'gateway').DATABASE_URL! },
+          {
+            'pgbouncer:6432': `127.0.0.1:${port}`,
+            'postgres:5432': `127.0.0.1:${primary.port}`,
+          },
+        ),
+      );
+      await expect(
+        createServiceDb({
+          ...databaseOptions(worker),
+          nodeEnv: worker.NODE_ENV,
+          deploymentMode: worker.DEPLOYMENT_MODE,
+          secretBox: null,
+        }),
+      ).rejects.toThrow(/statement_timeout 2000 ms/);
     } finally {
       await bouncer.stop();
     }
@@ -220,11 +322,22 @@ describe("the topologies' engine files, run on this machine's engines", () => {
   it("read-replica.yml's start script makes a streaming replica the gateway's DATABASE_REPLICA_URL reads, and starts it again on its own copy", async () => {
     const file = await composeConfig([ROOT_FILE, overlay('read-replica')], secrets);
     const port = await freePort();
-    const replicaUrl = onThisMachine(environmentOf(file, 'gateway'), { 'postgres-replica:5432': `127.0.0.1:${port}` }).DATABASE_REPLICA_URL!;
+    const replicaUrl = onThisMachine(environmentOf(file, 'gateway'), {
+      'postgres-replica:5432': `127.0.0.1:${port}`,
+    }).DATABASE_REPLICA_URL!;
     const options = (dir: string) => ({
-      shell: 'bash' as const, script: repoFile('infra/compose/postgres/start-replica.sh'), asPostgres: true, what: 'the overlay\'s replica',
+      shell: 'bash' as const,
+      script: repoFile('infra/compose/postgres/start-replica.sh'),
+      asPostgres: true,
+      what: "the overlay's replica",
       args: ['-c', `port=${port}`, '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`],
-      env: { PATH: PG_PATH, ...environmentOf(file, 'postgres-replica'), PRIMARY_HOST: '127.0.0.1', PRIMARY_PORT: String(primary.port), PGDATA: path.join(dir, 'data') },
+      env: {
+        PATH: PG_PATH,
+        ...environmentOf(file, 'postgres-replica'),
+        PRIMARY_HOST: '127.0.0.1',
+        PRIMARY_PORT: String(primary.port),
+        PGDATA: path.join(dir, 'data'),
+      },
       ready: () => answers(replicaUrl),
       stopSignal: 'SIGINT' as const,
     });
@@ -233,12 +346,18 @@ describe("the topologies' engine files, run on this machine's engines", () => {
       expect(await one(replicaUrl, 'SELECT pg_is_in_recovery() AS v')).toBe(true);
       const marker = `compose_${Date.now()}`;
       await one(primary.url('mobilemoney'), `CREATE TABLE ${marker} (v int); INSERT INTO ${marker} VALUES (42)`);
-      await waitFor(async () => (await one(replicaUrl, `SELECT to_regclass('${marker}') IS NOT NULL AS v`)) || undefined, { what: 'the replica to replay the primary', timeoutMs: 15_000 });
+      await waitFor(
+        async () => (await one(replicaUrl, `SELECT to_regclass('${marker}') IS NOT NULL AS v`)) || undefined,
+        { what: 'the replica to replay the primary', timeoutMs: 15_000 },
+      );
       // A restart finds its copy and follows the primary again (pg_basebackup into it would fail: not empty).
       await replica.stop({ keepDir: true });
       replica = await ScriptEngine.start(options, replica.dir);
       await one(primary.url('mobilemoney'), `INSERT INTO ${marker} VALUES (43)`);
-      await waitFor(async () => Number(await one(replicaUrl, `SELECT count(*)::int AS v FROM ${marker}`)) === 2 || undefined, { what: 'the restarted replica to replay', timeoutMs: 15_000 });
+      await waitFor(
+        async () => Number(await one(replicaUrl, `SELECT count(*)::int AS v FROM ${marker}`)) === 2 || undefined,
+        { what: 'the restarted replica to replay', timeoutMs: 15_000 },
+      );
     } finally {
       await replica.stop();
     }
@@ -250,21 +369,66 @@ describe("the Redis topologies' scripts, run on this machine's redis-server", ()
     const file = await composeConfig([ROOT_FILE, overlay('redis-sentinel')], secrets);
     const primaryPort = await freePort();
     const primaryDir = mkdtempSync(path.join(tmpdir(), 'mm-compose-redis-'));
-    const redis = spawn('redis-server', ['--port', String(primaryPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction', '--dir', primaryDir], { stdio: 'ignore', detached: true });
-    const redisEngine = { killSync: () => { redis.kill('SIGKILL'); rmSync(primaryDir, { recursive: true, force: true }); } };
+    const redis = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(primaryPort),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--maxmemory-policy',
+        'noeviction',
+        '--dir',
+        primaryDir,
+      ],
+      { stdio: 'ignore', detached: true },
+    );
+    const redisEngine = {
+      killSync: () => {
+        redis.kill('SIGKILL');
+        rmSync(primaryDir, { recursive: true, force: true });
+      },
+    };
     registerEngine(redisEngine);
     const sentinelPort = await freePort();
     const options = (dir: string) => ({
-      shell: 'sh' as const, script: repoFile('infra/compose/redis/start-sentinel.sh'), what: 'the overlay\'s sentinel',
+      shell: 'sh' as const,
+      script: repoFile('infra/compose/redis/start-sentinel.sh'),
+      what: "the overlay's sentinel",
       // One sentinel here, where the file runs three with a quorum of 2.
-      env: { PATH: process.env.PATH ?? '', ...environmentOf(file, 'redis-sentinel-1'), MASTER_HOST: '127.0.0.1', MASTER_PORT: String(primaryPort), SENTINEL_PORT: String(sentinelPort), QUORUM: '1', SENTINEL_CONF: path.join(dir, 'sentinel.conf') },
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...environmentOf(file, 'redis-sentinel-1'),
+        MASTER_HOST: '127.0.0.1',
+        MASTER_PORT: String(primaryPort),
+        SENTINEL_PORT: String(sentinelPort),
+        QUORUM: '1',
+        SENTINEL_CONF: path.join(dir, 'sentinel.conf'),
+      },
       ready: () => redisAnswers(sentinelPort),
     });
     let sentinel: ScriptEngine | undefined;
     try {
-      await waitFor(async () => (await redisAnswers(primaryPort)) || undefined, { what: 'redis-server', timeoutMs: 10_000 });
+      await waitFor(async () => (await redisAnswers(primaryPort)) || undefined, {
+        what: 'redis-server',
+        timeoutMs: 10_000,
+      });
       sentinel = await ScriptEngine.start(options);
-      const env = gatewayEnv(onThisMachine(environmentOf(file, 'gateway'), Object.fromEntries(['redis-sentinel-1', 'redis-sentinel-2', 'redis-sentinel-3'].map((s) => [`${s}:26379`, `127.0.0.1:${sentinelPort}`]))));
+      const env = gatewayEnv(
+        onThisMachine(
+          environmentOf(file, 'gateway'),
+          Object.fromEntries(
+            ['redis-sentinel-1', 'redis-sentinel-2', 'redis-sentinel-3'].map((s) => [
+              `${s}:26379`,
+              `127.0.0.1:${sentinelPort}`,
+            ]),
+          ),
+        ),
+      );
       const client = createRedisConnection(redisTargetOf(env), { maxRetriesPerRequest: 3 });
       try {
         await client.set(`${env.REDIS_PREFIX}:compose-check`, 'through the sentinel');
@@ -291,15 +455,30 @@ describe("the Redis topologies' scripts, run on this machine's redis-server", ()
     const file = await composeConfig([ROOT_FILE, overlay('redis-cluster')], secrets);
     const createScript = repoFile('infra/compose/redis/create-cluster.sh');
     // The nodes by name, as the file gives them (resolved by the script), here `localhost`.
-    const join = (nodes: string[]) => run('sh', [createScript], { env: { PATH: process.env.PATH ?? '', CLUSTER_NODES: nodes.map((n) => n.replace('127.0.0.1', 'localhost')).join(' ') } });
+    const join = (nodes: string[]) =>
+      run('sh', [createScript], {
+        env: {
+          PATH: process.env.PATH ?? '',
+          CLUSTER_NODES: nodes.map((n) => n.replace('127.0.0.1', 'localhost')).join(' '),
+        },
+      });
     let formed = '';
-    const cluster = await PrivateRedisCluster.start(3, { join: async (nodes) => { formed = (await join(nodes)).stdout; } });
+    const cluster = await PrivateRedisCluster.start(3, {
+      join: async (nodes) => {
+        formed = (await join(nodes)).stdout;
+      },
+    });
     try {
       expect(formed).toMatch(/All 16384 slots covered/);
       const again = await join(cluster.ports.map((p) => `127.0.0.1:${p}`));
       expect(again.stdout).toMatch(/already formed/);
       const names = ['redis-cluster-1', 'redis-cluster-2', 'redis-cluster-3'];
-      const env = gatewayEnv(onThisMachine(environmentOf(file, 'gateway'), Object.fromEntries(names.map((n, i) => [`${n}:6379`, `127.0.0.1:${cluster.ports[i]}`]))));
+      const env = gatewayEnv(
+        onThisMachine(
+          environmentOf(file, 'gateway'),
+          Object.fromEntries(names.map((n, i) => [`${n}:6379`, `127.0.0.1:${cluster.ports[i]}`])),
+        ),
+      );
       const client = createRedisConnection(redisTargetOf(env), { maxRetriesPerRequest: 3 });
       try {
         await client.set(`${env.REDIS_PREFIX}:compose-check`, 'on the cluster');

@@ -32,12 +32,28 @@ afterAll(async () => {
 
 function production(): Record<string, string> {
   return {
-    NODE_ENV: 'production', DEPLOYMENT_MODE: 'sandbox', DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, LOG_LEVEL: 'silent', DB_POOL_SIZE: '2',
-    MASTER_KEY: masterKey, SESSION_SECRET: randomBytes(32).toString('hex'),
+    NODE_ENV: 'production',
+    DEPLOYMENT_MODE: 'sandbox',
+    DATABASE_URL: database.url,
+    REDIS_URL: redis.url,
+    REDIS_PREFIX: redis.prefix,
+    LOG_LEVEL: 'silent',
+    DB_POOL_SIZE: '2',
+    MASTER_KEY: masterKey,
+    SESSION_SECRET: randomBytes(32).toString('hex'),
     // Not the published simulator defaults: production refuses those too.
-    OPERATOR_API_TOKEN: randomBytes(16).toString('hex'), OPERATOR_CALLBACK_SECRET: randomBytes(16).toString('hex'), OPERATOR_BASE_URL: 'http://127.0.0.1:9',
-    GATEWAY_PORT: '0', GATEWAY_INTERNAL_PORT: '0', BACKOFFICE_PORT: '0', BACKOFFICE_INTERNAL_PORT: '0',
-    OPERATOR_BRIDGE_PORT: '0', OPERATOR_BRIDGE_INTERNAL_PORT: '0', EXPIRY_WORKER_PORT: '0', REFUND_WORKER_PORT: '0', WEBHOOK_DISPATCHER_PORT: '0',
+    OPERATOR_API_TOKEN: randomBytes(16).toString('hex'),
+    OPERATOR_CALLBACK_SECRET: randomBytes(16).toString('hex'),
+    OPERATOR_BASE_URL: 'http://127.0.0.1:9',
+    GATEWAY_PORT: '0',
+    GATEWAY_INTERNAL_PORT: '0',
+    BACKOFFICE_PORT: '0',
+    BACKOFFICE_INTERNAL_PORT: '0',
+    OPERATOR_BRIDGE_PORT: '0',
+    OPERATOR_BRIDGE_INTERNAL_PORT: '0',
+    EXPIRY_WORKER_PORT: '0',
+    REFUND_WORKER_PORT: '0',
+    WEBHOOK_DISPATCHER_PORT: '0',
   };
 }
 
@@ -54,24 +70,57 @@ const SERVICES: Record<string, (env: Record<string, string>) => Promise<{ stop()
 describe('a production service on a database with working demo credentials', () => {
   it('every service with a database refuses to start, naming the demo key and each demo account', async () => {
     for (const [name, start] of Object.entries(SERVICES)) {
-      const outcome = await start(production()).then(async (s) => { await s.stop(); return 'started'; }, (err: Error) => err.message);
-      expect({ name, outcome }).toEqual({ name, outcome: expect.stringMatching(/^refusing to start with NODE_ENV=production: this database holds demo data with published credentials/) });
+      const outcome = await start(production()).then(
+        async (s) => {
+          await s.stop();
+          return 'started';
+        },
+        (err: Error) => err.message,
+      );
+      expect({ name, outcome }).toEqual({
+        name,
+        outcome: expect.stringMatching(
+          /^refusing to start with NODE_ENV=production: this database holds demo data with published credentials/,
+        ),
+      });
       expect(outcome).toContain(`key:revoke --api-key ${DEMO_MERCHANT.apiKey}`);
       for (const user of DEMO_STAFF.users) expect(outcome).toContain(`staff:disable --email ${user.email}`);
     }
   });
 
   it('the demo key revoked but a demo account enabled: still refused', async () => {
-    await runCommand(['key:revoke', '--api-key', DEMO_MERCHANT.apiKey], adminEnv({ DATABASE_URL: database.url, MASTER_KEY: masterKey, NODE_ENV: 'production', DEPLOYMENT_MODE: 'sandbox' }));
+    await runCommand(
+      ['key:revoke', '--api-key', DEMO_MERCHANT.apiKey],
+      adminEnv({
+        DATABASE_URL: database.url,
+        MASTER_KEY: masterKey,
+        NODE_ENV: 'production',
+        DEPLOYMENT_MODE: 'sandbox',
+      }),
+    );
     await expect(SERVICES.gateway!(production())).rejects.toThrow(/demo staff account admin@demo\.local is enabled/);
   });
 
   it('once the key is revoked and the demo accounts disabled (admin CLI), every service starts in production', async () => {
     for (const user of DEMO_STAFF.users) {
-      await runCommand(['staff:disable', '--email', user.email], adminEnv({ DATABASE_URL: database.url, MASTER_KEY: masterKey, NODE_ENV: 'production', DEPLOYMENT_MODE: 'sandbox' }));
+      await runCommand(
+        ['staff:disable', '--email', user.email],
+        adminEnv({
+          DATABASE_URL: database.url,
+          MASTER_KEY: masterKey,
+          NODE_ENV: 'production',
+          DEPLOYMENT_MODE: 'sandbox',
+        }),
+      );
     }
     for (const [name, start] of Object.entries(SERVICES)) {
-      const outcome = await start(production()).then(async (s) => { await s.stop(); return 'started'; }, (err: Error) => err.message);
+      const outcome = await start(production()).then(
+        async (s) => {
+          await s.stop();
+          return 'started';
+        },
+        (err: Error) => err.message,
+      );
       expect({ name, outcome }).toEqual({ name, outcome: 'started' });
     }
   });

@@ -30,17 +30,26 @@ async function timed(send: () => Promise<ApiResponse>): Promise<{ res: ApiRespon
 }
 
 function expectUnavailable({ res, ms }: { res: ApiResponse; ms: number }): void {
-  expect({ status: res.status, code: res.body?.error?.code, retryAfter: res.headers.get('retry-after') })
-    .toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', retryAfter: '2' });
+  expect({ status: res.status, code: res.body?.error?.code, retryAfter: res.headers.get('retry-after') }).toEqual({
+    status: 503,
+    code: 'SERVICE_UNAVAILABLE',
+    retryAfter: '2',
+  });
   expect(res.body.error.request_id).toBe(res.headers.get('x-request-id'));
   expect(ms).toBeLessThan(BOUND_MS);
 }
 
 async function captured(): Promise<string> {
-  const res = await sys.api('POST', '/api/v1/payments/cashin', { merchant_order_id: order(), amount: 5000, customer_msisdn: CI_NUMBER('01') });
+  const res = await sys.api('POST', '/api/v1/payments/cashin', {
+    merchant_order_id: order(),
+    amount: 5000,
+    customer_msisdn: CI_NUMBER('01'),
+  });
   expect(res.status).toBe(202);
   const id = res.body.data.transaction_id as string;
-  await waitFor(async () => (await sys.api('GET', `/api/v1/payments/${id}`)).body.data.status === 'SUCCESS', { what: 'captured cash-in' });
+  await waitFor(async () => (await sys.api('GET', `/api/v1/payments/${id}`)).body.data.status === 'SUCCESS', {
+    what: 'captured cash-in',
+  });
   return id;
 }
 
@@ -57,20 +66,32 @@ async function lockBalances(merchantId: string): Promise<() => Promise<void>> {
   };
 }
 
-describe('PostgreSQL slow: the merchant\'s balance rows held by another transaction', () => {
+describe("PostgreSQL slow: the merchant's balance rows held by another transaction", () => {
   it('a refund answers 503 SERVICE_UNAVAILABLE with Retry-After within the bound and writes nothing; signed anew once released, it passes', async () => {
     const tx = await captured();
     const release = await lockBalances(sys.merchant.id);
     let answered;
     try {
-      answered = await timed(() => sys.api('POST', '/api/v1/refunds', { transaction_id: tx, amount: 1000 }, { extraHeaders: { 'Idempotency-Key': `k-${tx}` } }));
+      answered = await timed(() =>
+        sys.api(
+          'POST',
+          '/api/v1/refunds',
+          { transaction_id: tx, amount: 1000 },
+          { extraHeaders: { 'Idempotency-Key': `k-${tx}` } },
+        ),
+      );
     } finally {
       await release();
     }
     expectUnavailable(answered);
     expect(await sys.db.refund.count({ where: { transactionId: tx } })).toBe(0);
 
-    const again = await sys.api('POST', '/api/v1/refunds', { transaction_id: tx, amount: 1000 }, { extraHeaders: { 'Idempotency-Key': `k-${tx}` } });
+    const again = await sys.api(
+      'POST',
+      '/api/v1/refunds',
+      { transaction_id: tx, amount: 1000 },
+      { extraHeaders: { 'Idempotency-Key': `k-${tx}` } },
+    );
     expect(again.status).toBe(202);
     expect(await sys.db.refund.count({ where: { transactionId: tx } })).toBe(1);
   });
@@ -111,7 +132,15 @@ describe('PostgreSQL unreachable', () => {
     await relay.cut();
     try {
       expectUnavailable(await timed(() => gateway.api('GET', `/api/v1/payments/${tx}`)));
-      expectUnavailable(await timed(() => gateway.api('POST', '/api/v1/payments/cashin', { merchant_order_id: order(), amount: 1500, customer_msisdn: CI_NUMBER('01') })));
+      expectUnavailable(
+        await timed(() =>
+          gateway.api('POST', '/api/v1/payments/cashin', {
+            merchant_order_id: order(),
+            amount: 1500,
+            customer_msisdn: CI_NUMBER('01'),
+          }),
+        ),
+      );
       expectUnavailable(await timed(() => gateway.api('GET', '/api/v1/balances')));
       const ready = await fetch(`${gateway.internalUrl}/ready`);
       expect(ready.status).toBe(503);
@@ -119,7 +148,9 @@ describe('PostgreSQL unreachable', () => {
     } finally {
       await relay.restore();
     }
-    await waitFor(async () => (await gateway.api('GET', `/api/v1/payments/${tx}`)).status === 200, { what: 'reads served again' });
+    await waitFor(async () => (await gateway.api('GET', `/api/v1/payments/${tx}`)).status === 200, {
+      what: 'reads served again',
+    });
     expect((await fetch(`${gateway.internalUrl}/ready`)).status).toBe(200);
   });
 });
@@ -141,7 +172,16 @@ describe('Redis unreachable', () => {
     const body = { merchant_order_id: order(), amount: 1500, customer_msisdn: CI_NUMBER('01') };
     try {
       expectUnavailable(await timed(() => gateway.api('POST', '/api/v1/payments/cashin', body)));
-      expectUnavailable(await timed(() => gateway.api('POST', '/api/v1/refunds', { transaction_id: tx, amount: 1000 }, { extraHeaders: { 'Idempotency-Key': `r-${tx}` } })));
+      expectUnavailable(
+        await timed(() =>
+          gateway.api(
+            'POST',
+            '/api/v1/refunds',
+            { transaction_id: tx, amount: 1000 },
+            { extraHeaders: { 'Idempotency-Key': `r-${tx}` } },
+          ),
+        ),
+      );
       const read = await timed(() => gateway.api('GET', `/api/v1/payments/${tx}`));
       expect(read.res.status).toBe(200);
       expect(read.ms).toBeLessThan(BOUND_MS);
@@ -152,7 +192,10 @@ describe('Redis unreachable', () => {
     expect(await sys.db.transaction.count({ where: { merchantOrderId: body.merchant_order_id } })).toBe(0);
     expect(await sys.db.refund.count({ where: { transactionId: tx } })).toBe(0);
     // ioredis reconnects by itself; the same order, signed anew, then passes.
-    await waitFor(async () => [200, 202].includes((await gateway.api('POST', '/api/v1/payments/cashin', body)).status), { what: 'cash-ins taken again', timeoutMs: 15_000, intervalMs: 250 });
+    await waitFor(
+      async () => [200, 202].includes((await gateway.api('POST', '/api/v1/payments/cashin', body)).status),
+      { what: 'cash-ins taken again', timeoutMs: 15_000, intervalMs: 250 },
+    );
     expect(await sys.db.transaction.count({ where: { merchantOrderId: body.merchant_order_id } })).toBe(1);
   });
 });

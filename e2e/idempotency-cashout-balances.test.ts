@@ -1,7 +1,14 @@
 import { setSubsidiaryActive, upsertSubsidiary } from '@mm/db/merchants';
 import { EXPIRY_TOPIC, OPERATOR_REQUEST_TOPIC } from '@mm/db/payments';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
-import { anotherMerchant, expectError, expectValidationError, newOrderId, unixTime, withoutWrites } from './support/contract.js';
+import {
+  anotherMerchant,
+  expectError,
+  expectValidationError,
+  newOrderId,
+  unixTime,
+  withoutWrites,
+} from './support/contract.js';
 
 let sys: System;
 
@@ -17,7 +24,14 @@ const CASHOUT = '/api/v1/payments/cashout';
 // Numbers ending 06 never confirm: an accepted cash-in stays PENDING and writes nothing more.
 const PENDING_FOREVER = CI_NUMBER('06');
 
-type Balance = { country_code: string; country_name: string; currency: string; available_balance: number; pending_balance: number; updated_at: string };
+type Balance = {
+  country_code: string;
+  country_name: string;
+  currency: string;
+  available_balance: number;
+  pending_balance: number;
+  updated_at: string;
+};
 
 async function balances(api: System['api'] = sys.api): Promise<Balance[]> {
   const res = await api('GET', '/api/v1/balances');
@@ -25,11 +39,15 @@ async function balances(api: System['api'] = sys.api): Promise<Balance[]> {
   return res.body.data as Balance[];
 }
 
-const rowsOf = (merchantOrderId: string) => sys.db.transaction.findMany({ where: { merchantId: sys.merchant.id, merchantOrderId } });
+const rowsOf = (merchantOrderId: string) =>
+  sys.db.transaction.findMany({ where: { merchantId: sys.merchant.id, merchantOrderId } });
 
 describe('idempotency on merchant_order_id (decisions 4)', () => {
   const order = () => ({
-    merchant_order_id: newOrderId('idem'), amount: 7500, customer_msisdn: PENDING_FOREVER, motif: 'Commande 12',
+    merchant_order_id: newOrderId('idem'),
+    amount: 7500,
+    customer_msisdn: PENDING_FOREVER,
+    motif: 'Commande 12',
     metadata: { cart: 'C3', items: 2 },
   });
 
@@ -53,8 +71,11 @@ describe('idempotency on merchant_order_id (decisions 4)', () => {
     const first = await sys.api('POST', CASHIN, body);
     expect(first.status).toBe(202);
     const reordered = JSON.stringify({
-      metadata: { items: 2, cart: 'C3' }, customer_msisdn: body.customer_msisdn, motif: body.motif,
-      amount: body.amount, merchant_order_id: body.merchant_order_id,
+      metadata: { items: 2, cart: 'C3' },
+      customer_msisdn: body.customer_msisdn,
+      motif: body.motif,
+      amount: body.amount,
+      merchant_order_id: body.merchant_order_id,
     });
     expect(reordered).not.toBe(JSON.stringify(body));
     const again = await withoutWrites(sys, () => sys.api('POST', CASHIN, reordered));
@@ -69,15 +90,22 @@ describe('idempotency on merchant_order_id (decisions 4)', () => {
     ['a different motif', { motif: 'Commande 13' }],
     ['different metadata', { metadata: { cart: 'C4', items: 2 } }],
     ['an added return_url', { return_url: 'https://shop.example/back' }],
-  ])('answers 409 DUPLICATE_ORDER_ID to a reused merchant_order_id with %s, and writes nothing', async (_what, change) => {
-    const body = order();
-    const first = await sys.api('POST', CASHIN, body);
-    expect(first.status).toBe(202);
-    const conflict = await withoutWrites(sys, () => sys.api('POST', CASHIN, { ...body, ...change }));
-    expectError(conflict, 409, 'DUPLICATE_ORDER_ID');
-    const [row] = await rowsOf(body.merchant_order_id);
-    expect({ amount: Number(row!.amount), msisdn: row!.msisdn, motif: row!.motif }).toEqual({ amount: 7500, msisdn: PENDING_FOREVER, motif: 'Commande 12' });
-  });
+  ])(
+    'answers 409 DUPLICATE_ORDER_ID to a reused merchant_order_id with %s, and writes nothing',
+    async (_what, change) => {
+      const body = order();
+      const first = await sys.api('POST', CASHIN, body);
+      expect(first.status).toBe(202);
+      const conflict = await withoutWrites(sys, () => sys.api('POST', CASHIN, { ...body, ...change }));
+      expectError(conflict, 409, 'DUPLICATE_ORDER_ID');
+      const [row] = await rowsOf(body.merchant_order_id);
+      expect({ amount: Number(row!.amount), msisdn: row!.msisdn, motif: row!.motif }).toEqual({
+        amount: 7500,
+        msisdn: PENDING_FOREVER,
+        motif: 'Commande 12',
+      });
+    },
+  );
 
   it('scopes merchant_order_id to one merchant: another merchant may use the same one', async () => {
     const body = order();
@@ -93,7 +121,9 @@ describe('idempotency on merchant_order_id (decisions 4)', () => {
     const outboxBefore = await sys.db.outbox.count();
     // Distinct timestamps inside the tolerance: ten genuine retries, not replays of one signed request.
     const t0 = Number(unixTime());
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => sys.api('POST', CASHIN, body, { timestamp: String(t0 - i) })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => sys.api('POST', CASHIN, body, { timestamp: String(t0 - i) })),
+    );
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 202]);
     for (const a of answers) expect(a.headers.get('idempotent-replayed')).toBe(a.status === 200 ? 'true' : null);
@@ -103,7 +133,9 @@ describe('idempotency on merchant_order_id (decisions 4)', () => {
     expect(rows.map((r) => r.id)).toEqual([...ids]);
     // One operator request for it, plus the one check its PENDING acknowledgement schedules (its
     // first status poll, which carries the later checks).
-    const outbox = await sys.db.outbox.findMany({ where: { payload: { path: ['transaction_id'], equals: rows[0]!.id } } });
+    const outbox = await sys.db.outbox.findMany({
+      where: { payload: { path: ['transaction_id'], equals: rows[0]!.id } },
+    });
     expect(outbox.map((o) => o.topic).sort()).toEqual([EXPIRY_TOPIC, OPERATOR_REQUEST_TOPIC].sort());
     expect(await sys.db.outbox.count()).toBe(outboxBefore + outbox.length);
   });
@@ -111,7 +143,11 @@ describe('idempotency on merchant_order_id (decisions 4)', () => {
 
 describe('cash-out (decisions 7): 501 while no disbursement is configured', () => {
   const cashout = (extra: Record<string, unknown> = {}) => ({
-    merchant_order_id: newOrderId('out'), amount: 25_000, beneficiary_msisdn: PENDING_FOREVER, reason: 'Remboursement', ...extra,
+    merchant_order_id: newOrderId('out'),
+    amount: 25_000,
+    beneficiary_msisdn: PENDING_FOREVER,
+    reason: 'Remboursement',
+    ...extra,
   });
 
   it('answers a valid cash-out 501 DISBURSEMENT_NOT_CONFIGURED, writes no row and debits nothing', async () => {
@@ -139,8 +175,16 @@ describe('cash-out (decisions 7): 501 while no disbursement is configured', () =
   });
 
   it('authenticates before anything else: unauthenticated 401, badly signed 401', async () => {
-    expectError(await withoutWrites(sys, () => sys.api('POST', CASHOUT, cashout(), { headers: {} })), 401, 'AUTHENTICATION_REQUIRED');
-    expectError(await withoutWrites(sys, () => sys.api('POST', CASHOUT, cashout(), { secretOverride: 'sk_wrong' })), 401, 'INVALID_SIGNATURE');
+    expectError(
+      await withoutWrites(sys, () => sys.api('POST', CASHOUT, cashout(), { headers: {} })),
+      401,
+      'AUTHENTICATION_REQUIRED',
+    );
+    expectError(
+      await withoutWrites(sys, () => sys.api('POST', CASHOUT, cashout(), { secretOverride: 'sk_wrong' })),
+      401,
+      'INVALID_SIGNATURE',
+    );
     expectError(await sys.api('POST', CASHOUT, {}, { headers: {} }), 401, 'AUTHENTICATION_REQUIRED');
   });
 });
@@ -155,7 +199,9 @@ describe('balances (decisions 6)', () => {
       expect(Object.keys(b).sort()).toEqual(FIELDS);
       expect(new Date(b.updated_at).toISOString()).toBe(b.updated_at);
     }
-    expect(list.map(({ updated_at: _u, ...b }) => b).sort((a, b) => a.country_code.localeCompare(b.country_code))).toEqual([
+    expect(
+      list.map(({ updated_at: _u, ...b }) => b).sort((a, b) => a.country_code.localeCompare(b.country_code)),
+    ).toEqual([
       { country_code: 'CI', country_name: "Côte d'Ivoire", currency: 'XOF', available_balance: 0, pending_balance: 0 },
       { country_code: 'CM', country_name: 'Cameroun', currency: 'XAF', available_balance: 0, pending_balance: 0 },
       { country_code: 'SN', country_name: 'Sénégal', currency: 'XOF', available_balance: 0, pending_balance: 0 },
@@ -164,11 +210,19 @@ describe('balances (decisions 6)', () => {
 
   it('counts a cash-in awaiting confirmation in pending_balance of its country only', async () => {
     const fresh = await anotherMerchant(sys, 'Boutique Pending');
-    const res = await fresh.api('POST', CASHIN, { merchant_order_id: newOrderId('bal'), amount: 4200, customer_msisdn: '+221771234506' });
+    const res = await fresh.api('POST', CASHIN, {
+      merchant_order_id: newOrderId('bal'),
+      amount: 4200,
+      customer_msisdn: '+221771234506',
+    });
     expect(res.status).toBe(202);
     const list = await balances(fresh.api);
     expect(list.map((b) => [b.country_code, b.available_balance, b.pending_balance])).toEqual(
-      expect.arrayContaining([['SN', 0, 4200], ['CI', 0, 0], ['CM', 0, 0]]),
+      expect.arrayContaining([
+        ['SN', 0, 4200],
+        ['CI', 0, 0],
+        ['CM', 0, 0],
+      ]),
     );
   });
 
@@ -176,7 +230,15 @@ describe('balances (decisions 6)', () => {
     const fresh = await anotherMerchant(sys, 'Boutique Togo');
     const tg = async (api: System['api']) => (await balances(api)).find((b) => b.country_code === 'TG');
     expect(await tg(fresh.api)).toBeUndefined();
-    expectError(await fresh.api('POST', CASHIN, { merchant_order_id: newOrderId('tg'), amount: 1000, customer_msisdn: '+22890000006' }), 422, 'COUNTRY_NOT_SUPPORTED');
+    expectError(
+      await fresh.api('POST', CASHIN, {
+        merchant_order_id: newOrderId('tg'),
+        amount: 1000,
+        customer_msisdn: '+22890000006',
+      }),
+      422,
+      'COUNTRY_NOT_SUPPORTED',
+    );
 
     await upsertSubsidiary(sys.db, { countryCode: 'TG', countryName: 'Togo', currency: 'XOF', active: true });
     try {
@@ -185,9 +247,18 @@ describe('balances (decisions 6)', () => {
         expect(list.map((b) => b.country_code).sort()).toEqual(['CI', 'CM', 'SN', 'TG']);
         const entry = list.find((b) => b.country_code === 'TG')!;
         expect(Object.keys(entry).sort()).toEqual(FIELDS);
-        expect(entry).toMatchObject({ country_name: 'Togo', currency: 'XOF', available_balance: 0, pending_balance: 0 });
+        expect(entry).toMatchObject({
+          country_name: 'Togo',
+          currency: 'XOF',
+          available_balance: 0,
+          pending_balance: 0,
+        });
       }
-      const res = await fresh.api('POST', CASHIN, { merchant_order_id: newOrderId('tg'), amount: 1000, customer_msisdn: '+22890000006' });
+      const res = await fresh.api('POST', CASHIN, {
+        merchant_order_id: newOrderId('tg'),
+        amount: 1000,
+        customer_msisdn: '+22890000006',
+      });
       expect(res.status).toBe(202);
       expect(res.body.data).toMatchObject({ country_code: 'TG', currency: 'XOF' });
       expect(await tg(fresh.api)).toMatchObject({ available_balance: 0, pending_balance: 1000 });

@@ -54,7 +54,12 @@ describe('internal ports', () => {
   it('every service serves /health, /ready (checks without error text) and its /metrics there', async () => {
     const internal = { ...sys.internalUrls, backoffice: backoffice.internalUrl };
     const names = {
-      gateway: 'gateway', bridge: 'operator-bridge', expiry: 'expiry-worker', refunds: 'refund-worker', dispatcher: 'webhook-dispatcher', backoffice: 'backoffice',
+      gateway: 'gateway',
+      bridge: 'operator-bridge',
+      expiry: 'expiry-worker',
+      refunds: 'refund-worker',
+      dispatcher: 'webhook-dispatcher',
+      backoffice: 'backoffice',
     };
     for (const [service, url] of Object.entries(internal)) {
       expect({ service, health: (await fetch(`${url}/health`)).status }).toEqual({ service, health: 200 });

@@ -31,24 +31,59 @@ let paid: string; // a SUCCESS cash-in, refunded in part
 let refundId: string;
 
 const cashin = (o: Partial<Record<string, unknown>> = {}): Operation => ({
-  method: 'POST', template: '/payments/cashin', path: '/payments/cashin',
-  body: () => ({ merchant_order_id: newOrderId('oas'), amount: 5000, customer_msisdn: CI_NUMBER('01'), motif: 'conformance', metadata: { cart: 'c-1', items: 2 }, ...o }),
+  method: 'POST',
+  template: '/payments/cashin',
+  path: '/payments/cashin',
+  body: () => ({
+    merchant_order_id: newOrderId('oas'),
+    amount: 5000,
+    customer_msisdn: CI_NUMBER('01'),
+    motif: 'conformance',
+    metadata: { cart: 'c-1', items: 2 },
+    ...o,
+  }),
 });
 const cashout = (o: Partial<Record<string, unknown>> = {}): Operation => ({
-  method: 'POST', template: '/payments/cashout', path: '/payments/cashout',
-  body: () => ({ merchant_order_id: newOrderId('oas-out'), amount: 1000, beneficiary_msisdn: CI_NUMBER('33'), reason: 'supplier', ...o }),
+  method: 'POST',
+  template: '/payments/cashout',
+  path: '/payments/cashout',
+  body: () => ({
+    merchant_order_id: newOrderId('oas-out'),
+    amount: 1000,
+    beneficiary_msisdn: CI_NUMBER('33'),
+    reason: 'supplier',
+    ...o,
+  }),
 });
 const refund = (o: Partial<Record<string, unknown>> = {}): Operation => ({
-  method: 'POST', template: '/refunds', path: '/refunds', body: () => ({ transaction_id: paid, amount: 100, reason: newOrderId('refund'), ...o }),
+  method: 'POST',
+  template: '/refunds',
+  path: '/refunds',
+  body: () => ({ transaction_id: paid, amount: 100, reason: newOrderId('refund'), ...o }),
 });
 const payment = (id: string): Operation => ({ method: 'GET', template: '/payments/{id}', path: `/payments/${id}` });
 const refundRead = (id: string): Operation => ({ method: 'GET', template: '/refunds/{id}', path: `/refunds/${id}` });
 const balances: Operation = { method: 'GET', template: '/balances', path: '/balances' };
-const exportOf = (query: string): Operation => ({ method: 'GET', template: '/transactions/export', path: `/transactions/export?${query}` });
-const webhookEvents = (query = ''): Operation => ({ method: 'GET', template: '/webhook-events', path: `/webhook-events${query}` });
+const exportOf = (query: string): Operation => ({
+  method: 'GET',
+  template: '/transactions/export',
+  path: `/transactions/export?${query}`,
+});
+const webhookEvents = (query = ''): Operation => ({
+  method: 'GET',
+  template: '/webhook-events',
+  path: `/webhook-events${query}`,
+});
 /** One request of every authenticated operation. */
 const everyOperation = (): Operation[] => [
-  cashin(), cashout(), payment(paid), refund(), refundRead(refundId), balances, exportOf(`date_from=${today()}&date_to=${today()}`), webhookEvents(),
+  cashin(),
+  cashout(),
+  payment(paid),
+  refund(),
+  refundRead(refundId),
+  balances,
+  exportOf(`date_from=${today()}&date_to=${today()}`),
+  webhookEvents(),
 ];
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -85,7 +120,9 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
   });
 
   it('payment read, refunds (with Idempotency-Key) and their refusals', async () => {
-    await waitFor(async () => (await sys.db.transaction.findUnique({ where: { id: paid } }))?.status === 'SUCCESS', { what: 'the cash-in to succeed' });
+    await waitFor(async () => (await sys.db.transaction.findUnique({ where: { id: paid } }))?.status === 'SUCCESS', {
+      what: 'the cash-in to succeed',
+    });
     await c.expect(sys.api, payment(paid), 200);
     await c.expect(sys.api, payment(UNKNOWN_ID), 404);
 
@@ -123,23 +160,41 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
     await c.expect(sys.api, balances, 200);
     const json = await c.expect(sys.api, exportOf(`date_from=${today()}&date_to=${today()}`), 200);
     expect(json.body.data.length).toBeGreaterThan(2);
-    const csv = await c.expect(sys.api, exportOf(`date_from=${today()}&date_to=${today()}&format=csv&country_code=CI`), 200);
+    const csv = await c.expect(
+      sys.api,
+      exportOf(`date_from=${today()}&date_to=${today()}&format=csv&country_code=CI`),
+      200,
+    );
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     await c.expect(sys.api, exportOf(`date_from=${today()}&date_to=2020-01-01`), 400);
-    await waitFor(async () => (await sys.db.webhookEvent.count({ where: { transactionId: paid, status: 'DELIVERED' } })) >= 2, { what: 'the webhooks of the paid cash-in' });
+    await waitFor(
+      async () => (await sys.db.webhookEvent.count({ where: { transactionId: paid, status: 'DELIVERED' } })) >= 2,
+      { what: 'the webhooks of the paid cash-in' },
+    );
     const events = await c.expect(sys.api, webhookEvents(`?transaction_id=${paid}`), 200);
-    expect(events.body.data.map((e: { event: string }) => e.event).sort()).toEqual(['refund.status_changed', 'transaction.status_changed']);
+    expect(events.body.data.map((e: { event: string }) => e.event).sort()).toEqual([
+      'refund.status_changed',
+      'transaction.status_changed',
+    ]);
     await c.expect(sys.api, webhookEvents('?limit=0'), 400);
   });
 
   it('the document itself', async () => {
-    const res = await c.expect(sys.api, { method: 'GET', template: '/openapi.json', path: '/openapi.json' }, 200, { headers: {} });
+    const res = await c.expect(sys.api, { method: 'GET', template: '/openapi.json', path: '/openapi.json' }, 200, {
+      headers: {},
+    });
     expect(res.body.openapi).toBe('3.1.0');
   });
 
   it('400 and 413 for a GET that carries a compressed or oversized body, on every GET', async () => {
-    const withBody = (headers: Record<string, string>, body: string) =>
-      (method: string, path: string) => rawRequest(sys.gatewayUrl, method, path, { ...signedHeaders(sys.merchant.apiKey, sys.merchant.apiSecret, body), ...headers }, body);
+    const withBody = (headers: Record<string, string>, body: string) => (method: string, path: string) =>
+      rawRequest(
+        sys.gatewayUrl,
+        method,
+        path,
+        { ...signedHeaders(sys.merchant.apiKey, sys.merchant.apiSecret, body), ...headers },
+        body,
+      );
     for (const op of everyOperation().filter((o) => o.method === 'GET')) {
       await c.expect(withBody({ 'Content-Encoding': 'gzip', 'Content-Type': 'application/json' }, '{}'), op, 400);
       await c.expect(withBody({}, 'x'.repeat(70_000)), op, 413);
@@ -177,8 +232,12 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
 
   it('500 when the database fails, on every operation, and nothing is written', async () => {
     // A suite of its own database: the tables every operation reads are renamed away for a moment.
-    await waitFor(async () => (await sys.db.transaction.count({ where: { status: { in: ['CREATED', 'INITIATED'] } } })) === 0
-      && (await sys.db.refund.count({ where: { status: 'PENDING' } })) === 0, { what: 'cash-ins acknowledged and refunds decided' });
+    await waitFor(
+      async () =>
+        (await sys.db.transaction.count({ where: { status: { in: ['CREATED', 'INITIATED'] } } })) === 0 &&
+        (await sys.db.refund.count({ where: { status: 'PENDING' } })) === 0,
+      { what: 'cash-ins acknowledged and refunds decided' },
+    );
     const before = await sys.db.transaction.count();
     const tables = ['transactions', 'refunds', 'ledger_accounts', 'webhook_events'];
     for (const t of tables) await sys.db.$executeRawUnsafe(`ALTER TABLE ${t} RENAME TO ${t}_away`);
@@ -213,14 +272,25 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
     const failed = await c.expect(sys.api, cashin({ customer_msisdn: CI_NUMBER('02') }), 202);
     const expiring = await c.expect(sys.api, cashin({ customer_msisdn: CI_NUMBER('06') }), 202);
     const full = (await c.expect(sys.api, cashin({ amount: 2000 }), 202)).body.data.transaction_id as string;
-    const unrefundable = (await c.expect(sys.api, cashin({ customer_msisdn: CI_NUMBER('10') }), 202)).body.data.transaction_id as string;
-    for (const id of [full, unrefundable]) await waitFor(async () => (await sys.db.transaction.findUnique({ where: { id } }))?.status === 'SUCCESS', { what: `${id} SUCCESS` });
+    const unrefundable = (await c.expect(sys.api, cashin({ customer_msisdn: CI_NUMBER('10') }), 202)).body.data
+      .transaction_id as string;
+    for (const id of [full, unrefundable])
+      await waitFor(async () => (await sys.db.transaction.findUnique({ where: { id } }))?.status === 'SUCCESS', {
+        what: `${id} SUCCESS`,
+      });
     await c.expect(sys.api, refund({ transaction_id: full, amount: undefined }), 202);
     await c.expect(sys.api, refund({ transaction_id: unrefundable, amount: 1000 }), 202);
 
     const seen = () => new Set(sys.receiver.received.map((w) => `${w.body.event} ${w.body.status}`));
-    const every = [...['SUCCESS', 'FAILED', 'EXPIRED', 'REVERSED'].map((st) => `transaction.status_changed ${st}`), 'refund.status_changed SUCCESS', 'refund.status_changed FAILED'];
-    await waitFor(() => every.every((e) => seen().has(e)) || undefined, { what: `webhooks ${every.join(', ')}`, timeoutMs: 20_000 });
+    const every = [
+      ...['SUCCESS', 'FAILED', 'EXPIRED', 'REVERSED'].map((st) => `transaction.status_changed ${st}`),
+      'refund.status_changed SUCCESS',
+      'refund.status_changed FAILED',
+    ];
+    await waitFor(() => every.every((e) => seen().has(e)) || undefined, {
+      what: `webhooks ${every.join(', ')}`,
+      timeoutMs: 20_000,
+    });
     expect([failed, expiring].map((r) => r.body.data.status)).not.toContain('SUCCESS');
     for (const w of sys.receiver.received) expect(c.checkWebhook(w.headers, w.rawBody)).toEqual([]);
   });

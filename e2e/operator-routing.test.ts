@@ -3,8 +3,12 @@ import { expectError, newOrderId, onceHeard, withoutWrites } from './support/con
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 
 let sys: System;
-beforeAll(async () => { sys = await startSystem({ gatewayEnv: { DISBURSEMENT_ENABLED: 'true' } }); });
-afterAll(async () => { await sys.stop(); });
+beforeAll(async () => {
+  sys = await startSystem({ gatewayEnv: { DISBURSEMENT_ENABLED: 'true' } });
+});
+afterAll(async () => {
+  await sys.stop();
+});
 
 // Numbers ending 06 never confirm: no cash-in of this file moves (and writes) while another test counts rows.
 const CASHIN = '/api/v1/payments/cashin';
@@ -23,7 +27,9 @@ describe('operator routing of a cash-in', () => {
   it("in a sandbox, sends a number no operator account serves (Moov) to the subsidiary's simulator (live: e2e/deployment-mode.test.ts)", async () => {
     const res = await cashin('+2250112345606');
     expect(res.status).toBe(202);
-    expect((await sys.db.transaction.findUniqueOrThrow({ where: { id: res.body.data.transaction_id } })).operator).toBe('SIMULATOR');
+    expect((await sys.db.transaction.findUniqueOrThrow({ where: { id: res.body.data.transaction_id } })).operator).toBe(
+      'SIMULATOR',
+    );
   });
 
   it('answers 503 OPERATOR_UNAVAILABLE with Retry-After when the operator serving the number is not enabled, writing nothing', async () => {
@@ -36,10 +42,16 @@ describe('operator routing of a cash-in', () => {
   it('takes the operator named in the body, and refuses one the subsidiary has no account with', async () => {
     const named = await withoutWrites(sys, () => cashin(CI_NUMBER('06'), { operator: 'WAVE' }));
     expectError(named, 503, 'OPERATOR_UNAVAILABLE');
-    expectError(await withoutWrites(sys, () => cashin(CI_NUMBER('06'), { operator: 'MOOV' })), 422, 'OPERATOR_NOT_SUPPORTED');
+    expectError(
+      await withoutWrites(sys, () => cashin(CI_NUMBER('06'), { operator: 'MOOV' })),
+      422,
+      'OPERATOR_NOT_SUPPORTED',
+    );
     const simulator = await cashin('+2250512345606', { operator: 'SIMULATOR' });
     expect(simulator.status).toBe(202);
-    expect((await sys.db.transaction.findUniqueOrThrow({ where: { id: simulator.body.data.transaction_id } })).operator).toBe('SIMULATOR');
+    expect(
+      (await sys.db.transaction.findUniqueOrThrow({ where: { id: simulator.body.data.transaction_id } })).operator,
+    ).toBe('SIMULATOR');
   });
 
   it('refuses an operator name outside the list as a validation error', async () => {
@@ -76,7 +88,8 @@ describe('operator routing of a cash-in', () => {
 
 describe('operator routing of a cash-out', () => {
   it('routes the beneficiary number the same way: 503 for a disabled operator, nothing written (422 for Moov, live: e2e/deployment-mode.test.ts)', async () => {
-    const cashout = (msisdn: string) => sys.api('POST', CASHOUT, { merchant_order_id: newOrderId('co-route'), amount: 1000, beneficiary_msisdn: msisdn });
+    const cashout = (msisdn: string) =>
+      sys.api('POST', CASHOUT, { merchant_order_id: newOrderId('co-route'), amount: 1000, beneficiary_msisdn: msisdn });
     expectError(await withoutWrites(sys, () => cashout('+2250512345601')), 503, 'OPERATOR_UNAVAILABLE');
   });
 });

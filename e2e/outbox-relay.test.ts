@@ -5,7 +5,11 @@ import { createDb, type Db } from '@mm/db';
 import { findOverdueOutbox, insertOutbox } from '@mm/db/outbox';
 import { createTestDatabase, createTestRedis, waitFor, type TestDatabase, type TestRedis } from '@mm/testing';
 import {
-  createOutboxPublisher, createRedisConnection, createWorker, operatorRequests, startOutboxRelay,
+  createOutboxPublisher,
+  createRedisConnection,
+  createWorker,
+  operatorRequests,
+  startOutboxRelay,
 } from '@mm/queues';
 
 describe('outbox relay', () => {
@@ -18,9 +22,15 @@ describe('outbox relay', () => {
   let outbox: ReturnType<typeof createOutboxPublisher>;
   const logged: { level: string; msg: string; obj: object }[] = [];
   const log = {
-    info: (obj: object, msg: string) => { logged.push({ level: 'info', msg, obj }); },
-    warn: (obj: object, msg: string) => { logged.push({ level: 'warn', msg, obj }); },
-    error: (obj: object, msg: string) => { logged.push({ level: 'error', msg, obj }); },
+    info: (obj: object, msg: string) => {
+      logged.push({ level: 'info', msg, obj });
+    },
+    warn: (obj: object, msg: string) => {
+      logged.push({ level: 'warn', msg, obj });
+    },
+    error: (obj: object, msg: string) => {
+      logged.push({ level: 'error', msg, obj });
+    },
   };
 
   beforeEach(async () => {
@@ -41,19 +51,28 @@ describe('outbox relay', () => {
     await database.drop();
   });
 
-  const relay = () => startOutboxRelay({
-    publisher: outbox.publisher,
-    topics: [operatorRequests.name],
-    findOverdue: (topics, before) => findOverdueOutbox(db, topics, before),
-    graceMs: 0,
-    intervalMs: 60_000,
-  });
+  const relay = () =>
+    startOutboxRelay({
+      publisher: outbox.publisher,
+      topics: [operatorRequests.name],
+      findOverdue: (topics, before) => findOverdueOutbox(db, topics, before),
+      graceMs: 0,
+      intervalMs: 60_000,
+    });
 
   it('publishes a committed row that was never published (process died after commit)', async () => {
     const seen: string[] = [];
-    worker = createWorker(operatorRequests, { connection: workerConnection, redisPrefix: testRedis.prefix, logger: log }, async (p) => { seen.push(p.transaction_id); });
+    worker = createWorker(
+      operatorRequests,
+      { connection: workerConnection, redisPrefix: testRedis.prefix, logger: log },
+      async (p) => {
+        seen.push(p.transaction_id);
+      },
+    );
     const transactionId = randomUUID();
-    await db.$transaction((tx) => insertOutbox(tx, { topic: operatorRequests.name, payload: { transaction_id: transactionId } }));
+    await db.$transaction((tx) =>
+      insertOutbox(tx, { topic: operatorRequests.name, payload: { transaction_id: transactionId } }),
+    );
     const r = relay();
     expect(await r.runOnce()).toBe(1);
     await waitFor(() => seen.length === 1, { what: 'job run' });
@@ -63,30 +82,62 @@ describe('outbox relay', () => {
 
   it('runs again a job that failed for good while its row is not done, instead of leaving it stuck', async () => {
     let calls = 0;
-    worker = createWorker(operatorRequests, { connection: workerConnection, redisPrefix: testRedis.prefix, logger: log }, async () => {
-      calls += 1;
-      if (calls === 1) throw new UnrecoverableError('database was down');
-    });
-    const row = await db.$transaction((tx) => insertOutbox(tx, { topic: operatorRequests.name, payload: { transaction_id: randomUUID() } }));
+    worker = createWorker(
+      operatorRequests,
+      { connection: workerConnection, redisPrefix: testRedis.prefix, logger: log },
+      async () => {
+        calls += 1;
+        if (calls === 1) throw new UnrecoverableError('database was down');
+      },
+    );
+    const row = await db.$transaction((tx) =>
+      insertOutbox(tx, { topic: operatorRequests.name, payload: { transaction_id: randomUUID() } }),
+    );
     await outbox.publisher.publish([row]);
     await waitFor(() => calls === 1, { what: 'first run' });
     const r = relay();
-    await waitFor(async () => { await r.runOnce(); return calls === 2; }, { what: 'second run after the relay' });
+    await waitFor(
+      async () => {
+        await r.runOnce();
+        return calls === 2;
+      },
+      { what: 'second run after the relay' },
+    );
     await r.stop();
     // Every worker logs its failed attempts: createWorker attaches the listener, no caller can forget it.
-    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'job failed', obj: expect.objectContaining({ queue: operatorRequests.name }) }));
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        msg: 'job failed',
+        obj: expect.objectContaining({ queue: operatorRequests.name }),
+      }),
+    );
   });
 
   it('a worker logs its connection errors instead of crashing the process (an unheard error event throws)', async () => {
-    worker = createWorker(operatorRequests, { connection: workerConnection, redisPrefix: testRedis.prefix, logger: log }, async () => undefined);
+    worker = createWorker(
+      operatorRequests,
+      { connection: workerConnection, redisPrefix: testRedis.prefix, logger: log },
+      async () => undefined,
+    );
     expect(() => worker!.emit('error', new Error('connect ECONNREFUSED'))).not.toThrow();
-    expect(logged).toContainEqual(expect.objectContaining({ level: 'error', msg: 'worker error', obj: expect.objectContaining({ queue: operatorRequests.name }) }));
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        msg: 'worker error',
+        obj: expect.objectContaining({ queue: operatorRequests.name }),
+      }),
+    );
   });
 
   it('does not publish held rows nor rows of other topics', async () => {
     await db.$transaction(async (tx) => {
       await insertOutbox(tx, { topic: 'webhook-deliveries', payload: { event_id: randomUUID() } });
-      await insertOutbox(tx, { topic: operatorRequests.name, payload: { transaction_id: randomUUID() }, availableAt: new Date('9999-12-31T00:00:00Z') });
+      await insertOutbox(tx, {
+        topic: operatorRequests.name,
+        payload: { transaction_id: randomUUID() },
+        availableAt: new Date('9999-12-31T00:00:00Z'),
+      });
     });
     expect(await relay().runOnce()).toBe(0);
   });

@@ -16,21 +16,30 @@ afterAll(async () => {
 });
 
 async function cashin(suffix: string, extra: Record<string, unknown> = {}) {
-  const res = await sys.api('POST', '/api/v1/payments/cashin', { merchant_order_id: order(), amount: 5000, customer_msisdn: CI_NUMBER(suffix), ...extra });
+  const res = await sys.api('POST', '/api/v1/payments/cashin', {
+    merchant_order_id: order(),
+    amount: 5000,
+    customer_msisdn: CI_NUMBER(suffix),
+    ...extra,
+  });
   expect(res.status).toBe(202);
   return res.body.data as Record<string, unknown> & { transaction_id: string; provider_reference: string };
 }
 
-const page = (id: string, lang?: string) => fetch(`${sys.gatewayUrl}/pay/${id}`, { headers: lang ? { 'Accept-Language': lang } : {} });
+const page = (id: string, lang?: string) =>
+  fetch(`${sys.gatewayUrl}/pay/${id}`, { headers: lang ? { 'Accept-Language': lang } : {} });
 const statusJson = async (id: string) => {
   const r = await fetch(`${sys.gatewayUrl}/pay/${id}/status`);
   return { res: r, body: (await r.json()) as Record<string, string> };
 };
 const statusUntil = (id: string, want: string) =>
-  waitFor(async () => {
-    const { body } = await statusJson(id);
-    return body.status === want ? body : undefined;
-  }, { what: `page status ${want}`, timeoutMs: 15_000 });
+  waitFor(
+    async () => {
+      const { body } = await statusJson(id);
+      return body.status === want ? body : undefined;
+    },
+    { what: `page status ${want}`, timeoutMs: 15_000 },
+  );
 const plain = (html: string) => html.replace(/\u00a0/g, ' ');
 
 function expectSecurityHeaders(res: Response) {
@@ -91,7 +100,11 @@ describe('hosted payment page', () => {
     expect(Object.keys(done).sort()).toEqual(['redirect_url', 'status']);
     const target = new URL(done.redirect_url!);
     expect(target.origin + target.pathname).toBe('https://shop.example.test/back');
-    expect(Object.fromEntries(target.searchParams)).toEqual({ cart: '7', transaction_id: data.transaction_id, status: 'SUCCESS' });
+    expect(Object.fromEntries(target.searchParams)).toEqual({
+      cart: '7',
+      transaction_id: data.transaction_id,
+      status: 'SUCCESS',
+    });
 
     const html = await (await page(data.transaction_id)).text();
     expect(html).toContain('Paiement réussi');
@@ -143,7 +156,10 @@ describe('hosted payment page', () => {
     const paid = await cashin('01');
     await statusUntil(paid.transaction_id, 'SUCCESS');
     const payout = await sys.api('POST', '/api/v1/payments/cashout', {
-      merchant_order_id: order(), amount: 1000, beneficiary_msisdn: CI_NUMBER('44'), reason: 'payout',
+      merchant_order_id: order(),
+      amount: 1000,
+      beneficiary_msisdn: CI_NUMBER('44'),
+      reason: 'payout',
     });
     expect(payout.status).toBe(202);
     const id = payout.body.data.transaction_id as string;

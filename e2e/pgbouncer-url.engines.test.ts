@@ -9,8 +9,16 @@ import { CI_NUMBER, startSystem, type System } from './support/system.js';
  * the services started, then answered 500 to most cash-ins (a statement prepared by name met a server
  * connection that had not prepared it, or had it from another client) and left some CREATED.
  */
-const cashins = (sys: System, prefix: string, n: number) => Promise.all(Array.from({ length: n }, (_, i) =>
-  sys.api('POST', '/api/v1/payments/cashin', { merchant_order_id: `${prefix}-${i}`, amount: 5000, customer_msisdn: CI_NUMBER('01') })));
+const cashins = (sys: System, prefix: string, n: number) =>
+  Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      sys.api('POST', '/api/v1/payments/cashin', {
+        merchant_order_id: `${prefix}-${i}`,
+        amount: 5000,
+        customer_msisdn: CI_NUMBER('01'),
+      }),
+    ),
+  );
 
 describe('told by ?pgbouncer=true on DATABASE_URL alone', () => {
   let sys: System;
@@ -24,10 +32,16 @@ describe('told by ?pgbouncer=true on DATABASE_URL alone', () => {
   it('50 cash-ins at once: each answered 202, and each completed by the workers through the pooler', async () => {
     const answers = await cashins(sys, 'flagged', 50);
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 202));
-    await waitFor(async () => {
-      const rows = await sys.db.transaction.findMany({ where: { merchantOrderId: { startsWith: 'flagged-' } }, select: { status: true } });
-      return (rows.length === 50 && rows.every((r) => r.status === 'SUCCESS')) || undefined;
-    }, { what: 'the 50 cash-ins in SUCCESS', timeoutMs: 30_000 });
+    await waitFor(
+      async () => {
+        const rows = await sys.db.transaction.findMany({
+          where: { merchantOrderId: { startsWith: 'flagged-' } },
+          select: { status: true },
+        });
+        return (rows.length === 50 && rows.every((r) => r.status === 'SUCCESS')) || undefined;
+      },
+      { what: 'the 50 cash-ins in SUCCESS', timeoutMs: 30_000 },
+    );
   });
 });
 
@@ -35,7 +49,12 @@ describe('not told (DB_POOLING=direct by default, DATABASE_URL the pooler)', () 
   let sys: System;
   const lines: { level: number; msg: string; err?: { code?: string } }[] = [];
   beforeAll(async () => {
-    const log = new Writable({ write(chunk, _enc, done) { lines.push(JSON.parse(String(chunk)) as (typeof lines)[number]); done(); } });
+    const log = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(JSON.parse(String(chunk)) as (typeof lines)[number]);
+        done();
+      },
+    });
     sys = await startSystem({
       pgbouncerUrl: 'untold',
       logger: createLogger('e2e', 'error', log),
@@ -57,9 +76,14 @@ describe('not told (DB_POOLING=direct by default, DATABASE_URL the pooler)', () 
     expect(told.length).toBeLessThanOrEqual(5);
     for (const line of told) {
       expect(line).toMatchObject({ level: 50, err: { code: expect.stringMatching(/^(26000|42P05)$/) } });
-      expect(line.msg).toMatch(/pooler in transaction mode .*DB_POOLING=direct.*Set DB_POOLING=transaction and DATABASE_DIRECT_URL.*or add pgbouncer=true to DATABASE_URL/);
+      expect(line.msg).toMatch(
+        /pooler in transaction mode .*DB_POOLING=direct.*Set DB_POOLING=transaction and DATABASE_DIRECT_URL.*or add pgbouncer=true to DATABASE_URL/,
+      );
     }
-    const [counted] = samplesOf(await (await fetch(`${sys.internalUrls.gateway}/metrics`)).text(), 'mm_db_configuration_errors_total');
+    const [counted] = samplesOf(
+      await (await fetch(`${sys.internalUrls.gateway}/metrics`)).text(),
+      'mm_db_configuration_errors_total',
+    );
     expect(counted!.value).toBeGreaterThanOrEqual(failed.length);
   });
 });

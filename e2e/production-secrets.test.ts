@@ -11,12 +11,16 @@ import { parseEnv as refundEnv } from '@mm/refund-worker';
 import { parseEnv as dispatcherEnv } from '@mm/webhook-dispatcher';
 
 const own = {
-  MASTER_KEY: 'b'.repeat(64), SESSION_SECRET: 'an-own-session-secret-of-at-least-32-chars',
-  OPERATOR_API_TOKEN: 'operator-issued-token', OPERATOR_CALLBACK_SECRET: 'operator-issued-callback-secret',
+  MASTER_KEY: 'b'.repeat(64),
+  SESSION_SECRET: 'an-own-session-secret-of-at-least-32-chars',
+  OPERATOR_API_TOKEN: 'operator-issued-token',
+  OPERATOR_CALLBACK_SECRET: 'operator-issued-callback-secret',
 };
 const published = {
-  MASTER_KEY: DEV_MASTER_KEY, SESSION_SECRET: DEV_SESSION_SECRET,
-  OPERATOR_API_TOKEN: SIMULATOR_API_TOKEN, OPERATOR_CALLBACK_SECRET: SIMULATOR_CALLBACK_SECRET,
+  MASTER_KEY: DEV_MASTER_KEY,
+  SESSION_SECRET: DEV_SESSION_SECRET,
+  OPERATOR_API_TOKEN: SIMULATOR_API_TOKEN,
+  OPERATOR_CALLBACK_SECRET: SIMULATOR_CALLBACK_SECRET,
 };
 
 // Which of the four each service reads (the others are stripped from its environment).
@@ -35,14 +39,17 @@ describe.each(services)('%s in production', (_name, parse, secrets) => {
   });
 
   it.each(secrets)('refuses the published %s, set by hand', (name) => {
-    expect(() => parse({ NODE_ENV: 'production', DEPLOYMENT_MODE: 'live', ...own, [name]: published[name] })).toThrow(new RegExp(`${name} holds a published development value`));
+    expect(() => parse({ NODE_ENV: 'production', DEPLOYMENT_MODE: 'live', ...own, [name]: published[name] })).toThrow(
+      new RegExp(`${name} holds a published development value`),
+    );
   });
 
   it('refuses to fall back to a published default', () => {
     const { MASTER_KEY, SESSION_SECRET } = own;
     // Only the two without a default must be set; the operator ones default to the simulator's values.
     const start = () => parse({ NODE_ENV: 'production', DEPLOYMENT_MODE: 'live', MASTER_KEY, SESSION_SECRET });
-    if (secrets.includes('OPERATOR_API_TOKEN')) expect(start).toThrow(/OPERATOR_API_TOKEN, OPERATOR_CALLBACK_SECRET hold a published/);
+    if (secrets.includes('OPERATOR_API_TOKEN'))
+      expect(start).toThrow(/OPERATOR_API_TOKEN, OPERATOR_CALLBACK_SECRET hold a published/);
     else expect(start).not.toThrow();
   });
 });

@@ -10,8 +10,12 @@ import { startSystem, type System } from './support/system.js';
  * every deadline here: only the notifications can make these tests pass.
  */
 let sys: System;
-beforeAll(async () => { sys = await startSystem(); });
-afterAll(async () => { await sys.stop(); });
+beforeAll(async () => {
+  sys = await startSystem();
+});
+afterAll(async () => {
+  await sys.stop();
+});
 
 const CASHIN = '/api/v1/payments/cashin';
 const senegal = () => ({ merchant_order_id: newOrderId('sn'), amount: 1000, customer_msisdn: '+221771234501' });
@@ -21,7 +25,7 @@ async function listeningGauge(): Promise<string | undefined> {
   return /^mm_reference_changes_listening\{[^}]*\} (\d)$/m.exec(text)?.[1];
 }
 
-describe('the gateway\'s memory of keys and subsidiaries', () => {
+describe("the gateway's memory of keys and subsidiaries", () => {
   it('refuses cash-ins to a subsidiary deactivated after it served one (422 COUNTRY_NOT_SUPPORTED), and accepts them once reactivated', async () => {
     expect((await sys.api('POST', CASHIN, senegal())).status).toBe(202);
     await setSubsidiaryActive(sys.db, 'SN', false);
@@ -45,13 +49,17 @@ describe('the gateway\'s memory of keys and subsidiaries', () => {
     await admin.connect();
     try {
       const { rowCount } = await admin.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mm-reference-changes' AND datname = current_database()`);
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mm-reference-changes' AND datname = current_database()`,
+      );
       expect(rowCount).toBe(5);
     } finally {
       await admin.end();
     }
     await waitFor(async () => (await listeningGauge()) === '0', { timeoutMs: 5000, what: 'the gauge to say 0' });
-    await waitFor(async () => (await listeningGauge()) === '1', { timeoutMs: 5000, what: 'the gateway to listen again' });
+    await waitFor(async () => (await listeningGauge()) === '1', {
+      timeoutMs: 5000,
+      what: 'the gateway to listen again',
+    });
 
     expect((await api('GET', '/api/v1/balances')).status).toBe(200);
     expect(await revokeApiKey(sys.db, key.apiKey)).toBe(true);

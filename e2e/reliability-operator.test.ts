@@ -37,17 +37,28 @@ afterAll(async () => {
 
 const transaction = (id: string) => sys.db.transaction.findUniqueOrThrow({ where: { id } });
 const statusIs = (id: string, status: string, timeoutMs = 15_000) =>
-  waitFor(async () => {
-    const t = await transaction(id);
-    return t.status === status ? t : undefined;
-  }, { what: `transaction ${id} ${status}`, timeoutMs });
+  waitFor(
+    async () => {
+      const t = await transaction(id);
+      return t.status === status ? t : undefined;
+    },
+    { what: `transaction ${id} ${status}`, timeoutMs },
+  );
 const history = async (id: string) =>
-  (await sys.db.transactionEvent.findMany({ where: { transactionId: id }, orderBy: { id: 'asc' } })).map((e) => `${e.fromStatus}->${e.toStatus}:${e.cause}`);
+  (await sys.db.transactionEvent.findMany({ where: { transactionId: id }, orderBy: { id: 'asc' } })).map(
+    (e) => `${e.fromStatus}->${e.toStatus}:${e.cause}`,
+  );
 const webhookFor = (id: string, status: string) =>
-  waitFor(() => sys.receiver.received.find((w) => w.body.transaction_id === id && w.body.status === status), { what: `${status} webhook for ${id}`, timeoutMs: 15_000 });
+  waitFor(() => sys.receiver.received.find((w) => w.body.transaction_id === id && w.body.status === status), {
+    what: `${status} webhook for ${id}`,
+    timeoutMs: 15_000,
+  });
 const operatorRequestRow = (transactionId: string) =>
-  sys.db.outbox.findFirstOrThrow({ where: { topic: operatorRequests.name, payload: { path: ['transaction_id'], equals: transactionId } } });
-const jobGone = (jobId: string) => waitFor(async () => (await requests.queue.getJob(jobId)) === undefined, { what: `job ${jobId} done` });
+  sys.db.outbox.findFirstOrThrow({
+    where: { topic: operatorRequests.name, payload: { path: ['transaction_id'], equals: transactionId } },
+  });
+const jobGone = (jobId: string) =>
+  waitFor(async () => (await requests.queue.getJob(jobId)) === undefined, { what: `job ${jobId} done` });
 
 /**
  * Starts the suite's bridge again and waits until both its workers are registered in Redis: a bridge
@@ -55,11 +66,18 @@ const jobGone = (jobId: string) => waitFor(async () => (await requests.queue.get
  */
 async function restartBridge() {
   await sys.startBridge();
-  await waitFor(async () => (await requests.queue.getWorkersCount()) > 0 && (await results.queue.getWorkersCount()) > 0, { what: 'bridge workers ready' });
+  await waitFor(
+    async () => (await requests.queue.getWorkersCount()) > 0 && (await results.queue.getWorkersCount()) > 0,
+    { what: 'bridge workers ready' },
+  );
 }
 
 async function cashin(suffix: string) {
-  const res = await sys.api('POST', '/api/v1/payments/cashin', { merchant_order_id: order(), amount: 5000, customer_msisdn: CI_NUMBER(suffix) });
+  const res = await sys.api('POST', '/api/v1/payments/cashin', {
+    merchant_order_id: order(),
+    amount: 5000,
+    customer_msisdn: CI_NUMBER(suffix),
+  });
   expect(res.status).toBe(202);
   return res.body.data as { transaction_id: string; provider_reference: string; status: string };
 }
@@ -68,13 +86,29 @@ describe('never two USSD pushes for one transaction', () => {
   it('a bridge that crashed after INITIATED, its job then run twice, pushes once and the cash-in completes', async () => {
     await sys.stopBridge();
     const created = await createCashin(sys.db, {
-      merchantId: sys.merchant.id, merchantOrderId: order(), amount: 1500, currency: 'XOF', countryCode: 'CI',
-      msisdn: CI_NUMBER('01'), motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: `fp-${randomUUID()}`,
+      merchantId: sys.merchant.id,
+      merchantOrderId: order(),
+      amount: 1500,
+      currency: 'XOF',
+      countryCode: 'CI',
+      msisdn: CI_NUMBER('01'),
+      motif: null,
+      returnUrl: null,
+      notifyUrl: null,
+      metadata: null,
+      requestFingerprint: `fp-${randomUUID()}`,
     });
     if (created.kind !== 'created') throw new Error('not created');
-    const { transaction: t, outbox: [row] } = created;
+    const {
+      transaction: t,
+      outbox: [row],
+    } = created;
     // The crashed run got as far as INITIATED; whether its push left is unknown.
-    expect(await sys.db.$transaction((tx) => transition(tx, { transactionId: t.id, to: 'INITIATED', cause: 'operator-request' }))).not.toBeNull();
+    expect(
+      await sys.db.$transaction((tx) =>
+        transition(tx, { transactionId: t.id, to: 'INITIATED', cause: 'operator-request' }),
+      ),
+    ).not.toBeNull();
     // Its job is run again (stalled job) and a second copy is queued too (relay, duplicate delivery).
     await requests.add({ outbox_id: row!.id, transaction_id: t.id }, { jobId: outboxJobId(row!.id, 0) });
     await requests.add({ outbox_id: row!.id, transaction_id: t.id }, { jobId: 'dup-1' });
@@ -86,7 +120,10 @@ describe('never two USSD pushes for one transaction', () => {
     await jobGone('dup-1');
     expect(sys.sim.pushCount(t.providerReference)).toBe(1);
     expect(await history(t.id)).toEqual([
-      'null->CREATED:cashin-accepted', 'CREATED->INITIATED:operator-request', 'INITIATED->PENDING:operator-ack', 'PENDING->SUCCESS:operator-result:callback',
+      'null->CREATED:cashin-accepted',
+      'CREATED->INITIATED:operator-request',
+      'INITIATED->PENDING:operator-ack',
+      'PENDING->SUCCESS:operator-result:callback',
     ]);
     expect((await operatorRequestRow(t.id)).completedAt).toEqual(expect.any(Date));
     await webhookFor(t.id, 'SUCCESS');
@@ -106,7 +143,9 @@ describe('never two USSD pushes for one transaction', () => {
     expect((await transaction(data.transaction_id)).status).toBe('PENDING');
     expect(await history(data.transaction_id)).toEqual(before);
     // Leave nothing pending behind: the customer confirms.
-    expect((await sys.sandbox(`/sandbox/payments/${data.provider_reference}/confirm`, { method: 'POST' })).status).toBe(200);
+    expect((await sys.sandbox(`/sandbox/payments/${data.provider_reference}/confirm`, { method: 'POST' })).status).toBe(
+      200,
+    );
     await statusIs(data.transaction_id, 'SUCCESS');
   });
 });
@@ -121,7 +160,9 @@ describe('operator unreachable', () => {
     // Four bounded attempts (300 ms each), not one unbounded wait.
     expect(done.completedAt!.getTime() - started).toBeGreaterThanOrEqual(4 * 300);
     expect(await history(data.transaction_id)).toEqual([
-      'null->CREATED:cashin-accepted', 'CREATED->INITIATED:operator-request', 'INITIATED->FAILED:operator-unavailable',
+      'null->CREATED:cashin-accepted',
+      'CREATED->INITIATED:operator-request',
+      'INITIATED->FAILED:operator-unavailable',
     ]);
     expect(sys.sim.pushCount(data.provider_reference)).toBe(0);
     const hook = await webhookFor(data.transaction_id, 'FAILED');
@@ -133,13 +174,23 @@ describe('operator unreachable', () => {
 
 describe('operator callbacks are authenticated', () => {
   let bridge: RunningBridge;
-  beforeAll(async () => { bridge = await startExtraBridge(sys); });
-  afterAll(async () => { await bridge.stop(); });
+  beforeAll(async () => {
+    bridge = await startExtraBridge(sys);
+  });
+  afterAll(async () => {
+    await bridge.stop();
+  });
 
   const post = (body: string, headers: Record<string, string>) =>
-    fetch(simulatorCallbackUrl(bridge), { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
-  const signed = (body: string, secret = 'sim-callback-secret', timestamp = String(Math.floor(Date.now() / 1000))) =>
-    ({ 'X-Operator-Timestamp': timestamp, 'X-Operator-Signature': signPayload(secret, timestamp, body) });
+    fetch(simulatorCallbackUrl(bridge), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body,
+    });
+  const signed = (body: string, secret = 'sim-callback-secret', timestamp = String(Math.floor(Date.now() / 1000))) => ({
+    'X-Operator-Timestamp': timestamp,
+    'X-Operator-Signature': signPayload(secret, timestamp, body),
+  });
 
   it('exposes the count of operator OKs for FAILED cash-ins on /metrics, for an alert', async () => {
     const res = await fetch(`${bridge.internalUrl}/metrics`);
@@ -153,8 +204,12 @@ describe('operator callbacks are authenticated', () => {
     const before = await transaction(data.transaction_id);
     const historyBefore = await history(data.transaction_id);
     const body = JSON.stringify({
-      partner_reference: data.provider_reference, session_id: before.providerSessionId, provider_tx_id: 'MPFORGED0001',
-      state: 'OK', txn_status: '200', failure_reason: null,
+      partner_reference: data.provider_reference,
+      session_id: before.providerSessionId,
+      provider_tx_id: 'MPFORGED0001',
+      state: 'OK',
+      txn_status: '200',
+      failure_reason: null,
     });
     const now = Math.floor(Date.now() / 1000);
     const attempts: [string, Record<string, string>, string][] = [
@@ -172,7 +227,11 @@ describe('operator callbacks are authenticated', () => {
     }
 
     // Nothing was queued for the result worker and nothing moved.
-    expect(await results.queue.getJobCounts('waiting', 'delayed', 'active', 'completed', 'failed')).toMatchObject({ waiting: 0, delayed: 0, active: 0 });
+    expect(await results.queue.getJobCounts('waiting', 'delayed', 'active', 'completed', 'failed')).toMatchObject({
+      waiting: 0,
+      delayed: 0,
+      active: 0,
+    });
     expect(await transaction(data.transaction_id)).toEqual(before);
     expect(await history(data.transaction_id)).toEqual(historyBefore);
     expect(await sys.db.webhookEvent.count({ where: { transactionId: data.transaction_id } })).toBe(0);
@@ -208,10 +267,13 @@ describe('expiry asks the operator once more', () => {
     const events = await history(data.transaction_id);
     expect(events.at(-1)).toBe('PENDING->SUCCESS:expiry-check:operator-result');
     expect(events.some((e) => e.includes('EXPIRED'))).toBe(false);
-    const hooks = await waitFor(() => {
-      const h = sys.receiver.received.filter((w) => w.body.transaction_id === data.transaction_id);
-      return h.length ? h : undefined;
-    }, { what: 'webhook' });
+    const hooks = await waitFor(
+      () => {
+        const h = sys.receiver.received.filter((w) => w.body.transaction_id === data.transaction_id);
+        return h.length ? h : undefined;
+      },
+      { what: 'webhook' },
+    );
     expect(hooks.map((h) => h.body.status)).toEqual(['SUCCESS']);
   });
 });

@@ -12,7 +12,13 @@ import { expectError, newOrderId, signedHeaders, unixTime } from './support/cont
 let sys: System;
 beforeAll(async () => {
   // Daily totals out of the way: no cash-out of this suite waits for an approver.
-  sys = await startSystem({ gatewayEnv: { DISBURSEMENT_ENABLED: 'true', CASHOUT_MERCHANT_DAILY_APPROVAL_TOTAL: '1000000000', CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL: '1000000000' } });
+  sys = await startSystem({
+    gatewayEnv: {
+      DISBURSEMENT_ENABLED: 'true',
+      CASHOUT_MERCHANT_DAILY_APPROVAL_TOTAL: '1000000000',
+      CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL: '1000000000',
+    },
+  });
 });
 afterAll(async () => {
   await sys?.stop();
@@ -32,25 +38,42 @@ function signed(body: Record<string, unknown>, extraHeaders: Record<string, stri
 const earlier = (timestamp: string) => String(Number(timestamp) - 1);
 
 async function capturedCashin(amount: number): Promise<string> {
-  const res = await sys.api('POST', '/api/v1/payments/cashin', { merchant_order_id: newOrderId('rp-in'), amount, customer_msisdn: CI_NUMBER('01') });
+  const res = await sys.api('POST', '/api/v1/payments/cashin', {
+    merchant_order_id: newOrderId('rp-in'),
+    amount,
+    customer_msisdn: CI_NUMBER('01'),
+  });
   expect(res.status).toBe(202);
   const id = res.body.data.transaction_id as string;
-  await waitFor(async () => (await sys.api('GET', `/api/v1/payments/${id}`)).body.data.status === 'SUCCESS', { what: 'captured cash-in' });
+  await waitFor(async () => (await sys.api('GET', `/api/v1/payments/${id}`)).body.data.status === 'SUCCESS', {
+    what: 'captured cash-in',
+  });
   return id;
 }
 
-const refundSettled = (id: string) => waitFor(async () => {
-  const r = (await sys.api('GET', `/api/v1/refunds/${id}`)).body.data;
-  return r.status === 'SUCCESS' ? r : undefined;
-}, { what: `refund ${id} SUCCESS` });
-const transactionSettled = (id: string) => waitFor(async () => {
-  const t = (await sys.api('GET', `/api/v1/payments/${id}`)).body.data;
-  return t.status === 'SUCCESS' ? t : undefined;
-}, { what: `transaction ${id} SUCCESS` });
+const refundSettled = (id: string) =>
+  waitFor(
+    async () => {
+      const r = (await sys.api('GET', `/api/v1/refunds/${id}`)).body.data;
+      return r.status === 'SUCCESS' ? r : undefined;
+    },
+    { what: `refund ${id} SUCCESS` },
+  );
+const transactionSettled = (id: string) =>
+  waitFor(
+    async () => {
+      const t = (await sys.api('GET', `/api/v1/payments/${id}`)).body.data;
+      return t.status === 'SUCCESS' ? t : undefined;
+    },
+    { what: `transaction ${id} SUCCESS` },
+  );
 
 /** The merchant's money as the ledger holds it, and the refunds and cash-outs written. */
 async function moneyState() {
-  const accounts = await sys.db.ledgerAccount.findMany({ where: { merchantId: sys.merchant.id }, orderBy: [{ countryCode: 'asc' }, { kind: 'asc' }] });
+  const accounts = await sys.db.ledgerAccount.findMany({
+    where: { merchantId: sys.merchant.id },
+    orderBy: [{ countryCode: 'asc' }, { kind: 'asc' }],
+  });
   return {
     balances: accounts.map((a) => `${a.countryCode} ${a.kind} ${a.balance}`),
     journals: await sys.db.journalEntry.count(),
@@ -89,11 +112,15 @@ describe('a refund replayed right after Redis lost its data', () => {
 
     expect(await sys.db.refund.count({ where: { transactionId: tx } })).toBe(1);
     expect((await sys.db.transaction.findUniqueOrThrow({ where: { id: tx } })).refundReservedAmount).toBe(2000n);
-    const refunds = (await (await sys.sandbox('/sandbox/refunds')).json()) as { refunds: { partner_reference: string; refund_count: number }[] };
-    expect(refunds.refunds.filter((r) => r.partner_reference === paid.provider_reference).map((r) => r.refund_count)).toEqual([1]);
+    const refunds = (await (await sys.sandbox('/sandbox/refunds')).json()) as {
+      refunds: { partner_reference: string; refund_count: number }[];
+    };
+    expect(
+      refunds.refunds.filter((r) => r.partner_reference === paid.provider_reference).map((r) => r.refund_count),
+    ).toEqual([1]);
   });
 
-  it('with an Idempotency-Key: 401 REQUEST_REPLAYED, as before the flush; the merchant\'s retry, signed anew, gets the refund (200)', async () => {
+  it("with an Idempotency-Key: 401 REQUEST_REPLAYED, as before the flush; the merchant's retry, signed anew, gets the refund (200)", async () => {
     const tx = await capturedCashin(5000);
     const key = `rp-key-${newOrderId()}`;
     const body = { transaction_id: tx, amount: 1000 };
@@ -113,9 +140,14 @@ describe('a refund replayed right after Redis lost its data', () => {
 });
 
 describe('a cash-out replayed right after Redis lost its data', () => {
-  it('401 REQUEST_REPLAYED, one cash-out, paid once, balances unchanged; the retry signed anew is the order\'s replay (200)', async () => {
+  it("401 REQUEST_REPLAYED, one cash-out, paid once, balances unchanged; the retry signed anew is the order's replay (200)", async () => {
     await capturedCashin(1_000_000);
-    const body = { merchant_order_id: newOrderId('rp-out'), amount: 250_000, beneficiary_msisdn: '+2250707123401', reason: 'salaire' };
+    const body = {
+      merchant_order_id: newOrderId('rp-out'),
+      amount: 250_000,
+      beneficiary_msisdn: '+2250707123401',
+      reason: 'salaire',
+    };
     const request = signed(body);
     const first = await request.send(CASHOUT);
     expect(first.status).toBe(202);
@@ -124,9 +156,19 @@ describe('a cash-out replayed right after Redis lost its data', () => {
 
     await replayAfterFlush(request, CASHOUT);
 
-    expect(await sys.db.transaction.count({ where: { merchantId: sys.merchant.id, merchantOrderId: body.merchant_order_id } })).toBe(1);
-    const disbursements = (await (await sys.sandbox('/sandbox/disbursements')).json()) as { disbursements: { partner_reference: string; disbursement_count: number }[] };
-    expect(disbursements.disbursements.filter((d) => d.partner_reference === first.body.data.provider_reference).reduce((n, d) => n + d.disbursement_count, 0)).toBe(1);
+    expect(
+      await sys.db.transaction.count({
+        where: { merchantId: sys.merchant.id, merchantOrderId: body.merchant_order_id },
+      }),
+    ).toBe(1);
+    const disbursements = (await (await sys.sandbox('/sandbox/disbursements')).json()) as {
+      disbursements: { partner_reference: string; disbursement_count: number }[];
+    };
+    expect(
+      disbursements.disbursements
+        .filter((d) => d.partner_reference === first.body.data.provider_reference)
+        .reduce((n, d) => n + d.disbursement_count, 0),
+    ).toBe(1);
 
     const retry = await signed(body, {}, earlier(request.timestamp)).send(CASHOUT);
     expect(retry.status).toBe(200);

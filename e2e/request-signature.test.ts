@@ -18,15 +18,22 @@ afterAll(async () => {
 });
 
 /** The three headers plus X-Service-Request-Signature over `method` and `target` (defaults: the request's own). */
-function headersFor(method: string, target: string, body = '', o: { secret?: string; timestamp?: string } = {}): Record<string, string> {
+function headersFor(
+  method: string,
+  target: string,
+  body = '',
+  o: { secret?: string; timestamp?: string } = {},
+): Record<string, string> {
   const timestamp = o.timestamp ?? unixTime();
   return {
     ...signedHeaders(sys.merchant.apiKey, sys.merchant.apiSecret, body, timestamp),
     'X-Service-Request-Signature': signRequest(o.secret ?? sys.merchant.apiSecret, timestamp, method, target, body),
   };
 }
-const send = (method: string, target: string, headers: Record<string, string>, body?: string) => sys.api(method, target, body, { headers });
-const cashinBody = () => JSON.stringify({ merchant_order_id: newOrderId('reqsig'), amount: 5000, customer_msisdn: CI_NUMBER('06') });
+const send = (method: string, target: string, headers: Record<string, string>, body?: string) =>
+  sys.api(method, target, body, { headers });
+const cashinBody = () =>
+  JSON.stringify({ merchant_order_id: newOrderId('reqsig'), amount: 5000, customer_msisdn: CI_NUMBER('06') });
 const EXPORT = `/api/v1/transactions/export?date_from=2026-01-01&date_to=2026-01-31`;
 
 describe('X-Service-Request-Signature', () => {
@@ -34,17 +41,37 @@ describe('X-Service-Request-Signature', () => {
     expect((await send('GET', '/api/v1/balances', headersFor('GET', '/api/v1/balances'))).status).toBe(200);
     expect((await send('GET', EXPORT, headersFor('GET', EXPORT))).status).toBe(200);
     const body = cashinBody();
-    expect((await send('POST', '/api/v1/payments/cashin', headersFor('POST', '/api/v1/payments/cashin', body), body)).status).toBe(202);
+    expect(
+      (await send('POST', '/api/v1/payments/cashin', headersFor('POST', '/api/v1/payments/cashin', body), body)).status,
+    ).toBe(202);
   });
 
   it('refuses a wrong one with 401 INVALID_SIGNATURE, X-Service-Signature being right, and writes nothing', async () => {
     const wrong = headersFor('GET', '/api/v1/balances', '', { secret: 'sk_not_the_secret' });
     expectError(await send('GET', '/api/v1/balances', wrong), 401, 'INVALID_SIGNATURE');
-    for (const value of ['', 'x', headersFor('GET', '/api/v1/balances')['X-Service-Request-Signature']!.toUpperCase()]) {
-      expectError(await send('GET', '/api/v1/balances', { ...headersFor('GET', '/api/v1/balances'), 'X-Service-Request-Signature': value }), 401, 'INVALID_SIGNATURE');
+    for (const value of [
+      '',
+      'x',
+      headersFor('GET', '/api/v1/balances')['X-Service-Request-Signature']!.toUpperCase(),
+    ]) {
+      expectError(
+        await send('GET', '/api/v1/balances', {
+          ...headersFor('GET', '/api/v1/balances'),
+          'X-Service-Request-Signature': value,
+        }),
+        401,
+        'INVALID_SIGNATURE',
+      );
     }
     const body = cashinBody();
-    const res = await withoutWrites(sys, () => send('POST', '/api/v1/payments/cashin', headersFor('POST', '/api/v1/payments/cashin', body, { secret: 'sk_not_the_secret' }), body));
+    const res = await withoutWrites(sys, () =>
+      send(
+        'POST',
+        '/api/v1/payments/cashin',
+        headersFor('POST', '/api/v1/payments/cashin', body, { secret: 'sk_not_the_secret' }),
+        body,
+      ),
+    );
     expectError(res, 401, 'INVALID_SIGNATURE');
   });
 
@@ -63,9 +90,15 @@ describe('X-Service-Request-Signature', () => {
 
     // A POST signed for /refunds sent to /payments/cashin with the same body.
     const body = cashinBody();
-    const res = await withoutWrites(sys, () => send('POST', '/api/v1/payments/cashin', headersFor('POST', '/api/v1/refunds', body), body));
+    const res = await withoutWrites(sys, () =>
+      send('POST', '/api/v1/payments/cashin', headersFor('POST', '/api/v1/refunds', body), body),
+    );
     expectError(res, 401, 'INVALID_SIGNATURE');
-    expectError(await send('POST', '/api/v1/balances', headersFor('GET', '/api/v1/balances')), 401, 'INVALID_SIGNATURE');
+    expectError(
+      await send('POST', '/api/v1/balances', headersFor('GET', '/api/v1/balances')),
+      401,
+      'INVALID_SIGNATURE',
+    );
   });
 
   it('absent: the request is authenticated as before', async () => {
@@ -84,11 +117,13 @@ describe('a merchant using curl and openssl, as the README shows', () => {
   };
 
   it('without X-Service-Request-Signature: a GET and a cash-in work', async () => {
-    const get = await run(`TS=$(date +%s); SIG=$(printf '%s' "$TS" | openssl dgst -sha256 -hmac "$SECRET" -hex | sed 's/^.* //')
+    const get =
+      await run(`TS=$(date +%s); SIG=$(printf '%s' "$TS" | openssl dgst -sha256 -hmac "$SECRET" -hex | sed 's/^.* //')
 curl -s -w '\\n%{http_code}' "$BASE/api/v1/balances" -H "X-Service-Key: $KEY" -H "X-Service-Timestamp: $TS" -H "X-Service-Signature: $SIG"`);
     expect(get.status).toBe(200);
     expect(JSON.parse(get.body).data.length).toBeGreaterThan(0);
-    const post = await run(`BODY='{"merchant_order_id":"${newOrderId('curl')}","amount":5000,"customer_msisdn":"${CI_NUMBER('06')}"}'
+    const post =
+      await run(`BODY='{"merchant_order_id":"${newOrderId('curl')}","amount":5000,"customer_msisdn":"${CI_NUMBER('06')}"}'
 TS=$(date +%s); SIG=$(printf '%s%s' "$TS" "$BODY" | openssl dgst -sha256 -hmac "$SECRET" -hex | sed 's/^.* //')
 curl -s -w '\\n%{http_code}' -X POST "$BASE/api/v1/payments/cashin" -H 'Content-Type: application/json' \\
   -H "X-Service-Key: $KEY" -H "X-Service-Timestamp: $TS" -H "X-Service-Signature: $SIG" -d "$BODY"`);

@@ -24,12 +24,19 @@ afterAll(async () => {
 
 describe('a refused webhook target', () => {
   it('GET /webhook-events shows the generic reason; the back-office webhooks and transaction pages show the address', async () => {
-    const res = await sys.api('POST', '/api/v1/payments/cashin', { merchant_order_id: newOrderId('refused'), amount: 1000, customer_msisdn: CI_NUMBER('01') });
+    const res = await sys.api('POST', '/api/v1/payments/cashin', {
+      merchant_order_id: newOrderId('refused'),
+      amount: 1000,
+      customer_msisdn: CI_NUMBER('01'),
+    });
     const id = res.body.data.transaction_id as string;
-    const [event] = await waitFor(async () => {
-      const r = await sys.api('GET', `/api/v1/webhook-events?transaction_id=${id}`);
-      return r.body.data[0]?.status === 'ABANDONED' ? r.body.data : undefined;
-    }, { what: 'the SUCCESS webhook abandoned', timeoutMs: 20_000 });
+    const [event] = await waitFor(
+      async () => {
+        const r = await sys.api('GET', `/api/v1/webhook-events?transaction_id=${id}`);
+        return r.body.data[0]?.status === 'ABANDONED' ? r.body.data : undefined;
+      },
+      { what: 'the SUCCESS webhook abandoned', timeoutMs: 20_000 },
+    );
 
     expect(event.attempts).toHaveLength(7);
     for (const a of event.attempts) expect(a).toMatchObject({ status_code: null, success: false, error: GENERIC });

@@ -24,8 +24,25 @@ const offline = process.argv.includes('--offline');
 
 /** `pnpm audit --json`, as findings; null when the registry gives no advisory answer. */
 function registryFindings(): { findings: Finding[] } | { unavailable: string } {
-  const run = spawnSync('pnpm', ['audit', '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, maxBuffer: 1 << 26 });
-  let body: { advisories?: Record<string, { module_name: string; severity: string; title: string; github_advisory_id?: string; cves?: string[]; findings: { version: string }[] }> };
+  const run = spawnSync('pnpm', ['audit', '--json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+    maxBuffer: 1 << 26,
+  });
+  let body: {
+    advisories?: Record<
+      string,
+      {
+        module_name: string;
+        severity: string;
+        title: string;
+        github_advisory_id?: string;
+        cves?: string[];
+        findings: { version: string }[];
+      }
+    >;
+  };
   try {
     body = JSON.parse(run.stdout);
   } catch {
@@ -33,10 +50,15 @@ function registryFindings(): { findings: Finding[] } | { unavailable: string } {
   }
   if (!body.advisories) return { unavailable: JSON.stringify(body).slice(0, 400) };
   return {
-    findings: Object.entries(body.advisories).flatMap(([id, a]) => a.findings.map((f) => ({
-      package: { name: a.module_name, version: f.version }, id: a.github_advisory_id ?? id, aliases: a.cves ?? [],
-      severity: a.severity.toUpperCase(), summary: a.title,
-    }))),
+    findings: Object.entries(body.advisories).flatMap(([id, a]) =>
+      a.findings.map((f) => ({
+        package: { name: a.module_name, version: f.version },
+        id: a.github_advisory_id ?? id,
+        aliases: a.cves ?? [],
+        severity: a.severity.toUpperCase(),
+        summary: a.title,
+      })),
+    ),
   };
 }
 
@@ -52,7 +74,10 @@ function offlineFindings(): { findings: Finding[]; source: string } | null {
   const dir = process.env.AUDIT_OSV_DIR;
   if (!dir) return null;
   const packages = lockedPackages(readFileSync(join(ROOT, 'pnpm-lock.yaml'), 'utf8'));
-  return { findings: findVulnerable(packages, osvRecords(dir)), source: `OSV records in ${dir} (${packages.length} locked packages)` };
+  return {
+    findings: findVulnerable(packages, osvRecords(dir)),
+    source: `OSV records in ${dir} (${packages.length} locked packages)`,
+  };
 }
 
 let result: { findings: Finding[]; source: string } | null = null;
@@ -63,14 +88,17 @@ if (!offline) {
 }
 result ??= offlineFindings();
 if (!result) {
-  console.error('audit:deps: NOTHING CHECKED: no advisory source. Set AUDIT_OSV_DIR to an unzipped OSV npm export (scripts/audit/README.md).');
+  console.error(
+    'audit:deps: NOTHING CHECKED: no advisory source. Set AUDIT_OSV_DIR to an unzipped OSV npm export (scripts/audit/README.md).',
+  );
   process.exit(2);
 }
 
 const accepted = JSON.parse(readFileSync(join(ROOT, 'scripts/audit/accepted-risks.json'), 'utf8')) as AcceptedRisk[];
 const verdict = judge(result.findings, accepted, new Date().toISOString().slice(0, 10));
 console.log(`audit:deps: ${result.findings.length} finding(s) from ${result.source}`);
-for (const { finding, risk } of verdict.accepted) console.log(`accepted ${formatFinding(finding)}\n         reason: ${risk.reason} (review by ${risk.review_by})`);
+for (const { finding, risk } of verdict.accepted)
+  console.log(`accepted ${formatFinding(finding)}\n         reason: ${risk.reason} (review by ${risk.review_by})`);
 for (const f of verdict.warnings) console.log(`warning  ${formatFinding(f)}`);
 for (const f of verdict.failing) console.log(`FAILING  ${formatFinding(f)}`);
 process.exit(verdict.failing.length > 0 ? 1 : 0);

@@ -14,7 +14,9 @@ import { DEFAULT_MOCK_PORTS, demoMockAccounts, mockUrls } from '@mm/operator-moc
 // Every port can be moved (two systems side by side, the chaos suite's run of this script): the URLs the
 // services give each other follow them.
 const ports = {
-  gateway: process.env.GATEWAY_PORT ?? '3000', bridge: process.env.OPERATOR_BRIDGE_PORT ?? '3002', simulator: process.env.OPERATOR_SIMULATOR_PORT ?? '3003',
+  gateway: process.env.GATEWAY_PORT ?? '3000',
+  bridge: process.env.OPERATOR_BRIDGE_PORT ?? '3002',
+  simulator: process.env.OPERATOR_SIMULATOR_PORT ?? '3003',
 };
 const env = {
   NODE_ENV: process.env.NODE_ENV ?? 'development',
@@ -70,17 +72,24 @@ await runCommand(['seed'], admin);
 // The real operators' contract mocks run as a service of their own (services/operator-mocks, ports 3011-3015):
 // their accounts are pointed at them and enabled, so a number of each operator reaches its mock (README, demo numbers).
 const mockPorts = {
-  mtnCi: Number(process.env.MOCK_MTN_CI_PORT ?? DEFAULT_MOCK_PORTS.mtnCi), mtnCm: Number(process.env.MOCK_MTN_CM_PORT ?? DEFAULT_MOCK_PORTS.mtnCm),
+  mtnCi: Number(process.env.MOCK_MTN_CI_PORT ?? DEFAULT_MOCK_PORTS.mtnCi),
+  mtnCm: Number(process.env.MOCK_MTN_CM_PORT ?? DEFAULT_MOCK_PORTS.mtnCm),
   orangeWebpay: Number(process.env.MOCK_ORANGE_WEBPAY_PORT ?? DEFAULT_MOCK_PORTS.orangeWebpay),
-  orangeMp: Number(process.env.MOCK_ORANGE_MP_PORT ?? DEFAULT_MOCK_PORTS.orangeMp), wave: Number(process.env.MOCK_WAVE_PORT ?? DEFAULT_MOCK_PORTS.wave),
+  orangeMp: Number(process.env.MOCK_ORANGE_MP_PORT ?? DEFAULT_MOCK_PORTS.orangeMp),
+  wave: Number(process.env.MOCK_WAVE_PORT ?? DEFAULT_MOCK_PORTS.wave),
 };
 // Without the mocks (OPERATOR_MOCKS=off) their service is not started and the accounts are left as they are:
 // pointing them at ports where nothing listens would send those numbers to an operator that never answers.
 const withMocks = (process.env.OPERATOR_MOCKS ?? 'on') !== 'off';
 for (const a of withMocks ? demoMockAccounts(mockUrls(mockPorts)) : []) {
   const account = ['--country', a.countryCode, '--operator', a.operator];
-  await runCommand(['operator:set', ...account, '--api', a.api, '--base-url', a.baseUrl, '--settings', JSON.stringify(a.settings)], admin);
-  await runCommand(['operator:credentials', ...account], admin, { readStdin: async () => JSON.stringify(a.credentials) });
+  await runCommand(
+    ['operator:set', ...account, '--api', a.api, '--base-url', a.baseUrl, '--settings', JSON.stringify(a.settings)],
+    admin,
+  );
+  await runCommand(['operator:credentials', ...account], admin, {
+    readStdin: async () => JSON.stringify(a.credentials),
+  });
   await runCommand(['operator:set', ...account, '--enable'], admin);
 }
 
@@ -110,12 +119,17 @@ const { result } = concurrently(
   [
     service('simulator', 'operator-simulator', { SIM_SANDBOX_TOKEN: sandboxToken, OPERATOR_RECORDS_DIR: recordsDir }),
     ...(withMocks
-      ? [service('mocks', 'operator-mocks', {
-        OPERATOR_RECORDS_DIR: recordsDir,
-        MOCK_MTN_CI_PORT: String(mockPorts.mtnCi), MOCK_MTN_CM_PORT: String(mockPorts.mtnCm), MOCK_ORANGE_WEBPAY_PORT: String(mockPorts.orangeWebpay),
-        MOCK_ORANGE_MP_PORT: String(mockPorts.orangeMp), MOCK_WAVE_PORT: String(mockPorts.wave),
-        MOCK_WAVE_WEBHOOK_URL: `http://127.0.0.1:${env.OPERATOR_BRIDGE_PORT}/operator/callbacks/wave/ci`,
-      })]
+      ? [
+          service('mocks', 'operator-mocks', {
+            OPERATOR_RECORDS_DIR: recordsDir,
+            MOCK_MTN_CI_PORT: String(mockPorts.mtnCi),
+            MOCK_MTN_CM_PORT: String(mockPorts.mtnCm),
+            MOCK_ORANGE_WEBPAY_PORT: String(mockPorts.orangeWebpay),
+            MOCK_ORANGE_MP_PORT: String(mockPorts.orangeMp),
+            MOCK_WAVE_PORT: String(mockPorts.wave),
+            MOCK_WAVE_WEBHOOK_URL: `http://127.0.0.1:${env.OPERATOR_BRIDGE_PORT}/operator/callbacks/wave/ci`,
+          }),
+        ]
       : []),
     service('gateway', 'gateway'),
     // /operators' Health column reads the operator calls of the bridge, expiry and refund workers.
@@ -134,4 +148,7 @@ const { result } = concurrently(
   ],
   { prefix: 'name', killOthersOn: ['failure'], killSignal: 'SIGTERM' },
 );
-await result.then(() => process.exit(0), () => process.exit(1));
+await result.then(
+  () => process.exit(0),
+  () => process.exit(1),
+);

@@ -38,19 +38,26 @@ function callBack(push: Push, operatorTxId: string, attempt = 1): void {
       console.error(`callback of ${push.reference} failed ${attempt} times: ${why}`);
     }
   };
-  const req = request(push.callback_url, {
-    method: 'POST', agent,
-    headers: {
-      'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)),
-      'x-service-timestamp': timestamp, 'x-service-signature': signPayload(secret!, timestamp, body),
+  const req = request(
+    push.callback_url,
+    {
+      method: 'POST',
+      agent,
+      headers: {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'x-service-timestamp': timestamp,
+        'x-service-signature': signPayload(secret!, timestamp, body),
+      },
     },
-  }, (res) => {
-    res.resume();
-    res.on('end', () => {
-      if (res.statusCode === 200) pushes.get(push.reference)!.calledBackAt = Date.now();
-      else retry(`status ${res.statusCode}`);
-    });
-  });
+    (res) => {
+      res.resume();
+      res.on('end', () => {
+        if (res.statusCode === 200) pushes.get(push.reference)!.calledBackAt = Date.now();
+        else retry(`status ${res.statusCode}`);
+      });
+    },
+  );
   req.on('error', (err) => retry(String(err)));
   req.end(body);
 }

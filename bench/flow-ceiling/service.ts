@@ -16,7 +16,15 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { signatureMatches, signPayload, timestampWithinTolerance, transactionStatusChangedPayload } from '@mm/domain';
-import { capture, createFlowTables, flowPool, insertCashin, markPending, recordAttempt, type Captured } from '../support/flow-sql.js';
+import {
+  capture,
+  createFlowTables,
+  flowPool,
+  insertCashin,
+  markPending,
+  recordAttempt,
+  type Captured,
+} from '../support/flow-sql.js';
 
 const env = (name: string) => {
   const value = process.env[name];
@@ -54,8 +62,12 @@ function answer(res: ServerResponse, status: number, body: unknown): void {
 const signed = (req: IncomingMessage, secret: string, body: Buffer) => {
   const timestamp = req.headers['x-service-timestamp'];
   const signature = req.headers['x-service-signature'];
-  return typeof timestamp === 'string' && typeof signature === 'string'
-    && timestampWithinTolerance(timestamp, Date.now(), TOLERANCE_S) && signatureMatches(secret, timestamp, body, signature);
+  return (
+    typeof timestamp === 'string' &&
+    typeof signature === 'string' &&
+    timestampWithinTolerance(timestamp, Date.now(), TOLERANCE_S) &&
+    signatureMatches(secret, timestamp, body, signature)
+  );
 };
 
 /**
@@ -63,24 +75,40 @@ const signed = (req: IncomingMessage, secret: string, body: Buffer) => {
  * the agent). A kept-alive connection the receiver closed while idle is reset when reused, before any
  * answer: sent again once, as the system's webhook dispatcher does (Node's documented rule).
  */
-function post(agent: Agent, url: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+function post(
+  agent: Agent,
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string }> {
   return postOnce(agent, url, body, headers).catch((err: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
-    if (err.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) return postOnce(agent, url, body, headers);
+    if (err.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE'))
+      return postOnce(agent, url, body, headers);
     throw err;
   });
 }
 
-function postOnce(agent: Agent, url: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+function postOnce(
+  agent: Agent,
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: 'POST', agent,
-      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', (err) => reject(Object.assign(err, { reusedSocket: req.reusedSocket })));
     req.end(body);
   });
@@ -95,16 +123,35 @@ interface CashinBody {
 
 async function cashin(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const raw = await readBody(req);
-  if (req.headers['x-service-key'] !== apiKey || !signed(req, apiSecret, raw)) return answer(res, 401, { error: { code: 'INVALID_SIGNATURE' } });
+  if (req.headers['x-service-key'] !== apiKey || !signed(req, apiSecret, raw))
+    return answer(res, 401, { error: { code: 'INVALID_SIGNATURE' } });
   const b = JSON.parse(raw.toString()) as CashinBody;
-  if (typeof b.merchant_order_id !== 'string' || typeof b.amount !== 'number' || typeof b.customer_msisdn !== 'string' || typeof b.notify_url !== 'string') {
+  if (
+    typeof b.merchant_order_id !== 'string' ||
+    typeof b.amount !== 'number' ||
+    typeof b.customer_msisdn !== 'string' ||
+    typeof b.notify_url !== 'string'
+  ) {
     return answer(res, 400, { error: { code: 'VALIDATION_ERROR' } });
   }
   const id = randomUUID();
-  if (!(await insertCashin(pool, { id, merchantOrderId: b.merchant_order_id, amount: b.amount, msisdn: b.customer_msisdn, notifyUrl: b.notify_url }))) {
+  if (
+    !(await insertCashin(pool, {
+      id,
+      merchantOrderId: b.merchant_order_id,
+      amount: b.amount,
+      msisdn: b.customer_msisdn,
+      notifyUrl: b.notify_url,
+    }))
+  ) {
     return answer(res, 409, { error: { code: 'DUPLICATE_ORDER' } });
   }
-  const push = JSON.stringify({ reference: id, amount: b.amount, msisdn: b.customer_msisdn, callback_url: `${ownUrl}/callback` });
+  const push = JSON.stringify({
+    reference: id,
+    amount: b.amount,
+    msisdn: b.customer_msisdn,
+    callback_url: `${ownUrl}/callback`,
+  });
   const pushed = await post(operatorAgent, `${operatorUrl}/push`, push, {});
   if (pushed.status !== 200) return answer(res, 502, { error: { code: 'OPERATOR_ERROR', status: pushed.status } });
   // The operator calls back at once: its SUCCESS may already be in.
@@ -119,10 +166,25 @@ async function callback(req: IncomingMessage, res: ServerResponse): Promise<void
   if (b.status !== 'SUCCESS') return answer(res, 400, { error: { code: 'UNSUPPORTED_STATUS' } });
   const occurredAt = new Date();
   const eventId = randomUUID();
-  const captured = await capture(pool, b.reference, b.operator_tx_id, eventId, (t) => transactionStatusChangedPayload({
-    id: t.id, merchantOrderId: t.merchantOrderId, type: 'CASHIN', status: 'SUCCESS', amount: t.amount, currency: 'XOF', countryCode: 'CI',
-    providerTxId: b.operator_tx_id, failureCode: null, failureReason: null, operator: 'SIMULATOR',
-  }, eventId, occurredAt));
+  const captured = await capture(pool, b.reference, b.operator_tx_id, eventId, (t) =>
+    transactionStatusChangedPayload(
+      {
+        id: t.id,
+        merchantOrderId: t.merchantOrderId,
+        type: 'CASHIN',
+        status: 'SUCCESS',
+        amount: t.amount,
+        currency: 'XOF',
+        countryCode: 'CI',
+        providerTxId: b.operator_tx_id,
+        failureCode: null,
+        failureReason: null,
+        operator: 'SIMULATOR',
+      },
+      eventId,
+      occurredAt,
+    ),
+  );
   answer(res, 200, { received: true, duplicate: captured === null });
   if (captured) await deliver(captured);
 }
@@ -132,7 +194,9 @@ async function deliver(c: Captured): Promise<void> {
   const timestamp = String(Math.floor(Date.now() / 1000));
   const started = performance.now();
   const sent = await post(webhookAgent, c.notifyUrl, c.body, {
-    'x-service-timestamp': timestamp, 'x-service-signature': signPayload(apiSecret, timestamp, c.body), 'x-service-event-id': c.eventId,
+    'x-service-timestamp': timestamp,
+    'x-service-signature': signPayload(apiSecret, timestamp, c.body),
+    'x-service-event-id': c.eventId,
   }).catch((err: unknown) => {
     console.error(`webhook of ${c.merchantOrderId}: ${String(err)}`);
     return null;
@@ -141,7 +205,12 @@ async function deliver(c: Captured): Promise<void> {
 }
 
 const server = createServer((req, res) => {
-  const handle = req.method === 'POST' && req.url === '/cashin' ? cashin : req.method === 'POST' && req.url === '/callback' ? callback : null;
+  const handle =
+    req.method === 'POST' && req.url === '/cashin'
+      ? cashin
+      : req.method === 'POST' && req.url === '/callback'
+        ? callback
+        : null;
   if (!handle) return answer(res, 404, { error: { code: 'NOT_FOUND' } });
   handle(req, res).catch((err: unknown) => {
     console.error(`${req.url}: ${String(err)}`);

@@ -22,8 +22,10 @@ export interface CeilingBody {
 
 /** One INSERT, autocommit (one COMMIT); the new row's id. */
 export async function insertRow(pool: pg.Pool, b: CeilingBody): Promise<string> {
-  const r = await pool.query<{ id: string }>('INSERT INTO bench_ceiling (merchant_order_id, amount, msisdn, status) VALUES ($1, $2, $3, $4) RETURNING id',
-    [b.merchant_order_id, b.amount, b.customer_msisdn, 'PENDING']);
+  const r = await pool.query<{ id: string }>(
+    'INSERT INTO bench_ceiling (merchant_order_id, amount, msisdn, status) VALUES ($1, $2, $3, $4) RETURNING id',
+    [b.merchant_order_id, b.amount, b.customer_msisdn, 'PENDING'],
+  );
   return r.rows[0]!.id;
 }
 

@@ -18,7 +18,11 @@ export interface Completed {
  * `startedAt`, in ms), per second from the start of the load to the last of those webhooks. A webhook
  * of a cash-in that was not answered 202 (cut off by the end of the load) is not counted.
  */
-export function completedCashins(accepted: Iterable<string>, arrivals: ReadonlyMap<string, number>, startedAt: number): Completed {
+export function completedCashins(
+  accepted: Iterable<string>,
+  arrivals: ReadonlyMap<string, number>,
+  startedAt: number,
+): Completed {
   const ids = new Set(accepted);
   let completed = 0;
   let last = startedAt;
@@ -29,5 +33,11 @@ export function completedCashins(accepted: Iterable<string>, arrivals: ReadonlyM
     last = Math.max(last, at);
   }
   const seconds = (last - startedAt) / 1000;
-  return { accepted: ids.size, completed, lost: ids.size - completed, seconds, perS: completed > 0 && seconds > 0 ? completed / seconds : 0 };
+  return {
+    accepted: ids.size,
+    completed,
+    lost: ids.size - completed,
+    seconds,
+    perS: completed > 0 && seconds > 0 ? completed / seconds : 0,
+  };
 }

@@ -15,9 +15,16 @@ function cpuOf(pid: number): number {
 
 /** Every process of this name (PostgreSQL forks one backend per connection). */
 function pidsNamed(name: string): number[] {
-  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
-    try { return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name; } catch { return false; }
-  });
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name;
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** CPU seconds used so far, per name, by each of its processes (by process id). */
@@ -27,7 +34,9 @@ export type CpuSnapshot = Map<string, Map<number, number>>;
  * CPU seconds used so far by each process of each named service (its replicas when it has several),
  * and by every PostgreSQL and Redis process of the machine.
  */
-export function cpuSnapshot(services: Record<string, number | undefined | readonly (number | undefined)[]>): CpuSnapshot {
+export function cpuSnapshot(
+  services: Record<string, number | undefined | readonly (number | undefined)[]>,
+): CpuSnapshot {
   const snap: CpuSnapshot = new Map();
   const byPid = (pids: number[]) => new Map(pids.map((pid) => [pid, cpuOf(pid)]));
   for (const [name, pids] of Object.entries(services)) {
@@ -56,7 +65,9 @@ export function usedBetween(before: Map<number, number> | undefined, after: Map<
  * in ms, busiest first; the total is over every process of the snapshot, the idle ones included.
  */
 export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): string {
-  const perRequest = [...after].map(([name, pids]) => [name, (usedBetween(before.get(name), pids) * 1000) / Math.max(requests, 1)] as const);
+  const perRequest = [...after].map(
+    ([name, pids]) => [name, (usedBetween(before.get(name), pids) * 1000) / Math.max(requests, 1)] as const,
+  );
   const total = perRequest.reduce((sum, [, ms]) => sum + ms, 0);
   return `${perRequest
     .filter(([, ms]) => ms >= 0.05)
@@ -66,11 +77,15 @@ export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests:
 }
 
 /** The machine's CPU ticks so far, all CPUs together: those the hypervisor gave to other guests (steal), and all of them. */
-export interface MachineTicks { steal: number; total: number }
+export interface MachineTicks {
+  steal: number;
+  total: number;
+}
 
 export function machineTicks(): MachineTicks {
   // user nice system idle iowait irq softirq steal (guest time is counted inside user already).
-  const fields = /^cpu +(.*)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]?.split(/\s+/).map(Number).slice(0, 8) ?? [];
+  const fields =
+    /^cpu +(.*)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]?.split(/\s+/).map(Number).slice(0, 8) ?? [];
   return { steal: fields[7] ?? 0, total: fields.reduce((sum, n) => sum + n, 0) };
 }
 

@@ -47,7 +47,10 @@ export async function insertCashin(pool: pg.Pool, c: FlowCashin): Promise<boolea
 
 /** CREATED → PENDING once the operator took the push; false when its callback already moved the row on. */
 export async function markPending(pool: pg.Pool, id: string): Promise<boolean> {
-  const r = await pool.query(`UPDATE bench_flow_transactions SET status = 'PENDING', updated_at = now() WHERE id = $1 AND status = 'CREATED'`, [id]);
+  const r = await pool.query(
+    `UPDATE bench_flow_transactions SET status = 'PENDING', updated_at = now() WHERE id = $1 AND status = 'CREATED'`,
+    [id],
+  );
   return r.rowCount === 1;
 }
 
@@ -66,7 +69,11 @@ export interface Captured {
  * nothing), two journal rows, the webhook event row. Null for a callback of a cash-in already decided.
  */
 export async function capture(
-  pool: pg.Pool, id: string, providerTxId: string, eventId: string, payload: (row: Omit<Captured, 'eventId' | 'body'>) => Record<string, unknown>,
+  pool: pg.Pool,
+  id: string,
+  providerTxId: string,
+  eventId: string,
+  payload: (row: Omit<Captured, 'eventId' | 'body'>) => Record<string, unknown>,
 ): Promise<Captured | null> {
   const client = await pool.connect();
   try {
@@ -81,12 +88,21 @@ export async function capture(
       await client.query('ROLLBACK');
       return null;
     }
-    const captured = { id: row.id, merchantOrderId: row.merchant_order_id, amount: Number(row.amount), notifyUrl: row.notify_url };
-    await client.query(`INSERT INTO bench_flow_journal (transaction_id, account, amount) VALUES ($1, 'operator_float', $2), ($1, 'merchant_balance', $3)`,
-      [id, captured.amount, -captured.amount]);
+    const captured = {
+      id: row.id,
+      merchantOrderId: row.merchant_order_id,
+      amount: Number(row.amount),
+      notifyUrl: row.notify_url,
+    };
+    await client.query(
+      `INSERT INTO bench_flow_journal (transaction_id, account, amount) VALUES ($1, 'operator_float', $2), ($1, 'merchant_balance', $3)`,
+      [id, captured.amount, -captured.amount],
+    );
     const body = JSON.stringify(payload(captured));
-    await client.query('INSERT INTO bench_flow_webhook_events (id, transaction_id, payload, target_url) VALUES ($1, $2, $3, $4)',
-      [eventId, id, body, captured.notifyUrl]);
+    await client.query(
+      'INSERT INTO bench_flow_webhook_events (id, transaction_id, payload, target_url) VALUES ($1, $2, $3, $4)',
+      [eventId, id, body, captured.notifyUrl],
+    );
     await client.query('COMMIT');
     return { ...captured, eventId, body };
   } catch (err) {
@@ -98,9 +114,16 @@ export async function capture(
 }
 
 /** One delivery attempt, after it (autocommit). */
-export async function recordAttempt(pool: pg.Pool, eventId: string, statusCode: number | null, latencyMs: number): Promise<void> {
-  await pool.query('INSERT INTO bench_flow_webhook_attempts (event_id, status_code, latency_ms, success) VALUES ($1, $2, $3, $4)',
-    [eventId, statusCode, latencyMs, statusCode !== null && statusCode >= 200 && statusCode < 300]);
+export async function recordAttempt(
+  pool: pg.Pool,
+  eventId: string,
+  statusCode: number | null,
+  latencyMs: number,
+): Promise<void> {
+  await pool.query(
+    'INSERT INTO bench_flow_webhook_attempts (event_id, status_code, latency_ms, success) VALUES ($1, $2, $3, $4)',
+    [eventId, statusCode, latencyMs, statusCode !== null && statusCode >= 200 && statusCode < 300],
+  );
 }
 
 export interface FlowTally {
@@ -115,13 +138,19 @@ export interface FlowTally {
 
 /** What the bare flow wrote, for the bench's check that it did all its work. */
 export async function flowTally(pool: pg.Pool): Promise<FlowTally> {
-  const statuses = await pool.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM bench_flow_transactions GROUP BY status');
-  const [counts] = (await pool.query<{ journal: string; events: string; ok: string; failed: string }>(`SELECT
+  const statuses = await pool.query<{ status: string; n: string }>(
+    'SELECT status, count(*) AS n FROM bench_flow_transactions GROUP BY status',
+  );
+  const [counts] = (
+    await pool.query<{ journal: string; events: string; ok: string; failed: string }>(`SELECT
     (SELECT count(*) FROM bench_flow_journal) AS journal, (SELECT count(*) FROM bench_flow_webhook_events) AS events,
-    (SELECT count(*) FROM bench_flow_webhook_attempts WHERE success) AS ok, (SELECT count(*) FROM bench_flow_webhook_attempts WHERE NOT success) AS failed`)).rows;
+    (SELECT count(*) FROM bench_flow_webhook_attempts WHERE success) AS ok, (SELECT count(*) FROM bench_flow_webhook_attempts WHERE NOT success) AS failed`)
+  ).rows;
   return {
     statuses: Object.fromEntries(statuses.rows.map((r) => [r.status, Number(r.n)])),
-    journalRows: Number(counts?.journal ?? 0), events: Number(counts?.events ?? 0),
-    deliveredAttempts: Number(counts?.ok ?? 0), failedAttempts: Number(counts?.failed ?? 0),
+    journalRows: Number(counts?.journal ?? 0),
+    events: Number(counts?.events ?? 0),
+    deliveredAttempts: Number(counts?.ok ?? 0),
+    failedAttempts: Number(counts?.failed ?? 0),
   };
 }

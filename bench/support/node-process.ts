@@ -13,7 +13,9 @@ process.once('exit', () => {
 
 function node(script: string, env: Record<string, string> = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: BENCH_DIR, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['pipe', 'pipe', 'inherit'],
+    cwd: BENCH_DIR,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   children.add(child);
   child.once('exit', () => children.delete(child));
@@ -25,12 +27,15 @@ export function runLoad(job: LoadJob): Promise<LoadResult> {
   const ticks = machineTicks();
   const child = node('load.ts');
   let out = '';
-  child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+  child.stdout.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
   child.stdin.end(JSON.stringify(job));
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => {
       const last = out.trim().split('\n').at(-1) ?? '';
-      if (code === 0) resolve({ ...(JSON.parse(last) as LoadResult), stolenPercent: stolenPercent(ticks, machineTicks()) });
+      if (code === 0)
+        resolve({ ...(JSON.parse(last) as LoadResult), stolenPercent: stolenPercent(ticks, machineTicks()) });
       else reject(new Error(`load process exited ${code}: ${out}`));
     });
   });
@@ -57,7 +62,8 @@ export async function startServer(script: string, env: Record<string, string>): 
     child.once('exit', (code) => reject(new Error(`${script} exited ${code} while starting`)));
   });
   return {
-    url, pid: child.pid!,
+    url,
+    pid: child.pid!,
     async stop() {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

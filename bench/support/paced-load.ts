@@ -39,20 +39,24 @@ export async function pacedLoad(o: PacedOptions): Promise<PacedResult> {
   const latencies: number[] = [];
   let non2xx = 0;
   let errors = 0;
-  const send = (due: number, r: PacedRequest) => new Promise<void>((resolve) => {
-    const req = request(new URL(r.path, o.url), { method: r.method, headers: r.headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        latencies.push(performance.now() - due);
-        if ((res.statusCode ?? 0) >= 300) non2xx++;
-        o.onResponse(res.statusCode ?? 0, Buffer.concat(chunks).toString());
+  const send = (due: number, r: PacedRequest) =>
+    new Promise<void>((resolve) => {
+      const req = request(new URL(r.path, o.url), { method: r.method, headers: r.headers, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          latencies.push(performance.now() - due);
+          if ((res.statusCode ?? 0) >= 300) non2xx++;
+          o.onResponse(res.statusCode ?? 0, Buffer.concat(chunks).toString());
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        errors++;
         resolve();
       });
+      req.end(r.body);
     });
-    req.on('error', () => { errors++; resolve(); });
-    req.end(r.body);
-  });
 
   const interval = 1000 / o.rate;
   const start = performance.now();
@@ -67,7 +71,11 @@ export async function pacedLoad(o: PacedOptions): Promise<PacedResult> {
   await Promise.all(inFlight);
   agent.destroy();
   return {
-    requests: latencies.length, non2xx, errors,
-    p50: Math.round(percentile(latencies, 50)), p99: Math.round(percentile(latencies, 99)), max: Math.round(Math.max(...latencies)),
+    requests: latencies.length,
+    non2xx,
+    errors,
+    p50: Math.round(percentile(latencies, 50)),
+    p99: Math.round(percentile(latencies, 99)),
+    max: Math.round(Math.max(...latencies)),
   };
 }

@@ -23,7 +23,11 @@ export interface Settled {
  * named another one as notify_url, what that one received (`arrivals`: merchant_order_id → Unix ms of
  * its first SUCCESS webhook, the load process's receiver, closed by now).
  */
-export async function settle(sys: ChaosSystem, prefix: string, arrivals?: Readonly<Record<string, number>>): Promise<Settled> {
+export async function settle(
+  sys: ChaosSystem,
+  prefix: string,
+  arrivals?: Readonly<Record<string, number>>,
+): Promise<Settled> {
   const db: Db = sys.db;
   const delivered = () => {
     if (arrivals) return new Map(Object.entries(arrivals));
@@ -37,12 +41,19 @@ export async function settle(sys: ChaosSystem, prefix: string, arrivals?: Readon
   const rows = () => db.$queryRaw<{ merchant_order_id: string; status: string; provider_reference: string | null }[]>`
     SELECT merchant_order_id, status::text AS status, provider_reference FROM transactions WHERE merchant_order_id LIKE ${`${prefix}-%`}`;
   const terminal = new Set(['SUCCESS', 'FAILED', 'EXPIRED', 'REVERSED']);
-  await waitFor(async () => {
-    const all = await rows();
-    const arrived = delivered();
-    // Arrivals given are all there will be: only the states are waited for, a webhook missing from them is lost.
-    return all.every((r) => terminal.has(r.status) && (arrivals !== undefined || r.status !== 'SUCCESS' || arrived.has(r.merchant_order_id)));
-  }, { what: `cash-ins ${prefix} settled and notified`, timeoutMs: 180_000, intervalMs: 500 });
+  await waitFor(
+    async () => {
+      const all = await rows();
+      const arrived = delivered();
+      // Arrivals given are all there will be: only the states are waited for, a webhook missing from them is lost.
+      return all.every(
+        (r) =>
+          terminal.has(r.status) &&
+          (arrivals !== undefined || r.status !== 'SUCCESS' || arrived.has(r.merchant_order_id)),
+      );
+    },
+    { what: `cash-ins ${prefix} settled and notified`, timeoutMs: 180_000, intervalMs: 500 },
+  );
 
   const all = await rows();
   const arrived = delivered();

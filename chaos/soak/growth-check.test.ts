@@ -4,7 +4,10 @@ const series = (values: number[]): Point[] => values.map((value, i) => ({ atMs: 
 
 describe('growthOf', () => {
   it('calls a series that levels off after its warm-up bounded, whatever it did while warming up', () => {
-    const verdict = growthOf(series([10, 50, 90, 100, 101, 99, 100, 102, 98, 100, 101, 100, 99, 100, 101]), { absolute: 5, relative: 0.05 });
+    const verdict = growthOf(series([10, 50, 90, 100, 101, 99, 100, 102, 98, 100, 101, 100, 99, 100, 101]), {
+      absolute: 5,
+      relative: 0.05,
+    });
     expect(verdict).toMatchObject({ bounded: true });
   });
 
@@ -14,7 +17,7 @@ describe('growthOf', () => {
     expect(verdict!.growth).toBeGreaterThan(verdict!.allowed);
   });
 
-  it('is not moved by a garbage collector\'s saw-tooth or one spike', () => {
+  it("is not moved by a garbage collector's saw-tooth or one spike", () => {
     const saw = Array.from({ length: 30 }, (_, i) => (i % 3 === 2 ? 80 : 120) + (i === 27 ? 500 : 0));
     expect(growthOf(series(saw), { absolute: 5, relative: 0.05 })).toMatchObject({ bounded: true });
   });

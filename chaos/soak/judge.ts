@@ -35,34 +35,58 @@ export interface SoakVerdict {
 }
 
 const MB = (b: number) => `${(b / 2 ** 20).toFixed(1)} MB`;
-const show = (series: string, v: number) => (series === 'eventLoopP99S' ? `${(v * 1000).toFixed(1)} ms` : series.endsWith('Bytes') ? MB(v) : v.toFixed(0));
+const show = (series: string, v: number) =>
+  series === 'eventLoopP99S' ? `${(v * 1000).toFixed(1)} ms` : series.endsWith('Bytes') ? MB(v) : v.toFixed(0);
 
 export function judge(samples: Sample[]): SoakVerdict {
   const rows: SeriesRow[] = [];
   const services = Object.keys(samples[0]?.services ?? {});
   for (const service of services) {
     for (const series of Object.keys(ALLOWANCES) as ServiceSeries[]) {
-      const points = samples.filter((s) => s.services[service]).map((s) => ({ atMs: s.atMs, value: s.services[service]![series] }))
+      const points = samples
+        .filter((s) => s.services[service])
+        .map((s) => ({ atMs: s.atMs, value: s.services[service]![series] }))
         .filter((p) => Number.isFinite(p.value));
-      rows.push({ service, series, verdict: growthOf(points, ALLOWANCES[series]), max: Math.max(...points.map((p) => p.value)) });
+      rows.push({
+        service,
+        series,
+        verdict: growthOf(points, ALLOWANCES[series]),
+        max: Math.max(...points.map((p) => p.value)),
+      });
     }
   }
   const redis = samples.map((s) => ({ atMs: s.atMs, value: s.redisUsedBytes }));
-  rows.push({ service: 'redis', series: 'usedMemoryBytes', verdict: growthOf(redis, REDIS_ALLOWANCE), max: Math.max(...redis.map((p) => p.value)) });
+  rows.push({
+    service: 'redis',
+    series: 'usedMemoryBytes',
+    verdict: growthOf(redis, REDIS_ALLOWANCE),
+    max: Math.max(...redis.map((p) => p.value)),
+  });
 
   const first = samples[0];
   const last = samples[samples.length - 1];
   const cashIns = (last?.cashIns ?? 0) - (first?.cashIns ?? 0);
-  const tableBytesPerCashIn = Object.fromEntries(Object.keys(last?.tableBytes ?? {}).map((t) => [
-    t, cashIns > 0 ? ((last!.tableBytes[t] ?? 0) - (first!.tableBytes[t] ?? 0)) / cashIns : 0,
-  ]));
+  const tableBytesPerCashIn = Object.fromEntries(
+    Object.keys(last?.tableBytes ?? {}).map((t) => [
+      t,
+      cashIns > 0 ? ((last!.tableBytes[t] ?? 0) - (first!.tableBytes[t] ?? 0)) / cashIns : 0,
+    ]),
+  );
   // The operator simulator is the operator's test double: it keeps every payment it saw in memory (the
   // invariants read those records), by design. Its series are shown, not judged.
-  const unbounded = rows.filter((r) => r.service !== 'simulator' && r.verdict && !r.verdict.bounded).map((r) => `${r.service} ${r.series}: ${show(r.series, r.verdict!.early)} → ${show(r.series, r.verdict!.late)} (allowed +${show(r.series, r.verdict!.allowed)})`);
+  const unbounded = rows
+    .filter((r) => r.service !== 'simulator' && r.verdict && !r.verdict.bounded)
+    .map(
+      (r) =>
+        `${r.service} ${r.series}: ${show(r.series, r.verdict!.early)} → ${show(r.series, r.verdict!.late)} (allowed +${show(r.series, r.verdict!.allowed)})`,
+    );
   const lines = [
     '| process | series | early (median) | late (median) | max | levelled off |',
     '|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.service} | ${r.series} | ${r.verdict ? show(r.series, r.verdict.early) : '–'} | ${r.verdict ? show(r.series, r.verdict.late) : '–'} | ${show(r.series, r.max)} | ${r.verdict ? (r.verdict.bounded ? 'yes' : r.service === 'simulator' ? 'no (not judged: in-memory records)' : '**no**') : 'too short to tell'} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.service} | ${r.series} | ${r.verdict ? show(r.series, r.verdict.early) : '–'} | ${r.verdict ? show(r.series, r.verdict.late) : '–'} | ${show(r.series, r.max)} | ${r.verdict ? (r.verdict.bounded ? 'yes' : r.service === 'simulator' ? 'no (not judged: in-memory records)' : '**no**') : 'too short to tell'} |`,
+    ),
   ];
   return { rows, unbounded, tableBytesPerCashIn, cashIns, lines };
 }

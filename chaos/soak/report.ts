@@ -8,9 +8,18 @@ const END = '<!-- soak:end -->';
 const FILE = `${REPO_ROOT}docs/reliability.md`;
 
 /** Replaces the soak's section of docs/reliability.md (appended the first time) with this run's figures. */
-export function writeSoakSection(o: { minutes: number; rate: number; verdict: SoakVerdict; passed: boolean; brokenCount: number; samples: Sample[] }): void {
+export function writeSoakSection(o: {
+  minutes: number;
+  rate: number;
+  verdict: SoakVerdict;
+  passed: boolean;
+  brokenCount: number;
+  samples: Sample[];
+}): void {
   const doc = readFileSync(FILE, 'utf8');
-  const tables = Object.entries(o.verdict.tableBytesPerCashIn).filter(([, b]) => b > 0).sort((a, b) => b[1] - a[1])
+  const tables = Object.entries(o.verdict.tableBytesPerCashIn)
+    .filter(([, b]) => b > 0)
+    .sort((a, b) => b[1] - a[1])
     .map(([t, b]) => `| ${t} | ${b.toFixed(0)} |`);
   const section = [
     START,
@@ -27,7 +36,9 @@ export function writeSoakSection(o: { minutes: number; rate: number; verdict: So
     ...tables,
     END,
   ].join('\n');
-  const next = doc.includes(START) ? doc.replace(new RegExp(`${escape(START)}[\\s\\S]*?${escape(END)}`), section) : `${doc.trimEnd()}\n\n## Soak\n\n${section}\n`;
+  const next = doc.includes(START)
+    ? doc.replace(new RegExp(`${escape(START)}[\\s\\S]*?${escape(END)}`), section)
+    : `${doc.trimEnd()}\n\n## Soak\n\n${section}\n`;
   writeFileSync(FILE, next);
 }
 

@@ -29,11 +29,18 @@ const SUFFIXES = ['01', '01', '02', '01', '06', '01', '05', '01', '10', '01'];
 
 async function main(): Promise<void> {
   const sys = await startChaosSystem({
-    suite: 'soak', privatePostgres: true, confirmationTimeoutS: 8, logLevel: process.env.CHAOS_LOG_LEVEL ?? 'warn',
-    env: { gateway: {
-      DISBURSEMENT_ENABLED: 'true', CASHOUT_APPROVAL_THRESHOLD: String(THRESHOLD),
-      CASHOUT_MERCHANT_DAILY_APPROVAL_TOTAL: '1000000000000', CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL: '1000000000000',
-    } },
+    suite: 'soak',
+    privatePostgres: true,
+    confirmationTimeoutS: 8,
+    logLevel: process.env.CHAOS_LOG_LEVEL ?? 'warn',
+    env: {
+      gateway: {
+        DISBURSEMENT_ENABLED: 'true',
+        CASHOUT_APPROVAL_THRESHOLD: String(THRESHOLD),
+        CASHOUT_MERCHANT_DAILY_APPROVAL_TOTAL: '1000000000000',
+        CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL: '1000000000000',
+      },
+    },
   });
   let failed = true;
   try {
@@ -54,19 +61,37 @@ async function soak(sys: ChaosSystem): Promise<boolean> {
   const flows: Promise<unknown>[] = [];
   const startedAt = Date.now();
   const endAt = startedAt + MINUTES * 60_000;
-  const keep = (p: Promise<unknown>) => flows.push(p.catch((err: unknown) => { errors.push(String(err)); }));
+  const keep = (p: Promise<unknown>) =>
+    flows.push(
+      p.catch((err: unknown) => {
+        errors.push(String(err));
+      }),
+    );
 
   for (let second = 0, nextSample = startedAt; Date.now() < endAt; second++) {
     const tick = Date.now();
-    keep(runLoad(sys.api, { prefix: `soak-${second}`, count: rate, concurrency: rate, suffixes: SUFFIXES, refundEvery: 4 }));
+    keep(
+      runLoad(sys.api, {
+        prefix: `soak-${second}`,
+        count: rate,
+        concurrency: rate,
+        suffixes: SUFFIXES,
+        refundEvery: 4,
+      }),
+    );
     // A cash-out every other second once the first cash-ins have credited the balance, one in five
     // waiting for the approver, who approves it at once.
     if (second >= 30 && second % 2 === 0) {
-      keep(runCashouts(sys.api, {
-        prefix: `soak-out-${second}`, count: 1, concurrency: 1, suffixes: ['33', '34', '11'],
-        amount: () => (second % 10 === 0 ? THRESHOLD + 5_000 : 500),
-        onAwaiting: (c) => keep(approver.approve(c.id)),
-      }));
+      keep(
+        runCashouts(sys.api, {
+          prefix: `soak-out-${second}`,
+          count: 1,
+          concurrency: 1,
+          suffixes: ['33', '34', '11'],
+          amount: () => (second % 10 === 0 ? THRESHOLD + 5_000 : 500),
+          onAwaiting: (c) => keep(approver.approve(c.id)),
+        }),
+      );
     }
     if (tick >= nextSample) {
       samples.push(await sampler.sample());
@@ -80,7 +105,7 @@ async function soak(sys: ChaosSystem): Promise<boolean> {
   samples.push(await sampler.sample());
   await sampler.close();
 
-  const broken = [...errors, ...await violations(sys), ...await merchantBalanceViolations(sys)];
+  const broken = [...errors, ...(await violations(sys)), ...(await merchantBalanceViolations(sys))];
   const verdict = judge(samples);
   const result = { minutes: MINUTES, rate, samples, verdict, broken, at: new Date().toISOString() };
   mkdirSync(LOG_DIR, { recursive: true });
@@ -89,7 +114,11 @@ async function soak(sys: ChaosSystem): Promise<boolean> {
   if (broken.length > 0) console.log(`invariants broken:\n${broken.slice(0, 50).join('\n')}`);
   const passed = broken.length === 0 && verdict.unbounded.length === 0;
   if (MINUTES >= 30) writeSoakSection({ minutes: MINUTES, rate, verdict, passed, brokenCount: broken.length, samples });
-  console.log(passed ? 'soak: PASS' : `soak: FAIL (${verdict.unbounded.length} unbounded series, ${broken.length} invariant problems)`);
+  console.log(
+    passed
+      ? 'soak: PASS'
+      : `soak: FAIL (${verdict.unbounded.length} unbounded series, ${broken.length} invariant problems)`,
+  );
   return passed;
 }
 
@@ -99,7 +128,13 @@ async function soak(sys: ChaosSystem): Promise<boolean> {
  */
 async function saturation(sys: ChaosSystem): Promise<number> {
   const started = Date.now();
-  const report = await runLoad(sys.api, { prefix: 'saturation', count: Number.POSITIVE_INFINITY, forMs: 20_000, concurrency: 48, suffixes: ['01'] });
+  const report = await runLoad(sys.api, {
+    prefix: 'saturation',
+    count: Number.POSITIVE_INFINITY,
+    forMs: 20_000,
+    concurrency: 48,
+    suffixes: ['01'],
+  });
   const perS = report.transactionIds.length / ((Date.now() - started) / 1000);
   console.log(`soak: saturation ${perS.toFixed(1)} completed cash-ins/s (48 merchants in a closed loop for 20 s)`);
   return perS;
@@ -107,7 +142,9 @@ async function saturation(sys: ChaosSystem): Promise<number> {
 
 function progress(samples: Sample[], startedAt: number): string {
   const last = samples[samples.length - 1]!;
-  const heap = Object.entries(last.services).map(([n, s]) => `${n} ${(s.heapUsedBytes / 2 ** 20).toFixed(0)}M`).join(' ');
+  const heap = Object.entries(last.services)
+    .map(([n, s]) => `${n} ${(s.heapUsedBytes / 2 ** 20).toFixed(0)}M`)
+    .join(' ');
   return `soak: ${((last.atMs - startedAt) / 60_000).toFixed(1)} min, ${last.cashIns} cash-ins done, redis ${(last.redisUsedBytes / 2 ** 20).toFixed(1)}M, heap ${heap}`;
 }
 

@@ -8,9 +8,16 @@ export interface Sample {
   atMs: number;
   /** Completed cash-ins so far (terminal), for figures per cash-in. */
   cashIns: number;
-  services: Record<string, {
-    rssBytes: number; heapUsedBytes: number; eventLoopP99S: number; activeHandles: number; dbConnections: number;
-  }>;
+  services: Record<
+    string,
+    {
+      rssBytes: number;
+      heapUsedBytes: number;
+      eventLoopP99S: number;
+      activeHandles: number;
+      dbConnections: number;
+    }
+  >;
   redisUsedBytes: number;
   /** pg_total_relation_size of every table of the suite's database. */
   tableBytes: Record<string, number>;
@@ -28,7 +35,11 @@ export class Sampler {
   private readonly redis: Redis;
   private readonly admin: pg.Client;
 
-  private constructor(private readonly sys: ChaosSystem, redis: Redis, admin: pg.Client) {
+  private constructor(
+    private readonly sys: ChaosSystem,
+    redis: Redis,
+    admin: pg.Client,
+  ) {
     this.redis = redis;
     this.admin = admin;
   }
@@ -43,10 +54,14 @@ export class Sampler {
   async sample(): Promise<Sample> {
     const services: Sample['services'] = {};
     const connections = await this.admin.query<{ app: string; n: number }>(
-      `SELECT application_name AS app, count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() GROUP BY 1`);
+      `SELECT application_name AS app, count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() GROUP BY 1`,
+    );
     const byApp = new Map(connections.rows.map((r) => [r.app, r.n]));
     for (const s of Object.values(this.sys.instances).flat()) {
-      const text = await fetch(`${s.spec.internalUrl}/metrics`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.text(), () => '');
+      const text = await fetch(`${s.spec.internalUrl}/metrics`, { signal: AbortSignal.timeout(5_000) }).then(
+        (r) => r.text(),
+        () => '',
+      );
       services[s.spec.name] = {
         rssBytes: metric(text, 'process_resident_memory_bytes'),
         heapUsedBytes: metric(text, 'nodejs_heap_size_used_bytes'),
@@ -57,9 +72,11 @@ export class Sampler {
     }
     const info = await this.redis.info('memory');
     const tables = await this.admin.query<{ name: string; bytes: string }>(
-      `SELECT relname AS name, pg_total_relation_size(relid)::text AS bytes FROM pg_stat_user_tables ORDER BY relname`);
+      `SELECT relname AS name, pg_total_relation_size(relid)::text AS bytes FROM pg_stat_user_tables ORDER BY relname`,
+    );
     const done = await this.admin.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM transactions WHERE type = 'CASHIN' AND status IN ('SUCCESS', 'FAILED', 'EXPIRED', 'REVERSED')`);
+      `SELECT count(*)::int AS n FROM transactions WHERE type = 'CASHIN' AND status IN ('SUCCESS', 'FAILED', 'EXPIRED', 'REVERSED')`,
+    );
     return {
       atMs: Date.now(),
       cashIns: done.rows[0]!.n,

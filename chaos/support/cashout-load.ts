@@ -51,19 +51,33 @@ export async function runCashouts(api: Api, o: CashoutLoadOptions): Promise<Cash
 
   async function one(i: number): Promise<void> {
     const order = `${o.prefix}-${i}`;
-    const body = { merchant_order_id: order, amount: o.amount(i), beneficiary_msisdn: beneficiary(o.suffixes[i % o.suffixes.length]!), reason: `chaos ${order}` };
+    const body = {
+      merchant_order_id: order,
+      amount: o.amount(i),
+      beneficiary_msisdn: beneficiary(o.suffixes[i % o.suffixes.length]!),
+      reason: `chaos ${order}`,
+    };
     const res = await send('POST', CASHOUT, body);
     if (res.status !== 202 && res.status !== 200) throw new Error(`cash-out ${order}: ${res.status} ${res.text}`);
     const data = res.body.data as { transaction_id: string; status: string; provider_reference: string };
-    const accepted: AcceptedCashout = { id: data.transaction_id, order, amount: body.amount, providerReference: data.provider_reference, accepted: data.status, body };
+    const accepted: AcceptedCashout = {
+      id: data.transaction_id,
+      order,
+      amount: body.amount,
+      providerReference: data.provider_reference,
+      accepted: data.status,
+      body,
+    };
     report.cashouts.push(accepted);
     if (data.status === 'AWAITING_APPROVAL') o.onAwaiting?.(accepted);
   }
 
   let next = 0;
-  await Promise.all(Array.from({ length: o.concurrency }, async () => {
-    while (next < o.count) await one(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: o.concurrency }, async () => {
+      while (next < o.count) await one(next++);
+    }),
+  );
   return report;
 }
 
@@ -71,13 +85,18 @@ export async function runCashouts(api: Api, o: CashoutLoadOptions): Promise<Cash
  * Each cash-out sent again exactly as first sent (a merchant that lost the answer, or restarted):
  * every one must answer 200 with the same transaction. Returns what did not.
  */
-export async function resendCashouts(api: Api, cashouts: AcceptedCashout[], statuses: Record<string, number> = {}): Promise<string[]> {
+export async function resendCashouts(
+  api: Api,
+  cashouts: AcceptedCashout[],
+  statuses: Record<string, number> = {},
+): Promise<string[]> {
   const send = merchantSender(api, statuses);
   const found: string[] = [];
   for (const c of cashouts) {
     const res = await send('POST', CASHOUT, c.body);
     const id = (res.body?.data as { transaction_id?: string } | undefined)?.transaction_id;
-    if (res.status !== 200 || id !== c.id) found.push(`resend: ${c.order} answered ${res.status} ${id ?? res.text} instead of 200 ${c.id}`);
+    if (res.status !== 200 || id !== c.id)
+      found.push(`resend: ${c.order} answered ${res.status} ${id ?? res.text} instead of 200 ${c.id}`);
   }
   return found;
 }
@@ -95,11 +114,19 @@ export class Approver {
   readonly approved = new Set<string>();
   readonly rejected = new Set<string>();
 
-  private constructor(private readonly sys: ChaosSystem, private readonly staff: { id: string; email: string }) {}
+  private constructor(
+    private readonly sys: ChaosSystem,
+    private readonly staff: { id: string; email: string },
+  ) {}
 
   static async create(sys: ChaosSystem): Promise<Approver> {
     const email = `approver-${randomBytes(4).toString('hex')}@chaos.test`;
-    const staff = await createStaffUser(sys.db, { email, name: 'Chaos approver', role: 'approver', password: randomBytes(12).toString('hex') });
+    const staff = await createStaffUser(sys.db, {
+      email,
+      name: 'Chaos approver',
+      role: 'approver',
+      password: randomBytes(12).toString('hex'),
+    });
     return new Approver(sys, staff);
   }
 
@@ -115,11 +142,19 @@ export class Approver {
     try {
       await this.sys.db.$transaction(async (tx) => {
         const d = { transactionId, decidedBy: this.staff.email };
-        const outcome = rejection === null ? await approveCashout(tx, d) : await rejectCashout(tx, { ...d, reason: rejection });
+        const outcome =
+          rejection === null ? await approveCashout(tx, d) : await rejectCashout(tx, { ...d, reason: rejection });
         await recordAudit(tx, {
-          staffId: this.staff.id, actor: this.staff.email, action: rejection === null ? 'cashout.approve' : 'cashout.reject',
-          targetType: 'transaction', targetId: transactionId,
-          before: { status: outcome.from, amount: Number(outcome.transaction.amount), currency: outcome.transaction.currency },
+          staffId: this.staff.id,
+          actor: this.staff.email,
+          action: rejection === null ? 'cashout.approve' : 'cashout.reject',
+          targetType: 'transaction',
+          targetId: transactionId,
+          before: {
+            status: outcome.from,
+            amount: Number(outcome.transaction.amount),
+            currency: outcome.transaction.currency,
+          },
           after: { status: outcome.transaction.status, ...(rejection === null ? {} : { reason: rejection }) },
         });
       });

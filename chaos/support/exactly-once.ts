@@ -1,4 +1,10 @@
-import { lateSuccessPosting, refundPosting, transactionPosting, type TransactionStatus, type TransactionType } from '@mm/domain';
+import {
+  lateSuccessPosting,
+  refundPosting,
+  transactionPosting,
+  type TransactionStatus,
+  type TransactionType,
+} from '@mm/domain';
 import type { ChaosSystem } from './chaos-system.js';
 import { groupBy } from './group-by.js';
 
@@ -10,8 +16,13 @@ import { groupBy } from './group-by.js';
  */
 export async function doneTwice(sys: ChaosSystem): Promise<string[]> {
   const [transactions, events, refunds, journals, webhookEvents, attempts, pushes, payouts] = await Promise.all([
-    sys.db.transaction.findMany({ select: { id: true, type: true, status: true, amount: true, providerReference: true } }),
-    sys.db.transactionEvent.findMany({ orderBy: { id: 'asc' }, select: { transactionId: true, fromStatus: true, toStatus: true } }),
+    sys.db.transaction.findMany({
+      select: { id: true, type: true, status: true, amount: true, providerReference: true },
+    }),
+    sys.db.transactionEvent.findMany({
+      orderBy: { id: 'asc' },
+      select: { transactionId: true, fromStatus: true, toStatus: true },
+    }),
     sys.db.refund.findMany({ select: { id: true, status: true, amount: true, origin: true } }),
     sys.db.$queryRaw<{ posting: string; transaction_id: string | null; refund_id: string | null }[]>`
       SELECT min(posting) AS posting, min(transaction_id::text) AS transaction_id, min(refund_id::text) AS refund_id
@@ -52,24 +63,44 @@ export async function doneTwice(sys: ChaosSystem): Promise<string[]> {
   const same = (key: string, expected: (string | undefined)[]) => {
     const want = expected.filter((p): p is string => p !== undefined).sort();
     const got = (booked.get(key) ?? []).map((j) => j.posting).sort();
-    if (want.join() !== got.join()) found.push(`ledger: ${key} has journals [${got.join(', ')}], its changes call for [${want.join(', ')}]`);
+    if (want.join() !== got.join())
+      found.push(`ledger: ${key} has journals [${got.join(', ')}], its changes call for [${want.join(', ')}]`);
   };
   for (const t of transactions) {
-    same(`t:${t.id}`, (history.get(t.id) ?? []).map((e) =>
-      transactionPosting(t.type as TransactionType, e.fromStatus as TransactionStatus | null, e.toStatus as TransactionStatus, Number(t.amount))?.name));
+    same(
+      `t:${t.id}`,
+      (history.get(t.id) ?? []).map(
+        (e) =>
+          transactionPosting(
+            t.type as TransactionType,
+            e.fromStatus as TransactionStatus | null,
+            e.toStatus as TransactionStatus,
+            Number(t.amount),
+          )?.name,
+      ),
+    );
   }
   for (const r of refunds) {
     if (r.origin === 'LATE_SUCCESS') {
       // Held in suspense, and out of it only once paid back (decisions 13); a refused return posts nothing.
-      same(r.id, [lateSuccessPosting('HELD', Number(r.amount)).name, r.status === 'SUCCESS' ? lateSuccessPosting('RETURNED', Number(r.amount)).name : undefined]);
+      same(r.id, [
+        lateSuccessPosting('HELD', Number(r.amount)).name,
+        r.status === 'SUCCESS' ? lateSuccessPosting('RETURNED', Number(r.amount)).name : undefined,
+      ]);
       continue;
     }
     const outcome = r.status === 'SUCCESS' ? 'SUCCEEDED' : r.status === 'FAILED' ? 'FAILED' : null;
-    same(r.id, [refundPosting('ACCEPTED', Number(r.amount)).name, outcome ? refundPosting(outcome, Number(r.amount)).name : undefined]);
+    same(r.id, [
+      refundPosting('ACCEPTED', Number(r.amount)).name,
+      outcome ? refundPosting(outcome, Number(r.amount)).name : undefined,
+    ]);
   }
 
   // Each webhook event sent once and received once: the endpoint is healthy, so no attempt is retried.
-  const received = groupBy(sys.receivers.flatMap((r) => r.deliveries), (d) => String(d.body.event_id));
+  const received = groupBy(
+    sys.receivers.flatMap((r) => r.deliveries),
+    (d) => String(d.body.event_id),
+  );
   const tried = new Map(attempts.map((a) => [a.eventId, a._count._all]));
   for (const w of webhookEvents) {
     const n = received.get(w.id)?.length ?? 0;

@@ -16,7 +16,9 @@ async function scrape(p: ServiceProcess): Promise<string> {
 
 /** HTTP requests on routes under `prefix`: readiness probes and scrapes are not work. */
 const requests = (prefix: string) => (text: string) =>
-  samplesOf(text, 'mm_http_request_duration_seconds_count').filter((s) => s.labels.route?.startsWith(prefix)).reduce((sum, s) => sum + s.value, 0);
+  samplesOf(text, 'mm_http_request_duration_seconds_count')
+    .filter((s) => s.labels.route?.startsWith(prefix))
+    .reduce((sum, s) => sum + s.value, 0);
 
 /**
  * Operator results this process applied: in the callback's request (a signed result needing only the
@@ -24,12 +26,15 @@ const requests = (prefix: string) => (text: string) =>
  * result depends on load, so only their sum is a share of the work.
  */
 const appliedResults = (text: string) =>
-  samplesOf(text, 'mm_operator_callbacks_total').filter((s) => s.labels.outcome === 'applied').reduce((sum, s) => sum + s.value, 0)
-  + jobs('operator-results')(text);
+  samplesOf(text, 'mm_operator_callbacks_total')
+    .filter((s) => s.labels.outcome === 'applied')
+    .reduce((sum, s) => sum + s.value, 0) + jobs('operator-results')(text);
 
 /** Runs of a queue's jobs that completed in this process (the counter is per process, not per queue). */
 const jobs = (queue: string) => (text: string) =>
-  samplesOf(text, 'mm_queue_job_duration_seconds_count').filter((s) => s.labels.queue === queue && s.labels.outcome === 'completed').reduce((sum, s) => sum + s.value, 0);
+  samplesOf(text, 'mm_queue_job_duration_seconds_count')
+    .filter((s) => s.labels.queue === queue && s.labels.outcome === 'completed')
+    .reduce((sum, s) => sum + s.value, 0);
 
 /**
  * What every instance of the gateway and of each worker did. Each consumer queue is its own row: a
@@ -45,9 +50,12 @@ export async function workByInstance(sys: ChaosSystem): Promise<Work[]> {
     ['refunds: refund-requests jobs', sys.instances.refunds, jobs('refund-requests')],
     ['dispatcher: webhook-deliveries jobs', sys.instances.dispatcher, jobs('webhook-deliveries')],
   ];
-  return Promise.all(rows.map(async ([what, processes, count]) => ({
-    what, perInstance: (await Promise.all(processes.map(scrape))).map(count),
-  })));
+  return Promise.all(
+    rows.map(async ([what, processes, count]) => ({
+      what,
+      perInstance: (await Promise.all(processes.map(scrape))).map(count),
+    })),
+  );
 }
 
 /**
@@ -58,15 +66,19 @@ export function unshared(work: Work[], o: { instances: number; minShare: number;
   const found: string[] = [];
   for (const { what, perInstance } of work) {
     const total = perInstance.reduce((s, n) => s + n, 0);
-    if (perInstance.length < o.instances) found.push(`${what}: ${perInstance.length} instance(s), expected ${o.instances}`);
+    if (perInstance.length < o.instances)
+      found.push(`${what}: ${perInstance.length} instance(s), expected ${o.instances}`);
     if (total < o.minTotal) found.push(`${what}: only ${total} in all, the load must give at least ${o.minTotal}`);
     perInstance.forEach((n, i) => {
-      if (n < o.minShare * total) found.push(`${what}: instance ${i} did ${n} of ${total} (under ${o.minShare * 100}%)`);
+      if (n < o.minShare * total)
+        found.push(`${what}: instance ${i} did ${n} of ${total} (under ${o.minShare * 100}%)`);
     });
   }
   return found;
 }
 
 export function workTable(work: Work[]): string {
-  return work.map(({ what, perInstance }) => `${what.padEnd(42)} ${perInstance.map((n) => String(n).padStart(6)).join(' ')}`).join('\n');
+  return work
+    .map(({ what, perInstance }) => `${what.padEnd(42)} ${perInstance.map((n) => String(n).padStart(6)).join(' ')}`)
+    .join('\n');
 }

@@ -25,16 +25,19 @@ const EXPIRY_AHEAD_MS = 10_000;
 export async function settle(sys: ChaosSystem, timeoutMs = 120_000): Promise<void> {
   const quietMs = sys.outcomeDelayMs + 1000;
   let last: { progress: string; since: number } | null = null;
-  await waitFor(async () => {
-    if ((await openWork(sys)).length > 0) {
-      last = null;
-      return undefined;
-    }
-    const now = Date.now();
-    const seen = await progress(sys);
-    if (!last || last.progress !== seen) last = { progress: seen, since: now };
-    return now - last.since >= quietMs || undefined;
-  }, { what: 'the system to settle', timeoutMs, intervalMs: 250 }).catch(async (err: Error) => {
+  await waitFor(
+    async () => {
+      if ((await openWork(sys)).length > 0) {
+        last = null;
+        return undefined;
+      }
+      const now = Date.now();
+      const seen = await progress(sys);
+      if (!last || last.progress !== seen) last = { progress: seen, since: now };
+      return now - last.since >= quietMs || undefined;
+    },
+    { what: 'the system to settle', timeoutMs, intervalMs: 250 },
+  ).catch(async (err: Error) => {
     throw new Error(`${err.message}\nstill open: ${JSON.stringify(await openWork(sys), null, 1)}`);
   });
 }
@@ -50,8 +53,14 @@ async function progress(sys: ChaosSystem): Promise<string> {
 
 async function openWork(sys: ChaosSystem): Promise<string[]> {
   const [early, undecided, refunds, hooks, operators] = await Promise.all([
-    sys.db.transaction.findMany({ where: { status: { in: ['CREATED', 'INITIATED'] } }, select: { id: true, status: true } }),
-    sys.db.transaction.findMany({ where: { status: { in: ['PENDING', 'EXPIRED'] } }, select: { id: true, status: true, expiresAt: true, providerReference: true, countryCode: true, operator: true } }),
+    sys.db.transaction.findMany({
+      where: { status: { in: ['CREATED', 'INITIATED'] } },
+      select: { id: true, status: true },
+    }),
+    sys.db.transaction.findMany({
+      where: { status: { in: ['PENDING', 'EXPIRED'] } },
+      select: { id: true, status: true, expiresAt: true, providerReference: true, countryCode: true, operator: true },
+    }),
     sys.db.refund.findMany({ where: { status: 'PENDING' }, select: { id: true } }),
     sys.db.webhookEvent.findMany({ where: { status: 'PENDING' }, select: { id: true, attemptCount: true } }),
     OperatorRecords.read(sys),
@@ -60,13 +69,19 @@ async function openWork(sys: ChaosSystem): Promise<string[]> {
   return [
     ...early.map((t) => `transaction ${t.id} ${t.status}`),
     // Past its expiry, or about to be: its expiry check would move it while violations() read.
-    ...undecided.filter((t) => t.status === 'PENDING' && (!t.expiresAt || t.expiresAt.getTime() < now + EXPIRY_AHEAD_MS))
+    ...undecided
+      .filter((t) => t.status === 'PENDING' && (!t.expiresAt || t.expiresAt.getTime() < now + EXPIRY_AHEAD_MS))
       .map((t) => `transaction ${t.id} PENDING, expires at ${t.expiresAt?.toISOString() ?? 'never'}`),
     // Its result is on its way (a callback retried, a poll due, a late confirmation): not settled yet.
-    ...undecided.filter((t) => {
-      const operator = operators.view(t);
-      return t.status === 'PENDING' ? operator?.decided === true : operator?.taken === true;
-    }).map((t) => `transaction ${t.id} ${t.status}, decided otherwise by the operator (${t.operator} ${t.countryCode}: ${operators.view(t)?.state})`),
+    ...undecided
+      .filter((t) => {
+        const operator = operators.view(t);
+        return t.status === 'PENDING' ? operator?.decided === true : operator?.taken === true;
+      })
+      .map(
+        (t) =>
+          `transaction ${t.id} ${t.status}, decided otherwise by the operator (${t.operator} ${t.countryCode}: ${operators.view(t)?.state})`,
+      ),
     ...refunds.map((r) => `refund ${r.id} PENDING`),
     ...hooks.map((h) => `webhook event ${h.id} PENDING after ${h.attemptCount} attempts`),
   ];
@@ -91,7 +106,8 @@ export async function violations(sys: ChaosSystem): Promise<string[]> {
   // Every cash-in decided, or PENDING inside its confirmation window.
   for (const t of transactions) {
     if (t.status === 'CREATED' || t.status === 'INITIATED') found.push(`stuck: ${t.id} is ${t.status}`);
-    if (t.status === 'PENDING' && (!t.expiresAt || t.expiresAt.getTime() + EXPIRY_SLACK_MS < now)) found.push(`stuck: ${t.id} PENDING past its expiry`);
+    if (t.status === 'PENDING' && (!t.expiresAt || t.expiresAt.getTime() + EXPIRY_SLACK_MS < now))
+      found.push(`stuck: ${t.id} PENDING past its expiry`);
   }
 
   // One payment created at the operator per cash-in (one USSD push, request to pay, pay or checkout
@@ -105,16 +121,24 @@ export async function violations(sys: ChaosSystem): Promise<string[]> {
     const at = operator?.where ?? t.operator;
     const created = operator?.created ?? 0;
     if (created > 1) found.push(`push: ${t.id} (${at}) created ${created} payments at the operator`);
-    if (reached.has(t.id) && created !== 1) found.push(`push: ${t.id} (${at}) reached PENDING with ${created} payments at the operator`);
-    if (t.failureCode === 'OPERATOR_UNAVAILABLE' && operator) found.push(`push: ${t.id} (${at}) FAILED OPERATOR_UNAVAILABLE but the operator has its payment (${operator.state})`);
+    if (reached.has(t.id) && created !== 1)
+      found.push(`push: ${t.id} (${at}) reached PENDING with ${created} payments at the operator`);
+    if (t.failureCode === 'OPERATOR_UNAVAILABLE' && operator)
+      found.push(
+        `push: ${t.id} (${at}) FAILED OPERATOR_UNAVAILABLE but the operator has its payment (${operator.state})`,
+      );
     // Money both ways: never credited unless the operator took it, never failed when it did. A PENDING or
     // EXPIRED one the operator has confirmed is still converging: settle() waits for it.
     const credited = t.status === 'SUCCESS' || t.status === 'REVERSED';
     const taken = operator?.taken === true;
     // A late success for a FAILED cash-in is the customer's money, given back (decisions 13), not the merchant's.
-    const returned = t.status === 'FAILED' && (refundsOf.get(t.id) ?? []).some((r) => r.origin === 'LATE_SUCCESS' && r.status === 'SUCCESS');
+    const returned =
+      t.status === 'FAILED' &&
+      (refundsOf.get(t.id) ?? []).some((r) => r.origin === 'LATE_SUCCESS' && r.status === 'SUCCESS');
     if (credited !== taken && !returned && !(taken && (t.status === 'PENDING' || t.status === 'EXPIRED'))) {
-      found.push(`operator: ${t.id} (${at}) is ${t.status} but the operator says ${operator?.state ?? 'it never saw it'}`);
+      found.push(
+        `operator: ${t.id} (${at}) is ${t.status} but the operator says ${operator?.state ?? 'it never saw it'}`,
+      );
     }
   }
 
@@ -130,19 +154,27 @@ export async function violations(sys: ChaosSystem): Promise<string[]> {
   for (const r of refunds) {
     const t = byId.get(r.transactionId)!;
     const paid = operators.refund(t, r.providerReference);
-    if (paid?.created && paid.created > 1) found.push(`refund: ${r.id} (${operators.view(t)?.where ?? t.operator}) created ${paid.created} times at the operator`);
-    if (paid && r.status === 'SUCCESS' && paid.paid !== 1) found.push(`refund: ${r.id} SUCCESS with ${paid.paid} payouts (${paid.state})`);
-    if (paid && r.status === 'FAILED' && paid.paid !== 0) found.push(`refund: ${r.id} FAILED but paid out ${paid.paid} times`);
+    if (paid?.created && paid.created > 1)
+      found.push(
+        `refund: ${r.id} (${operators.view(t)?.where ?? t.operator}) created ${paid.created} times at the operator`,
+      );
+    if (paid && r.status === 'SUCCESS' && paid.paid !== 1)
+      found.push(`refund: ${r.id} SUCCESS with ${paid.paid} payouts (${paid.state})`);
+    if (paid && r.status === 'FAILED' && paid.paid !== 0)
+      found.push(`refund: ${r.id} FAILED but paid out ${paid.paid} times`);
     if (r.status === 'PENDING') found.push(`refund: ${r.id} still PENDING`);
   }
   for (const t of cashins) {
     const given = operators.view(t)?.refundsPaid;
     if (given === null || given === undefined) continue;
     const succeeded = (refundsOf.get(t.id) ?? []).filter((r) => r.status === 'SUCCESS').length;
-    if (given !== succeeded) found.push(`refund: ${t.id} (${operators.view(t)!.where}) has ${succeeded} refunds SUCCESS but the operator paid back ${given}`);
+    if (given !== succeeded)
+      found.push(
+        `refund: ${t.id} (${operators.view(t)!.where}) has ${succeeded} refunds SUCCESS but the operator paid back ${given}`,
+      );
   }
 
-  found.push(...await cashoutViolations(sys, { transactions, events, refunds, operators }));
+  found.push(...(await cashoutViolations(sys, { transactions, events, refunds, operators })));
 
   // The ledger: journals balance, balances equal their journal and are never negative.
   for (const p of ledger.problems) found.push(`ledger: ${p.check} ${JSON.stringify(p.detail)}`);
@@ -158,7 +190,10 @@ export async function violations(sys: ChaosSystem): Promise<string[]> {
   if (transactionHooks.length !== terminalChanges.length) {
     found.push(`webhook: ${transactionHooks.length} transaction events for ${terminalChanges.length} terminal changes`);
   }
-  const refundHooksOf = groupBy(webhookEvents.filter((w) => w.eventType === 'refund.status_changed'), (w) => w.refundId);
+  const refundHooksOf = groupBy(
+    webhookEvents.filter((w) => w.eventType === 'refund.status_changed'),
+    (w) => w.refundId,
+  );
   for (const r of refunds.filter((x) => x.status !== 'PENDING')) {
     const n = refundHooksOf.get(r.id)?.length ?? 0;
     // The return of a late success is not the merchant's business: never notified.
@@ -175,9 +210,17 @@ function deliveryViolations(sys: ChaosSystem, webhookEvents: { id: string; statu
   const byEvent = new Map<string, string[]>();
   for (const d of sys.receivers.flatMap((r) => r.deliveries)) {
     const headerId = d.headers['x-service-event-id'];
-    if (headerId !== d.body.event_id) found.push(`delivery: header event id ${String(headerId)} carries body event_id ${String(d.body.event_id)}`);
+    if (headerId !== d.body.event_id)
+      found.push(`delivery: header event id ${String(headerId)} carries body event_id ${String(d.body.event_id)}`);
     const timestamp = String(d.headers['x-service-timestamp']);
-    if (!signatureMatches(sys.merchant.apiSecret, timestamp, Buffer.from(d.rawBody), String(d.headers['x-service-signature']))) {
+    if (
+      !signatureMatches(
+        sys.merchant.apiSecret,
+        timestamp,
+        Buffer.from(d.rawBody),
+        String(d.headers['x-service-signature']),
+      )
+    ) {
       found.push(`delivery: bad signature on event ${String(d.body.event_id)}`);
     }
     const bodies = byEvent.get(String(d.body.event_id)) ?? [];
@@ -185,7 +228,8 @@ function deliveryViolations(sys: ChaosSystem, webhookEvents: { id: string; statu
     byEvent.set(String(d.body.event_id), bodies);
   }
   for (const [id, bodies] of byEvent) {
-    if (new Set(bodies).size !== 1) found.push(`delivery: event ${id} was sent with ${new Set(bodies).size} different bodies`);
+    if (new Set(bodies).size !== 1)
+      found.push(`delivery: event ${id} was sent with ${new Set(bodies).size} different bodies`);
   }
   for (const e of webhookEvents) {
     if (e.status !== 'DELIVERED') found.push(`webhook: event ${e.id} is ${e.status}`);
@@ -196,5 +240,7 @@ function deliveryViolations(sys: ChaosSystem, webhookEvents: { id: string; statu
 
 /** Every service that died or was started again since the suite began: none should, whatever the fault. */
 export function restartedServices(sys: ChaosSystem): string[] {
-  return Object.values(sys.services).filter((s) => !s.running || s.starts !== 1).map((s) => `${s.spec.name}: running ${s.running}, started ${s.starts} times`);
+  return Object.values(sys.services)
+    .filter((s) => !s.running || s.starts !== 1)
+    .map((s) => `${s.spec.name}: running ${s.running}, started ${s.starts} times`);
 }

@@ -9,16 +9,22 @@ import type { ChaosSystem, ServiceName } from './chaos-system.js';
  * how many kills it took; the service is left down.
  */
 export async function killWhileHolding(
-  sys: ChaosSystem, name: ServiceName, queue: string, active: () => Promise<string[]>,
+  sys: ChaosSystem,
+  name: ServiceName,
+  queue: string,
+  active: () => Promise<string[]>,
 ): Promise<{ cut: string[]; kills: number }> {
   let cut: string[] = [];
   let kills = 0;
   for (; kills < 3 && cut.length === 0; kills++) {
     if (kills > 0) await sys.services[name].start();
-    const held = await waitFor(async () => {
-      const ids = await active();
-      return ids.length > 0 ? ids : undefined;
-    }, { what: `${name} holding ${queue} jobs`, timeoutMs: 60_000, intervalMs: 20 });
+    const held = await waitFor(
+      async () => {
+        const ids = await active();
+        return ids.length > 0 ? ids : undefined;
+      },
+      { what: `${name} holding ${queue} jobs`, timeoutMs: 60_000, intervalMs: 20 },
+    );
     await sys.services[name].kill();
     cut = (await active()).filter((id) => held.includes(id));
   }

@@ -1,6 +1,11 @@
 import type { ApiResponse } from '@mm/testing';
 
-export type Api = (method: string, path: string, body?: unknown, opts?: { extraHeaders?: Record<string, string> }) => Promise<ApiResponse>;
+export type Api = (
+  method: string,
+  path: string,
+  body?: unknown,
+  opts?: { extraHeaders?: Record<string, string> },
+) => Promise<ApiResponse>;
 
 export interface LoadOptions {
   /** merchant_order_id prefix, unique per scenario. */
@@ -54,7 +59,12 @@ export async function runLoad(api: Api, o: LoadOptions): Promise<LoadReport> {
   }
 
   async function refund(id: string, amount: number, key: string): Promise<void> {
-    const res = await send('POST', '/api/v1/refunds', { transaction_id: id, amount, reason: `chaos ${key}` }, { 'Idempotency-Key': key });
+    const res = await send(
+      'POST',
+      '/api/v1/refunds',
+      { transaction_id: id, amount, reason: `chaos ${key}` },
+      { 'Idempotency-Key': key },
+    );
     if (res.status !== 202 && res.status !== 200) throw new Error(`refund of ${id}: ${res.status} ${res.text}`);
   }
 
@@ -63,7 +73,10 @@ export async function runLoad(api: Api, o: LoadOptions): Promise<LoadReport> {
     const amount = o.amount?.(i) ?? 1000 + ((i * 7919) % 49) * 100;
     const who = o.customer?.(i) ?? { msisdn: customer(o.suffixes[i % o.suffixes.length]!) };
     const res = await send('POST', '/api/v1/payments/cashin', {
-      merchant_order_id: order, amount, customer_msisdn: who.msisdn, ...(who.operator ? { operator: who.operator } : {}),
+      merchant_order_id: order,
+      amount,
+      customer_msisdn: who.msisdn,
+      ...(who.operator ? { operator: who.operator } : {}),
     });
     if (res.status !== 202 && res.status !== 200) throw new Error(`cash-in ${order}: ${res.status} ${res.text}`);
     const id = res.body.data.transaction_id as string;
@@ -91,8 +104,15 @@ export async function runLoad(api: Api, o: LoadOptions): Promise<LoadReport> {
  * `statuses` ('network' for none).
  */
 export function merchantSender(api: Api, statuses: Record<string, number>, retryForMs = 60_000) {
-  const count = (key: string) => { statuses[key] = (statuses[key] ?? 0) + 1; };
-  return async function send(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse> {
+  const count = (key: string) => {
+    statuses[key] = (statuses[key] ?? 0) + 1;
+  };
+  return async function send(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<ApiResponse> {
     const deadline = Date.now() + retryForMs;
     for (;;) {
       const res = await api(method, path, body, { extraHeaders: headers }).catch(() => null);
@@ -101,11 +121,19 @@ export function merchantSender(api: Api, statuses: Record<string, number>, retry
       // second (decisions 2), as a merchant's must.
       const replayed = res?.status === 401 && res.body?.error?.code === 'REQUEST_REPLAYED';
       if (res && res.status < 500 && !replayed) return res;
-      if (Date.now() > deadline) throw new Error(`${method} ${path}: no answer below 500 within the retry window (last ${res?.status ?? 'network error'})`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `${method} ${path}: no answer below 500 within the retry window (last ${res?.status ?? 'network error'})`,
+        );
       // A 503 says when to come back (Retry-After), and a merchant that hammers an overloaded service
       // sooner only keeps it overloaded; other failures are tried again shortly.
       const retryAfterS = res?.status === 503 ? Number(res.headers.get('retry-after')) : Number.NaN;
-      await new Promise((r) => setTimeout(r, replayed ? 1000 - (Date.now() % 1000) + 10 : Number.isFinite(retryAfterS) ? retryAfterS * 1000 : 200));
+      await new Promise((r) =>
+        setTimeout(
+          r,
+          replayed ? 1000 - (Date.now() % 1000) + 10 : Number.isFinite(retryAfterS) ? retryAfterS * 1000 : 200,
+        ),
+      );
     }
   };
 }

@@ -22,7 +22,11 @@ export interface Delivery {
 }
 
 function parsed(text: string): Record<string, unknown> {
-  try { return JSON.parse(text) as Record<string, unknown>; } catch { return {}; }
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
 }
 
 /**
@@ -35,18 +39,30 @@ export async function startMerchantReceiver() {
   const deliveries: Delivery[] = [];
   const receiver = await startReceiver((_n, req) => {
     const now = mode;
-    deliveries.push({ headers: req.headers, rawBody: req.body, body: parsed(req.body), mode: now, receivedAt: Date.now() });
+    deliveries.push({
+      headers: req.headers,
+      rawBody: req.body,
+      body: parsed(req.body),
+      mode: now,
+      receivedAt: Date.now(),
+    });
     switch (now.kind) {
-      case 'ok': return 200;
-      case 'status': return now.code;
-      case 'slow': return new Promise<number>((resolve) => setTimeout(() => resolve(200), now.delayMs));
-      case 'hang': return 'hang';
+      case 'ok':
+        return 200;
+      case 'status':
+        return now.code;
+      case 'slow':
+        return new Promise<number>((resolve) => setTimeout(() => resolve(200), now.delayMs));
+      case 'hang':
+        return 'hang';
     }
   });
   return {
     url: receiver.url,
     deliveries,
-    setMode(next: ReceiverMode) { mode = next; },
+    setMode(next: ReceiverMode) {
+      mode = next;
+    },
     close: () => receiver.close(),
   };
 }

@@ -14,7 +14,9 @@ export class OperatorMocksControl {
 
   constructor(readonly urls: MockUrls) {
     const nameOf = new Map(MOCK_NAMES.map((n) => [urls[n], n]));
-    this.byAccount = new Map(demoMockAccounts(urls).map((a) => [`${a.countryCode}/${a.operator}`, nameOf.get(a.baseUrl)!]));
+    this.byAccount = new Map(
+      demoMockAccounts(urls).map((a) => [`${a.countryCode}/${a.operator}`, nameOf.get(a.baseUrl)!]),
+    );
   }
 
   /** The mock a transaction went to, from its country and operator; null for the simulator (or an operator without a mock). */
@@ -36,7 +38,11 @@ export class OperatorMocksControl {
 
   /** Queues a fault on a mock's partner API (POST /_mock/faults; each mock's own body, see its faults). */
   async fault(name: MockName, body: Record<string, unknown>): Promise<void> {
-    const res = await fetch(`${this.urls[name]}/_mock/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${this.urls[name]}/_mock/faults`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`${name} POST /_mock/faults: ${res.status} ${await res.text()}`);
   }
 

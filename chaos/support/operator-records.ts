@@ -51,7 +51,10 @@ export class OperatorRecords {
 
   static async read(sys: ChaosSystem): Promise<OperatorRecords> {
     const [pushes, refunds, disbursements, mocks] = await Promise.all([
-      sys.simulator.pushes(), sys.simulator.refunds(), sys.simulator.disbursements(), sys.operators?.records() ?? null,
+      sys.simulator.pushes(),
+      sys.simulator.refunds(),
+      sys.simulator.disbursements(),
+      sys.operators?.records() ?? null,
     ]);
     return new OperatorRecords(sys, pushes, refunds, disbursements, mocks);
   }
@@ -65,10 +68,30 @@ export class OperatorRecords {
     const mock = this.mockOf(t);
     if (mock === null) {
       const push = this.pushes.get(t.providerReference);
-      return push && { where: 'SIMULATOR', created: push.push_count, state: push.state, taken: push.state === 'OK', decided: push.state !== 'PENDING', refundsPaid: null };
+      return (
+        push && {
+          where: 'SIMULATOR',
+          created: push.push_count,
+          state: push.state,
+          taken: push.state === 'OK',
+          decided: push.state !== 'PENDING',
+          refundsPaid: null,
+        }
+      );
     }
-    const p: MockPaymentRecord | undefined = this.mocks?.[mock].payments.find((x) => x.reference === t.providerReference);
-    return p && { where: mock, created: p.created, state: p.state, taken: p.taken, decided: p.decided, refundsPaid: p.refundsPaid };
+    const p: MockPaymentRecord | undefined = this.mocks?.[mock].payments.find(
+      (x) => x.reference === t.providerReference,
+    );
+    return (
+      p && {
+        where: mock,
+        created: p.created,
+        state: p.state,
+        taken: p.taken,
+        decided: p.decided,
+        refundsPaid: p.refundsPaid,
+      }
+    );
   }
 
   /**
@@ -80,7 +103,11 @@ export class OperatorRecords {
     const mock = this.mockOf(t);
     if (mock === null) {
       const r = this.simulatorRefunds.get(refundReference);
-      return { paid: r?.answer.state === 'OK' ? r.refund_count : 0, created: null, state: r?.answer.state ?? 'never seen' };
+      return {
+        paid: r?.answer.state === 'OK' ? r.refund_count : 0,
+        created: null,
+        state: r?.answer.state ?? 'never seen',
+      };
     }
     if (!REFUNDS_BY_REFERENCE.has(mock)) return null;
     const r = this.mocks?.[mock].refunds.find((x) => x.reference === refundReference);
@@ -92,7 +119,15 @@ export class OperatorRecords {
     const mock = this.mockOf(t);
     if (mock === null) {
       const d = this.disbursements.get(t.providerReference);
-      return d && { where: 'SIMULATOR', created: d.disbursement_count, paid: d.answer.state === 'OK' ? d.disbursement_count : 0, state: d.answer.state, amount: d.amount };
+      return (
+        d && {
+          where: 'SIMULATOR',
+          created: d.disbursement_count,
+          paid: d.answer.state === 'OK' ? d.disbursement_count : 0,
+          state: d.answer.state,
+          amount: d.amount,
+        }
+      );
     }
     const p = this.mocks?.[mock].payouts.find((x) => x.reference === t.providerReference);
     return p && { where: mock, created: p.created, paid: p.paid, state: p.state, amount: null };

@@ -19,7 +19,10 @@ export class PrivateRedis {
 
   private readonly dir = mkdtempSync(path.join(tmpdir(), 'mm-chaos-redis-'));
 
-  private constructor(readonly port: number, private readonly replicaOf: number | null) {
+  private constructor(
+    readonly port: number,
+    private readonly replicaOf: number | null,
+  ) {
     registerEngine(this);
   }
 
@@ -35,15 +38,34 @@ export class PrivateRedis {
   }
 
   private async boot(): Promise<void> {
-    const server = track(spawn('redis-server', [
-      '--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction',
-      ...(this.replicaOf !== null ? ['--replicaof', '127.0.0.1', String(this.replicaOf)] : []),
-    ], { stdio: 'ignore', cwd: this.dir }));
+    const server = track(
+      spawn(
+        'redis-server',
+        [
+          '--port',
+          String(this.port),
+          '--bind',
+          '127.0.0.1',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--maxmemory-policy',
+          'noeviction',
+          ...(this.replicaOf !== null ? ['--replicaof', '127.0.0.1', String(this.replicaOf)] : []),
+        ],
+        { stdio: 'ignore', cwd: this.dir },
+      ),
+    );
     this.server = server;
-    await waitFor(async () => {
-      if (server.exitCode !== null || server.signalCode !== null) throw new Error(`redis-server on ${this.port} exited`);
-      return redisAnswers(this.port);
-    }, { what: `redis-server on ${this.port}`, intervalMs: 50 }).catch(async (err: unknown) => {
+    await waitFor(
+      async () => {
+        if (server.exitCode !== null || server.signalCode !== null)
+          throw new Error(`redis-server on ${this.port} exited`);
+        return redisAnswers(this.port);
+      },
+      { what: `redis-server on ${this.port}`, intervalMs: 50 },
+    ).catch(async (err: unknown) => {
       await this.kill();
       throw err;
     });

@@ -28,13 +28,19 @@ export class PrivateSentinels {
     const children: ChildProcess[] = [];
     for (const port of ports) {
       const config = path.join(dir, `sentinel-${port}.conf`);
-      writeFileSync(config, [
-        `port ${port}`, 'bind 127.0.0.1', `dir ${dir}`,
-        `sentinel monitor ${master} 127.0.0.1 ${primaryPort} 2`,
-        `sentinel down-after-milliseconds ${master} 1000`,
-        `sentinel failover-timeout ${master} 5000`,
-        `sentinel parallel-syncs ${master} 1`, '',
-      ].join('\n'));
+      writeFileSync(
+        config,
+        [
+          `port ${port}`,
+          'bind 127.0.0.1',
+          `dir ${dir}`,
+          `sentinel monitor ${master} 127.0.0.1 ${primaryPort} 2`,
+          `sentinel down-after-milliseconds ${master} 1000`,
+          `sentinel failover-timeout ${master} 5000`,
+          `sentinel parallel-syncs ${master} 1`,
+          '',
+        ].join('\n'),
+      );
       children.push(track(spawn('redis-server', [config, '--sentinel'], { stdio: 'ignore' })));
     }
     const admins = ports.map((port) => new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 1 }));
@@ -42,17 +48,25 @@ export class PrivateSentinels {
     const sentinels = new PrivateSentinels(master, ports, dir, admins, children);
     registerEngine(sentinels);
     // Ready when each knows the replica and the two other sentinels: only then can they agree on a failover.
-    await waitFor(async () => {
-      const views = await Promise.all(admins.map(async (a) => {
-        try {
-          const [replicas, others] = await Promise.all([a.call('SENTINEL', 'REPLICAS', master), a.call('SENTINEL', 'SENTINELS', master)]);
-          return (replicas as unknown[]).length >= o.replicas && (others as unknown[]).length === ports.length - 1;
-        } catch {
-          return false;
-        }
-      }));
-      return views.every(Boolean) || undefined;
-    }, { what: 'the sentinels to know the replica and each other', timeoutMs: 30_000, intervalMs: 200 });
+    await waitFor(
+      async () => {
+        const views = await Promise.all(
+          admins.map(async (a) => {
+            try {
+              const [replicas, others] = await Promise.all([
+                a.call('SENTINEL', 'REPLICAS', master),
+                a.call('SENTINEL', 'SENTINELS', master),
+              ]);
+              return (replicas as unknown[]).length >= o.replicas && (others as unknown[]).length === ports.length - 1;
+            } catch {
+              return false;
+            }
+          }),
+        );
+        return views.every(Boolean) || undefined;
+      },
+      { what: 'the sentinels to know the replica and each other', timeoutMs: 30_000, intervalMs: 200 },
+    );
     return sentinels;
   }
 
@@ -63,16 +77,26 @@ export class PrivateSentinels {
 
   /** The port of the primary the sentinels name now. */
   async primaryPort(): Promise<number> {
-    const [, port] = (await this.admins[0]!.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', this.master)) as [string, string];
+    const [, port] = (await this.admins[0]!.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', this.master)) as [
+      string,
+      string,
+    ];
     return Number(port);
   }
 
   async stop(): Promise<void> {
     for (const a of this.admins) a.disconnect();
-    await Promise.all(this.children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((resolve) => {
-      c.once('exit', resolve);
-      c.kill('SIGKILL');
-    })));
+    await Promise.all(
+      this.children
+        .filter((c) => c.exitCode === null && c.signalCode === null)
+        .map(
+          (c) =>
+            new Promise((resolve) => {
+              c.once('exit', resolve);
+              c.kill('SIGKILL');
+            }),
+        ),
+    );
     unregisterEngine(this);
     rmSync(this.dir, { recursive: true, force: true });
   }

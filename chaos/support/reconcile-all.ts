@@ -23,10 +23,27 @@ export async function reconcileAll(sys: ChaosSystem): Promise<ReconciledDay[]> {
     SELECT DISTINCT operator, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day FROM transactions ORDER BY 1, 2`;
   const out: ReconciledDay[] = [];
   for (const { operator, day } of days) {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'services/admin-cli/src/main.ts', 'reconcile', '--operator', operator, '--date', day, '--json'], {
-      env: { ...process.env, ...sys.adminEnv }, maxBuffer: 16 * 1024 * 1024,
-    }).catch((err: { stdout?: string; stderr?: string }) => {
-      throw new Error(`pnpm admin reconcile --operator ${operator} --date ${day} failed: ${err.stderr ?? ''} ${err.stdout ?? ''}`);
+    const { stdout } = await run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'services/admin-cli/src/main.ts',
+        'reconcile',
+        '--operator',
+        operator,
+        '--date',
+        day,
+        '--json',
+      ],
+      {
+        env: { ...process.env, ...sys.adminEnv },
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    ).catch((err: { stdout?: string; stderr?: string }) => {
+      throw new Error(
+        `pnpm admin reconcile --operator ${operator} --date ${day} failed: ${err.stderr ?? ''} ${err.stdout ?? ''}`,
+      );
     });
     const last = stdout.trim().split('\n').pop()!;
     out.push(JSON.parse(last) as ReconciledDay);
@@ -41,10 +58,14 @@ export async function reconcileAll(sys: ChaosSystem): Promise<ReconciledDay[]> {
  */
 async function unreconciled(sys: ChaosSystem): Promise<{ problems: string[]; matched: number }> {
   const days = await reconcileAll(sys);
-  const problems = days.filter((d) => d.open_cases > 0 || d.errors.length > 0).map((d) => {
-    const differences = Object.entries(d.by_category).filter(([c, t]) => c !== 'MATCHED' && t.count > 0).map(([c, t]) => `${c} ${t.count}`);
-    return `${d.operator} ${d.date}: ${d.open_cases} open case(s) [${differences.join(', ')}]${d.errors.map((e) => ` ${e.country_code}: ${e.error}`).join('')}`;
-  });
+  const problems = days
+    .filter((d) => d.open_cases > 0 || d.errors.length > 0)
+    .map((d) => {
+      const differences = Object.entries(d.by_category)
+        .filter(([c, t]) => c !== 'MATCHED' && t.count > 0)
+        .map(([c, t]) => `${c} ${t.count}`);
+      return `${d.operator} ${d.date}: ${d.open_cases} open case(s) [${differences.join(', ')}]${d.errors.map((e) => ` ${e.country_code}: ${e.error}`).join('')}`;
+    });
   return { problems, matched: days.reduce((n, d) => n + d.matched, 0) };
 }
 

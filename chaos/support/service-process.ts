@@ -55,20 +55,29 @@ export class ServiceProcess {
     // A new file for each run of the suite, appended to across restarts within it.
     this.log ??= createWriteStream(this.spec.logFile, { flags: this.starts === 0 ? 'w' : 'a' });
     this.log.write(`\n===== start ${++this.starts} of ${this.spec.name} at ${new Date().toISOString()} =====\n`);
-    const child = track(spawn(process.execPath, [...(this.spec.nodeArgs ?? []), '--import', 'tsx', `services/${this.spec.dir}/src/main.ts`], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', ...this.spec.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }));
+    const child = track(
+      spawn(
+        process.execPath,
+        [...(this.spec.nodeArgs ?? []), '--import', 'tsx', `services/${this.spec.dir}/src/main.ts`],
+        {
+          cwd: REPO_ROOT,
+          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', ...this.spec.env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      ),
+    );
     child.stdout?.pipe(this.log, { end: false });
     child.stderr?.pipe(this.log, { end: false });
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
-    await waitFor(async () => {
-      if (!this.running) throw new Error(`${this.spec.name} exited while starting (see ${this.spec.logFile})`);
-      const res = await fetch(this.spec.readyUrl, { signal: AbortSignal.timeout(2000) }).catch(() => null);
-      return res?.status === 200;
-    }, { what: `${this.spec.name} ready`, timeoutMs: 60_000, intervalMs: 100 });
+    await waitFor(
+      async () => {
+        if (!this.running) throw new Error(`${this.spec.name} exited while starting (see ${this.spec.logFile})`);
+        const res = await fetch(this.spec.readyUrl, { signal: AbortSignal.timeout(2000) }).catch(() => null);
+        return res?.status === 200;
+      },
+      { what: `${this.spec.name} ready`, timeoutMs: 60_000, intervalMs: 100 },
+    );
   }
 
   /** kill -9: no graceful shutdown, jobs in flight stay locked in Redis, requests in flight are cut. */
@@ -80,7 +89,12 @@ export class ServiceProcess {
 
   /** How the process ended: a signal name or an exit code (for a service that kills itself). */
   async exit(timeoutMs: number): Promise<NodeJS.Signals | number | null> {
-    return Promise.race([this.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${this.spec.name} still running after ${timeoutMs} ms`)), timeoutMs).unref())]);
+    return Promise.race([
+      this.exited,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`${this.spec.name} still running after ${timeoutMs} ms`)), timeoutMs).unref(),
+      ),
+    ]);
   }
 
   /** SIGTERM (graceful shutdown), then SIGKILL if it has not exited in time. */

@@ -46,7 +46,10 @@ export interface SimulatorFaults {
 export class SimulatorControl {
   private readonly sandbox: SandboxFetch;
 
-  constructor(readonly url: string, sandboxToken: string) {
+  constructor(
+    readonly url: string,
+    sandboxToken: string,
+  ) {
     this.sandbox = sandboxFetch(url, sandboxToken);
   }
 
@@ -71,7 +74,10 @@ export class SimulatorControl {
   }
 
   async disbursements(): Promise<Map<string, SimulatorDisbursement>> {
-    const { disbursements } = await this.json<{ disbursements: SimulatorDisbursement[] }>('GET', '/sandbox/disbursements');
+    const { disbursements } = await this.json<{ disbursements: SimulatorDisbursement[] }>(
+      'GET',
+      '/sandbox/disbursements',
+    );
     return new Map(disbursements.map((d) => [d.partner_reference, d]));
   }
 

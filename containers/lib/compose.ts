@@ -24,13 +24,21 @@ export interface ContainerState {
 export function generatedSecrets(): Record<string, string> {
   const hex = (n: number) => randomBytes(n).toString('hex');
   return {
-    MASTER_KEY: hex(32), SESSION_SECRET: hex(32), OPERATOR_API_TOKEN: hex(16), OPERATOR_CALLBACK_SECRET: hex(16),
-    SIM_SANDBOX_TOKEN: hex(16), POSTGRES_PASSWORD: hex(12),
+    MASTER_KEY: hex(32),
+    SESSION_SECRET: hex(32),
+    OPERATOR_API_TOKEN: hex(16),
+    OPERATOR_CALLBACK_SECRET: hex(16),
+    SIM_SANDBOX_TOKEN: hex(16),
+    POSTGRES_PASSWORD: hex(12),
   };
 }
 
 /** The demo's variables (docker-compose.yml's header): development, sandbox, webhooks to the private inbox. */
-export const DEMO_VARIABLES = { MM_NODE_ENV: 'development', MM_DEPLOYMENT_MODE: 'sandbox', MM_WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
+export const DEMO_VARIABLES = {
+  MM_NODE_ENV: 'development',
+  MM_DEPLOYMENT_MODE: 'sandbox',
+  MM_WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+};
 
 export class ComposeProject {
   readonly files: string[];
@@ -43,7 +51,8 @@ export class ComposeProject {
     public profiles: string[] = [],
   ) {
     this.files = ['docker-compose.yml', 'containers/compose/images.yml'];
-    for (const overlay of overlays) this.files.push(`infra/compose/${overlay}.yml`, `containers/compose/${overlay}.images.yml`);
+    for (const overlay of overlays)
+      this.files.push(`infra/compose/${overlay}.yml`, `containers/compose/${overlay}.images.yml`);
   }
 
   /**
@@ -51,7 +60,14 @@ export class ComposeProject {
    * MASTER_KEY from the shell) and `extra` under them.
    */
   compose(args: string[], extra: Record<string, string> = {}): Promise<string> {
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DOCKER_HOST: this.api.dockerHost, COMPOSE_PROJECT_NAME: this.name, ...extra, ...this.variables };
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DOCKER_HOST: this.api.dockerHost,
+      COMPOSE_PROJECT_NAME: this.name,
+      ...extra,
+      ...this.variables,
+    };
     const global = [...this.files.flatMap((f) => ['-f', f]), ...this.profiles.flatMap((p) => ['--profile', p])];
     return run('docker-compose', [...global, ...args], { cwd: ROOT, env });
   }
@@ -63,8 +79,17 @@ export class ComposeProject {
   /** Removes the containers and the network; the volumes too unless `keepVolumes`. */
   down(keepVolumes = false): Promise<string> {
     // Compose interpolates the whole file even to remove it: placeholders where a secret is not set.
-    const placeholders = { MASTER_KEY: 'unset', SESSION_SECRET: 'unset', OPERATOR_API_TOKEN: 'unset', OPERATOR_CALLBACK_SECRET: 'unset' };
-    const down = () => this.compose(['down', '--remove-orphans', '--timeout', '30', ...(keepVolumes ? [] : ['--volumes'])], placeholders);
+    const placeholders = {
+      MASTER_KEY: 'unset',
+      SESSION_SECRET: 'unset',
+      OPERATOR_API_TOKEN: 'unset',
+      OPERATOR_CALLBACK_SECRET: 'unset',
+    };
+    const down = () =>
+      this.compose(
+        ['down', '--remove-orphans', '--timeout', '30', ...(keepVolumes ? [] : ['--volumes'])],
+        placeholders,
+      );
     // A service its restart policy is starting again as Compose stops it can fail the first `down` (seen
     // once, with the workers refusing published secrets in a loop); a second one finds it stopped.
     return down().catch(async () => {
@@ -78,20 +103,40 @@ export class ComposeProject {
    * whatever the number of services: asking docker-compose per service costs a Python start each.
    */
   async states(): Promise<Map<string, ContainerState>> {
-    const ids = (await podman(['ps', '-a', '-q', '--no-trunc', '--filter', `label=com.docker.compose.project=${this.name}`])).split('\n').filter(Boolean);
+    const ids = (
+      await podman(['ps', '-a', '-q', '--no-trunc', '--filter', `label=com.docker.compose.project=${this.name}`])
+    )
+      .split('\n')
+      .filter(Boolean);
     const states = new Map<string, ContainerState>();
     if (!ids.length) return states;
     const containers = JSON.parse(await podman(['inspect', ...ids])) as Array<{
-      Id: string; RestartCount?: number; Config: { User?: string; Labels?: Record<string, string> | null };
-      State: { Status: string; ExitCode: number; StartedAt: string; FinishedAt: string; Pid: number; Health?: { Status?: string } };
+      Id: string;
+      RestartCount?: number;
+      Config: { User?: string; Labels?: Record<string, string> | null };
+      State: {
+        Status: string;
+        ExitCode: number;
+        StartedAt: string;
+        FinishedAt: string;
+        Pid: number;
+        Health?: { Status?: string };
+      };
     }>;
     for (const c of containers) {
       const labels = c.Config.Labels ?? {};
       const service = labels['com.docker.compose.service'];
       if (!service || labels['com.docker.compose.oneoff'] === 'True') continue;
       states.set(service, {
-        id: c.Id, status: c.State.Status, health: c.State.Health?.Status || null, exitCode: c.State.ExitCode,
-        startedAt: c.State.StartedAt, finishedAt: c.State.FinishedAt, restartCount: c.RestartCount ?? 0, pid: c.State.Pid, user: c.Config.User ?? '',
+        id: c.Id,
+        status: c.State.Status,
+        health: c.State.Health?.Status || null,
+        exitCode: c.State.ExitCode,
+        startedAt: c.State.StartedAt,
+        finishedAt: c.State.FinishedAt,
+        restartCount: c.RestartCount ?? 0,
+        pid: c.State.Pid,
+        user: c.Config.User ?? '',
       });
     }
     return states;
@@ -115,7 +160,9 @@ export class ComposeProject {
   /** The services this project runs: those of its files, but a profile's when the profile is not on. */
   async services(): Promise<string[]> {
     const config = parse(await this.compose(['config'])) as { services: Record<string, { profiles?: string[] }> };
-    return Object.entries(config.services).filter(([, s]) => !s.profiles || s.profiles.some((p) => this.profiles.includes(p))).map(([name]) => name);
+    return Object.entries(config.services)
+      .filter(([, s]) => !s.profiles || s.profiles.some((p) => this.profiles.includes(p)))
+      .map(([name]) => name);
   }
 
   /** Every container's last lines, for a failure's message. */
@@ -135,14 +182,24 @@ export async function waitHealthy(project: ComposeProject, timeoutMs = 180_000):
     const states = await project.states();
     const pending = services.filter((service) => {
       const s = states.get(service);
-      return !s || (ONE_SHOT_SERVICES.has(service) ? !(s.status === 'exited' && s.exitCode === 0) : s.health !== 'healthy');
+      return (
+        !s || (ONE_SHOT_SERVICES.has(service) ? !(s.status === 'exited' && s.exitCode === 0) : s.health !== 'healthy')
+      );
     });
-    const failed = [...states].filter(([service, s]) => ONE_SHOT_SERVICES.has(service) && s.status === 'exited' && s.exitCode !== 0);
-    if (failed.length) throw new Error(`${project.name}: ${failed.map(([s, st]) => `${s} exited ${st.exitCode}`).join(', ')}\n${await project.logs()}`);
+    const failed = [...states].filter(
+      ([service, s]) => ONE_SHOT_SERVICES.has(service) && s.status === 'exited' && s.exitCode !== 0,
+    );
+    if (failed.length)
+      throw new Error(
+        `${project.name}: ${failed.map(([s, st]) => `${s} exited ${st.exitCode}`).join(', ')}\n${await project.logs()}`,
+      );
     if (!pending.length) return states;
     if (Date.now() > deadline) {
-      const seen = (service: string) => `${service} ${states.get(service)?.status ?? 'not created'}/${states.get(service)?.health ?? '-'}`;
-      throw new Error(`${project.name}: not healthy after ${timeoutMs / 1000} s: ${pending.map(seen).join(', ')}\n${await project.logs()}`);
+      const seen = (service: string) =>
+        `${service} ${states.get(service)?.status ?? 'not created'}/${states.get(service)?.health ?? '-'}`;
+      throw new Error(
+        `${project.name}: not healthy after ${timeoutMs / 1000} s: ${pending.map(seen).join(', ')}\n${await project.logs()}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 1000));
   }

@@ -12,8 +12,14 @@ import { waitFor } from '@mm/testing';
 import { POSTGRES_IMAGE, REDIS_IMAGE } from './base-images.js';
 import { podman, run } from './podman.js';
 
-export interface Manifest { kind: string; metadata: { name: string }; spec?: { template?: { spec: PodSpec } } }
-interface PodSpec { volumes?: Array<{ name: string; emptyDir?: unknown }> }
+export interface Manifest {
+  kind: string;
+  metadata: { name: string };
+  spec?: { template?: { spec: PodSpec } };
+}
+interface PodSpec {
+  volumes?: Array<{ name: string; emptyDir?: unknown }>;
+}
 
 /** Kinds podman 4.3 plays here. A Job is played as a Pod of its template (podman 4.3 has no Job). */
 export const PLAYED = new Set(['ConfigMap', 'Deployment', 'Job']);
@@ -32,7 +38,12 @@ export const podOf = (m: Manifest) => (m.kind === 'Job' ? m.metadata.name : `${m
 /** The container podman makes in that pod for one of the workload's containers (by default, the one named like it). */
 export const containerOf = (m: Manifest, container = m.metadata.name) => `${podOf(m)}-${container}`;
 
-const asPod = (job: Manifest) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: job.metadata.name }, spec: job.spec!.template!.spec });
+const asPod = (job: Manifest) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: job.metadata.name },
+  spec: job.spec!.template!.spec,
+});
 
 export class KubePlay {
   private readonly dir = mkdtempSync(path.join(os.tmpdir(), 'mm-kube-play-'));
@@ -43,7 +54,11 @@ export class KubePlay {
   /** Renders a kustomization, and removes what an earlier run of it may have left. */
   static async open(kustomization: string): Promise<KubePlay> {
     const text = await run('kubectl', ['kustomize', kustomization], { env: process.env });
-    const play = new KubePlay(parseAllDocuments(text).map((d) => d.toJS() as Manifest).filter(Boolean));
+    const play = new KubePlay(
+      parseAllDocuments(text)
+        .map((d) => d.toJS() as Manifest)
+        .filter(Boolean),
+    );
     await play.remove();
     return play;
   }
@@ -55,16 +70,55 @@ export class KubePlay {
   /** The network, and the engines the Secret (`postgres`) and the ConfigMap (`redis`) name. */
   async startEngines(password: string): Promise<void> {
     await podman(['network', 'create', NETWORK]);
-    await podman(['run', '-d', '--name', ENGINES[0]!, '--network', NETWORK, '--network-alias', 'postgres', '-e', `POSTGRES_PASSWORD=${password}`, '-e', 'POSTGRES_DB=mobilemoney', POSTGRES_IMAGE]);
-    await podman(['run', '-d', '--name', ENGINES[1]!, '--network', NETWORK, '--network-alias', 'redis', REDIS_IMAGE, 'redis-server', '--maxmemory-policy', 'noeviction']);
-    await waitFor(() => podman(['exec', ENGINES[0]!, 'pg_isready', '-h', '127.0.0.1']).then(() => true, () => false),
-      { what: 'the PostgreSQL of the play', timeoutMs: 60_000, intervalMs: 500 });
+    await podman([
+      'run',
+      '-d',
+      '--name',
+      ENGINES[0]!,
+      '--network',
+      NETWORK,
+      '--network-alias',
+      'postgres',
+      '-e',
+      `POSTGRES_PASSWORD=${password}`,
+      '-e',
+      'POSTGRES_DB=mobilemoney',
+      POSTGRES_IMAGE,
+    ]);
+    await podman([
+      'run',
+      '-d',
+      '--name',
+      ENGINES[1]!,
+      '--network',
+      NETWORK,
+      '--network-alias',
+      'redis',
+      REDIS_IMAGE,
+      'redis-server',
+      '--maxmemory-policy',
+      'noeviction',
+    ]);
+    await waitFor(
+      () =>
+        podman(['exec', ENGINES[0]!, 'pg_isready', '-h', '127.0.0.1']).then(
+          () => true,
+          () => false,
+        ),
+      { what: 'the PostgreSQL of the play', timeoutMs: 60_000, intervalMs: 500 },
+    );
   }
 
   /** `mm-secrets` as podman 4.3's secretKeyRef reads it: a JSON object of base64 values. */
   async createSecret(values: Record<string, string>): Promise<void> {
     const file = path.join(this.dir, 'mm-secrets.json');
-    writeFileSync(file, JSON.stringify(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Buffer.from(v).toString('base64')]))), { mode: 0o600 });
+    writeFileSync(
+      file,
+      JSON.stringify(
+        Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
+      ),
+      { mode: 0o600 },
+    );
     await podman(['secret', 'create', 'mm-secrets', file]);
     rmSync(file);
   }
@@ -72,7 +126,10 @@ export class KubePlay {
   /** Plays these workloads with the ConfigMaps (envFrom is resolved within one play). */
   async play(label: string, workloads: Manifest[]): Promise<void> {
     const file = path.join(this.dir, `${label}.yaml`);
-    writeFileSync(file, [...this.of('ConfigMap'), ...workloads].map((m) => stringify(m.kind === 'Job' ? asPod(m) : m)).join('---\n'));
+    writeFileSync(
+      file,
+      [...this.of('ConfigMap'), ...workloads].map((m) => stringify(m.kind === 'Job' ? asPod(m) : m)).join('---\n'),
+    );
     this.played.push(file);
     await podman(['kube', 'play', '--network', NETWORK, file], { timeoutMs: 300_000 });
   }
@@ -80,9 +137,17 @@ export class KubePlay {
   /** A pod's address on the network (this host reaches it directly: rootful bridge). */
   static async address(pod: string): Promise<string> {
     // podman 4.3 answers one object for one pod (later versions, an array).
-    const parsed = JSON.parse(await podman(['pod', 'inspect', pod])) as { InfraContainerID: string } | [{ InfraContainerID: string }];
+    const parsed = JSON.parse(await podman(['pod', 'inspect', pod])) as
+      { InfraContainerID: string } | [{ InfraContainerID: string }];
     const info = Array.isArray(parsed) ? parsed[0] : parsed;
-    return (await podman(['inspect', '-f', `{{(index .NetworkSettings.Networks "${NETWORK}").IPAddress}}`, info.InfraContainerID])).trim();
+    return (
+      await podman([
+        'inspect',
+        '-f',
+        `{{(index .NetworkSettings.Networks "${NETWORK}").IPAddress}}`,
+        info.InfraContainerID,
+      ])
+    ).trim();
   }
 
   /**
@@ -92,7 +157,11 @@ export class KubePlay {
    */
   private async remove(): Promise<void> {
     const workloads = this.manifests.filter((m) => m.kind === 'Deployment' || m.kind === 'Job');
-    const emptyDirs = new Set(workloads.flatMap((m) => (m.spec?.template?.spec.volumes ?? []).filter((v) => v.emptyDir !== undefined).map((v) => v.name)));
+    const emptyDirs = new Set(
+      workloads.flatMap((m) =>
+        (m.spec?.template?.spec.volumes ?? []).filter((v) => v.emptyDir !== undefined).map((v) => v.name),
+      ),
+    );
     const quietly = (args: string[]) => podman(args).catch(() => undefined);
     await quietly(['pod', 'rm', '-f', '--ignore', ...workloads.map(podOf)]);
     await quietly(['rm', '-f', '-v', '--ignore', '-t', '10', ...ENGINES]);

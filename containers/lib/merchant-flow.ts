@@ -14,7 +14,10 @@ export const GATEWAY = 'http://127.0.0.1:3000';
 export const BACKOFFICE = 'http://127.0.0.1:3001';
 export const INBOX = 'http://127.0.0.1:3004';
 
-export interface Merchant { key: string; secret: string }
+export interface Merchant {
+  key: string;
+  secret: string;
+}
 export const DEMO: Merchant = { key: DEMO_MERCHANT.apiKey, secret: DEMO_MERCHANT.apiSecret };
 
 export const api = (merchant: Merchant = DEMO) => signedClient(`${GATEWAY}/api/v1`, merchant.key, merchant.secret);
@@ -30,20 +33,31 @@ export function readmeCashInScript(): string {
 
 /** Runs the README's curl cash-in and returns the gateway's answer (202 with the transaction). */
 export async function readmeCashIn(): Promise<{ transaction_id: string; status: string }> {
-  const out = await run('bash', ['-euo', 'pipefail', '-c', readmeCashInScript()], { env: process.env, timeoutMs: 60_000 });
+  const out = await run('bash', ['-euo', 'pipefail', '-c', readmeCashInScript()], {
+    env: process.env,
+    timeoutMs: 60_000,
+  });
   const answer = JSON.parse(out) as { data?: { transaction_id: string; status: string } };
   if (!answer.data?.transaction_id) throw new Error(`README cash-in: unexpected answer ${out}`);
   return answer.data;
 }
 
-export async function waitForStatus(path: string, wanted: string, merchant: Merchant = DEMO, timeoutMs = 60_000): Promise<ApiResponse> {
+export async function waitForStatus(
+  path: string,
+  wanted: string,
+  merchant: Merchant = DEMO,
+  timeoutMs = 60_000,
+): Promise<ApiResponse> {
   const call = api(merchant);
   let last: ApiResponse | undefined;
   try {
-    return await waitFor(async () => {
-      last = await call('GET', path);
-      return last.body?.data?.status === wanted ? last : undefined;
-    }, { what: `${path} to be ${wanted}`, timeoutMs, intervalMs: 500 });
+    return await waitFor(
+      async () => {
+        last = await call('GET', path);
+        return last.body?.data?.status === wanted ? last : undefined;
+      },
+      { what: `${path} to be ${wanted}`, timeoutMs, intervalMs: 500 },
+    );
   } catch (err) {
     // What the API said last, which waitFor's message (made before the first try) cannot hold.
     throw new Error(`${(err as Error).message}; last answer: ${last?.status} ${last?.text.slice(0, 300)}`);
@@ -51,11 +65,20 @@ export async function waitForStatus(path: string, wanted: string, merchant: Merc
 }
 
 /** The demo inbox's record of a webhook for this transaction and status, signature checked by the inbox. */
-export async function waitForInboxWebhook(transactionId: string, status: string, timeoutMs = 60_000): Promise<{ signature_valid: boolean; body: Record<string, unknown> }> {
-  return waitFor(async () => {
-    const inbox = (await (await fetch(`${INBOX}/webhooks`)).json()) as { data: Array<{ signature_valid: boolean; body: Record<string, unknown> }> };
-    return inbox.data.find((e) => e.body?.transaction_id === transactionId && e.body?.status === status);
-  }, { what: `the ${status} webhook of ${transactionId} in the demo inbox`, timeoutMs, intervalMs: 500 });
+export async function waitForInboxWebhook(
+  transactionId: string,
+  status: string,
+  timeoutMs = 60_000,
+): Promise<{ signature_valid: boolean; body: Record<string, unknown> }> {
+  return waitFor(
+    async () => {
+      const inbox = (await (await fetch(`${INBOX}/webhooks`)).json()) as {
+        data: Array<{ signature_valid: boolean; body: Record<string, unknown> }>;
+      };
+      return inbox.data.find((e) => e.body?.transaction_id === transactionId && e.body?.status === status);
+    },
+    { what: `the ${status} webhook of ${transactionId} in the demo inbox`, timeoutMs, intervalMs: 500 },
+  );
 }
 
 /** A full cash-in: the README's curl, SUCCESS read back, the webhook in the inbox. */
@@ -72,7 +95,10 @@ export async function cashInToSuccess(): Promise<string> {
  * The back-office's own test client (cookies, CSRF token) logged in through the published port; its home
  * page's status. A wrong password answers the login form again (200), so the login's 303 is checked here.
  */
-export async function backofficeLogin(email: string = DEMO_STAFF.users[0].email, password: string = DEMO_STAFF.password): Promise<{ client: TestClient; homeStatus: number }> {
+export async function backofficeLogin(
+  email: string = DEMO_STAFF.users[0].email,
+  password: string = DEMO_STAFF.password,
+): Promise<{ client: TestClient; homeStatus: number }> {
   const client = new TestClient(BACKOFFICE);
   const login = await client.logIn(email, password);
   if (login.status !== 303) throw new Error(`back-office: login answered ${login.status}`);

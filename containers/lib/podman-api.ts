@@ -27,10 +27,16 @@ export async function startPodmanApi(): Promise<PodmanApi> {
   const socket = path.join(dir, 'podman.sock');
   const service = startProcess('podman', ['system', 'service', '--time=0', `unix://${socket}`]);
   const dockerHost = `unix://${socket}`;
-  await waitFor(async () => {
-    if (service.child.exitCode !== null) throw new Error(`podman system service exited: ${service.output()}`);
-    return podman(['--url', dockerHost, 'version']).then(() => true, () => false);
-  }, { what: 'podman system service to answer', timeoutMs: 30_000, intervalMs: 200 });
+  await waitFor(
+    async () => {
+      if (service.child.exitCode !== null) throw new Error(`podman system service exited: ${service.output()}`);
+      return podman(['--url', dockerHost, 'version']).then(
+        () => true,
+        () => false,
+      );
+    },
+    { what: 'podman system service to answer', timeoutMs: 30_000, intervalMs: 200 },
+  );
   const ticker = startHealthTicker();
   return {
     dockerHost,
@@ -45,7 +51,11 @@ export async function startPodmanApi(): Promise<PodmanApi> {
   };
 }
 
-interface Checked { due: number; intervalMs: number; passed: boolean }
+interface Checked {
+  due: number;
+  intervalMs: number;
+  passed: boolean;
+}
 
 /** One run of a container: a restart (same id) is another run, whose health is unknown again. */
 const runOf = (id: string, startedAtS: number) => `${id}@${startedAtS}`;
@@ -57,15 +67,23 @@ function startHealthTicker(): { stop(): void; done: Promise<void>; firstHealthy:
   const firstHealthy = new Map<string, number>();
   const loop = async () => {
     while (!stopped) {
-      const running = (await podman(['ps', '--no-trunc', '--format', '{{.ID}} {{.StartedAt}}']).catch(() => '')).split('\n').filter(Boolean)
-        .map((line) => { const [id, started] = line.split(' '); return { id: id!, run: runOf(id!, Number(started)) }; });
+      const running = (await podman(['ps', '--no-trunc', '--format', '{{.ID}} {{.StartedAt}}']).catch(() => ''))
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+          const [id, started] = line.split(' ');
+          return { id: id!, run: runOf(id!, Number(started)) };
+        });
       const now = Date.now();
       for (const { id, run } of running) {
         if (!known.has(run)) {
-          const [c] = JSON.parse(await podman(['inspect', id]).catch(() => '[{}]')) as Array<{ Config?: { Healthcheck?: { Test?: string[]; Interval?: number } } }>;
+          const [c] = JSON.parse(await podman(['inspect', id]).catch(() => '[{}]')) as Array<{
+            Config?: { Healthcheck?: { Test?: string[]; Interval?: number } };
+          }>;
           const hc = c?.Config?.Healthcheck;
           // Interval is in nanoseconds; Docker's default is 30 s. No check (or NONE): never run.
-          const intervalMs = hc?.Test?.length && hc.Test[0] !== 'NONE' ? Math.max(1000, (hc.Interval || 30e9) / 1e6) : Infinity;
+          const intervalMs =
+            hc?.Test?.length && hc.Test[0] !== 'NONE' ? Math.max(1000, (hc.Interval || 30e9) / 1e6) : Infinity;
           // Until its first pass, every second (Docker 25's start_interval); then at its own interval.
           known.set(run, { due: now + 1000, intervalMs, passed: false });
         }
@@ -73,7 +91,12 @@ function startHealthTicker(): { stop(): void; done: Promise<void>; firstHealthy:
         if (entry.intervalMs === Infinity || entry.due > now || stopped) continue;
         // Unhealthy is an exit status of 1: the status is recorded either way.
         const began = Date.now();
-        if (await podman(['healthcheck', 'run', id], { timeoutMs: 60_000 }).then(() => true, () => false)) {
+        if (
+          await podman(['healthcheck', 'run', id], { timeoutMs: 60_000 }).then(
+            () => true,
+            () => false,
+          )
+        ) {
           if (!entry.passed) firstHealthy.set(run, began);
           entry.passed = true;
         }
@@ -85,5 +108,11 @@ function startHealthTicker(): { stop(): void; done: Promise<void>; firstHealthy:
     }
   };
   const done = loop();
-  return { stop: () => { stopped = true; }, done, firstHealthy };
+  return {
+    stop: () => {
+      stopped = true;
+    },
+    done,
+    firstHealthy,
+  };
 }

@@ -8,7 +8,12 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const PODMAN_ENV = { ...process.env, CONTAINERS_CONF: path.join(ROOT, 'containers/containers.conf') };
 
 export class CommandFailed extends Error {
-  constructor(readonly command: string, readonly code: number | null, readonly stdout: string, readonly stderr: string) {
+  constructor(
+    readonly command: string,
+    readonly code: number | null,
+    readonly stdout: string,
+    readonly stderr: string,
+  ) {
     super(`${command}: exit ${code}\n${(stderr || stdout).slice(-4000)}`);
   }
 }
@@ -22,12 +27,28 @@ export interface RunOptions {
 /** Runs a command to completion and returns its stdout; a non-zero exit throws CommandFailed with both outputs. */
 export function run(command: string, args: string[], opts: RunOptions = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, {
-      cwd: opts.cwd ?? ROOT, env: opts.env ?? PODMAN_ENV, maxBuffer: 1 << 28, timeout: opts.timeoutMs ?? 600_000,
-    }, (err, stdout, stderr) => {
-      if (err) reject(new CommandFailed(`${command} ${args.join(' ')}`, typeof err.code === 'number' ? err.code : null, stdout, stderr));
-      else resolve(stdout);
-    });
+    execFile(
+      command,
+      args,
+      {
+        cwd: opts.cwd ?? ROOT,
+        env: opts.env ?? PODMAN_ENV,
+        maxBuffer: 1 << 28,
+        timeout: opts.timeoutMs ?? 600_000,
+      },
+      (err, stdout, stderr) => {
+        if (err)
+          reject(
+            new CommandFailed(
+              `${command} ${args.join(' ')}`,
+              typeof err.code === 'number' ? err.code : null,
+              stdout,
+              stderr,
+            ),
+          );
+        else resolve(stdout);
+      },
+    );
   });
 }
 
@@ -37,18 +58,25 @@ export const podman = (args: string[], opts: RunOptions = {}) => run('podman', a
 export function startProcess(command: string, args: string[]): { child: ChildProcess; output: () => string } {
   const child = spawn(command, args, { cwd: ROOT, env: PODMAN_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  const keep = (d: Buffer) => { output = (output + d.toString()).slice(-20_000); };
+  const keep = (d: Buffer) => {
+    output = (output + d.toString()).slice(-20_000);
+  };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   // jest's forceExit after a failed suite must not leave podman's API service running.
-  const stop = () => { if (child.exitCode === null) child.kill('SIGKILL'); };
+  const stop = () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
   process.once('exit', stop);
   child.once('exit', () => process.off('exit', stop));
   return { child, output: () => output };
 }
 
 export async function imageExists(ref: string): Promise<boolean> {
-  return podman(['image', 'exists', ref]).then(() => true, () => false);
+  return podman(['image', 'exists', ref]).then(
+    () => true,
+    () => false,
+  );
 }
 
 export interface ImageFacts {
@@ -62,10 +90,15 @@ export interface ImageFacts {
 }
 
 export async function inspectImage(ref: string): Promise<ImageFacts> {
-  const [image] = JSON.parse(await podman(['image', 'inspect', ref])) as [{
-    Id: string; Size: number; Labels: Record<string, string> | null; Healthcheck?: { Test?: string[] };
-    Config: { User?: string; Cmd?: string[]; StopSignal?: string; Labels?: Record<string, string> | null };
-  }];
+  const [image] = JSON.parse(await podman(['image', 'inspect', ref])) as [
+    {
+      Id: string;
+      Size: number;
+      Labels: Record<string, string> | null;
+      Healthcheck?: { Test?: string[] };
+      Config: { User?: string; Cmd?: string[]; StopSignal?: string; Labels?: Record<string, string> | null };
+    },
+  ];
   return {
     id: image.Id,
     size: image.Size,
@@ -92,8 +125,17 @@ export interface BuiltImage {
  */
 export async function buildImage(name: string, ref: string, args: string[]): Promise<BuiltImage> {
   const started = Date.now();
-  const before = await inspectImage(ref).then((i) => i.id, () => null);
+  const before = await inspectImage(ref).then(
+    (i) => i.id,
+    () => null,
+  );
   await podman(['build', '--format', 'docker', ...args, '-t', ref], { timeoutMs: 900_000 });
   const image = await inspectImage(ref);
-  return { name, ref, seconds: (Date.now() - started) / 1000, sizeMb: Math.round(image.size / 1e6), cached: image.id === before };
+  return {
+    name,
+    ref,
+    seconds: (Date.now() - started) / 1000,
+    sizeMb: Math.round(image.size / 1e6),
+    cached: image.id === before,
+  };
 }

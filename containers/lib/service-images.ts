@@ -13,7 +13,10 @@ import { buildImage, ROOT, type BuiltImage } from './podman.js';
 export const imageRef = (name: string) => `localhost/mm/${name}:local`;
 
 /** The services of infra/docker/, one image each. */
-export const SERVICES = readdirSync(path.join(ROOT, 'infra/docker')).filter((f) => f.endsWith('.Dockerfile')).map((f) => f.replace(/\.Dockerfile$/, '')).sort();
+export const SERVICES = readdirSync(path.join(ROOT, 'infra/docker'))
+  .filter((f) => f.endsWith('.Dockerfile'))
+  .map((f) => f.replace(/\.Dockerfile$/, ''))
+  .sort();
 
 /** The one-shot (admin-cli: `migrate`, the seeds, the CLI) has no HEALTHCHECK and no port. */
 export const ONE_SHOTS = new Set(['admin-cli']);
@@ -26,8 +29,25 @@ function caSecret(): string[] {
 export async function buildServiceImages(): Promise<BuiltImage[]> {
   const built: BuiltImage[] = [];
   for (const service of SERVICES) {
-    built.push(await buildImage(service, imageRef(service), ['--build-arg', `NODE_IMAGE=${NODE_IMAGE}`, ...caSecret(), '-f', `infra/docker/${service}.Dockerfile`, '.']));
+    built.push(
+      await buildImage(service, imageRef(service), [
+        '--build-arg',
+        `NODE_IMAGE=${NODE_IMAGE}`,
+        ...caSecret(),
+        '-f',
+        `infra/docker/${service}.Dockerfile`,
+        '.',
+      ]),
+    );
   }
-  built.push(await buildImage('pgbouncer', imageRef('pgbouncer'), ['--build-arg', `DEBIAN_IMAGE=${DEBIAN_IMAGE}`, '-f', 'infra/compose/pgbouncer/Dockerfile', 'infra/compose/pgbouncer']));
+  built.push(
+    await buildImage('pgbouncer', imageRef('pgbouncer'), [
+      '--build-arg',
+      `DEBIAN_IMAGE=${DEBIAN_IMAGE}`,
+      '-f',
+      'infra/compose/pgbouncer/Dockerfile',
+      'infra/compose/pgbouncer',
+    ]),
+  );
   return built;
 }

@@ -19,25 +19,47 @@ it('renders every operation and both webhooks from /api/v1/openapi.json, with no
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const problems: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
   page.on('pageerror', (e) => problems.push(e.message));
-  page.on('response', (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`); });
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
+  });
 
   const res = await page.goto(`${sys.gatewayUrl}/api/v1/docs`);
   expect(res?.status()).toBe(200);
   expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
-  await page.waitForSelector('.opblock', { timeout: 45_000 }).catch((err: Error) => { throw new Error(`${err.message}\n${problems.join('\n')}`); });
+  await page.waitForSelector('.opblock', { timeout: 45_000 }).catch((err: Error) => {
+    throw new Error(`${err.message}\n${problems.join('\n')}`);
+  });
 
-  const operations = await page.$$eval('.opblock', (blocks) => blocks.map((b) => {
-    const method = b.querySelector('.opblock-summary-method')?.textContent?.trim();
-    const path = (b.querySelector('.opblock-summary-path') ?? b.querySelector('.opblock-summary-path__deprecated'))?.textContent?.replace(/\u200b/g, '').trim();
-    return `${method} ${path}`;
-  }));
-  expect(operations).toEqual(expect.arrayContaining([
-    'POST /payments/cashin', 'POST /payments/cashout', 'GET /payments/{id}', 'POST /refunds', 'GET /refunds/{id}',
-    'GET /balances', 'GET /transactions/export', 'GET /webhook-events', 'GET /openapi.json',
-    'POST transaction.status_changed', 'POST refund.status_changed',
-  ]));
+  const operations = await page.$$eval('.opblock', (blocks) =>
+    blocks.map((b) => {
+      const method = b.querySelector('.opblock-summary-method')?.textContent?.trim();
+      const path = (
+        b.querySelector('.opblock-summary-path') ?? b.querySelector('.opblock-summary-path__deprecated')
+      )?.textContent
+        ?.replace(/\u200b/g, '')
+        .trim();
+      return `${method} ${path}`;
+    }),
+  );
+  expect(operations).toEqual(
+    expect.arrayContaining([
+      'POST /payments/cashin',
+      'POST /payments/cashout',
+      'GET /payments/{id}',
+      'POST /refunds',
+      'GET /refunds/{id}',
+      'GET /balances',
+      'GET /transactions/export',
+      'GET /webhook-events',
+      'GET /openapi.json',
+      'POST transaction.status_changed',
+      'POST refund.status_changed',
+    ]),
+  );
   expect(await page.locator('.info .title').innerText()).toContain('Mobile-money collection API');
   expect(await page.locator('.info').innerText()).toContain('X-Service-Signature');
   await screenshot(page, 'api-reference');

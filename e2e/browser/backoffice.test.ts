@@ -42,10 +42,16 @@ async function logIn(role: 'admin' | 'approver' | 'viewer'): Promise<Page> {
 
 async function cashin(): Promise<{ id: string; orderId: string }> {
   const orderId = newOrderId('bo');
-  const res = await sys.api('POST', '/api/v1/payments/cashin', { merchant_order_id: orderId, amount: 5_000_000, customer_msisdn: CI_NUMBER('01') });
+  const res = await sys.api('POST', '/api/v1/payments/cashin', {
+    merchant_order_id: orderId,
+    amount: 5_000_000,
+    customer_msisdn: CI_NUMBER('01'),
+  });
   expect(res.status).toBe(202);
   const id = res.body.data.transaction_id as string;
-  await waitFor(async () => (await sys.api('GET', `/api/v1/payments/${id}`)).body.data.status === 'SUCCESS', { what: 'captured cash-in' });
+  await waitFor(async () => (await sys.api('GET', `/api/v1/payments/${id}`)).body.data.status === 'SUCCESS', {
+    what: 'captured cash-in',
+  });
   return { id, orderId };
 }
 
@@ -65,13 +71,21 @@ describe('back-office in a browser', () => {
     const admin = await logIn('admin');
     await expect(admin.locator('#staff-role').innerText()).resolves.toBe('admin');
     // An admin's menu reaches every area.
-    expect(await admin.locator('[data-nav]').evaluateAll((links) => links.map((l) => l.getAttribute('data-nav')))).toEqual(expect.arrayContaining(['transactions', 'webhooks', 'cashouts', 'merchants', 'audit', 'queues', 'staff']));
+    expect(
+      await admin.locator('[data-nav]').evaluateAll((links) => links.map((l) => l.getAttribute('data-nav'))),
+    ).toEqual(
+      expect.arrayContaining(['transactions', 'webhooks', 'cashouts', 'merchants', 'audit', 'queues', 'staff']),
+    );
     await screenshot(admin, 'backoffice-home');
   });
 
   it('finds a transaction by its order id and shows its timeline', async () => {
     const { id, orderId } = await cashin();
-    await waitFor(async () => (await sys.db.webhookEvent.findFirst({ where: { transactionId: id, status: 'DELIVERED' } })) ?? undefined, { what: 'webhook delivered' });
+    await waitFor(
+      async () =>
+        (await sys.db.webhookEvent.findFirst({ where: { transactionId: id, status: 'DELIVERED' } })) ?? undefined,
+      { what: 'webhook delivered' },
+    );
     const page = await logIn('viewer');
     await page.click('[data-nav="transactions"]');
     await page.fill('input[name="order_id"]', orderId);
@@ -79,10 +93,16 @@ describe('back-office in a browser', () => {
     await page.locator('tr', { hasText: orderId }).locator(`a[href="/transactions/${id}"]`).first().click();
     await page.waitForURL(`${backoffice.url}/transactions/${id}`);
     // The timeline itself: each state change in order, the operator's word on the last one, the delivery's HTTP 200.
-    const states = await page.locator('#timeline tr[data-kind="state"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-to')));
+    const states = await page
+      .locator('#timeline tr[data-kind="state"]')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-to')));
     expect(states).toEqual(['CREATED', 'INITIATED', 'PENDING', 'SUCCESS']);
-    await expect(page.locator('#timeline tr[data-to="SUCCESS"] [data-detail="provider_state"]').innerText()).resolves.toContain('OK');
-    await expect(page.locator('#timeline tr[data-kind="webhook"] [data-status-code]').first().innerText()).resolves.toBe('200');
+    await expect(
+      page.locator('#timeline tr[data-to="SUCCESS"] [data-detail="provider_state"]').innerText(),
+    ).resolves.toContain('OK');
+    await expect(
+      page.locator('#timeline tr[data-kind="webhook"] [data-status-code]').first().innerText(),
+    ).resolves.toBe('200');
     await screenshot(page, 'backoffice-transaction');
   });
 
@@ -91,7 +111,11 @@ describe('back-office in a browser', () => {
     let id: string;
     try {
       ({ id } = await cashin());
-      await waitFor(async () => (await sys.db.webhookEvent.findFirst({ where: { transactionId: id, status: 'ABANDONED' } })) ?? undefined, { what: 'webhook abandoned' });
+      await waitFor(
+        async () =>
+          (await sys.db.webhookEvent.findFirst({ where: { transactionId: id, status: 'ABANDONED' } })) ?? undefined,
+        { what: 'webhook abandoned' },
+      );
     } finally {
       sys.receiver.status(200);
     }
@@ -100,14 +124,23 @@ describe('back-office in a browser', () => {
     await page.goto(`${backoffice.url}/webhooks?problem=abandoned`);
     const row = page.locator('tr', { hasText: id });
     await row.locator('button:has-text("Re-send")').click();
-    await waitFor(async () => (await sys.db.webhookEvent.findFirst({ where: { transactionId: id, status: 'DELIVERED' } })) ?? undefined, { what: 'webhook delivered after re-send' });
+    await waitFor(
+      async () =>
+        (await sys.db.webhookEvent.findFirst({ where: { transactionId: id, status: 'DELIVERED' } })) ?? undefined,
+      { what: 'webhook delivered after re-send' },
+    );
     expect(sys.receiver.received.filter((w) => w.body.transaction_id === id).length).toBeGreaterThan(before);
     await screenshot(page, 'backoffice-webhooks');
   });
 
   it('an approver approves a large cash-out and the beneficiary is paid', async () => {
     await cashin();
-    const res = await sys.api('POST', '/api/v1/payments/cashout', { merchant_order_id: newOrderId('big'), amount: 1_500_000, beneficiary_msisdn: '+2250707123401', reason: 'fournisseur' });
+    const res = await sys.api('POST', '/api/v1/payments/cashout', {
+      merchant_order_id: newOrderId('big'),
+      amount: 1_500_000,
+      beneficiary_msisdn: '+2250707123401',
+      reason: 'fournisseur',
+    });
     expect(res.status).toBe(202);
     expect(res.body.data.status).toBe('AWAITING_APPROVAL');
     const id = res.body.data.transaction_id as string;
@@ -120,8 +153,13 @@ describe('back-office in a browser', () => {
     await screenshot(page, 'backoffice-approvals');
     await row.locator('button[data-action="approve"]').click();
     await page.waitForSelector('#cashouts-notice');
-    await waitFor(async () => (await sys.api('GET', `/api/v1/payments/${id}`)).body.data.status === 'SUCCESS', { what: 'cash-out paid' });
-    await waitFor(() => sys.receiver.received.some((w) => w.body.transaction_id === id && w.body.status === 'SUCCESS'), { what: 'SUCCESS webhook' });
+    await waitFor(async () => (await sys.api('GET', `/api/v1/payments/${id}`)).body.data.status === 'SUCCESS', {
+      what: 'cash-out paid',
+    });
+    await waitFor(
+      () => sys.receiver.received.some((w) => w.body.transaction_id === id && w.body.status === 'SUCCESS'),
+      { what: 'SUCCESS webhook' },
+    );
     expect(await page.locator(`tr[data-cashout-id="${id}"]`).count()).toBe(0);
   });
 });

@@ -32,11 +32,22 @@ beforeAll(async () => {
     ports: { mtnCi: 0, mtnCm: 0, orangeWebpay: 0, orangeMp: 0, wave: 0 },
     waveWebhookUrl: `${sys.bridgeUrl}/operator/callbacks/wave/ci`,
     providerCallbackHost: new URL(sys.bridgeUrl).hostname,
-    outcomeDelayMs: 50, lateConfirmDelayMs: 60_000, waveAutoPay: false,
+    outcomeDelayMs: 50,
+    lateConfirmDelayMs: 60_000,
+    waveAutoPay: false,
   });
   // CI Orange (WebPay) and CI Wave, configured as an admin would, pointed at their mocks.
-  for (const a of mocks.accounts().filter((x) => x.countryCode === 'CI' && (x.operator === 'ORANGE' || x.operator === 'WAVE'))) {
-    await upsertOperatorAccount(sys.db, { countryCode: a.countryCode, operator: a.operator, api: a.api, baseUrl: a.baseUrl, settings: a.settings, enabled: true });
+  for (const a of mocks
+    .accounts()
+    .filter((x) => x.countryCode === 'CI' && (x.operator === 'ORANGE' || x.operator === 'WAVE'))) {
+    await upsertOperatorAccount(sys.db, {
+      countryCode: a.countryCode,
+      operator: a.operator,
+      api: a.api,
+      baseUrl: a.baseUrl,
+      settings: a.settings,
+      enabled: true,
+    });
     await setOperatorAccountCredentials(sys.db, sys.box, a.countryCode, a.operator, a.credentials);
   }
   context = await phoneContext(browser);
@@ -50,24 +61,37 @@ afterAll(async () => {
 
 async function cashin(msisdn: string, extra: Record<string, unknown> = {}) {
   // The gateway's routing reads the accounts just enabled once their change is heard: retried until then.
-  const res = await waitFor(async () => {
-    const r = await sys.api('POST', '/api/v1/payments/cashin', {
-      merchant_order_id: `actions-${Date.now()}-${++seq}`, amount: 5000, customer_msisdn: msisdn, motif: 'Commande 42', ...extra,
-    });
-    return r.status === 202 || r.status === 200 ? r : r.status === 503 ? false : Promise.reject(new Error(`cash-in answered ${r.status}`));
-  }, { what: 'cash-in accepted', timeoutMs: 10_000, intervalMs: 100 });
+  const res = await waitFor(
+    async () => {
+      const r = await sys.api('POST', '/api/v1/payments/cashin', {
+        merchant_order_id: `actions-${Date.now()}-${++seq}`,
+        amount: 5000,
+        customer_msisdn: msisdn,
+        motif: 'Commande 42',
+        ...extra,
+      });
+      return r.status === 202 || r.status === 200
+        ? r
+        : r.status === 503
+          ? false
+          : Promise.reject(new Error(`cash-in answered ${r.status}`));
+    },
+    { what: 'cash-in accepted', timeoutMs: 10_000, intervalMs: 100 },
+  );
   return res.body.data as { transaction_id: string; payment_url: string };
 }
 
 const row = (id: string) => sys.db.transaction.findUniqueOrThrow({ where: { id } });
 /** Until the operator acknowledged (the customer action is stored), as a customer would open the link right away. */
-const acknowledged = (id: string) => waitFor(async () => (await row(id)).status === 'PENDING', { what: 'PENDING', timeoutMs: 10_000 });
+const acknowledged = (id: string) =>
+  waitFor(async () => (await row(id)).status === 'PENDING', { what: 'PENDING', timeoutMs: 10_000 });
 
 /** Nothing wider than the phone's 360 px screen: no sideways scrolling. */
-const fitsTheScreen = (page: Page) => page.evaluate(() => {
-  const w = globalThis as unknown as { innerWidth: number; document: { documentElement: { scrollWidth: number } } };
-  return w.document.documentElement.scrollWidth <= w.innerWidth;
-});
+const fitsTheScreen = (page: Page) =>
+  page.evaluate(() => {
+    const w = globalThis as unknown as { innerWidth: number; document: { documentElement: { scrollWidth: number } } };
+    return w.document.documentElement.scrollWidth <= w.innerWidth;
+  });
 
 async function open(url: string): Promise<Page> {
   const page = await context.newPage();

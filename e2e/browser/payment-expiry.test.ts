@@ -19,7 +19,11 @@ afterAll(async () => {
 });
 
 it('expiry: nobody confirms, the page says the delay has passed', async () => {
-  const res = await sys.api('POST', '/api/v1/payments/cashin', { merchant_order_id: `browser-expiry-${Date.now()}`, amount: 5000, customer_msisdn: CI_NUMBER('06') });
+  const res = await sys.api('POST', '/api/v1/payments/cashin', {
+    merchant_order_id: `browser-expiry-${Date.now()}`,
+    amount: 5000,
+    customer_msisdn: CI_NUMBER('06'),
+  });
   expect(res.status).toBe(202);
   const id = (res.body.data as { transaction_id: string }).transaction_id;
   const page = await context.newPage();

@@ -1,6 +1,13 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CI_NUMBER, startSystem, type System } from '../support/system.js';
-import { launchBrowser, phoneContext, screenshot, startReturnServer, waitForStatus, type ReturnServer } from './support.js';
+import {
+  launchBrowser,
+  phoneContext,
+  screenshot,
+  startReturnServer,
+  waitForStatus,
+  type ReturnServer,
+} from './support.js';
 
 /**
  * The customer's side in a real browser: the hosted payment page in one tab, the operator's virtual phone in
@@ -27,7 +34,10 @@ afterAll(async () => {
 
 async function cashin(msisdn: string) {
   const res = await sys.api('POST', '/api/v1/payments/cashin', {
-    merchant_order_id: `browser-${Date.now()}-${++seq}`, amount: 5000, customer_msisdn: msisdn, motif: 'Commande 42',
+    merchant_order_id: `browser-${Date.now()}-${++seq}`,
+    amount: 5000,
+    customer_msisdn: msisdn,
+    motif: 'Commande 42',
     return_url: `${shop.url}/back?cart=7`,
   });
   expect(res.status).toBe(202);
@@ -40,7 +50,9 @@ async function openPaymentPage(transactionId: string): Promise<Page> {
   await page.goto(`${sys.gatewayUrl}/pay/${transactionId}`);
   await waitForStatus(page, 'PENDING');
   // Set on this document only: still there at the end means the page changed state without a reload.
-  await page.evaluate(() => { (globalThis as unknown as { sameDocument: boolean }).sameDocument = true; });
+  await page.evaluate(() => {
+    (globalThis as unknown as { sameDocument: boolean }).sameDocument = true;
+  });
   return page;
 }
 
@@ -59,7 +71,8 @@ async function typeCode(msisdn: string, code: string, shot?: string): Promise<vo
   await phone.close();
 }
 
-const sameDocument = (page: Page) => page.evaluate(() => (globalThis as unknown as { sameDocument?: boolean }).sameDocument === true);
+const sameDocument = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as { sameDocument?: boolean }).sameDocument === true);
 
 describe('payment page and virtual phone in a browser', () => {
   it('success: confirmed on the phone, the page turns to success live, then returns to the shop', async () => {
@@ -78,7 +91,10 @@ describe('payment page and virtual phone in a browser', () => {
     await screenshot(page, 'payment-success');
 
     await page.waitForURL((url) => url.href.startsWith(`${shop.url}/back`), { timeout: 10_000 });
-    const back = new URL(shop.requests.find((r) => r.startsWith('/back'))!, shop.url);
+    const back = new URL(
+      shop.requests.find((r) => r.startsWith('/back'))!,
+      shop.url,
+    );
     expect(Object.fromEntries(back.searchParams)).toEqual({ cart: '7', transaction_id: id, status: 'SUCCESS' });
     await page.close();
   }, 60_000);

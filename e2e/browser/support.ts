@@ -12,7 +12,10 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // The committed screenshots are refreshed on demand (UPDATE_SCREENSHOTS=1 pnpm test); an ordinary run
 // still takes them, into an ignored folder, so a test run never leaves the work tree modified.
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const SCREENSHOTS_DIR = process.env.UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'screenshots') : join(ROOT, 'e2e', 'browser', '.screenshots');
+export const SCREENSHOTS_DIR =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? join(ROOT, 'docs', 'screenshots')
+    : join(ROOT, 'e2e', 'browser', '.screenshots');
 
 /** A cheap Android phone's screen. */
 export const VIEWPORT = { width: 360, height: 740 };
@@ -27,13 +30,25 @@ export async function launchBrowser(): Promise<Browser> {
   }
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 }
 
 /** A phone-sized context reading French, as most customers do. */
 export function phoneContext(browser: Browser): Promise<BrowserContext> {
-  return browser.newContext({ viewport: VIEWPORT, locale: 'fr-FR', extraHTTPHeaders: { 'Accept-Language': 'fr-FR,fr;q=0.9' } });
+  return browser.newContext({
+    viewport: VIEWPORT,
+    locale: 'fr-FR',
+    extraHTTPHeaders: { 'Accept-Language': 'fr-FR,fr;q=0.9' },
+  });
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
@@ -60,10 +75,11 @@ export async function startReturnServer(): Promise<ReturnServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise<void>((resolve, reject) => {
-      server.closeAllConnections();
-      server.close((err) => (err ? reject(err) : resolve()));
-    }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
   };
 }
 

@@ -7,11 +7,25 @@ import type { System } from './system.js';
 export const STAFF_PASSWORD = 'staff-password-123';
 
 /** The back-office of a started system: same database, same Redis prefix, same master key (`env`: more settings). */
-export async function startSystemBackoffice(sys: System, env: Record<string, string> = {}): Promise<RunningBackoffice & { staff(role: StaffRole): Promise<string> }> {
-  const running = await startBackoffice(backofficeEnv({
-    DATABASE_URL: sys.database.url, REDIS_URL: sys.redis.url, REDIS_PREFIX: sys.redis.prefix, MASTER_KEY: sys.masterKey,
-    BACKOFFICE_PORT: '0', BACKOFFICE_INTERNAL_PORT: '0', DB_POOL_SIZE: '3', LOG_LEVEL: 'silent', ...sys.redisEnv, ...env,
-  }), { logger: createLogger('e2e-backoffice', process.env.E2E_LOG_LEVEL ?? 'silent') });
+export async function startSystemBackoffice(
+  sys: System,
+  env: Record<string, string> = {},
+): Promise<RunningBackoffice & { staff(role: StaffRole): Promise<string> }> {
+  const running = await startBackoffice(
+    backofficeEnv({
+      DATABASE_URL: sys.database.url,
+      REDIS_URL: sys.redis.url,
+      REDIS_PREFIX: sys.redis.prefix,
+      MASTER_KEY: sys.masterKey,
+      BACKOFFICE_PORT: '0',
+      BACKOFFICE_INTERNAL_PORT: '0',
+      DB_POOL_SIZE: '3',
+      LOG_LEVEL: 'silent',
+      ...sys.redisEnv,
+      ...env,
+    }),
+    { logger: createLogger('e2e-backoffice', process.env.E2E_LOG_LEVEL ?? 'silent') },
+  );
   let seq = 0;
   return {
     ...running,

@@ -45,12 +45,18 @@ export function composeSecrets(): Record<string, string> {
  * `docker compose -f … config`: Compose itself validates the files, interpolates the variables and
  * merges the overlays into the root file; its output, parsed. Throws with Compose's message when it refuses.
  */
-export async function composeConfig(files: string[], env: Record<string, string>, profiles: string[] = []): Promise<ComposeFile> {
+export async function composeConfig(
+  files: string[],
+  env: Record<string, string>,
+  profiles: string[] = [],
+): Promise<ComposeFile> {
   const [bin, ...pre] = COMPOSE as [string, ...string[]];
   const args = [...pre, ...files.flatMap((f) => ['-f', f]), ...profiles.flatMap((p) => ['--profile', p]), 'config'];
-  const { stdout } = await run(bin, args, { cwd: REPO, env: { PATH: process.env.PATH ?? '', ...env } }).catch((err: Error & { stderr?: string }) => {
-    throw new Error(`${COMPOSE.join(' ')} ${args.join(' ')} refused: ${err.stderr ?? err.message}`);
-  });
+  const { stdout } = await run(bin, args, { cwd: REPO, env: { PATH: process.env.PATH ?? '', ...env } }).catch(
+    (err: Error & { stderr?: string }) => {
+      throw new Error(`${COMPOSE.join(' ')} ${args.join(' ')} refused: ${err.stderr ?? err.message}`);
+    },
+  );
   return parse(stdout) as ComposeFile;
 }
 
@@ -58,7 +64,11 @@ export async function composeConfig(files: string[], env: Record<string, string>
 export function environmentOf(file: ComposeFile, service: string): Record<string, string> {
   const s = file.services[service];
   if (!s) throw new Error(`no service ${service} in the file`);
-  return Object.fromEntries(Object.entries(s.environment ?? {}).filter(([, v]) => v !== null).map(([k, v]) => [k, String(v)]));
+  return Object.fromEntries(
+    Object.entries(s.environment ?? {})
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, String(v)]),
+  );
 }
 
 /** The `host:port` pairs a setting names: a URL's, or a comma-separated list's. */
@@ -74,7 +84,11 @@ export function endpointsOf(value: string): { host: string; port: number }[] {
 }
 
 function defaultPort(protocol: string): number {
-  return ({ 'postgresql:': 5432, 'postgres:': 5432, 'redis:': 6379, 'http:': 80, 'https:': 443 } as Record<string, number>)[protocol] ?? 0;
+  return (
+    ({ 'postgresql:': 5432, 'postgres:': 5432, 'redis:': 6379, 'http:': 80, 'https:': 443 } as Record<string, number>)[
+      protocol
+    ] ?? 0
+  );
 }
 
 /**
@@ -83,8 +97,11 @@ function defaultPort(protocol: string): number {
  * the file's and only the addresses differ.
  */
 export function onThisMachine(env: Record<string, string>, to: Record<string, string>): Record<string, string> {
-  const moved = (value: string) => Object.entries(to).reduce(
-    (v, [from, by]) => v.replace(new RegExp(`(^|@|//|,)${escapeRegExp(from)}(?=/|,|$)`, 'g'), `$1${by}`), value);
+  const moved = (value: string) =>
+    Object.entries(to).reduce(
+      (v, [from, by]) => v.replace(new RegExp(`(^|@|//|,)${escapeRegExp(from)}(?=/|,|$)`, 'g'), `$1${by}`),
+      value,
+    );
   return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, moved(v)]));
 }
 

@@ -22,8 +22,11 @@ export class ConformanceClient {
   async send(api: Api, op: Operation, opts?: SignOptions): Promise<ApiResponse> {
     const body = op.body?.();
     const res = await api(op.method, `/api/v1${op.path}`, body, opts);
-    expect({ request: `${op.method} ${op.path}`, status: res.status, problems: this.checker.checkResponse(op.method, op.template, res) })
-      .toEqual({ request: `${op.method} ${op.path}`, status: res.status, problems: [] });
+    expect({
+      request: `${op.method} ${op.path}`,
+      status: res.status,
+      problems: this.checker.checkResponse(op.method, op.template, res),
+    }).toEqual({ request: `${op.method} ${op.path}`, status: res.status, problems: [] });
     if (res.status < 300 && body !== undefined && typeof body !== 'string') {
       expect(this.checker.checkRequestBody(op.method, op.template, body)).toEqual([]);
     }
@@ -33,10 +36,14 @@ export class ConformanceClient {
   /** Sends `op` and expects `status`, the answer conforming to the document. */
   async expect(api: Api, op: Operation, status: number, opts?: SignOptions): Promise<ApiResponse> {
     const res = await this.send(api, op, opts);
-    expect({ request: `${op.method} ${op.path}`, status: res.status, body: res.status === status ? undefined : res.text })
-      .toEqual({ request: `${op.method} ${op.path}`, status, body: undefined });
+    expect({
+      request: `${op.method} ${op.path}`,
+      status: res.status,
+      body: res.status === status ? undefined : res.text,
+    }).toEqual({ request: `${op.method} ${op.path}`, status, body: undefined });
     // The document marks a replayed answer (200 to a POST) with Idempotent-Replayed; a new record never carries it.
-    if (op.method === 'POST' && status < 300) expect(res.headers.get('idempotent-replayed')).toBe(status === 200 ? 'true' : null);
+    if (op.method === 'POST' && status < 300)
+      expect(res.headers.get('idempotent-replayed')).toBe(status === 200 ? 'true' : null);
     return res;
   }
 

@@ -5,7 +5,11 @@ import { waitFor, signedClient, type ApiResponse } from '@mm/testing';
 import type { System } from './system.js';
 
 /** The documented error body (decisions 3): `{error: {code, message, details?, request_id}}`. */
-export function expectError(res: ApiResponse, status: number, code: string): { code: string; message: string; details?: { field: string; issue: string }[]; request_id: string } {
+export function expectError(
+  res: ApiResponse,
+  status: number,
+  code: string,
+): { code: string; message: string; details?: { field: string; issue: string }[]; request_id: string } {
   expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
   expect(Object.keys(res.body)).toEqual(['error']);
   const error = res.body.error;
@@ -35,9 +39,12 @@ export function expectValidationError(res: ApiResponse, field: string): { field:
 export async function rowCounts(sys: System): Promise<{ transactions: number; outbox: number }> {
   // Accepted cash-ins of earlier tests may still be moving to PENDING (which writes an expiry outbox row):
   // let them settle so that a difference can only come from the request under test.
-  await waitFor(async () => (await sys.db.transaction.count({ where: { status: { in: ['CREATED', 'INITIATED'] } } })) === 0, {
-    what: 'accepted cash-ins acknowledged',
-  });
+  await waitFor(
+    async () => (await sys.db.transaction.count({ where: { status: { in: ['CREATED', 'INITIATED'] } } })) === 0,
+    {
+      what: 'accepted cash-ins acknowledged',
+    },
+  );
   return { transactions: await sys.db.transaction.count(), outbox: await sys.db.outbox.count() };
 }
 
@@ -55,10 +62,13 @@ export async function withoutWrites(sys: System, send: () => Promise<ApiResponse
  * so only the notification can make it pass) until it answers `status`.
  */
 export async function onceHeard(send: () => Promise<ApiResponse>, status: number): Promise<ApiResponse> {
-  return waitFor(async () => {
-    const res = await send();
-    return res.status === status ? res : undefined;
-  }, { timeoutMs: 5000, what: `the gateway to answer ${status} once it heard the change` });
+  return waitFor(
+    async () => {
+      const res = await send();
+      return res.status === status ? res : undefined;
+    },
+    { timeoutMs: 5000, what: `the gateway to answer ${status} once it heard the change` },
+  );
 }
 
 let seq = 0;
@@ -69,8 +79,17 @@ export const newOrderId = (prefix = 'order') => `${prefix}-${Date.now()}-${++seq
 export const unixTime = (offsetS = 0) => String(Math.floor(Date.now() / 1000) + offsetS);
 
 /** Headers signed over `signedText` (which the caller may then not send). */
-export function signedHeaders(apiKey: string, apiSecret: string, signedText: string | Buffer, timestamp = unixTime()): Record<string, string> {
-  return { 'X-Service-Key': apiKey, 'X-Service-Timestamp': timestamp, 'X-Service-Signature': signPayload(apiSecret, timestamp, signedText) };
+export function signedHeaders(
+  apiKey: string,
+  apiSecret: string,
+  signedText: string | Buffer,
+  timestamp = unixTime(),
+): Record<string, string> {
+  return {
+    'X-Service-Key': apiKey,
+    'X-Service-Timestamp': timestamp,
+    'X-Service-Signature': signPayload(apiSecret, timestamp, signedText),
+  };
 }
 
 /** Another merchant of the same system, with its own key and signed client. */
@@ -84,20 +103,34 @@ export async function anotherMerchant(sys: System, name = 'Autre Boutique') {
  * A request sent with exactly these headers and body bytes (fetch would add a Content-Type of its own
  * to a string body): for "no Content-Type at all".
  */
-export function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string>, body: string | Buffer): Promise<ApiResponse> {
+export function rawRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string | Buffer,
+): Promise<ApiResponse> {
   return new Promise((resolve, reject) => {
-    const req = request(`${baseUrl}${path}`, { method, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const h = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
-        let parsed: unknown = null;
-        try { parsed = JSON.parse(text); } catch { parsed = null; }
-        resolve({ status: res.statusCode ?? 0, headers: h, body: parsed, text });
-      });
-    });
+    const req = request(
+      `${baseUrl}${path}`,
+      { method, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const h = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
+          let parsed: unknown = null;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            parsed = null;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: h, body: parsed, text });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -9,22 +9,51 @@ import type { System } from './system.js';
 export async function withOperatorMocks(sys: System, o: MocksOptions = {}): Promise<RunningOperatorMocks> {
   const mocks = await startMocks(sys, { mtnCi: 0, mtnCm: 0, orangeWebpay: 0, orangeMp: 0, wave: 0 }, o);
   for (const a of mocks.accounts()) {
-    await upsertOperatorAccount(sys.db, { countryCode: a.countryCode, operator: a.operator, api: a.api, baseUrl: a.baseUrl, settings: a.settings });
+    await upsertOperatorAccount(sys.db, {
+      countryCode: a.countryCode,
+      operator: a.operator,
+      api: a.api,
+      baseUrl: a.baseUrl,
+      settings: a.settings,
+    });
     await setOperatorAccountCredentials(sys.db, sys.box, a.countryCode, a.operator, a.credentials);
-    await upsertOperatorAccount(sys.db, { countryCode: a.countryCode, operator: a.operator, api: a.api, enabled: true });
+    await upsertOperatorAccount(sys.db, {
+      countryCode: a.countryCode,
+      operator: a.operator,
+      api: a.api,
+      enabled: true,
+    });
   }
   return mocks;
 }
 
 /** Stops the mocks and starts them again on their ports, so the accounts still point at them (what they keep: `recordsDir`). */
-export async function restartOperatorMocks(sys: System, mocks: RunningOperatorMocks, o: MocksOptions = {}): Promise<RunningOperatorMocks> {
+export async function restartOperatorMocks(
+  sys: System,
+  mocks: RunningOperatorMocks,
+  o: MocksOptions = {},
+): Promise<RunningOperatorMocks> {
   const port = (u: string) => Number(new URL(u).port);
   const { urls } = mocks;
   await mocks.close();
-  return startMocks(sys, { mtnCi: port(urls.mtnCi), mtnCm: port(urls.mtnCm), orangeWebpay: port(urls.orangeWebpay), orangeMp: port(urls.orangeMp), wave: port(urls.wave) }, o);
+  return startMocks(
+    sys,
+    {
+      mtnCi: port(urls.mtnCi),
+      mtnCm: port(urls.mtnCm),
+      orangeWebpay: port(urls.orangeWebpay),
+      orangeMp: port(urls.orangeMp),
+      wave: port(urls.wave),
+    },
+    o,
+  );
 }
 
-interface MocksOptions { outcomeDelayMs?: number; lateConfirmDelayMs?: number; recordsDir?: string }
+interface MocksOptions {
+  outcomeDelayMs?: number;
+  lateConfirmDelayMs?: number;
+  recordsDir?: string;
+}
 
 function startMocks(sys: System, ports: OperatorMocksOptions['ports'], o: MocksOptions): Promise<RunningOperatorMocks> {
   return startOperatorMocks({

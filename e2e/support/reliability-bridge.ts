@@ -14,8 +14,17 @@ import type { System } from './system.js';
 export async function startExtraBridge(sys: System): Promise<RunningBridge> {
   return startOperatorBridge(
     bridgeEnv({
-      DATABASE_URL: sys.database.url, REDIS_URL: sys.redis.url, REDIS_PREFIX: sys.redis.prefix, LOG_LEVEL: 'silent', DB_POOL_SIZE: '2',
-      OPERATOR_BASE_URL: sys.sim.url, OPERATOR_CALLBACK_BASE_URL: sys.bridgeUrl, OPERATOR_BRIDGE_PORT: '0', OPERATOR_BRIDGE_INTERNAL_PORT: '0', OUTBOX_RELAY_INTERVAL_MS: '100', OUTBOX_GRACE_MS: '300',
+      DATABASE_URL: sys.database.url,
+      REDIS_URL: sys.redis.url,
+      REDIS_PREFIX: sys.redis.prefix,
+      LOG_LEVEL: 'silent',
+      DB_POOL_SIZE: '2',
+      OPERATOR_BASE_URL: sys.sim.url,
+      OPERATOR_CALLBACK_BASE_URL: sys.bridgeUrl,
+      OPERATOR_BRIDGE_PORT: '0',
+      OPERATOR_BRIDGE_INTERNAL_PORT: '0',
+      OUTBOX_RELAY_INTERVAL_MS: '100',
+      OUTBOX_GRACE_MS: '300',
     }),
     { logger: createLogger('e2e-extra-bridge', 'silent'), jobOptions: { backoff: { type: 'fixed', delay: 50 } } },
   );

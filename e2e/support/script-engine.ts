@@ -28,9 +28,17 @@ export interface ScriptEngineOptions {
 export class ScriptEngine implements Engine {
   private output = '';
 
-  private constructor(readonly dir: string, private readonly child: ChildProcess, private readonly stopSignal: NodeJS.Signals) {
-    child.stdout?.on('data', (chunk: Buffer) => { this.output += chunk.toString(); });
-    child.stderr?.on('data', (chunk: Buffer) => { this.output += chunk.toString(); });
+  private constructor(
+    readonly dir: string,
+    private readonly child: ChildProcess,
+    private readonly stopSignal: NodeJS.Signals,
+  ) {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      this.output += chunk.toString();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.output += chunk.toString();
+    });
   }
 
   /** A new directory (owned by postgres when `asPostgres`), then the script with `options(dir)`. */
@@ -41,15 +49,22 @@ export class ScriptEngine implements Engine {
     const asPostgres = o.asPostgres && owner ? owner : null;
     if (asPostgres) chownSync(dir, asPostgres.uid, asPostgres.gid);
     const child = spawn(o.shell, [o.script, ...(o.args ?? [])], {
-      env: o.env, cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...(asPostgres ?? {}),
+      env: o.env,
+      cwd: dir,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(asPostgres ?? {}),
     });
     const engine = new ScriptEngine(dir, child, o.stopSignal ?? 'SIGTERM');
     registerEngine(engine);
     try {
-      await waitFor(async () => {
-        if (!engine.running) throw new Error(`${o.what} exited: ${engine.output.trim()}`);
-        return (await o.ready()) || undefined;
-      }, { what: o.what, timeoutMs: 60_000, intervalMs: 100 });
+      await waitFor(
+        async () => {
+          if (!engine.running) throw new Error(`${o.what} exited: ${engine.output.trim()}`);
+          return (await o.ready()) || undefined;
+        },
+        { what: o.what, timeoutMs: 60_000, intervalMs: 100 },
+      );
     } catch (err) {
       await engine.stop();
       throw err;

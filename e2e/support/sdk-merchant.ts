@@ -27,9 +27,10 @@ export async function startSdkWebhookEndpoint(secret: string | string[]) {
   return {
     url,
     events,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -20,5 +20,12 @@ export async function startWebhookReceiver(): Promise<{
     received.push({ headers: req.headers, rawBody: req.body, body: JSON.parse(req.body) as Record<string, unknown> });
     return answer;
   });
-  return { url: receiver.url, received, status: (code) => { answer = code; }, close: () => receiver.close() };
+  return {
+    url: receiver.url,
+    received,
+    status: (code) => {
+      answer = code;
+    },
+    close: () => receiver.close(),
+  };
 }

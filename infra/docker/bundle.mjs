@@ -49,7 +49,8 @@ const EXTERNAL = ['pg-native', 'msgpackr-extract'];
 // __filename are left undefined on purpose: code that locates files next to its own source would find
 // the bundle's directory instead and fail later in a confusing way; a ReferenceError at once is better
 // (none of the services' code paths use them: checked by `pnpm test:containers` running every service).
-const BANNER = "import { createRequire as __mmCreateRequire } from 'node:module';\nconst require = __mmCreateRequire(import.meta.url);";
+const BANNER =
+  "import { createRequire as __mmCreateRequire } from 'node:module';\nconst require = __mmCreateRequire(import.meta.url);";
 
 const [service, outArg] = process.argv.slice(2);
 const spec = SERVICES[service];
@@ -98,7 +99,8 @@ for (const { from, to } of spec.files ?? []) {
 // the bundle's require.resolve() finds them. Only packages the code never imports belong here: their
 // own dependencies are not copied.
 // A chain whose first package the service does not depend on is skipped: its code cannot need it.
-const dependencies = JSON.parse(readFileSync(path.join(ROOT, 'services', service, 'package.json'), 'utf8')).dependencies ?? {};
+const dependencies =
+  JSON.parse(readFileSync(path.join(ROOT, 'services', service, 'package.json'), 'utf8')).dependencies ?? {};
 for (const chain of spec.packages ?? []) {
   if (!(chain[0] in dependencies)) continue;
   let dir = path.join(ROOT, 'services', service);
@@ -119,4 +121,7 @@ function packageDir(from, name) {
 }
 
 // Marks the tree as ESM for anything that looks (node resolves dist/*.mjs as ESM regardless).
-writeFileSync(path.join(out, 'package.json'), `${JSON.stringify({ name: `@mm/${service}-image`, private: true, type: 'module' }, null, 2)}\n`);
+writeFileSync(
+  path.join(out, 'package.json'),
+  `${JSON.stringify({ name: `@mm/${service}-image`, private: true, type: 'module' }, null, 2)}\n`,
+);

@@ -57,7 +57,8 @@ function covers(affected: NonNullable<OsvRecord['affected']>[number], version: s
         if ((open === '0' || compareVersions(version, open) >= 0) && compareVersions(version, e.fixed) < 0) return true;
         open = null;
       } else if (open !== null && e.last_affected !== undefined) {
-        if ((open === '0' || compareVersions(version, open) >= 0) && compareVersions(version, e.last_affected) <= 0) return true;
+        if ((open === '0' || compareVersions(version, open) >= 0) && compareVersions(version, e.last_affected) <= 0)
+          return true;
         open = null;
       }
     }
@@ -78,8 +79,11 @@ export function findVulnerable(packages: LockedPackage[], records: Iterable<OsvR
       for (const p of byName.get(affected.package.name) ?? []) {
         if (!covers(affected, p.version)) continue;
         findings.push({
-          package: p, id: record.id, aliases: record.aliases ?? [],
-          severity: (record.database_specific?.severity ?? 'UNKNOWN').toUpperCase(), summary: record.summary ?? '',
+          package: p,
+          id: record.id,
+          aliases: record.aliases ?? [],
+          severity: (record.database_specific?.severity ?? 'UNKNOWN').toUpperCase(),
+          summary: record.summary ?? '',
         });
       }
     }

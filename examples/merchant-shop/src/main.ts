@@ -25,17 +25,29 @@ log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`);
 const payIndex = process.argv.indexOf('--pay');
 if (payIndex > 0) {
   const msisdn = process.argv[payIndex + 1] ?? '+2250707000001';
-  const res = await fetch(`${publicUrl}/checkout`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ amount: 5000, msisdn }) });
-  const checkout = (await res.json()) as { order_id: string; transaction_id: string; payment_url: string; error?: string };
+  const res = await fetch(`${publicUrl}/checkout`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ amount: 5000, msisdn }),
+  });
+  const checkout = (await res.json()) as {
+    order_id: string;
+    transaction_id: string;
+    payment_url: string;
+    error?: string;
+  };
   if (!res.ok) {
     console.error(`checkout refused (${res.status}): ${JSON.stringify(checkout)}`);
     server.close();
     server.closeAllConnections();
     process.exit(1);
   }
-  log(`order ${checkout.order_id}: payment ${checkout.transaction_id} asked; the customer confirms on the phone (${checkout.payment_url})`);
+  log(
+    `order ${checkout.order_id}: payment ${checkout.transaction_id} asked; the customer confirms on the phone (${checkout.payment_url})`,
+  );
   const deadline = Date.now() + Number(process.env.SHOP_WAIT_MS ?? 60_000);
-  while (orders.get(checkout.order_id)?.status === 'AWAITING_PAYMENT' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  while (orders.get(checkout.order_id)?.status === 'AWAITING_PAYMENT' && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 200));
   const order = orders.get(checkout.order_id)!;
   const payment = await client.getPayment(checkout.transaction_id);
   console.log(JSON.stringify({ order_id: order.id, order_status: order.status, payment_status: payment.status }));

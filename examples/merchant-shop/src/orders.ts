@@ -11,7 +11,12 @@ export interface Order {
   refunded: number;
 }
 
-const BY_PAYMENT_STATUS: Record<string, OrderStatus> = { SUCCESS: 'PAID', FAILED: 'PAYMENT_FAILED', EXPIRED: 'PAYMENT_FAILED', REVERSED: 'REFUNDED' };
+const BY_PAYMENT_STATUS: Record<string, OrderStatus> = {
+  SUCCESS: 'PAID',
+  FAILED: 'PAYMENT_FAILED',
+  EXPIRED: 'PAYMENT_FAILED',
+  REVERSED: 'REFUNDED',
+};
 
 /**
  * The shop's orders (in memory: a real shop keeps them in its database). Webhooks may arrive more than

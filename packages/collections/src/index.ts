@@ -13,13 +13,29 @@ export { httpUrl } from './webhooks/http-url.js';
 export type { OperatorChoice, RouteOperator } from './orders/choose-operator.js';
 
 export type { CashinBody } from './cashins/cashin-body.js';
-export { initiateCashin, type CashinFaultPoints, type InitiateCashinDeps, type InitiateCashinResult, type OutageSignal } from './cashins/initiate-cashin.js';
+export {
+  initiateCashin,
+  type CashinFaultPoints,
+  type InitiateCashinDeps,
+  type InitiateCashinResult,
+  type OutageSignal,
+} from './cashins/initiate-cashin.js';
 export { storedAction } from './cashins/customer-action.js';
-export { submitCustomerCode, type CodeIntake, type CustomerCodeOutcome, type SubmitCustomerCodeDeps } from './cashins/submit-customer-code.js';
+export {
+  submitCustomerCode,
+  type CodeIntake,
+  type CustomerCodeOutcome,
+  type SubmitCustomerCodeDeps,
+} from './cashins/submit-customer-code.js';
 
 export type { CashoutBody } from './cashouts/cashout-body.js';
 export { requestCashout, type RequestCashoutDeps } from './cashouts/request-cashout.js';
-export { decideCashout, type CashoutVerdict, type DecideCashoutDeps, type DecideCashoutOutcome } from './cashouts/decide-cashout.js';
+export {
+  decideCashout,
+  type CashoutVerdict,
+  type DecideCashoutDeps,
+  type DecideCashoutOutcome,
+} from './cashouts/decide-cashout.js';
 
 export type { RefundBody } from './refunds/refund-body.js';
 export { requestRefund, type RequestRefundDeps } from './refunds/request-refund.js';
@@ -31,7 +47,12 @@ export { changeMerchantWebhookUrl, type ChangeWebhookUrlOutcome } from './mercha
 
 export { createMerchantApiKey } from './api-keys/create-api-key.js';
 export {
-  DEFAULT_ROTATION_GRACE_S, isRotationGrace, ROTATION_GRACE_S, rotateMerchantApiKey, type RotateOutcome, type RotationGraceS,
+  DEFAULT_ROTATION_GRACE_S,
+  isRotationGrace,
+  ROTATION_GRACE_S,
+  rotateMerchantApiKey,
+  type RotateOutcome,
+  type RotationGraceS,
 } from './api-keys/rotate-api-key.js';
 export { revokeMerchantApiKey } from './api-keys/revoke-api-key.js';
 
@@ -41,9 +62,15 @@ export { resendWebhooks, type ResendOutcome, type ResendWebhooksDeps } from './w
 export { runParkedJobsAgain, type RunAgainOutcome } from './operations/run-parked-jobs-again.js';
 
 export {
-  importStatement, type ImportedDay, type ImportOutcome, type StatementFile,
+  importStatement,
+  type ImportedDay,
+  type ImportOutcome,
+  type StatementFile,
 } from './reconciliation/import-statement.js';
 export {
-  requeryReconciliationDay, type ReconciliationRunDeps, type ReconciliationRunQueue, type RequeryOutcome,
+  requeryReconciliationDay,
+  type ReconciliationRunDeps,
+  type ReconciliationRunQueue,
+  type RequeryOutcome,
 } from './reconciliation/requery-reconciliation-day.js';
 export { resolveReconciliationCase, type ResolveCaseOutcome } from './reconciliation/resolve-reconciliation-case.js';

@@ -79,25 +79,41 @@ const PGBOUNCER_FLAG = /\?(?:[^#]*&)?pgbouncer=true(?:[&#]|$)/;
 export const common = {
   // One setting says whether money is real. Required in production, where a forgotten value must not
   // pick either side; a sandbox by default elsewhere (pnpm start, tests).
-  DEPLOYMENT_MODE: Joi.string().valid('sandbox', 'live')
+  DEPLOYMENT_MODE: Joi.string()
+    .valid('sandbox', 'live')
     .when('NODE_ENV', { is: 'production', then: Joi.required(), otherwise: Joi.optional().default('sandbox') })
-    .messages({ 'any.required': '{{#label}} is required with NODE_ENV=production: sandbox (the simulator and contract mocks, no real money) or live (real operators only)' }),
-  DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).default('postgresql://postgres@127.0.0.1:5432/mobilemoney'),
-  REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }).default('redis://127.0.0.1:6379'),
+    .messages({
+      'any.required':
+        '{{#label}} is required with NODE_ENV=production: sandbox (the simulator and contract mocks, no real money) or live (real operators only)',
+    }),
+  DATABASE_URL: Joi.string()
+    .uri({ scheme: ['postgres', 'postgresql'] })
+    .default('postgresql://postgres@127.0.0.1:5432/mobilemoney'),
+  REDIS_URL: Joi.string()
+    .uri({ scheme: ['redis', 'rediss'] })
+    .default('redis://127.0.0.1:6379'),
   // Redis behind Sentinel (docs/deployment.md): the sentinels' host:port, comma-separated; the primary is
   // whatever they name for REDIS_SENTINEL_MASTER, and REDIS_URL then gives only its password and db.
-  REDIS_SENTINELS: Joi.string().pattern(/^[^\s:,]+:\d+(,[^\s:,]+:\d+)*$/).optional(),
+  REDIS_SENTINELS: Joi.string()
+    .pattern(/^[^\s:,]+:\d+(,[^\s:,]+:\d+)*$/)
+    .optional(),
   REDIS_SENTINEL_MASTER: Joi.string().default('mymaster'),
   // A Redis Cluster (docs/deployment.md): some of its nodes' host:port, comma-separated (the client finds
   // the rest); REDIS_URL then gives only the password. Not with REDIS_SENTINELS.
-  REDIS_CLUSTER_NODES: Joi.string().pattern(/^[^\s:,]+:\d+(,[^\s:,]+:\d+)*$/).optional(),
+  REDIS_CLUSTER_NODES: Joi.string()
+    .pattern(/^[^\s:,]+:\d+(,[^\s:,]+:\d+)*$/)
+    .optional(),
   /** Every Redis key starts with it: lets several deployments (or test suites) share one Redis. */
   // On a Redis Cluster it is a hash tag, `{mm}` unless set: every key of ours then hashes to one slot,
   // which BullMQ's scripts (several keys of a queue at once) and the rate limiter's need.
   REDIS_PREFIX: Joi.string().when('REDIS_CLUSTER_NODES', {
     is: Joi.exist(),
-    then: Joi.string().pattern(/^\{[A-Za-z0-9_-]+\}$/, 'a hash tag such as {mm}').default('{mm}'),
-    otherwise: Joi.string().pattern(/^[A-Za-z0-9_-]+$|^\{[A-Za-z0-9_-]+\}$/).default('mm'),
+    then: Joi.string()
+      .pattern(/^\{[A-Za-z0-9_-]+\}$/, 'a hash tag such as {mm}')
+      .default('{mm}'),
+    otherwise: Joi.string()
+      .pattern(/^[A-Za-z0-9_-]+$|^\{[A-Za-z0-9_-]+\}$/)
+      .default('mm'),
   }),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   DB_POOL_SIZE: Joi.number().integer().min(1).max(100).default(10),
@@ -114,22 +130,29 @@ export const common = {
   // 'transaction': DATABASE_URL is a pooler in transaction mode (PgBouncer pool_mode=transaction; docs/deployment.md).
   // Prisma's documented `?pgbouncer=true` on DATABASE_URL says the same, so it makes `transaction` the
   // default: a direct pool there prepares statements by name on connections the pooler swaps under it.
-  DB_POOLING: Joi.string().valid('direct', 'transaction').when('DATABASE_URL', {
-    is: Joi.string().pattern(PGBOUNCER_FLAG),
-    then: Joi.valid(Joi.override, 'transaction').default('transaction').messages({
-      'any.only': 'DB_POOLING={{#value}} contradicts pgbouncer=true in DATABASE_URL, which says it is a pooler in transaction mode: '
-        + 'set DB_POOLING=transaction (or leave it unset), or remove pgbouncer=true if DATABASE_URL is PostgreSQL itself or a pooler in session mode',
+  DB_POOLING: Joi.string()
+    .valid('direct', 'transaction')
+    .when('DATABASE_URL', {
+      is: Joi.string().pattern(PGBOUNCER_FLAG),
+      then: Joi.valid(Joi.override, 'transaction')
+        .default('transaction')
+        .messages({
+          'any.only':
+            'DB_POOLING={{#value}} contradicts pgbouncer=true in DATABASE_URL, which says it is a pooler in transaction mode: ' +
+            'set DB_POOLING=transaction (or leave it unset), or remove pgbouncer=true if DATABASE_URL is PostgreSQL itself or a pooler in session mode',
+        }),
+      otherwise: Joi.any().default('direct'),
     }),
-    otherwise: Joi.any().default('direct'),
-  }),
   // PostgreSQL itself, for what needs a session of its own: LISTEN (reference changes) and migrations.
   // Required behind a transaction-mode pooler, where a LISTEN would hear nothing; DATABASE_URL otherwise.
-  DATABASE_DIRECT_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] })
+  DATABASE_DIRECT_URL: Joi.string()
+    .uri({ scheme: ['postgres', 'postgresql'] })
     .when('DB_POOLING', {
       is: 'transaction',
       then: Joi.required().messages({
-        'any.required': 'DATABASE_DIRECT_URL is required with transaction pooling (DB_POOLING=transaction, or pgbouncer=true in DATABASE_URL): '
-          + 'PostgreSQL itself, not the pooler, for the LISTEN connection and migrations (docs/deployment.md)',
+        'any.required':
+          'DATABASE_DIRECT_URL is required with transaction pooling (DB_POOLING=transaction, or pgbouncer=true in DATABASE_URL): ' +
+          'PostgreSQL itself, not the pooler, for the LISTEN connection and migrations (docs/deployment.md)',
       }),
       otherwise: Joi.optional(),
     }),
@@ -142,12 +165,21 @@ export function directDatabaseUrl(env: Pick<CommonEnv, 'DATABASE_URL' | 'DATABAS
 
 /** The database options of a service's environment (createDb's DbOptions). */
 export function databaseOptions(env: CommonEnv): {
-  databaseUrl: string; poolSize: number; connectTimeoutMs: number; statementTimeoutMs: number; lockTimeoutMs: number; transactionTimeoutMs: number;
+  databaseUrl: string;
+  poolSize: number;
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
+  transactionTimeoutMs: number;
   pooling: 'direct' | 'transaction';
 } {
   return {
-    databaseUrl: env.DATABASE_URL, poolSize: env.DB_POOL_SIZE, connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
-    statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS, lockTimeoutMs: env.DB_LOCK_TIMEOUT_MS, transactionTimeoutMs: env.DB_TRANSACTION_TIMEOUT_MS,
+    databaseUrl: env.DATABASE_URL,
+    poolSize: env.DB_POOL_SIZE,
+    connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
+    lockTimeoutMs: env.DB_LOCK_TIMEOUT_MS,
+    transactionTimeoutMs: env.DB_TRANSACTION_TIMEOUT_MS,
     pooling: env.DB_POOLING,
   };
 }
@@ -159,13 +191,19 @@ export const masterKey = {
 
 export const operator = {
   OPERATOR: Joi.string().valid('simulator').default('simulator'),
-  OPERATOR_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('http://127.0.0.1:3003'),
+  OPERATOR_BASE_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('http://127.0.0.1:3003'),
   // The simulator's published values: a production process refuses them (published-secrets.ts).
   OPERATOR_API_TOKEN: Joi.string().default(SIMULATOR_API_TOKEN),
   OPERATOR_CALLBACK_SECRET: Joi.string().default(SIMULATOR_CALLBACK_SECRET),
   OPERATOR_TIMEOUT_MS: Joi.number().integer().min(50).default(10_000),
   // No default in production: the development key is published (published-secrets.ts refuses it there).
-  MASTER_KEY: Joi.string().when('NODE_ENV', { is: 'production', then: Joi.optional(), otherwise: Joi.optional().default(DEV_MASTER_KEY) }),
+  MASTER_KEY: Joi.string().when('NODE_ENV', {
+    is: 'production',
+    then: Joi.optional(),
+    otherwise: Joi.optional().default(DEV_MASTER_KEY),
+  }),
   REFERENCE_CACHE_TTL_S: Joi.number().integer().min(0).default(60),
   OPERATOR_BREAKER_THRESHOLD: Joi.number().integer().min(0).default(10),
   // Decimals allowed so tests can probe within milliseconds.
@@ -178,7 +216,9 @@ export const operator = {
  * it is not read and the primary answers.
  */
 export const readReplica = {
-  DATABASE_REPLICA_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).optional(),
+  DATABASE_REPLICA_URL: Joi.string()
+    .uri({ scheme: ['postgres', 'postgresql'] })
+    .optional(),
   REPLICA_MAX_LAG_S: Joi.number().min(0).default(10),
 };
 
@@ -223,8 +263,16 @@ export const retention = {
 };
 
 /** The policy of a service's environment (pruneOperationalRows' RetentionPolicy). */
-export function retentionPolicy(env: RetentionEnv): { outboxDays: number; webhookAttemptsDays: number; batchSize: number } {
-  return { outboxDays: env.RETENTION_OUTBOX_DAYS, webhookAttemptsDays: env.RETENTION_WEBHOOK_ATTEMPTS_DAYS, batchSize: env.RETENTION_BATCH_SIZE };
+export function retentionPolicy(env: RetentionEnv): {
+  outboxDays: number;
+  webhookAttemptsDays: number;
+  batchSize: number;
+} {
+  return {
+    outboxDays: env.RETENTION_OUTBOX_DAYS,
+    webhookAttemptsDays: env.RETENTION_WEBHOOK_ATTEMPTS_DAYS,
+    batchSize: env.RETENTION_BATCH_SIZE,
+  };
 }
 
 /** A list of seconds, decimals allowed so tests can run a schedule in milliseconds. */

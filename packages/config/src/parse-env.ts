@@ -7,7 +7,12 @@ import { assertNoPublishedSecrets } from './published-secrets.js';
  * NODE_ENV=production it also refuses every published development secret the service would use.
  */
 export function parseEnv<T>(schema: Joi.ObjectSchema<T>, source: NodeJS.ProcessEnv): T {
-  const { value, error } = schema.validate(source, { abortEarly: false, allowUnknown: true, stripUnknown: true, convert: true });
+  const { value, error } = schema.validate(source, {
+    abortEarly: false,
+    allowUnknown: true,
+    stripUnknown: true,
+    convert: true,
+  });
   if (error) {
     const problems = error.details.map((d) => `${d.path.join('.')}: ${d.message}`).join('; ');
     throw new Error(`invalid environment: ${problems}`);

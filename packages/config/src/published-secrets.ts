@@ -48,6 +48,8 @@ export function assertNoPublishedSecrets(env: Readonly<Record<string, unknown>>,
   if (nodeEnv !== 'production') return;
   const found = publishedSecretsIn(env);
   if (found.length > 0) {
-    throw new Error(`invalid environment: ${found.join(', ')} hold${found.length === 1 ? 's' : ''} a published development value; set a secret of your own (NODE_ENV=production)`);
+    throw new Error(
+      `invalid environment: ${found.join(', ')} hold${found.length === 1 ? 's' : ''} a published development value; set a secret of your own (NODE_ENV=production)`,
+    );
   }
 }

@@ -39,25 +39,41 @@ const files = sourceFiles(SRC).filter((f) => f !== fileURLToPath(import.meta.url
 const areaOf = (file: string): string => path.relative(SRC, file).split(path.sep)[0] ?? '';
 const isTest = (file: string) => /\.test\.ts$/.test(file);
 
-interface Import { from: string; specifier: string; target: string }
+interface Import {
+  from: string;
+  specifier: string;
+  target: string;
+}
 const imports: Import[] = files.flatMap((from) =>
-  ts.preProcessFile(readFileSync(from, 'utf8'), true, true).importedFiles
-    .map((f) => f.fileName)
+  ts
+    .preProcessFile(readFileSync(from, 'utf8'), true, true)
+    .importedFiles.map((f) => f.fileName)
     .filter((specifier) => specifier.startsWith('.'))
-    .map((specifier) => ({ from, specifier, target: path.resolve(path.dirname(from), specifier).replace(/\.js$/, '.ts') })));
+    .map((specifier) => ({
+      from,
+      specifier,
+      target: path.resolve(path.dirname(from), specifier).replace(/\.js$/, '.ts'),
+    })),
+);
 const crossArea = imports.filter((i) => areaOf(i.target) !== 'generated' && areaOf(i.target) !== areaOf(i.from));
 const rel = (file: string) => path.relative(SRC, file);
 
 describe('@mm/db areas', () => {
   it('has every source file inside an area the table names', () => {
     expect(files.filter((f) => !(areaOf(f) in ALLOWED)).map(rel)).toEqual([]);
-    const folders = readdirSync(SRC).filter((name) => name !== 'generated' && statSync(path.join(SRC, name)).isDirectory());
+    const folders = readdirSync(SRC).filter(
+      (name) => name !== 'generated' && statSync(path.join(SRC, name)).isDirectory(),
+    );
     expect(folders.sort()).toEqual(Object.keys(ALLOWED).sort());
   });
 
   it('exports one entry point per area, its index.ts', () => {
-    const { exports } = JSON.parse(readFileSync(path.join(PACKAGE, 'package.json'), 'utf8')) as { exports: Record<string, string> };
-    expect(exports).toEqual(Object.fromEntries(Object.keys(ALLOWED).map((area) => [ENTRY(area), `./src/${area}/index.ts`])));
+    const { exports } = JSON.parse(readFileSync(path.join(PACKAGE, 'package.json'), 'utf8')) as {
+      exports: Record<string, string>;
+    };
+    expect(exports).toEqual(
+      Object.fromEntries(Object.keys(ALLOWED).map((area) => [ENTRY(area), `./src/${area}/index.ts`])),
+    );
   });
 
   it('reaches another area only through its entry point', () => {
@@ -66,12 +82,17 @@ describe('@mm/db areas', () => {
   });
 
   it('lets code import only the areas below it, and tests any entry point', () => {
-    const against = crossArea.filter((i) => !isTest(i.from) && !(ALLOWED[areaOf(i.from)] ?? []).includes(areaOf(i.target)));
-    expect(against.map((i) => `${rel(i.from)} (${areaOf(i.from)}) imports ${i.specifier} (${areaOf(i.target)})`)).toEqual([]);
+    const against = crossArea.filter(
+      (i) => !isTest(i.from) && !(ALLOWED[areaOf(i.from)] ?? []).includes(areaOf(i.target)),
+    );
+    expect(
+      against.map((i) => `${rel(i.from)} (${areaOf(i.from)}) imports ${i.specifier} (${areaOf(i.target)})`),
+    ).toEqual([]);
   });
 
   it('keeps an entry point to its own folder (and the generated client for the database)', () => {
-    const outside = imports.filter((i) => path.basename(i.from) === 'index.ts' && areaOf(i.target) !== areaOf(i.from))
+    const outside = imports
+      .filter((i) => path.basename(i.from) === 'index.ts' && areaOf(i.target) !== areaOf(i.from))
       .filter((i) => !(areaOf(i.from) === 'database' && areaOf(i.target) === 'generated'));
     expect(outside.map((i) => `${rel(i.from)} re-exports ${i.specifier}`)).toEqual([]);
   });

@@ -12,10 +12,20 @@ describe('API key format (what the system issues)', () => {
   });
 
   it.each([
-    '', 'pk_', 'pk_0123456789abcdef0123456789abcde', 'pk_0123456789abcdef0123456789abcdef0',
-    'PK_0123456789abcdef0123456789abcdef', 'pk_0123456789ABCDEF0123456789abcdef', 'pk_0123456789abcdef0123456789abcdeg',
-    'sk_0123456789abcdef0123456789abcdef', 'pk_test_0123456789abcdef0123456789abcdef', 'pk_demo_', 'pk_unknown0000000000000000000000',
-    ' pk_0123456789abcdef0123456789abcdef', 'pk_0123456789abcdef0123456789abcdef\n', 'pk_0123456789abcdef0123456789abcdef, pk_0123456789abcdef0123456789abcdef',
+    '',
+    'pk_',
+    'pk_0123456789abcdef0123456789abcde',
+    'pk_0123456789abcdef0123456789abcdef0',
+    'PK_0123456789abcdef0123456789abcdef',
+    'pk_0123456789ABCDEF0123456789abcdef',
+    'pk_0123456789abcdef0123456789abcdeg',
+    'sk_0123456789abcdef0123456789abcdef',
+    'pk_test_0123456789abcdef0123456789abcdef',
+    'pk_demo_',
+    'pk_unknown0000000000000000000000',
+    ' pk_0123456789abcdef0123456789abcdef',
+    'pk_0123456789abcdef0123456789abcdef\n',
+    'pk_0123456789abcdef0123456789abcdef, pk_0123456789abcdef0123456789abcdef',
     'pk_0123456789abcdef0123456789abcdeé',
   ])('refuses %j', (key) => {
     expect(isIssuedApiKeyFormat(key)).toBe(false);

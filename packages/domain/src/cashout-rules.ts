@@ -34,7 +34,11 @@ export function cashoutNeedsApproval(amount: number, threshold: number): boolean
   return amount >= threshold;
 }
 
-export function cashoutApprovalReason(amount: number, rule: CashoutApprovalRule, totals: CashoutWindowTotals): CashoutApprovalReason | null {
+export function cashoutApprovalReason(
+  amount: number,
+  rule: CashoutApprovalRule,
+  totals: CashoutWindowTotals,
+): CashoutApprovalReason | null {
   if (cashoutNeedsApproval(amount, rule.threshold)) return 'AMOUNT_AT_THRESHOLD';
   if (totals.merchant + amount > rule.merchantDailyTotal) return 'MERCHANT_DAILY_TOTAL';
   if (totals.beneficiary + amount > rule.beneficiaryDailyTotal) return 'BENEFICIARY_DAILY_TOTAL';

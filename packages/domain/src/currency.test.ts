@@ -16,7 +16,13 @@ describe('currency by country (decisions 1)', () => {
 
 describe('amount range', () => {
   const limits = { min: 100, max: 5_000_000 };
-  it.each([[100, true], [99, false], [5_000_000, true], [5_000_001, false], [2500, true]])('%d in [100, 5 000 000]: %s', (amount, ok) => {
+  it.each([
+    [100, true],
+    [99, false],
+    [5_000_000, true],
+    [5_000_001, false],
+    [2500, true],
+  ])('%d in [100, 5 000 000]: %s', (amount, ok) => {
     expect(isAmountInRange(amount, limits)).toBe(ok);
   });
 });

@@ -34,12 +34,16 @@ export function liveSetupOf(account: Pick<ModeCheckedAccount, 'api' | 'settings'
     }
     case 'orange-webpay': {
       const path = account.settings.countryPath;
-      return path === 'dev' ? null : `Orange WebPay's production path ${path === undefined ? "(the payment's country code)" : `"${String(path)}"`}`;
+      return path === 'dev'
+        ? null
+        : `Orange WebPay's production path ${path === undefined ? "(the payment's country code)" : `"${String(path)}"`}`;
     }
     case 'orange-mp':
       return 'Orange Money "mp" (Orange Cameroon has no sandbox: every account of it is live)';
     case 'wave':
-      return /^wave_[A-Za-z0-9]+_prod_/.test(account.credentials?.apiKey ?? '') ? 'a Wave production API key (wave_…_prod_…)' : null;
+      return /^wave_[A-Za-z0-9]+_prod_/.test(account.credentials?.apiKey ?? '')
+        ? 'a Wave production API key (wave_…_prod_…)'
+        : null;
     default:
       return null;
   }
@@ -54,7 +58,10 @@ export function liveSetupOf(account: Pick<ModeCheckedAccount, 'api' | 'settings'
 export function isInsideDeployment(baseUrl: string): boolean {
   let host: string;
   try {
-    host = new URL(baseUrl).hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+    host = new URL(baseUrl).hostname
+      .toLowerCase()
+      .replace(/^\[|\]$/g, '')
+      .replace(/\.$/, '');
   } catch {
     return false;
   }

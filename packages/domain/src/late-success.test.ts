@@ -7,7 +7,10 @@ const OK = { providerState: 'OK', providerTxnStatus: '200' } as const;
 describe('late success for a FAILED cash-in (decisions 13)', () => {
   it('returns the money of a confirmed payment of a FAILED cash-in, and of nothing else', () => {
     for (const status of TRANSACTION_STATUSES) {
-      expect({ status, returns: returnsLateSuccess({ type: 'CASHIN', status }, OK) }).toEqual({ status, returns: status === 'FAILED' });
+      expect({ status, returns: returnsLateSuccess({ type: 'CASHIN', status }, OK) }).toEqual({
+        status,
+        returns: status === 'FAILED',
+      });
       expect(returnsLateSuccess({ type: 'CASHOUT', status }, OK)).toBe(false);
     }
   });
@@ -38,7 +41,9 @@ describe('late success for a FAILED cash-in (decisions 13)', () => {
       expect(p.lines.every((l) => !l.account.startsWith('MERCHANT_'))).toBe(true);
     }
     expect(held.lines).toContainEqual({ account: 'CUSTOMER_SUSPENSE', amount: 5000 });
-    const suspense = [...held.lines, ...returned.lines].filter((l) => l.account === 'CUSTOMER_SUSPENSE').reduce((s, l) => s + l.amount, 0);
+    const suspense = [...held.lines, ...returned.lines]
+      .filter((l) => l.account === 'CUSTOMER_SUSPENSE')
+      .reduce((s, l) => s + l.amount, 0);
     expect(suspense).toBe(0);
   });
 });

@@ -1,7 +1,11 @@
 import type { TransactionStatus, TransactionType } from './transaction-status.js';
 
 export type AccountKind =
-  | 'MERCHANT_AVAILABLE' | 'MERCHANT_PENDING' | 'MERCHANT_REFUND_RESERVED' | 'MERCHANT_CASHOUT_RESERVED' | 'OPERATOR_RECEIVABLE'
+  | 'MERCHANT_AVAILABLE'
+  | 'MERCHANT_PENDING'
+  | 'MERCHANT_REFUND_RESERVED'
+  | 'MERCHANT_CASHOUT_RESERVED'
+  | 'OPERATOR_RECEIVABLE'
   /** Per country, no merchant: money the operator collected that belongs to a customer, until it is paid back. */
   | 'CUSTOMER_SUSPENSE'
   /**
@@ -28,17 +32,41 @@ export interface Posting {
  */
 export function cashinPosting(from: TransactionStatus | null, to: TransactionStatus, amount: number): Posting | null {
   if (from === null && to === 'CREATED') {
-    return { name: 'CASHIN_PENDING', lines: [{ account: 'MERCHANT_PENDING', amount }, { account: 'OPERATOR_RECEIVABLE', amount: -amount }] };
+    return {
+      name: 'CASHIN_PENDING',
+      lines: [
+        { account: 'MERCHANT_PENDING', amount },
+        { account: 'OPERATOR_RECEIVABLE', amount: -amount },
+      ],
+    };
   }
   const wasPending = from === 'CREATED' || from === 'INITIATED' || from === 'PENDING';
   if (wasPending && to === 'SUCCESS') {
-    return { name: 'CASHIN_CAPTURED', lines: [{ account: 'MERCHANT_PENDING', amount: -amount }, { account: 'MERCHANT_AVAILABLE', amount }] };
+    return {
+      name: 'CASHIN_CAPTURED',
+      lines: [
+        { account: 'MERCHANT_PENDING', amount: -amount },
+        { account: 'MERCHANT_AVAILABLE', amount },
+      ],
+    };
   }
   if (wasPending && (to === 'FAILED' || to === 'EXPIRED')) {
-    return { name: 'CASHIN_RELEASED', lines: [{ account: 'MERCHANT_PENDING', amount: -amount }, { account: 'OPERATOR_RECEIVABLE', amount }] };
+    return {
+      name: 'CASHIN_RELEASED',
+      lines: [
+        { account: 'MERCHANT_PENDING', amount: -amount },
+        { account: 'OPERATOR_RECEIVABLE', amount },
+      ],
+    };
   }
   if (from === 'EXPIRED' && to === 'SUCCESS') {
-    return { name: 'CASHIN_LATE_CAPTURED', lines: [{ account: 'OPERATOR_RECEIVABLE', amount: -amount }, { account: 'MERCHANT_AVAILABLE', amount }] };
+    return {
+      name: 'CASHIN_LATE_CAPTURED',
+      lines: [
+        { account: 'OPERATOR_RECEIVABLE', amount: -amount },
+        { account: 'MERCHANT_AVAILABLE', amount },
+      ],
+    };
   }
   return null;
 }
@@ -50,18 +78,41 @@ export function cashinPosting(from: TransactionStatus | null, to: TransactionSta
  */
 export function cashoutPosting(from: TransactionStatus | null, to: TransactionStatus, amount: number): Posting | null {
   if (from === null && (to === 'CREATED' || to === 'AWAITING_APPROVAL')) {
-    return { name: 'CASHOUT_RESERVED', lines: [{ account: 'MERCHANT_AVAILABLE', amount: -amount }, { account: 'MERCHANT_CASHOUT_RESERVED', amount }] };
+    return {
+      name: 'CASHOUT_RESERVED',
+      lines: [
+        { account: 'MERCHANT_AVAILABLE', amount: -amount },
+        { account: 'MERCHANT_CASHOUT_RESERVED', amount },
+      ],
+    };
   }
   if (from === 'INITIATED' && to === 'SUCCESS') {
-    return { name: 'CASHOUT_PAID', lines: [{ account: 'MERCHANT_CASHOUT_RESERVED', amount: -amount }, { account: 'OPERATOR_RECEIVABLE', amount }] };
+    return {
+      name: 'CASHOUT_PAID',
+      lines: [
+        { account: 'MERCHANT_CASHOUT_RESERVED', amount: -amount },
+        { account: 'OPERATOR_RECEIVABLE', amount },
+      ],
+    };
   }
   if (from !== null && to === 'FAILED') {
-    return { name: 'CASHOUT_RELEASED', lines: [{ account: 'MERCHANT_CASHOUT_RESERVED', amount: -amount }, { account: 'MERCHANT_AVAILABLE', amount }] };
+    return {
+      name: 'CASHOUT_RELEASED',
+      lines: [
+        { account: 'MERCHANT_CASHOUT_RESERVED', amount: -amount },
+        { account: 'MERCHANT_AVAILABLE', amount },
+      ],
+    };
   }
   return null;
 }
 
-export function transactionPosting(type: TransactionType, from: TransactionStatus | null, to: TransactionStatus, amount: number): Posting | null {
+export function transactionPosting(
+  type: TransactionType,
+  from: TransactionStatus | null,
+  to: TransactionStatus,
+  amount: number,
+): Posting | null {
   return type === 'CASHOUT' ? cashoutPosting(from, to, amount) : cashinPosting(from, to, amount);
 }
 
@@ -74,11 +125,29 @@ export type RefundStep = 'ACCEPTED' | 'SUCCEEDED' | 'FAILED';
 export function refundPosting(step: RefundStep, amount: number): Posting {
   switch (step) {
     case 'ACCEPTED':
-      return { name: 'REFUND_RESERVED', lines: [{ account: 'MERCHANT_AVAILABLE', amount: -amount }, { account: 'MERCHANT_REFUND_RESERVED', amount }] };
+      return {
+        name: 'REFUND_RESERVED',
+        lines: [
+          { account: 'MERCHANT_AVAILABLE', amount: -amount },
+          { account: 'MERCHANT_REFUND_RESERVED', amount },
+        ],
+      };
     case 'SUCCEEDED':
-      return { name: 'REFUND_PAID', lines: [{ account: 'MERCHANT_REFUND_RESERVED', amount: -amount }, { account: 'OPERATOR_RECEIVABLE', amount }] };
+      return {
+        name: 'REFUND_PAID',
+        lines: [
+          { account: 'MERCHANT_REFUND_RESERVED', amount: -amount },
+          { account: 'OPERATOR_RECEIVABLE', amount },
+        ],
+      };
     case 'FAILED':
-      return { name: 'REFUND_RELEASED', lines: [{ account: 'MERCHANT_REFUND_RESERVED', amount: -amount }, { account: 'MERCHANT_AVAILABLE', amount }] };
+      return {
+        name: 'REFUND_RELEASED',
+        lines: [
+          { account: 'MERCHANT_REFUND_RESERVED', amount: -amount },
+          { account: 'MERCHANT_AVAILABLE', amount },
+        ],
+      };
   }
 }
 
@@ -93,9 +162,21 @@ export type LateSuccessStep = 'HELD' | 'RETURNED';
 export function lateSuccessPosting(step: LateSuccessStep, amount: number): Posting {
   switch (step) {
     case 'HELD':
-      return { name: 'LATE_SUCCESS_HELD', lines: [{ account: 'OPERATOR_RECEIVABLE', amount: -amount }, { account: 'CUSTOMER_SUSPENSE', amount }] };
+      return {
+        name: 'LATE_SUCCESS_HELD',
+        lines: [
+          { account: 'OPERATOR_RECEIVABLE', amount: -amount },
+          { account: 'CUSTOMER_SUSPENSE', amount },
+        ],
+      };
     case 'RETURNED':
-      return { name: 'LATE_SUCCESS_RETURNED', lines: [{ account: 'CUSTOMER_SUSPENSE', amount: -amount }, { account: 'OPERATOR_RECEIVABLE', amount }] };
+      return {
+        name: 'LATE_SUCCESS_RETURNED',
+        lines: [
+          { account: 'CUSTOMER_SUSPENSE', amount: -amount },
+          { account: 'OPERATOR_RECEIVABLE', amount },
+        ],
+      };
   }
 }
 
@@ -112,8 +193,20 @@ export type ReconciliationStep = 'ACCEPTED' | 'WRITTEN_OFF';
 export function reconciliationPosting(step: ReconciliationStep, difference: number): Posting {
   switch (step) {
     case 'ACCEPTED':
-      return { name: 'RECONCILIATION_ACCEPTED', lines: [{ account: 'OPERATOR_RECEIVABLE', amount: -difference }, { account: 'RECONCILIATION_SUSPENSE', amount: difference }] };
+      return {
+        name: 'RECONCILIATION_ACCEPTED',
+        lines: [
+          { account: 'OPERATOR_RECEIVABLE', amount: -difference },
+          { account: 'RECONCILIATION_SUSPENSE', amount: difference },
+        ],
+      };
     case 'WRITTEN_OFF':
-      return { name: 'RECONCILIATION_WRITTEN_OFF', lines: [{ account: 'RECONCILIATION_SUSPENSE', amount: -difference }, { account: 'RECONCILIATION_WRITE_OFF', amount: difference }] };
+      return {
+        name: 'RECONCILIATION_WRITTEN_OFF',
+        lines: [
+          { account: 'RECONCILIATION_SUSPENSE', amount: -difference },
+          { account: 'RECONCILIATION_WRITE_OFF', amount: difference },
+        ],
+      };
   }
 }

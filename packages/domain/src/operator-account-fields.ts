@@ -22,7 +22,10 @@ export function parseOperatorPrefixes(raw: string): ParsedField<string[]> {
   const items = raw.split(/[\s,;]+/).filter((p) => p !== '');
   const bad = items.filter((p) => !isOperatorPrefix(p));
   if (bad.length > 0) {
-    return { ok: false, error: `Not a prefix: ${bad.join(', ')}. A prefix is "+" then 3 to 15 digits of the international number, such as +22505; separate them with commas or spaces.` };
+    return {
+      ok: false,
+      error: `Not a prefix: ${bad.join(', ')}. A prefix is "+" then 3 to 15 digits of the international number, such as +22505; separate them with commas or spaces.`,
+    };
   }
   const unique = [...new Set(items)];
   if (unique.length > MAX_PREFIXES) return { ok: false, error: `${MAX_PREFIXES} prefixes at most.` };
@@ -37,13 +40,17 @@ export function parseOperatorBaseUrl(raw: string): ParsedField<string | null> {
   try {
     url = new URL(text);
   } catch {
-    return { ok: false, error: 'The base URL must be a full http:// or https:// address, such as https://sandbox.momodeveloper.mtn.com.' };
+    return {
+      ok: false,
+      error: 'The base URL must be a full http:// or https:// address, such as https://sandbox.momodeveloper.mtn.com.',
+    };
   }
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !/^https?:\/\//i.test(text) || text.length > 2048) {
     return { ok: false, error: 'The base URL must be a full http:// or https:// address (2048 characters at most).' };
   }
   // Shown on the page to every role and kept in the audit log: credentials go in the credentials form.
-  if (url.username || url.password) return { ok: false, error: 'The base URL must not contain a user name or password: set those as credentials.' };
+  if (url.username || url.password)
+    return { ok: false, error: 'The base URL must not contain a user name or password: set those as credentials.' };
   return { ok: true, value: text };
 }
 
@@ -51,12 +58,16 @@ export function parseOperatorBaseUrl(raw: string): ParsedField<string | null> {
 export function parseOperatorSettings(raw: string): ParsedField<Record<string, unknown>> {
   const text = raw.trim();
   if (text === '') return { ok: true, value: {} };
-  if (text.length > MAX_SETTINGS_CHARS) return { ok: false, error: `The settings are ${MAX_SETTINGS_CHARS} characters at most.` };
+  if (text.length > MAX_SETTINGS_CHARS)
+    return { ok: false, error: `The settings are ${MAX_SETTINGS_CHARS} characters at most.` };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { ok: false, error: `The settings are not valid JSON (${(err as Error).message}). Write a JSON object, such as {"targetEnvironment": "sandbox"}.` };
+    return {
+      ok: false,
+      error: `The settings are not valid JSON (${(err as Error).message}). Write a JSON object, such as {"targetEnvironment": "sandbox"}.`,
+    };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, error: 'The settings must be a JSON object, such as {"targetEnvironment": "sandbox"}.' };
@@ -74,8 +85,10 @@ const NAME_RULE = 'a name is a letter then letters, digits, "_", "." or "-" (64 
  */
 export function parseOperatorCredentials(raw: string): ParsedField<Record<string, string>> {
   const text = raw.trim();
-  if (text === '') return { ok: false, error: 'No credentials given: write them as JSON or as one name=value per line.' };
-  if (text.length > MAX_CREDENTIAL_CHARS) return { ok: false, error: `The credentials are ${MAX_CREDENTIAL_CHARS} characters at most.` };
+  if (text === '')
+    return { ok: false, error: 'No credentials given: write them as JSON or as one name=value per line.' };
+  if (text.length > MAX_CREDENTIAL_CHARS)
+    return { ok: false, error: `The credentials are ${MAX_CREDENTIAL_CHARS} characters at most.` };
   const entries: [string, string][] = [];
   if (text.startsWith('{')) {
     let value: unknown;
@@ -83,12 +96,17 @@ export function parseOperatorCredentials(raw: string): ParsedField<Record<string
       value = JSON.parse(text);
     } catch {
       // JSON.parse's message quotes the text around the mistake: a credential, maybe.
-      return { ok: false, error: 'The credentials are not valid JSON: write a JSON object of strings, or one name=value per line.' };
+      return {
+        ok: false,
+        error: 'The credentials are not valid JSON: write a JSON object of strings, or one name=value per line.',
+      };
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: 'The credentials must be a JSON object of strings.' };
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      return { ok: false, error: 'The credentials must be a JSON object of strings.' };
     for (const [name, v] of Object.entries(value)) {
       if (!CREDENTIAL_NAME.test(name)) return { ok: false, error: `A credential name is not valid: ${NAME_RULE}.` };
-      if (typeof v !== 'string' || v.trim() === '') return { ok: false, error: `The credential "${name}" must be a non-empty string.` };
+      if (typeof v !== 'string' || v.trim() === '')
+        return { ok: false, error: `The credential "${name}" must be a non-empty string.` };
       entries.push([name, v.trim()]);
     }
   } else {
@@ -106,7 +124,8 @@ export function parseOperatorCredentials(raw: string): ParsedField<Record<string
       entries.push([name, v]);
     }
   }
-  if (entries.length === 0) return { ok: false, error: 'No credentials given: write them as JSON or as one name=value per line.' };
+  if (entries.length === 0)
+    return { ok: false, error: 'No credentials given: write them as JSON or as one name=value per line.' };
   if (entries.length > MAX_CREDENTIALS) return { ok: false, error: `${MAX_CREDENTIALS} credentials at most.` };
   return { ok: true, value: Object.fromEntries(entries) };
 }

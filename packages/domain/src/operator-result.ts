@@ -54,12 +54,17 @@ export function outcomeOfOperatorResult(r: OperatorResult): ResultOutcome | null
       return { to: 'FAILED', failureCode: 'UNKNOWN', failureReason: null };
     case 'canceled':
       if (r.failureCode) return { to: 'FAILED', failureCode: r.failureCode, failureReason: r.failureReason };
-      if (r.providerTxnStatus === null) return { to: 'FAILED', failureCode: 'CUSTOMER_DID_NOT_VALIDATE', failureReason: null };
+      if (r.providerTxnStatus === null)
+        return { to: 'FAILED', failureCode: 'CUSTOMER_DID_NOT_VALIDATE', failureReason: null };
       if (r.providerTxnStatus === '54321') {
         return { to: 'FAILED', failureCode: failureCodeForCause(r.failureReason), failureReason: r.failureReason };
       }
       return { to: 'FAILED', failureCode: failureCodeForCause(r.providerTxnStatus), failureReason: null };
     case 'KO':
-      return { to: 'FAILED', failureCode: r.failureCode ?? 'OPERATOR_REJECTED', failureReason: r.failureCode ? r.failureReason : null };
+      return {
+        to: 'FAILED',
+        failureCode: r.failureCode ?? 'OPERATOR_REJECTED',
+        failureReason: r.failureCode ? r.failureReason : null,
+      };
   }
 }

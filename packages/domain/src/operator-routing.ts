@@ -63,19 +63,37 @@ function verdict(account: RoutableAccount): OperatorRoute {
  * routing, even named, even enabled. Sandbox: a number no account serves goes to the subsidiary's
  * simulator, so that every number of a sandbox reaches the simulator or a contract mock.
  */
-export function routeOperator(accounts: readonly RoutableAccount[], e164: string, requested?: string | null, mode: DeploymentMode = 'sandbox'): OperatorRoute {
-  if (mode === 'live') return route(accounts.filter((a) => !a.simulated), e164, requested, false);
+export function routeOperator(
+  accounts: readonly RoutableAccount[],
+  e164: string,
+  requested?: string | null,
+  mode: DeploymentMode = 'sandbox',
+): OperatorRoute {
+  if (mode === 'live')
+    return route(
+      accounts.filter((a) => !a.simulated),
+      e164,
+      requested,
+      false,
+    );
   const routed = route(accounts, e164, requested, true);
   if (routed.kind !== 'unsupported' || requested) return routed;
   const simulator = accounts.find((a) => a.simulated && a.enabled && !a.down);
   return simulator ? { kind: 'routed', operator: simulator.operator } : routed;
 }
 
-function route(accounts: readonly RoutableAccount[], e164: string, requested: string | null | undefined, settingsSimulator: boolean): OperatorRoute {
+function route(
+  accounts: readonly RoutableAccount[],
+  e164: string,
+  requested: string | null | undefined,
+  settingsSimulator: boolean,
+): OperatorRoute {
   // A subsidiary without any operator account (activated before accounts existed, or not yet set up)
   // keeps what it had in a sandbox: every payment goes to the operator of the services' settings, the simulator.
   if (accounts.length === 0) {
-    return settingsSimulator && (!requested || requested === 'SIMULATOR') ? { kind: 'routed', operator: 'SIMULATOR' } : { kind: 'unsupported' };
+    return settingsSimulator && (!requested || requested === 'SIMULATOR')
+      ? { kind: 'routed', operator: 'SIMULATOR' }
+      : { kind: 'unsupported' };
   }
   if (requested) {
     const named = accounts.find((a) => a.operator === requested);
@@ -86,7 +104,10 @@ function route(accounts: readonly RoutableAccount[], e164: string, requested: st
     let length = 0;
     for (const a of pool) {
       const l = longestPrefix(a, e164);
-      if (l > length) { found = a; length = l; }
+      if (l > length) {
+        found = a;
+        length = l;
+      }
     }
     return found;
   };

@@ -51,7 +51,14 @@ export interface OurRecord {
  * has no record of, or records as failed too). PENDING: one side has not decided yet, compared again on the
  * next run; it opens no case.
  */
-export const MATCH_CATEGORIES = ['MATCHED', 'STATUS_DIFFERS', 'AMOUNT_DIFFERS', 'MISSING_AT_OPERATOR', 'UNKNOWN_TO_US', 'PENDING'] as const;
+export const MATCH_CATEGORIES = [
+  'MATCHED',
+  'STATUS_DIFFERS',
+  'AMOUNT_DIFFERS',
+  'MISSING_AT_OPERATOR',
+  'UNKNOWN_TO_US',
+  'PENDING',
+] as const;
 export type MatchCategory = (typeof MATCH_CATEGORIES)[number];
 export type DifferenceCategory = Exclude<MatchCategory, 'MATCHED' | 'PENDING'>;
 
@@ -65,7 +72,10 @@ export function isDifference(category: MatchCategory): category is DifferenceCat
  * a FAILED cash-in whose late success is being returned to the customer was collected (decisions 13: the
  * operator's success is explained, the return is a refund movement of its own).
  */
-export function ourOutcome(status: TransactionStatus | 'SUCCESS' | 'FAILED' | 'PENDING', lateSuccessHeld = false): RecordOutcome {
+export function ourOutcome(
+  status: TransactionStatus | 'SUCCESS' | 'FAILED' | 'PENDING',
+  lateSuccessHeld = false,
+): RecordOutcome {
   switch (status) {
     case 'SUCCESS':
     case 'REVERSED':
@@ -84,11 +94,14 @@ export function categorize(ours: OurRecord | null, theirs: OperatorRecord | null
   if (ours && theirs) {
     if (ours.outcome === 'PENDING' || theirs.outcome === 'PENDING') return 'PENDING';
     if (ours.outcome !== theirs.outcome) return 'STATUS_DIFFERS';
-    if (ours.outcome === 'SUCCESS' && (ours.amount !== theirs.amount || ours.currency !== theirs.currency)) return 'AMOUNT_DIFFERS';
+    if (ours.outcome === 'SUCCESS' && (ours.amount !== theirs.amount || ours.currency !== theirs.currency))
+      return 'AMOUNT_DIFFERS';
     return 'MATCHED';
   }
-  if (ours) return ours.outcome === 'SUCCESS' ? 'MISSING_AT_OPERATOR' : ours.outcome === 'PENDING' ? 'PENDING' : 'MATCHED';
-  if (theirs) return theirs.outcome === 'SUCCESS' ? 'UNKNOWN_TO_US' : theirs.outcome === 'PENDING' ? 'PENDING' : 'MATCHED';
+  if (ours)
+    return ours.outcome === 'SUCCESS' ? 'MISSING_AT_OPERATOR' : ours.outcome === 'PENDING' ? 'PENDING' : 'MATCHED';
+  if (theirs)
+    return theirs.outcome === 'SUCCESS' ? 'UNKNOWN_TO_US' : theirs.outcome === 'PENDING' ? 'PENDING' : 'MATCHED';
   throw new Error('categorize needs at least one side');
 }
 
@@ -99,9 +112,27 @@ export function categorize(ours: OurRecord | null, theirs: OperatorRecord | null
  * merchant would be credited an amount the customer did not pay, or its return refund the wrong one): it is a
  * case for a person, like an AMOUNT_DIFFERS of the day.
  */
-export function confirmationDiffers(ours: { reference: string; amount: number; currency: string }, reported: { amount: number; currency: string }): boolean {
-  const collected: OurRecord = { kind: 'CASHIN', reference: ours.reference, operatorTxId: null, amount: ours.amount, currency: ours.currency, outcome: 'SUCCESS', status: 'SUCCESS' };
-  const theirs: OperatorRecord = { kind: 'CASHIN', reference: ours.reference, operatorTxId: null, amount: reported.amount, currency: reported.currency, outcome: 'SUCCESS' };
+export function confirmationDiffers(
+  ours: { reference: string; amount: number; currency: string },
+  reported: { amount: number; currency: string },
+): boolean {
+  const collected: OurRecord = {
+    kind: 'CASHIN',
+    reference: ours.reference,
+    operatorTxId: null,
+    amount: ours.amount,
+    currency: ours.currency,
+    outcome: 'SUCCESS',
+    status: 'SUCCESS',
+  };
+  const theirs: OperatorRecord = {
+    kind: 'CASHIN',
+    reference: ours.reference,
+    operatorTxId: null,
+    amount: reported.amount,
+    currency: reported.currency,
+    outcome: 'SUCCESS',
+  };
   return categorize(collected, theirs) === 'AMOUNT_DIFFERS';
 }
 
@@ -143,7 +174,7 @@ function operatorMovements(theirs: readonly OperatorRecord[]): OperatorMovement[
   const byReference = new Map<string, string[]>();
   for (const t of theirs) {
     const refSlot = t.reference ? slot(t.kind, t.reference) : null;
-    const named = refSlot ? byReference.get(refSlot) ?? [] : [];
+    const named = refSlot ? (byReference.get(refSlot) ?? []) : [];
     let key: string;
     if (t.operatorTxId) {
       key = slot(t.kind, `id:${t.operatorTxId}`);
@@ -184,14 +215,18 @@ export function matchRecords(ours: readonly OurRecord[], theirs: readonly Operat
   const alone: OperatorMovement[] = [];
   for (const m of operatorMovements(theirs)) {
     const t = m.record;
-    const reference = t.reference && ourBySlot.has(slot(t.kind, t.reference))
-      ? t.reference
-      : m.id ? byOperatorId.get(slot(t.kind, m.id)) ?? null : null;
+    const reference =
+      t.reference && ourBySlot.has(slot(t.kind, t.reference))
+        ? t.reference
+        : m.id
+          ? (byOperatorId.get(slot(t.kind, m.id)) ?? null)
+          : null;
     if (reference === null) alone.push(m);
     else claims.set(slot(t.kind, reference), [...(claims.get(slot(t.kind, reference)) ?? []), m]);
   }
   // By id, movements without one last: the order that decides which of several movements our record pairs with.
-  const byId = (a: OperatorMovement, b: OperatorMovement) => (a.id === b.id ? 0 : a.id === null ? 1 : b.id === null ? -1 : a.id < b.id ? -1 : 1);
+  const byId = (a: OperatorMovement, b: OperatorMovement) =>
+    a.id === b.id ? 0 : a.id === null ? 1 : b.id === null ? -1 : a.id < b.id ? -1 : 1;
   const pairs: Omit<MatchedPair, 'category'>[] = [];
   for (const o of ours) {
     const candidates = [...(claims.get(slot(o.kind, o.reference)) ?? [])].sort(byId);
@@ -210,13 +245,22 @@ export function matchRecords(ours: readonly OurRecord[], theirs: readonly Operat
   for (const m of [...alone].sort(byId)) {
     const t = m.record;
     const plain = t.reference ?? `op:${m.id}`;
-    const key = m.id && (sharing.get(slot(t.kind, plain))! > 1 || taken.has(slot(t.kind, plain))) ? `op:${m.id}` : plain;
+    const key =
+      m.id && (sharing.get(slot(t.kind, plain))! > 1 || taken.has(slot(t.kind, plain))) ? `op:${m.id}` : plain;
     taken.add(slot(t.kind, key));
     pairs.push({ kind: t.kind, key, ours: null, theirs: t });
   }
   return pairs
     .map((p) => ({ ...p, category: categorize(p.ours, p.theirs) }))
-    .sort((a, b) => (a.kind === b.kind ? (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : RECORD_KINDS.indexOf(a.kind) - RECORD_KINDS.indexOf(b.kind)));
+    .sort((a, b) =>
+      a.kind === b.kind
+        ? a.key < b.key
+          ? -1
+          : a.key > b.key
+            ? 1
+            : 0
+        : RECORD_KINDS.indexOf(a.kind) - RECORD_KINDS.indexOf(b.kind),
+    );
 }
 
 /**
@@ -247,8 +291,11 @@ export function holdingDifference(pair: Pick<MatchedPair, 'kind' | 'ours' | 'the
  */
 export type AutomaticResolution = 'LATE_CAPTURE' | 'LATE_SUCCESS_RETURN';
 
-export function automaticResolution(pair: Pick<MatchedPair, 'kind' | 'ours' | 'theirs' | 'category'>): AutomaticResolution | null {
-  if (pair.category !== 'STATUS_DIFFERS' || pair.kind !== 'CASHIN' || !pair.ours || pair.theirs?.outcome !== 'SUCCESS') return null;
+export function automaticResolution(
+  pair: Pick<MatchedPair, 'kind' | 'ours' | 'theirs' | 'category'>,
+): AutomaticResolution | null {
+  if (pair.category !== 'STATUS_DIFFERS' || pair.kind !== 'CASHIN' || !pair.ours || pair.theirs?.outcome !== 'SUCCESS')
+    return null;
   if (pair.ours.amount !== pair.theirs.amount || pair.ours.currency !== pair.theirs.currency) return null;
   if (pair.ours.status === 'EXPIRED') return 'LATE_CAPTURE';
   if (pair.ours.status === 'FAILED') return 'LATE_SUCCESS_RETURN';
@@ -263,13 +310,17 @@ export interface CategoryTotals {
 
 /** Counts and amounts per category, every category present (zeros included), for the day's report. */
 export function totalsByCategory(pairs: readonly MatchedPair[]): Record<MatchCategory, CategoryTotals> {
-  const totals = Object.fromEntries(MATCH_CATEGORIES.map((c) => [c, { count: 0, amount: 0 }])) as Record<MatchCategory, CategoryTotals>;
+  const totals = Object.fromEntries(MATCH_CATEGORIES.map((c) => [c, { count: 0, amount: 0 }])) as Record<
+    MatchCategory,
+    CategoryTotals
+  >;
   for (const p of pairs) {
     const t = totals[p.category];
     t.count += 1;
-    t.amount += p.category === 'MATCHED'
-      ? Math.abs(p.theirs ? operatorHolding(p.kind, p.theirs.outcome, p.theirs.amount) : 0)
-      : Math.abs(holdingDifference(p));
+    t.amount +=
+      p.category === 'MATCHED'
+        ? Math.abs(p.theirs ? operatorHolding(p.kind, p.theirs.outcome, p.theirs.amount) : 0)
+        : Math.abs(holdingDifference(p));
   }
   return totals;
 }

@@ -1,5 +1,12 @@
 import { createHmac } from 'node:crypto';
-import { requestSignatureMatches, requestSigningText, signatureMatches, signPayload, signRequest, timestampWithinTolerance } from './request-signature.js';
+import {
+  requestSignatureMatches,
+  requestSigningText,
+  signatureMatches,
+  signPayload,
+  signRequest,
+  timestampWithinTolerance,
+} from './request-signature.js';
 
 const secret = 'sk_test_0123456789abcdef';
 const timestamp = '1767225600';
@@ -7,7 +14,9 @@ const body = '{"merchant_order_id":"order-1","amount":5000,"customer_msisdn":"+2
 
 describe('request signature (decisions 2)', () => {
   it('is the lowercase hex HMAC-SHA256 of timestamp + raw body bytes', () => {
-    const expected = createHmac('sha256', secret).update(Buffer.concat([Buffer.from(timestamp), Buffer.from(body, 'utf8')])).digest('hex');
+    const expected = createHmac('sha256', secret)
+      .update(Buffer.concat([Buffer.from(timestamp), Buffer.from(body, 'utf8')]))
+      .digest('hex');
     expect(signPayload(secret, timestamp, body)).toBe(expected);
     expect(signPayload(secret, timestamp, Buffer.from(body, 'utf8'))).toBe(expected);
     expect(expected).toMatch(/^[0-9a-f]{64}$/);
@@ -15,7 +24,9 @@ describe('request signature (decisions 2)', () => {
 
   it('matches a fixed vector (HMAC-SHA256 of "key", "The quick brown fox jumps over the lazy dog")', () => {
     // The well-known RFC-style vector, split between timestamp and body.
-    expect(signPayload('key', 'The quick brown fox ', 'jumps over the lazy dog')).toBe('f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8');
+    expect(signPayload('key', 'The quick brown fox ', 'jumps over the lazy dog')).toBe(
+      'f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8',
+    );
   });
 
   it('verifies the right signature only', () => {
@@ -41,8 +52,18 @@ describe('X-Service-Request-Signature: timestamp, method and request target boun
   // Computed with openssl, as docs/api.md shows: printf '<ts>\n<METHOD>\n<target>\n<body>' | openssl dgst -sha256 -hmac <secret> -hex
   it.each([
     ['GET', '/api/v1/balances', '', 'ad543e8489608f8d665e9ae3bf017105d09fc73e42fd71e559003a7db3e6a48a'],
-    ['POST', '/api/v1/payments/cashin', '{"amount":5000}', '3b6ce94e163ef9244b808f3845450328c2924b17dba2731d0ed5cd49f26a9cc7'],
-    ['GET', '/api/v1/transactions/export?date_from=2026-01-01&date_to=2026-01-31&format=csv', '', 'a008fcbb7827f510ea58b1c20ce8b5f651274b44269ea8ab70b0743fa86b8ee7'],
+    [
+      'POST',
+      '/api/v1/payments/cashin',
+      '{"amount":5000}',
+      '3b6ce94e163ef9244b808f3845450328c2924b17dba2731d0ed5cd49f26a9cc7',
+    ],
+    [
+      'GET',
+      '/api/v1/transactions/export?date_from=2026-01-01&date_to=2026-01-31&format=csv',
+      '',
+      'a008fcbb7827f510ea58b1c20ce8b5f651274b44269ea8ab70b0743fa86b8ee7',
+    ],
   ])('%s %s matches the fixed vector', (method, target, text, expected) => {
     expect(requestSigningText(timestamp, method, target)).toBe(`${timestamp}\n${method}\n${target}\n`);
     expect(signRequest(secret, timestamp, method, target, text)).toBe(expected);
@@ -56,7 +77,9 @@ describe('X-Service-Request-Signature: timestamp, method and request target boun
     expect(requestSignatureMatches(secret, timestamp, 'POST', '/api/v1/payments/cashin', body, sig)).toBe(false);
     expect(requestSignatureMatches(secret, timestamp, 'PUT', '/api/v1/refunds', body, sig)).toBe(false);
     expect(requestSignatureMatches(secret, timestamp, 'POST', '/api/v1/refunds?x=1', body, sig)).toBe(false);
-    expect(requestSignatureMatches(secret, String(Number(timestamp) + 1), 'POST', '/api/v1/refunds', body, sig)).toBe(false);
+    expect(requestSignatureMatches(secret, String(Number(timestamp) + 1), 'POST', '/api/v1/refunds', body, sig)).toBe(
+      false,
+    );
     expect(requestSignatureMatches(secret, timestamp, 'POST', '/api/v1/refunds', `${body} `, sig)).toBe(false);
     expect(requestSignatureMatches('another-secret', timestamp, 'POST', '/api/v1/refunds', body, sig)).toBe(false);
     expect(requestSignatureMatches(secret, timestamp, 'POST', '/api/v1/refunds', body, sig.toUpperCase())).toBe(false);
@@ -75,7 +98,11 @@ describe('timestamp tolerance (decisions 2: |now - timestamp| <= 300 s)', () => 
   const at = (seconds: number, extraMs = 0) => (ts + seconds) * 1000 + extraMs;
 
   it.each([
-    [0, true], [300, true], [-300, true], [301, false], [-301, false],
+    [0, true],
+    [300, true],
+    [-300, true],
+    [301, false],
+    [-301, false],
   ])('now = timestamp %+d s -> %s', (offset, ok) => {
     expect(timestampWithinTolerance(String(ts), at(offset), 300)).toBe(ok);
   });
@@ -85,7 +112,10 @@ describe('timestamp tolerance (decisions 2: |now - timestamp| <= 300 s)', () => 
     expect(timestampWithinTolerance(String(ts), at(301, 0), 300)).toBe(false);
   });
 
-  it.each(['', 'abc', '1767225600.5', '-1767225600', ' 1767225600', '1e9', '1767225600000000'])('rejects the malformed timestamp %j', (bad) => {
-    expect(timestampWithinTolerance(bad, at(0), 300)).toBe(false);
-  });
+  it.each(['', 'abc', '1767225600.5', '-1767225600', ' 1767225600', '1e9', '1767225600000000'])(
+    'rejects the malformed timestamp %j',
+    (bad) => {
+      expect(timestampWithinTolerance(bad, at(0), 300)).toBe(false);
+    },
+  );
 });

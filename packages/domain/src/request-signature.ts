@@ -5,6 +5,11 @@
  * merchant SDK's own code: the service and every merchant using the SDK sign and verify with one implementation.
  */
 export {
-  sign as signPayload, signatureMatches, timestampWithinTolerance,
-  REQUEST_SIGNATURE_HEADER, requestSigningText, signRequest, requestSignatureMatches,
+  sign as signPayload,
+  signatureMatches,
+  timestampWithinTolerance,
+  REQUEST_SIGNATURE_HEADER,
+  requestSigningText,
+  signRequest,
+  requestSignatureMatches,
 } from '@mm/sdk/signature';

@@ -2,7 +2,14 @@ import { can, isStaffRole, permissionsOf, STAFF_PERMISSIONS, STAFF_ROLES } from 
 
 describe('staff permissions', () => {
   it('viewer reads everything but the audit log, and changes nothing', () => {
-    expect(permissionsOf('viewer')).toEqual(['transactions:read', 'webhooks:read', 'cashouts:read', 'merchants:read', 'jobs:read', 'reconciliation:read']);
+    expect(permissionsOf('viewer')).toEqual([
+      'transactions:read',
+      'webhooks:read',
+      'cashouts:read',
+      'merchants:read',
+      'jobs:read',
+      'reconciliation:read',
+    ]);
     expect(can('viewer', 'audit:read')).toBe(false);
     expect(can('viewer', 'cashouts:decide')).toBe(false);
     expect(can('viewer', 'reconciliation:resolve')).toBe(false);
@@ -10,8 +17,19 @@ describe('staff permissions', () => {
   });
 
   it('approver is a viewer who also decides cash-outs, resends webhooks and resolves reconciliation cases', () => {
-    expect(permissionsOf('approver').sort()).toEqual([...permissionsOf('viewer'), 'cashouts:decide', 'webhooks:resend', 'reconciliation:resolve'].sort());
-    for (const p of ['merchants:manage', 'keys:manage', 'subsidiaries:manage', 'operators:manage', 'audit:read', 'queues:dashboard', 'staff:manage', 'jobs:rerun'] as const) {
+    expect(permissionsOf('approver').sort()).toEqual(
+      [...permissionsOf('viewer'), 'cashouts:decide', 'webhooks:resend', 'reconciliation:resolve'].sort(),
+    );
+    for (const p of [
+      'merchants:manage',
+      'keys:manage',
+      'subsidiaries:manage',
+      'operators:manage',
+      'audit:read',
+      'queues:dashboard',
+      'staff:manage',
+      'jobs:rerun',
+    ] as const) {
       expect(can('approver', p)).toBe(false);
     }
   });

@@ -66,8 +66,20 @@ export const STAFF_PERMISSIONS = [
 ] as const;
 export type StaffPermission = (typeof STAFF_PERMISSIONS)[number];
 
-const VIEWER: readonly StaffPermission[] = ['transactions:read', 'webhooks:read', 'cashouts:read', 'merchants:read', 'jobs:read', 'reconciliation:read'];
-const APPROVER: readonly StaffPermission[] = [...VIEWER, 'cashouts:decide', 'webhooks:resend', 'reconciliation:resolve'];
+const VIEWER: readonly StaffPermission[] = [
+  'transactions:read',
+  'webhooks:read',
+  'cashouts:read',
+  'merchants:read',
+  'jobs:read',
+  'reconciliation:read',
+];
+const APPROVER: readonly StaffPermission[] = [
+  ...VIEWER,
+  'cashouts:decide',
+  'webhooks:resend',
+  'reconciliation:resolve',
+];
 
 const GRANTS: Readonly<Record<StaffRole, ReadonlySet<StaffPermission>>> = {
   viewer: new Set(VIEWER),

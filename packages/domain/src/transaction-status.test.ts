@@ -1,5 +1,10 @@
 import {
-  allowedSources, IN_FLIGHT_STATUSES, isAllowedTransition, isInFlight, NOTIFIED_STATUSES, TRANSACTION_STATUSES,
+  allowedSources,
+  IN_FLIGHT_STATUSES,
+  isAllowedTransition,
+  isInFlight,
+  NOTIFIED_STATUSES,
+  TRANSACTION_STATUSES,
   type TransactionStatus,
 } from './transaction-status.js';
 
@@ -57,8 +62,14 @@ describe('transaction state machine (decisions 4)', () => {
   });
 
   it.each([
-    ['CREATED', 'PENDING'], ['CREATED', 'SUCCESS'], ['CREATED', 'EXPIRED'], ['INITIATED', 'EXPIRED'],
-    ['PENDING', 'INITIATED'], ['PENDING', 'CREATED'], ['PENDING', 'REVERSED'], ['INITIATED', 'CREATED'],
+    ['CREATED', 'PENDING'],
+    ['CREATED', 'SUCCESS'],
+    ['CREATED', 'EXPIRED'],
+    ['INITIATED', 'EXPIRED'],
+    ['PENDING', 'INITIATED'],
+    ['PENDING', 'CREATED'],
+    ['PENDING', 'REVERSED'],
+    ['INITIATED', 'CREATED'],
   ] as const)('refuses %s -> %s (skipping or going back)', (from, to) => {
     expect(isAllowedTransition(from, to)).toBe(false);
   });

@@ -1,5 +1,12 @@
 export const TRANSACTION_STATUSES = [
-  'CREATED', 'INITIATED', 'PENDING', 'SUCCESS', 'FAILED', 'EXPIRED', 'REVERSED', 'AWAITING_APPROVAL',
+  'CREATED',
+  'INITIATED',
+  'PENDING',
+  'SUCCESS',
+  'FAILED',
+  'EXPIRED',
+  'REVERSED',
+  'AWAITING_APPROVAL',
 ] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
@@ -46,7 +53,11 @@ export function allowedSources(to: TransactionStatus, type: TransactionType = 'C
   return MACHINES[type][to];
 }
 
-export function isAllowedTransition(from: TransactionStatus, to: TransactionStatus, type: TransactionType = 'CASHIN'): boolean {
+export function isAllowedTransition(
+  from: TransactionStatus,
+  to: TransactionStatus,
+  type: TransactionType = 'CASHIN',
+): boolean {
   return MACHINES[type][to].includes(from);
 }
 

@@ -24,7 +24,11 @@ export function isoWithOffset(d: Date): string {
  * The interface's payload (docs/interface.md) plus event_id (decisions 9), failure_code/failure_reason
  * on FAILED, and operator (additive: a receiver that ignores unknown fields is unaffected).
  */
-export function transactionStatusChangedPayload(t: TransactionSnapshot, eventId: string, occurredAt: Date): Record<string, unknown> {
+export function transactionStatusChangedPayload(
+  t: TransactionSnapshot,
+  eventId: string,
+  occurredAt: Date,
+): Record<string, unknown> {
   return {
     event: 'transaction.status_changed',
     event_id: eventId,
@@ -76,6 +80,15 @@ export function refundRecord(r: RefundSnapshot): Record<string, unknown> {
 }
 
 /** decisions 5: refund terminal changes are notified as `refund.status_changed` with the refund fields. */
-export function refundStatusChangedPayload(r: RefundSnapshot, eventId: string, occurredAt: Date): Record<string, unknown> {
-  return { event: 'refund.status_changed', event_id: eventId, ...refundRecord(r), timestamp: isoWithOffset(occurredAt) };
+export function refundStatusChangedPayload(
+  r: RefundSnapshot,
+  eventId: string,
+  occurredAt: Date,
+): Record<string, unknown> {
+  return {
+    event: 'refund.status_changed',
+    event_id: eventId,
+    ...refundRecord(r),
+    timestamp: isoWithOffset(occurredAt),
+  };
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { IN_MEMORY, openRecordJournal } from './record-journal.js';
 import { RecordMap } from './record-map.js';
 
-describe('an operator\'s records kept in a journal of JSON lines', () => {
+describe("an operator's records kept in a journal of JSON lines", () => {
   let dir: string;
   let file: string;
   beforeEach(() => {
@@ -24,7 +24,10 @@ describe('an operator\'s records kept in a journal of JSON lines', () => {
 
     const again = openRecordJournal(file);
     const restored = new RecordMap<{ state: string; at: Date }>(again, 'push', (p) => ({ ...p, at: new Date(p.at) }));
-    expect(restored.values()).toEqual([{ state: 'OK', at: new Date('2026-11-27T10:00:00Z') }, { state: 'PENDING', at: new Date('2026-11-27T10:01:00Z') }]);
+    expect(restored.values()).toEqual([
+      { state: 'OK', at: new Date('2026-11-27T10:00:00Z') },
+      { state: 'PENDING', at: new Date('2026-11-27T10:01:00Z') },
+    ]);
     expect(restored.get('A')!.at).toBeInstanceOf(Date);
     expect(new RecordMap<number>(again, 'other').get('A')).toBe(7);
     // Compacted at the open: one line per record.
@@ -52,7 +55,11 @@ describe('an operator\'s records kept in a journal of JSON lines', () => {
     expect(warnings).toEqual([{ event: 'records.torn_line_dropped', file, line: 2 }]);
     reopened.put('push', 'C', { state: 'OK' });
     reopened.close();
-    expect(openRecordJournal(file).restored('push').map(([k]) => k)).toEqual(['A', 'C']);
+    expect(
+      openRecordJournal(file)
+        .restored('push')
+        .map(([k]) => k),
+    ).toEqual(['A', 'C']);
   });
 
   it('refuses to start on a damaged line that is not the last, naming the file and the line', () => {

@@ -1,4 +1,13 @@
-import { closeSync, existsSync, fdatasyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fdatasyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -17,12 +26,24 @@ export interface RecordJournal {
 /** Records in memory only (OPERATOR_RECORDS_DIR unset, and tests): a restart forgets them. */
 export const IN_MEMORY: RecordJournal = { restored: () => [], put: () => undefined, close: () => undefined };
 
-interface Line { t: string; k: string; v: unknown }
+interface Line {
+  t: string;
+  k: string;
+  v: unknown;
+}
 
-const isLine = (x: unknown): x is Line => typeof x === 'object' && x !== null && typeof (x as Line).t === 'string' && typeof (x as Line).k === 'string' && 'v' in x;
+const isLine = (x: unknown): x is Line =>
+  typeof x === 'object' &&
+  x !== null &&
+  typeof (x as Line).t === 'string' &&
+  typeof (x as Line).k === 'string' &&
+  'v' in x;
 
 /** The file's records, the last state of each; a torn last line (a crash in the middle of a write) is left out. */
-function replay(file: string, warn: (event: string, fields: Record<string, unknown>) => void): Map<string, Map<string, unknown>> {
+function replay(
+  file: string,
+  warn: (event: string, fields: Record<string, unknown>) => void,
+): Map<string, Map<string, unknown>> {
   const byType = new Map<string, Map<string, unknown>>();
   if (!existsSync(file)) return byType;
   const lines = readFileSync(file, 'utf8').split('\n');
@@ -40,7 +61,9 @@ function replay(file: string, warn: (event: string, fields: Record<string, unkno
         warn('records.torn_line_dropped', { file, line: i + 1 });
         return;
       }
-      throw new Error(`${file}, line ${i + 1}: not a record line; the file was changed by something else than the operator (move it away to start with no records)`);
+      throw new Error(
+        `${file}, line ${i + 1}: not a record line; the file was changed by something else than the operator (move it away to start with no records)`,
+      );
     }
     const records = byType.get(line.t) ?? new Map<string, unknown>();
     records.set(line.k, line.v);
@@ -57,7 +80,10 @@ const lineOf = (t: string, k: string, v: unknown) => `${JSON.stringify({ t, k, v
  * file renamed over it, so a crash while compacting loses nothing); every put is written and flushed to the disk
  * before it returns. One process per file.
  */
-export function openRecordJournal(file: string, warn: (event: string, fields: Record<string, unknown>) => void = () => undefined): RecordJournal {
+export function openRecordJournal(
+  file: string,
+  warn: (event: string, fields: Record<string, unknown>) => void = () => undefined,
+): RecordJournal {
   mkdirSync(path.dirname(file), { recursive: true });
   const byType = replay(file, warn);
   const compacted = `${file}.compacting`;

@@ -8,7 +8,11 @@ import type { RecordJournal } from './record-journal.js';
 export class RecordMap<V> {
   private readonly records: Map<string, V>;
 
-  constructor(private readonly journal: RecordJournal, private readonly type: string, revive: (stored: V) => V = (stored) => stored) {
+  constructor(
+    private readonly journal: RecordJournal,
+    private readonly type: string,
+    revive: (stored: V) => V = (stored) => stored,
+  ) {
     this.records = new Map(journal.restored(type).map(([key, stored]) => [key, revive(stored as V)]));
   }
 

@@ -20,25 +20,49 @@ function fields(line: string): string[] {
   let quoted = false;
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!;
-    if (quoted && c === '"' && line[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = !quoted;
-    else if (c === ',' && !quoted) { out.push(field); field = ''; } else field += c;
+    if (quoted && c === '"' && line[i + 1] === '"') {
+      field += '"';
+      i++;
+    } else if (c === '"') quoted = !quoted;
+    else if (c === ',' && !quoted) {
+      out.push(field);
+      field = '';
+    } else field += c;
   }
   return [...out, field];
 }
 
 /** GET <controlBase>/statement?date=, parsed by its header (`controlBase`: a mock's `/_mock`, the simulator's `/sandbox`). */
-export async function statementOf(controlBase: string, date = today(), headers: Record<string, string> = {}): Promise<{ status: number; contentType: string | null; rows: StatementRow[]; text: string }> {
+export async function statementOf(
+  controlBase: string,
+  date = today(),
+  headers: Record<string, string> = {},
+): Promise<{ status: number; contentType: string | null; rows: StatementRow[]; text: string }> {
   const res = await fetch(`${controlBase}/statement?date=${encodeURIComponent(date)}`, { headers });
   const text = await res.text();
   const [header, ...lines] = text.split('\r\n').filter((l) => l !== '');
   const names = header ? fields(header) : [];
-  const rows = res.status === 200 ? lines.map((l) => Object.fromEntries(fields(l).map((v, i) => [names[i] ?? String(i), v])) as unknown as StatementRow) : [];
+  const rows =
+    res.status === 200
+      ? lines.map(
+          (l) => Object.fromEntries(fields(l).map((v, i) => [names[i] ?? String(i), v])) as unknown as StatementRow,
+        )
+      : [];
   return { status: res.status, contentType: res.headers.get('content-type'), rows, text };
 }
 
 /** POST <controlBase>/plant {reference, change}: the answer's status (204 when planted). */
-export async function plant(controlBase: string, reference: string, change: PlantedChange | UnknownRecordChange | Record<string, unknown>, headers: Record<string, string> = {}): Promise<number> {
-  const res = await fetch(`${controlBase}/plant`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ reference, change }) });
+export async function plant(
+  controlBase: string,
+  reference: string,
+  change: PlantedChange | UnknownRecordChange | Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<number> {
+  const res = await fetch(`${controlBase}/plant`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify({ reference, change }),
+  });
   await res.arrayBuffer();
   return res.status;
 }

@@ -54,7 +54,10 @@ export function plantedTxId(reference: string): string {
 }
 
 /** A line as its planted change makes it. A planted failure has no operator id, as no real failure has. */
-export function withChange<S>(line: StatementLine<S>, change: Exclude<PlantedChange, { type: 'drop' }>): StatementLine<S> {
+export function withChange<S>(
+  line: StatementLine<S>,
+  change: Exclude<PlantedChange, { type: 'drop' }>,
+): StatementLine<S> {
   if (change.type === 'amount') return { ...line, amount: change.amount };
   if (change.status === 'FAILED') return { ...line, status: 'FAILED', operatorTxId: null };
   return { ...line, status: 'SUCCESS', operatorTxId: line.operatorTxId ?? plantedTxId(line.reference ?? line.lineId) };
@@ -73,8 +76,14 @@ export class Plants {
       return;
     }
     this.unknown.push({
-      lineId: `planted-${this.unknown.length + 1}`, kind: change.kind, reference, operatorTxId: change.operator_tx_id ?? plantedTxId(`${reference}:${this.unknown.length}`),
-      amount: change.amount, currency: change.currency, status: 'SUCCESS', occurredAtMs: change.occurred_at ? Date.parse(change.occurred_at) : this.now(),
+      lineId: `planted-${this.unknown.length + 1}`,
+      kind: change.kind,
+      reference,
+      operatorTxId: change.operator_tx_id ?? plantedTxId(`${reference}:${this.unknown.length}`),
+      amount: change.amount,
+      currency: change.currency,
+      status: 'SUCCESS',
+      occurredAtMs: change.occurred_at ? Date.parse(change.occurred_at) : this.now(),
     });
   }
 
@@ -112,7 +121,8 @@ export function isDay(date: unknown): date is string {
 export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /** The order movements happened in (their time, then the mock's id: a total order). */
-export const before = (a: StatementLine, b: StatementLine): number => a.occurredAtMs - b.occurredAtMs || (a.lineId < b.lineId ? -1 : a.lineId > b.lineId ? 1 : 0);
+export const before = (a: StatementLine, b: StatementLine): number =>
+  a.occurredAtMs - b.occurredAtMs || (a.lineId < b.lineId ? -1 : a.lineId > b.lineId ? 1 : 0);
 
 /** The day's lines (UTC) in the order they happened. */
 export function linesOfDay<S>(lines: readonly StatementLine<S>[], date: string): StatementLine<S>[] {
@@ -124,7 +134,12 @@ export function linesOfDay<S>(lines: readonly StatementLine<S>[], date: string):
  * movement made while a day is being read lands after it and no line is skipped or listed twice. Null when the
  * cursor is not one of this day's.
  */
-export function pageOf<S>(dayLines: readonly StatementLine<S>[], date: string, after: string | null, size: number): { items: StatementLine<S>[]; next: string | null } | null {
+export function pageOf<S>(
+  dayLines: readonly StatementLine<S>[],
+  date: string,
+  after: string | null,
+  size: number,
+): { items: StatementLine<S>[]; next: string | null } | null {
   let rest = dayLines;
   if (after !== null) {
     const at = cursorOf(after, date);
@@ -155,8 +170,19 @@ export const STATEMENT_HEADER = 'kind,reference,operator_tx_id,amount,currency,s
 const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
 export function statementCsv(lines: readonly StatementLine[]): string {
-  const rows = lines.map((l) => [l.kind, l.reference ?? '', l.operatorTxId ?? '', String(l.amount), l.currency, l.status, new Date(l.occurredAtMs).toISOString()]
-    .map(csvField).join(','));
+  const rows = lines.map((l) =>
+    [
+      l.kind,
+      l.reference ?? '',
+      l.operatorTxId ?? '',
+      String(l.amount),
+      l.currency,
+      l.status,
+      new Date(l.occurredAtMs).toISOString(),
+    ]
+      .map(csvField)
+      .join(','),
+  );
   return `${[STATEMENT_HEADER, ...rows].join('\r\n')}\r\n`;
 }
 
@@ -165,11 +191,22 @@ const plantSchema = Joi.object({
   reference: Joi.string().min(1).max(255).required(),
   change: Joi.alternatives(
     Joi.object({ type: Joi.string().valid('amount').required(), amount: amount() }),
-    Joi.object({ type: Joi.string().valid('status').required(), status: Joi.string().valid('SUCCESS', 'FAILED').required() }),
+    Joi.object({
+      type: Joi.string().valid('status').required(),
+      status: Joi.string().valid('SUCCESS', 'FAILED').required(),
+    }),
     Joi.object({ type: Joi.string().valid('drop').required() }),
     Joi.object({
-      type: Joi.string().valid('unknown').required(), kind: Joi.string().valid(...RECORD_KINDS).required(), amount: amount(),
-      currency: Joi.string().pattern(/^[A-Z]{3}$/).required(), operator_tx_id: Joi.string().min(1).max(64), occurred_at: Joi.string().isoDate(),
+      type: Joi.string().valid('unknown').required(),
+      kind: Joi.string()
+        .valid(...RECORD_KINDS)
+        .required(),
+      amount: amount(),
+      currency: Joi.string()
+        .pattern(/^[A-Z]{3}$/)
+        .required(),
+      operator_tx_id: Joi.string().min(1).max(64),
+      occurred_at: Joi.string().isoDate(),
     }),
   ).required(),
 }).prefs({ convert: false });

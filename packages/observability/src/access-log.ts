@@ -28,7 +28,10 @@ export function accessLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     if (!log.isLevelEnabled('info')) return next();
     // The url as received (routers rewrite req.url while they run), read now as pino-http read it.
-    (res as Logged)[ENTRY] = { started: Date.now(), req: { id: (res.locals as { requestId?: string }).requestId, method: req.method, url: req.originalUrl } };
+    (res as Logged)[ENTRY] = {
+      started: Date.now(),
+      req: { id: (res.locals as { requestId?: string }).requestId, method: req.method, url: req.originalUrl },
+    };
     // 'close' comes after 'finish' for every answer, and alone for an aborted one: one listener for both.
     res.on('close', onEnd);
     res.on('error', onEnd);
@@ -46,14 +49,20 @@ export function accessLog(logger: Logger): RequestHandler {
     const res = { statusCode: this.statusCode };
     if (err || this.err || this.statusCode >= 500) {
       const error = err ?? this.err ?? new Error(`failed with status code ${this.statusCode}`);
-      log.info(transactionId
-        ? { req: entry.req, request_id: requestId, transaction_id: transactionId, res, err: error, responseTime }
-        : { req: entry.req, request_id: requestId, res, err: error, responseTime }, 'request errored');
+      log.info(
+        transactionId
+          ? { req: entry.req, request_id: requestId, transaction_id: transactionId, res, err: error, responseTime }
+          : { req: entry.req, request_id: requestId, res, err: error, responseTime },
+        'request errored',
+      );
       return;
     }
     const msg = !this.req.readableAborted && this.writableEnded ? 'request completed' : 'request aborted';
-    log.info(transactionId
-      ? { req: entry.req, request_id: requestId, transaction_id: transactionId, res, responseTime }
-      : { req: entry.req, request_id: requestId, res, responseTime }, msg);
+    log.info(
+      transactionId
+        ? { req: entry.req, request_id: requestId, transaction_id: transactionId, res, responseTime }
+        : { req: entry.req, request_id: requestId, res, responseTime },
+      msg,
+    );
   }
 }

@@ -54,5 +54,8 @@ export function metricsEndpoint(registry: Registry): RequestHandler {
 class CheckTimeout extends Error {}
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new CheckTimeout(`no answer within ${ms} ms`)), ms).unref())]);
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new CheckTimeout(`no answer within ${ms} ms`)), ms).unref()),
+  ]);
 }

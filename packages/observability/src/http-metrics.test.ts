@@ -6,7 +6,11 @@ import { listen } from './listen.js';
 
 /** The count of observations per label set, read from the registry's text as Prometheus would. */
 async function counts(registry: Registry): Promise<Record<string, number>> {
-  return sumBy(await registry.metrics(), 'mm_http_request_duration_seconds_count', (l) => `${l.method} ${l.route} ${l.status}`);
+  return sumBy(
+    await registry.metrics(),
+    'mm_http_request_duration_seconds_count',
+    (l) => `${l.method} ${l.route} ${l.status}`,
+  );
 }
 
 describe('httpMetrics', () => {
@@ -15,16 +19,32 @@ describe('httpMetrics', () => {
     const app = express();
     app.use(httpMetrics(registry));
     const inner = express.Router();
-    inner.get('/payments/:id', async (_req, res) => { await new Promise((r) => setTimeout(r, 2)); res.json({}); });
-    inner.get('/refunds/:id', async () => { throw new Error('refused'); });
+    inner.get('/payments/:id', async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 2));
+      res.json({});
+    });
+    inner.get('/refunds/:id', async () => {
+      throw new Error('refused');
+    });
     const api = express.Router();
     api.use(inner);
     app.use('/api/v1', api);
-    app.get('/health', (_req, res) => { res.json({}); });
-    app.use((_err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => { res.status(409).json({}); });
+    app.get('/health', (_req, res) => {
+      res.json({});
+    });
+    app.use((_err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      res.status(409).json({});
+    });
     const { server, port } = await listen(app, 0, '127.0.0.1');
     try {
-      for (const path of ['/api/v1/payments/a', '/api/v1/payments/b', '/api/v1/refunds/c', '/health', '/api/v1/nowhere/d', '/e']) {
+      for (const path of [
+        '/api/v1/payments/a',
+        '/api/v1/payments/b',
+        '/api/v1/refunds/c',
+        '/health',
+        '/api/v1/nowhere/d',
+        '/e',
+      ]) {
         await (await fetch(`http://127.0.0.1:${port}${path}`)).arrayBuffer();
       }
     } finally {

@@ -11,13 +11,18 @@ export function singleMetric<M>(registry: Registry, name: string, create: () => 
 
 /** mm_http_request_duration_seconds{method, route, status}: mount it first, before any router. */
 export function httpMetrics(registry: Registry): RequestHandler {
-  const duration = singleMetric(registry, 'mm_http_request_duration_seconds', () => new Histogram({
-    name: 'mm_http_request_duration_seconds',
-    help: 'HTTP requests served, by method, route template and status, with their duration.',
-    labelNames: ['method', 'route', 'status'],
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  }));
+  const duration = singleMetric(
+    registry,
+    'mm_http_request_duration_seconds',
+    () =>
+      new Histogram({
+        name: 'mm_http_request_duration_seconds',
+        help: 'HTTP requests served, by method, route template and status, with their duration.',
+        labelNames: ['method', 'route', 'status'],
+        buckets: LATENCY_BUCKETS,
+        registers: [registry],
+      }),
+  );
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     // The label is the route template (`/api/v1/payments/:id`), never the raw path: ids in labels would
@@ -35,7 +40,10 @@ export function httpMetrics(registry: Registry): RequestHandler {
       },
     });
     res.once('finish', () => {
-      duration.observe({ method: req.method, route, status: String(res.statusCode) }, Number(process.hrtime.bigint() - started) / 1e9);
+      duration.observe(
+        { method: req.method, route, status: String(res.statusCode) },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
     });
     next();
   };

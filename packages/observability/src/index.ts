@@ -1,5 +1,15 @@
 export { createLogger, logFlushMsFrom, logFormatFrom, type Logger, type LogFormat } from './logger.js';
-export { createMetricsRegistry, dbConfigurationErrorsCounter, readReplicaMetrics, referenceChangesGauge, Counter, Gauge, Histogram, Registry, type ReplicaView } from './metrics.js';
+export {
+  createMetricsRegistry,
+  dbConfigurationErrorsCounter,
+  readReplicaMetrics,
+  referenceChangesGauge,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  type ReplicaView,
+} from './metrics.js';
 export { liveness, readiness, metricsEndpoint, type ReadinessCheck, type CheckResult } from './health.js';
 export { startInternalServer, type InternalServer, type InternalServerOptions } from './internal-server.js';
 export { assertRedisNoEviction } from './redis-policy.js';

@@ -4,7 +4,8 @@ import { createMetricsRegistry } from './metrics.js';
 import { startInternalServer, type InternalServer } from './internal-server.js';
 
 /** What a PostgreSQL driver says when the database is down: host, port, user and database in clear. */
-const DRIVER_ERROR = 'connect ECONNREFUSED 10.20.30.40:5432 (db-primary.payments.internal, user mm_gateway, database mobilemoney)';
+const DRIVER_ERROR =
+  'connect ECONNREFUSED 10.20.30.40:5432 (db-primary.payments.internal, user mm_gateway, database mobilemoney)';
 
 describe('startInternalServer: /health, /ready and /metrics on the internal port', () => {
   let server: InternalServer;
@@ -13,7 +14,12 @@ describe('startInternalServer: /health, /ready and /metrics on the internal port
   let redis: () => Promise<unknown> = async () => 'PONG';
 
   beforeAll(async () => {
-    const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     server = await startInternalServer({
       port: 0,
       readiness: { database: () => database(), redis: () => redis() },
@@ -21,7 +27,9 @@ describe('startInternalServer: /health, /ready and /metrics on the internal port
       logger: createLogger('internal-server-test', 'info', sink),
     });
   });
-  afterAll(async () => { await server.close(); });
+  afterAll(async () => {
+    await server.close();
+  });
   afterEach(() => {
     database = async () => 1;
     redis = async () => 'PONG';
@@ -39,7 +47,9 @@ describe('startInternalServer: /health, /ready and /metrics on the internal port
   });
 
   it('a failing check is 503 with a short reason, never the error text, which goes to the log once', async () => {
-    database = async () => { throw new Error(DRIVER_ERROR); };
+    database = async () => {
+      throw new Error(DRIVER_ERROR);
+    };
     lines.length = 0;
     for (let i = 0; i < 3; i++) {
       const res = await fetch(`${server.url}/ready`);

@@ -41,10 +41,11 @@ export async function startInternalServer(o: InternalServerOptions): Promise<Int
   return {
     port,
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      // A scraper's keep-alive connection would hold close() open; nothing here is long-running.
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // A scraper's keep-alive connection would hold close() open; nothing here is long-running.
+        server.closeAllConnections();
+      }),
   };
 }

@@ -7,9 +7,19 @@ export type LogFormat = 'json' | 'pretty';
 
 // PII and secrets never reach the logs: numbers are masked upstream, these paths are censored here.
 const REDACT = [
-  'msisdn', 'customer_msisdn', 'beneficiary_msisdn', '*.msisdn', '*.customer_msisdn', '*.beneficiary_msisdn',
-  'api_secret', '*.api_secret', 'secret', '*.secret',
-  'req.headers["x-service-signature"]', 'req.headers.authorization', 'req.headers["x-operator-signature"]',
+  'msisdn',
+  'customer_msisdn',
+  'beneficiary_msisdn',
+  '*.msisdn',
+  '*.customer_msisdn',
+  '*.beneficiary_msisdn',
+  'api_secret',
+  '*.api_secret',
+  'secret',
+  '*.secret',
+  'req.headers["x-service-signature"]',
+  'req.headers.authorization',
+  'req.headers["x-operator-signature"]',
 ];
 
 /**
@@ -41,7 +51,10 @@ export function logFlushMsFrom(env: NodeJS.ProcessEnv): number {
   const raw = (env.LOG_FLUSH_MS ?? '').trim();
   if (raw === '') return DEFAULT_LOG_FLUSH_MS;
   const ms = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!(ms <= 10_000)) throw new Error(`invalid environment: LOG_FLUSH_MS must be an integer from 0 to 10000, not ${JSON.stringify(env.LOG_FLUSH_MS)}`);
+  if (!(ms <= 10_000))
+    throw new Error(
+      `invalid environment: LOG_FLUSH_MS must be an integer from 0 to 10000, not ${JSON.stringify(env.LOG_FLUSH_MS)}`,
+    );
   return ms;
 }
 
@@ -50,7 +63,10 @@ export function logFlushMsFrom(env: NodeJS.ProcessEnv): number {
 const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 const BATCH_BYTES = 4096;
 
-interface LineSink { write(line: string): void; flushAtExit(): void }
+interface LineSink {
+  write(line: string): void;
+  flushAtExit(): void;
+}
 const batchers = new Set<LineSink>();
 
 /**
@@ -109,7 +125,10 @@ function batchedStdout(flushMs: number): LineSink {
       if (batch) pino.destination({ dest: 1, sync: true }).write(batch);
     },
   };
-  if (batchers.size === 0) process.on('exit', () => { for (const b of batchers) b.flushAtExit(); });
+  if (batchers.size === 0)
+    process.on('exit', () => {
+      for (const b of batchers) b.flushAtExit();
+    });
   batchers.add(sink);
   return sink;
 }
@@ -119,13 +138,21 @@ function batchedStdout(flushMs: number): LineSink {
  * LOG_FORMAT (JSON lines batched as LOG_FLUSH_MS says); with one (tests reading log lines) it writes
  * JSON unless `format` says otherwise, each line as logged.
  */
-export function createLogger(service: string, level = 'info', destination?: NodeJS.WritableStream, format?: LogFormat): Logger {
+export function createLogger(
+  service: string,
+  level = 'info',
+  destination?: NodeJS.WritableStream,
+  format?: LogFormat,
+): Logger {
   const options = { name: service, level, redact: { paths: REDACT, censor: '[redacted]' } };
   const fromEnv = format || destination ? null : logFormatFrom(process.env);
   const chosen = format ?? fromEnv?.format ?? 'json';
-  const logger = chosen === 'pretty' ? pino(options, prettyStream(destination))
-    : destination ? pino(options, destination)
-      : stdoutLogger(options);
+  const logger =
+    chosen === 'pretty'
+      ? pino(options, prettyStream(destination))
+      : destination
+        ? pino(options, destination)
+        : stdoutLogger(options);
   if (fromEnv?.ignored) logger.warn(fromEnv.ignored);
   return logger;
 }
@@ -151,5 +178,9 @@ function prettyStream(destination?: NodeJS.WritableStream): { write(line: string
     errorLikeObjectKeys: ['err'],
   });
   const out = destination ?? process.stdout;
-  return { write: (line) => { out.write(prettify(line)); } };
+  return {
+    write: (line) => {
+      out.write(prettify(line));
+    },
+  };
 }

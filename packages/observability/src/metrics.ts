@@ -16,7 +16,9 @@ export function referenceChangesGauge(registry: Registry, feed: { readonly liste
     name: 'mm_reference_changes_listening',
     help: '1 while PostgreSQL change notifications reach this process (API keys, merchant statuses and subsidiaries served from memory); 0 while they are read from the database every time.',
     registers: [registry],
-    collect() { this.set(feed.listening ? 1 : 0); },
+    collect() {
+      this.set(feed.listening ? 1 : 0);
+    },
   });
 }
 
@@ -33,19 +35,34 @@ export interface ReplicaView {
  */
 export function readReplicaMetrics(registry: Registry, replica: ReplicaView): void {
   new Gauge({
-    name: 'mm_db_replica_up', help: '1 while the read replica answers its probe as a standby; 0 otherwise (reads go to the primary).', registers: [registry],
-    collect() { this.set(replica.state.up && replica.state.standby ? 1 : 0); },
+    name: 'mm_db_replica_up',
+    help: '1 while the read replica answers its probe as a standby; 0 otherwise (reads go to the primary).',
+    registers: [registry],
+    collect() {
+      this.set(replica.state.up && replica.state.standby ? 1 : 0);
+    },
   });
   new Gauge({
-    name: 'mm_db_replica_lag_seconds', help: 'How far the read replica is behind: the age of the oldest heartbeat written on the primary that it has not replayed (0: none); NaN while it does not answer or no heartbeat could be written.', registers: [registry],
-    collect() { this.set(replica.state.lagSeconds ?? Number.NaN); },
+    name: 'mm_db_replica_lag_seconds',
+    help: 'How far the read replica is behind: the age of the oldest heartbeat written on the primary that it has not replayed (0: none); NaN while it does not answer or no heartbeat could be written.',
+    registers: [registry],
+    collect() {
+      this.set(replica.state.lagSeconds ?? Number.NaN);
+    },
   });
   new Gauge({
-    name: 'mm_db_replica_in_use', help: '1 while exports and searches read the replica (up, a standby, within REPLICA_MAX_LAG_S); 0 while they read the primary.', registers: [registry],
-    collect() { this.set(replica.usable() ? 1 : 0); },
+    name: 'mm_db_replica_in_use',
+    help: '1 while exports and searches read the replica (up, a standby, within REPLICA_MAX_LAG_S); 0 while they read the primary.',
+    registers: [registry],
+    collect() {
+      this.set(replica.usable() ? 1 : 0);
+    },
   });
   new Counter({
-    name: 'mm_db_replica_reads_total', help: 'Exports and searches that could read the replica, by where they went (replica or primary).', labelNames: ['target'], registers: [registry],
+    name: 'mm_db_replica_reads_total',
+    help: 'Exports and searches that could read the replica, by where they went (replica or primary).',
+    labelNames: ['target'],
+    registers: [registry],
     // The replica keeps the counts; each scrape reports them as they are.
     collect() {
       this.reset();

@@ -9,7 +9,12 @@ import { observeRequests } from './observe-requests.js';
 describe('observeRequests', () => {
   it('does what httpMetrics, requestId and accessLog do, as one layer', async () => {
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const registry = new Registry();
     const app = express();
     app.use(observeRequests({ metrics: registry, logger: createLogger('test', 'info', sink) }));
@@ -38,12 +43,21 @@ describe('observeRequests', () => {
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
       expect.objectContaining({
-        req: { id: requestId, method: 'GET', url: '/payments/abc' }, request_id: requestId, transaction_id: 'abc',
-        res: { statusCode: 200 }, responseTime: expect.any(Number), msg: 'request completed',
+        req: { id: requestId, method: 'GET', url: '/payments/abc' },
+        request_id: requestId,
+        transaction_id: 'abc',
+        res: { statusCode: 200 },
+        responseTime: expect.any(Number),
+        msg: 'request completed',
       }),
       expect.objectContaining({ req: expect.objectContaining({ url: '/aborted' }), msg: 'request aborted' }),
     ]);
-    expect(await sumBy(await registry.metrics(), 'mm_http_request_duration_seconds_count', (l) => `${l.method} ${l.route} ${l.status}`))
-      .toEqual({ 'GET /payments/:id 200': 1 });
+    expect(
+      await sumBy(
+        await registry.metrics(),
+        'mm_http_request_duration_seconds_count',
+        (l) => `${l.method} ${l.route} ${l.status}`,
+      ),
+    ).toEqual({ 'GET /payments/:id 200': 1 });
   });
 });

@@ -18,7 +18,9 @@ function refsOf(node: unknown, out: string[] = []): string[] {
 describe('the OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document (official JSON schema of the specification)', async () => {
     const validator = new Validator();
-    const result = await validator.validate(structuredClone(openApiDocument) as unknown as Parameters<Validator['validate']>[0]);
+    const result = await validator.validate(
+      structuredClone(openApiDocument) as unknown as Parameters<Validator['validate']>[0],
+    );
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
@@ -27,23 +29,45 @@ describe('the OpenAPI document', () => {
   it('resolves every reference inside itself', () => {
     const refs = [...new Set(refsOf(openApiDocument))];
     expect(refs.length).toBeGreaterThan(20);
-    const missing = refs.filter((ref) => ref.replace(/^#\//, '').split('/').reduce<unknown>((n, p) => (n as Record<string, unknown>)?.[p], openApiDocument) === undefined);
+    const missing = refs.filter(
+      (ref) =>
+        ref
+          .replace(/^#\//, '')
+          .split('/')
+          .reduce<unknown>((n, p) => (n as Record<string, unknown>)?.[p], openApiDocument) === undefined,
+    );
     expect(missing).toEqual([]);
   });
 
   it('gives every operation a unique operationId, and the three authentication headers as one requirement', () => {
-    const ids = Object.values(openApiDocument.paths ?? {}).flatMap((item) => Object.values(item).map((op) => (op as { operationId: string }).operationId));
+    const ids = Object.values(openApiDocument.paths ?? {}).flatMap((item) =>
+      Object.values(item).map((op) => (op as { operationId: string }).operationId),
+    );
     expect(new Set(ids).size).toBe(ids.length);
     expect(openApiDocument.security).toEqual([{ ServiceKey: [], ServiceTimestamp: [], ServiceSignature: [] }]);
-    expect(Object.values(openApiDocument.components?.securitySchemes ?? {}).map((s) => 'name' in s && s.name)).toEqual(['X-Service-Key', 'X-Service-Timestamp', 'X-Service-Signature']);
+    expect(Object.values(openApiDocument.components?.securitySchemes ?? {}).map((s) => 'name' in s && s.name)).toEqual([
+      'X-Service-Key',
+      'X-Service-Timestamp',
+      'X-Service-Signature',
+    ]);
   });
 
   it('documents the optional X-Service-Request-Signature on every authenticated operation, and only there', () => {
-    const ops = Object.entries(openApiDocument.paths ?? {}).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op: op as OperationObject })));
-    const withIt = ops.filter(({ op }) => (op.parameters ?? []).some((p) => '$ref' in p && p.$ref === '#/components/parameters/RequestSignature'));
-    expect(withIt.map(({ method, path }) => `${method} ${path}`)).toEqual(ops.filter(({ op }) => op.security === undefined).map(({ method, path }) => `${method} ${path}`));
+    const ops = Object.entries(openApiDocument.paths ?? {}).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => ({ path, method, op: op as OperationObject })),
+    );
+    const withIt = ops.filter(({ op }) =>
+      (op.parameters ?? []).some((p) => '$ref' in p && p.$ref === '#/components/parameters/RequestSignature'),
+    );
+    expect(withIt.map(({ method, path }) => `${method} ${path}`)).toEqual(
+      ops.filter(({ op }) => op.security === undefined).map(({ method, path }) => `${method} ${path}`),
+    );
     expect(withIt.length).toBeGreaterThan(5);
-    expect(openApiDocument.components?.parameters?.RequestSignature).toMatchObject({ name: 'X-Service-Request-Signature', in: 'header', required: false });
+    expect(openApiDocument.components?.parameters?.RequestSignature).toMatchObject({
+      name: 'X-Service-Request-Signature',
+      in: 'header',
+      required: false,
+    });
   });
 
   it('names every error code, failure code and status of the domain, and each error code under its own status', () => {
@@ -52,25 +76,49 @@ describe('the OpenAPI document', () => {
     expect(schemas.FailureCode!.enum).toEqual([...FAILURE_CODES]);
     expect(schemas.TransactionStatus!.enum).toEqual([...TRANSACTION_STATUSES]);
     const responses = openApiDocument.components!.responses as Record<string, ResponseObject>;
-    const codesOf = (name: string) => (responses[name]!.content!['application/json']!.schema as { properties: { error: { properties: { code: { enum: string[] } } } } })
-      .properties.error.properties.code.enum;
-    expect(codesOf('Unauthorized')).toEqual(['AUTHENTICATION_REQUIRED', 'INVALID_API_KEY', 'INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_TOLERANCE', 'REQUEST_REPLAYED']);
-    expect(codesOf('Conflict').sort()).toEqual(['DUPLICATE_ORDER_ID', 'IDEMPOTENCY_KEY_REUSED', 'INSUFFICIENT_BALANCE', 'INVALID_STATE']);
+    const codesOf = (name: string) =>
+      (
+        responses[name]!.content!['application/json']!.schema as {
+          properties: { error: { properties: { code: { enum: string[] } } } };
+        }
+      ).properties.error.properties.code.enum;
+    expect(codesOf('Unauthorized')).toEqual([
+      'AUTHENTICATION_REQUIRED',
+      'INVALID_API_KEY',
+      'INVALID_SIGNATURE',
+      'TIMESTAMP_OUT_OF_TOLERANCE',
+      'REQUEST_REPLAYED',
+    ]);
+    expect(codesOf('Conflict').sort()).toEqual([
+      'DUPLICATE_ORDER_ID',
+      'IDEMPOTENCY_KEY_REUSED',
+      'INSUFFICIENT_BALANCE',
+      'INVALID_STATE',
+    ]);
     expect(ERROR_STATUS.REFUND_EXCEEDS_AMOUNT).toBe(422);
     expect(ERROR_STATUS.DISBURSEMENT_NOT_CONFIGURED).toBe(501);
   });
 
   it('adds operator and customer_action without taking anything away (additive), operator from the domain list', () => {
-    type Obj = { required: string[]; properties: Record<string, { enum?: string[]; $ref?: string; oneOf?: { $ref?: string }[] }> };
+    type Obj = {
+      required: string[];
+      properties: Record<string, { enum?: string[]; $ref?: string; oneOf?: { $ref?: string }[] }>;
+    };
     const schemas = openApiDocument.components!.schemas as Record<string, Obj>;
     expect((schemas.Operator as unknown as { enum: string[] }).enum).toEqual([...OPERATORS]);
     for (const name of ['CashinTransaction', 'Transaction', 'Cashout', 'ExportRow']) {
-      expect({ name, operator: schemas[name]!.properties.operator!.$ref, required: schemas[name]!.required.includes('operator') })
-        .toEqual({ name, operator: '#/components/schemas/Operator', required: true });
+      expect({
+        name,
+        operator: schemas[name]!.properties.operator!.$ref,
+        required: schemas[name]!.required.includes('operator'),
+      }).toEqual({ name, operator: '#/components/schemas/Operator', required: true });
     }
     for (const name of ['CashinTransaction', 'Transaction']) {
       expect(schemas[name]!.required).toContain('customer_action');
-      expect(schemas[name]!.properties.customer_action!.oneOf).toEqual([{ $ref: '#/components/schemas/CustomerAction' }, { type: 'null' }]);
+      expect(schemas[name]!.properties.customer_action!.oneOf).toEqual([
+        { $ref: '#/components/schemas/CustomerAction' },
+        { type: 'null' },
+      ]);
     }
     expect(schemas.Cashout!.properties).not.toHaveProperty('customer_action');
     expect(schemas.ExportRow!.properties).not.toHaveProperty('customer_action');
@@ -88,8 +136,12 @@ describe('the OpenAPI document', () => {
   it('answers the cash-in and cash-out with 422 OPERATOR_NOT_SUPPORTED and 503 OPERATOR_UNAVAILABLE (with Retry-After)', () => {
     for (const path of ['/payments/cashin', '/payments/cashout']) {
       const responses = openApiDocument.paths![path]!.post!.responses as Record<string, ResponseObject>;
-      const codes = (status: string) => (responses[status]!.content!['application/json']!.schema as { properties: { error: { properties: { code: { enum: string[] } } } } })
-        .properties.error.properties.code.enum;
+      const codes = (status: string) =>
+        (
+          responses[status]!.content!['application/json']!.schema as {
+            properties: { error: { properties: { code: { enum: string[] } } } };
+          }
+        ).properties.error.properties.code.enum;
       expect(codes('422')).toContain('OPERATOR_NOT_SUPPORTED');
       expect(codes('503')).toEqual(['OPERATOR_UNAVAILABLE', 'SERVICE_UNAVAILABLE']);
       expect(responses['503']!.headers).toHaveProperty('Retry-After');

@@ -34,7 +34,12 @@ Per merchant, 50 requests/s sustained with bursts of 100, shared by every gatewa
 
 Per client address, before authentication: an address that got too many 401 answers (100 in a minute by default) is answered 429 RATE_LIMITED with \`Retry-After\` (and no \`RateLimit-*\` headers) until a minute after its first failure, whatever it sends, before its key is looked up. Fix the authentication of a client that keeps failing: the other clients behind the same address share its count.`;
 
-const keyHeader = (name: string, description: string): SecuritySchemeObject => ({ type: 'apiKey', in: 'header', name, description });
+const keyHeader = (name: string, description: string): SecuritySchemeObject => ({
+  type: 'apiKey',
+  in: 'header',
+  name,
+  description,
+});
 
 /** The OpenAPI 3.1 description of /api/v1, served at /api/v1/openapi.json. */
 export const openApiDocument: OpenAPIObject = {
@@ -65,7 +70,19 @@ export const openApiDocument: OpenAPIObject = {
         description: 'Not authenticated. A readable rendering is at /api/v1/docs.',
         security: [],
         responses: {
-          200: { description: 'The document.', headers: requestIdHeader, content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } } } } } },
+          200: {
+            description: 'The document.',
+            headers: requestIdHeader,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['openapi', 'info', 'paths'],
+                  properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } },
+                },
+              },
+            },
+          },
         },
       },
     },
@@ -75,7 +92,10 @@ export const openApiDocument: OpenAPIObject = {
     securitySchemes: {
       ServiceKey: keyHeader('X-Service-Key', 'Your API key.'),
       ServiceTimestamp: keyHeader('X-Service-Timestamp', 'Unix time in seconds; at most 300 s from our clock.'),
-      ServiceSignature: keyHeader('X-Service-Signature', 'hex(HMAC-SHA256(api_secret, timestamp + raw body)). See also the optional X-Service-Request-Signature parameter, which covers the method and target too.'),
+      ServiceSignature: keyHeader(
+        'X-Service-Signature',
+        'hex(HMAC-SHA256(api_secret, timestamp + raw body)). See also the optional X-Service-Request-Signature parameter, which covers the method and target too.',
+      ),
     },
     schemas: { ...transactionSchemas, ...requestSchemas, ...recordSchemas, ...errorSchemas },
     responses: errorResponses,

@@ -23,21 +23,35 @@ const MEANING: Record<ErrorCode, string> = {
   PAYLOAD_TOO_LARGE: 'the body exceeds 64 KiB',
   UNSUPPORTED_MEDIA_TYPE: 'a body that is not application/json',
   COUNTRY_NOT_SUPPORTED: 'the country is not an active subsidiary, or cannot be told from the number',
-  OPERATOR_NOT_SUPPORTED: 'no enabled operator of the subsidiary serves the number (or the operator named has no account there)',
+  OPERATOR_NOT_SUPPORTED:
+    'no enabled operator of the subsidiary serves the number (or the operator named has no account there)',
   CURRENCY_MISMATCH: "the currency is not the country's",
   AMOUNT_OUT_OF_RANGE: 'the amount is outside AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default)',
   REFUND_EXCEEDS_AMOUNT: 'refunds not FAILED would exceed the amount',
-  RATE_LIMITED: 'the per-merchant limit (50 requests/s, bursts of 100), or, before authentication, too many failed authentications (401) from your address (100 a minute by default): wait Retry-After seconds',
+  RATE_LIMITED:
+    'the per-merchant limit (50 requests/s, bursts of 100), or, before authentication, too many failed authentications (401) from your address (100 a minute by default): wait Retry-After seconds',
   DISBURSEMENT_NOT_CONFIGURED: 'cash-out is off; nothing was written or debited',
-  OPERATOR_UNAVAILABLE: "the operator's account is disabled or marked down and nothing was written: retry after Retry-After seconds",
-  SERVICE_UNAVAILABLE: 'the database or Redis could not answer in time (down, restarting, overloaded): retry after Retry-After seconds, signed anew; a write is idempotent, so a retry never does it twice',
-  INTERNAL_ERROR: 'nothing is known to have changed: read the resource back, or retry (cash-ins and cash-outs are idempotent on merchant_order_id)',
+  OPERATOR_UNAVAILABLE:
+    "the operator's account is disabled or marked down and nothing was written: retry after Retry-After seconds",
+  SERVICE_UNAVAILABLE:
+    'the database or Redis could not answer in time (down, restarting, overloaded): retry after Retry-After seconds, signed anew; a write is idempotent, so a retry never does it twice',
+  INTERNAL_ERROR:
+    'nothing is known to have changed: read the resource back, or retry (cash-ins and cash-outs are idempotent on merchant_order_id)',
 };
 
 /** The component responses, one per error status. */
 const COMPONENT: Record<number, string> = {
-  400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 413: 'PayloadTooLarge',
-  415: 'UnsupportedMediaType', 422: 'Unprocessable', 429: 'RateLimited', 500: 'InternalError', 501: 'NotImplemented',
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'Unprocessable',
+  429: 'RateLimited',
+  500: 'InternalError',
+  501: 'NotImplemented',
   503: 'ServiceUnavailable',
 };
 
@@ -55,7 +69,8 @@ function errorSchema(codes: readonly string[]): SchemaObject {
           code: { type: 'string', enum: [...codes] },
           message: { type: 'string', minLength: 1, description: 'For people; may change. Program against `code`.' },
           details: {
-            type: 'array', description: 'With VALIDATION_ERROR: one entry per problem.',
+            type: 'array',
+            description: 'With VALIDATION_ERROR: one entry per problem.',
             items: ref('FieldIssue'),
           },
           request_id: { type: 'string', description: 'The X-Request-Id of the response; quote it to support.' },
@@ -78,11 +93,19 @@ function response(status: number, codes: readonly ErrorCode[]): ResponseObject {
 }
 
 export const errorSchemas: Record<string, SchemaObject> = {
-  Error: { ...errorSchema(ERROR_CODES), description: 'Every error body: a stable code, a message for people, optional details and the request id.' },
+  Error: {
+    ...errorSchema(ERROR_CODES),
+    description: 'Every error body: a stable code, a message for people, optional details and the request id.',
+  },
   ErrorCode: { type: 'string', enum: [...ERROR_CODES] },
   FieldIssue: {
-    type: 'object', additionalProperties: false, required: ['field', 'issue'],
-    properties: { field: { type: 'string', examples: ['amount'] }, issue: { type: 'string', examples: ['must be an integer'] } },
+    type: 'object',
+    additionalProperties: false,
+    required: ['field', 'issue'],
+    properties: {
+      field: { type: 'string', examples: ['amount'] },
+      issue: { type: 'string', examples: ['must be an integer'] },
+    },
   },
 };
 

@@ -10,18 +10,40 @@ it('passes every call to the operator through `around` with its name, and keeps 
   const adapter: OperatorAdapter = {
     ...failingOperator(new Error('answered')),
     statusMayLag: true,
-    prepare: async () => { throw new Error('answered'); },
-    submitCode: async () => { throw new Error('answered'); },
-    listRecords: async () => { throw new Error('answered'); },
-    recordOf: async () => { throw new Error('answered'); },
+    prepare: async () => {
+      throw new Error('answered');
+    },
+    submitCode: async () => {
+      throw new Error('answered');
+    },
+    listRecords: async () => {
+      throw new Error('answered');
+    },
+    recordOf: async () => {
+      throw new Error('answered');
+    },
   };
-  const wrapped = aroundCalls(adapter, (operation, call) => { seen.push(operation); return call(); });
+  const wrapped = aroundCalls(adapter, (operation, call) => {
+    seen.push(operation);
+    return call();
+  });
   const calls = [
-    () => wrapped.pushUssd(request), () => wrapped.prepare!(request), () => wrapped.submitCode!(lookup('MM1'), '1234'),
-    () => wrapped.queryStatus(lookup('MM1')), () => wrapped.refund({ partnerReference: 'RF1', originalPartnerReference: 'MM1', amount: 1, currency: 'XOF' }),
-    () => wrapped.disburse({ partnerReference: 'CO1', msisdn: '+2250707000001', amount: 1, currency: 'XOF', reason: null }),
+    () => wrapped.pushUssd(request),
+    () => wrapped.prepare!(request),
+    () => wrapped.submitCode!(lookup('MM1'), '1234'),
+    () => wrapped.queryStatus(lookup('MM1')),
+    () => wrapped.refund({ partnerReference: 'RF1', originalPartnerReference: 'MM1', amount: 1, currency: 'XOF' }),
+    () =>
+      wrapped.disburse({ partnerReference: 'CO1', msisdn: '+2250707000001', amount: 1, currency: 'XOF', reason: null }),
     () => wrapped.listRecords!('2026-11-27', null),
-    () => wrapped.recordOf!({ kind: 'CASHIN', reference: 'MM1', payment: { ...lookup('MM1'), providerTxId: null }, amount: 1, currency: 'XOF' }),
+    () =>
+      wrapped.recordOf!({
+        kind: 'CASHIN',
+        reference: 'MM1',
+        payment: { ...lookup('MM1'), providerTxId: null },
+        amount: 1,
+        currency: 'XOF',
+      }),
   ];
   for (const call of calls) await expect(call()).rejects.toThrow('answered');
   expect(seen).toEqual(['push', 'prepare', 'code', 'status', 'refund', 'disburse', 'records', 'record']);

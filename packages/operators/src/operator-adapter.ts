@@ -44,14 +44,23 @@ export type UssdPushAck =
    * (the payer's side, e.g. a balance the operator checked at once); `failureCode` when the adapter
    * knows the cause (MTN's PAYER_NOT_FOUND), OPERATOR_REJECTED otherwise.
    */
-  | { accepted: false; providerState: 'KO' | 'canceled'; providerTxnStatus: string | null; failureCode?: FailureCode; failureReason?: string | null };
+  | {
+      accepted: false;
+      providerState: 'KO' | 'canceled';
+      providerTxnStatus: string | null;
+      failureCode?: FailureCode;
+      failureReason?: string | null;
+    };
 
 /**
  * Thrown when a refund or payout is with the operator but not decided yet (MTN answers 202 and is
  * asked again later): the caller leaves it PENDING / INITIATED and asks again, with the same reference.
  */
 export class OperatorPendingError extends Error {
-  constructor(readonly operation: 'refund' | 'disbursement', readonly providerId: string | null) {
+  constructor(
+    readonly operation: 'refund' | 'disbursement',
+    readonly providerId: string | null,
+  ) {
     super(`operator has not decided the ${operation} yet`);
     this.name = 'OperatorPendingError';
   }
@@ -59,7 +68,11 @@ export class OperatorPendingError extends Error {
 
 /** The operator's answer for a payment it does not have (never pushed, or not visible yet: see statusMayLag). */
 export const NOT_FOUND_AT_OPERATOR: Readonly<OperatorResult & { found: false }> = Object.freeze({
-  found: false, providerState: 'PENDING', providerTxnStatus: null, providerTxId: null, failureReason: null,
+  found: false,
+  providerState: 'PENDING',
+  providerTxnStatus: null,
+  providerTxId: null,
+  failureReason: null,
 });
 
 /** Thrown when the operator could not be reached or did not answer in time: nothing is known. */
@@ -98,7 +111,11 @@ export class OperatorRefusedError extends Error {
  * Not an outage and not "the operator does not know it": a person checks such movements another way.
  */
 export class NoOperatorRecordError extends Error {
-  constructor(readonly operator: string, readonly kind: RecordKind, detail: string) {
+  constructor(
+    readonly operator: string,
+    readonly kind: RecordKind,
+    detail: string,
+  ) {
     super(`${operator} keeps no record of a ${kind} that we can ask about: ${detail}`);
     this.name = 'NoOperatorRecordError';
   }
@@ -134,9 +151,7 @@ export interface RefundRequest {
   original?: PaymentLookup & { providerTxId: string | null };
 }
 
-export type RefundResult =
-  | { state: 'OK'; providerRefundId: string }
-  | { state: 'FAILED'; reason: string };
+export type RefundResult = { state: 'OK'; providerRefundId: string } | { state: 'FAILED'; reason: string };
 
 /** Cash-out: pays money from the merchant's balance to a customer's wallet. */
 export interface DisbursementRequest {
@@ -148,9 +163,7 @@ export interface DisbursementRequest {
   reason: string | null;
 }
 
-export type DisbursementResult =
-  | { state: 'OK'; providerTxId: string }
-  | { state: 'FAILED'; reason: string };
+export type DisbursementResult = { state: 'OK'; providerTxId: string } | { state: 'FAILED'; reason: string };
 
 export interface OperatorAdapter {
   readonly name: string;
@@ -204,7 +217,12 @@ export interface OperatorAdapter {
    * and the signature holds; a hint (an unsigned callback naming a payment: "go and look") for operators
    * that do not sign; null when it is neither (the bridge answers 401 and applies nothing).
    */
-  parseCallback(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowMs: number, path?: string): VerifiedCallback | CallbackHint | null;
+  parseCallback(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+    nowMs: number,
+    path?: string,
+  ): VerifiedCallback | CallbackHint | null;
 }
 
 /**

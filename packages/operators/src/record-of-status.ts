@@ -7,10 +7,13 @@ import type { MovementLookup } from './operator-adapter.js';
  */
 export function outcomeOfState(state: ProviderState): RecordOutcome {
   switch (state) {
-    case 'OK': return 'SUCCESS';
+    case 'OK':
+      return 'SUCCESS';
     case 'canceled':
-    case 'KO': return 'FAILED';
-    default: return 'PENDING';
+    case 'KO':
+      return 'FAILED';
+    default:
+      return 'PENDING';
   }
 }
 
@@ -20,7 +23,11 @@ export function outcomeOfState(state: ProviderState): RecordOutcome {
  * names none) the movement's own are used, so such a record can prove the outcome but never the amount.
  * The reference is ours: the operator was asked by it (or by the id it gave for it) and answered for it.
  */
-export function recordFromStatus(movement: MovementLookup, result: OperatorResult, reported?: { amount: number; currency: string }): OperatorRecord {
+export function recordFromStatus(
+  movement: MovementLookup,
+  result: OperatorResult,
+  reported?: { amount: number; currency: string },
+): OperatorRecord {
   return {
     kind: movement.kind,
     reference: movement.reference,

@@ -6,10 +6,15 @@ import { Counter, singleMetric, type Registry } from '@mm/observability';
  * on our side of the wire (a malformed request, a reference the operator does not know): worth an alert.
  */
 export function operatorRefusals(registry: Registry): Counter<'operation'> {
-  return singleMetric(registry, 'mm_operator_refusals_total', () => new Counter({
-    name: 'mm_operator_refusals_total',
-    help: 'Refunds and cash-outs FAILED because the operator refused the request itself (a 4xx about it), by operation.',
-    labelNames: ['operation'],
-    registers: [registry],
-  }));
+  return singleMetric(
+    registry,
+    'mm_operator_refusals_total',
+    () =>
+      new Counter({
+        name: 'mm_operator_refusals_total',
+        help: 'Refunds and cash-outs FAILED because the operator refused the request itself (a 4xx about it), by operation.',
+        labelNames: ['operation'],
+        registers: [registry],
+      }),
+  );
 }

@@ -2,7 +2,12 @@ import { OPERATOR_API_NAMES } from '@mm/domain';
 import { createAccountAdapter, OPERATOR_APIS } from './registry.js';
 import { SimulatorOperatorAdapter } from './simulator/client.js';
 
-const account = (credentials: Record<string, string>) => ({ baseUrl: 'http://127.0.0.1:3003', credentials, settings: {}, timeoutMs: 1000 });
+const account = (credentials: Record<string, string>) => ({
+  baseUrl: 'http://127.0.0.1:3003',
+  credentials,
+  settings: {},
+  timeoutMs: 1000,
+});
 
 describe('createAccountAdapter', () => {
   it('builds the simulator adapter from its account', () => {

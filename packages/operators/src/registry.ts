@@ -23,15 +23,35 @@ export interface AccountConfig {
  * account. Each factory validates its own credentials and settings and throws naming what is missing.
  */
 const factories = {
-  simulator: (c: AccountConfig) => new SimulatorOperatorAdapter({
-    baseUrl: c.baseUrl,
-    apiToken: required(c, 'apiToken'),
-    callbackSecret: required(c, 'callbackSecret'),
-    timeoutMs: c.timeoutMs,
-  }),
+  simulator: (c: AccountConfig) =>
+    new SimulatorOperatorAdapter({
+      baseUrl: c.baseUrl,
+      apiToken: required(c, 'apiToken'),
+      callbackSecret: required(c, 'callbackSecret'),
+      timeoutMs: c.timeoutMs,
+    }),
   wave: waveAdapterFromAccount,
-  'orange-webpay': (c: AccountConfig) => new OrangeWebpayAdapter({ baseUrl: c.baseUrl, clientId: required(c, 'clientId'), clientSecret: required(c, 'clientSecret'), merchantKey: required(c, 'merchantKey'), countryPath: setting(c, 'countryPath'), currency: setting(c, 'currency'), lang: setting(c, 'lang'), timeoutMs: c.timeoutMs }),
-  'orange-mp': (c: AccountConfig) => new OrangeMpAdapter({ baseUrl: c.baseUrl, clientId: required(c, 'clientId'), clientSecret: required(c, 'clientSecret'), xAuthToken: required(c, 'xAuthToken'), pin: required(c, 'pin'), channelUserMsisdn: requiredSetting(c, 'channelUserMsisdn'), timeoutMs: c.timeoutMs }),
+  'orange-webpay': (c: AccountConfig) =>
+    new OrangeWebpayAdapter({
+      baseUrl: c.baseUrl,
+      clientId: required(c, 'clientId'),
+      clientSecret: required(c, 'clientSecret'),
+      merchantKey: required(c, 'merchantKey'),
+      countryPath: setting(c, 'countryPath'),
+      currency: setting(c, 'currency'),
+      lang: setting(c, 'lang'),
+      timeoutMs: c.timeoutMs,
+    }),
+  'orange-mp': (c: AccountConfig) =>
+    new OrangeMpAdapter({
+      baseUrl: c.baseUrl,
+      clientId: required(c, 'clientId'),
+      clientSecret: required(c, 'clientSecret'),
+      xAuthToken: required(c, 'xAuthToken'),
+      pin: required(c, 'pin'),
+      channelUserMsisdn: requiredSetting(c, 'channelUserMsisdn'),
+      timeoutMs: c.timeoutMs,
+    }),
   'mtn-momo': (c: AccountConfig) => new MtnMomoAdapter(mtnMomoConfigFromAccount(c)),
 } satisfies Record<string, (config: AccountConfig) => OperatorAdapter>;
 
@@ -57,7 +77,8 @@ function required(c: AccountConfig, name: string): string {
 function setting(c: AccountConfig, name: string): string | undefined {
   const value = c.settings[name];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value === '') throw new Error(`operator account setting "${name}" must be a non-empty string`);
+  if (typeof value !== 'string' || value === '')
+    throw new Error(`operator account setting "${name}" must be a non-empty string`);
   return value;
 }
 

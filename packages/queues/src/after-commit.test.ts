@@ -7,7 +7,7 @@ import { TransactionUpdateWaiter } from './transaction-updates.js';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 describe('AfterCommit announcements', () => {
-  it('announces what a gateway may wait for (a cash-in\'s move out of CREATED or INITIATED), nothing before or after it', async () => {
+  it("announces what a gateway may wait for (a cash-in's move out of CREATED or INITIATED), nothing before or after it", async () => {
     const prefix = `mmtest${randomBytes(5).toString('hex')}`;
     const redis = createRedisConnection(REDIS_URL);
     const subscriber = createRedisConnection(REDIS_URL);
@@ -19,10 +19,17 @@ describe('AfterCommit announcements', () => {
     const waiter = await TransactionUpdateWaiter.start(subscriber, prefix);
     try {
       const afterCommit = new AfterCommit(new OutboxPublisher([]), redis, prefix);
-      const change = (id: string, from: string | null | undefined, status: string) => ({ transaction: { id, status, type: 'CASHIN' }, from, outbox: [] });
+      const change = (id: string, from: string | null | undefined, status: string) => ({
+        transaction: { id, status, type: 'CASHIN' },
+        from,
+        outbox: [],
+      });
       const last = waiter.wait('t3', (s) => s === 'FAILED', 5_000);
       await afterCommit.run([
-        change('t1', null, 'CREATED'), change('t1', 'CREATED', 'INITIATED'), change('t1', 'INITIATED', 'PENDING'), change('t1', 'PENDING', 'SUCCESS'),
+        change('t1', null, 'CREATED'),
+        change('t1', 'CREATED', 'INITIATED'),
+        change('t1', 'INITIATED', 'PENDING'),
+        change('t1', 'PENDING', 'SUCCESS'),
         // A refund's effect on its cash-in: its status does not change.
         change('t1', undefined, 'SUCCESS'),
         // Decided before any acknowledgement: the gateway waits for that decision.
@@ -38,7 +45,7 @@ describe('AfterCommit announcements', () => {
     }
   });
 
-  it('carries the moved row\'s acknowledged fields when given the row, dates and the customer action intact', async () => {
+  it("carries the moved row's acknowledged fields when given the row, dates and the customer action intact", async () => {
     const prefix = `mmtest${randomBytes(5).toString('hex')}`;
     const redis = createRedisConnection(REDIS_URL);
     const waiter = await TransactionUpdateWaiter.start(createRedisConnection(REDIS_URL), prefix);
@@ -47,10 +54,20 @@ describe('AfterCommit announcements', () => {
       const updatedAt = new Date('2026-11-28T10:00:00.123Z');
       const expiresAt = new Date('2026-11-28T10:05:00.123Z');
       const moved = {
-        id: 't4', status: 'PENDING', type: 'CASHIN', merchantId: 'not announced',
-        providerTxId: null, providerSessionId: 'sess-9', providerState: 'PENDING', providerTxnStatus: null,
-        failureCode: null, failureReason: null, customerAction: { type: 'REDIRECT', url: 'https://op.example/pay/9' },
-        updatedAt, expiresAt, completedAt: null,
+        id: 't4',
+        status: 'PENDING',
+        type: 'CASHIN',
+        merchantId: 'not announced',
+        providerTxId: null,
+        providerSessionId: 'sess-9',
+        providerState: 'PENDING',
+        providerTxnStatus: null,
+        failureCode: null,
+        failureReason: null,
+        customerAction: { type: 'REDIRECT', url: 'https://op.example/pay/9' },
+        updatedAt,
+        expiresAt,
+        completedAt: null,
       };
       const heard = waiter.wait('t4', (s) => s === 'PENDING', 5_000);
       await afterCommit.run([{ transaction: moved, from: 'INITIATED', outbox: [] }]);

@@ -50,25 +50,41 @@ export class AfterCommit {
     private readonly redisPrefix: string,
     metrics?: Registry,
   ) {
-    this.transitions = metrics ? singleMetric(metrics, 'mm_transaction_transitions_total', () => new Counter({
-      name: 'mm_transaction_transitions_total',
-      help: 'Committed transaction status changes by type and from/to status (from NONE: created).',
-      labelNames: ['type', 'from', 'to'],
-      registers: [metrics],
-    })) : null;
+    this.transitions = metrics
+      ? singleMetric(
+          metrics,
+          'mm_transaction_transitions_total',
+          () =>
+            new Counter({
+              name: 'mm_transaction_transitions_total',
+              help: 'Committed transaction status changes by type and from/to status (from NONE: created).',
+              labelNames: ['type', 'from', 'to'],
+              registers: [metrics],
+            }),
+        )
+      : null;
   }
 
   async run(changes: (CommittedChange | null)[]): Promise<void> {
     const real = changes.filter((c): c is CommittedChange => c !== null);
     const moved = real.flatMap((c) => (c.transaction ? [{ ...c, transaction: c.transaction }] : []));
     for (const c of moved) {
-      if (c.from !== undefined) this.transitions?.inc({ type: c.transaction.type ?? 'UNKNOWN', from: c.from ?? 'NONE', to: c.transaction.status });
+      if (c.from !== undefined)
+        this.transitions?.inc({
+          type: c.transaction.type ?? 'UNKNOWN',
+          from: c.from ?? 'NONE',
+          to: c.transaction.status,
+        });
     }
     await this.publisher.publish(real.flatMap((c) => c.outbox));
     await Promise.all(
-      moved.filter(awaited).map((c) =>
-        announceTransactionUpdate(this.redis, this.redisPrefix, transactionUpdateOf(c.transaction)).catch(() => undefined),
-      ),
+      moved
+        .filter(awaited)
+        .map((c) =>
+          announceTransactionUpdate(this.redis, this.redisPrefix, transactionUpdateOf(c.transaction)).catch(
+            () => undefined,
+          ),
+        ),
     );
   }
 }

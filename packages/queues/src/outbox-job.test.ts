@@ -1,9 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import Joi from 'joi';
 import type { Redis } from 'ioredis';
-import type {
-  OutboxJob, OutboxQueueDefinition, OutboxTopic, QueueCatalog,
-} from './catalog.js';
+import type { OutboxJob, OutboxQueueDefinition, OutboxTopic, QueueCatalog } from './catalog.js';
 import { cashoutRequests, type CashoutRequestJob } from './definitions/cashout-requests.js';
 import type { CustomerCodeJob } from './definitions/customer-codes.js';
 import { expiryChecks, type ExpiryCheckJob } from './definitions/expiry-checks.js';
@@ -26,25 +24,32 @@ import { createRedisConnection } from './redis-connection.js';
  * fails with "Unused '@ts-expect-error' directive". The functions holding them are never called.
  */
 
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const same = <A, B>(..._proof: Equal<A, B> extends true ? [] : [never]) => undefined;
 
 // The catalog is each queue's own payload type, derived from its definition.
-same<QueueCatalog, {
-  'operator-requests': OperatorRequestJob;
-  'operator-results': OperatorResultJob;
-  'expiry-checks': ExpiryCheckJob;
-  'webhook-deliveries': WebhookDeliveryJob;
-  'refund-requests': RefundRequestJob;
-  'cashout-requests': CashoutRequestJob;
-  'customer-codes': CustomerCodeJob;
-  'retention-runs': RetentionRunJob;
-  'reconciliation-runs': ReconciliationRunJob;
-}>();
+same<
+  QueueCatalog,
+  {
+    'operator-requests': OperatorRequestJob;
+    'operator-results': OperatorResultJob;
+    'expiry-checks': ExpiryCheckJob;
+    'webhook-deliveries': WebhookDeliveryJob;
+    'refund-requests': RefundRequestJob;
+    'cashout-requests': CashoutRequestJob;
+    'customer-codes': CustomerCodeJob;
+    'retention-runs': RetentionRunJob;
+    'reconciliation-runs': ReconciliationRunJob;
+  }
+>();
 // operator-results, customer-codes, retention-runs and reconciliation-runs have no outbox_id: their jobs are added directly (the
 // callback route, the payment page, a job scheduler), never through the outbox.
-same<OutboxTopic, 'operator-requests' | 'expiry-checks' | 'webhook-deliveries' | 'refund-requests' | 'cashout-requests'>();
+same<
+  OutboxTopic,
+  'operator-requests' | 'expiry-checks' | 'webhook-deliveries' | 'refund-requests' | 'cashout-requests'
+>();
 
+// prettier-ignore
 export function outboxJobsCompileOnlyWithTheirTopicsPayload(): OutboxJob[] {
   const id = randomUUID();
   return [
@@ -74,6 +79,7 @@ export function outboxJobsCompileOnlyWithTheirTopicsPayload(): OutboxJob[] {
   ];
 }
 
+// prettier-ignore
 export function onlyOutboxQueuesMakeAPublisher(connection: Redis): void {
   const options = { connection, redisPrefix: 'never-run' };
   createOutboxPublisher([operatorRequests, cashoutRequests, expiryChecks, webhookDeliveries, refundRequests], options);
@@ -93,6 +99,7 @@ export function onlyOutboxQueuesMakeAPublisher(connection: Redis): void {
   defineQueue({ name: 'partial', schema: Joi.object<RefundRequestJob, true>({ refund_id: Joi.string() }), jobOptions: {} });
 }
 
+// prettier-ignore
 export function aRowIsItsTopicsJob(row: PublishableOutboxRow): string {
   if (row.topic === 'refund-requests') return row.payload.refund_id;
   // @ts-expect-error not every row's payload has a refund_id
@@ -104,8 +111,12 @@ describe('outbox publisher', () => {
   let prefix: string;
   const logged: { level: string; msg: string; obj: Record<string, unknown> }[] = [];
   const logger = {
-    warn: (obj: object, msg: string) => { logged.push({ level: 'warn', msg, obj: obj as Record<string, unknown> }); },
-    error: (obj: object, msg: string) => { logged.push({ level: 'error', msg, obj: obj as Record<string, unknown> }); },
+    warn: (obj: object, msg: string) => {
+      logged.push({ level: 'warn', msg, obj: obj as Record<string, unknown> });
+    },
+    error: (obj: object, msg: string) => {
+      logged.push({ level: 'error', msg, obj: obj as Record<string, unknown> });
+    },
   };
   let outbox: ReturnType<typeof createOutboxPublisher>;
 
@@ -134,7 +145,13 @@ describe('outbox publisher', () => {
     ({ id: randomUUID(), topic: 'refund-requests', payload, availableAt: new Date(0), run: 0 }) as PublishableOutboxRow;
 
   it('publishes a row with its id as outbox_id, under the job id of its run', async () => {
-    const row: PublishableOutboxRow = { id: randomUUID(), topic: 'refund-requests', payload: { refund_id: randomUUID() }, availableAt: new Date(0), run: 2 };
+    const row: PublishableOutboxRow = {
+      id: randomUUID(),
+      topic: 'refund-requests',
+      payload: { refund_id: randomUUID() },
+      availableAt: new Date(0),
+      run: 2,
+    };
     await outbox.publisher.publish([row]);
     const queue = refundQueue();
     const job = await queue.queue.getJob(outboxJobId(row.id, 2));
@@ -145,9 +162,19 @@ describe('outbox publisher', () => {
 
   it('logs a row whose payload breaks its queue schema at error level, on each relay pass, and queues nothing for it', async () => {
     const broken = oldRow({ transaction_id: randomUUID() });
-    const good: PublishableOutboxRow = { id: randomUUID(), topic: 'refund-requests', payload: { refund_id: randomUUID() }, availableAt: new Date(0), run: 0 };
+    const good: PublishableOutboxRow = {
+      id: randomUUID(),
+      topic: 'refund-requests',
+      payload: { refund_id: randomUUID() },
+      availableAt: new Date(0),
+      run: 0,
+    };
     const relay = startOutboxRelay({
-      publisher: outbox.publisher, topics: ['refund-requests'], findOverdue: async () => [broken, good], graceMs: 0, intervalMs: 60_000,
+      publisher: outbox.publisher,
+      topics: ['refund-requests'],
+      findOverdue: async () => [broken, good],
+      graceMs: 0,
+      intervalMs: 60_000,
     });
     await relay.runOnce();
     await relay.runOnce();

@@ -37,7 +37,10 @@ export class OutboxPublisher {
   /** Keyed by each producer's own queue name: a row reaches the producer of its topic, whose schema checks it. */
   private readonly byTopic = new Map<OutboxTopic, OutboxQueueProducer>();
 
-  constructor(producers: OutboxQueueProducer[], private readonly logger?: PublishLogger) {
+  constructor(
+    producers: OutboxQueueProducer[],
+    private readonly logger?: PublishLogger,
+  ) {
     for (const p of producers) this.byTopic.set(p.definition.name, p);
   }
 
@@ -69,17 +72,26 @@ export class OutboxPublisher {
     if (isHeld(row.availableAt)) return null;
     const producer = this.byTopic.get(row.topic);
     if (!producer) {
-      this.logger?.warn({ topic: row.topic, outboxId: row.id }, 'no producer for outbox topic; the relay of its consumer will publish it');
+      this.logger?.warn(
+        { topic: row.topic, outboxId: row.id },
+        'no producer for outbox topic; the relay of its consumer will publish it',
+      );
       return null;
     }
     try {
-      await producer.add({ ...row.payload, outbox_id: row.id }, { jobId: outboxJobId(row.id, row.run), delayMs: row.availableAt.getTime() - now });
+      await producer.add(
+        { ...row.payload, outbox_id: row.id },
+        { jobId: outboxJobId(row.id, row.run), delayMs: row.availableAt.getTime() - now },
+      );
     } catch (err) {
       if (err instanceof InvalidPayloadError) {
         // Our code cannot write such a row (its payload type is the queue's); one written before a
         // schema changed, or by hand, can. Publishing it again cannot help and dropping it would lose
         // work: it is returned, and the relay parks it for a person to fix.
-        this.logger?.error({ err, topic: row.topic, outboxId: row.id }, 'outbox row breaks its queue schema; it will not run until fixed by hand');
+        this.logger?.error(
+          { err, topic: row.topic, outboxId: row.id },
+          'outbox row breaks its queue schema; it will not run until fixed by hand',
+        );
         return { row, reason: err.message };
       }
       this.logger?.warn({ err, topic: row.topic, outboxId: row.id }, 'outbox publish failed; the relay will retry');
@@ -97,6 +109,8 @@ export function createOutboxPublisher(
   const producers = definitions.map((d) => new QueueProducer<QueueCatalog[OutboxTopic], OutboxTopic>(d, options));
   return {
     publisher: new OutboxPublisher(producers, logger),
-    close: async () => { await Promise.all(producers.map((p) => p.close())); },
+    close: async () => {
+      await Promise.all(producers.map((p) => p.close()));
+    },
   };
 }

@@ -58,10 +58,14 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   };
   const timer = setInterval(() => {
     if (stopped || running) return;
-    running = runOnce().catch((err) => {
-      options.onError?.(err);
-      return 0;
-    }).finally(() => { running = null; });
+    running = runOnce()
+      .catch((err) => {
+        options.onError?.(err);
+        return 0;
+      })
+      .finally(() => {
+        running = null;
+      });
   }, options.intervalMs);
   timer.unref();
   return {

@@ -23,7 +23,10 @@ export class QueueProducer<P extends object, N extends string = string> {
     readonly definition: QueueDefinition<P, N>,
     private readonly options: ProducerOptions,
   ) {
-    this.queue = new Queue(definition.name, { connection: options.connection, prefix: bullPrefix(options.redisPrefix) });
+    this.queue = new Queue(definition.name, {
+      connection: options.connection,
+      prefix: bullPrefix(options.redisPrefix),
+    });
   }
 
   async add(payload: P, opts: { jobId?: string; delayMs?: number } = {}): Promise<void> {
@@ -41,9 +44,15 @@ export class QueueProducer<P extends object, N extends string = string> {
    */
   async schedule(schedulerId: string, everyMs: number, payload: P): Promise<void> {
     const data = this.checked(payload);
-    await this.queue.upsertJobScheduler(schedulerId, { every: everyMs }, {
-      name: this.definition.name, data, opts: { ...this.definition.jobOptions, ...this.options.jobOptions },
-    });
+    await this.queue.upsertJobScheduler(
+      schedulerId,
+      { every: everyMs },
+      {
+        name: this.definition.name,
+        data,
+        opts: { ...this.definition.jobOptions, ...this.options.jobOptions },
+      },
+    );
   }
 
   /**
@@ -52,17 +61,31 @@ export class QueueProducer<P extends object, N extends string = string> {
    */
   async scheduleCron(schedulerId: string, pattern: string, payload: P): Promise<void> {
     const data = this.checked(payload);
-    await this.queue.upsertJobScheduler(schedulerId, { pattern, tz: 'UTC' }, {
-      name: this.definition.name, data, opts: { ...this.definition.jobOptions, ...this.options.jobOptions },
-    });
+    await this.queue.upsertJobScheduler(
+      schedulerId,
+      { pattern, tz: 'UTC' },
+      {
+        name: this.definition.name,
+        data,
+        opts: { ...this.definition.jobOptions, ...this.options.jobOptions },
+      },
+    );
   }
 
   /** The job schedulers of this queue in Redis whose id starts with `prefix`: their id, and their pattern or interval. */
-  async schedulers(prefix = ''): Promise<{ id: string; pattern: string | null; tz: string | null; everyMs: number | null; next: number | null }[]> {
+  async schedulers(
+    prefix = '',
+  ): Promise<{ id: string; pattern: string | null; tz: string | null; everyMs: number | null; next: number | null }[]> {
     const all = await this.queue.getJobSchedulers(0, -1, true);
     return all
       .filter((s) => s.key.startsWith(prefix))
-      .map((s) => ({ id: s.key, pattern: s.pattern ?? null, tz: s.tz ?? null, everyMs: s.every ? Number(s.every) : null, next: s.next ?? null }));
+      .map((s) => ({
+        id: s.key,
+        pattern: s.pattern ?? null,
+        tz: s.tz ?? null,
+        everyMs: s.every ? Number(s.every) : null,
+        next: s.next ?? null,
+      }));
   }
 
   /** Removes the scheduler (its next job included); false when there was none. */

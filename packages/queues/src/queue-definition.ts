@@ -24,7 +24,10 @@ type UntypedSchema<P> = 0 extends 1 & P ? Refused : Record<string, never> extend
  * Both types are inferred: the name from `QUEUE_NAMES`, the payload from the schema, written
  * `Joi.object<Job, true>({ ... })` so that joi checks it has one rule per field of `Job`.
  */
-export function defineQueue<P extends object, N extends string>(def: QueueDefinition<P, N>, ..._refused: UntypedSchema<P>): QueueDefinition<P, N> {
+export function defineQueue<P extends object, N extends string>(
+  def: QueueDefinition<P, N>,
+  ..._refused: UntypedSchema<P>
+): QueueDefinition<P, N> {
   return def;
 }
 

@@ -15,12 +15,21 @@ import type { QueueDefinition } from './queue-definition.js';
  * A new queue is added here, or no worker runs it and its jobs cannot be written to the outbox.
  */
 export const DEFINITIONS = [
-  operatorRequests, operatorResults, expiryChecks, webhookDeliveries, refundRequests, cashoutRequests, customerCodes,
-  retentionRuns, reconciliationRuns,
+  operatorRequests,
+  operatorResults,
+  expiryChecks,
+  webhookDeliveries,
+  refundRequests,
+  cashoutRequests,
+  customerCodes,
+  retentionRuns,
+  reconciliationRuns,
 ] as const;
 
 /** Every queue by name, as a worker runtime looks up the queues its handlers are keyed by. */
-export const QUEUES = Object.fromEntries(DEFINITIONS.map((d) => [d.name, d])) as { [K in QueueName]: QueueDefinition<QueueCatalog[K], K> };
+export const QUEUES = Object.fromEntries(DEFINITIONS.map((d) => [d.name, d])) as {
+  [K in QueueName]: QueueDefinition<QueueCatalog[K], K>;
+};
 
 /** Fed by the outbox: the payload carries `outbox_id`, as OutboxTopic says of its type (the publisher sets it). */
 function fedByOutbox(definition: QueueDefinition<object>): boolean {
@@ -29,7 +38,7 @@ function fedByOutbox(definition: QueueDefinition<object>): boolean {
 
 /** The queues fed by outbox rows. */
 export const OUTBOX_QUEUES = Object.fromEntries(DEFINITIONS.filter(fedByOutbox).map((d) => [d.name, d])) as {
-  [K in OutboxTopic]: QueueDefinition<QueueCatalog[K], K>
+  [K in OutboxTopic]: QueueDefinition<QueueCatalog[K], K>;
 };
 
 /** True for the queues fed by outbox rows: their consumer's relay re-publishes them. */

@@ -22,7 +22,10 @@ describe('createRedisConnection with a command timeout, and isRedisUnavailable',
     redis.on('error', () => undefined);
     try {
       const started = Date.now();
-      const err = await redis.get('k').then(() => null, (e: unknown) => e);
+      const err = await redis.get('k').then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(Date.now() - started).toBeLessThan(2_000);
       expect(isRedisUnavailable(err)).toBe(true);
     } finally {
@@ -35,11 +38,16 @@ describe('createRedisConnection with a command timeout, and isRedisUnavailable',
     const key = `${prefix}:a-list`;
     try {
       await redis.rpush(key, 'x');
-      const wrongType = await redis.get(key).then(() => null, (e: unknown) => e);
+      const wrongType = await redis.get(key).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(wrongType).toBeInstanceOf(Error);
       expect(isRedisUnavailable(wrongType)).toBe(false);
       expect(isRedisUnavailable(new Error('a bug'))).toBe(false);
-      expect(isRedisUnavailable(Object.assign(new Error('LOADING Redis is loading the dataset in memory'), {}))).toBe(true);
+      expect(isRedisUnavailable(Object.assign(new Error('LOADING Redis is loading the dataset in memory'), {}))).toBe(
+        true,
+      );
     } finally {
       await redis.del(key);
       redis.disconnect();
@@ -50,8 +58,21 @@ describe('createRedisConnection with a command timeout, and isRedisUnavailable',
 describe('redisTargetOf and a connection behind Sentinel', () => {
   it('REDIS_URL alone is a direct connection; with REDIS_SENTINELS, the sentinels and the master name (REDIS_URL keeps the password and db)', () => {
     expect(redisTargetOf({ REDIS_URL: 'redis://127.0.0.1:6379' })).toEqual({ url: 'redis://127.0.0.1:6379' });
-    expect(redisTargetOf({ REDIS_URL: 'redis://:secret@ignored:6379/2', REDIS_SENTINELS: 'sentinel-a:26379,10.0.0.7:26380', REDIS_SENTINEL_MASTER: 'mm' })).toEqual({
-      url: 'redis://:secret@ignored:6379/2', sentinel: { nodes: [{ host: 'sentinel-a', port: 26379 }, { host: '10.0.0.7', port: 26380 }], master: 'mm' },
+    expect(
+      redisTargetOf({
+        REDIS_URL: 'redis://:secret@ignored:6379/2',
+        REDIS_SENTINELS: 'sentinel-a:26379,10.0.0.7:26380',
+        REDIS_SENTINEL_MASTER: 'mm',
+      }),
+    ).toEqual({
+      url: 'redis://:secret@ignored:6379/2',
+      sentinel: {
+        nodes: [
+          { host: 'sentinel-a', port: 26379 },
+          { host: '10.0.0.7', port: 26380 },
+        ],
+        master: 'mm',
+      },
     });
   });
 
@@ -62,7 +83,13 @@ describe('redisTargetOf and a connection behind Sentinel', () => {
     );
     redis.on('error', () => undefined);
     try {
-      expect(redis.options).toMatchObject({ sentinels: [{ host: '127.0.0.1', port: 1 }], name: 'mm', password: 'secret', db: 2, maxRetriesPerRequest: 2 });
+      expect(redis.options).toMatchObject({
+        sentinels: [{ host: '127.0.0.1', port: 1 }],
+        name: 'mm',
+        password: 'secret',
+        db: 2,
+        maxRetriesPerRequest: 2,
+      });
     } finally {
       redis.disconnect();
     }

@@ -12,19 +12,28 @@ export interface RedisTarget {
   clusterNodes?: HostPort[];
 }
 
-const hostPorts = (list: string): HostPort[] => list.split(',').map((hostPort) => {
-  const at = hostPort.lastIndexOf(':');
-  return { host: hostPort.slice(0, at), port: Number(hostPort.slice(at + 1)) };
-});
+const hostPorts = (list: string): HostPort[] =>
+  list.split(',').map((hostPort) => {
+    const at = hostPort.lastIndexOf(':');
+    return { host: hostPort.slice(0, at), port: Number(hostPort.slice(at + 1)) };
+  });
 
 /**
  * A service's Redis settings: REDIS_URL; REDIS_SENTINELS with REDIS_SENTINEL_MASTER behind Sentinel; or
  * REDIS_CLUSTER_NODES for a Redis Cluster. With either of the last two, REDIS_URL gives only the password (and db).
  */
-export function redisTargetOf(env: { REDIS_URL: string; REDIS_SENTINELS?: string; REDIS_SENTINEL_MASTER?: string; REDIS_CLUSTER_NODES?: string }): RedisTarget {
+export function redisTargetOf(env: {
+  REDIS_URL: string;
+  REDIS_SENTINELS?: string;
+  REDIS_SENTINEL_MASTER?: string;
+  REDIS_CLUSTER_NODES?: string;
+}): RedisTarget {
   if (env.REDIS_CLUSTER_NODES) return { url: env.REDIS_URL, clusterNodes: hostPorts(env.REDIS_CLUSTER_NODES) };
   if (!env.REDIS_SENTINELS) return { url: env.REDIS_URL };
-  return { url: env.REDIS_URL, sentinel: { nodes: hostPorts(env.REDIS_SENTINELS), master: env.REDIS_SENTINEL_MASTER ?? 'mymaster' } };
+  return {
+    url: env.REDIS_URL,
+    sentinel: { nodes: hostPorts(env.REDIS_SENTINELS), master: env.REDIS_SENTINEL_MASTER ?? 'mymaster' },
+  };
 }
 
 /** What a Sentinel or Cluster connection takes from REDIS_URL (its host and port name no server then). */
@@ -59,7 +68,8 @@ export function createRedisConnection(target: string, options?: RedisConnectionO
 export function createRedisConnection(target: RedisTarget, options?: RedisConnectionOptions): RedisClient;
 export function createRedisConnection(target: string | RedisTarget, options: RedisConnectionOptions = {}): RedisClient {
   const common: RedisOptions = {
-    maxRetriesPerRequest: options.maxRetriesPerRequest ?? null, enableReadyCheck: true,
+    maxRetriesPerRequest: options.maxRetriesPerRequest ?? null,
+    enableReadyCheck: true,
     ...(options.commandTimeoutMs ? { commandTimeout: options.commandTimeoutMs } : {}),
   };
   const { url, sentinel, clusterNodes } = typeof target === 'string' ? { url: target } : target;
@@ -68,12 +78,18 @@ export function createRedisConnection(target: string | RedisTarget, options: Red
   const credentials: RedisOptions = { ...login, ...(tls ? { tls: {} } : {}) };
   // A cluster has no databases but 0; every key of ours carries REDIS_PREFIX's hash tag, so all of them
   // (each BullMQ queue's, whose scripts touch several keys at once, included) are in one slot.
-  if (clusterNodes) return new Cluster(clusterNodes, { redisOptions: { ...common, ...credentials }, enableReadyCheck: true });
+  if (clusterNodes)
+    return new Cluster(clusterNodes, { redisOptions: { ...common, ...credentials }, enableReadyCheck: true });
   return new Redis({ ...common, ...credentials, sentinels: sentinel!.nodes, name: sentinel!.master, db });
 }
 
 /** ioredis's own errors when Redis cannot be reached or does not answer in time (they carry no code). */
-const UNAVAILABLE_MESSAGES = [/^Command timed out/, /^Connection is closed/, /Stream isn't writeable/, /^Reached the max retries per request limit/];
+const UNAVAILABLE_MESSAGES = [
+  /^Command timed out/,
+  /^Connection is closed/,
+  /Stream isn't writeable/,
+  /^Reached the max retries per request limit/,
+];
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
 
 /**

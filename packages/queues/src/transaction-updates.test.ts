@@ -26,7 +26,9 @@ describe('TransactionUpdateWaiter', () => {
         // Announced until heard (the subscription is asynchronous on the server side) or the deadline.
         const deadline = Date.now() + 5_000;
         let status: string | null = null;
-        const result = heard.promise.then((h) => { status = h?.status ?? null; });
+        const result = heard.promise.then((h) => {
+          status = h?.status ?? null;
+        });
         while (status === null && Date.now() < deadline) {
           await announceTransactionUpdate(publisher, prefix, { transaction_id: id, status: 'PENDING' });
           await Promise.race([result, new Promise((r) => setTimeout(r, 50))]);

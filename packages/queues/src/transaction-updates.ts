@@ -31,7 +31,11 @@ export interface TransactionUpdate {
   transaction_id: string;
   status: string;
   /** Absent from a publisher that does not know the moved row (or of a version before it was sent). */
-  fields?: Omit<AcknowledgedFields, 'updatedAt' | 'expiresAt' | 'completedAt'> & { updatedAt: string; expiresAt: string | null; completedAt: string | null };
+  fields?: Omit<AcknowledgedFields, 'updatedAt' | 'expiresAt' | 'completedAt'> & {
+    updatedAt: string;
+    expiresAt: string | null;
+    completedAt: string | null;
+  };
 }
 
 /** What a waiter hears: the status, and the acknowledged fields when the publisher sent them. */
@@ -41,7 +45,9 @@ export interface HeardUpdate {
 }
 
 /** The announcement of a moved row: with its acknowledged fields when `moved` carries them. */
-export function transactionUpdateOf(moved: { id: string; status: string } & Partial<AcknowledgedFields>): TransactionUpdate {
+export function transactionUpdateOf(
+  moved: { id: string; status: string } & Partial<AcknowledgedFields>,
+): TransactionUpdate {
   const update: TransactionUpdate = { transaction_id: moved.id, status: moved.status };
   if (!(moved.updatedAt instanceof Date)) return update;
   const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
@@ -65,10 +71,17 @@ function heardOf(update: TransactionUpdate): HeardUpdate {
   const f = update.fields;
   if (!f || typeof f.updatedAt !== 'string') return { status: update.status, fields: null };
   const date = (s: string | null) => (s === null ? null : new Date(s));
-  return { status: update.status, fields: { ...f, updatedAt: new Date(f.updatedAt), expiresAt: date(f.expiresAt), completedAt: date(f.completedAt) } };
+  return {
+    status: update.status,
+    fields: { ...f, updatedAt: new Date(f.updatedAt), expiresAt: date(f.expiresAt), completedAt: date(f.completedAt) },
+  };
 }
 
-export async function announceTransactionUpdate(redis: RedisClient, redisPrefix: string, update: TransactionUpdate): Promise<void> {
+export async function announceTransactionUpdate(
+  redis: RedisClient,
+  redisPrefix: string,
+  update: TransactionUpdate,
+): Promise<void> {
   await redis.publish(transactionUpdatesChannel(redisPrefix), JSON.stringify(update));
 }
 
@@ -92,10 +105,19 @@ export class TransactionUpdateWaiter {
    * Resolves with the first announcement whose status `until` accepts, or null after `timeoutMs`, or as
    * soon as `signal` is aborted (at once if it already is): the caller knows no announcement can come.
    */
-  wait(transactionId: string, until: (status: string) => boolean, timeoutMs: number, signal?: AbortSignal): { promise: Promise<HeardUpdate | null>; cancel(): void } {
+  wait(
+    transactionId: string,
+    until: (status: string) => boolean,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): { promise: Promise<HeardUpdate | null>; cancel(): void } {
     let done: (heard: HeardUpdate | null) => void = () => undefined;
-    const promise = new Promise<HeardUpdate | null>((resolve) => { done = resolve; });
-    const listener = (update: TransactionUpdate) => { if (until(update.status)) finish(heardOf(update)); };
+    const promise = new Promise<HeardUpdate | null>((resolve) => {
+      done = resolve;
+    });
+    const listener = (update: TransactionUpdate) => {
+      if (until(update.status)) finish(heardOf(update));
+    };
     const timer = setTimeout(() => finish(null), timeoutMs);
     const set = this.waiters.get(transactionId) ?? new Set();
     set.add(listener);

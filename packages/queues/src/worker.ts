@@ -33,7 +33,8 @@ export type JobHandler<P, R = void> = (payload: P, job: Job) => Promise<R>;
 function idsOf(data: unknown): Record<string, unknown> {
   const d = (data ?? {}) as Record<string, unknown>;
   const ids: Record<string, unknown> = {};
-  for (const k of ['transaction_id', 'refund_id', 'event_id', 'provider_reference', 'outbox_id']) if (d[k] !== undefined) ids[k] = d[k];
+  for (const k of ['transaction_id', 'refund_id', 'event_id', 'provider_reference', 'outbox_id'])
+    if (d[k] !== undefined) ids[k] = d[k];
   return ids;
 }
 
@@ -42,7 +43,11 @@ function idsOf(data: unknown): Record<string, unknown> {
  * and connection errors are logged: an 'error' event without a listener would crash the process (BullMQ
  * reconnects by itself), so no worker may be created without one.
  */
-export function createWorker<P extends object>(def: QueueDefinition<P>, options: WorkerOptions, handler: JobHandler<P, unknown>): Worker {
+export function createWorker<P extends object>(
+  def: QueueDefinition<P>,
+  options: WorkerOptions,
+  handler: JobHandler<P, unknown>,
+): Worker {
   const durations = options.metrics ? jobDurations(options.metrics) : null;
   const worker = new Worker(
     def.name,
@@ -59,7 +64,8 @@ export function createWorker<P extends object>(def: QueueDefinition<P>, options:
       } finally {
         const ms = performance.now() - started;
         durations?.observe({ queue: def.name, outcome }, ms / 1000);
-        if (outcome === 'completed') options.logger.info({ queue: def.name, jobId: job.id, ...idsOf(job.data), ms: Math.round(ms) }, 'job done');
+        if (outcome === 'completed')
+          options.logger.info({ queue: def.name, jobId: job.id, ...idsOf(job.data), ms: Math.round(ms) }, 'job done');
       }
     },
     {
@@ -69,7 +75,12 @@ export function createWorker<P extends object>(def: QueueDefinition<P>, options:
       ...(options.lockMs ? { lockDuration: options.lockMs, stalledInterval: options.lockMs } : {}),
     },
   );
-  worker.on('failed', (job, err) => options.logger.warn({ err, queue: def.name, jobId: job?.id, ...idsOf(job?.data), attempts: job?.attemptsMade }, 'job failed'));
+  worker.on('failed', (job, err) =>
+    options.logger.warn(
+      { err, queue: def.name, jobId: job?.id, ...idsOf(job?.data), attempts: job?.attemptsMade },
+      'job failed',
+    ),
+  );
   worker.on('error', (err) => options.logger.error({ err, queue: def.name }, 'worker error'));
   if (options.metrics) {
     // Its own Queue on the worker's connection: counting jobs is a plain command, not a blocking one.

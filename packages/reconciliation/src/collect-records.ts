@@ -1,4 +1,11 @@
-import { forgetStatusRecord, ourMovementsFor, saveOperatorRecords, type AccountKey, type DatedOperatorRecord, type RecordSource } from '@mm/db/reconciliation';
+import {
+  forgetStatusRecord,
+  ourMovementsFor,
+  saveOperatorRecords,
+  type AccountKey,
+  type DatedOperatorRecord,
+  type RecordSource,
+} from '@mm/db/reconciliation';
 import type { Db } from '@mm/db';
 import { NoOperatorRecordError, type OperatorAdapter } from '@mm/operators';
 
@@ -11,7 +18,12 @@ const STATUS_QUERY_CONCURRENCY = 4;
  * (MTN, Orange: such a source cannot show a movement we do not know). An operator with neither is
  * reconciled from the statements imported for it. Returns the source used, if any.
  */
-export async function collectOperatorRecords(db: Db, adapter: Pick<OperatorAdapter, 'listRecords' | 'recordOf'>, account: AccountKey, date: string): Promise<RecordSource | null> {
+export async function collectOperatorRecords(
+  db: Db,
+  adapter: Pick<OperatorAdapter, 'listRecords' | 'recordOf'>,
+  account: AccountKey,
+  date: string,
+): Promise<RecordSource | null> {
   if (adapter.listRecords) {
     const records: DatedOperatorRecord[] = [];
     let cursor: string | null = null;
@@ -19,7 +31,11 @@ export async function collectOperatorRecords(db: Db, adapter: Pick<OperatorAdapt
       const page = await adapter.listRecords(date, cursor);
       // One endpoint may list the movements of several accounts (the simulator serves every country's): this
       // account's are those of its country, and those whose country the operator does not tell.
-      records.push(...page.records.filter((r) => !r.countryCode || r.countryCode === account.countryCode).map((r) => ({ ...r, businessDate: date })));
+      records.push(
+        ...page.records
+          .filter((r) => !r.countryCode || r.countryCode === account.countryCode)
+          .map((r) => ({ ...r, businessDate: date })),
+      );
       cursor = page.next;
     } while (cursor);
     await saveOperatorRecords(db, account, records, 'API');
@@ -34,7 +50,13 @@ export async function collectOperatorRecords(db: Db, adapter: Pick<OperatorAdapt
         const m = movements[next++]!;
         let record;
         try {
-          record = await recordOf({ kind: m.kind, reference: m.reference, payment: m.payment, amount: m.amount, currency: m.currency });
+          record = await recordOf({
+            kind: m.kind,
+            reference: m.reference,
+            payment: m.payment,
+            amount: m.amount,
+            currency: m.currency,
+          });
         } catch (err) {
           // A kind of movement this operator cannot be asked about (Orange has no refund or payout API, so
           // none was ever sent there): what a statement said of it stays, nothing else is known.

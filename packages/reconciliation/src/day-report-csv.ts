@@ -3,8 +3,21 @@ import { MATCH_CATEGORIES } from '@mm/domain';
 
 /** The columns of the day report's CSV, in order. */
 export const DAY_REPORT_CSV_COLUMNS = [
-  'record', 'date', 'country_code', 'operator', 'reconciled_at', 'category', 'count', 'amount', 'currency',
-  'case_id', 'kind', 'reference', 'difference', 'transaction_id', 'opened_at',
+  'record',
+  'date',
+  'country_code',
+  'operator',
+  'reconciled_at',
+  'category',
+  'count',
+  'amount',
+  'currency',
+  'case_id',
+  'kind',
+  'reference',
+  'difference',
+  'transaction_id',
+  'opened_at',
 ] as const;
 
 type Cell = string | number | null | undefined;
@@ -23,10 +36,46 @@ export function dayReportCsv(report: DayReport): string {
     const at = a.run?.finished_at ?? null;
     for (const category of MATCH_CATEGORIES) {
       const t = a.by_category[category];
-      lines.push(line(['category', report.date, a.country_code, a.operator, at, category, t.count, t.amount, a.currency, null, null, null, null, null, null]));
+      lines.push(
+        line([
+          'category',
+          report.date,
+          a.country_code,
+          a.operator,
+          at,
+          category,
+          t.count,
+          t.amount,
+          a.currency,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+        ]),
+      );
     }
     for (const c of a.cases) {
-      lines.push(line(['open_case', report.date, a.country_code, a.operator, at, c.category, null, Math.abs(c.difference), c.currency, c.id, c.kind, c.reference, c.difference, c.transaction_id, c.opened_at]));
+      lines.push(
+        line([
+          'open_case',
+          report.date,
+          a.country_code,
+          a.operator,
+          at,
+          c.category,
+          null,
+          Math.abs(c.difference),
+          c.currency,
+          c.id,
+          c.kind,
+          c.reference,
+          c.difference,
+          c.transaction_id,
+          c.opened_at,
+        ]),
+      );
     }
   }
   return lines.join('');

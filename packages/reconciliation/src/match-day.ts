@@ -9,8 +9,19 @@ import { operatorRecordsFor, ourMovementsFor, type AccountKey, type DayPair } fr
  */
 export async function matchDay(db: Db | Tx, account: AccountKey, date: string): Promise<DayPair[]> {
   const ofDay = await ourMovementsFor(db, account, date);
-  const theirs = await operatorRecordsFor(db, account, date, ofDay.map((o) => o.reference), ofDay.flatMap((o) => (o.operatorTxId ? [o.operatorTxId] : [])));
-  const ours = await ourMovementsFor(db, account, date,
-    theirs.flatMap((t) => (t.reference ? [t.reference] : [])), theirs.flatMap((t) => (t.operatorTxId ? [t.operatorTxId] : [])));
+  const theirs = await operatorRecordsFor(
+    db,
+    account,
+    date,
+    ofDay.map((o) => o.reference),
+    ofDay.flatMap((o) => (o.operatorTxId ? [o.operatorTxId] : [])),
+  );
+  const ours = await ourMovementsFor(
+    db,
+    account,
+    date,
+    theirs.flatMap((t) => (t.reference ? [t.reference] : [])),
+    theirs.flatMap((t) => (t.operatorTxId ? [t.operatorTxId] : [])),
+  );
   return matchRecords(ours, theirs) as DayPair[];
 }

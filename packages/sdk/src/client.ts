@@ -2,8 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { MobileMoneyError } from './errors.js';
 import { readJson, Transport, type Call, type TransportOptions } from './transport.js';
 import type {
-  Balance, Cashout, CashoutRequest, CashinRequest, CashinTransaction, ExportMeta, ExportQuery, ExportRow, Refund, RefundRequest,
-  Transaction, WebhookEventRecord, WebhookEventsQuery,
+  Balance,
+  Cashout,
+  CashoutRequest,
+  CashinRequest,
+  CashinTransaction,
+  ExportMeta,
+  ExportQuery,
+  ExportRow,
+  Refund,
+  RefundRequest,
+  Transaction,
+  WebhookEventRecord,
+  WebhookEventsQuery,
 } from './types.js';
 
 export type ClientOptions = TransportOptions;
@@ -46,7 +57,12 @@ export class MobileMoneyClient {
   async createRefund(body: RefundRequest, options: { idempotencyKey?: string } = {}): Promise<Refund> {
     const idempotencyKey = options.idempotencyKey ?? randomUUID();
     try {
-      return await this.data({ method: 'POST', path: '/refunds', body, headers: { 'Idempotency-Key': idempotencyKey } });
+      return await this.data({
+        method: 'POST',
+        path: '/refunds',
+        body,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      });
     } catch (err) {
       // To retry a refund whose outcome is unknown (ConnectionError, ServerError) without refunding twice:
       // createRefund(body, { idempotencyKey: err.idempotencyKey }).
@@ -76,7 +92,11 @@ export class MobileMoneyClient {
    * (the service cuts it rather than end a partial file), so a file that ends is complete.
    */
   async exportTransactionsCsv(query: Omit<ExportQuery, 'format'>): Promise<ReadableStream<Uint8Array>> {
-    const res = await this.transport.send({ method: 'GET', path: '/transactions/export', query: { ...query, format: 'csv' } });
+    const res = await this.transport.send({
+      method: 'GET',
+      path: '/transactions/export',
+      query: { ...query, format: 'csv' },
+    });
     if (!res.body) throw new MobileMoneyError('the export answered without a body');
     return res.body;
   }

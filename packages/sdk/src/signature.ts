@@ -8,7 +8,12 @@ export function sign(secret: string, timestamp: string, body: string | Uint8Arra
 }
 
 /** Constant-time comparison of a received signature with the one computed over the bytes received. */
-export function signatureMatches(secret: string, timestamp: string, body: string | Uint8Array, signature: string): boolean {
+export function signatureMatches(
+  secret: string,
+  timestamp: string,
+  body: string | Uint8Array,
+  signature: string,
+): boolean {
   return sameHex(sign(secret, timestamp, body), signature);
 }
 
@@ -36,13 +41,27 @@ export function requestSigningText(timestamp: string, method: string, target: st
 }
 
 /** Lowercase hex HMAC-SHA256, keyed with the API secret, of requestSigningText() followed by the exact body bytes. */
-export function signRequest(secret: string, timestamp: string, method: string, target: string, body: string | Uint8Array): string {
-  return createHmac('sha256', secret).update(requestSigningText(timestamp, method, target)).update(body).digest('hex');
+export function signRequest(
+  secret: string,
+  timestamp: string,
+  method: string,
+  target: string,
+  body: string | Uint8Array,
+): string {
+  return createHmac('sha256', secret)
+    .update(requestSigningText(timestamp, method, target))
+    .update(body)
+    .digest('hex');
 }
 
 /** Constant-time check of a received X-Service-Request-Signature against the request as received. */
 export function requestSignatureMatches(
-  secret: string, timestamp: string, method: string, target: string, body: string | Uint8Array, signature: string,
+  secret: string,
+  timestamp: string,
+  method: string,
+  target: string,
+  body: string | Uint8Array,
+  signature: string,
 ): boolean {
   return sameHex(signRequest(secret, timestamp, method, target, body), signature);
 }

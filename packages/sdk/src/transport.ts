@@ -88,7 +88,13 @@ export class Transport {
     }
   }
 
-  private async attempt(call: Call, url: string, body: string, timestamp: string, signature: string): Promise<Response | MobileMoneyError> {
+  private async attempt(
+    call: Call,
+    url: string,
+    body: string,
+    timestamp: string,
+    signature: string,
+  ): Promise<Response | MobileMoneyError> {
     const headers: Record<string, string> = {
       ...call.headers,
       'X-Service-Key': this.o.apiKey,
@@ -103,7 +109,10 @@ export class Transport {
     // The timeout bounds the wait for the answer's headers, not the body: an export streams for as long
     // as it has rows.
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+    const timer = setTimeout(
+      () => controller.abort(new Error(`no answer within ${this.timeoutMs} ms`)),
+      this.timeoutMs,
+    );
     let res: Response;
     try {
       res = await this.fetch(url, { method: call.method, headers, body: body || undefined, signal: controller.signal });

@@ -22,21 +22,25 @@ export type WebhookRequest = IncomingMessage & { body?: unknown; webhookEvent?: 
  */
 export function webhookMiddleware(options: WebhookMiddlewareOptions) {
   const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret;
-  if (secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s.length === 0)) throw new TypeError('webhookMiddleware: secret is required');
+  if (secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s.length === 0))
+    throw new TypeError('webhookMiddleware: secret is required');
   const limit = options.limitBytes ?? 1024 * 1024;
   return (req: WebhookRequest, res: ServerResponse, next: (err?: unknown) => void): void => {
-    rawBodyOf(req, limit).then((raw) => {
-      if (raw === 'too large') return answer(res, 413, 'PAYLOAD_TOO_LARGE');
-      try {
-        req.webhookEvent = verifyWebhook(raw, req.headers, options.secret, options);
-      } catch (err) {
-        // A genuine event of a newer API version: acknowledged (so it is not retried), not handled.
-        if (err instanceof WebhookVerificationError && err.reason === 'UNKNOWN_EVENT') return answer(res, 204, err.reason);
-        if (err instanceof WebhookVerificationError) return answer(res, 401, err.reason);
-        throw err;
-      }
-      next();
-    }).catch(next);
+    rawBodyOf(req, limit)
+      .then((raw) => {
+        if (raw === 'too large') return answer(res, 413, 'PAYLOAD_TOO_LARGE');
+        try {
+          req.webhookEvent = verifyWebhook(raw, req.headers, options.secret, options);
+        } catch (err) {
+          // A genuine event of a newer API version: acknowledged (so it is not retried), not handled.
+          if (err instanceof WebhookVerificationError && err.reason === 'UNKNOWN_EVENT')
+            return answer(res, 204, err.reason);
+          if (err instanceof WebhookVerificationError) return answer(res, 401, err.reason);
+          throw err;
+        }
+        next();
+      })
+      .catch(next);
   };
 }
 
@@ -46,9 +50,12 @@ async function rawBodyOf(req: WebhookRequest, limit: number): Promise<Buffer | '
   // express.json() leaves {} on a request it did not parse (another Content-Type): its stream is still unread.
   const untouched = req.body === undefined || req.body === null || (isEmptyObject(req.body) && !req.readableEnded);
   if (!untouched) {
-    throw new MobileMoneyError('webhookMiddleware needs the raw body: mount it before express.json() on this route, or behind express.raw({ type: "application/json" })');
+    throw new MobileMoneyError(
+      'webhookMiddleware needs the raw body: mount it before express.json() on this route, or behind express.raw({ type: "application/json" })',
+    );
   }
-  if (req.readableEnded) throw new MobileMoneyError('webhookMiddleware needs the raw body, but the request body was already read');
+  if (req.readableEnded)
+    throw new MobileMoneyError('webhookMiddleware needs the raw body, but the request body was already read');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {

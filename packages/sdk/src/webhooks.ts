@@ -16,7 +16,8 @@ const EVENTS = new Set(['transaction.status_changed', 'refund.status_changed']);
 
 function header(headers: WebhookHeaders, name: string): string | undefined {
   if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  const value = headers[name.toLowerCase()] ?? Object.entries(headers).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
+  const value =
+    headers[name.toLowerCase()] ?? Object.entries(headers).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
   return Array.isArray(value) ? value[0] : value;
 }
 
@@ -28,13 +29,22 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
  * WebhookVerificationError: answer 401 and do not process, except for reason UNKNOWN_EVENT (a genuine
  * event of a newer API version): answer 2xx so that it is not retried.
  */
-export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string | readonly string[], options: VerifyOptions = {}): WebhookEvent {
+export function verifyWebhook(
+  rawBody: string | Uint8Array,
+  headers: WebhookHeaders,
+  secret: string | readonly string[],
+  options: VerifyOptions = {},
+): WebhookEvent {
   const timestamp = header(headers, 'X-Service-Timestamp');
   const signature = header(headers, 'X-Service-Signature');
-  if (!timestamp || !signature) throw new WebhookVerificationError('MISSING_HEADER', 'X-Service-Timestamp and X-Service-Signature are required');
+  if (!timestamp || !signature)
+    throw new WebhookVerificationError('MISSING_HEADER', 'X-Service-Timestamp and X-Service-Signature are required');
   const toleranceS = options.toleranceS ?? 300;
   if (!timestampWithinTolerance(timestamp, (options.now ?? Date.now)(), toleranceS)) {
-    throw new WebhookVerificationError('TIMESTAMP_OUT_OF_TOLERANCE', `timestamp ${timestamp} is more than ${toleranceS} s from now`);
+    throw new WebhookVerificationError(
+      'TIMESTAMP_OUT_OF_TOLERANCE',
+      `timestamp ${timestamp} is more than ${toleranceS} s from now`,
+    );
   }
   const secrets = typeof secret === 'string' ? [secret] : secret;
   if (secrets.length === 0) throw new TypeError('at least one secret is required');
@@ -50,8 +60,10 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHead
   if (!event || typeof event !== 'object' || typeof event.event !== 'string' || typeof event.event_id !== 'string') {
     throw new WebhookVerificationError('INVALID_PAYLOAD', 'the body is not an event');
   }
-  if (!EVENTS.has(event.event)) throw new WebhookVerificationError('UNKNOWN_EVENT', `event ${event.event} is not known to this SDK version`);
+  if (!EVENTS.has(event.event))
+    throw new WebhookVerificationError('UNKNOWN_EVENT', `event ${event.event} is not known to this SDK version`);
   const eventId = header(headers, 'X-Service-Event-Id');
-  if (eventId !== undefined && eventId !== event.event_id) throw new WebhookVerificationError('INVALID_PAYLOAD', 'X-Service-Event-Id differs from the body');
+  if (eventId !== undefined && eventId !== event.event_id)
+    throw new WebhookVerificationError('INVALID_PAYLOAD', 'X-Service-Event-Id differs from the body');
   return event;
 }

@@ -16,7 +16,9 @@ export function registerEngine(engine: Engine): void {
   live.add(engine);
   if (hooked) return;
   hooked = true;
-  process.once('exit', () => { for (const e of live) e.killSync(); });
+  process.once('exit', () => {
+    for (const e of live) e.killSync();
+  });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
       for (const e of live) e.killSync();

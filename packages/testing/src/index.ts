@@ -1,5 +1,11 @@
 export {
-  createTestDatabase, createEmptyDatabase, createDbTestDatabase, createMerchantTestDatabase, type TestDatabase, type DbTestDatabase, type MerchantTestDatabase,
+  createTestDatabase,
+  createEmptyDatabase,
+  createDbTestDatabase,
+  createMerchantTestDatabase,
+  type TestDatabase,
+  type DbTestDatabase,
+  type MerchantTestDatabase,
 } from './test-database.js';
 export { createTestRedis, TEST_REDIS_URL, type TestRedis } from './test-redis.js';
 export { waitFor } from './wait-for.js';

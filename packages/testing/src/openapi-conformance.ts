@@ -1,6 +1,15 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { HeaderObject, MediaTypeObject, OpenAPIObject, OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas31';
+import type {
+  HeaderObject,
+  MediaTypeObject,
+  OpenAPIObject,
+  OperationObject,
+  ParameterObject,
+  ReferenceObject,
+  ResponseObject,
+  SchemaObject,
+} from 'openapi3-ts/oas31';
 
 /** What was received: a status, its headers and the body's text. */
 export interface ReceivedResponse {
@@ -15,7 +24,8 @@ const schemaId = (name: string) => `urn:mm:openapi:schema:${name}`;
 /** A copy of `value` whose schema references point at the component schemas registered under their own ids. */
 function retarget<T>(value: T): T {
   return JSON.parse(JSON.stringify(value), (key, v: unknown) =>
-    key === '$ref' && typeof v === 'string' && SCHEMA_REF.test(v) ? schemaId(SCHEMA_REF.exec(v)![1]!) : v) as T;
+    key === '$ref' && typeof v === 'string' && SCHEMA_REF.test(v) ? schemaId(SCHEMA_REF.exec(v)![1]!) : v,
+  ) as T;
 }
 
 /**
@@ -26,13 +36,20 @@ function retarget<T>(value: T): T {
 export class OpenApiConformance {
   // strictTypes and strictRequired off: OpenAPI schemas state `type` and `properties` once, on the
   // object, not again in each if/then branch.
-  private readonly ajv = new Ajv2020({ strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true, allErrors: true });
+  private readonly ajv = new Ajv2020({
+    strict: true,
+    strictTypes: false,
+    strictRequired: false,
+    allowUnionTypes: true,
+    allErrors: true,
+  });
   private readonly compiled = new Map<SchemaObject | ReferenceObject, ValidateFunction>();
   private readonly seen = new Set<string>();
 
   constructor(private readonly doc: OpenAPIObject) {
     addFormats.default(this.ajv);
-    for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) this.ajv.addSchema({ ...retarget(schema), $id: schemaId(name) });
+    for (const [name, schema] of Object.entries(doc.components?.schemas ?? {}))
+      this.ajv.addSchema({ ...retarget(schema), $id: schemaId(name) });
   }
 
   /** Every documented "METHOD path status" and "webhook name", whether or not it was checked. */
@@ -65,13 +82,17 @@ export class OpenApiConformance {
     this.seen.add(`${method.toUpperCase()} ${path} ${res.status}`);
     const where = `${method} ${path} ${res.status}`;
     const resolved = this.resolve<ResponseObject>(response);
-    return [...this.checkHeaders(where, resolved.headers ?? {}, res.headers), ...this.checkContent(where, resolved.content ?? {}, res)];
+    return [
+      ...this.checkHeaders(where, resolved.headers ?? {}, res.headers),
+      ...this.checkContent(where, resolved.content ?? {}, res),
+    ];
   }
 
   /** Problems of a request body that the gateway accepted: it must fit the documented request schema. */
   checkRequestBody(method: string, path: string, body: unknown): string[] {
     const op = this.operation(method, path);
-    const media = (this.resolve(op?.requestBody ?? { content: {} }) as { content: Record<string, MediaTypeObject> }).content['application/json'];
+    const media = (this.resolve(op?.requestBody ?? { content: {} }) as { content: Record<string, MediaTypeObject> })
+      .content['application/json'];
     if (!media?.schema) return [`${method} ${path} documents no JSON request body`];
     return this.errorsOf(`${method} ${path} request`, media.schema, body);
   }
@@ -89,7 +110,9 @@ export class OpenApiConformance {
         if (p.required) problems.push(`webhook ${name}: header ${p.name} missing`);
       } else if (p.schema) problems.push(...this.errorsOf(`webhook ${name} header ${p.name}`, p.schema, value));
     }
-    const media = (this.resolve(op.requestBody!) as { content: Record<string, MediaTypeObject> }).content['application/json'];
+    const media = (this.resolve(op.requestBody!) as { content: Record<string, MediaTypeObject> }).content[
+      'application/json'
+    ];
     return [...problems, ...this.errorsOf(`webhook ${name} body`, media!.schema!, body)];
   }
 
@@ -97,7 +120,11 @@ export class OpenApiConformance {
     return this.doc.paths?.[path]?.[method.toLowerCase() as 'get'] as OperationObject | undefined;
   }
 
-  private checkHeaders(where: string, documented: Record<string, HeaderObject | ReferenceObject>, received: Headers): string[] {
+  private checkHeaders(
+    where: string,
+    documented: Record<string, HeaderObject | ReferenceObject>,
+    received: Headers,
+  ): string[] {
     const problems: string[] = [];
     for (const [name, h] of Object.entries(documented)) {
       const header = this.resolve<HeaderObject>(h);
@@ -113,9 +140,11 @@ export class OpenApiConformance {
 
   private checkContent(where: string, content: Record<string, MediaTypeObject>, res: ReceivedResponse): string[] {
     const received = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
-    if (Object.keys(content).length === 0) return res.text === '' ? [] : [`${where}: a body where the document declares none`];
+    if (Object.keys(content).length === 0)
+      return res.text === '' ? [] : [`${where}: a body where the document declares none`];
     const media = content[received];
-    if (!media) return [`${where}: content type ${received || '(none)'} is not one of ${Object.keys(content).join(', ')}`];
+    if (!media)
+      return [`${where}: content type ${received || '(none)'} is not one of ${Object.keys(content).join(', ')}`];
     if (!media.schema) return [];
     let body: unknown = res.text;
     if (received === 'application/json') {
@@ -134,13 +163,20 @@ export class OpenApiConformance {
       validate = this.ajv.compile(retarget(schema));
       this.compiled.set(schema, validate);
     }
-    return validate(value) ? [] : (validate.errors ?? []).map((e) => `${where}: ${e.instancePath || '(root)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+    return validate(value)
+      ? []
+      : (validate.errors ?? []).map(
+          (e) => `${where}: ${e.instancePath || '(root)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+        );
   }
 
   /** Follows a `#/components/...` reference of the document (responses, headers, parameters, bodies). */
   private resolve<T>(value: T | ReferenceObject): T {
     if (!value || typeof value !== 'object' || !('$ref' in value)) return value as T;
-    const target = value.$ref.replace(/^#\//, '').split('/').reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part], this.doc);
+    const target = value.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part], this.doc);
     if (target === undefined) throw new Error(`unresolved reference ${value.$ref}`);
     return this.resolve(target as T | ReferenceObject);
   }

@@ -42,11 +42,14 @@ export class PgBouncer {
     private readonly child: ChildProcess,
     private readonly o: Required<PgBouncerOptions>,
   ) {
-    child.once('exit', () => { this.exited = true; });
+    child.once('exit', () => {
+      this.exited = true;
+    });
   }
 
   static async start(o: PgBouncerOptions = {}): Promise<PgBouncer> {
-    if (!existsSync(BINARY)) throw new Error(`no PgBouncer at ${BINARY} (apt-get install pgbouncer, or set PGBOUNCER_BIN)`);
+    if (!existsSync(BINARY))
+      throw new Error(`no PgBouncer at ${BINARY} (apt-get install pgbouncer, or set PGBOUNCER_BIN)`);
     const options = { upstream: o.upstream ?? { host: '127.0.0.1', port: 5432 }, poolSize: o.poolSize ?? 20 };
     const dir = mkdtempSync(path.join(tmpdir(), 'mm-pgbouncer-'));
     const port = await freePort();
@@ -54,16 +57,24 @@ export class PgBouncer {
     writeFileSync(path.join(dir, 'pgbouncer.ini'), config(dir, port, new Map()));
     const owner = osUserPostgres();
     if (owner) chownSync(dir, owner.uid, owner.gid);
-    const child = spawn(BINARY, [...(owner ? ['-u', 'postgres'] : []), path.join(dir, 'pgbouncer.ini')], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(BINARY, [...(owner ? ['-u', 'postgres'] : []), path.join(dir, 'pgbouncer.ini')], {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     const bouncer = new PgBouncer(port, dir, child, options);
     registerEngine(bouncer);
     try {
-      await waitFor(async () => {
-        if (bouncer.exited) throw new Error(`pgbouncer exited: ${stderr.trim()} ${bouncer.log()}`);
-        return (await bouncer.answers('pgbouncer')) || undefined;
-      }, { what: `pgbouncer on ${port}`, timeoutMs: 10_000, intervalMs: 50 });
+      await waitFor(
+        async () => {
+          if (bouncer.exited) throw new Error(`pgbouncer exited: ${stderr.trim()} ${bouncer.log()}`);
+          return (await bouncer.answers('pgbouncer')) || undefined;
+        },
+        { what: `pgbouncer on ${port}`, timeoutMs: 10_000, intervalMs: 50 },
+      );
     } catch (err) {
       await bouncer.stop();
       throw err;
@@ -81,7 +92,11 @@ export class PgBouncer {
       this.entries.set(alias, db);
       writeFileSync(path.join(this.dir, 'pgbouncer.ini'), config(this.dir, this.port, this.entries, this.o));
       this.child.kill('SIGHUP');
-      await waitFor(async () => (await this.answers(alias)) || undefined, { what: `pgbouncer to serve ${alias}`, timeoutMs: 10_000, intervalMs: 50 });
+      await waitFor(async () => (await this.answers(alias)) || undefined, {
+        what: `pgbouncer to serve ${alias}`,
+        timeoutMs: 10_000,
+        intervalMs: 50,
+      });
     }
     return `postgresql://postgres@127.0.0.1:${this.port}/${alias}`;
   }
@@ -127,23 +142,40 @@ export class PgBouncer {
   }
 }
 
-function config(dir: string, port: number, entries: Map<string, PooledDatabase>, o?: Required<PgBouncerOptions>): string {
+function config(
+  dir: string,
+  port: number,
+  entries: Map<string, PooledDatabase>,
+  o?: Required<PgBouncerOptions>,
+): string {
   const upstream = o?.upstream ?? { host: '127.0.0.1', port: 5432 };
-  const databases = [...entries].map(([alias, db]) =>
-    `${alias} = host=${upstream.host} port=${upstream.port} dbname=${db.dbname} user=postgres `
-    + `connect_query='SET statement_timeout = ${db.statementTimeoutMs}; SET lock_timeout = ${db.lockTimeoutMs}'`);
+  const databases = [...entries].map(
+    ([alias, db]) =>
+      `${alias} = host=${upstream.host} port=${upstream.port} dbname=${db.dbname} user=postgres ` +
+      `connect_query='SET statement_timeout = ${db.statementTimeoutMs}; SET lock_timeout = ${db.lockTimeoutMs}'`,
+  );
   return [
-    '[databases]', ...databases, '',
+    '[databases]',
+    ...databases,
+    '',
     '[pgbouncer]',
-    'listen_addr = 127.0.0.1', `listen_port = ${port}`, 'unix_socket_dir =',
-    'auth_type = trust', `auth_file = ${path.join(dir, 'userlist.txt')}`,
+    'listen_addr = 127.0.0.1',
+    `listen_port = ${port}`,
+    'unix_socket_dir =',
+    'auth_type = trust',
+    `auth_file = ${path.join(dir, 'userlist.txt')}`,
     // The admin console (SHOW POOLS, SHOW CLIENTS) for the suite's checks.
     'admin_users = postgres',
-    'pool_mode = transaction', `default_pool_size = ${o?.poolSize ?? 20}`, 'max_client_conn = 1000',
+    'pool_mode = transaction',
+    `default_pool_size = ${o?.poolSize ?? 20}`,
+    'max_client_conn = 1000',
     // A query waits at most 2 s for a server connection (120 s by default), and a server that cannot be
     // reached is tried again after 1 s (15 s): PostgreSQL gone, a request fails in the gateway's bound
     // (docs/deployment.md gives the same settings for production).
-    'query_wait_timeout = 2', 'server_connect_timeout = 1', 'server_login_retry = 1',
-    `logfile = ${path.join(dir, 'pgbouncer.log')}`, '',
+    'query_wait_timeout = 2',
+    'server_connect_timeout = 1',
+    'server_login_retry = 1',
+    `logfile = ${path.join(dir, 'pgbouncer.log')}`,
+    '',
   ].join('\n');
 }

@@ -1,5 +1,15 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -62,7 +72,17 @@ export class PrivatePostgres {
         if (owner) chownSync(cluster.passwordFile, owner.uid, owner.gid);
       }
       await cluster.run('initdb', [
-        '-D', cluster.dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync', '--no-instructions',
+        '-D',
+        cluster.dataDir,
+        '-U',
+        'postgres',
+        '-A',
+        'trust',
+        '-E',
+        'UTF8',
+        '--locale=C.UTF-8',
+        '--no-sync',
+        '--no-instructions',
         ...(o.password !== undefined ? [`--pwfile=${cluster.passwordFile}`] : []),
       ]);
       if (o.password !== undefined) rmSync(cluster.passwordFile);
@@ -87,7 +107,20 @@ export class PrivatePostgres {
     try {
       if (owner) chownSync(dir, owner.uid, owner.gid);
       await standby.run('pg_basebackup', [
-        '-D', standby.dataDir, '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-R', '-X', 'stream', '-c', 'fast', '--no-sync',
+        '-D',
+        standby.dataDir,
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(primary.port),
+        '-U',
+        'postgres',
+        '-R',
+        '-X',
+        'stream',
+        '-c',
+        'fast',
+        '--no-sync',
       ]);
       await standby.boot();
     } catch (err) {
@@ -110,17 +143,24 @@ export class PrivatePostgres {
   async cutReplication(cut: boolean): Promise<void> {
     const admin = this.adminClient();
     if (cut) {
-      this.primaryConninfo ??= (await admin.query<{ primary_conninfo: string }>('SHOW primary_conninfo')).rows[0]!.primary_conninfo;
+      this.primaryConninfo ??= (
+        await admin.query<{ primary_conninfo: string }>('SHOW primary_conninfo')
+      ).rows[0]!.primary_conninfo;
       await admin.query("ALTER SYSTEM SET primary_conninfo = ''");
     } else {
       if (this.primaryConninfo === null) throw new Error('cutReplication(false) before cutReplication(true)');
       await admin.query(`ALTER SYSTEM SET primary_conninfo = ${pg.escapeLiteral(this.primaryConninfo)}`);
     }
     await admin.query('SELECT pg_reload_conf()');
-    await waitFor(async () => {
-      const { rows } = await admin.query<{ streaming: boolean }>("SELECT count(*) FILTER (WHERE status = 'streaming') > 0 AS streaming FROM pg_stat_wal_receiver");
-      return rows[0]!.streaming === !cut || undefined;
-    }, { what: `the standby on ${this.port} to ${cut ? 'stop' : 'start'} receiving WAL`, timeoutMs: 15_000 });
+    await waitFor(
+      async () => {
+        const { rows } = await admin.query<{ streaming: boolean }>(
+          "SELECT count(*) FILTER (WHERE status = 'streaming') > 0 AS streaming FROM pg_stat_wal_receiver",
+        );
+        return rows[0]!.streaming === !cut || undefined;
+      },
+      { what: `the standby on ${this.port} to ${cut ? 'stop' : 'start'} receiving WAL`, timeoutMs: 15_000 },
+    );
   }
 
   private primaryConninfo: string | null = null;
@@ -148,9 +188,13 @@ export class PrivatePostgres {
     return new Promise((resolve, reject) => {
       const child = spawn(path.join(this.bin, tool), args, { ...this.identity(), stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
-      child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
       child.once('error', reject);
-      child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${tool} exited ${code}: ${stderr.trim()}`))));
+      child.once('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`${tool} exited ${code}: ${stderr.trim()}`)),
+      );
     });
   }
 
@@ -165,36 +209,58 @@ export class PrivatePostgres {
     try {
       // Out of the run's process group (detached): a Ctrl-C of the run is handled by the hooks below,
       // which also remove the directory, instead of reaching the server as a shutdown request.
-      this.server = spawn(path.join(this.bin, 'postgres'), [
-        '-D', this.dataDir, '-p', String(this.port),
-        '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${this.dir}`,
-        '-c', `max_connections=${this.o.maxConnections ?? 100}`,
-        '-c', 'fsync=off', '-c', 'full_page_writes=off',
-        // Who waited on which lock, with the statement, in its log: what a scenario's slow answer was stuck on.
-        '-c', 'log_lock_waits=on', '-c', 'log_line_prefix=%m [%p] %a: ',
-        // In the data directory rather than /dev/shm: a kill -9 leaves nothing behind outside the temporary directory.
-        '-c', 'dynamic_shared_memory_type=mmap',
-        ...(this.o.hbaFile ? ['-c', `hba_file=${this.o.hbaFile}`] : []),
-      ], { ...this.identity(), detached: true, stdio: ['ignore', log, log] });
+      this.server = spawn(
+        path.join(this.bin, 'postgres'),
+        [
+          '-D',
+          this.dataDir,
+          '-p',
+          String(this.port),
+          '-c',
+          'listen_addresses=127.0.0.1',
+          '-c',
+          `unix_socket_directories=${this.dir}`,
+          '-c',
+          `max_connections=${this.o.maxConnections ?? 100}`,
+          '-c',
+          'fsync=off',
+          '-c',
+          'full_page_writes=off',
+          // Who waited on which lock, with the statement, in its log: what a scenario's slow answer was stuck on.
+          '-c',
+          'log_lock_waits=on',
+          '-c',
+          'log_line_prefix=%m [%p] %a: ',
+          // In the data directory rather than /dev/shm: a kill -9 leaves nothing behind outside the temporary directory.
+          '-c',
+          'dynamic_shared_memory_type=mmap',
+          ...(this.o.hbaFile ? ['-c', `hba_file=${this.o.hbaFile}`] : []),
+        ],
+        { ...this.identity(), detached: true, stdio: ['ignore', log, log] },
+      );
     } finally {
       if (typeof log === 'number') closeSync(log);
     }
     const server = this.server;
-    await waitFor(async () => {
-      if (server.exitCode !== null || server.signalCode !== null) throw new Error(`postgres on ${this.port} exited (see ${this.o.logFile ?? 'its output'})`);
-      const probe = new pg.Client({ connectionString: this.url('postgres') });
-      // Refused, or "the database system is starting up" (crash recovery after a kill): not yet.
-      probe.on('error', () => undefined);
-      try {
-        await probe.connect();
-        await probe.query('SELECT 1');
-        return true;
-      } catch {
-        return false;
-      } finally {
-        await probe.end().catch(() => undefined);
-      }
-    }, { what: `postgres on ${this.port}`, timeoutMs: 30_000, intervalMs: 50 });
+    await waitFor(
+      async () => {
+        if (server.exitCode !== null || server.signalCode !== null)
+          throw new Error(`postgres on ${this.port} exited (see ${this.o.logFile ?? 'its output'})`);
+        const probe = new pg.Client({ connectionString: this.url('postgres') });
+        // Refused, or "the database system is starting up" (crash recovery after a kill): not yet.
+        probe.on('error', () => undefined);
+        try {
+          await probe.connect();
+          await probe.query('SELECT 1');
+          return true;
+        } catch {
+          return false;
+        } finally {
+          await probe.end().catch(() => undefined);
+        }
+      },
+      { what: `postgres on ${this.port}`, timeoutMs: 30_000, intervalMs: 50 },
+    );
     this.admin = await this.connect('postgres');
   }
 
@@ -224,7 +290,11 @@ export class PrivatePostgres {
     const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
     server.kill('SIGKILL');
     await exited;
-    await waitFor(() => segmentAttachments(this.dataDir) === 0, { what: `the backends of the killed postgres on ${this.port} to end`, timeoutMs: 15_000, intervalMs: 20 });
+    await waitFor(() => segmentAttachments(this.dataDir) === 0, {
+      what: `the backends of the killed postgres on ${this.port} to end`,
+      timeoutMs: 15_000,
+      intervalMs: 20,
+    });
   }
 
   /**
@@ -254,9 +324,13 @@ export class PrivatePostgres {
    * when at least one of them is inside a transaction right now (else ends none): the caller repeats it
    * until it hits. Returns how many were ended and how many of those were in a transaction.
    */
-  async terminateAll(db: string, o: { onlyMidTransaction?: boolean } = {}): Promise<{ terminated: number; inTransaction: number }> {
+  async terminateAll(
+    db: string,
+    o: { onlyMidTransaction?: boolean } = {},
+  ): Promise<{ terminated: number; inTransaction: number }> {
     // One statement: the look and the termination see the same backends.
-    const { rows } = await this.adminClient().query<{ terminated: number; in_transaction: number }>(`
+    const { rows } = await this.adminClient().query<{ terminated: number; in_transaction: number }>(
+      `
       WITH victims AS (
         SELECT pid, xact_start FROM pg_stat_activity
          WHERE datname = $1 AND pid <> pg_backend_pid() AND backend_type = 'client backend'
@@ -264,7 +338,8 @@ export class PrivatePostgres {
       SELECT count(*)::int AS terminated, count(*) FILTER (WHERE xact_start IS NOT NULL)::int AS in_transaction
         FROM victims
        WHERE (NOT $2 OR EXISTS (SELECT 1 FROM victims WHERE xact_start IS NOT NULL)) AND pg_terminate_backend(pid)`,
-    [db, o.onlyMidTransaction === true]);
+      [db, o.onlyMidTransaction === true],
+    );
     return { terminated: rows[0]!.terminated, inTransaction: rows[0]!.in_transaction };
   }
 
@@ -272,7 +347,11 @@ export class PrivatePostgres {
    * Runs `sql` inside a transaction left open on a connection of its own (e.g. SELECT … FOR UPDATE:
    * the rows stay locked); `release` rolls it back and closes the connection.
    */
-  async holdInTransaction(db: string, sql: string, params: unknown[] = []): Promise<{ rows: Record<string, unknown>[]; release(): Promise<void> }> {
+  async holdInTransaction(
+    db: string,
+    sql: string,
+    params: unknown[] = [],
+  ): Promise<{ rows: Record<string, unknown>[]; release(): Promise<void> }> {
     const client = await this.connect(db);
     try {
       await client.query('BEGIN');
@@ -298,7 +377,9 @@ export class PrivatePostgres {
    */
   async connectionsUntilRefused(db: string): Promise<{ held: number; release(): Promise<void> }> {
     const held: pg.Client[] = [];
-    const release = async () => { await Promise.all(held.splice(0).map((c) => c.end().catch(() => undefined))); };
+    const release = async () => {
+      await Promise.all(held.splice(0).map((c) => c.end().catch(() => undefined)));
+    };
     try {
       for (let round = 0; ; round++) {
         while ((await this.heldIfAccepted(held)) === 'held');
@@ -308,7 +389,8 @@ export class PrivatePostgres {
           // slot before it shows its database: a slot may still come free, and the services' pools take it
           // (a CI run saw the gateway ready and serving in the middle of the fault). Look again a moment later.
           await new Promise((r) => setTimeout(r, 250));
-          if ((await this.terminateAll(db)).terminated === 0 && (await this.heldIfAccepted(held)) === 'refused') return { held: held.length, release };
+          if ((await this.terminateAll(db)).terminated === 0 && (await this.heldIfAccepted(held)) === 'refused')
+            return { held: held.length, release };
         }
         if (round === 60) throw new Error(`the clients of ${db} kept taking connections back (60 rounds)`);
       }
@@ -322,10 +404,13 @@ export class PrivatePostgres {
   private async heldIfAccepted(held: pg.Client[]): Promise<'held' | 'refused'> {
     const client = new pg.Client({ connectionString: this.url('postgres') });
     client.on('error', () => undefined);
-    const refused = await client.connect().then(() => false, (err: { code?: string }) => {
-      if (err.code === TOO_MANY_CONNECTIONS) return true;
-      throw err;
-    });
+    const refused = await client.connect().then(
+      () => false,
+      (err: { code?: string }) => {
+        if (err.code === TOO_MANY_CONNECTIONS) return true;
+        throw err;
+      },
+    );
     if (refused) return 'refused';
     held.push(client);
     return 'held';
@@ -340,7 +425,10 @@ export class PrivatePostgres {
       // SIGINT: fast shutdown, which also removes its System V shared memory segment.
       const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
       server.kill('SIGINT');
-      const stopped = await Promise.race([exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 10_000).unref())]);
+      const stopped = await Promise.race([
+        exited.then(() => true),
+        new Promise<false>((r) => setTimeout(() => r(false), 10_000).unref()),
+      ]);
       if (!stopped) await this.killImmediate().catch(() => undefined);
     }
     this.cleanUp();
@@ -365,9 +453,12 @@ export class PrivatePostgres {
 export function postgresBinDir(): string {
   if (process.env.CHAOS_POSTGRES_BIN) return process.env.CHAOS_POSTGRES_BIN;
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'postgres'))) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'postgres')))
+    : [];
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
-  if (!newest) throw new Error(`no PostgreSQL server binaries under ${root} (set CHAOS_POSTGRES_BIN to their directory)`);
+  if (!newest)
+    throw new Error(`no PostgreSQL server binaries under ${root} (set CHAOS_POSTGRES_BIN to their directory)`);
   return path.join(root, newest, 'bin');
 }
 
@@ -386,8 +477,11 @@ function segmentAttachments(dataDir: string): number {
   const key = segmentKey(dataDir);
   if (key === null) return 0;
   // key shmid perms size cpid lpid nattch …, the key in decimal.
-  const row = readFileSync('/proc/sysvipc/shm', 'utf8').split('\n').slice(1)
-    .map((l) => l.trim().split(/\s+/)).find((cols) => Number(cols[0]) === key);
+  const row = readFileSync('/proc/sysvipc/shm', 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim().split(/\s+/))
+    .find((cols) => Number(cols[0]) === key);
   return row ? Number(row[6]) : 0;
 }
 

@@ -14,14 +14,19 @@ export function samplesOf(text: string, name: string): Sample[] {
     const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!m || m[1] !== name) continue;
     const labels: Record<string, string> = {};
-    for (const [, k, v] of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[k!] = v!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+    for (const [, k, v] of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g))
+      labels[k!] = v!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
     samples.push({ labels, value: Number(m[3]) });
   }
   return samples;
 }
 
 /** The samples of `name` summed by the values of `by` (a label name), as "value of by" -> sum. */
-export function sumBy(text: string, name: string, by: (labels: Record<string, string>) => string): Record<string, number> {
+export function sumBy(
+  text: string,
+  name: string,
+  by: (labels: Record<string, string>) => string,
+): Record<string, number> {
   const sums: Record<string, number> = {};
   for (const s of samplesOf(text, name)) sums[by(s.labels)] = (sums[by(s.labels)] ?? 0) + s.value;
   return sums;

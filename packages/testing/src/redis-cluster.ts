@@ -33,20 +33,48 @@ export class PrivateRedisCluster {
     const dir = mkdtempSync(path.join(tmpdir(), 'mm-redis-cluster-'));
     const ports: number[] = [];
     for (let i = 0; i < masters; i++) ports.push(await freePort());
-    const servers = ports.map((port) => spawn('redis-server', [
-      '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction',
-      '--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, `nodes-${port}.conf`), '--dir', dir,
-    ], { stdio: 'ignore' }));
+    const servers = ports.map((port) =>
+      spawn(
+        'redis-server',
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--maxmemory-policy',
+          'noeviction',
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          path.join(dir, `nodes-${port}.conf`),
+          '--dir',
+          dir,
+        ],
+        { stdio: 'ignore' },
+      ),
+    );
     const cluster = new PrivateRedisCluster(ports, dir, servers);
     registerEngine(cluster);
     try {
       for (const port of ports) {
-        await waitFor(async () => (await redisAnswers(port)) || undefined, { what: `redis-server on ${port}`, timeoutMs: 10_000, intervalMs: 50 });
+        await waitFor(async () => (await redisAnswers(port)) || undefined, {
+          what: `redis-server on ${port}`,
+          timeoutMs: 10_000,
+          intervalMs: 50,
+        });
       }
       const nodes = ports.map((p) => `127.0.0.1:${p}`);
       if (o.join) await o.join(nodes);
       else await run('redis-cli', ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes']);
-      await waitFor(async () => (await Promise.all(ports.map(clusterOk))).every(Boolean) || undefined, { what: 'the cluster to be ok on every node', timeoutMs: 20_000, intervalMs: 100 });
+      await waitFor(async () => (await Promise.all(ports.map(clusterOk))).every(Boolean) || undefined, {
+        what: 'the cluster to be ok on every node',
+        timeoutMs: 20_000,
+        intervalMs: 100,
+      });
     } catch (err) {
       await cluster.stop();
       throw err;
@@ -65,7 +93,10 @@ export class PrivateRedisCluster {
    */
   testRedis(): TestRedis & { env: Record<string, string>; cluster: Cluster } {
     const prefix = `{mmtest${randomBytes(5).toString('hex')}}`;
-    const client = new Cluster(this.ports.map((port) => ({ host: '127.0.0.1', port })), { redisOptions: { maxRetriesPerRequest: 3 } });
+    const client = new Cluster(
+      this.ports.map((port) => ({ host: '127.0.0.1', port })),
+      { redisOptions: { maxRetriesPerRequest: 3 } },
+    );
     // Every key under the hash tag is in one slot, on one master: a DEL of a batch of them is allowed.
     const flush = async () => {
       for (const node of client.nodes('master')) await deleteKeysUnder(node, prefix);
@@ -87,10 +118,17 @@ export class PrivateRedisCluster {
 
   async stop(): Promise<void> {
     unregisterEngine(this);
-    await Promise.all(this.servers.filter((s) => s.exitCode === null && s.signalCode === null).map((s) => new Promise((resolve) => {
-      s.once('exit', resolve);
-      s.kill('SIGKILL');
-    })));
+    await Promise.all(
+      this.servers
+        .filter((s) => s.exitCode === null && s.signalCode === null)
+        .map(
+          (s) =>
+            new Promise((resolve) => {
+              s.once('exit', resolve);
+              s.kill('SIGKILL');
+            }),
+        ),
+    );
     rmSync(this.dir, { recursive: true, force: true });
   }
 

@@ -5,8 +5,9 @@
 export type SandboxFetch = (path: string, init?: RequestInit) => Promise<Response>;
 
 export function sandboxFetch(simulatorUrl: string, sandboxToken: string): SandboxFetch {
-  return (path, init = {}) => fetch(`${simulatorUrl}${path}`, {
-    ...init,
-    headers: { ...(init.headers as Record<string, string> | undefined), Authorization: `Bearer ${sandboxToken}` },
-  });
+  return (path, init = {}) =>
+    fetch(`${simulatorUrl}${path}`, {
+      ...init,
+      headers: { ...(init.headers as Record<string, string> | undefined), Authorization: `Bearer ${sandboxToken}` },
+    });
 }

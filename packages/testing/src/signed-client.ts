@@ -19,7 +19,12 @@ export interface SignOptions {
 
 /** A merchant's HTTP client: signs timestamp + exact body bytes as the interface requires. */
 export function signedClient(baseUrl: string, apiKey: string, apiSecret: string, send: typeof fetch = fetch) {
-  return async function call(method: string, path: string, body?: unknown, opts: SignOptions = {}): Promise<ApiResponse> {
+  return async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    opts: SignOptions = {},
+  ): Promise<ApiResponse> {
     const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
     const timestamp = opts.timestamp ?? String(Math.floor(Date.now() / 1000));
     const headers: Record<string, string> = opts.headers ?? {
@@ -32,7 +37,11 @@ export function signedClient(baseUrl: string, apiKey: string, apiSecret: string,
     const res = await send(`${baseUrl}${path}`, { method, headers, body: text || undefined });
     const raw = await res.text();
     let parsed: unknown = null;
-    try { parsed = JSON.parse(raw); } catch { parsed = null; }
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      parsed = null;
+    }
     return { status: res.status, headers: res.headers, body: parsed, text: raw };
   };
 }

@@ -25,7 +25,10 @@ export interface TcpRelay {
 export async function startTcpRelay(targetPort: number, targetHost = '127.0.0.1'): Promise<TcpRelay> {
   const sockets = new Set<Socket>();
   let armed: { matches: (chunk: Buffer) => boolean; forwardAfterMs: number } | null = null;
-  const track = (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); };
+  const track = (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  };
   const onConnection = (client: Socket) => {
     const upstream = connect(targetPort, targetHost);
     track(client);
@@ -52,26 +55,32 @@ export async function startTcpRelay(targetPort: number, targetHost = '127.0.0.1'
       if (!upstream.write(chunk)) client.pause();
     });
     upstream.on('drain', () => client.resume());
-    upstream.on('data', (chunk: Buffer) => { if (!client.destroyed) client.write(chunk); });
+    upstream.on('data', (chunk: Buffer) => {
+      if (!client.destroyed) client.write(chunk);
+    });
     upstream.on('end', () => client.end());
     client.on('end', () => upstream.end());
   };
   let server: Server = createServer(onConnection);
-  const listen = (port: number) => new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
-  });
+  const listen = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
+    });
   const port = await listen(0);
-  const stopListening = () => new Promise<void>((resolve) => {
-    if (!server.listening) return resolve();
-    server.close(() => resolve());
-    for (const s of sockets) s.resetAndDestroy();
-  });
+  const stopListening = () =>
+    new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+      for (const s of sockets) s.resetAndDestroy();
+    });
   return {
     port,
     url: (scheme, path = '') => `${scheme}://127.0.0.1:${port}${path}`,
     cut: stopListening,
-    cutAfterClientSends(matches, options = {}) { armed = { matches, forwardAfterMs: options.forwardAfterMs ?? 0 }; },
+    cutAfterClientSends(matches, options = {}) {
+      armed = { matches, forwardAfterMs: options.forwardAfterMs ?? 0 };
+    },
     async restore() {
       if (server.listening) return;
       server = createServer(onConnection);

@@ -21,7 +21,9 @@ async function addMigration(name: string, sql: string) {
 
 async function databases(prefix: string) {
   const { rows } = await admin.query<{ datname: string; datistemplate: boolean; datallowconn: boolean }>(
-    'SELECT datname, datistemplate, datallowconn FROM pg_database WHERE starts_with(datname, $1) ORDER BY datname', [prefix]);
+    'SELECT datname, datistemplate, datallowconn FROM pg_database WHERE starts_with(datname, $1) ORDER BY datname',
+    [prefix],
+  );
   return rows;
 }
 
@@ -32,7 +34,8 @@ async function migrationsIn(database: string): Promise<string[]> {
   await c.connect();
   try {
     const { rows } = await c.query<{ migration_name: string }>(
-      'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL ORDER BY migration_name');
+      'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL ORDER BY migration_name',
+    );
     return rows.map((r) => r.migration_name);
   } finally {
     await c.end();
@@ -46,7 +49,7 @@ beforeAll(async () => {
   await addMigration('20260101000000_one', 'CREATE TABLE one (x int)');
 });
 afterAll(async () => {
-  for (const { datname } of [...await databases(PREFIX), ...await databases(CLONE)]) {
+  for (const { datname } of [...(await databases(PREFIX)), ...(await databases(CLONE))]) {
     await admin.query(`ALTER DATABASE ${datname} IS_TEMPLATE false`);
     await admin.query(`DROP DATABASE ${datname} WITH (FORCE)`);
   }
@@ -78,7 +81,10 @@ describe('the migrated template', () => {
   it('is made again when its maker died before marking it a template', async () => {
     const { template } = await cloneMigratedTemplate(`${CLONE}g`, { migrationsDir: dir, prefix: PREFIX });
     await admin.query(`ALTER DATABASE ${template} WITH IS_TEMPLATE false ALLOW_CONNECTIONS true`);
-    expect(await cloneMigratedTemplate(`${CLONE}h`, { migrationsDir: dir, prefix: PREFIX })).toEqual({ template, created: true });
+    expect(await cloneMigratedTemplate(`${CLONE}h`, { migrationsDir: dir, prefix: PREFIX })).toEqual({
+      template,
+      created: true,
+    });
     expect(await databases(PREFIX)).toEqual([{ datname: template, datistemplate: true, datallowconn: false }]);
   });
 });

@@ -42,7 +42,10 @@ function testDatabase(name: string, adminUrl = ADMIN_URL): TestDatabase {
   return {
     name,
     url: withDatabase(adminUrl, name),
-    drop: () => asAdmin(async (admin) => { await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`); }, adminUrl),
+    drop: () =>
+      asAdmin(async (admin) => {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      }, adminUrl),
   };
 }
 
@@ -70,14 +73,19 @@ async function templateName(migrationsDir: string, prefix: string): Promise<stri
  * lock shared, so a checkout with other migrations, making its own template, never drops this one
  * between the look-up and the clone. `created` says whether this call made the template.
  */
-export async function cloneMigratedTemplate(clone: string, options: TemplateOptions = {}): Promise<{ template: string; created: boolean }> {
+export async function cloneMigratedTemplate(
+  clone: string,
+  options: TemplateOptions = {},
+): Promise<{ template: string; created: boolean }> {
   const { migrationsDir = MIGRATIONS_DIR, prefix = TEMPLATE_PREFIX, adminUrl = ADMIN_URL } = options;
   const template = await templateName(migrationsDir, prefix);
   return asAdmin(async (admin) => {
     // IS_TEMPLATE is set last, so it also says the migrations all ran: a maker may have died half-way.
-    const ready = async () => (await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1 AND datistemplate`, [template])).rowCount === 1;
+    const ready = async () =>
+      (await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1 AND datistemplate`, [template])).rowCount === 1;
     // Released with the connection too, should a query fail.
-    const unlock = (shared: '' | '_shared') => admin.query(`SELECT pg_advisory_unlock${shared}($1)`, [TEMPLATE_LOCK_KEY]).catch(() => undefined);
+    const unlock = (shared: '' | '_shared') =>
+      admin.query(`SELECT pg_advisory_unlock${shared}($1)`, [TEMPLATE_LOCK_KEY]).catch(() => undefined);
     let created = false;
     for (;;) {
       await admin.query('SELECT pg_advisory_lock_shared($1)', [TEMPLATE_LOCK_KEY]);
@@ -94,7 +102,10 @@ export async function cloneMigratedTemplate(clone: string, options: TemplateOpti
       try {
         if (!(await ready())) {
           // Stale templates, and a half-made one of this name: only the newest migrations are cloned.
-          const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [prefix]);
+          const { rows } = await admin.query<{ datname: string }>(
+            `SELECT datname FROM pg_database WHERE starts_with(datname, $1)`,
+            [prefix],
+          );
           for (const { datname } of rows) {
             await admin.query(`ALTER DATABASE ${datname} IS_TEMPLATE false`);
             await admin.query(`DROP DATABASE ${datname} WITH (FORCE)`);
@@ -174,7 +185,8 @@ export async function createDbTestDatabase(poolSize = 2): Promise<DbTestDatabase
   const database = await createTestDatabase();
   const db = createDb({ databaseUrl: database.url, poolSize });
   return {
-    database, db,
+    database,
+    db,
     async close() {
       await db.$disconnect();
       await database.drop();
@@ -197,8 +209,18 @@ export async function createMerchantTestDatabase(poolSize = 2): Promise<Merchant
 /** A cash-in of 1 000 XOF in Côte d'Ivoire to a number the simulator confirms, `order` as its order id and fingerprint. */
 export function cashinInput(merchantId: string, order: string, overrides: Partial<NewCashin> = {}): NewCashin {
   return {
-    merchantId, merchantOrderId: order, amount: 1000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
-    motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order, ...overrides,
+    merchantId,
+    merchantOrderId: order,
+    amount: 1000,
+    currency: 'XOF',
+    countryCode: 'CI',
+    msisdn: '+2250707000001',
+    motif: null,
+    returnUrl: null,
+    notifyUrl: null,
+    metadata: null,
+    requestFingerprint: order,
+    ...overrides,
   };
 }
 
@@ -222,7 +244,10 @@ export interface SmallTablePlans {
   close(): Promise<void>;
 }
 
-export async function smallTablePlans(fixture: Pick<DbTestDatabase, 'db' | 'database'>, table: string): Promise<SmallTablePlans> {
+export async function smallTablePlans(
+  fixture: Pick<DbTestDatabase, 'db' | 'database'>,
+  table: string,
+): Promise<SmallTablePlans> {
   await fixture.db.$executeRawUnsafe(`ALTER TABLE ${table} SET (autovacuum_enabled = off)`);
   const url = new URL(fixture.database.url);
   url.searchParams.set('options', '-c plan_cache_mode=force_generic_plan');

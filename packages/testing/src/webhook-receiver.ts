@@ -32,14 +32,22 @@ export interface ReceiverOptions {
 }
 
 /** A merchant's webhook endpoint on 127.0.0.1, recording every request it gets. */
-export async function startReceiver(reply: Receiver['reply'] = () => 200, options: ReceiverOptions = {}): Promise<Receiver> {
+export async function startReceiver(
+  reply: Receiver['reply'] = () => 200,
+  options: ReceiverOptions = {},
+): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   const receiver: Receiver = { url: '', requests, reply, connections: 0, close: async () => undefined };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const received = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now(), remotePort: req.socket.remotePort ?? 0 };
+      const received = {
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: Date.now(),
+        remotePort: req.socket.remotePort ?? 0,
+      };
       requests.push(received);
       const answer = receiver.reply(requests.length - 1, received);
       if (answer === 'hang') return;

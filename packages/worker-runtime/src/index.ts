@@ -1,5 +1,10 @@
 export {
-  startWorkerService, type JobMap, type JobSpec, type RunningWorkerService, type WorkerContext, type WorkerServiceOptions,
+  startWorkerService,
+  type JobMap,
+  type JobSpec,
+  type RunningWorkerService,
+  type WorkerContext,
+  type WorkerServiceOptions,
 } from './start-worker-service.js';
 export { parkFailingJobs, type JobParkingDeps } from './job-parking.js';
 export { commitMove, commitStep, type StepContext } from './commit-step.js';

@@ -3,7 +3,14 @@ import { Queue } from 'bullmq';
 import { findOverdueOutbox, insertOutbox, listParkedJobs, unparkJob } from '@mm/db/outbox';
 import { createLogger } from '@mm/observability';
 import { bullPrefix, createRedisConnection, outboxJobId, refundRequests, type RefundRequestJob } from '@mm/queues';
-import { createMerchantTestDatabase, createTestRedis, sumBy, waitFor, type MerchantTestDatabase, type TestRedis } from '@mm/testing';
+import {
+  createMerchantTestDatabase,
+  createTestRedis,
+  sumBy,
+  waitFor,
+  type MerchantTestDatabase,
+  type TestRedis,
+} from '@mm/testing';
 import { testWorkerEnv } from './test-support/worker-env.js';
 import { startWorkerService, type RunningWorkerService } from './start-worker-service.js';
 
@@ -43,16 +50,27 @@ describe('a job that keeps failing for an unknown reason is parked after a bound
 
   it('is tried OUTBOX_MAX_FAILED_RUNS runs of every attempt, then parked: no longer re-published, kept failed in BullMQ, reported, and run again on demand', async () => {
     const { db } = fixture;
-    const row = await db.$transaction((tx) => insertOutbox(tx, { topic: refundRequests.name, payload: { refund_id: randomUUID() } }));
+    const row = await db.$transaction((tx) =>
+      insertOutbox(tx, { topic: refundRequests.name, payload: { refund_id: randomUUID() } }),
+    );
 
     // 2 runs of 2 attempts each, then parked.
-    await waitFor(async () => (await db.outbox.findUniqueOrThrow({ where: { id: row.id } })).parkedAt !== null, { timeoutMs: 15_000, what: 'the row parked' });
+    await waitFor(async () => (await db.outbox.findUniqueOrThrow({ where: { id: row.id } })).parkedAt !== null, {
+      timeoutMs: 15_000,
+      what: 'the row parked',
+    });
     const parked = await db.outbox.findUniqueOrThrow({ where: { id: row.id } });
-    expect(parked).toMatchObject({ failedRuns: 2, completedAt: null, lastError: "Cannot read properties of undefined (reading 'refund_id')" });
+    expect(parked).toMatchObject({
+      failedRuns: 2,
+      completedAt: null,
+      lastError: "Cannot read properties of undefined (reading 'refund_id')",
+    });
     expect(runs.filter((r) => r.outbox_id === row.id)).toHaveLength(4);
 
     // The relay skips it; its failed job stays in Redis, where the Bull dashboard shows it.
-    expect((await findOverdueOutbox(db, [refundRequests.name], new Date(Date.now() + 60_000))).map((r) => r.id)).not.toContain(row.id);
+    expect(
+      (await findOverdueOutbox(db, [refundRequests.name], new Date(Date.now() + 60_000))).map((r) => r.id),
+    ).not.toContain(row.id);
     const connection = createRedisConnection(redis.url);
     const queue = new Queue(refundRequests.name, { connection, prefix: bullPrefix(redis.prefix) });
     try {
@@ -68,15 +86,23 @@ describe('a job that keeps failing for an unknown reason is parked after a bound
 
     // A person runs it again: a fresh count, a new job id, and the relay picks it up.
     expect(await db.$transaction((tx) => unparkJob(tx, row.id))).toBe(true);
-    await waitFor(async () => runs.filter((r) => r.outbox_id === row.id).length > 4, { timeoutMs: 15_000, what: 'a run after unparking' });
+    await waitFor(async () => runs.filter((r) => r.outbox_id === row.id).length > 4, {
+      timeoutMs: 15_000,
+      what: 'a run after unparking',
+    });
     expect(await db.outbox.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ run: 1 });
   });
 
   it('parks at once a row whose payload breaks its queue schema (written before a schema change, or by hand): it could never run', async () => {
     const { db } = fixture;
     // Through the client, not insertOutbox: our own code cannot write such a row.
-    const row = await db.outbox.create({ data: { id: randomUUID(), topic: refundRequests.name, payload: { refund_id: 'not-a-uuid' } } });
-    await waitFor(async () => (await db.outbox.findUniqueOrThrow({ where: { id: row.id } })).parkedAt !== null, { timeoutMs: 15_000, what: 'the broken row parked' });
+    const row = await db.outbox.create({
+      data: { id: randomUUID(), topic: refundRequests.name, payload: { refund_id: 'not-a-uuid' } },
+    });
+    await waitFor(async () => (await db.outbox.findUniqueOrThrow({ where: { id: row.id } })).parkedAt !== null, {
+      timeoutMs: 15_000,
+      what: 'the broken row parked',
+    });
     const parked = await db.outbox.findUniqueOrThrow({ where: { id: row.id } });
     expect(parked.failedRuns).toBe(1);
     expect(parked.lastError).toContain('refund_id');

@@ -21,34 +21,50 @@ export function parkFailingJobs(deps: JobParkingDeps): {
   onFailedRun(row: PublishableOutboxRow, failed: FailedJob): Promise<boolean>;
   onInvalidPayload(invalid: InvalidRow): Promise<void>;
 } {
-  const parkedTotal = singleMetric(deps.metrics, 'mm_jobs_parked_total', () => new Counter({
-    name: 'mm_jobs_parked_total',
-    help: 'Jobs parked after failing OUTBOX_MAX_FAILED_RUNS runs for an unknown reason, by queue: each one waits for a person.',
-    labelNames: ['queue'],
-    registers: [deps.metrics],
-  }));
-  singleMetric(deps.metrics, 'mm_outbox_parked_jobs', () => new Gauge({
-    name: 'mm_outbox_parked_jobs',
-    help: 'Outbox jobs parked now, by topic (read from PostgreSQL at scrape time; every worker reports the same numbers).',
-    labelNames: ['topic'],
-    registers: [deps.metrics],
-    async collect() {
-      const counts = await countParkedJobs(deps.db).catch(() => null);
-      if (!counts) return;
-      this.reset();
-      for (const [topic, n] of Object.entries(counts)) this.set({ topic }, n);
-    },
-  }));
+  const parkedTotal = singleMetric(
+    deps.metrics,
+    'mm_jobs_parked_total',
+    () =>
+      new Counter({
+        name: 'mm_jobs_parked_total',
+        help: 'Jobs parked after failing OUTBOX_MAX_FAILED_RUNS runs for an unknown reason, by queue: each one waits for a person.',
+        labelNames: ['queue'],
+        registers: [deps.metrics],
+      }),
+  );
+  singleMetric(
+    deps.metrics,
+    'mm_outbox_parked_jobs',
+    () =>
+      new Gauge({
+        name: 'mm_outbox_parked_jobs',
+        help: 'Outbox jobs parked now, by topic (read from PostgreSQL at scrape time; every worker reports the same numbers).',
+        labelNames: ['topic'],
+        registers: [deps.metrics],
+        async collect() {
+          const counts = await countParkedJobs(deps.db).catch(() => null);
+          if (!counts) return;
+          this.reset();
+          for (const [topic, n] of Object.entries(counts)) this.set({ topic }, n);
+        },
+      }),
+  );
   const onFailedRun = async (row: PublishableOutboxRow, failed: FailedJob): Promise<boolean> => {
     const run = await recordFailedRun(deps.db, row.id, failed, deps.maxRuns);
     if (!run) return false;
     if (!run.parked) {
-      deps.logger.warn({ queue: row.topic, outbox_id: row.id, failedRuns: run.failedRuns, error: failed.reason }, 'job failed every attempt; running it again');
+      deps.logger.warn(
+        { queue: row.topic, outbox_id: row.id, failedRuns: run.failedRuns, error: failed.reason },
+        'job failed every attempt; running it again',
+      );
       return false;
     }
     if (run.parkedNow) {
       parkedTotal.inc({ queue: row.topic });
-      deps.logger.error({ queue: row.topic, outbox_id: row.id, failedRuns: run.failedRuns, error: failed.reason }, 'job parked after failing every run: a person must look at it');
+      deps.logger.error(
+        { queue: row.topic, outbox_id: row.id, failedRuns: run.failedRuns, error: failed.reason },
+        'job parked after failing every run: a person must look at it',
+      );
     }
     return true;
   };
@@ -57,7 +73,10 @@ export function parkFailingJobs(deps: JobParkingDeps): {
     const run = await recordFailedRun(deps.db, row.id, { key: `invalid-payload@${row.run}`, reason }, 1);
     if (run?.parkedNow) {
       parkedTotal.inc({ queue: row.topic });
-      deps.logger.error({ queue: row.topic, outbox_id: row.id, error: reason }, 'outbox row parked: its payload breaks its queue schema');
+      deps.logger.error(
+        { queue: row.topic, outbox_id: row.id, error: reason },
+        'outbox row parked: its payload breaks its queue schema',
+      );
     }
   };
   return { onFailedRun, onInvalidPayload };

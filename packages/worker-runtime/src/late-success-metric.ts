@@ -9,12 +9,17 @@ export type LateSuccessOutcome = 'started' | 'returned' | 'failed';
  * suspense for a person: worth an alert.
  */
 export function lateSuccessReturns(registry: Registry, outcomes: readonly LateSuccessOutcome[]): Counter<'outcome'> {
-  const counter = singleMetric(registry, 'mm_late_success_returns_total', () => new Counter({
-    name: 'mm_late_success_returns_total',
-    help: 'Late successes for FAILED cash-ins returned to the customer: started (held in suspense), returned, or failed (left in suspense for a person).',
-    labelNames: ['outcome'],
-    registers: [registry],
-  }));
+  const counter = singleMetric(
+    registry,
+    'mm_late_success_returns_total',
+    () =>
+      new Counter({
+        name: 'mm_late_success_returns_total',
+        help: 'Late successes for FAILED cash-ins returned to the customer: started (held in suspense), returned, or failed (left in suspense for a person).',
+        labelNames: ['outcome'],
+        registers: [registry],
+      }),
+  );
   // At zero from the start, so that an alert on its increase sees the series before the first one.
   for (const outcome of outcomes) counter.inc({ outcome }, 0);
   return counter;

@@ -3,10 +3,31 @@ import { databaseOptions, type CommonEnv, type NodeEnvEnv, type RelayEnv } from 
 import { configurationErrorsOf, type Db, SecretBox } from '@mm/db';
 import { createServiceDb } from '@mm/db/service-db';
 import { findOverdueOutbox } from '@mm/db/outbox';
-import { assertRedisNoEviction, createLogger, createMetricsRegistry, dbConfigurationErrorsCounter, startInternalServer, type Logger, type Registry } from '@mm/observability';
 import {
-  AfterCommit, createOutboxPublisher, createRedisConnection, createWorker, redisTargetOf, isOutboxTopic, OUTBOX_QUEUES, QUEUES, startOutboxRelay,
-  type JobHandler, type OutboxPublisher, type OutboxRelay, type ProducerOptions, type QueueCatalog, type QueueName,
+  assertRedisNoEviction,
+  createLogger,
+  createMetricsRegistry,
+  dbConfigurationErrorsCounter,
+  startInternalServer,
+  type Logger,
+  type Registry,
+} from '@mm/observability';
+import {
+  AfterCommit,
+  createOutboxPublisher,
+  createRedisConnection,
+  createWorker,
+  redisTargetOf,
+  isOutboxTopic,
+  OUTBOX_QUEUES,
+  QUEUES,
+  startOutboxRelay,
+  type JobHandler,
+  type OutboxPublisher,
+  type OutboxRelay,
+  type ProducerOptions,
+  type QueueCatalog,
+  type QueueName,
 } from '@mm/queues';
 import { parkFailingJobs } from './job-parking.js';
 
@@ -70,11 +91,16 @@ export interface RunningWorkerService {
  * outbox rows, the relay that re-publishes its own outbox queues' lost jobs
  * and parks those that keep failing, health endpoints, and one stop order for all.
  */
-export async function startWorkerService<Info extends object = object>(o: WorkerServiceOptions<Info>): Promise<RunningWorkerService & Info> {
+export async function startWorkerService<Info extends object = object>(
+  o: WorkerServiceOptions<Info>,
+): Promise<RunningWorkerService & Info> {
   const { env } = o;
   const logger = o.logger ?? createLogger(o.service, env.LOG_LEVEL);
   const db = await createServiceDb({
-    ...databaseOptions(env), nodeEnv: env.NODE_ENV, deploymentMode: env.DEPLOYMENT_MODE, secretBox: env.MASTER_KEY ? new SecretBox(env.MASTER_KEY) : null,
+    ...databaseOptions(env),
+    nodeEnv: env.NODE_ENV,
+    deploymentMode: env.DEPLOYMENT_MODE,
+    secretBox: env.MASTER_KEY ? new SecretBox(env.MASTER_KEY) : null,
     onMisconfiguration: (problem, err) => logger.error({ err }, problem),
   });
   const redis = createRedisConnection(redisTargetOf(env));
@@ -89,16 +115,29 @@ export async function startWorkerService<Info extends object = object>(o: Worker
   }
   const metrics = createMetricsRegistry(o.service);
   dbConfigurationErrorsCounter(metrics, () => configurationErrorsOf(db));
-  const producerOptions: ProducerOptions = { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: o.jobOptions };
+  const producerOptions: ProducerOptions = {
+    connection: redis,
+    redisPrefix: env.REDIS_PREFIX,
+    jobOptions: o.jobOptions,
+  };
 
   // Every outbox queue: a handler may write rows of any of them, and each is one idle Queue object.
   const outbox = createOutboxPublisher(Object.values(OUTBOX_QUEUES), producerOptions, logger);
   const ctx: WorkerContext = {
-    env, db, redis, logger, metrics, producerOptions,
+    env,
+    db,
+    redis,
+    logger,
+    metrics,
+    producerOptions,
     publisher: outbox.publisher,
     afterCommit: new AfterCommit(outbox.publisher, redis, env.REDIS_PREFIX, metrics),
-    onStopIntake: (close) => { intake.push(close); },
-    onRelease: (release) => { releases.push(release); },
+    onStopIntake: (close) => {
+      intake.push(close);
+    },
+    onRelease: (release) => {
+      releases.push(release);
+    },
   };
   let setupResult: Awaited<ReturnType<typeof o.setup>>;
   try {
@@ -126,15 +165,27 @@ export async function startWorkerService<Info extends object = object>(o: Worker
   const workers: { worker: Worker; connection: Redis }[] = names.map((name) => {
     const spec = setupResult.jobs[name] as JobSpec<typeof name>;
     const connection = createRedisConnection(redisTargetOf(env));
-    const worker = createWorker(QUEUES[name], {
-      connection, redisPrefix: env.REDIS_PREFIX, concurrency: spec.concurrency, lockMs: env.WORKER_LOCK_MS, logger, metrics,
-    }, spec.handler as JobHandler<QueueCatalog[typeof name], unknown>);
+    const worker = createWorker(
+      QUEUES[name],
+      {
+        connection,
+        redisPrefix: env.REDIS_PREFIX,
+        concurrency: spec.concurrency,
+        lockMs: env.WORKER_LOCK_MS,
+        logger,
+        metrics,
+      },
+      spec.handler as JobHandler<QueueCatalog[typeof name], unknown>,
+    );
     return { worker, connection };
   });
   // Ready before start returns: a stop() racing the workers' connections would leave BullMQ timers behind.
   await Promise.all(workers.map((w) => w.worker.waitUntilReady()));
   const internal = await startInternalServer({
-    port: o.internalPort, metrics, logger, readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
+    port: o.internalPort,
+    metrics,
+    logger,
+    readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
   });
   logger.info({ port: internal.port, queues: names }, `${o.service} started`);
 

@@ -1,4 +1,13 @@
-import { common, DEV_MASTER_KEY, Joi, operator, parseEnv as parse, SIMULATOR_API_TOKEN, SIMULATOR_CALLBACK_SECRET, type OperatorEnv } from '@mm/config';
+import {
+  common,
+  DEV_MASTER_KEY,
+  Joi,
+  operator,
+  parseEnv as parse,
+  SIMULATOR_API_TOKEN,
+  SIMULATOR_CALLBACK_SECRET,
+  type OperatorEnv,
+} from '@mm/config';
 
 /**
  * The operator settings (the `operator` fragment): what `reconcile` and `reconcile:import` build the adapter
@@ -23,7 +32,8 @@ export interface AdminEnv extends AdminOperatorEnv {
   DEMO_WEBHOOK_URL: string;
 }
 
-const outsideProduction = (value: string) => Joi.string().when('NODE_ENV', { is: 'production', then: Joi.optional(), otherwise: Joi.optional().default(value) });
+const outsideProduction = (value: string) =>
+  Joi.string().when('NODE_ENV', { is: 'production', then: Joi.optional(), otherwise: Joi.optional().default(value) });
 
 const schema = Joi.object<AdminEnv>({
   ...operator,
@@ -31,8 +41,14 @@ const schema = Joi.object<AdminEnv>({
   DATABASE_URL: common.DATABASE_URL,
   DATABASE_DIRECT_URL: common.DATABASE_DIRECT_URL,
   NODE_ENV: Joi.string().default('development'),
-  MASTER_KEY: Joi.string().when('NODE_ENV', { is: 'production', then: Joi.required(), otherwise: Joi.optional().default(DEV_MASTER_KEY) }),
-  DEMO_WEBHOOK_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('http://127.0.0.1:3004/webhooks'),
+  MASTER_KEY: Joi.string().when('NODE_ENV', {
+    is: 'production',
+    then: Joi.required(),
+    otherwise: Joi.optional().default(DEV_MASTER_KEY),
+  }),
+  DEMO_WEBHOOK_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('http://127.0.0.1:3004/webhooks'),
   OPERATOR_API_TOKEN: outsideProduction(SIMULATOR_API_TOKEN),
   OPERATOR_CALLBACK_SECRET: outsideProduction(SIMULATOR_CALLBACK_SECRET),
 });

@@ -23,8 +23,17 @@ describe('pnpm admin ledger:verify', () => {
     // Activity of every kind: captured, failed, in flight, refunded in part.
     for (const [i, to] of (['SUCCESS', 'FAILED', 'PENDING', 'SUCCESS'] as const).entries()) {
       const c = await createCashin(db, {
-        merchantId, merchantOrderId: `o${i}`, amount: 1000 * (i + 1), currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
-        motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: `f${i}`,
+        merchantId,
+        merchantOrderId: `o${i}`,
+        amount: 1000 * (i + 1),
+        currency: 'XOF',
+        countryCode: 'CI',
+        msisdn: '+2250707000001',
+        motif: null,
+        returnUrl: null,
+        notifyUrl: null,
+        metadata: null,
+        requestFingerprint: `f${i}`,
       });
       if (c.kind !== 'created') throw new Error('not created');
       await db.$transaction(async (tx) => {
@@ -33,9 +42,23 @@ describe('pnpm admin ledger:verify', () => {
         if (to !== 'PENDING') await transition(tx, { transactionId: c.transaction.id, to, cause: 'test' });
       });
       if (i === 3) {
-        const r = await createRefund(db, { merchantId, transactionId: c.transaction.id, amount: 1500, reason: null, idempotencyKey: null, requestFingerprint: 'r' });
+        const r = await createRefund(db, {
+          merchantId,
+          transactionId: c.transaction.id,
+          amount: 1500,
+          reason: null,
+          idempotencyKey: null,
+          requestFingerprint: 'r',
+        });
         await db.$transaction((tx) => completeRefund(tx, r.refund.id, { status: 'SUCCESS', providerRefundId: 'RF1' }));
-        await createRefund(db, { merchantId, transactionId: c.transaction.id, amount: 500, reason: null, idempotencyKey: null, requestFingerprint: 'r2' });
+        await createRefund(db, {
+          merchantId,
+          transactionId: c.transaction.id,
+          amount: 500,
+          reason: null,
+          idempotencyKey: null,
+          requestFingerprint: 'r2',
+        });
       }
     }
   });
@@ -57,8 +80,13 @@ describe('pnpm admin ledger:verify', () => {
     await db.$executeRaw`UPDATE ledger_accounts SET balance = balance + 7 WHERE kind = 'MERCHANT_AVAILABLE'`;
     try {
       await expect(runCommand(['ledger:verify'], env())).rejects.toThrow(CommandFailure);
-      await expect(runCommand(['ledger:verify'], env())).rejects.toThrow(/account balance differs from its journal entries/);
-      const child = run('node', ['--import', 'tsx', 'services/admin-cli/src/main.ts', 'ledger:verify'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: database.url } });
+      await expect(runCommand(['ledger:verify'], env())).rejects.toThrow(
+        /account balance differs from its journal entries/,
+      );
+      const child = run('node', ['--import', 'tsx', 'services/admin-cli/src/main.ts', 'ledger:verify'], {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: database.url },
+      });
       await expect(child).rejects.toMatchObject({ code: 1, stdout: expect.stringMatching(/DIFFERENCES FOUND/) });
     } finally {
       await db.$executeRaw`UPDATE ledger_accounts SET balance = balance - 7 WHERE kind = 'MERCHANT_AVAILABLE'`;

@@ -3,9 +3,13 @@ import { CommandFailure, runCommand } from './run-command.js';
 
 /** All of standard input: the secrets of operator:credentials (never argv, which `ps` shows to everyone). */
 async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) process.stderr.write('Reading the credentials (one JSON object) from standard input; end with Ctrl-D. A file is better: ... < credentials.json\n');
+  if (process.stdin.isTTY)
+    process.stderr.write(
+      'Reading the credentials (one JSON object) from standard input; end with Ctrl-D. A file is better: ... < credentials.json\n',
+    );
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  for await (const chunk of process.stdin)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks).toString('utf8');
 }
 

@@ -1,14 +1,36 @@
 import { parseArgs } from 'node:util';
 import { directDatabaseUrl } from '@mm/config';
 import { createDb, migrate, SecretBox } from '@mm/db';
-import { createApiKey, resealUnboundSecrets, revokeApiKey, setSubsidiaryActive, upsertSubsidiary } from '@mm/db/merchants';
+import {
+  createApiKey,
+  resealUnboundSecrets,
+  revokeApiKey,
+  setSubsidiaryActive,
+  upsertSubsidiary,
+} from '@mm/db/merchants';
 import { verifyLedger } from '@mm/db/ledger';
 import { currencyForCountry } from '@mm/domain';
 import type { AdminEnv } from './env.js';
 import { auditVerify, parseAnchor } from './commands/audit-verify.js';
 import { merchantCreate } from './commands/merchant-create.js';
-import { disableSimulatorsForLive, operatorCredentials, operatorDown, operatorKey, operatorList, operatorSet, operatorUp } from './commands/operator.js';
-import { parseCountry, parseDay, parseOperatorName, reconcile, reconcileImport, reconcileReport, type ReportFormat } from './commands/reconcile.js';
+import {
+  disableSimulatorsForLive,
+  operatorCredentials,
+  operatorDown,
+  operatorKey,
+  operatorList,
+  operatorSet,
+  operatorUp,
+} from './commands/operator.js';
+import {
+  parseCountry,
+  parseDay,
+  parseOperatorName,
+  reconcile,
+  reconcileImport,
+  reconcileReport,
+  type ReportFormat,
+} from './commands/reconcile.js';
 import { seed, seedSubsidiaries } from './commands/seed.js';
 import { staffDisable } from './commands/staff-disable.js';
 import { staffCreate } from './commands/staff-create.js';
@@ -64,12 +86,27 @@ export async function runCommand(argv: string[], env: AdminEnv, io: CommandIo = 
   const { values } = parseArgs({
     args: rest,
     options: {
-      name: { type: 'string' }, 'webhook-url': { type: 'string' }, json: { type: 'boolean', default: false },
-      'merchant-id': { type: 'string' }, 'api-key': { type: 'string' }, country: { type: 'string' },
-      email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' }, anchor: { type: 'string' },
-      operator: { type: 'string' }, api: { type: 'string' }, 'base-url': { type: 'string' }, settings: { type: 'string' },
-      prefixes: { type: 'string' }, enable: { type: 'boolean' }, disable: { type: 'boolean' }, reason: { type: 'string' },
-      date: { type: 'string' }, file: { type: 'string' }, format: { type: 'string' },
+      name: { type: 'string' },
+      'webhook-url': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      'merchant-id': { type: 'string' },
+      'api-key': { type: 'string' },
+      country: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      password: { type: 'string' },
+      anchor: { type: 'string' },
+      operator: { type: 'string' },
+      api: { type: 'string' },
+      'base-url': { type: 'string' },
+      settings: { type: 'string' },
+      prefixes: { type: 'string' },
+      enable: { type: 'boolean' },
+      disable: { type: 'boolean' },
+      reason: { type: 'string' },
+      date: { type: 'string' },
+      file: { type: 'string' },
+      format: { type: 'string' },
     },
     strict: true,
   });
@@ -89,28 +126,42 @@ export async function runCommand(argv: string[], env: AdminEnv, io: CommandIo = 
         // The data step: secrets sealed before row bindings existed are bound now (the services refuse unbound ones).
         const resealed = await resealUnboundSecrets(db, box);
         const disabled = env.DEPLOYMENT_MODE === 'live' ? await disableSimulatorsForLive(db, box) : [];
-        return `applied ${r.applied.length} migration(s)${r.applied.length ? `: ${r.applied.join(', ')}` : ''}`
-          + (resealed ? `\nre-sealed ${resealed} API secret(s), bound to their rows` : '')
-          + (disabled.length ? `\nDEPLOYMENT_MODE=live: disabled the simulator accounts ${disabled.join(', ')}` : '');
+        return (
+          `applied ${r.applied.length} migration(s)${r.applied.length ? `: ${r.applied.join(', ')}` : ''}` +
+          (resealed ? `\nre-sealed ${resealed} API secret(s), bound to their rows` : '') +
+          (disabled.length ? `\nDEPLOYMENT_MODE=live: disabled the simulator accounts ${disabled.join(', ')}` : '')
+        );
       }
       case 'seed': {
         const r = await seed(db, box, env.DEMO_WEBHOOK_URL, env.NODE_ENV);
         const staff = r.staff.map((s) => `\n  ${s.role.padEnd(8)}  ${s.email}`).join('');
-        return out(r, `demo merchant ${r.merchant_id}\n  api_key    ${r.api_key}\n  api_secret ${r.api_secret}\ndemo staff (password ${r.staff_password})${staff}`);
+        return out(
+          r,
+          `demo merchant ${r.merchant_id}\n  api_key    ${r.api_key}\n  api_secret ${r.api_secret}\ndemo staff (password ${r.staff_password})${staff}`,
+        );
       }
       case 'seed:subsidiaries': {
         const created = await seedSubsidiaries(db);
-        return out({ created }, created.length ? `subsidiaries created: ${created.join(', ')}` : 'subsidiaries already there');
+        return out(
+          { created },
+          created.length ? `subsidiaries created: ${created.join(', ')}` : 'subsidiaries already there',
+        );
       }
       case 'merchant:create': {
         const webhook = values['webhook-url'] ?? null;
         if (webhook !== null && !/^https?:\/\//.test(webhook)) throw new Error('--webhook-url must be an http(s) URL');
         const r = await merchantCreate(db, box, { name: need('name'), webhookUrl: webhook });
-        return out(r, `merchant ${r.merchant_id}\n  api_key    ${r.api_key}\n  api_secret ${r.api_secret}  (shown once)`);
+        return out(
+          r,
+          `merchant ${r.merchant_id}\n  api_key    ${r.api_key}\n  api_secret ${r.api_secret}  (shown once)`,
+        );
       }
       case 'key:create': {
         const k = await createApiKey(db, box, need('merchant-id'));
-        return out({ merchant_id: k.merchantId, api_key: k.apiKey, api_secret: k.apiSecret }, `api_key ${k.apiKey}\napi_secret ${k.apiSecret}  (shown once)`);
+        return out(
+          { merchant_id: k.merchantId, api_key: k.apiKey, api_secret: k.apiSecret },
+          `api_key ${k.apiKey}\napi_secret ${k.apiSecret}  (shown once)`,
+        );
       }
       case 'key:revoke': {
         if (!(await revokeApiKey(db, need('api-key')))) throw new Error('no active key with this api_key');
@@ -121,15 +172,26 @@ export async function runCommand(argv: string[], env: AdminEnv, io: CommandIo = 
         const currency = currencyForCountry(country);
         if (!currency) throw new Error(`${country} is not in the XOF or XAF zone`);
         const existing = await db.subsidiary.findUnique({ where: { countryCode: country } });
-        await upsertSubsidiary(db, { countryCode: country, countryName: values.name ?? existing?.countryName ?? country, currency, active: true });
+        await upsertSubsidiary(db, {
+          countryCode: country,
+          countryName: values.name ?? existing?.countryName ?? country,
+          currency,
+          active: true,
+        });
         return out({ country_code: country, active: true }, `${country} active`);
       }
       case 'subsidiary:deactivate': {
-        if (!(await setSubsidiaryActive(db, need('country').toUpperCase(), false))) throw new Error('unknown subsidiary');
+        if (!(await setSubsidiaryActive(db, need('country').toUpperCase(), false)))
+          throw new Error('unknown subsidiary');
         return out({ active: false }, 'deactivated');
       }
       case 'staff:create': {
-        const r = await staffCreate(db, { email: need('email'), name: need('name'), role: need('role'), password: values.password });
+        const r = await staffCreate(db, {
+          email: need('email'),
+          name: need('name'),
+          role: need('role'),
+          password: values.password,
+        });
         const shown = r.password ? `\n  password ${r.password}  (shown once)` : '';
         return out({ ...r }, `staff ${r.staff_id} ${r.email} (${r.role})${shown}`);
       }
@@ -144,29 +206,46 @@ export async function runCommand(argv: string[], env: AdminEnv, io: CommandIo = 
       case 'operator:set': {
         const key = operatorKey(need('country'), need('operator'));
         const r = await operatorSet(db, box, env.DEPLOYMENT_MODE, key, {
-          api: values.api, baseUrl: values['base-url'], settings: values.settings, prefixes: values.prefixes, enable: values.enable, disable: values.disable,
+          api: values.api,
+          baseUrl: values['base-url'],
+          settings: values.settings,
+          prefixes: values.prefixes,
+          enable: values.enable,
+          disable: values.disable,
         });
         const what = r.created ? 'created' : r.changed ? 'changed' : 'unchanged (it already was so)';
-        return out({ country_code: key.countryCode, operator: key.operator, ...r }, `operator account ${key.countryCode} ${key.operator} ${what}`);
+        return out(
+          { country_code: key.countryCode, operator: key.operator, ...r },
+          `operator account ${key.countryCode} ${key.operator} ${what}`,
+        );
       }
       case 'operator:credentials': {
         const key = operatorKey(need('country'), need('operator'));
         // From standard input, never from an option: the command line of a running process is readable by
         // every user of the machine (ps, /proc/<pid>/cmdline) and lands in shell history.
-        if (!io.readStdin) throw new Error('operator:credentials reads the credentials from standard input, and there is none');
+        if (!io.readStdin)
+          throw new Error('operator:credentials reads the credentials from standard input, and there is none');
         const r = await operatorCredentials(db, box, env.DEPLOYMENT_MODE, key, await io.readStdin());
-        return out({ country_code: key.countryCode, operator: key.operator, credentials_set: true, names: r.names },
-          `credentials set for ${key.countryCode} ${key.operator}: ${r.names.join(', ')} (sealed; never shown again)`);
+        return out(
+          { country_code: key.countryCode, operator: key.operator, credentials_set: true, names: r.names },
+          `credentials set for ${key.countryCode} ${key.operator}: ${r.names.join(', ')} (sealed; never shown again)`,
+        );
       }
       case 'operator:down': {
         const key = operatorKey(need('country'), need('operator'));
         const r = await operatorDown(db, box, env.DEPLOYMENT_MODE, key, need('reason'));
-        return out({ country_code: key.countryCode, operator: key.operator, down: true, ...r }, `${key.countryCode} ${key.operator} marked down${r.changed ? '' : ' (it already was, for this reason)'}`);
+        return out(
+          { country_code: key.countryCode, operator: key.operator, down: true, ...r },
+          `${key.countryCode} ${key.operator} marked down${r.changed ? '' : ' (it already was, for this reason)'}`,
+        );
       }
       case 'operator:up': {
         const key = operatorKey(need('country'), need('operator'));
         const r = await operatorUp(db, box, env.DEPLOYMENT_MODE, key);
-        return out({ country_code: key.countryCode, operator: key.operator, down: false, ...r }, `${key.countryCode} ${key.operator} marked up${r.changed ? '' : ' (it was not down)'}`);
+        return out(
+          { country_code: key.countryCode, operator: key.operator, down: false, ...r },
+          `${key.countryCode} ${key.operator} marked up${r.changed ? '' : ' (it was not down)'}`,
+        );
       }
       case 'ledger:verify': {
         const report = await verifyLedger(db);
@@ -186,21 +265,28 @@ export async function runCommand(argv: string[], env: AdminEnv, io: CommandIo = 
       }
       case 'reconcile': {
         const r = await reconcile(db, env, {
-          operator: parseOperatorName(need('operator')), date: parseDay(need('date')), country: values.country === undefined ? null : parseCountry(values.country),
+          operator: parseOperatorName(need('operator')),
+          date: parseDay(need('date')),
+          country: values.country === undefined ? null : parseCountry(values.country),
         });
         const output = out(r.output as unknown as Record<string, unknown>, r.text);
         if (r.failed) throw new CommandFailure(output);
         return output;
       }
       case 'reconcile:import': {
-        const r = await reconcileImport(db, env, { operator: parseOperatorName(need('operator')), country: parseCountry(need('country')), file: need('file') });
+        const r = await reconcileImport(db, env, {
+          operator: parseOperatorName(need('operator')),
+          country: parseCountry(need('country')),
+          file: need('file'),
+        });
         const output = out(r.output as unknown as Record<string, unknown>, r.text);
         if (r.failed) throw new CommandFailure(output);
         return output;
       }
       case 'reconcile:report': {
         const format = values.json ? 'json' : (values.format ?? 'text');
-        if (!['text', 'json', 'csv'].includes(format)) throw new Error(`--format must be text, json or csv, not "${format}"`);
+        if (!['text', 'json', 'csv'].includes(format))
+          throw new Error(`--format must be text, json or csv, not "${format}"`);
         const r = await reconcileReport(db, {
           date: parseDay(need('date')),
           ...(values.operator !== undefined ? { operator: parseOperatorName(values.operator) } : {}),

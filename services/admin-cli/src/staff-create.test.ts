@@ -19,9 +19,18 @@ describe('admin CLI: back-office staff', () => {
   const env = () => parseEnv({ DATABASE_URL: database.url });
 
   it('staff:create without --password generates a strong one, prints it once, stores only its scrypt hash', async () => {
-    const out = await runCommand(['staff:create', '--email', 'Ops@Example.test', '--name', 'Ops Person', '--role', 'approver', '--json'], env());
+    const out = await runCommand(
+      ['staff:create', '--email', 'Ops@Example.test', '--name', 'Ops Person', '--role', 'approver', '--json'],
+      env(),
+    );
     const parsed = JSON.parse(out.split('\n').at(-1)!);
-    expect(parsed).toEqual({ staff_id: expect.any(String), email: 'ops@example.test', name: 'Ops Person', role: 'approver', password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/) });
+    expect(parsed).toEqual({
+      staff_id: expect.any(String),
+      email: 'ops@example.test',
+      name: 'Ops Person',
+      role: 'approver',
+      password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/),
+    });
     const stored = await findStaffByEmail(db, 'ops@example.test');
     expect(stored?.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
     expect(stored?.passwordHash).not.toContain(parsed.password);
@@ -29,24 +38,55 @@ describe('admin CLI: back-office staff', () => {
     const [audit] = await db.auditEntry.findMany({ where: { action: 'staff.create', targetId: parsed.staff_id } });
     expect(audit).toMatchObject({ actor: 'admin-cli', staffId: null, targetType: 'staff' });
 
-    const text = await runCommand(['staff:create', '--email', 'text@example.test', '--name', 'T', '--role', 'viewer'], env());
-    expect(text).toMatch(/^staff [0-9a-f-]{36} text@example\.test \(viewer\)\n {2}password [A-Za-z0-9_-]{24} {2}\(shown once\)$/);
+    const text = await runCommand(
+      ['staff:create', '--email', 'text@example.test', '--name', 'T', '--role', 'viewer'],
+      env(),
+    );
+    expect(text).toMatch(
+      /^staff [0-9a-f-]{36} text@example\.test \(viewer\)\n {2}password [A-Za-z0-9_-]{24} {2}\(shown once\)$/,
+    );
   });
 
   it('staff:create --password uses it and does not echo it', async () => {
-    const out = await runCommand(['staff:create', '--email', 'given@example.test', '--name', 'Given', '--role', 'admin', '--password', 'a-chosen-password', '--json'], env());
+    const out = await runCommand(
+      [
+        'staff:create',
+        '--email',
+        'given@example.test',
+        '--name',
+        'Given',
+        '--role',
+        'admin',
+        '--password',
+        'a-chosen-password',
+        '--json',
+      ],
+      env(),
+    );
     expect(JSON.parse(out)).not.toHaveProperty('password');
     expect(out).not.toContain('a-chosen-password');
-    await expect(verifyPassword('a-chosen-password', (await findStaffByEmail(db, 'given@example.test'))!.passwordHash)).resolves.toBe(true);
+    await expect(
+      verifyPassword('a-chosen-password', (await findStaffByEmail(db, 'given@example.test'))!.passwordHash),
+    ).resolves.toBe(true);
   });
 
   it('staff:create refuses a bad role, a short password, a missing option and a taken email', async () => {
     const base = ['staff:create', '--email', 'bad@example.test', '--name', 'Bad'];
-    await expect(runCommand([...base, '--role', 'root'], env())).rejects.toThrow(/--role must be one of admin, approver, viewer/);
-    await expect(runCommand([...base, '--role', 'viewer', '--password', 'short'], env())).rejects.toThrow(/at least 12/);
-    await expect(runCommand(['staff:create', '--email', 'bad@example.test', '--role', 'viewer'], env())).rejects.toThrow(/--name is required/);
-    await expect(runCommand(['staff:create', '--email', 'not-an-email', '--name', 'X', '--role', 'viewer'], env())).rejects.toThrow(/--email/);
-    await expect(runCommand(['staff:create', '--email', 'GIVEN@example.test', '--name', 'Again', '--role', 'viewer'], env())).rejects.toThrow(/already exists/);
+    await expect(runCommand([...base, '--role', 'root'], env())).rejects.toThrow(
+      /--role must be one of admin, approver, viewer/,
+    );
+    await expect(runCommand([...base, '--role', 'viewer', '--password', 'short'], env())).rejects.toThrow(
+      /at least 12/,
+    );
+    await expect(
+      runCommand(['staff:create', '--email', 'bad@example.test', '--role', 'viewer'], env()),
+    ).rejects.toThrow(/--name is required/);
+    await expect(
+      runCommand(['staff:create', '--email', 'not-an-email', '--name', 'X', '--role', 'viewer'], env()),
+    ).rejects.toThrow(/--email/);
+    await expect(
+      runCommand(['staff:create', '--email', 'GIVEN@example.test', '--name', 'Again', '--role', 'viewer'], env()),
+    ).rejects.toThrow(/already exists/);
     expect(await findStaffByEmail(db, 'bad@example.test')).toBeNull();
   });
 
@@ -65,14 +105,31 @@ describe('admin CLI: back-office staff', () => {
   });
 
   it('staff:disable shuts an account (a demo one after a seed), with its audit row; again is harmless; unknown fails', async () => {
-    await runCommand(['staff:create', '--email', 'leaving@example.test', '--name', 'Leaving', '--role', 'viewer', '--password', 'a-chosen-password'], env());
+    await runCommand(
+      [
+        'staff:create',
+        '--email',
+        'leaving@example.test',
+        '--name',
+        'Leaving',
+        '--role',
+        'viewer',
+        '--password',
+        'a-chosen-password',
+      ],
+      env(),
+    );
     const out = JSON.parse(await runCommand(['staff:disable', '--email', 'Leaving@Example.test', '--json'], env()));
     expect(out).toEqual({ staff_id: expect.any(String), email: 'leaving@example.test', disabled: true, changed: true });
     expect((await findStaffByEmail(db, 'leaving@example.test'))!.disabledAt).toBeInstanceOf(Date);
     const audit = await db.auditEntry.findMany({ where: { action: 'staff.disable', targetId: out.staff_id } });
     expect(audit).toEqual([expect.objectContaining({ actor: 'admin-cli', staffId: null, targetType: 'staff' })]);
-    expect(await runCommand(['staff:disable', '--email', 'leaving@example.test'], env())).toBe('staff leaving@example.test disabled (it already was)');
+    expect(await runCommand(['staff:disable', '--email', 'leaving@example.test'], env())).toBe(
+      'staff leaving@example.test disabled (it already was)',
+    );
     expect(await db.auditEntry.count({ where: { action: 'staff.disable', targetId: out.staff_id } })).toBe(1);
-    await expect(runCommand(['staff:disable', '--email', 'nobody@example.test'], env())).rejects.toThrow(/no staff account nobody@example\.test/);
+    await expect(runCommand(['staff:disable', '--email', 'nobody@example.test'], env())).rejects.toThrow(
+      /no staff account nobody@example\.test/,
+    );
   });
 });

@@ -83,28 +83,66 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   app.get('/health', liveness);
 
   app.use(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 100 }));
-  app.use(sessionMiddleware({ store: deps.sessionStore, secret: deps.sessionSecret, ttlS: deps.sessionTtlS, secureCookies: deps.secureCookies }));
+  app.use(
+    sessionMiddleware({
+      store: deps.sessionStore,
+      secret: deps.sessionSecret,
+      ttlS: deps.sessionTtlS,
+      secureCookies: deps.secureCookies,
+    }),
+  );
   // The Bull dashboard's JSON actions cannot carry the form token: its router comes before the CSRF
   // check, with its own login, admin permission and same-origin checks (see routes/queues.ts).
-  app.use(QUEUES_PATH, queuesRouter({ db: deps.db, logger: deps.logger, queues: deps.dashboardQueues, sessionTtlS: deps.sessionTtlS, now: deps.now }));
+  app.use(
+    QUEUES_PATH,
+    queuesRouter({
+      db: deps.db,
+      logger: deps.logger,
+      queues: deps.dashboardQueues,
+      sessionTtlS: deps.sessionTtlS,
+      now: deps.now,
+    }),
+  );
   // Before any route: a POST without the session's token never reaches a handler.
   app.use(csrfProtection);
   app.use(loadStaff({ db: deps.db, sessionTtlS: deps.sessionTtlS, now: deps.now }));
 
   const attempts = new Counter({
-    name: 'mm_backoffice_login_attempts_total', help: 'Login attempts by outcome', labelNames: ['outcome'] as const, registers: [deps.metrics],
+    name: 'mm_backoffice_login_attempts_total',
+    help: 'Login attempts by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [deps.metrics],
   });
   const verifications = new Counter({
-    name: 'mm_backoffice_password_verifications_total', help: 'Password hashes computed to check a login (one scrypt each)', registers: [deps.metrics],
+    name: 'mm_backoffice_password_verifications_total',
+    help: 'Password hashes computed to check a login (one scrypt each)',
+    registers: [deps.metrics],
   });
-  app.use(loginRouter({ db: deps.db, throttle: deps.throttle, checkPassword: countedPasswordCheck(verifications), attempts, now: deps.now }));
+  app.use(
+    loginRouter({
+      db: deps.db,
+      throttle: deps.throttle,
+      checkPassword: countedPasswordCheck(verifications),
+      attempts,
+      now: deps.now,
+    }),
+  );
 
   // Everything below needs a login, whatever its router forgets; each router then checks its permission.
   app.use(requireLogin);
   app.use('/staff', staffRouter({ db: deps.db }));
   app.use('/merchants', merchantsRouter({ db: deps.db, box: deps.box, now: deps.now }));
   app.use('/subsidiaries', subsidiariesRouter({ db: deps.db }));
-  app.use('/operators', operatorsRouter({ db: deps.db, box: deps.box, deploymentMode: deps.deploymentMode, operatorCalls: deps.operatorCalls, now: deps.now }));
+  app.use(
+    '/operators',
+    operatorsRouter({
+      db: deps.db,
+      box: deps.box,
+      deploymentMode: deps.deploymentMode,
+      operatorCalls: deps.operatorCalls,
+      now: deps.now,
+    }),
+  );
   app.use('/cashouts', cashoutsRouter({ db: deps.db, afterCommit: deps.afterCommit }));
   app.use('/transactions', transactionsRouter({ db: deps.db, searches: deps.searches ?? ((work) => work(deps.db)) }));
   app.use('/webhooks', webhooksRouter({ db: deps.db, publisher: deps.publisher }));

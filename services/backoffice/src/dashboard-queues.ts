@@ -14,7 +14,9 @@ export interface DashboardQueues {
  * leaves it open for its owner to close.
  */
 export function openDashboardQueues(connection: RedisClient, redisPrefix: string): DashboardQueues {
-  const queues = Object.values(QUEUE_NAMES).map((name) => new Queue(name, { connection, prefix: bullPrefix(redisPrefix) }));
+  const queues = Object.values(QUEUE_NAMES).map(
+    (name) => new Queue(name, { connection, prefix: bullPrefix(redisPrefix) }),
+  );
   return {
     queues,
     close: async () => {

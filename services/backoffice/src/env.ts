@@ -1,4 +1,15 @@
-import { common, DEV_SESSION_SECRET, Joi, masterKey, nodeEnv, parseEnv as parse, readReplica, type CommonEnv, type NodeEnvEnv, type ReadReplicaEnv } from '@mm/config';
+import {
+  common,
+  DEV_SESSION_SECRET,
+  Joi,
+  masterKey,
+  nodeEnv,
+  parseEnv as parse,
+  readReplica,
+  type CommonEnv,
+  type NodeEnvEnv,
+  type ReadReplicaEnv,
+} from '@mm/config';
 
 export interface BackofficeEnv extends CommonEnv, NodeEnvEnv, ReadReplicaEnv {
   BACKOFFICE_PORT: number;
@@ -49,7 +60,11 @@ export { DEV_SESSION_SECRET };
  * production deployment that forgets the variable gets the secure behaviour, not the weak one.
  */
 function secureInProduction() {
-  return Joi.boolean().when('NODE_ENV', { is: 'production', then: Joi.boolean().default(true), otherwise: Joi.boolean().default(false) });
+  return Joi.boolean().when('NODE_ENV', {
+    is: 'production',
+    then: Joi.boolean().default(true),
+    otherwise: Joi.boolean().default(false),
+  });
 }
 
 const schema = Joi.object<BackofficeEnv>({
@@ -72,10 +87,18 @@ const schema = Joi.object<BackofficeEnv>({
   SECURE_COOKIES: secureInProduction(),
   HSTS: secureInProduction(),
   TRUST_PROXY: Joi.boolean().default(false),
-  OPERATOR_METRICS_URLS: Joi.string().allow('').default('').custom((value: string, helpers) => {
-    const bad = value.split(',').map((u) => u.trim()).filter((u) => u !== '' && !/^https?:\/\/[^\s/]+(\/\S*)?$/.test(u));
-    return bad.length > 0 ? helpers.message({ custom: `OPERATOR_METRICS_URLS: not http(s) URLs: ${bad.join(', ')}` }) : value;
-  }),
+  OPERATOR_METRICS_URLS: Joi.string()
+    .allow('')
+    .default('')
+    .custom((value: string, helpers) => {
+      const bad = value
+        .split(',')
+        .map((u) => u.trim())
+        .filter((u) => u !== '' && !/^https?:\/\/[^\s/]+(\/\S*)?$/.test(u));
+      return bad.length > 0
+        ? helpers.message({ custom: `OPERATOR_METRICS_URLS: not http(s) URLs: ${bad.join(', ')}` })
+        : value;
+    }),
   OPERATOR_METRICS_TIMEOUT_MS: Joi.number().integer().min(50).max(10_000).default(1000),
 });
 

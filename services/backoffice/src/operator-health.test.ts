@@ -1,10 +1,22 @@
 import { Histogram, LATENCY_BUCKETS, Registry } from '@mm/observability';
-import { CALLS_METRIC, metricsUrlsOf, OperatorCallHealthReader, quantileOfBuckets, RECENT_WINDOW_MS } from './operator-health.js';
+import {
+  CALLS_METRIC,
+  metricsUrlsOf,
+  OperatorCallHealthReader,
+  quantileOfBuckets,
+  RECENT_WINDOW_MS,
+} from './operator-health.js';
 
 /** A process's registry with the operator-call histogram as instrumentAdapter registers it. */
 function processMetrics() {
   const registry = new Registry();
-  const h = new Histogram({ name: CALLS_METRIC, help: 'h', labelNames: ['operator', 'account', 'operation', 'outcome'], buckets: LATENCY_BUCKETS, registers: [registry] });
+  const h = new Histogram({
+    name: CALLS_METRIC,
+    help: 'h',
+    labelNames: ['operator', 'account', 'operation', 'outcome'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
   return {
     registry,
     calls(account: string, outcome: string, seconds: number, n = 1) {
@@ -33,13 +45,17 @@ describe('operator call health', () => {
     expiry.calls('SN:WAVE', 'error', 0.3, 1);
     const down = new Set<string>(['http://refund/metrics']);
     const reader = new OperatorCallHealthReader({
-      urls: ['http://bridge/metrics', 'http://expiry/metrics', 'http://refund/metrics'], timeoutMs: 500, now: () => 1_000,
+      urls: ['http://bridge/metrics', 'http://expiry/metrics', 'http://refund/metrics'],
+      timeoutMs: 500,
+      now: () => 1_000,
       fetch: fakeFetch({ 'http://bridge/metrics': bridge.registry, 'http://expiry/metrics': expiry.registry }, down),
     });
     const health = await reader.read();
     expect(health.configured).toBe(true);
     expect(health.sources).toEqual([
-      { url: 'http://bridge/metrics', ok: true }, { url: 'http://expiry/metrics', ok: true }, { url: 'http://refund/metrics', ok: false, error: 'unreachable' },
+      { url: 'http://bridge/metrics', ok: true },
+      { url: 'http://expiry/metrics', ok: true },
+      { url: 'http://refund/metrics', ok: false, error: 'unreachable' },
     ]);
     const ciMtn = health.cumulative.get('CI:MTN')!;
     expect(ciMtn).toMatchObject({ calls: 10, ok: 8, refused: 1, unavailable: 1, error: 0, successRate: 0.8 });
@@ -54,8 +70,16 @@ describe('operator call health', () => {
     let now = 0;
     const bridge = processMetrics();
     let expiry = processMetrics();
-    const processes: Record<string, Registry> = { 'http://bridge/metrics': bridge.registry, 'http://expiry/metrics': expiry.registry };
-    const reader = new OperatorCallHealthReader({ urls: Object.keys(processes), timeoutMs: 500, now: () => now, fetch: fakeFetch(processes) });
+    const processes: Record<string, Registry> = {
+      'http://bridge/metrics': bridge.registry,
+      'http://expiry/metrics': expiry.registry,
+    };
+    const reader = new OperatorCallHealthReader({
+      urls: Object.keys(processes),
+      timeoutMs: 500,
+      now: () => now,
+      fetch: fakeFetch(processes),
+    });
     bridge.calls('CI:MTN', 'ok', 0.04, 100);
     expiry.calls('CI:MTN', 'ok', 0.04, 50);
     await reader.read();
@@ -86,7 +110,9 @@ describe('operator call health', () => {
     const expiry = processMetrics();
     const down = new Set(['http://expiry/metrics']);
     const reader = new OperatorCallHealthReader({
-      urls: ['http://bridge/metrics', 'http://expiry/metrics'], timeoutMs: 500, now: () => now,
+      urls: ['http://bridge/metrics', 'http://expiry/metrics'],
+      timeoutMs: 500,
+      now: () => now,
       fetch: fakeFetch({ 'http://bridge/metrics': bridge.registry, 'http://expiry/metrics': expiry.registry }, down),
     });
     await reader.read();
@@ -101,17 +127,46 @@ describe('operator call health', () => {
   });
 
   it('a process that does not answer in time is reported as timed out', async () => {
-    const hanging = ((_url: string, init?: RequestInit) => new Promise((_, reject) => {
-      init?.signal?.addEventListener('abort', () => reject(init.signal!.reason as Error));
-    })) as typeof fetch;
+    const hanging = ((_url: string, init?: RequestInit) =>
+      new Promise((_, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(init.signal!.reason as Error));
+      })) as typeof fetch;
     const reader = new OperatorCallHealthReader({ urls: ['http://slow/metrics'], timeoutMs: 20, fetch: hanging });
-    expect((await reader.read()).sources).toEqual([{ url: 'http://slow/metrics', ok: false, error: 'no answer in 20 ms' }]);
+    expect((await reader.read()).sources).toEqual([
+      { url: 'http://slow/metrics', ok: false, error: 'no answer in 20 ms' },
+    ]);
   });
 
   it('quantiles interpolate within the bucket holding the rank (histogram_quantile), the +Inf bucket gives the highest bound', () => {
-    expect(quantileOfBuckets(new Map([[0.1, 0], [1, 10], [Infinity, 10]]), 0.5)).toBeCloseTo(0.55);
-    expect(quantileOfBuckets(new Map([[0.1, 0], [1, 1], [Infinity, 10]]), 0.95)).toBe(1);
-    expect(quantileOfBuckets(new Map([[0.1, 0], [Infinity, 0]]), 0.5)).toBeNull();
+    expect(
+      quantileOfBuckets(
+        new Map([
+          [0.1, 0],
+          [1, 10],
+          [Infinity, 10],
+        ]),
+        0.5,
+      ),
+    ).toBeCloseTo(0.55);
+    expect(
+      quantileOfBuckets(
+        new Map([
+          [0.1, 0],
+          [1, 1],
+          [Infinity, 10],
+        ]),
+        0.95,
+      ),
+    ).toBe(1);
+    expect(
+      quantileOfBuckets(
+        new Map([
+          [0.1, 0],
+          [Infinity, 0],
+        ]),
+        0.5,
+      ),
+    ).toBeNull();
   });
 
   it('OPERATOR_METRICS_URLS: comma-separated, blanks ignored', () => {

@@ -116,7 +116,8 @@ export function quantileOfBuckets(buckets: Map<number, number>, q: number): numb
 function summary(c: Counts): AccountCalls {
   const calls = OUTCOMES.reduce((n, o) => n + c.outcomes[o], 0);
   return {
-    calls, ...c.outcomes,
+    calls,
+    ...c.outcomes,
     successRate: calls > 0 ? c.outcomes.ok / calls : null,
     p50: calls > 0 ? quantileOfBuckets(c.buckets, 0.5) : null,
     p95: calls > 0 ? quantileOfBuckets(c.buckets, 0.95) : null,
@@ -154,22 +155,30 @@ export class OperatorCallHealthReader {
 
   async read(): Promise<OperatorCallHealth> {
     const at = this.now();
-    const scraped = await Promise.all(this.o.urls.map(async (url) => {
-      try {
-        const res = await this.fetch(url, { signal: AbortSignal.timeout(this.o.timeoutMs) });
-        if (!res.ok) return { url, error: `HTTP ${res.status}` };
-        return { url, counts: countsByAccount(await res.text()) };
-      } catch (err) {
-        // A DOMException (the abort) is not an Error in every realm: read its name.
-        const name = (err as { name?: unknown } | null)?.name;
-        return { url, error: name === 'TimeoutError' ? `no answer in ${this.o.timeoutMs} ms` : 'unreachable' };
-      }
-    }));
-    const sources: MetricsSource[] = scraped.map((s) => (s.counts ? { url: s.url, ok: true } : { url: s.url, ok: false, error: s.error }));
-    const current: Scrape = { at, byUrl: new Map(scraped.flatMap((s) => (s.counts ? [[s.url, s.counts] as const] : []))) };
+    const scraped = await Promise.all(
+      this.o.urls.map(async (url) => {
+        try {
+          const res = await this.fetch(url, { signal: AbortSignal.timeout(this.o.timeoutMs) });
+          if (!res.ok) return { url, error: `HTTP ${res.status}` };
+          return { url, counts: countsByAccount(await res.text()) };
+        } catch (err) {
+          // A DOMException (the abort) is not an Error in every realm: read its name.
+          const name = (err as { name?: unknown } | null)?.name;
+          return { url, error: name === 'TimeoutError' ? `no answer in ${this.o.timeoutMs} ms` : 'unreachable' };
+        }
+      }),
+    );
+    const sources: MetricsSource[] = scraped.map((s) =>
+      s.counts ? { url: s.url, ok: true } : { url: s.url, ok: false, error: s.error },
+    );
+    const current: Scrape = {
+      at,
+      byUrl: new Map(scraped.flatMap((s) => (s.counts ? [[s.url, s.counts] as const] : []))),
+    };
 
     const cumulative = new Map<string, Counts>();
-    for (const counts of current.byUrl.values()) for (const [account, c] of counts) add(cumulative.get(account) ?? setNew(cumulative, account), c);
+    for (const counts of current.byUrl.values())
+      for (const [account, c] of counts) add(cumulative.get(account) ?? setNew(cumulative, account), c);
 
     this.kept = this.kept.filter((k) => at - k.at <= RECENT_WINDOW_MS && at >= k.at);
     const baseline = this.kept[0];
@@ -180,8 +189,12 @@ export class OperatorCallHealthReader {
       for (const [url, counts] of current.byUrl) {
         const before = baseline.byUrl.get(url);
         // Not read then: nothing to compare with; its calls are left out, and the figure says so.
-        if (!before) { partial = true; continue; }
-        for (const [account, c] of counts) add(byAccount.get(account) ?? setNew(byAccount, account), delta(c, before.get(account)));
+        if (!before) {
+          partial = true;
+          continue;
+        }
+        for (const [account, c] of counts)
+          add(byAccount.get(account) ?? setNew(byAccount, account), delta(c, before.get(account)));
       }
       recent = { sinceMs: at - baseline.at, partial, byAccount: summarise(byAccount) };
     }
@@ -203,5 +216,8 @@ function summarise(map: Map<string, Counts>): Map<string, AccountCalls> {
 
 /** OPERATOR_METRICS_URLS: comma-separated, blanks ignored. */
 export function metricsUrlsOf(setting: string): string[] {
-  return setting.split(',').map((u) => u.trim()).filter((u) => u !== '');
+  return setting
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
 }

@@ -2,8 +2,26 @@ import { RedisStore } from 'connect-redis';
 import { configurationErrorsOf, createDb, ReadReplica, SecretBox } from '@mm/db';
 import { createServiceDb } from '@mm/db/service-db';
 import { databaseOptions } from '@mm/config';
-import { AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, QueueProducer, reconciliationRuns, redisTargetOf, webhookDeliveries } from '@mm/queues';
-import { assertRedisNoEviction, createLogger, createMetricsRegistry, dbConfigurationErrorsCounter, listen, readReplicaMetrics, startInternalServer, type Logger } from '@mm/observability';
+import {
+  AfterCommit,
+  cashoutRequests,
+  createOutboxPublisher,
+  createRedisConnection,
+  QueueProducer,
+  reconciliationRuns,
+  redisTargetOf,
+  webhookDeliveries,
+} from '@mm/queues';
+import {
+  assertRedisNoEviction,
+  createLogger,
+  createMetricsRegistry,
+  dbConfigurationErrorsCounter,
+  listen,
+  readReplicaMetrics,
+  startInternalServer,
+  type Logger,
+} from '@mm/observability';
 import { createBackofficeApp } from './app.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { openDashboardQueues } from './dashboard-queues.js';
@@ -28,18 +46,28 @@ export interface RunningBackoffice {
   stop(): Promise<void>;
 }
 
-export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeOverrides = {}): Promise<RunningBackoffice> {
+export async function startBackoffice(
+  env: BackofficeEnv,
+  overrides: BackofficeOverrides = {},
+): Promise<RunningBackoffice> {
   const logger = overrides.logger ?? createLogger('backoffice', env.LOG_LEVEL);
   if (env.NODE_ENV === 'production' && (!env.SECURE_COOKIES || !env.HSTS)) {
     // Allowed for a plain-HTTP setup on purpose (a local compose); anywhere else it is a mistake worth seeing.
-    logger.warn({ SECURE_COOKIES: env.SECURE_COOKIES, HSTS: env.HSTS }, 'production without Secure cookies or HSTS: session cookies can travel over plain HTTP');
+    logger.warn(
+      { SECURE_COOKIES: env.SECURE_COOKIES, HSTS: env.HSTS },
+      'production without Secure cookies or HSTS: session cookies can travel over plain HTTP',
+    );
   }
   // First, before any connection is opened: a malformed MASTER_KEY stops the start, not the first key creation.
   const box = new SecretBox(env.MASTER_KEY);
   // Refused in production while demo credentials (demo staff, demo key) work on this database, and in
   // either mode while an operator account is what the mode forbids.
   const db = await createServiceDb({
-    ...databaseOptions(env), nodeEnv: env.NODE_ENV, deploymentMode: env.DEPLOYMENT_MODE, secretBox: box, onMisconfiguration: (problem, err) => logger.error({ err }, problem),
+    ...databaseOptions(env),
+    nodeEnv: env.NODE_ENV,
+    deploymentMode: env.DEPLOYMENT_MODE,
+    secretBox: box,
+    onMisconfiguration: (problem, err) => logger.error({ err }, problem),
   });
   // ioredis for our own keys (login throttle) and the eviction check, like every service; connect-redis
   // 8+ only speaks to node-redis, so the session store gets a node-redis client of its own.
@@ -49,7 +77,11 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
   // Approvals and re-sent webhooks are outbox rows first; published at once after commit (the bridge's
   // and the dispatcher's relays publish them anyway if this process dies in between).
   const queueRedis = createRedisConnection(redisTargetOf(env));
-  const outbox = createOutboxPublisher([cashoutRequests, webhookDeliveries], { connection: queueRedis, redisPrefix: env.REDIS_PREFIX }, logger);
+  const outbox = createOutboxPublisher(
+    [cashoutRequests, webhookDeliveries],
+    { connection: queueRedis, redisPrefix: env.REDIS_PREFIX },
+    logger,
+  );
   const metrics = createMetricsRegistry('backoffice');
   dbConfigurationErrorsCounter(metrics, () => configurationErrorsOf(db));
   const afterCommit = new AfterCommit(outbox.publisher, queueRedis, env.REDIS_PREFIX, metrics);
@@ -68,28 +100,50 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
   await sessionRedis.connect();
 
   // Searches read the replica (DATABASE_REPLICA_URL) while it answers within REPLICA_MAX_LAG_S, the primary otherwise.
-  const replicaState = await ReadReplica.fromSettings(env, (err, what) => logger.warn({ err, what }, 'read replica failed: searches read the primary until it is back'));
+  const replicaState = await ReadReplica.fromSettings(env, (err, what) =>
+    logger.warn({ err, what }, 'read replica failed: searches read the primary until it is back'),
+  );
   const replica = replicaState && {
     state: replicaState,
-    db: createDb({ ...databaseOptions(env), databaseUrl: env.DATABASE_REPLICA_URL!, pooling: 'direct', poolSize: Math.min(env.DB_POOL_SIZE, 5) }),
+    db: createDb({
+      ...databaseOptions(env),
+      databaseUrl: env.DATABASE_REPLICA_URL!,
+      pooling: 'direct',
+      poolSize: Math.min(env.DB_POOL_SIZE, 5),
+    }),
   };
   if (replica) readReplicaMetrics(metrics, replica.state);
 
   const app = createBackofficeApp({
     db,
-    ...(replica ? { searches: (work) => replica.state.read(() => work(replica.db), () => work(db)) } : {}),
+    ...(replica
+      ? {
+          searches: (work) =>
+            replica.state.read(
+              () => work(replica.db),
+              () => work(db),
+            ),
+        }
+      : {}),
     box,
     deploymentMode: env.DEPLOYMENT_MODE,
     afterCommit,
     publisher: outbox.publisher,
     reconciliationRuns: runs,
     dashboardQueues: dashboard.queues,
-    operatorCalls: new OperatorCallHealthReader({ urls: metricsUrlsOf(env.OPERATOR_METRICS_URLS), timeoutMs: env.OPERATOR_METRICS_TIMEOUT_MS, now: overrides.now }),
+    operatorCalls: new OperatorCallHealthReader({
+      urls: metricsUrlsOf(env.OPERATOR_METRICS_URLS),
+      timeoutMs: env.OPERATOR_METRICS_TIMEOUT_MS,
+      now: overrides.now,
+    }),
     logger,
     metrics,
     sessionStore: new RedisStore({ client: sessionRedis.storeClient, prefix: sessionKeyPrefix(env.REDIS_PREFIX) }),
     throttle: new LoginThrottle(redis, env.REDIS_PREFIX, {
-      maxFailures: env.LOGIN_MAX_FAILURES, lockoutS: env.LOGIN_LOCKOUT_S, maxPerAddress: env.LOGIN_MAX_ATTEMPTS_PER_IP, addressWindowS: env.LOGIN_IP_WINDOW_S,
+      maxFailures: env.LOGIN_MAX_FAILURES,
+      lockoutS: env.LOGIN_LOCKOUT_S,
+      maxPerAddress: env.LOGIN_MAX_ATTEMPTS_PER_IP,
+      addressWindowS: env.LOGIN_IP_WINDOW_S,
     }),
     sessionSecret: env.SESSION_SECRET,
     sessionTtlS: env.SESSION_TTL_S,
@@ -101,8 +155,14 @@ export async function startBackoffice(env: BackofficeEnv, overrides: BackofficeO
 
   const { server, port } = await listen(app, env.BACKOFFICE_PORT);
   const internal = await startInternalServer({
-    port: env.BACKOFFICE_INTERNAL_PORT, metrics, logger,
-    readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping(), sessions: () => sessionRedis.ping() },
+    port: env.BACKOFFICE_INTERNAL_PORT,
+    metrics,
+    logger,
+    readiness: {
+      database: () => db.$queryRaw`SELECT 1`,
+      redis: () => redis.ping(),
+      sessions: () => sessionRedis.ping(),
+    },
   });
   logger.info({ port, internalPort: internal.port }, 'backoffice listening');
 

@@ -1,5 +1,16 @@
 import {
-  common, Joi, nodeEnv, operator, parseEnv as parse, relay, retention, type CommonEnv, type NodeEnvEnv, type OperatorEnv, type RelayEnv, type RetentionEnv,
+  common,
+  Joi,
+  nodeEnv,
+  operator,
+  parseEnv as parse,
+  relay,
+  retention,
+  type CommonEnv,
+  type NodeEnvEnv,
+  type OperatorEnv,
+  type RelayEnv,
+  type RetentionEnv,
 } from '@mm/config';
 
 export interface ExpiryEnv extends CommonEnv, NodeEnvEnv, OperatorEnv, RelayEnv, RetentionEnv {

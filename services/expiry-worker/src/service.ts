@@ -36,7 +36,10 @@ export function startExpiryWorker(env: ExpiryEnv, overrides: ExpiryOverrides = {
             handler: expiryChecksHandler({ db, afterCommit, logger, adapters }),
           },
           // One at a time per process: runs of several replicas may overlap, and skip each other's rows.
-          'retention-runs': { concurrency: 1, handler: retentionRunsHandler({ db, logger, metrics, policy: retentionPolicy(env) }) },
+          'retention-runs': {
+            concurrency: 1,
+            handler: retentionRunsHandler({ db, logger, metrics, policy: retentionPolicy(env) }),
+          },
         },
       };
     },

@@ -76,7 +76,13 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   // the error handler as a 500.
   const signedAndLimited: RequestHandler[] = [
     express.raw({ type: () => true, limit: BODY_LIMIT, inflate: false }),
-    authenticate({ findKey: deps.findKey, replayGuard: deps.replayGuard, authFailures: deps.authFailures, toleranceS: deps.toleranceS, now: deps.now }),
+    authenticate({
+      findKey: deps.findKey,
+      replayGuard: deps.replayGuard,
+      authFailures: deps.authFailures,
+      toleranceS: deps.toleranceS,
+      now: deps.now,
+    }),
     deps.rateLimit,
   ];
   const apiGuard: RequestHandler[] = [...signedAndLimited, jsonBody];
@@ -97,13 +103,31 @@ export function createGatewayApp(deps: GatewayDeps): Express {
 
   const api = express.Router();
   api.use(...apiGuard);
-  api.use(paymentsRouter({ db: deps.db, afterCommit: deps.afterCommit, waiter: deps.waiter, limits: deps.limits, ackWaitMs: deps.ackWaitMs, paymentUrl, isActiveCountry, operators, faults: deps.faults,
-    databaseOutage: deps.databaseOutage,
-  }));
-  api.use(cashoutRouter({
-    db: deps.db, afterCommit: deps.afterCommit, limits: deps.limits, isActiveCountry, operators,
-    disbursementEnabled: deps.disbursementEnabled, approvalRule: deps.cashoutApprovalRule,
-  }));
+  api.use(
+    paymentsRouter({
+      db: deps.db,
+      afterCommit: deps.afterCommit,
+      waiter: deps.waiter,
+      limits: deps.limits,
+      ackWaitMs: deps.ackWaitMs,
+      paymentUrl,
+      isActiveCountry,
+      operators,
+      faults: deps.faults,
+      databaseOutage: deps.databaseOutage,
+    }),
+  );
+  api.use(
+    cashoutRouter({
+      db: deps.db,
+      afterCommit: deps.afterCommit,
+      limits: deps.limits,
+      isActiveCountry,
+      operators,
+      disbursementEnabled: deps.disbursementEnabled,
+      approvalRule: deps.cashoutApprovalRule,
+    }),
+  );
   api.use(refundsRouter({ db: deps.db, afterCommit: deps.afterCommit }));
   api.use(balancesRouter({ db: deps.db }));
   api.use(transactionsExportRouter({ pool: deps.exportPool, logger: deps.logger }));
@@ -114,6 +138,11 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   app.use('/api/v1', api);
 
   app.use(notFound);
-  app.use(errorHandler(deps.logger, { unavailableRetryAfterS: deps.unavailableRetryAfterS, onDatabaseUnavailable: (err) => deps.databaseOutage?.seen(err) }));
+  app.use(
+    errorHandler(deps.logger, {
+      unavailableRetryAfterS: deps.unavailableRetryAfterS,
+      onDatabaseUnavailable: (err) => deps.databaseOutage?.seen(err),
+    }),
+  );
   return app;
 }

@@ -1,7 +1,8 @@
 import { DatabaseOutage } from './database-outage.js';
 
 describe('DatabaseOutage', () => {
-  const lost = () => Object.assign(new Error('terminating connection due to immediate shutdown command'), { code: '57P01' });
+  const lost = () =>
+    Object.assign(new Error('terminating connection due to immediate shutdown command'), { code: '57P01' });
 
   it('is PostgreSQL going away only: a connection ended or refused aborts the waits, a lock or a statement out of time does not', () => {
     let clock = 0;

@@ -1,4 +1,16 @@
-import { common, Joi, masterKey, nodeEnv, parseEnv as parse, readReplica, referenceCache, type CommonEnv, type NodeEnvEnv, type ReadReplicaEnv, type ReferenceCacheEnv } from '@mm/config';
+import {
+  common,
+  Joi,
+  masterKey,
+  nodeEnv,
+  parseEnv as parse,
+  readReplica,
+  referenceCache,
+  type CommonEnv,
+  type NodeEnvEnv,
+  type ReadReplicaEnv,
+  type ReferenceCacheEnv,
+} from '@mm/config';
 
 export interface GatewayEnv extends CommonEnv, NodeEnvEnv, ReferenceCacheEnv, ReadReplicaEnv {
   GATEWAY_PORT: number;
@@ -39,14 +51,18 @@ const schema = Joi.object<GatewayEnv>({
   ...masterKey,
   GATEWAY_PORT: Joi.number().port().default(3000),
   GATEWAY_INTERNAL_PORT: Joi.number().port().default(3100),
-  PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('http://127.0.0.1:3000'),
+  PUBLIC_BASE_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('http://127.0.0.1:3000'),
   AUTH_TOLERANCE_S: Joi.number().integer().min(1).default(300),
   // How long POST /cashin waits for the operator's acknowledgement before answering 202 anyway.
   CASHIN_ACK_WAIT_MS: Joi.number().integer().min(0).default(5000),
   OPERATOR_UNAVAILABLE_RETRY_AFTER_S: Joi.number().integer().min(1).default(60),
   // In the schema, not after it: refused in the same message as any other problem of the environment.
-  AMOUNT_MIN: Joi.number().integer().min(1).max(Joi.ref('AMOUNT_MAX')).default(100)
-    .messages({ 'number.max': '{{#label}} ({{#value}}) must not exceed AMOUNT_MAX ({{AMOUNT_MAX}}): every amount would be out of range' }),
+  AMOUNT_MIN: Joi.number().integer().min(1).max(Joi.ref('AMOUNT_MAX')).default(100).messages({
+    'number.max':
+      '{{#label}} ({{#value}}) must not exceed AMOUNT_MAX ({{AMOUNT_MAX}}): every amount would be out of range',
+  }),
   AMOUNT_MAX: Joi.number().integer().min(1).default(5_000_000),
   DISBURSEMENT_ENABLED: Joi.boolean().default(false),
   CASHOUT_APPROVAL_THRESHOLD: Joi.number().integer().min(1).default(1_000_000),
@@ -61,7 +77,9 @@ const schema = Joi.object<GatewayEnv>({
   AUTH_FAILURE_WINDOW_S: Joi.number().integer().min(1).default(60),
   // false (the socket's peer is the client), true (one proxy: the Ingress), or the number of proxies in
   // front. More than there really are would let a client choose its address by sending X-Forwarded-For.
-  TRUST_PROXY: Joi.alternatives().try(Joi.boolean(), Joi.number().integer().min(0).max(10)).default(0)
+  TRUST_PROXY: Joi.alternatives()
+    .try(Joi.boolean(), Joi.number().integer().min(0).max(10))
+    .default(0)
     .custom((v: boolean | number) => (v === true ? 1 : v === false ? 0 : v)),
   ...referenceCache,
   // A request's database work is bounded by these (docs/reliability.md, "Bounded answers"): a statement

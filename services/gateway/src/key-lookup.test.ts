@@ -25,10 +25,19 @@ function countedLookup() {
   const loads = new Map<string, number>();
   const findKey = createKeyLookup({
     // A TTL longer than the test may take on a loaded machine: an expiry would be a second read for another reason.
-    feed, ttlMs: 600_000, now: Date.now,
-    load: (apiKey) => { loads.set(apiKey, (loads.get(apiKey) ?? 0) + 1); return lookupApiKey(db, box, apiKey); },
+    feed,
+    ttlMs: 600_000,
+    now: Date.now,
+    load: (apiKey) => {
+      loads.set(apiKey, (loads.get(apiKey) ?? 0) + 1);
+      return lookupApiKey(db, box, apiKey);
+    },
   });
-  return { findKey, loadsOf: (apiKey: string) => loads.get(apiKey) ?? 0, total: () => [...loads.values()].reduce((a, b) => a + b, 0) };
+  return {
+    findKey,
+    loadsOf: (apiKey: string) => loads.get(apiKey) ?? 0,
+    total: () => [...loads.values()].reduce((a, b) => a + b, 0),
+  };
 }
 
 describe('API key lookup', () => {

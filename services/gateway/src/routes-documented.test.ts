@@ -13,7 +13,9 @@ interface RouterLayer {
 function routesOf(stack: RouterLayer[], prefix = ''): string[] {
   return stack.flatMap((layer) => {
     if (layer.route) {
-      return Object.keys(layer.route.methods).filter((m) => m !== '_all').map((m) => `${m.toUpperCase()} ${prefix}${layer.route!.path}`);
+      return Object.keys(layer.route.methods)
+        .filter((m) => m !== '_all')
+        .map((m) => `${m.toUpperCase()} ${prefix}${layer.route!.path}`);
     }
     const mount = layer.rawPath && layer.rawPath !== '/' ? layer.rawPath : '';
     return layer.handle.stack ? routesOf(layer.handle.stack, prefix + mount) : [];
@@ -47,8 +49,9 @@ describe('the gateway serves under /api/v1 exactly what the OpenAPI document des
 
 describe('outside /api/v1 the public app serves the payment page and liveness, nothing else', () => {
   it('no /ready or /metrics: they are on the internal port', () => {
-    const served = routesOf((app as unknown as { router: { stack: RouterLayer[] } }).router.stack)
-      .filter((r) => !r.split(' ')[1]!.startsWith('/api/v1/'));
+    const served = routesOf((app as unknown as { router: { stack: RouterLayer[] } }).router.stack).filter(
+      (r) => !r.split(' ')[1]!.startsWith('/api/v1/'),
+    );
     expect(served.sort()).toEqual(['GET /health', 'GET /pay/:id', 'GET /pay/:id/status']);
   });
 });

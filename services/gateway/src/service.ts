@@ -5,10 +5,29 @@ import { findActiveSubsidiary, lookupApiKey } from '@mm/db/merchants';
 import { listOperatorAccounts } from '@mm/db/operator-accounts';
 import { routeOperator, type RoutableAccount } from '@mm/domain';
 import { createExportPool, exportConnections } from '@mm/db/payments';
-import { assertRedisNoEviction, createLogger, createMetricsRegistry, dbConfigurationErrorsCounter, listen, readReplicaMetrics, referenceChangesGauge, startInternalServer, type Logger } from '@mm/observability';
 import {
-  AfterCommit, cashoutRequests, createOutboxPublisher, createRedisConnection, customerCodes, operatorRequests, QueueProducer, redisTargetOf, refundRequests,
-  TransactionUpdateWaiter, type ProducerOptions,
+  assertRedisNoEviction,
+  createLogger,
+  createMetricsRegistry,
+  dbConfigurationErrorsCounter,
+  listen,
+  readReplicaMetrics,
+  referenceChangesGauge,
+  startInternalServer,
+  type Logger,
+} from '@mm/observability';
+import {
+  AfterCommit,
+  cashoutRequests,
+  createOutboxPublisher,
+  createRedisConnection,
+  customerCodes,
+  operatorRequests,
+  QueueProducer,
+  redisTargetOf,
+  refundRequests,
+  TransactionUpdateWaiter,
+  type ProducerOptions,
 } from '@mm/queues';
 import { createGatewayApp } from './app.js';
 import { DatabaseOutage } from './database-outage.js';
@@ -43,15 +62,29 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   const databaseOutage = new DatabaseOutage();
   const box = new SecretBox(env.MASTER_KEY);
   const db = await createServiceDb({
-    ...databaseOptions(env), nodeEnv: env.NODE_ENV, deploymentMode: env.DEPLOYMENT_MODE, secretBox: box,
-    onConnectionError: (err) => databaseOutage.seen(err), onMisconfiguration: (problem, err) => logger.error({ err }, problem),
+    ...databaseOptions(env),
+    nodeEnv: env.NODE_ENV,
+    deploymentMode: env.DEPLOYMENT_MODE,
+    secretBox: box,
+    onConnectionError: (err) => databaseOutage.seen(err),
+    onMisconfiguration: (problem, err) => logger.error({ err }, problem),
   });
-  const exportPool = createExportPool({ databaseUrl: env.DATABASE_URL, connectionTimeoutMs: env.DB_CONNECT_TIMEOUT_MS, onError: (err) => logger.warn({ err }, 'export pool: idle connection failed') });
+  const exportPool = createExportPool({
+    databaseUrl: env.DATABASE_URL,
+    connectionTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
+    onError: (err) => logger.warn({ err }, 'export pool: idle connection failed'),
+  });
   // Exports read the replica (DATABASE_REPLICA_URL) while it answers within REPLICA_MAX_LAG_S, the primary otherwise.
-  const replicaState = await ReadReplica.fromSettings(env, (err, what) => logger.warn({ err, what }, 'read replica failed: exports read the primary until it is back'));
+  const replicaState = await ReadReplica.fromSettings(env, (err, what) =>
+    logger.warn({ err, what }, 'read replica failed: exports read the primary until it is back'),
+  );
   const replica = replicaState && {
     state: replicaState,
-    pool: createExportPool({ databaseUrl: env.DATABASE_REPLICA_URL!, connectionTimeoutMs: env.DB_CONNECT_TIMEOUT_MS, onError: (err) => logger.warn({ err }, 'replica export pool: idle connection failed') }),
+    pool: createExportPool({
+      databaseUrl: env.DATABASE_REPLICA_URL!,
+      connectionTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
+      onError: (err) => logger.warn({ err }, 'replica export pool: idle connection failed'),
+    }),
   };
   // Bounded: while Redis is away a request is answered (503, or let through by the limiter) in bounded
   // time instead of waiting in ioredis's queue. The subscriber is not: it waits for announcements.
@@ -59,7 +92,8 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   await assertRedisNoEviction(redis);
   const subscriber = createRedisConnection(redisTargetOf(env));
   // ioredis reconnects by itself; without a listener it prints "Unhandled error event" to stderr instead of a log line.
-  for (const connection of [redis, subscriber]) connection.on('error', (err) => logger.error({ err }, 'redis connection error'));
+  for (const connection of [redis, subscriber])
+    connection.on('error', (err) => logger.error({ err }, 'redis connection error'));
   const metrics = createMetricsRegistry('gateway');
   dbConfigurationErrorsCounter(metrics, () => configurationErrorsOf(db));
   if (replica) readReplicaMetrics(metrics, replica.state);
@@ -71,29 +105,57 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     databaseUrl: directDatabaseUrl(env),
     onError: (err) => {
       databaseOutage.seen(err);
-      logger.warn({ err }, 'reference changes: LISTEN connection failed; keys and subsidiaries are read from the database until it is back');
+      logger.warn(
+        { err },
+        'reference changes: LISTEN connection failed; keys and subsidiaries are read from the database until it is back',
+      );
     },
   });
   const ttlMs = env.REFERENCE_CACHE_TTL_S * 1000;
-  const findKey = createKeyLookup({ feed: referenceChanges, ttlMs, now, load: (apiKey) => lookupApiKey(db, box, apiKey) });
-  const countries = new ReferenceCache({ feed: referenceChanges, ttlMs, max: 1_000, load: async (code) => (await findActiveSubsidiary(db, code)) !== null });
+  const findKey = createKeyLookup({
+    feed: referenceChanges,
+    ttlMs,
+    now,
+    load: (apiKey) => lookupApiKey(db, box, apiKey),
+  });
+  const countries = new ReferenceCache({
+    feed: referenceChanges,
+    ttlMs,
+    max: 1_000,
+    load: async (code) => (await findActiveSubsidiary(db, code)) !== null,
+  });
   // Routing reads the subsidiary's operator accounts on every cash-in; an admin's change (disabled,
   // marked down, prefixes) is notified like the rest and applies to the next request.
   const accounts = new ReferenceCache<RoutableAccount[]>({
-    feed: referenceChanges, ttlMs, max: 1_000,
-    load: async (code) => (await listOperatorAccounts(db, code)).map((a) => ({
-      operator: a.operator, enabled: a.enabled, down: a.markedDownAt !== null, prefixes: a.prefixes, simulated: a.api === 'simulator',
-    })),
+    feed: referenceChanges,
+    ttlMs,
+    max: 1_000,
+    load: async (code) =>
+      (await listOperatorAccounts(db, code)).map((a) => ({
+        operator: a.operator,
+        enabled: a.enabled,
+        down: a.markedDownAt !== null,
+        prefixes: a.prefixes,
+        simulated: a.api === 'simulator',
+      })),
   });
   referenceChangesGauge(metrics, referenceChanges);
 
   // Jobs lost between commit and publish are re-published by the relay of their consumer (operator
   // bridge, refund worker).
-  const producers = createOutboxPublisher([operatorRequests, refundRequests, cashoutRequests], { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: overrides.jobOptions }, logger);
+  const producers = createOutboxPublisher(
+    [operatorRequests, refundRequests, cashoutRequests],
+    { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: overrides.jobOptions },
+    logger,
+  );
   const afterCommit = new AfterCommit(producers.publisher, redis, env.REDIS_PREFIX, metrics);
   const waiter = await TransactionUpdateWaiter.start(subscriber, env.REDIS_PREFIX);
   // Not through the outbox: a one-time code is never written to PostgreSQL (queues' customer-codes).
-  const codeQueue = new QueueProducer(customerCodes, { connection: redis, redisPrefix: env.REDIS_PREFIX, jobOptions: overrides.jobOptions });
+  const codeQueue = new QueueProducer(customerCodes, {
+    connection: redis,
+    redisPrefix: env.REDIS_PREFIX,
+    jobOptions: overrides.jobOptions,
+  });
 
   const app = createGatewayApp({
     db,
@@ -103,12 +165,25 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     findKey,
     isActiveCountry: (code) => countries.get(code),
     operators: {
-      route: async (countryCode, e164, requested) => routeOperator(await accounts.get(countryCode), e164, requested, env.DEPLOYMENT_MODE),
+      route: async (countryCode, e164, requested) =>
+        routeOperator(await accounts.get(countryCode), e164, requested, env.DEPLOYMENT_MODE),
       unavailableRetryAfterS: env.OPERATOR_UNAVAILABLE_RETRY_AFTER_S,
     },
     replayGuard: new ReplayGuard(redis, env.REDIS_PREFIX, env.AUTH_TOLERANCE_S),
-    authFailures: new AuthFailureLimit({ redis, redisPrefix: env.REDIS_PREFIX, limit: env.AUTH_FAILURE_LIMIT, windowS: env.AUTH_FAILURE_WINDOW_S, logger }),
-    rateLimit: rateLimit({ redis, redisPrefix: env.REDIS_PREFIX, perSecond: env.RATE_LIMIT_PER_S, burst: env.RATE_LIMIT_BURST, logger }),
+    authFailures: new AuthFailureLimit({
+      redis,
+      redisPrefix: env.REDIS_PREFIX,
+      limit: env.AUTH_FAILURE_LIMIT,
+      windowS: env.AUTH_FAILURE_WINDOW_S,
+      logger,
+    }),
+    rateLimit: rateLimit({
+      redis,
+      redisPrefix: env.REDIS_PREFIX,
+      perSecond: env.RATE_LIMIT_PER_S,
+      burst: env.RATE_LIMIT_BURST,
+      logger,
+    }),
     trustProxyHops: env.TRUST_PROXY,
     afterCommit,
     codes: redisCodeIntake({ redis, redisPrefix: env.REDIS_PREFIX, queue: codeQueue }),
@@ -131,7 +206,10 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
 
   const { server, port } = await listen(app, env.GATEWAY_PORT);
   const internal = await startInternalServer({
-    port: env.GATEWAY_INTERNAL_PORT, metrics, logger, readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
+    port: env.GATEWAY_INTERNAL_PORT,
+    metrics,
+    logger,
+    readiness: { database: () => db.$queryRaw`SELECT 1`, redis: () => redis.ping() },
   });
   logger.info({ port, internalPort: internal.port }, 'gateway listening');
 

@@ -6,7 +6,10 @@
  * Orange), the route names the payment too: a callback is then only a hint about that payment, never
  * applied as such.
  */
-export function callbackUrlFor(base: string, t: { operator: string; countryCode: string; providerReference: string }): string {
+export function callbackUrlFor(
+  base: string,
+  t: { operator: string; countryCode: string; providerReference: string },
+): string {
   const account = accountCallbackUrl(base, t);
   if (t.operator === 'SIMULATOR') return account;
   return `${account}/${encodeURIComponent(t.providerReference)}`;

@@ -1,4 +1,16 @@
-import { common, Joi, nodeEnv, operator, parseEnv as parse, relay, secondsList, type CommonEnv, type NodeEnvEnv, type OperatorEnv, type RelayEnv } from '@mm/config';
+import {
+  common,
+  Joi,
+  nodeEnv,
+  operator,
+  parseEnv as parse,
+  relay,
+  secondsList,
+  type CommonEnv,
+  type NodeEnvEnv,
+  type OperatorEnv,
+  type RelayEnv,
+} from '@mm/config';
 
 export interface BridgeEnv extends CommonEnv, NodeEnvEnv, OperatorEnv, RelayEnv {
   OPERATOR_BRIDGE_PORT: number;
@@ -29,14 +41,20 @@ const schema = Joi.object<BridgeEnv>({
   ...relay,
   OPERATOR_BRIDGE_PORT: Joi.number().port().default(3002),
   OPERATOR_BRIDGE_INTERNAL_PORT: Joi.number().port().default(3102),
-  OPERATOR_CALLBACK_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('http://127.0.0.1:3002'),
-  PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('http://127.0.0.1:3000'),
+  OPERATOR_CALLBACK_BASE_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('http://127.0.0.1:3002'),
+  PUBLIC_BASE_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('http://127.0.0.1:3000'),
   // Decimals allowed so tests can expire in milliseconds.
   CASHIN_CONFIRMATION_TIMEOUT_S: Joi.number().positive().default(300),
   CASHIN_STATUS_POLL_S: secondsList().allow('').default('60,150'),
   BRIDGE_CONCURRENCY: Joi.number().integer().min(1).default(20),
-  RECONCILIATION_CRON: Joi.string().trim().allow('').pattern(CRON).default('30 1 * * *')
-    .messages({ 'string.pattern.base': '"RECONCILIATION_CRON" must be a cron pattern of 5 fields (minute hour day month weekday), or 6 with seconds first, or empty' }),
+  RECONCILIATION_CRON: Joi.string().trim().allow('').pattern(CRON).default('30 1 * * *').messages({
+    'string.pattern.base':
+      '"RECONCILIATION_CRON" must be a cron pattern of 5 fields (minute hour day month weekday), or 6 with seconds first, or empty',
+  }),
 });
 
 export function parseEnv(source: NodeJS.ProcessEnv): BridgeEnv {

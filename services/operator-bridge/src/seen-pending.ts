@@ -24,12 +24,17 @@ export class SeenPending {
   /** Pushes under way here, each settled once its acknowledgement is remembered or it ended otherwise. */
   private readonly pushes = new Map<string, Promise<void>>();
 
-  constructor(private readonly maxRows = DEFAULT_MAX_ROWS, private readonly ackWaitMs = DEFAULT_ACK_WAIT_MS) {}
+  constructor(
+    private readonly maxRows = DEFAULT_MAX_ROWS,
+    private readonly ackWaitMs = DEFAULT_ACK_WAIT_MS,
+  ) {}
 
   /** A push of this cash-in starts; call the function returned when its run is over, whatever it did. */
   pushing(providerReference: string): () => void {
     let over!: () => void;
-    const settled = new Promise<void>((resolve) => { over = resolve; });
+    const settled = new Promise<void>((resolve) => {
+      over = resolve;
+    });
     this.pushes.set(providerReference, settled);
     return () => {
       if (this.pushes.get(providerReference) === settled) this.pushes.delete(providerReference);

@@ -3,14 +3,30 @@ import { parseSecondsList } from '@mm/config';
 import { Counter, httpMetrics, listen, liveness, type Logger } from '@mm/observability';
 import { listOperatorAccounts } from '@mm/db/operator-accounts';
 import type { OperatorAdapter, OperatorDirectory } from '@mm/operators';
-import { operatorResults, QueueProducer, reconciliationRuns, type OperatorResultReceipt, type ProducerOptions } from '@mm/queues';
-import { lateSuccessReturns, startOperatorDirectory, startWorkerService, type RunningWorkerService, type WorkerContext } from '@mm/worker-runtime';
+import {
+  operatorResults,
+  QueueProducer,
+  reconciliationRuns,
+  type OperatorResultReceipt,
+  type ProducerOptions,
+} from '@mm/queues';
+import {
+  lateSuccessReturns,
+  startOperatorDirectory,
+  startWorkerService,
+  type RunningWorkerService,
+  type WorkerContext,
+} from '@mm/worker-runtime';
 import type { BridgeEnv } from './env.js';
 import { cashoutRequestsHandler } from './processors/cashout-requests.js';
 import { customerCodesHandler } from './processors/customer-codes.js';
 import { operatorRequestsHandler } from './processors/operator-requests.js';
 import { SeenPending } from './seen-pending.js';
-import { applySignedResultNow, operatorResultsHandler, type OperatorResultsDeps } from './processors/operator-results.js';
+import {
+  applySignedResultNow,
+  operatorResultsHandler,
+  type OperatorResultsDeps,
+} from './processors/operator-results.js';
 import { reconciliationRunsHandler } from './processors/reconciliation-runs.js';
 import { reportOpenCases } from './reconciliation/metrics.js';
 import { followReconciliationSchedules, type ScheduleFollower } from './reconciliation/schedule.js';
@@ -74,7 +90,11 @@ export function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides =
       const lateReturns = lateSuccessReturns(metrics, ['started']);
       const seenPending = new SeenPending();
       const resultsDeps: OperatorResultsDeps = {
-        db, afterCommit, logger, adapters, seenPending,
+        db,
+        afterCommit,
+        logger,
+        adapters,
+        seenPending,
         onCapturedButFailed: () => capturedButFailed.inc(),
         onLateSuccessHeld: () => lateReturns.inc({ outcome: 'started' }),
       };
@@ -89,8 +109,12 @@ export function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides =
         await reconciliations.close();
       });
       const follower = await followReconciliationSchedules({
-        db, producer: reconciliations, cron: env.RECONCILIATION_CRON, directory: adapters,
-        checkMs: overrides.scheduleCheckMs ?? SCHEDULE_CHECK_MS, ttlMs: env.REFERENCE_CACHE_TTL_S * 1000,
+        db,
+        producer: reconciliations,
+        cron: env.RECONCILIATION_CRON,
+        directory: adapters,
+        checkMs: overrides.scheduleCheckMs ?? SCHEDULE_CHECK_MS,
+        ttlMs: env.REFERENCE_CACHE_TTL_S * 1000,
         onSync: (sync) => logger.info(sync, 'reconciliation schedulers synced with the operator accounts'),
         onError: (err) => logger.warn({ err }, 'reconciliation schedulers: sync failed; tried again at the next check'),
       });
@@ -102,7 +126,11 @@ export function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides =
           'operator-requests': {
             concurrency: env.BRIDGE_CONCURRENCY,
             handler: operatorRequestsHandler({
-              db, adapters, afterCommit, now, seenPending,
+              db,
+              adapters,
+              afterCommit,
+              now,
+              seenPending,
               callbackUrl: (t) => callbackUrlFor(env.OPERATOR_CALLBACK_BASE_URL, t),
               returnUrl: (t) => `${env.PUBLIC_BASE_URL.replace(/\/$/, '')}/pay/${t.id}`,
               confirmationTimeoutMs: Math.round(env.CASHIN_CONFIRMATION_TIMEOUT_S * 1000),
@@ -119,12 +147,22 @@ export function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides =
           },
           'customer-codes': {
             concurrency: env.BRIDGE_CONCURRENCY,
-            handler: async (payload) => { await customerCodes(payload); },
+            handler: async (payload) => {
+              await customerCodes(payload);
+            },
           },
           // One day at a time per process: a run reads a whole day of an account, and asks its operator.
           'reconciliation-runs': {
             concurrency: 1,
-            handler: reconciliationRunsHandler({ db, afterCommit, logger, metrics, adapters, operators, onLateSuccessHeld: () => lateReturns.inc({ outcome: 'started' }) }),
+            handler: reconciliationRunsHandler({
+              db,
+              afterCommit,
+              logger,
+              metrics,
+              adapters,
+              operators,
+              onLateSuccessHeld: () => lateReturns.inc({ outcome: 'started' }),
+            }),
           },
         },
         info: { ...callbacks, reconciliationSchedules: { syncNow: () => follower.syncNow() } },
@@ -135,29 +173,52 @@ export function startOperatorBridge(env: BridgeEnv, overrides: BridgeOverrides =
 
 /** The operator's port: liveness and its callbacks only (/ready and /metrics are on the internal port). */
 async function serveCallbacks(
-  ctx: WorkerContext, env: BridgeEnv, adapters: OperatorDirectory, now: () => number, applyNow: (result: OperatorResultReceipt) => Promise<boolean>,
+  ctx: WorkerContext,
+  env: BridgeEnv,
+  adapters: OperatorDirectory,
+  now: () => number,
+  applyNow: (result: OperatorResultReceipt) => Promise<boolean>,
 ): Promise<{ url: string; callbackPort: number }> {
   const { redis, metrics, logger } = ctx;
   const results = new QueueProducer(operatorResults, ctx.producerOptions);
   const replayKey = (key: string) => `${env.REDIS_PREFIX}:operator-callback:${key}`;
   const replays: CallbackReplays = {
     taken: async (key) => (await redis.exists(replayKey(key))) === 1,
-    remember: async (key) => { await redis.set(replayKey(key), '1', 'EX', CALLBACK_REPLAY_WINDOW_S); },
+    remember: async (key) => {
+      await redis.set(replayKey(key), '1', 'EX', CALLBACK_REPLAY_WINDOW_S);
+    },
   };
   // All but two of the database pool at most, so the bridge's jobs keep connections even while rows a
   // callback needs are locked by someone else; a second at most each.
-  const inline = new InlineApplies(Math.max(1, env.DB_POOL_SIZE - 2), CALLBACK_APPLY_BUDGET_MS,
-    (err) => logger.warn({ err }, 'operator result not applied in the callback; queued for the worker'));
-  const callbacks = new Counter({ name: 'mm_operator_callbacks_total', help: 'Operator callbacks received, by outcome: applied (in the request), queued (for the worker: a hint, or the database did not answer), replayed (the same signed delivery again: dropped), invalid (401).', labelNames: ['outcome'], registers: [metrics] });
+  const inline = new InlineApplies(Math.max(1, env.DB_POOL_SIZE - 2), CALLBACK_APPLY_BUDGET_MS, (err) =>
+    logger.warn({ err }, 'operator result not applied in the callback; queued for the worker'),
+  );
+  const callbacks = new Counter({
+    name: 'mm_operator_callbacks_total',
+    help: 'Operator callbacks received, by outcome: applied (in the request), queued (for the worker: a hint, or the database did not answer), replayed (the same signed delivery again: dropped), invalid (401).',
+    labelNames: ['outcome'],
+    registers: [metrics],
+  });
   const app = express();
   app.disable('x-powered-by');
   app.use(httpMetrics(metrics));
   app.get('/health', liveness);
   // Only the simulator's global route asks it (payments pushed before each had its account's route).
-  const paymentAccount = (providerReference: string) => ctx.db.transaction.findUnique({ where: { providerReference }, select: { countryCode: true, operator: true } });
-  app.use(operatorCallbackRouter({
-    simulator: adapters.simulatorAdapter(), adapters, paymentAccount, results, applyNow: (job) => inline.run(() => applyNow(job)), replays, callbacks, now, logger,
-  }));
+  const paymentAccount = (providerReference: string) =>
+    ctx.db.transaction.findUnique({ where: { providerReference }, select: { countryCode: true, operator: true } });
+  app.use(
+    operatorCallbackRouter({
+      simulator: adapters.simulatorAdapter(),
+      adapters,
+      paymentAccount,
+      results,
+      applyNow: (job) => inline.run(() => applyNow(job)),
+      replays,
+      callbacks,
+      now,
+      logger,
+    }),
+  );
   const { server, port } = await listen(app, env.OPERATOR_BRIDGE_PORT);
   ctx.onStopIntake(() => new Promise<void>((resolve) => server.close(() => resolve())));
   ctx.onRelease(() => results.close());

@@ -22,7 +22,7 @@ function readmeRows(): string[] {
   return rows;
 }
 
-describe('the README\'s table of the mocks\' demo credentials', () => {
+describe("the README's table of the mocks' demo credentials", () => {
   it('is exactly the values the mocks accept and the demo accounts are configured with, row for row', () => {
     expect(readmeRows()).toEqual(demoCredentialRows().map(markdownRow));
   });

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseMockEnv } from './mock-env.js';
 
 describe('parseMockEnv', () => {
-  it('the documented ports, the bridge\'s Wave route and the simulator\'s delays, each overridable', () => {
+  it("the documented ports, the bridge's Wave route and the simulator's delays, each overridable", () => {
     expect(parseMockEnv({})).toEqual({
       ports: { mtnCi: 3011, mtnCm: 3012, orangeWebpay: 3013, orangeMp: 3014, wave: 3015 },
       waveWebhookUrl: 'http://127.0.0.1:3002/operator/callbacks/wave/ci',
@@ -13,8 +13,14 @@ describe('parseMockEnv', () => {
       recordsDir: null,
       logLevel: 'info',
     });
-    expect(parseMockEnv({ MOCK_WAVE_PORT: '4015', MOCK_WAVE_WEBHOOK_URL: '' })).toMatchObject({ ports: { wave: 4015 }, waveWebhookUrl: null });
-    expect(parseMockEnv({ SIM_OUTCOME_DELAY_MS: '50', SIM_LATE_CONFIRM_DELAY_MS: '500' })).toMatchObject({ outcomeDelayMs: 50, lateConfirmDelayMs: 500 });
+    expect(parseMockEnv({ MOCK_WAVE_PORT: '4015', MOCK_WAVE_WEBHOOK_URL: '' })).toMatchObject({
+      ports: { wave: 4015 },
+      waveWebhookUrl: null,
+    });
+    expect(parseMockEnv({ SIM_OUTCOME_DELAY_MS: '50', SIM_LATE_CONFIRM_DELAY_MS: '500' })).toMatchObject({
+      outcomeDelayMs: 50,
+      lateConfirmDelayMs: 500,
+    });
   });
 
   it('keeps records in OPERATOR_RECORDS_DIR (made absolute), as the simulator does; empty or unset is in memory', () => {
@@ -28,8 +34,10 @@ describe('parseMockEnv', () => {
     expect(() => parseMockEnv({ MOCK_WAVE_AUTOPAY: 'yes' })).toThrow(/MOCK_WAVE_AUTOPAY/);
   });
 
-  it('registers the demo MTN API users for the host of the bridge\'s OPERATOR_CALLBACK_BASE_URL, as the bridge reads it', () => {
-    expect(parseMockEnv({ OPERATOR_CALLBACK_BASE_URL: 'https://callbacks.example.test:8443/base' })).toMatchObject({ providerCallbackHost: 'callbacks.example.test' });
+  it("registers the demo MTN API users for the host of the bridge's OPERATOR_CALLBACK_BASE_URL, as the bridge reads it", () => {
+    expect(parseMockEnv({ OPERATOR_CALLBACK_BASE_URL: 'https://callbacks.example.test:8443/base' })).toMatchObject({
+      providerCallbackHost: 'callbacks.example.test',
+    });
     expect(() => parseMockEnv({ OPERATOR_CALLBACK_BASE_URL: 'not a url' })).toThrow(/OPERATOR_CALLBACK_BASE_URL/);
   });
 

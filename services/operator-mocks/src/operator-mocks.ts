@@ -59,8 +59,12 @@ export interface RunningOperatorMocks {
 const mtnCredentials = () => {
   const { collection, disbursement } = DEMO_MTN.apiUsers;
   return {
-    collectionSubscriptionKey: DEMO_SUBSCRIPTION_KEYS.collection, collectionApiUser: collection.userId, collectionApiKey: collection.apiKey,
-    disbursementSubscriptionKey: DEMO_SUBSCRIPTION_KEYS.disbursement, disbursementApiUser: disbursement.userId, disbursementApiKey: disbursement.apiKey,
+    collectionSubscriptionKey: DEMO_SUBSCRIPTION_KEYS.collection,
+    collectionApiUser: collection.userId,
+    collectionApiKey: collection.apiKey,
+    disbursementSubscriptionKey: DEMO_SUBSCRIPTION_KEYS.disbursement,
+    disbursementApiUser: disbursement.userId,
+    disbursementApiKey: disbursement.apiKey,
   };
 };
 
@@ -73,22 +77,68 @@ export async function startOperatorMocks(o: OperatorMocksOptions): Promise<Runni
   const host = o.host ?? '127.0.0.1';
   const delays = { outcomeDelayMs: o.outcomeDelayMs, lateConfirmDelayMs: o.lateConfirmDelayMs };
   // The demo users are provisioned for the bridge's callback host, so MTN's check of X-Callback-Url stays on.
-  const mtn = { ...delays, disbursementDelayMs: o.outcomeDelayMs, apiUsers: demoApiUsers(o.providerCallbackHost), host };
+  const mtn = {
+    ...delays,
+    disbursementDelayMs: o.outcomeDelayMs,
+    apiUsers: demoApiUsers(o.providerCallbackHost),
+    host,
+  };
   const journals = {
-    mtnCi: journal(o, 'mtn-ci'), mtnCm: journal(o, 'mtn-cm'), orangeWebpay: journal(o, 'orange-webpay'), orangeMp: journal(o, 'orange-mp'), wave: journal(o, 'wave'),
+    mtnCi: journal(o, 'mtn-ci'),
+    mtnCm: journal(o, 'mtn-cm'),
+    orangeWebpay: journal(o, 'orange-webpay'),
+    orangeMp: journal(o, 'orange-mp'),
+    wave: journal(o, 'wave'),
   };
   // Each market's own currency: the account's balance is in it.
-  const mtnCi = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCi, targetEnvironment: DEMO_MTN.targetEnvironments.mtnCi, currencies: ['XOF'], records: journals.mtnCi });
-  const mtnCm = await startMtnMomoMock({ ...mtn, port: o.ports.mtnCm, targetEnvironment: DEMO_MTN.targetEnvironments.mtnCm, currencies: ['XAF'], records: journals.mtnCm });
-  const webpay = await startOrangeWebpayMock({ ...DEMO_ORANGE_WEBPAY, ...delays, port: o.ports.orangeWebpay, host, records: journals.orangeWebpay });
-  const mp = await startOrangeMpMock({ ...DEMO_ORANGE_MP, ...delays, port: o.ports.orangeMp, host, records: journals.orangeMp });
+  const mtnCi = await startMtnMomoMock({
+    ...mtn,
+    port: o.ports.mtnCi,
+    targetEnvironment: DEMO_MTN.targetEnvironments.mtnCi,
+    currencies: ['XOF'],
+    records: journals.mtnCi,
+  });
+  const mtnCm = await startMtnMomoMock({
+    ...mtn,
+    port: o.ports.mtnCm,
+    targetEnvironment: DEMO_MTN.targetEnvironments.mtnCm,
+    currencies: ['XAF'],
+    records: journals.mtnCm,
+  });
+  const webpay = await startOrangeWebpayMock({
+    ...DEMO_ORANGE_WEBPAY,
+    ...delays,
+    port: o.ports.orangeWebpay,
+    host,
+    records: journals.orangeWebpay,
+  });
+  const mp = await startOrangeMpMock({
+    ...DEMO_ORANGE_MP,
+    ...delays,
+    port: o.ports.orangeMp,
+    host,
+    records: journals.orangeMp,
+  });
   const wave = await startWaveMock({
-    ...delays, port: o.ports.wave, host, apiKey: DEMO_WAVE_API_KEY, webhookSecret: DEMO_WAVE_WEBHOOK_SECRET, webhookUrl: o.waveWebhookUrl, autoPay: o.waveAutoPay, records: journals.wave,
+    ...delays,
+    port: o.ports.wave,
+    host,
+    apiKey: DEMO_WAVE_API_KEY,
+    webhookSecret: DEMO_WAVE_WEBHOOK_SECRET,
+    webhookUrl: o.waveWebhookUrl,
+    autoPay: o.waveAutoPay,
+    records: journals.wave,
   });
   const urls = { mtnCi: mtnCi.url, mtnCm: mtnCm.url, orangeWebpay: webpay.url, orangeMp: mp.url, wave: wave.url };
   return {
     urls,
-    controls: { mtnCi: mtnCi.control, mtnCm: mtnCm.control, orangeWebpay: webpay.control, orangeMp: mp.control, wave: wave.control },
+    controls: {
+      mtnCi: mtnCi.control,
+      mtnCm: mtnCm.control,
+      orangeWebpay: webpay.control,
+      orangeMp: mp.control,
+      wave: wave.control,
+    },
     accounts: () => demoMockAccounts(urls),
     async close() {
       await Promise.all([mtnCi.close(), mtnCm.close(), webpay.close(), mp.close(), wave.close()]);
@@ -99,7 +149,9 @@ export async function startOperatorMocks(o: OperatorMocksOptions): Promise<Runni
 
 /** One mock's journal in the records directory, or none. */
 function journal(o: OperatorMocksOptions, name: string): RecordJournal {
-  return o.recordsDir ? openRecordJournal(path.join(o.recordsDir, `${name}.jsonl`), (event, fields) => o.log?.(event, fields, 'warn')) : IN_MEMORY;
+  return o.recordsDir
+    ? openRecordJournal(path.join(o.recordsDir, `${name}.jsonl`), (event, fields) => o.log?.(event, fields, 'warn'))
+    : IN_MEMORY;
 }
 
 export type MockUrls = RunningOperatorMocks['urls'];
@@ -107,25 +159,64 @@ export type MockUrls = RunningOperatorMocks['urls'];
 /** The mocks' base URLs when they listen on `ports` of this machine (what `pnpm start` configures). */
 export function mockUrls(ports: OperatorMocksOptions['ports'], host = '127.0.0.1'): MockUrls {
   const at = (port: number) => `http://${host}:${port}`;
-  return { mtnCi: at(ports.mtnCi), mtnCm: at(ports.mtnCm), orangeWebpay: at(ports.orangeWebpay), orangeMp: at(ports.orangeMp), wave: at(ports.wave) };
+  return {
+    mtnCi: at(ports.mtnCi),
+    mtnCm: at(ports.mtnCm),
+    orangeWebpay: at(ports.orangeWebpay),
+    orangeMp: at(ports.orangeMp),
+    wave: at(ports.wave),
+  };
 }
 
 /** The operator accounts of CI, SN and CM pointed at the mocks, with the mocks' demo credentials. */
 export function demoMockAccounts(urls: MockUrls): MockAccount[] {
   const waveAccount = (countryCode: string): MockAccount => ({
-    countryCode, operator: 'WAVE', api: 'wave', baseUrl: urls.wave, settings: {}, credentials: { apiKey: DEMO_WAVE_API_KEY, webhookSecret: DEMO_WAVE_WEBHOOK_SECRET },
+    countryCode,
+    operator: 'WAVE',
+    api: 'wave',
+    baseUrl: urls.wave,
+    settings: {},
+    credentials: { apiKey: DEMO_WAVE_API_KEY, webhookSecret: DEMO_WAVE_WEBHOOK_SECRET },
   });
   const webpayAccount = (countryCode: string): MockAccount => ({
-    countryCode, operator: 'ORANGE', api: 'orange-webpay', baseUrl: urls.orangeWebpay, settings: { countryPath: countryCode.toLowerCase() }, credentials: { ...DEMO_ORANGE_WEBPAY },
+    countryCode,
+    operator: 'ORANGE',
+    api: 'orange-webpay',
+    baseUrl: urls.orangeWebpay,
+    settings: { countryPath: countryCode.toLowerCase() },
+    credentials: { ...DEMO_ORANGE_WEBPAY },
   });
   return [
-    { countryCode: 'CI', operator: 'MTN', api: 'mtn-momo', baseUrl: urls.mtnCi, settings: { targetEnvironment: DEMO_MTN.targetEnvironments.mtnCi }, credentials: mtnCredentials() },
-    { countryCode: 'CM', operator: 'MTN', api: 'mtn-momo', baseUrl: urls.mtnCm, settings: { targetEnvironment: DEMO_MTN.targetEnvironments.mtnCm }, credentials: mtnCredentials() },
+    {
+      countryCode: 'CI',
+      operator: 'MTN',
+      api: 'mtn-momo',
+      baseUrl: urls.mtnCi,
+      settings: { targetEnvironment: DEMO_MTN.targetEnvironments.mtnCi },
+      credentials: mtnCredentials(),
+    },
+    {
+      countryCode: 'CM',
+      operator: 'MTN',
+      api: 'mtn-momo',
+      baseUrl: urls.mtnCm,
+      settings: { targetEnvironment: DEMO_MTN.targetEnvironments.mtnCm },
+      credentials: mtnCredentials(),
+    },
     webpayAccount('CI'),
     webpayAccount('SN'),
     {
-      countryCode: 'CM', operator: 'ORANGE', api: 'orange-mp', baseUrl: urls.orangeMp, settings: { channelUserMsisdn: DEMO_ORANGE_MP.channelUserMsisdn },
-      credentials: { clientId: DEMO_ORANGE_MP.clientId, clientSecret: DEMO_ORANGE_MP.clientSecret, xAuthToken: DEMO_ORANGE_MP.xAuthToken, pin: DEMO_ORANGE_MP.pin },
+      countryCode: 'CM',
+      operator: 'ORANGE',
+      api: 'orange-mp',
+      baseUrl: urls.orangeMp,
+      settings: { channelUserMsisdn: DEMO_ORANGE_MP.channelUserMsisdn },
+      credentials: {
+        clientId: DEMO_ORANGE_MP.clientId,
+        clientSecret: DEMO_ORANGE_MP.clientSecret,
+        xAuthToken: DEMO_ORANGE_MP.xAuthToken,
+        pin: DEMO_ORANGE_MP.pin,
+      },
     },
     waveAccount('CI'),
     waveAccount('SN'),

@@ -12,33 +12,70 @@ import { statementOf, today } from '@mm/fake-operator/statement-client';
  * The contract mocks with OPERATOR_RECORDS_DIR: what each operator did before a restart is still in its books
  * after it (its statement, its record of each payment, its status answers), as with the real operator.
  */
-describe('the contract mocks\' records across a restart', () => {
+describe("the contract mocks' records across a restart", () => {
   let dir: string;
   let receiver: Receiver;
-  beforeAll(async () => { receiver = await startReceiver(); });
-  afterAll(async () => { await receiver.close(); });
-  beforeEach(() => { dir = mkdtempSync(path.join(tmpdir(), 'mm-mock-records-')); });
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver.close();
+  });
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'mm-mock-records-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const start = (ports: OperatorMocksOptions['ports'], recordsDir: string | null) => startOperatorMocks({
-    ports, waveWebhookUrl: null, outcomeDelayMs: 30, lateConfirmDelayMs: 60_000, waveAutoPay: true, providerCallbackHost: '127.0.0.1', recordsDir,
-  });
+  const start = (ports: OperatorMocksOptions['ports'], recordsDir: string | null) =>
+    startOperatorMocks({
+      ports,
+      waveWebhookUrl: null,
+      outcomeDelayMs: 30,
+      lateConfirmDelayMs: 60_000,
+      waveAutoPay: true,
+      providerCallbackHost: '127.0.0.1',
+      recordsDir,
+    });
   const portsOf = (m: RunningOperatorMocks): OperatorMocksOptions['ports'] => {
     const port = (u: string) => Number(new URL(u).port);
-    return { mtnCi: port(m.urls.mtnCi), mtnCm: port(m.urls.mtnCm), orangeWebpay: port(m.urls.orangeWebpay), orangeMp: port(m.urls.orangeMp), wave: port(m.urls.wave) };
+    return {
+      mtnCi: port(m.urls.mtnCi),
+      mtnCm: port(m.urls.mtnCm),
+      orangeWebpay: port(m.urls.orangeWebpay),
+      orangeMp: port(m.urls.orangeMp),
+      wave: port(m.urls.wave),
+    };
   };
   const adapterOf = (m: RunningOperatorMocks, country: string, operator: string): OperatorAdapter => {
     const a = m.accounts().find((x) => x.countryCode === country && x.operator === operator)!;
-    return createAccountAdapter(a.api, { baseUrl: a.baseUrl, credentials: a.credentials, settings: a.settings, timeoutMs: 2_000 });
+    return createAccountAdapter(a.api, {
+      baseUrl: a.baseUrl,
+      credentials: a.credentials,
+      settings: a.settings,
+      timeoutMs: 2_000,
+    });
   };
   const request = (msisdn: string, amount: number, currency: string, countryCode: string): UssdPushRequest => {
     const partnerReference = `tx_${randomUUID().replace(/-/g, '')}`;
-    return { partnerReference, msisdn, amount, currency, countryCode, motif: 'Order 42', callbackUrl: `${receiver.url}/${partnerReference}`, returnUrl: `http://shop.test/pay/${partnerReference}` };
+    return {
+      partnerReference,
+      msisdn,
+      amount,
+      currency,
+      countryCode,
+      motif: 'Order 42',
+      callbackUrl: `${receiver.url}/${partnerReference}`,
+      returnUrl: `http://shop.test/pay/${partnerReference}`,
+    };
   };
-  const paid = (adapter: OperatorAdapter, lookup: PaymentLookup) => waitFor(async () => {
-    const s = await adapter.queryStatus(lookup).catch(() => null);
-    return s?.providerState === 'OK' ? s : undefined;
-  }, { what: `${lookup.partnerReference} paid` });
+  const paid = (adapter: OperatorAdapter, lookup: PaymentLookup) =>
+    waitFor(
+      async () => {
+        const s = await adapter.queryStatus(lookup).catch(() => null);
+        return s?.providerState === 'OK' ? s : undefined;
+      },
+      { what: `${lookup.partnerReference} paid` },
+    );
 
   /** One paid cash-in through each mock, as the bridge makes them; what each status query said. */
   async function aDay(m: RunningOperatorMocks) {
@@ -58,18 +95,27 @@ describe('the contract mocks\' records across a restart', () => {
     const waveReq0 = request('+2250512345601', 2000, 'XOF', 'CI');
     const waveAck = await wave.pushUssd(waveReq0);
     const waveReq = { ...waveReq0, providerSessionId: waveAck.accepted ? waveAck.providerSessionId : null };
-    const payments = [[mtn, mtnReq], [mp, mpReq], [webpay, webpayReq], [wave, waveReq]] as const;
+    const payments = [
+      [mtn, mtnReq],
+      [mp, mpReq],
+      [webpay, webpayReq],
+      [wave, waveReq],
+    ] as const;
     const statuses = [];
     for (const [adapter, req] of payments) statuses.push(await paid(adapter, req));
     return { payments, statuses, waveReq };
   }
-  const books = async (m: RunningOperatorMocks) => Promise.all(Object.values(m.urls).map(async (url) => ({
-    statement: (await statementOf(`${url}/_mock`)).rows,
-    records: await (await fetch(`${url}/_mock/records`)).json() as unknown,
-  })));
-  const waveBalance = async (m: RunningOperatorMocks) => (await fetch(`${m.urls.wave}/v1/balance`, { headers: { Authorization: `Bearer ${DEMO_WAVE.apiKey}` } })).json();
+  const books = async (m: RunningOperatorMocks) =>
+    Promise.all(
+      Object.values(m.urls).map(async (url) => ({
+        statement: (await statementOf(`${url}/_mock`)).rows,
+        records: (await (await fetch(`${url}/_mock/records`)).json()) as unknown,
+      })),
+    );
+  const waveBalance = async (m: RunningOperatorMocks) =>
+    (await fetch(`${m.urls.wave}/v1/balance`, { headers: { Authorization: `Bearer ${DEMO_WAVE.apiKey}` } })).json();
 
-  it('started again on the same directory, each mock still has the day: statements, records, status answers, Wave\'s list and balance', async () => {
+  it("started again on the same directory, each mock still has the day: statements, records, status answers, Wave's list and balance", async () => {
     const first = await start({ mtnCi: 0, mtnCm: 0, orangeWebpay: 0, orangeMp: 0, wave: 0 }, dir);
     const day = await aDay(first);
     const before = await books(first);
@@ -83,7 +129,9 @@ describe('the contract mocks\' records across a restart', () => {
       // Kept-alive connections to the first run (this test's, the adapters') fail once each, as with a real restart.
       expect(await waitFor(() => books(again).catch(() => undefined), { what: 'the restarted mocks' })).toEqual(before);
       for (const [i, [adapter, req]] of day.payments.entries()) {
-        await expect(waitFor(() => adapter.queryStatus(req).catch(() => undefined), { what: 'a status answer' })).resolves.toEqual(day.statuses[i]);
+        await expect(
+          waitFor(() => adapter.queryStatus(req).catch(() => undefined), { what: 'a status answer' }),
+        ).resolves.toEqual(day.statuses[i]);
       }
       await expect(adapterOf(again, 'CI', 'WAVE').listRecords!(today(), null)).resolves.toEqual(listed);
       await expect(waveBalance(again)).resolves.toEqual(balance);
@@ -98,7 +146,11 @@ describe('the contract mocks\' records across a restart', () => {
     await first.close();
     const again = await start(portsOf(first), null);
     try {
-      expect((await waitFor(() => books(again).catch(() => undefined), { what: 'the restarted mocks' })).flatMap((b) => b.statement)).toEqual([]);
+      expect(
+        (await waitFor(() => books(again).catch(() => undefined), { what: 'the restarted mocks' })).flatMap(
+          (b) => b.statement,
+        ),
+      ).toEqual([]);
     } finally {
       await again.close();
     }

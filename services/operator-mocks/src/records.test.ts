@@ -14,17 +14,27 @@ async function records(url: string): Promise<MockRecords> {
   expect(res.status).toBe(200);
   return (await res.json()) as MockRecords;
 }
-const paymentOf = (r: MockRecords, reference: string): MockPaymentRecord | undefined => r.payments.find((p) => p.reference === reference);
+const paymentOf = (r: MockRecords, reference: string): MockPaymentRecord | undefined =>
+  r.payments.find((p) => p.reference === reference);
 /** Asks again, as the refund worker does, until the operator decides. */
-const decided = <T>(call: () => Promise<T>) => waitFor(() => call().catch((e: unknown) => {
-  if (e instanceof OperatorPendingError) return undefined;
-  throw e;
-}), { what: 'a decision' });
+const decided = <T>(call: () => Promise<T>) =>
+  waitFor(
+    () =>
+      call().catch((e: unknown) => {
+        if (e instanceof OperatorPendingError) return undefined;
+        throw e;
+      }),
+    { what: 'a decision' },
+  );
 
 describe('MTN MoMo mock: its record by externalId over /_mock/records', () => {
   let h: MtnHarness;
-  beforeAll(async () => { h = await startMtnHarness(); });
-  afterAll(async () => { await h.close(); });
+  beforeAll(async () => {
+    h = await startMtnHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
 
   it('one request to pay per reference however often it is pushed; taken once SUCCESSFUL; a refund paid back once, named by its own reference', async () => {
     const paid = h.request('01');
@@ -32,14 +42,46 @@ describe('MTN MoMo mock: its record by externalId over /_mock/records', () => {
     await h.adapter.pushUssd(paid); // a retried push: 409, adopted, nothing created
     const failed = h.request('02');
     await h.adapter.pushUssd(failed);
-    await waitFor(async () => paymentOf(await records(h.mock.url), failed.partnerReference)?.state === 'FAILED' && paymentOf(await records(h.mock.url), paid.partnerReference)?.taken, { what: 'both decided' });
-    const refund = { partnerReference: `rf-${randomUUID()}`, originalPartnerReference: paid.partnerReference, amount: paid.amount, currency: paid.currency };
+    await waitFor(
+      async () =>
+        paymentOf(await records(h.mock.url), failed.partnerReference)?.state === 'FAILED' &&
+        paymentOf(await records(h.mock.url), paid.partnerReference)?.taken,
+      { what: 'both decided' },
+    );
+    const refund = {
+      partnerReference: `rf-${randomUUID()}`,
+      originalPartnerReference: paid.partnerReference,
+      amount: paid.amount,
+      currency: paid.currency,
+    };
     await expect(decided(() => h.adapter.refund(refund))).resolves.toMatchObject({ state: 'OK' });
 
     const r = await records(h.mock.url);
-    expect(paymentOf(r, paid.partnerReference)).toEqual({ reference: paid.partnerReference, created: 1, state: 'SUCCESSFUL', taken: true, decided: true, refundsPaid: 1 });
-    expect(paymentOf(r, failed.partnerReference)).toEqual({ reference: failed.partnerReference, created: 1, state: 'FAILED', taken: false, decided: true, refundsPaid: 0 });
-    expect(r.refunds).toEqual([{ reference: refund.partnerReference, paymentReference: paid.partnerReference, created: 1, state: 'SUCCESSFUL', paid: 1 }]);
+    expect(paymentOf(r, paid.partnerReference)).toEqual({
+      reference: paid.partnerReference,
+      created: 1,
+      state: 'SUCCESSFUL',
+      taken: true,
+      decided: true,
+      refundsPaid: 1,
+    });
+    expect(paymentOf(r, failed.partnerReference)).toEqual({
+      reference: failed.partnerReference,
+      created: 1,
+      state: 'FAILED',
+      taken: false,
+      decided: true,
+      refundsPaid: 0,
+    });
+    expect(r.refunds).toEqual([
+      {
+        reference: refund.partnerReference,
+        paymentReference: paid.partnerReference,
+        created: 1,
+        state: 'SUCCESSFUL',
+        paid: 1,
+      },
+    ]);
   });
 
   it('counts two requests to pay with the same externalId under two X-Reference-Ids: the double push a broken client would make', async () => {
@@ -48,17 +90,33 @@ describe('MTN MoMo mock: its record by externalId over /_mock/records', () => {
     const token = await h.token('collection');
     const res = await h.raw('POST', '/collection/v1_0/requesttopay', token, 'collection', {
       headers: { 'X-Reference-Id': randomUUID() },
-      body: { amount: '5000', currency: 'XOF', externalId: req.partnerReference, payer: { partyIdType: 'MSISDN', partyId: '2250500000006' }, payerMessage: 'x', payeeNote: 'x' },
+      body: {
+        amount: '5000',
+        currency: 'XOF',
+        externalId: req.partnerReference,
+        payer: { partyIdType: 'MSISDN', partyId: '2250500000006' },
+        payerMessage: 'x',
+        payeeNote: 'x',
+      },
     });
     expect(res.status).toBe(202);
-    expect(paymentOf(await records(h.mock.url), req.partnerReference)).toMatchObject({ created: 2, state: 'PENDING', taken: false, decided: false });
+    expect(paymentOf(await records(h.mock.url), req.partnerReference)).toMatchObject({
+      created: 2,
+      state: 'PENDING',
+      taken: false,
+      decided: false,
+    });
   });
 });
 
 describe('Orange mp mock: its record by orderId over /_mock/records', () => {
   let h: MpHarness;
-  beforeAll(async () => { h = await startMpHarness(); });
-  afterAll(async () => { await h.close(); });
+  beforeAll(async () => {
+    h = await startMpHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
 
   it('pays taken per orderId (a token prepared but never paid with is none), the money taken once SUCCESSFULL, no refunds ever', async () => {
     await h.adapter.prepare(); // never paid with: no orderId, not in the record
@@ -70,7 +128,14 @@ describe('Orange mp mock: its record by orderId over /_mock/records', () => {
     const r = await records(h.mock.url);
     expect(r.payments).toEqual([
       { reference: req.partnerReference, created: 1, state: 'SUCCESSFULL', taken: true, decided: true, refundsPaid: 0 },
-      { reference: cancelled.partnerReference, created: 1, state: 'CANCELLED', taken: false, decided: true, refundsPaid: 0 },
+      {
+        reference: cancelled.partnerReference,
+        created: 1,
+        state: 'CANCELLED',
+        taken: false,
+        decided: true,
+        refundsPaid: 0,
+      },
     ]);
     expect(r.refunds).toEqual([]);
   });
@@ -79,7 +144,12 @@ describe('Orange mp mock: its record by orderId over /_mock/records', () => {
     const req = h.request('06');
     await h.pay(req);
     await h.pay(req);
-    expect(paymentOf(await records(h.mock.url), req.partnerReference)).toMatchObject({ created: 2, state: 'PENDING', taken: false, decided: false });
+    expect(paymentOf(await records(h.mock.url), req.partnerReference)).toMatchObject({
+      created: 2,
+      state: 'PENDING',
+      taken: false,
+      decided: false,
+    });
   });
 });
 
@@ -92,19 +162,41 @@ describe('Wave mock: its record by client_reference over /_mock/records', () => 
       await h.adapter.pushUssd(paid);
       const failed = checkout('02');
       await h.adapter.pushUssd(failed);
-      await waitFor(async () => paymentOf(await records(h.mock.url), paid.partnerReference)?.taken, { what: 'the payment taken' });
+      await waitFor(async () => paymentOf(await records(h.mock.url), paid.partnerReference)?.taken, {
+        what: 'the payment taken',
+      });
       const providerSessionId = ack.accepted ? ack.providerSessionId : null;
-      const refund = { partnerReference: `rf-${randomUUID()}`, originalPartnerReference: paid.partnerReference, amount: paid.amount, currency: paid.currency, original: { ...paid, providerSessionId, providerTxId: null } };
+      const refund = {
+        partnerReference: `rf-${randomUUID()}`,
+        originalPartnerReference: paid.partnerReference,
+        amount: paid.amount,
+        currency: paid.currency,
+        original: { ...paid, providerSessionId, providerTxId: null },
+      };
       await h.adapter.refund(refund);
       await h.adapter.refund(refund);
       const r = await records(h.mock.url);
-      expect(paymentOf(r, paid.partnerReference)).toEqual({ reference: paid.partnerReference, created: 1, state: 'complete/succeeded', taken: true, decided: true, refundsPaid: 1 });
+      expect(paymentOf(r, paid.partnerReference)).toEqual({
+        reference: paid.partnerReference,
+        created: 1,
+        state: 'complete/succeeded',
+        taken: true,
+        decided: true,
+        refundsPaid: 1,
+      });
       expect(paymentOf(r, failed.partnerReference)).toMatchObject({ created: 1, taken: false, refundsPaid: 0 });
 
       // Wave does not dedupe on client_reference: a second POST is a second session, and the record shows it.
       const again = await fetch(`${h.mock.url}/v1/checkout/sessions`, {
-        method: 'POST', headers: { Authorization: `Bearer ${DEMO_WAVE_API_KEY}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ amount: '1000', currency: 'XOF', success_url: paid.returnUrl, error_url: paid.returnUrl, client_reference: failed.partnerReference }),
+        method: 'POST',
+        headers: { Authorization: `Bearer ${DEMO_WAVE_API_KEY}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          amount: '1000',
+          currency: 'XOF',
+          success_url: paid.returnUrl,
+          error_url: paid.returnUrl,
+          client_reference: failed.partnerReference,
+        }),
       });
       expect(again.status).toBe(200);
       expect(paymentOf(await records(h.mock.url), failed.partnerReference)).toMatchObject({ created: 2 });
@@ -120,7 +212,9 @@ describe('Orange WebPay mock: its record by order_id over /_mock/records', () =>
     try {
       const { req } = await h.payWith('01');
       await h.settled(req);
-      expect((await records(h.mock.url)).payments).toEqual([{ reference: req.partnerReference, created: 1, state: 'SUCCESS', taken: true, decided: true, refundsPaid: 0 }]);
+      expect((await records(h.mock.url)).payments).toEqual([
+        { reference: req.partnerReference, created: 1, state: 'SUCCESS', taken: true, decided: true, refundsPaid: 0 },
+      ]);
     } finally {
       await h.close();
     }

@@ -50,6 +50,8 @@ export function groupBy<T>(items: Iterable<T>, key: (item: T) => string | null |
 /** GET /records under the mock's /_mock control routes. */
 export function recordsRoute(records: () => MockRecords): express.Router {
   const router = express.Router();
-  router.get('/records', (_req, res) => { res.json(records()); });
+  router.get('/records', (_req, res) => {
+    res.json(records());
+  });
   return router;
 }

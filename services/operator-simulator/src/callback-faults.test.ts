@@ -11,15 +11,24 @@ describe('result callback faults', () => {
   // References whose receiver answers 500 to their first N attempts, whichever copy an attempt belongs to.
   const failures = new Map<string, number>();
   beforeAll(async () => {
-    h = await startHarness({ receiverStatus: (attempt, reference) => (attempt < (failures.get(reference) ?? 0) ? 500 : 200) });
+    h = await startHarness({
+      receiverStatus: (attempt, reference) => (attempt < (failures.get(reference) ?? 0) ? 500 : 200),
+    });
     faults = faultsClient(h.sim.url, SANDBOX_TOKEN);
   });
-  afterEach(async () => { await faults.reset(); });
-  afterAll(async () => { await h.close(); });
+  afterEach(async () => {
+    await faults.reset();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
 
   const bodyOf = (c: ReceivedCallback) => JSON.parse(c.rawBody.toString('utf8')) as CallbackBody;
-  const signed = (c: ReceivedCallback) => c.headers['x-operator-signature'] === signPayload(CALLBACK_SECRET, c.headers['x-operator-timestamp'] as string, c.rawBody);
-  const logged = (event: string, reference: string) => h.events.filter((e) => e.event === event && e.fields.partner_reference === reference);
+  const signed = (c: ReceivedCallback) =>
+    c.headers['x-operator-signature'] ===
+    signPayload(CALLBACK_SECRET, c.headers['x-operator-timestamp'] as string, c.rawBody);
+  const logged = (event: string, reference: string) =>
+    h.events.filter((e) => e.event === event && e.fields.partner_reference === reference);
 
   /**
    * Before asserting that nothing (more) arrived: with faults off, a later push's callback does arrive (the
@@ -38,8 +47,15 @@ describe('result callback faults', () => {
     await faults.set({ callbacks: 'drop' });
     const req = h.request('01');
     await h.adapter.pushUssd(req);
-    await waitFor(() => logged('callback.dropped', req.partnerReference).length === 1, { what: 'callback.dropped logged' });
-    await expect(h.adapter.queryStatus(req)).resolves.toMatchObject({ found: true, providerState: 'OK', providerTxnStatus: '200', providerTxId: expect.stringMatching(/^MP/) });
+    await waitFor(() => logged('callback.dropped', req.partnerReference).length === 1, {
+      what: 'callback.dropped logged',
+    });
+    await expect(h.adapter.queryStatus(req)).resolves.toMatchObject({
+      found: true,
+      providerState: 'OK',
+      providerTxnStatus: '200',
+      providerTxId: expect.stringMatching(/^MP/),
+    });
     await afterPositiveControl();
     expect(h.receiver.for(req.partnerReference)).toHaveLength(0);
   });
@@ -48,9 +64,16 @@ describe('result callback faults', () => {
     await faults.set({ callbacks: 'drop' });
     const req = h.request('02');
     await h.adapter.pushUssd(req);
-    await waitFor(() => logged('callback.dropped', req.partnerReference).length === 1, { what: 'callback.dropped logged' });
-    expect((await h.sandbox(`/sandbox/payments/${req.partnerReference}/resend-callback`, { method: 'POST' })).status).toBe(202);
-    const [callback] = await waitFor(() => h.receiver.for(req.partnerReference).length > 0 && h.receiver.for(req.partnerReference), { what: 'the resent callback' });
+    await waitFor(() => logged('callback.dropped', req.partnerReference).length === 1, {
+      what: 'callback.dropped logged',
+    });
+    expect(
+      (await h.sandbox(`/sandbox/payments/${req.partnerReference}/resend-callback`, { method: 'POST' })).status,
+    ).toBe(202);
+    const [callback] = await waitFor(
+      () => h.receiver.for(req.partnerReference).length > 0 && h.receiver.for(req.partnerReference),
+      { what: 'the resent callback' },
+    );
     expect(bodyOf(callback!)).toMatchObject({ state: 'canceled', txn_status: '54321', failure_reason: '60019' });
   });
 
@@ -63,7 +86,11 @@ describe('result callback faults', () => {
     const copies = h.receiver.for(req.partnerReference);
     expect(copies).toHaveLength(5);
     expect(new Set(copies.map((c) => c.rawBody.toString('utf8'))).size).toBe(1);
-    expect(bodyOf(copies[0]!)).toMatchObject({ partner_reference: req.partnerReference, state: 'OK', txn_status: '200' });
+    expect(bodyOf(copies[0]!)).toMatchObject({
+      partner_reference: req.partnerReference,
+      state: 'OK',
+      txn_status: '200',
+    });
     expect(copies.every(signed)).toBe(true);
   });
 
@@ -85,7 +112,10 @@ describe('result callback faults', () => {
     await faults.set({ callbacks: 'out-of-order', callback_spread_ms: 100 });
     const reqs = [h.request('01'), h.request('02'), h.request('05'), h.request('01')];
     await Promise.all(reqs.map((req) => h.adapter.pushUssd(req)));
-    for (const req of reqs) await waitFor(() => h.receiver.for(req.partnerReference).length >= 2, { what: `2 callbacks for ${req.partnerReference}` });
+    for (const req of reqs)
+      await waitFor(() => h.receiver.for(req.partnerReference).length >= 2, {
+        what: `2 callbacks for ${req.partnerReference}`,
+      });
     await afterPositiveControl();
 
     for (const req of reqs) {
@@ -93,14 +123,27 @@ describe('result callback faults', () => {
       expect(received).toHaveLength(2);
       const [final, stale] = received as [ReceivedCallback, ReceivedCallback];
       const status = await h.adapter.queryStatus(req);
-      expect(bodyOf(final)).toMatchObject({ state: status.providerState, txn_status: status.providerTxnStatus, provider_tx_id: status.providerTxId ?? null });
+      expect(bodyOf(final)).toMatchObject({
+        state: status.providerState,
+        txn_status: status.providerTxnStatus,
+        provider_tx_id: status.providerTxId ?? null,
+      });
       expect(bodyOf(final).state).not.toBe('PENDING');
       // Byte for byte a result callback's shape, frozen at the push's earlier state.
-      const stalePending = { partner_reference: req.partnerReference, session_id: bodyOf(final).session_id, provider_tx_id: null, state: 'PENDING', txn_status: null, failure_reason: null };
+      const stalePending = {
+        partner_reference: req.partnerReference,
+        session_id: bodyOf(final).session_id,
+        provider_tx_id: null,
+        state: 'PENDING',
+        txn_status: null,
+        failure_reason: null,
+      };
       expect(stale.rawBody.toString('utf8')).toBe(JSON.stringify(stalePending));
       expect([final, stale].every(signed)).toBe(true);
     }
-    const delays = reqs.flatMap((req) => logged('callback.delayed', req.partnerReference).map((e) => e.fields.delay_ms as number));
+    const delays = reqs.flatMap((req) =>
+      logged('callback.delayed', req.partnerReference).map((e) => e.fields.delay_ms as number),
+    );
     expect(delays).toHaveLength(reqs.length);
     for (const delay of delays) expect(delay >= 0 && delay <= 100).toBe(true);
   });

@@ -4,7 +4,12 @@ import { TimerSet } from '@mm/fake-operator';
 import type { CallbackBody } from './wire.js';
 
 const body = (reference: string): CallbackBody => ({
-  partner_reference: reference, session_id: 's-1', provider_tx_id: 'p-1', state: 'OK', txn_status: '200', failure_reason: null,
+  partner_reference: reference,
+  session_id: 's-1',
+  provider_tx_id: 'p-1',
+  state: 'OK',
+  txn_status: '200',
+  failure_reason: null,
 });
 
 describe('callback sender connections', () => {
@@ -37,8 +42,12 @@ describe('callback sender connections', () => {
     });
     r = await startReceiver(() => held);
     const receiver = r;
-    const sent = Promise.all(Array.from({ length: CALLBACK_MAX_SOCKETS + 10 }, (_, i) => sender.send(receiver.url, body(`tx-${i}`))));
-    await waitFor(() => receiver.requests.length === CALLBACK_MAX_SOCKETS, { what: `${CALLBACK_MAX_SOCKETS} callbacks held` });
+    const sent = Promise.all(
+      Array.from({ length: CALLBACK_MAX_SOCKETS + 10 }, (_, i) => sender.send(receiver.url, body(`tx-${i}`))),
+    );
+    await waitFor(() => receiver.requests.length === CALLBACK_MAX_SOCKETS, {
+      what: `${CALLBACK_MAX_SOCKETS} callbacks held`,
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(receiver.requests).toHaveLength(CALLBACK_MAX_SOCKETS);
     release(200);

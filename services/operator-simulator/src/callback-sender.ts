@@ -25,7 +25,12 @@ export class CallbackSender {
   private stopped = false;
   /** Kept-alive connections to the callback hosts, like a real operator's client: not a handshake per callback. */
   private readonly agents = (() => {
-    const o = { keepAlive: true, maxSockets: CALLBACK_MAX_SOCKETS, timeout: CALLBACK_IDLE_TIMEOUT_MS, scheduling: 'lifo' as const };
+    const o = {
+      keepAlive: true,
+      maxSockets: CALLBACK_MAX_SOCKETS,
+      timeout: CALLBACK_IDLE_TIMEOUT_MS,
+      scheduling: 'lifo' as const,
+    };
     return { http: new HttpAgent(o), https: new HttpsAgent(o) };
   })();
 

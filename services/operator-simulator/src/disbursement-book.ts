@@ -30,7 +30,10 @@ export class DisbursementBook {
   private sequence = 0;
 
   constructor(private readonly deps: { log: Log; journal?: RecordJournal }) {
-    this.records = new RecordMap<DisbursementRecord>(deps.journal ?? IN_MEMORY, 'disbursement', (d) => ({ ...d, createdAt: new Date(d.createdAt) }));
+    this.records = new RecordMap<DisbursementRecord>(deps.journal ?? IN_MEMORY, 'disbursement', (d) => ({
+      ...d,
+      createdAt: new Date(d.createdAt),
+    }));
     this.sequence = this.records.values().length;
   }
 
@@ -66,7 +69,12 @@ export class DisbursementBook {
     };
     this.records.set(record.partnerReference, record);
     this.counts.set(record.partnerReference, this.disbursementCount(record.partnerReference) + 1);
-    this.deps.log('disbursement.decided', { partner_reference: record.partnerReference, amount: record.amount, currency: record.currency, ...answer });
+    this.deps.log('disbursement.decided', {
+      partner_reference: record.partnerReference,
+      amount: record.amount,
+      currency: record.currency,
+      ...answer,
+    });
     return { record, replayed: false };
   }
 

@@ -4,17 +4,33 @@ import { API_TOKEN, startHarness, type Harness } from './test-support/harness.js
 
 describe('disbursements (POST /v1/disbursements), driven through SimulatorOperatorAdapter', () => {
   let h: Harness;
-  beforeAll(async () => { h = await startHarness(); });
-  afterAll(async () => { await h.close(); });
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
 
   const auth = { Authorization: `Bearer ${API_TOKEN}` };
   const postDisbursement = (body: unknown, headers: Record<string, string> = auth) =>
-    fetch(`${h.sim.url}/v1/disbursements`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${h.sim.url}/v1/disbursements`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   const readDisbursement = (reference: string, headers: Record<string, string> = auth) =>
     fetch(`${h.sim.url}/v1/disbursements/${encodeURIComponent(reference)}`, { headers });
-  const wireBody = (d: DisbursementRequest) => ({ partner_reference: d.partnerReference, msisdn: d.msisdn, amount: d.amount, currency: d.currency, reason: d.reason });
+  const wireBody = (d: DisbursementRequest) => ({
+    partner_reference: d.partnerReference,
+    msisdn: d.msisdn,
+    amount: d.amount,
+    currency: d.currency,
+    reason: d.reason,
+  });
   async function listed(reference: string) {
-    const body = (await (await h.sandbox(`/sandbox/disbursements`)).json()) as { disbursements: { partner_reference: string }[] };
+    const body = (await (await h.sandbox(`/sandbox/disbursements`)).json()) as {
+      disbursements: { partner_reference: string }[];
+    };
     return body.disbursements.filter((d) => d.partner_reference === reference);
   }
 
@@ -27,16 +43,18 @@ describe('disbursements (POST /v1/disbursements), driven through SimulatorOperat
     const res = await readDisbursement(disbursement.partnerReference);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ state: 'OK', disbursement_id: result.state === 'OK' && result.providerTxId });
-    expect(await listed(disbursement.partnerReference)).toEqual([{
-      partner_reference: disbursement.partnerReference,
-      msisdn: disbursement.msisdn,
-      amount: 2500,
-      currency: 'XOF',
-      reason: 'Payout 7',
-      answer: { state: 'OK', disbursement_id: result.state === 'OK' && result.providerTxId },
-      disbursement_count: 1,
-      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-    }]);
+    expect(await listed(disbursement.partnerReference)).toEqual([
+      {
+        partner_reference: disbursement.partnerReference,
+        msisdn: disbursement.msisdn,
+        amount: 2500,
+        currency: 'XOF',
+        reason: 'Payout 7',
+        answer: { state: 'OK', disbursement_id: result.state === 'OK' && result.providerTxId },
+        disbursement_count: 1,
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
+    ]);
   });
 
   it('the cash-in test numbers do not affect disbursements: 01, 02, 07, 08 and 10 are paid', async () => {
@@ -53,25 +71,32 @@ describe('disbursements (POST /v1/disbursements), driven through SimulatorOperat
     const disbursement = h.disbursement('42');
     const res = await postDisbursement({ ...wireBody(disbursement), reason });
     expect(res.status).toBe(200);
-    expect(await listed(disbursement.partnerReference)).toEqual([expect.objectContaining({ reason: recorded, answer: expect.objectContaining({ state: 'OK' }) })]);
+    expect(await listed(disbursement.partnerReference)).toEqual([
+      expect.objectContaining({ reason: recorded, answer: expect.objectContaining({ state: 'OK' }) }),
+    ]);
   });
 
   it.each([
     ['11', 'BENEFICIARY_NOT_FOUND'],
     ['12', 'BENEFICIARY_LIMIT_EXCEEDED'],
-  ])('a disbursement to a number ending %s is FAILED / %s (200 on the wire), recorded and readable', async (suffix, reason) => {
-    const disbursement = h.disbursement(suffix);
-    await expect(h.adapter.disburse(disbursement)).resolves.toEqual({ state: 'FAILED', reason });
-    expect(h.sim.disbursementCount(disbursement.partnerReference)).toBe(1);
+  ])(
+    'a disbursement to a number ending %s is FAILED / %s (200 on the wire), recorded and readable',
+    async (suffix, reason) => {
+      const disbursement = h.disbursement(suffix);
+      await expect(h.adapter.disburse(disbursement)).resolves.toEqual({ state: 'FAILED', reason });
+      expect(h.sim.disbursementCount(disbursement.partnerReference)).toBe(1);
 
-    const raw = await postDisbursement(wireBody(h.disbursement(suffix)));
-    expect(raw.status).toBe(200);
-    expect(await raw.json()).toEqual({ state: 'FAILED', reason });
-    const read = await readDisbursement(disbursement.partnerReference);
-    expect(read.status).toBe(200);
-    expect(await read.json()).toEqual({ state: 'FAILED', reason });
-    expect(await listed(disbursement.partnerReference)).toEqual([expect.objectContaining({ answer: { state: 'FAILED', reason }, disbursement_count: 1 })]);
-  });
+      const raw = await postDisbursement(wireBody(h.disbursement(suffix)));
+      expect(raw.status).toBe(200);
+      expect(await raw.json()).toEqual({ state: 'FAILED', reason });
+      const read = await readDisbursement(disbursement.partnerReference);
+      expect(read.status).toBe(200);
+      expect(await read.json()).toEqual({ state: 'FAILED', reason });
+      expect(await listed(disbursement.partnerReference)).toEqual([
+        expect.objectContaining({ answer: { state: 'FAILED', reason }, disbursement_count: 1 }),
+      ]);
+    },
+  );
 
   it('a repeated disbursement with the same reference answers the same and pays once, even concurrent or with other fields', async () => {
     const disbursement = h.disbursement('42', { amount: 600 });
@@ -87,10 +112,15 @@ describe('disbursements (POST /v1/disbursements), driven through SimulatorOperat
     const raw = await postDisbursement(wireBody(disbursement));
     expect(raw.status).toBe(200);
     expect(raw.headers.get('idempotent-replayed')).toBe('true');
-    expect(await raw.json()).toEqual({ state: 'OK', disbursement_id: answers[0]!.state === 'OK' && answers[0]!.providerTxId });
+    expect(await raw.json()).toEqual({
+      state: 'OK',
+      disbursement_id: answers[0]!.state === 'OK' && answers[0]!.providerTxId,
+    });
 
     expect(h.sim.disbursementCount(disbursement.partnerReference)).toBe(1);
-    expect(await listed(disbursement.partnerReference)).toEqual([expect.objectContaining({ amount: 600, disbursement_count: 1 })]);
+    expect(await listed(disbursement.partnerReference)).toEqual([
+      expect.objectContaining({ amount: 600, disbursement_count: 1 }),
+    ]);
   });
 
   it('a first answer is not marked as a replay, and a FAILED answer is replayed as FAILED', async () => {
@@ -143,7 +173,10 @@ describe('disbursements (POST /v1/disbursements), driven through SimulatorOperat
     expect((await postDisbursement(wireBody(disbursement), {})).status).toBe(401);
     expect((await postDisbursement(wireBody(disbursement), { Authorization: 'Bearer wrong' })).status).toBe(401);
     expect((await readDisbursement(disbursement.partnerReference, {})).status).toBe(401);
-    const error = await h.adapterWith({ apiToken: 'wrong' }).disburse(disbursement).catch((e: unknown) => e);
+    const error = await h
+      .adapterWith({ apiToken: 'wrong' })
+      .disburse(disbursement)
+      .catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(OperatorUnavailableError);
     expect(String(error)).toMatch(/401/);
     expect(h.sim.disbursementCount(disbursement.partnerReference)).toBe(0);

@@ -38,7 +38,17 @@ describe('parseEnv', () => {
         LOG_LEVEL: 'warn',
         PATH: '/usr/bin',
       }),
-    ).toEqual({ port: 4003, apiToken: 't', sandboxToken: SIM_SANDBOX_TOKEN, callbackSecret: 's', outcomeDelayMs: 10, lateConfirmDelayMs: 20, hangMs: 0, recordsDir: null, logLevel: 'warn' });
+    ).toEqual({
+      port: 4003,
+      apiToken: 't',
+      sandboxToken: SIM_SANDBOX_TOKEN,
+      callbackSecret: 's',
+      outcomeDelayMs: 10,
+      lateConfirmDelayMs: 20,
+      hangMs: 0,
+      recordsDir: null,
+      logLevel: 'warn',
+    });
   });
 
   it('requires SIM_SANDBOX_TOKEN, 16 characters at least: no published default opens the sandbox', () => {
@@ -55,6 +65,7 @@ describe('parseEnv', () => {
       }
       return 'no error';
     })();
-    for (const name of ['OPERATOR_SIMULATOR_PORT', 'SIM_HANG_MS', 'OPERATOR_API_TOKEN']) expect(message).toContain(name);
+    for (const name of ['OPERATOR_SIMULATOR_PORT', 'SIM_HANG_MS', 'OPERATOR_API_TOKEN'])
+      expect(message).toContain(name);
   });
 });

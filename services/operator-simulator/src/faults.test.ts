@@ -9,7 +9,11 @@ describe('GET | PUT | DELETE /sandbox/faults', () => {
   });
 
   it('PUT applies a partial change, keeps the other settings, and answers the full settings', async () => {
-    await expect(ctx.faults.set({ latency_ms: 20, callbacks: 'repeat' })).resolves.toEqual({ ...NO_FAULTS_BODY, latency_ms: 20, callbacks: 'repeat' });
+    await expect(ctx.faults.set({ latency_ms: 20, callbacks: 'repeat' })).resolves.toEqual({
+      ...NO_FAULTS_BODY,
+      latency_ms: 20,
+      callbacks: 'repeat',
+    });
     const both = { ...NO_FAULTS_BODY, latency_ms: 20, callbacks: 'repeat', callback_repeat: 2 };
     await expect(ctx.faults.set({ callback_repeat: 2 })).resolves.toEqual(both);
     await expect(ctx.faults.get()).resolves.toEqual(both);
@@ -36,7 +40,14 @@ describe('GET | PUT | DELETE /sandbox/faults', () => {
   });
 
   it('DELETE turns every fault off and answers the settings', async () => {
-    await ctx.faults.set({ latency_ms: 5, fail_with_5xx: true, unreachable: true, callbacks: 'out-of-order', callback_repeat: 9, callback_spread_ms: 1 });
+    await ctx.faults.set({
+      latency_ms: 5,
+      fail_with_5xx: true,
+      unreachable: true,
+      callbacks: 'out-of-order',
+      callback_repeat: 9,
+      callback_spread_ms: 1,
+    });
     await expect(ctx.faults.reset()).resolves.toEqual(NO_FAULTS_BODY);
     await expect(ctx.faults.get()).resolves.toEqual(NO_FAULTS_BODY);
   });

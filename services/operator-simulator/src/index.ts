@@ -54,7 +54,9 @@ export const DEFAULT_CALLBACK_RETRY_DELAYS_MS = [200, 1000, 5000, 15000];
 export async function startSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
   const log = options.log ?? logTo(createLogger('operator-simulator'));
   const timers = new TimerSet();
-  const journal = options.recordsDir ? openRecordJournal(path.join(options.recordsDir, 'simulator.jsonl'), (event, fields) => log(event, fields, 'warn')) : IN_MEMORY;
+  const journal = options.recordsDir
+    ? openRecordJournal(path.join(options.recordsDir, 'simulator.jsonl'), (event, fields) => log(event, fields, 'warn'))
+    : IN_MEMORY;
   const store = new PushStore(journal);
   // One instance for the /v1 middleware, the sandbox routes and the result callbacks.
   const faults = new Faults();
@@ -76,8 +78,18 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const refunds = new RefundBook({ store, log, journal });
   const disbursements = new DisbursementBook({ log, journal });
   const app = createSimulatorApp({
-    apiToken: options.apiToken, sandboxToken: options.sandboxToken, engine, store, refunds, disbursements, timers, hangMs: options.hangMs, faults, log,
-    plants: new Plants(), transactionsPageSize: options.transactionsPageSize ?? 100,
+    apiToken: options.apiToken,
+    sandboxToken: options.sandboxToken,
+    engine,
+    store,
+    refunds,
+    disbursements,
+    timers,
+    hangMs: options.hangMs,
+    faults,
+    log,
+    plants: new Plants(),
+    transactionsPageSize: options.transactionsPageSize ?? 100,
   });
   const server = createServer(app);
 
@@ -117,4 +129,3 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     disbursementCount: (reference) => disbursements.disbursementCount(reference),
   };
 }
-

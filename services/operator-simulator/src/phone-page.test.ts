@@ -27,7 +27,10 @@ describe('phone page', () => {
   });
 
   it('shows only PENDING pushes', () => {
-    const html = renderPhonePage([push({ partnerReference: 'tx_wait' }), push({ partnerReference: 'tx_done', state: 'OK' })]);
+    const html = renderPhonePage([
+      push({ partnerReference: 'tx_wait' }),
+      push({ partnerReference: 'tx_done', state: 'OK' }),
+    ]);
     expect(html).toContain('tx_wait');
     expect(html).not.toContain('tx_done');
   });
@@ -55,23 +58,32 @@ describe('phone page of one number', () => {
   });
 
   it('shows only the pending prompts of that number, escaped, and refreshes only while none is shown (never over a half-typed code)', () => {
-    const html = renderNumberPage([
-      push({ partnerReference: 'mine', motif: '<i>x</i>' }),
-      push({ partnerReference: 'other', msisdn: '+2250700000043' }),
-      push({ partnerReference: 'rejected', sessionId: null, state: 'KO' }),
-    ], '+2250700000042');
+    const html = renderNumberPage(
+      [
+        push({ partnerReference: 'mine', motif: '<i>x</i>' }),
+        push({ partnerReference: 'other', msisdn: '+2250700000043' }),
+        push({ partnerReference: 'rejected', sessionId: null, state: 'KO' }),
+      ],
+      '+2250700000042',
+    );
     expect(html).toContain('data-reference="mine"');
     expect(html).not.toContain('other');
     expect(html).not.toContain('rejected');
     expect(html).toContain('&#60;i&#62;x&#60;/i&#62;');
     expect(html).not.toContain('http-equiv="refresh"');
-    expect(renderNumberPage([push({ state: 'OK' })], '+2250700000042')).toContain('<meta http-equiv="refresh" content="3">');
+    expect(renderNumberPage([push({ state: 'OK' })], '+2250700000042')).toContain(
+      '<meta http-equiv="refresh" content="3">',
+    );
   });
 
   it('words each result of the recent answers', () => {
     expect(resultText(push({ state: 'OK' }))).toBe('Confirmed');
-    expect(resultText(push({ state: 'canceled', txn_status: '54321', failure_reason: '00017' }))).toBe('Wrong secret code');
+    expect(resultText(push({ state: 'canceled', txn_status: '54321', failure_reason: '00017' }))).toBe(
+      'Wrong secret code',
+    );
     expect(resultText(push({ state: 'canceled' }))).toBe('Declined');
-    expect(resultText(push({ state: 'canceled', txn_status: '54321', failure_reason: '60019' }))).toBe('Cancelled (60019)');
+    expect(resultText(push({ state: 'canceled', txn_status: '54321', failure_reason: '60019' }))).toBe(
+      'Cancelled (60019)',
+    );
   });
 });

@@ -111,11 +111,18 @@ ${body}
 /** The virtual phone without a number: every push still waiting for the customer, each with Confirm / Decline. */
 export function renderPhonePage(pushes: readonly Push[]): string {
   const pending = pushes.filter((p) => p.state === 'PENDING' && !p.awaitingCode);
-  const body = pending.length === 0 ? '<p class="empty">No payment request waiting.</p>' : `<ul>${pending.map(pushCard).join('\n')}</ul>`;
+  const body =
+    pending.length === 0
+      ? '<p class="empty">No payment request waiting.</p>'
+      : `<ul>${pending.map(pushCard).join('\n')}</ul>`;
   // Refresh so a push made from another window shows up without touching the page.
-  return shell('Virtual phone - operator simulator', 5, `<h1>Payment requests</h1>
+  return shell(
+    'Virtual phone - operator simulator',
+    5,
+    `<h1>Payment requests</h1>
 ${numberForm('')}
-${body}`);
+${body}`,
+  );
 }
 
 export const RECENT_ANSWERS_SHOWN = 3;
@@ -129,29 +136,46 @@ export function renderNumberPage(pushes: readonly Push[], msisdn: string): strin
   const mine = pushes.filter((p) => p.msisdn === msisdn && p.sessionId !== null);
   // A one-time-code payment rings the phone only once its code has arrived (scenarios.ts).
   const pending = mine.filter((p) => p.state === 'PENDING' && !p.awaitingCode);
-  const answered = mine.filter((p) => p.state !== 'PENDING').slice(-RECENT_ANSWERS_SHOWN).reverse();
-  const prompts = pending.length === 0
-    ? '<p class="empty">No payment request waiting.</p>'
-    : `<ul class="prompts">${pending.map((p) => promptCard(p, msisdn)).join('\n')}</ul>`;
-  const recent = answered.length === 0 ? '' : `<h2>Recent</h2>\n<ul class="recents">${answered.map(recentItem).join('\n')}</ul>`;
+  const answered = mine
+    .filter((p) => p.state !== 'PENDING')
+    .slice(-RECENT_ANSWERS_SHOWN)
+    .reverse();
+  const prompts =
+    pending.length === 0
+      ? '<p class="empty">No payment request waiting.</p>'
+      : `<ul class="prompts">${pending.map((p) => promptCard(p, msisdn)).join('\n')}</ul>`;
+  const recent =
+    answered.length === 0 ? '' : `<h2>Recent</h2>\n<ul class="recents">${answered.map(recentItem).join('\n')}</ul>`;
   // Refresh while waiting for a prompt to arrive, never while one is shown: a reload would wipe a
   // half-typed secret code.
-  return shell(`Virtual phone ${msisdn}`, pending.length === 0 ? 3 : null, `<h1>Phone <span class="number">${escapeHtml(msisdn)}</span></h1>
+  return shell(
+    `Virtual phone ${msisdn}`,
+    pending.length === 0 ? 3 : null,
+    `<h1>Phone <span class="number">${escapeHtml(msisdn)}</span></h1>
 ${numberForm(msisdn)}
 ${prompts}
 ${recent}
-<p><a href="/phone">All pending requests</a></p>`);
+<p><a href="/phone">All pending requests</a></p>`,
+  );
 }
 
 /** The number form again, with what was wrong. */
 export function renderPhoneError(message: string, value: string): string {
-  return shell('Virtual phone - operator simulator', null, `<h1>Virtual phone</h1>
+  return shell(
+    'Virtual phone - operator simulator',
+    null,
+    `<h1>Virtual phone</h1>
 <p class="error" role="alert">${escapeHtml(message)}</p>
-${numberForm(value)}`);
+${numberForm(value)}`,
+  );
 }
 
 /** Without the sandbox token: how to get in (the link `pnpm start` prints carries it). */
 export function renderPhoneLocked(): string {
-  return shell('Virtual phone - operator simulator', null, `<h1>Virtual phone</h1>
-<p class="error" role="alert">The sandbox needs its token. Open the virtual phone link that <code>pnpm start</code> prints (it ends with <code>?token=…</code>), or send <code>Authorization: Bearer &lt;SIM_SANDBOX_TOKEN&gt;</code>.</p>`);
+  return shell(
+    'Virtual phone - operator simulator',
+    null,
+    `<h1>Virtual phone</h1>
+<p class="error" role="alert">The sandbox needs its token. Open the virtual phone link that <code>pnpm start</code> prints (it ends with <code>?token=…</code>), or send <code>Authorization: Bearer &lt;SIM_SANDBOX_TOKEN&gt;</code>.</p>`,
+  );
 }

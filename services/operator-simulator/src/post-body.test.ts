@@ -3,7 +3,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import { startReceiver, type Receiver } from '@mm/testing';
 import { postBody } from './post-body.js';
 
-describe('postBody (the simulator callbacks\' HTTP client)', () => {
+describe("postBody (the simulator callbacks' HTTP client)", () => {
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
   let r: Receiver | undefined;
   afterEach(async () => {
@@ -15,8 +15,10 @@ describe('postBody (the simulator callbacks\' HTTP client)', () => {
     agents.https.destroy();
   });
   const options = (o: { timeoutMs?: number; signal?: AbortSignal } = {}) => ({
-    headers: { 'Content-Type': 'application/json', 'X-Operator-Signature': 'sig' }, timeoutMs: o.timeoutMs ?? 2_000,
-    signal: o.signal ?? new AbortController().signal, agents,
+    headers: { 'Content-Type': 'application/json', 'X-Operator-Signature': 'sig' },
+    timeoutMs: o.timeoutMs ?? 2_000,
+    signal: o.signal ?? new AbortController().signal,
+    agents,
   });
 
   it('sends the bytes and headers as given and resolves with the status, any status', async () => {
@@ -25,7 +27,11 @@ describe('postBody (the simulator callbacks\' HTTP client)', () => {
     expect(await postBody(r.url, body, options())).toBe(202);
     expect(await postBody(r.url, body, options())).toBe(503);
     expect(r.requests[0]!.body).toBe(body);
-    expect(r.requests[0]!.headers).toMatchObject({ 'content-type': 'application/json', 'x-operator-signature': 'sig', 'content-length': String(Buffer.byteLength(body)) });
+    expect(r.requests[0]!.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-operator-signature': 'sig',
+      'content-length': String(Buffer.byteLength(body)),
+    });
     // The answers were read to the end: both went over one kept-alive connection.
     expect(r.connections).toBe(1);
   });

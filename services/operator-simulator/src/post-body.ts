@@ -20,21 +20,27 @@ export function postBody(url: string, body: string, o: PostBodyOptions): Promise
     const target = new URL(url);
     const secure = target.protocol === 'https:';
     const send = secure ? httpsRequest : httpRequest;
-    const req = send(target, {
-      method: 'POST',
-      agent: secure ? o.agents.https : o.agents.http,
-      headers: { ...o.headers, 'Content-Length': String(Buffer.byteLength(body)) },
-      signal: o.signal,
-    }, (res) => {
-      res.once('error', fail);
-      // Destroyed before its end (the timeout, an abort) without an error of its own: still settled.
-      res.once('close', () => { if (!res.complete) fail(new Error('the answer was cut off')); });
-      res.once('end', () => {
-        clearTimeout(timer);
-        resolve(res.statusCode ?? 0);
-      });
-      res.resume();
-    });
+    const req = send(
+      target,
+      {
+        method: 'POST',
+        agent: secure ? o.agents.https : o.agents.http,
+        headers: { ...o.headers, 'Content-Length': String(Buffer.byteLength(body)) },
+        signal: o.signal,
+      },
+      (res) => {
+        res.once('error', fail);
+        // Destroyed before its end (the timeout, an abort) without an error of its own: still settled.
+        res.once('close', () => {
+          if (!res.complete) fail(new Error('the answer was cut off'));
+        });
+        res.once('end', () => {
+          clearTimeout(timer);
+          resolve(res.statusCode ?? 0);
+        });
+        res.resume();
+      },
+    );
     const timer = setTimeout(() => req.destroy(new Error(`timeout of ${o.timeoutMs}ms exceeded`)), o.timeoutMs);
     function fail(err: Error): void {
       clearTimeout(timer);

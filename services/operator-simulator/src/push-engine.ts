@@ -2,7 +2,15 @@ import type { CallbackSender } from './callback-sender.js';
 import type { Log, TimerSet } from '@mm/fake-operator';
 import { callbackBodyOf, type Push, type PushStore } from './push-store.js';
 import type { ResultCallbacks } from './result-callbacks.js';
-import { CONFIRMED, DECLINED, requiresOneTimeCode, scenarioFor, WRONG_CODE, WRONG_ONE_TIME_CODE, type Scenario } from './scenarios.js';
+import {
+  CONFIRMED,
+  DECLINED,
+  requiresOneTimeCode,
+  scenarioFor,
+  WRONG_CODE,
+  WRONG_ONE_TIME_CODE,
+  type Scenario,
+} from './scenarios.js';
 import type { PushRequestBody, WireResult } from './wire.js';
 
 export type PushOutcome =
@@ -19,7 +27,8 @@ const ANSWER_RESULTS: Readonly<Record<PersonAnswer, Omit<WireResult, 'provider_t
   'wrong-code': WRONG_CODE,
 };
 
-export type AnswerOutcome = { kind: 'unknown' } | { kind: 'not-pending'; push: Push } | { kind: 'answered'; push: Push };
+export type AnswerOutcome =
+  { kind: 'unknown' } | { kind: 'not-pending'; push: Push } | { kind: 'answered'; push: Push };
 
 /** What a one-time code does: unknown payment, one not waiting for a code, a wrong code (payment canceled), or taken. */
 export type CodeOutcome =
@@ -52,7 +61,8 @@ export class PushEngine {
     store.countRequest(body.partner_reference);
     const existing = store.get(body.partner_reference);
     // Idempotent on the reference: a retried request (ours timed out, theirs did not) must not ring the phone twice.
-    if (existing) return { kind: existing.sessionId === null ? 'rejected' : 'accepted', push: existing, replayed: true };
+    if (existing)
+      return { kind: existing.sessionId === null ? 'rejected' : 'accepted', push: existing, replayed: true };
 
     const scenario = scenarioFor(body.msisdn);
     if (scenario.kind === 'hang') {
@@ -69,7 +79,11 @@ export class PushEngine {
       return { kind: 'rejected', push, replayed: false };
     }
     const push = store.create(body, { state: 'PENDING', txn_status: null, failure_reason: null }, true);
-    log('push.accepted', { partner_reference: push.partnerReference, session_id: push.sessionId, scenario: scenario.kind });
+    log('push.accepted', {
+      partner_reference: push.partnerReference,
+      session_id: push.sessionId,
+      scenario: scenario.kind,
+    });
     if (requiresOneTimeCode(push.msisdn)) {
       // Nothing happens until the customer's one-time code arrives (submitCode).
       store.update(push, { awaitingCode: true });
@@ -108,7 +122,11 @@ export class PushEngine {
       this.registering.delete(body.partner_reference);
       if (store.get(body.partner_reference)) return;
       const push = store.create(body, { state: 'PENDING', txn_status: null, failure_reason: null }, true);
-      log('push.accepted', { partner_reference: push.partnerReference, session_id: push.sessionId, scenario: 'late-register' });
+      log('push.accepted', {
+        partner_reference: push.partnerReference,
+        session_id: push.sessionId,
+        scenario: 'late-register',
+      });
       this.play(push, { kind: 'scripted', after: 'soon', result: CONFIRMED });
     });
   }
@@ -142,7 +160,11 @@ export class PushEngine {
   private resolve(partnerReference: string, result: Omit<WireResult, 'provider_tx_id'>): Push | undefined {
     const push = this.deps.store.resolve(partnerReference, result);
     if (!push) return undefined;
-    this.deps.log('push.resolved', { partner_reference: partnerReference, state: push.state, txn_status: push.txn_status });
+    this.deps.log('push.resolved', {
+      partner_reference: partnerReference,
+      state: push.state,
+      txn_status: push.txn_status,
+    });
     this.deps.store.update(push, { lastCallback: callbackBodyOf(push) });
     this.deps.results.send(push.callbackUrl, push.lastCallback!);
     return push;

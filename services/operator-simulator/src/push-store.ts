@@ -32,7 +32,11 @@ export class PushStore {
   private readonly requests = new Map<string, number>();
 
   constructor(journal: RecordJournal = IN_MEMORY) {
-    this.pushes = new RecordMap<Push>(journal, 'push', (p) => ({ ...p, createdAt: new Date(p.createdAt), decidedAt: p.decidedAt === null ? null : new Date(p.decidedAt) }));
+    this.pushes = new RecordMap<Push>(journal, 'push', (p) => ({
+      ...p,
+      createdAt: new Date(p.createdAt),
+      decidedAt: p.decidedAt === null ? null : new Date(p.decidedAt),
+    }));
   }
 
   get(partnerReference: string): Push | undefined {
@@ -85,7 +89,11 @@ export class PushStore {
   resolve(partnerReference: string, result: Omit<WireResult, 'provider_tx_id'>): Push | undefined {
     const push = this.pushes.get(partnerReference);
     if (!push || push.state !== 'PENDING') return undefined;
-    return this.update(push, { ...result, provider_tx_id: result.state === 'OK' ? newProviderTxId() : null, decidedAt: new Date() });
+    return this.update(push, {
+      ...result,
+      provider_tx_id: result.state === 'OK' ? newProviderTxId() : null,
+      decidedAt: new Date(),
+    });
   }
 
   /** Changes a push (and writes it down). */

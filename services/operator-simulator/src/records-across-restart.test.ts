@@ -18,12 +18,23 @@ async function allRecords(h: Harness): Promise<OperatorRecord[]> {
   return records;
 }
 /** The adapters' kept-alive connections to the stopped process fail once each (as with a real operator's restart). */
-const restarted = async (h: Harness) => waitFor(() => h.adapter.listRecords(today(), null).then(() => true, () => false), { what: 'the restarted simulator' });
-const statement = async (h: Harness) => (await statementOf(`${h.sim.url}/sandbox`, today(), { Authorization: `Bearer ${SANDBOX_TOKEN}` })).rows;
+const restarted = async (h: Harness) =>
+  waitFor(
+    () =>
+      h.adapter.listRecords(today(), null).then(
+        () => true,
+        () => false,
+      ),
+    { what: 'the restarted simulator' },
+  );
+const statement = async (h: Harness) =>
+  (await statementOf(`${h.sim.url}/sandbox`, today(), { Authorization: `Bearer ${SANDBOX_TOKEN}` })).rows;
 
 describe('simulator: its records across a restart (OPERATOR_RECORDS_DIR)', () => {
   let dir: string;
-  beforeEach(() => { dir = mkdtempSync(path.join(tmpdir(), 'mm-sim-records-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'mm-sim-records-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   /** A day's movements: a cash-in paid and part refunded, one refused, one still waiting, a payout. */
@@ -33,7 +44,12 @@ describe('simulator: its records across a restart (OPERATOR_RECORDS_DIR)', () =>
     const waiting = h.request('06');
     for (const req of [ok, rejected, waiting]) await h.adapter.pushUssd(req);
     await waitFor(async () => (await h.adapter.queryStatus(ok)).providerState === 'OK', { what: 'the payment' });
-    const refund = { partnerReference: `rf_${ok.partnerReference}`, originalPartnerReference: ok.partnerReference, amount: 1000, currency: 'XOF' };
+    const refund = {
+      partnerReference: `rf_${ok.partnerReference}`,
+      originalPartnerReference: ok.partnerReference,
+      amount: 1000,
+      currency: 'XOF',
+    };
     const refunded = await h.adapter.refund(refund);
     const payout = h.disbursement('01');
     const paid = await h.adapter.disburse(payout);
@@ -56,7 +72,10 @@ describe('simulator: its records across a restart (OPERATOR_RECORDS_DIR)', () =>
       expect(await statement(again)).toEqual(stated);
       await expect(again.adapter.queryStatus(day.ok)).resolves.toEqual(okStatus);
       // In flight at the restart: its record stays, its timer does not resume.
-      await expect(again.adapter.queryStatus(day.waiting)).resolves.toMatchObject({ found: true, providerState: 'PENDING' });
+      await expect(again.adapter.queryStatus(day.waiting)).resolves.toMatchObject({
+        found: true,
+        providerState: 'PENDING',
+      });
       // Retries after the restart are answered as the first time, without paying again...
       await expect(again.adapter.refund(day.refund)).resolves.toEqual(day.refunded);
       await expect(again.adapter.disburse(day.payout)).resolves.toEqual(day.paid);
@@ -64,7 +83,9 @@ describe('simulator: its records across a restart (OPERATOR_RECORDS_DIR)', () =>
       expect(again.sim.pushCount(day.ok.partnerReference)).toBe(0);
       expect(again.sim.refundCount(day.refund.partnerReference)).toBe(0);
       // ...and what was refunded before still counts against the cash-in's amount.
-      await expect(again.adapter.refund({ ...day.refund, partnerReference: `rf2_${day.ok.partnerReference}`, amount: 600 })).resolves.toMatchObject({ state: 'FAILED' });
+      await expect(
+        again.adapter.refund({ ...day.refund, partnerReference: `rf2_${day.ok.partnerReference}`, amount: 600 }),
+      ).resolves.toMatchObject({ state: 'FAILED' });
     } finally {
       await again.close();
     }

@@ -38,10 +38,17 @@ export class RefundBook {
   private sequence = 0;
 
   constructor(private readonly deps: { store: PushStore; log: Log; journal?: RecordJournal }) {
-    this.records = new RecordMap<RefundRecord>(deps.journal ?? IN_MEMORY, 'refund', (r) => ({ ...r, createdAt: new Date(r.createdAt) }));
+    this.records = new RecordMap<RefundRecord>(deps.journal ?? IN_MEMORY, 'refund', (r) => ({
+      ...r,
+      createdAt: new Date(r.createdAt),
+    }));
     // What was refunded before a restart still counts against each cash-in's amount.
     for (const r of this.records.values()) {
-      if (r.answer.status === 200 && r.answer.body.state === 'OK') this.refundedCents.set(r.originalPartnerReference, (this.refundedCents.get(r.originalPartnerReference) ?? 0) + cents(r.amount));
+      if (r.answer.status === 200 && r.answer.body.state === 'OK')
+        this.refundedCents.set(
+          r.originalPartnerReference,
+          (this.refundedCents.get(r.originalPartnerReference) ?? 0) + cents(r.amount),
+        );
     }
     this.sequence = this.records.values().length;
   }

@@ -3,14 +3,23 @@ import { waitFor } from '@mm/testing';
 
 describe('sandbox virtual phone', () => {
   let h: Harness;
-  beforeAll(async () => { h = await startHarness(); });
-  afterAll(async () => { await h.close(); });
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
 
   const sandbox = (reference: string, verb: string, query = '') =>
-    h.sandbox(`/sandbox/payments/${encodeURIComponent(reference)}/${verb}${query}`, { method: 'POST', redirect: 'manual' });
+    h.sandbox(`/sandbox/payments/${encodeURIComponent(reference)}/${verb}${query}`, {
+      method: 'POST',
+      redirect: 'manual',
+    });
 
   async function callbackFor(reference: string) {
-    const [callback] = await waitFor(() => h.receiver.for(reference).length > 0 && h.receiver.for(reference), { what: 'callback' });
+    const [callback] = await waitFor(() => h.receiver.for(reference).length > 0 && h.receiver.for(reference), {
+      what: 'callback',
+    });
     return h.adapter.parseCallback(callback!.rawBody, callback!.headers, Date.now());
   }
 
@@ -20,16 +29,30 @@ describe('sandbox virtual phone', () => {
     const res = await sandbox(req.partnerReference, 'confirm');
     expect(res.status).toBe(200);
     const body = (await res.json()) as { provider_tx_id: string };
-    expect(body).toEqual({ partner_reference: req.partnerReference, state: 'OK', txn_status: '200', provider_tx_id: expect.stringMatching(/^MP\d+$/) });
-    await expect(callbackFor(req.partnerReference)).resolves.toMatchObject({ providerState: 'OK', providerTxnStatus: '200', providerTxId: body.provider_tx_id });
-    await expect(h.adapter.queryStatus(req)).resolves.toMatchObject({ providerState: 'OK', providerTxId: body.provider_tx_id });
+    expect(body).toEqual({
+      partner_reference: req.partnerReference,
+      state: 'OK',
+      txn_status: '200',
+      provider_tx_id: expect.stringMatching(/^MP\d+$/),
+    });
+    await expect(callbackFor(req.partnerReference)).resolves.toMatchObject({
+      providerState: 'OK',
+      providerTxnStatus: '200',
+      providerTxId: body.provider_tx_id,
+    });
+    await expect(h.adapter.queryStatus(req)).resolves.toMatchObject({
+      providerState: 'OK',
+      providerTxId: body.provider_tx_id,
+    });
   });
 
   it('GET /sandbox/pushes tells when each push was decided: null while PENDING, the moment of the answer after', async () => {
     const req = h.request('42');
     await h.adapter.pushUssd(req);
     const listed = async () => {
-      const body = (await (await h.sandbox(`/sandbox/pushes`)).json()) as { pushes: { partner_reference: string; created_at: string; decided_at: string | null }[] };
+      const body = (await (await h.sandbox(`/sandbox/pushes`)).json()) as {
+        pushes: { partner_reference: string; created_at: string; decided_at: string | null }[];
+      };
       return body.pushes.find((p) => p.partner_reference === req.partnerReference)!;
     };
     expect((await listed()).decided_at).toBeNull();
@@ -44,7 +67,12 @@ describe('sandbox virtual phone', () => {
     const req = h.request('77');
     await h.adapter.pushUssd(req);
     expect((await sandbox(req.partnerReference, 'decline')).status).toBe(200);
-    await expect(callbackFor(req.partnerReference)).resolves.toMatchObject({ providerState: 'canceled', providerTxnStatus: null, failureReason: null, providerTxId: null });
+    await expect(callbackFor(req.partnerReference)).resolves.toMatchObject({
+      providerState: 'canceled',
+      providerTxnStatus: null,
+      failureReason: null,
+      providerTxId: null,
+    });
   });
 
   it('answers 409 when the push is no longer PENDING and 404 when the reference is unknown', async () => {
@@ -64,7 +92,9 @@ describe('sandbox virtual phone', () => {
     const req = h.request('01');
     await h.adapter.pushUssd(req);
     await sandbox(req.partnerReference, 'decline');
-    await waitFor(() => h.events.some((e) => e.event === 'push.resolved' && e.fields.partner_reference === req.partnerReference));
+    await waitFor(() =>
+      h.events.some((e) => e.event === 'push.resolved' && e.fields.partner_reference === req.partnerReference),
+    );
     const soon = h.request('01');
     await h.adapter.pushUssd(soon);
     await callbackFor(soon.partnerReference);

@@ -2,16 +2,37 @@ import { CONFIRMED, DECLINED, disbursementFailureFor, refundsRejectedFor, scenar
 
 describe('scenarioFor (the outcome of a test number by its last two digits)', () => {
   it.each([
-    ['+2250700000001', { kind: 'scripted', after: 'soon', result: { state: 'OK', txn_status: '200', failure_reason: null } }],
-    ['+2250700000002', { kind: 'scripted', after: 'soon', result: { state: 'canceled', txn_status: '54321', failure_reason: '60019' } }],
-    ['+2250700000003', { kind: 'scripted', after: 'soon', result: { state: 'canceled', txn_status: '54321', failure_reason: '00017' } }],
-    ['+2250700000004', { kind: 'scripted', after: 'soon', result: { state: 'canceled', txn_status: '54321', failure_reason: '100004' } }],
-    ['+2250700000005', { kind: 'scripted', after: 'soon', result: { state: 'canceled', txn_status: null, failure_reason: null } }],
+    [
+      '+2250700000001',
+      { kind: 'scripted', after: 'soon', result: { state: 'OK', txn_status: '200', failure_reason: null } },
+    ],
+    [
+      '+2250700000002',
+      { kind: 'scripted', after: 'soon', result: { state: 'canceled', txn_status: '54321', failure_reason: '60019' } },
+    ],
+    [
+      '+2250700000003',
+      { kind: 'scripted', after: 'soon', result: { state: 'canceled', txn_status: '54321', failure_reason: '00017' } },
+    ],
+    [
+      '+2250700000004',
+      { kind: 'scripted', after: 'soon', result: { state: 'canceled', txn_status: '54321', failure_reason: '100004' } },
+    ],
+    [
+      '+2250700000005',
+      { kind: 'scripted', after: 'soon', result: { state: 'canceled', txn_status: null, failure_reason: null } },
+    ],
     ['+2250700000006', { kind: 'never' }],
     ['+2250700000007', { kind: 'rejected', result: { state: 'KO', txn_status: '40001', failure_reason: null } }],
     ['+2250700000008', { kind: 'hang' }],
-    ['+2250700000009', { kind: 'scripted', after: 'late', result: { state: 'OK', txn_status: '200', failure_reason: null } }],
-    ['+2250700000010', { kind: 'scripted', after: 'soon', result: { state: 'OK', txn_status: '200', failure_reason: null } }],
+    [
+      '+2250700000009',
+      { kind: 'scripted', after: 'late', result: { state: 'OK', txn_status: '200', failure_reason: null } },
+    ],
+    [
+      '+2250700000010',
+      { kind: 'scripted', after: 'soon', result: { state: 'OK', txn_status: '200', failure_reason: null } },
+    ],
     ['+2250700000013', { kind: 'late-register' }],
   ])('%s', (msisdn, expected) => {
     expect(scenarioFor(msisdn)).toEqual(expected);
@@ -37,14 +58,25 @@ describe('scenarioFor (the outcome of a test number by its last two digits)', ()
   it('refunds are rejected only for cash-ins from a number ending 10', () => {
     expect(refundsRejectedFor('+2250700000010')).toBe(true);
     expect(refundsRejectedFor('221770000010')).toBe(true);
-    expect(['+2250700000001', '+2250700000100', '+2250700000011'].map(refundsRejectedFor)).toEqual([false, false, false]);
+    expect(['+2250700000001', '+2250700000100', '+2250700000011'].map(refundsRejectedFor)).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('disbursements fail only to a beneficiary number ending 11 (not found) or 12 (limit exceeded)', () => {
     expect(disbursementFailureFor('+2250700000011')).toBe('BENEFICIARY_NOT_FOUND');
     expect(disbursementFailureFor('221770000012')).toBe('BENEFICIARY_LIMIT_EXCEEDED');
-    expect(['+2250700000001', '+2250700000010', '+2250700000110', '+2250700000121', '+2250700000042'].map(disbursementFailureFor)).toEqual([null, null, null, null, null]);
+    expect(
+      ['+2250700000001', '+2250700000010', '+2250700000110', '+2250700000121', '+2250700000042'].map(
+        disbursementFailureFor,
+      ),
+    ).toEqual([null, null, null, null, null]);
     // Cash-ins from them are not scripted: a person answers on the phone, as for any other number.
-    expect([scenarioFor('+2250700000011'), scenarioFor('+2250700000012')]).toEqual([{ kind: 'manual' }, { kind: 'manual' }]);
+    expect([scenarioFor('+2250700000011'), scenarioFor('+2250700000012')]).toEqual([
+      { kind: 'manual' },
+      { kind: 'manual' },
+    ]);
   });
 });

@@ -24,7 +24,8 @@ export type Scenario =
   | { kind: 'manual' };
 
 const OK = { state: 'OK', txn_status: '200', failure_reason: null } as const;
-const canceled = (failureReason: string) => ({ state: 'canceled', txn_status: '54321', failure_reason: failureReason }) as const;
+const canceled = (failureReason: string) =>
+  ({ state: 'canceled', txn_status: '54321', failure_reason: failureReason }) as const;
 
 const BY_SUFFIX: Readonly<Record<string, Scenario>> = {
   '01': { kind: 'scripted', after: 'soon', result: OK },
@@ -66,7 +67,11 @@ export function disbursementFailureFor(msisdn: string): DisbursementFailureReaso
 
 /** What a person's answer on the virtual phone produces. */
 export const CONFIRMED: Omit<WireResult, 'provider_tx_id'> = OK;
-export const DECLINED: Omit<WireResult, 'provider_tx_id'> = { state: 'canceled', txn_status: null, failure_reason: null };
+export const DECLINED: Omit<WireResult, 'provider_tx_id'> = {
+  state: 'canceled',
+  txn_status: null,
+  failure_reason: null,
+};
 /** A wrong secret code typed on the virtual phone: what a real operator answers (as the number ending 03). */
 export const WRONG_CODE: Omit<WireResult, 'provider_tx_id'> = canceled('00017');
 

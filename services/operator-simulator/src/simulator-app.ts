@@ -40,13 +40,21 @@ export function createSimulatorApp(deps: SimulatorAppDeps): Express {
   app.use(['/sandbox', '/phone'], sandboxAuth(deps.sandboxToken));
   app.use(sandboxRouter(deps));
   // The operator's books for reconciliation tests: the day's CSV statement, and differences planted in it.
-  app.use('/sandbox', statementRoutes({ lines: () => simulatorLines(deps.store, deps.refunds, deps.disbursements), plants: deps.plants }));
+  app.use(
+    '/sandbox',
+    statementRoutes({ lines: () => simulatorLines(deps.store, deps.refunds, deps.disbursements), plants: deps.plants }),
+  );
   app.use(faultsRouter(deps.faults, deps.log));
   app.use((_req, res) => {
     res.status(404).json({ error: 'not_found' });
   });
 
-  const onError: ErrorRequestHandler = (err: { status?: number; type?: string; message?: string }, _req, res, _next) => {
+  const onError: ErrorRequestHandler = (
+    err: { status?: number; type?: string; message?: string },
+    _req,
+    res,
+    _next,
+  ) => {
     // body-parser errors carry their status (400 malformed JSON, 413 too large); anything else is ours.
     const status = typeof err.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;
     res.status(status).json({ error: status === 500 ? 'internal_error' : 'invalid_request', message: err.message });

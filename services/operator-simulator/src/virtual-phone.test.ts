@@ -3,21 +3,35 @@ import { waitFor } from '@mm/testing';
 
 describe('virtual phone of one number', () => {
   let h: Harness;
-  beforeAll(async () => { h = await startHarness(); });
-  afterAll(async () => { await h.close(); });
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
 
   const phone = (msisdn: string) => h.sandbox(`/phone?msisdn=${encodeURIComponent(msisdn)}`);
   /** What the phone page's forms send: application/x-www-form-urlencoded, no redirect followed. */
-  const submit = (reference: string, verb: 'confirm' | 'decline', msisdn: string, fields: Record<string, string> = {}) =>
-    h.sandbox(`/sandbox/payments/${encodeURIComponent(reference)}/${verb}?then=phone&msisdn=${encodeURIComponent(msisdn)}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(fields).toString(),
-    });
+  const submit = (
+    reference: string,
+    verb: 'confirm' | 'decline',
+    msisdn: string,
+    fields: Record<string, string> = {},
+  ) =>
+    h.sandbox(
+      `/sandbox/payments/${encodeURIComponent(reference)}/${verb}?then=phone&msisdn=${encodeURIComponent(msisdn)}`,
+      {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      },
+    );
 
   async function callbackFor(reference: string) {
-    const [callback] = await waitFor(() => h.receiver.for(reference).length > 0 && h.receiver.for(reference), { what: 'callback' });
+    const [callback] = await waitFor(() => h.receiver.for(reference).length > 0 && h.receiver.for(reference), {
+      what: 'callback',
+    });
     return h.adapter.parseCallback(callback!.rawBody, callback!.headers, Date.now());
   }
 
@@ -34,10 +48,16 @@ describe('virtual phone of one number', () => {
     expect(html).not.toContain(other.partnerReference);
     expect(html).toContain('5000 XOF');
     expect(html).toContain('Commande &#60;42&#62;');
-    expect(html).toMatch(/<input id="code-[^"]+" name="code" type="password" inputmode="numeric" pattern="\[0-9\]\{4\}"/);
+    expect(html).toMatch(
+      /<input id="code-[^"]+" name="code" type="password" inputmode="numeric" pattern="\[0-9\]\{4\}"/,
+    );
     expect(html).toMatch(/<label for="code-[^"]+">Secret code \(4 digits\)<\/label>/);
-    expect(html).toContain(`action="/sandbox/payments/${mine.partnerReference}/confirm?then=phone&#38;msisdn=%2B${mine.msisdn.slice(1)}"`);
-    expect(html).toContain(`action="/sandbox/payments/${mine.partnerReference}/decline?then=phone&#38;msisdn=%2B${mine.msisdn.slice(1)}"`);
+    expect(html).toContain(
+      `action="/sandbox/payments/${mine.partnerReference}/confirm?then=phone&#38;msisdn=%2B${mine.msisdn.slice(1)}"`,
+    );
+    expect(html).toContain(
+      `action="/sandbox/payments/${mine.partnerReference}/decline?then=phone&#38;msisdn=%2B${mine.msisdn.slice(1)}"`,
+    );
     expect(html).not.toContain('http-equiv="refresh"');
     // The number form keeps the number, escaped.
     expect(html).toContain(`name="msisdn" type="tel" autocomplete="off" required value="${mine.msisdn}"`);
@@ -65,7 +85,11 @@ describe('virtual phone of one number', () => {
     const res = await submit(req.partnerReference, 'confirm', req.msisdn, { code: '4821' });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`/phone?msisdn=${encodeURIComponent(req.msisdn)}`);
-    await expect(callbackFor(req.partnerReference)).resolves.toMatchObject({ providerState: 'OK', providerTxnStatus: '200', providerTxId: expect.stringMatching(/^MP\d+$/) });
+    await expect(callbackFor(req.partnerReference)).resolves.toMatchObject({
+      providerState: 'OK',
+      providerTxnStatus: '200',
+      providerTxId: expect.stringMatching(/^MP\d+$/),
+    });
     const html = await (await phone(req.msisdn)).text();
     expect(html).not.toContain('name="code"');
     expect(html).toContain(`data-reference="${req.partnerReference}" data-state="OK"`);
@@ -77,8 +101,16 @@ describe('virtual phone of one number', () => {
     const req = h.request('64');
     await h.adapter.pushUssd(req);
     expect((await submit(req.partnerReference, 'confirm', req.msisdn, { code: '0000' })).status).toBe(303);
-    await expect(callbackFor(req.partnerReference)).resolves.toMatchObject({ providerState: 'canceled', providerTxnStatus: '54321', failureReason: '00017', providerTxId: null });
-    await expect(h.adapter.queryStatus(req)).resolves.toMatchObject({ providerState: 'canceled', failureReason: '00017' });
+    await expect(callbackFor(req.partnerReference)).resolves.toMatchObject({
+      providerState: 'canceled',
+      providerTxnStatus: '54321',
+      failureReason: '00017',
+      providerTxId: null,
+    });
+    await expect(h.adapter.queryStatus(req)).resolves.toMatchObject({
+      providerState: 'canceled',
+      failureReason: '00017',
+    });
     expect(await (await phone(req.msisdn)).text()).toContain('Wrong secret code');
   });
 
@@ -86,7 +118,11 @@ describe('virtual phone of one number', () => {
     const req = h.request('65');
     await h.adapter.pushUssd(req);
     expect((await submit(req.partnerReference, 'decline', req.msisdn, { code: '1234' })).status).toBe(303);
-    await expect(callbackFor(req.partnerReference)).resolves.toMatchObject({ providerState: 'canceled', providerTxnStatus: null, failureReason: null });
+    await expect(callbackFor(req.partnerReference)).resolves.toMatchObject({
+      providerState: 'canceled',
+      providerTxnStatus: null,
+      failureReason: null,
+    });
     expect(await (await phone(req.msisdn)).text()).toContain('Declined');
   });
 
@@ -95,12 +131,16 @@ describe('virtual phone of one number', () => {
     await h.adapter.pushUssd(req);
     expect((await submit(req.partnerReference, 'confirm', req.msisdn, { code: '12a4' })).status).toBe(400);
     const json = await h.sandbox(`/sandbox/payments/${req.partnerReference}/confirm`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '123' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: '123' }),
     });
     expect(json.status).toBe(400);
     await expect(h.adapter.queryStatus(req)).resolves.toMatchObject({ providerState: 'PENDING' });
     const wrong = await h.sandbox(`/sandbox/payments/${req.partnerReference}/confirm`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: '0000' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: '0000' }),
     });
     expect(await wrong.json()).toMatchObject({ state: 'canceled', txn_status: '54321' });
     expect(h.receiver.for(req.partnerReference).length).toBeLessThanOrEqual(1);

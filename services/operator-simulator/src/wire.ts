@@ -58,7 +58,6 @@ export interface DisbursementRequestBody {
  * a partner_reference is kept and replayed verbatim.
  */
 export type DisbursementAnswer =
-  | { state: 'OK'; disbursement_id: string }
-  | { state: 'FAILED'; reason: DisbursementFailureReason };
+  { state: 'OK'; disbursement_id: string } | { state: 'FAILED'; reason: DisbursementFailureReason };
 
 export type DisbursementFailureReason = 'BENEFICIARY_NOT_FOUND' | 'BENEFICIARY_LIMIT_EXCEEDED';

@@ -1,4 +1,15 @@
-import { common, Joi, nodeEnv, operator, parseEnv as parse, relay, type CommonEnv, type NodeEnvEnv, type OperatorEnv, type RelayEnv } from '@mm/config';
+import {
+  common,
+  Joi,
+  nodeEnv,
+  operator,
+  parseEnv as parse,
+  relay,
+  type CommonEnv,
+  type NodeEnvEnv,
+  type OperatorEnv,
+  type RelayEnv,
+} from '@mm/config';
 
 export interface RefundEnv extends CommonEnv, NodeEnvEnv, OperatorEnv, RelayEnv {
   REFUND_WORKER_PORT: number;

@@ -11,7 +11,10 @@ export interface RefundWorkerOverrides {
   jobOptions?: ProducerOptions['jobOptions'];
 }
 
-export function startRefundWorker(env: RefundEnv, overrides: RefundWorkerOverrides = {}): Promise<RunningWorkerService> {
+export function startRefundWorker(
+  env: RefundEnv,
+  overrides: RefundWorkerOverrides = {},
+): Promise<RunningWorkerService> {
   return startWorkerService({
     service: 'refund-worker',
     env,

@@ -46,9 +46,12 @@ function refusedIPv6(address: string): string | null {
     return reason && `${address} is IPv4-mapped: ${reason}`;
   }
   const range = ip.range();
-  if (g.slice(0, 6).every((x) => x === 0) && range === 'unicast') return `${address} is an IPv4-compatible address (::/96)`;
+  if (g.slice(0, 6).every((x) => x === 0) && range === 'unicast')
+    return `${address} is an IPv4-compatible address (::/96)`;
   if ((g[0]! & 0xe000) !== 0x2000) {
-    return range === 'unicast' ? `${address} is not global unicast (outside 2000::/3)` : `${address} is a ${range} address`;
+    return range === 'unicast'
+      ? `${address} is not global unicast (outside 2000::/3)`
+      : `${address} is a ${range} address`;
   }
   if (range !== 'unicast') return `${address} is a ${range} address`;
   // ISATAP (RFC 5214): an interface id of 0000:5efe or 0200:5efe followed by an IPv4 address, in any prefix.

@@ -22,7 +22,11 @@ const lookup: Lookup = async (host) => {
 
 const event = { id: 'evt-1', merchantId: 'm-1', payload: { event: 'transaction.status_changed' } };
 const deps = (connections: WebhookConnections, allowPrivate = true): AttemptDeps => ({
-  signingSecret: async () => 'sk_test', timeoutMs: 2000, allowPrivate, connections, lookup,
+  signingSecret: async () => 'sk_test',
+  timeoutMs: 2000,
+  allowPrivate,
+  connections,
+  lookup,
 });
 const urlOf = (port: number, host = HOST) => `http://${host}:${port}/webhooks`;
 const portOf = (r: Receiver) => Number(new URL(r.url).port);
@@ -49,10 +53,11 @@ async function closingServer(): Promise<{ server: Server; port: number; requests
   return state;
 }
 
-const closeServer = (server: Server) => new Promise<void>((resolve) => {
-  server.close(() => resolve());
-  server.closeAllConnections();
-});
+const closeServer = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 
 describe('kept-alive webhook connections', () => {
   let connections: WebhookConnections;
@@ -162,7 +167,7 @@ describe('kept-alive webhook connections', () => {
     }
   });
 
-  it('a reset of a new connection is the attempt\'s outcome, not retried', async () => {
+  it("a reset of a new connection is the attempt's outcome, not retried", async () => {
     const server = createHttpServer((req) => {
       req.resume();
       req.on('end', () => req.socket.destroy());
@@ -193,7 +198,11 @@ describe('kept-alive webhook connections', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       dns = { [HOST]: ['127.0.0.1'] };
-      const result = await attemptDelivery(deps(connections), event, `https://${HOST}:${(server.address() as AddressInfo).port}/webhooks`);
+      const result = await attemptDelivery(
+        deps(connections),
+        event,
+        `https://${HOST}:${(server.address() as AddressInfo).port}/webhooks`,
+      );
       expect(result).toEqual(expect.objectContaining({ success: false, statusCode: null }));
       expect(names).toEqual([HOST]);
     } finally {

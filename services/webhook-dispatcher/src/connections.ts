@@ -34,7 +34,11 @@ export function pinnedLookup(to: ResolvedAddress): LookupFunction {
   };
 }
 
-function newAgent(protocol: string, to: ResolvedAddress, options: { keepAlive: boolean; maxSockets?: number; timeout?: number }): TargetAgent {
+function newAgent(
+  protocol: string,
+  to: ResolvedAddress,
+  options: { keepAlive: boolean; maxSockets?: number; timeout?: number },
+): TargetAgent {
   // Options given to the agent win over the request's (Node's Agent.addRequest): every connection it opens goes to `to`.
   const o = { ...options, lookup: pinnedLookup(to), scheduling: 'lifo' as const };
   return protocol === 'https:' ? new HttpsAgent(o) : new HttpAgent(o);
@@ -68,7 +72,11 @@ export class WebhookConnections {
       this.agents.set(key, known);
       return known;
     }
-    const agent = newAgent(url.protocol, to, { keepAlive: true, maxSockets: this.options.maxSocketsPerTarget, timeout: this.idleTimeoutMs });
+    const agent = newAgent(url.protocol, to, {
+      keepAlive: true,
+      maxSockets: this.options.maxSocketsPerTarget,
+      timeout: this.idleTimeoutMs,
+    });
     this.agents.set(key, agent);
     if (this.agents.size > this.maxTargets) {
       const [oldestKey, oldest] = this.agents.entries().next().value as [string, TargetAgent];

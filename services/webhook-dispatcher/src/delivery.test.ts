@@ -26,7 +26,8 @@ describe('webhook delivery', () => {
   }
 
   const eventOf = (id: string) => f.db.webhookEvent.findUniqueOrThrow({ where: { id } });
-  const attemptsOf = (eventId: string) => f.db.webhookAttempt.findMany({ where: { eventId }, orderBy: { attemptNo: 'asc' } });
+  const attemptsOf = (eventId: string) =>
+    f.db.webhookAttempt.findMany({ where: { eventId }, orderBy: { attemptNo: 'asc' } });
   const settled = (id: string, status: string) =>
     waitFor(async () => (await eventOf(id)).status === status, { what: `event ${id} ${status}` });
 
@@ -65,14 +66,31 @@ describe('webhook delivery', () => {
     expect(h['x-service-timestamp']).toMatch(/^\d+$/);
     expect(timestampWithinTolerance(h['x-service-timestamp'] as string, Date.now(), 5)).toBe(true);
     expect(h['x-service-signature']).toMatch(/^[0-9a-f]{64}$/);
-    expect(Object.keys(h).filter((k) => k.startsWith('x-service-')).sort()).toEqual(['x-service-event-id', 'x-service-signature', 'x-service-timestamp']);
-    expect(signatureMatches(apiSecret, h['x-service-timestamp'] as string, req!.body, h['x-service-signature'] as string)).toBe(true);
-    expect(signatureMatches('sk_other', h['x-service-timestamp'] as string, req!.body, h['x-service-signature'] as string)).toBe(false);
+    expect(
+      Object.keys(h)
+        .filter((k) => k.startsWith('x-service-'))
+        .sort(),
+    ).toEqual(['x-service-event-id', 'x-service-signature', 'x-service-timestamp']);
+    expect(
+      signatureMatches(apiSecret, h['x-service-timestamp'] as string, req!.body, h['x-service-signature'] as string),
+    ).toBe(true);
+    expect(
+      signatureMatches('sk_other', h['x-service-timestamp'] as string, req!.body, h['x-service-signature'] as string),
+    ).toBe(false);
 
     const attempts = await attemptsOf(row!.id);
-    expect(attempts).toEqual([expect.objectContaining({ attemptNo: 1, targetUrl: r.url, statusCode: 200, error: null, success: true })]);
+    expect(attempts).toEqual([
+      expect.objectContaining({ attemptNo: 1, targetUrl: r.url, statusCode: 200, error: null, success: true }),
+    ]);
     const event = await eventOf(row!.id);
-    expect(event).toEqual(expect.objectContaining({ status: 'DELIVERED', attemptCount: 1, deliveredAt: expect.any(Date), nextAttemptAt: null }));
+    expect(event).toEqual(
+      expect.objectContaining({
+        status: 'DELIVERED',
+        attemptCount: 1,
+        deliveredAt: expect.any(Date),
+        nextAttemptAt: null,
+      }),
+    );
     const outbox = await f.db.outbox.findUniqueOrThrow({ where: { id: row!.id } });
     expect(outbox.completedAt).not.toBeNull();
   });
@@ -83,7 +101,9 @@ describe('webhook delivery', () => {
     let newer = 'not issued yet';
     const secretOf = (i: number) => {
       const { headers, body } = r.requests[i]!;
-      return [first, newer].find((k) => signatureMatches(k, headers['x-service-timestamp'] as string, body, headers['x-service-signature'] as string));
+      return [first, newer].find((k) =>
+        signatureMatches(k, headers['x-service-timestamp'] as string, body, headers['x-service-signature'] as string),
+      );
     };
     const deliver = async () => {
       const { webhookRows } = await f.cashin(merchantId, ['SUCCESS']);
@@ -106,7 +126,9 @@ describe('webhook delivery', () => {
     await settled(row!.id, 'ABANDONED');
 
     const attempts = await attemptsOf(row!.id);
-    expect(attempts.map((a) => [a.attemptNo, a.statusCode, a.success])).toEqual([1, 2, 3, 4, 5, 6, 7].map((n) => [n, 500, false]));
+    expect(attempts.map((a) => [a.attemptNo, a.statusCode, a.success])).toEqual(
+      [1, 2, 3, 4, 5, 6, 7].map((n) => [n, 500, false]),
+    );
     for (let i = 1; i < attempts.length; i++) {
       const gap = attempts[i]!.createdAt.getTime() - attempts[i - 1]!.createdAt.getTime();
       expect(gap).toBeGreaterThanOrEqual(FAST_SCHEDULE_MS);
@@ -115,10 +137,14 @@ describe('webhook delivery', () => {
     // One event, one id and one body on every attempt: receivers deduplicate on event_id.
     expect(new Set(r.requests.map((q) => q.headers['x-service-event-id']))).toEqual(new Set([row!.id]));
     expect(new Set(r.requests.map((q) => q.body)).size).toBe(1);
-    expect(JSON.parse(r.requests[0]!.body)).toEqual(expect.objectContaining({ status: 'FAILED', failure_code: null, failure_reason: null }));
+    expect(JSON.parse(r.requests[0]!.body)).toEqual(
+      expect.objectContaining({ status: 'FAILED', failure_code: null, failure_reason: null }),
+    );
 
     const event = await eventOf(row!.id);
-    expect(event).toEqual(expect.objectContaining({ attemptCount: 7, lastError: 'HTTP 500', nextAttemptAt: null, deliveredAt: null }));
+    expect(event).toEqual(
+      expect.objectContaining({ attemptCount: 7, lastError: 'HTTP 500', nextAttemptAt: null, deliveredAt: null }),
+    );
     expect((await f.db.outbox.findUniqueOrThrow({ where: { id: row!.id } })).completedAt).not.toBeNull();
   });
 
@@ -131,7 +157,11 @@ describe('webhook delivery', () => {
     await settled(row!.id, 'DELIVERED');
 
     const attempts = await attemptsOf(row!.id);
-    expect(attempts.map((a) => [a.attemptNo, a.statusCode, a.success])).toEqual([[1, 503, false], [2, 503, false], [3, 200, true]]);
+    expect(attempts.map((a) => [a.attemptNo, a.statusCode, a.success])).toEqual([
+      [1, 503, false],
+      [2, 503, false],
+      [3, 200, true],
+    ]);
     expect(await eventOf(row!.id)).toEqual(expect.objectContaining({ attemptCount: 3, status: 'DELIVERED' }));
     expect(r.requests).toHaveLength(3);
   });
@@ -147,21 +177,44 @@ describe('webhook delivery', () => {
     const { body } = await eventOf(row!.id);
     expect(r.requests.map((q) => q.body)).toEqual([body, body]);
     expect(Object.keys(JSON.parse(body!))).toEqual([
-      'event', 'event_id', 'transaction_id', 'merchant_order_id', 'type', 'status', 'amount', 'currency', 'country_code', 'provider_tx_id',
-      'failure_code', 'failure_reason', 'operator', 'timestamp',
+      'event',
+      'event_id',
+      'transaction_id',
+      'merchant_order_id',
+      'type',
+      'status',
+      'amount',
+      'currency',
+      'country_code',
+      'provider_tx_id',
+      'failure_code',
+      'failure_reason',
+      'operator',
+      'timestamp',
     ]);
   });
 
-  it('two runs of one event\'s job at once (BullMQ running it again while it is still at work) send it once', async () => {
+  it("two runs of one event's job at once (BullMQ running it again while it is still at work) send it once", async () => {
     let answer: (status: number) => void = () => undefined;
-    const r = await receiver(() => new Promise<number>((resolve) => { answer = resolve; }));
+    const r = await receiver(
+      () =>
+        new Promise<number>((resolve) => {
+          answer = resolve;
+        }),
+    );
     const { merchantId, apiSecret } = await f.merchant(r.url);
     const { webhookRows } = await f.cashin(merchantId, ['SUCCESS']);
     const [row] = webhookRows;
     const connections = new WebhookConnections({ maxSocketsPerTarget: 4 });
     const handler = webhookDeliveriesHandler({
-      db: f.db, signingSecret: async () => apiSecret, publisher: f.publisher, scheduleMs: [FAST_SCHEDULE_MS], timeoutMs: 5000,
-      allowPrivate: true, connections, logger: createLogger('delivery-test', 'silent'),
+      db: f.db,
+      signingSecret: async () => apiSecret,
+      publisher: f.publisher,
+      scheduleMs: [FAST_SCHEDULE_MS],
+      timeoutMs: 5000,
+      allowPrivate: true,
+      connections,
+      logger: createLogger('delivery-test', 'silent'),
     });
     const job = { outbox_id: row!.id, event_id: row!.id };
     try {
@@ -176,7 +229,9 @@ describe('webhook delivery', () => {
     }
     expect(r.requests).toHaveLength(1);
     expect((await attemptsOf(row!.id)).map((a) => [a.attemptNo, a.statusCode])).toEqual([[1, 200]]);
-    expect(await eventOf(row!.id)).toEqual(expect.objectContaining({ attemptCount: 1, status: 'DELIVERED', nextAttemptAt: null }));
+    expect(await eventOf(row!.id)).toEqual(
+      expect.objectContaining({ attemptCount: 1, status: 'DELIVERED', nextAttemptAt: null }),
+    );
   });
 
   it('delivers the events of one transaction in order, the second waiting while the first is retried', async () => {

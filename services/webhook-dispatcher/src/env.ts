@@ -1,5 +1,16 @@
 import {
-  common, Joi, masterKey, nodeEnv, parseEnv as parseWithSchema, parseSecondsList, referenceCache, relay, secondsList, type CommonEnv, type NodeEnvEnv, type ReferenceCacheEnv,
+  common,
+  Joi,
+  masterKey,
+  nodeEnv,
+  parseEnv as parseWithSchema,
+  parseSecondsList,
+  referenceCache,
+  relay,
+  secondsList,
+  type CommonEnv,
+  type NodeEnvEnv,
+  type ReferenceCacheEnv,
   type RelayEnv,
 } from '@mm/config';
 

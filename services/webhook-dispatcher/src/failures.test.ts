@@ -4,7 +4,10 @@ import { TARGET_REFUSED } from './merchant-reasons.js';
 import { createFixture, type Fixture } from './test-support/fixture.js';
 
 async function firstAttempt(f: Fixture, eventId: string) {
-  return waitFor(() => f.db.webhookAttempt.findFirst({ where: { eventId, attemptNo: 1 } }).then((a) => a ?? undefined), { what: 'first attempt' });
+  return waitFor(
+    () => f.db.webhookAttempt.findFirst({ where: { eventId, attemptNo: 1 } }).then((a) => a ?? undefined),
+    { what: 'first attempt' },
+  );
 }
 
 describe('a receiver that never answers', () => {
@@ -26,7 +29,14 @@ describe('a receiver that never answers', () => {
     const [row] = webhookRows;
     await f.publisher.publish(webhookRows);
     const attempt = await firstAttempt(f, row!.id);
-    expect(attempt).toEqual(expect.objectContaining({ statusCode: null, success: false, error: 'timeout after 200 ms', errorDetail: 'timeout after 200 ms' }));
+    expect(attempt).toEqual(
+      expect.objectContaining({
+        statusCode: null,
+        success: false,
+        error: 'timeout after 200 ms',
+        errorDetail: 'timeout after 200 ms',
+      }),
+    );
     expect(attempt.latencyMs).toBeGreaterThanOrEqual(190);
     expect(r.requests.length).toBeGreaterThanOrEqual(1);
     const event = await f.db.webhookEvent.findUniqueOrThrow({ where: { id: row!.id } });
@@ -52,7 +62,10 @@ describe('with WEBHOOK_ALLOW_PRIVATE_NETWORKS false', () => {
     const { webhookRows } = await f.cashin(merchantId, ['SUCCESS']);
     const [row] = webhookRows;
     await f.publisher.publish(webhookRows);
-    await waitFor(async () => (await f.db.webhookEvent.findUniqueOrThrow({ where: { id: row!.id } })).status === 'ABANDONED', { what: 'abandoned' });
+    await waitFor(
+      async () => (await f.db.webhookEvent.findUniqueOrThrow({ where: { id: row!.id } })).status === 'ABANDONED',
+      { what: 'abandoned' },
+    );
 
     const attempts = await f.db.webhookAttempt.findMany({ where: { eventId: row!.id }, orderBy: { attemptNo: 'asc' } });
     expect(attempts).toHaveLength(7);
@@ -62,7 +75,9 @@ describe('with WEBHOOK_ALLOW_PRIVATE_NETWORKS false', () => {
       expect(a.errorDetail).toBe('refused target 127.0.0.1: 127.0.0.1 is a loopback address');
     }
     expect(r.requests).toHaveLength(0);
-    expect((await f.db.webhookEvent.findUniqueOrThrow({ where: { id: row!.id } })).lastError).toBe('refused target 127.0.0.1: 127.0.0.1 is a loopback address');
+    expect((await f.db.webhookEvent.findUniqueOrThrow({ where: { id: row!.id } })).lastError).toBe(
+      'refused target 127.0.0.1: 127.0.0.1 is a loopback address',
+    );
   });
 });
 
@@ -87,7 +102,9 @@ describe('a merchant without an active key', () => {
     const [row] = webhookRows;
     await f.publisher.publish(webhookRows);
     const attempt = await firstAttempt(f, row!.id);
-    expect(attempt).toEqual(expect.objectContaining({ statusCode: null, success: false, error: 'merchant has no active key' }));
+    expect(attempt).toEqual(
+      expect.objectContaining({ statusCode: null, success: false, error: 'merchant has no active key' }),
+    );
     expect(r.requests).toHaveLength(0);
   });
 });

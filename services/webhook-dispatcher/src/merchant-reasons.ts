@@ -6,7 +6,8 @@
  */
 
 /** Any refusal of the target guard, a name that does not resolve included: one reason, so none is an oracle. */
-export const TARGET_REFUSED = 'target refused: the URL must be http(s) and its host must resolve to public addresses only';
+export const TARGET_REFUSED =
+  'target refused: the URL must be http(s) and its host must resolve to public addresses only';
 
 export const NO_ACTIVE_KEY = 'merchant has no active key';
 

@@ -24,7 +24,10 @@ describe('outbox relay', () => {
     expect((await f.producer.queue.getJobCounts('waiting', 'delayed', 'active')).waiting).toBe(0);
 
     await f.start();
-    await waitFor(async () => (await f.db.webhookEvent.findUniqueOrThrow({ where: { id: row!.id } })).status === 'DELIVERED', { what: 'delivered' });
+    await waitFor(
+      async () => (await f.db.webhookEvent.findUniqueOrThrow({ where: { id: row!.id } })).status === 'DELIVERED',
+      { what: 'delivered' },
+    );
     expect(r.requests).toHaveLength(1);
     expect(r.requests[0]!.headers['x-service-event-id']).toBe(row!.id);
   });

@@ -30,12 +30,25 @@ describe('sending one webhook request', () => {
     r.reply = () => 204;
     // .invalid never resolves: reaching the receiver proves the pinned address was used.
     const result = await sendWebhook(request(`http://hooks.invalid:${port()}/x`));
-    expect(result).toEqual({ statusCode: 204, latencyMs: expect.any(Number), error: null, errorDetail: null, success: true });
+    expect(result).toEqual({
+      statusCode: 204,
+      latencyMs: expect.any(Number),
+      error: null,
+      errorDetail: null,
+      success: true,
+    });
     expect(r.requests).toHaveLength(1);
     const [req] = r.requests;
     expect(req!.headers.host).toBe(`hooks.invalid:${port()}`);
     expect(req!.body).toBe('{"event":"transaction.status_changed"}');
-    expect(signatureMatches('sk_test', req!.headers['x-service-timestamp'] as string, req!.body, req!.headers['x-service-signature'] as string)).toBe(true);
+    expect(
+      signatureMatches(
+        'sk_test',
+        req!.headers['x-service-timestamp'] as string,
+        req!.body,
+        req!.headers['x-service-signature'] as string,
+      ),
+    ).toBe(true);
   });
 
   it('does not follow a redirect: a 3xx is a failed attempt', async () => {

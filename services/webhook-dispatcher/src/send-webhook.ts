@@ -55,7 +55,12 @@ type NoAnswerError = NodeJS.ErrnoException & { reusedSocket?: boolean };
  * per-request work (config merging, header objects, transforms, proxy lookup) was a fifth of the
  * dispatcher's CPU under load, for a request that uses none of it.
  */
-function post(req: WebhookRequest, headers: OutgoingHttpHeaders, agent: TargetAgent, signal: AbortSignal): Promise<IncomingMessage> {
+function post(
+  req: WebhookRequest,
+  headers: OutgoingHttpHeaders,
+  agent: TargetAgent,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const send = req.url.protocol === 'https:' ? httpsRequest : httpRequest;
     // The agent connects only to the checked address (connections.ts: its lookup wins over any the request has).
@@ -92,9 +97,14 @@ function discardBody(body: Readable, deadline: AbortSignal): Promise<void> {
 }
 
 /** The merchant's reason (a fixed vocabulary) and staff's detail of an attempt that got no answer. */
-function describeError(err: unknown, deadlinePassed: boolean, timeoutMs: number): { error: string; errorDetail: string } {
+function describeError(
+  err: unknown,
+  deadlinePassed: boolean,
+  timeoutMs: number,
+): { error: string; errorDetail: string } {
   const code = (err as NodeJS.ErrnoException | null)?.code;
-  if (deadlinePassed || code === 'ECONNABORTED' || code === 'ETIMEDOUT') return { error: timedOut(timeoutMs), errorDetail: timedOut(timeoutMs) };
+  if (deadlinePassed || code === 'ECONNABORTED' || code === 'ETIMEDOUT')
+    return { error: timedOut(timeoutMs), errorDetail: timedOut(timeoutMs) };
   const message = err instanceof Error ? err.message : String(err);
   return { error: connectionFailure(code), errorDetail: code ? `${code}: ${message}` : message };
 }
@@ -138,7 +148,12 @@ export async function sendWebhook(req: WebhookRequest): Promise<SendResult> {
     // The receiver answered: its status code says what happened, `error` is for no answer at all.
     return { statusCode: status, latencyMs, error: null, errorDetail: null, success: status >= 200 && status < 300 };
   } catch (err) {
-    return { statusCode: null, latencyMs: Math.round(performance.now() - started), ...describeError(err, deadlinePassed, req.timeoutMs), success: false };
+    return {
+      statusCode: null,
+      latencyMs: Math.round(performance.now() - started),
+      ...describeError(err, deadlinePassed, req.timeoutMs),
+      success: false,
+    };
   } finally {
     clearTimeout(timer);
   }

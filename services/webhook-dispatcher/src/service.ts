@@ -14,7 +14,10 @@ export type WebhookDispatcher = RunningWorkerService;
  * key (kept in memory, dropped when PostgreSQL notifies a key change), on the worker runtime (its
  * relay re-publishes delivery rows whose jobs were lost).
  */
-export function startWebhookDispatcher(env: WebhookDispatcherEnv, overrides: { logger?: Logger } = {}): Promise<WebhookDispatcher> {
+export function startWebhookDispatcher(
+  env: WebhookDispatcherEnv,
+  overrides: { logger?: Logger } = {},
+): Promise<WebhookDispatcher> {
   // Fails fast on a malformed MASTER_KEY, before any connection is opened.
   const box = new SecretBox(env.MASTER_KEY);
   return startWorkerService({
@@ -26,12 +29,19 @@ export function startWebhookDispatcher(env: WebhookDispatcherEnv, overrides: { l
       const { db, logger, metrics } = ctx;
       const referenceChanges = await listenForReferenceChanges({
         databaseUrl: directDatabaseUrl(env),
-        onError: (err) => logger.warn({ err }, 'reference changes: LISTEN connection failed; signing keys are read from the database until it is back'),
+        onError: (err) =>
+          logger.warn(
+            { err },
+            'reference changes: LISTEN connection failed; signing keys are read from the database until it is back',
+          ),
       });
       ctx.onRelease(() => referenceChanges.close());
       referenceChangesGauge(metrics, referenceChanges);
       const secrets = new ReferenceCache({
-        feed: referenceChanges, ttlMs: env.REFERENCE_CACHE_TTL_S * 1000, max: 10_000, load: (merchantId) => newestActiveSecret(db, box, merchantId),
+        feed: referenceChanges,
+        ttlMs: env.REFERENCE_CACHE_TTL_S * 1000,
+        max: 10_000,
+        load: (merchantId) => newestActiveSecret(db, box, merchantId),
       });
       const attempts = new Histogram({
         name: 'mm_webhook_attempts_seconds',
@@ -43,7 +53,10 @@ export function startWebhookDispatcher(env: WebhookDispatcherEnv, overrides: { l
       // As many connections to one target as deliveries run at once: none waits for a connection.
       const connections = new WebhookConnections({ maxSocketsPerTarget: env.WEBHOOK_CONCURRENCY });
       ctx.onRelease(async () => connections.close());
-      logger.info({ concurrency: env.WEBHOOK_CONCURRENCY, allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS }, 'webhook dispatcher settings');
+      logger.info(
+        { concurrency: env.WEBHOOK_CONCURRENCY, allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS },
+        'webhook dispatcher settings',
+      );
       return {
         jobs: {
           'webhook-deliveries': {
@@ -57,7 +70,8 @@ export function startWebhookDispatcher(env: WebhookDispatcherEnv, overrides: { l
               allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
               connections,
               logger,
-              onAttempt: (outcome, result) => attempts.observe({ outcome, success: String(result.success) }, result.latencyMs / 1000),
+              onAttempt: (outcome, result) =>
+                attempts.observe({ outcome, success: String(result.success) }, result.latencyMs / 1000),
             }),
           },
         },

@@ -20,10 +20,21 @@ export function createInboxApp(secret: string, now: () => number = Date.now): { 
   app.post('/webhooks', express.raw({ type: () => true, limit: '64kb' }), (req, res) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const ts = req.get('x-service-timestamp') ?? '';
-    const valid = timestampWithinTolerance(ts, now(), 300) && signatureMatches(secret, ts, raw, req.get('x-service-signature') ?? '');
+    const valid =
+      timestampWithinTolerance(ts, now(), 300) &&
+      signatureMatches(secret, ts, raw, req.get('x-service-signature') ?? '');
     let body: unknown = null;
-    try { body = JSON.parse(raw.toString('utf8')); } catch { body = raw.toString('utf8'); }
-    entries.unshift({ received_at: new Date(now()).toISOString(), signature_valid: valid, event_id: req.get('x-service-event-id'), body });
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      body = raw.toString('utf8');
+    }
+    entries.unshift({
+      received_at: new Date(now()).toISOString(),
+      signature_valid: valid,
+      event_id: req.get('x-service-event-id'),
+      body,
+    });
     entries.splice(200);
     res.status(valid ? 200 : 401).json({ received: valid });
   });
@@ -31,13 +42,18 @@ export function createInboxApp(secret: string, now: () => number = Date.now): { 
     res.json({ data: entries });
   });
   app.get('/', (_req, res) => {
-    const rows = entries.map((e) => {
-      const b = (e.body ?? {}) as Record<string, unknown>;
-      return `<tr><td>${escape(e.received_at)}</td><td>${e.signature_valid ? 'valid' : 'INVALID'}</td><td>${escape(String(b.event ?? ''))}</td><td>${escape(String(b.merchant_order_id ?? ''))}</td><td><b>${escape(String(b.status ?? ''))}</b></td><td>${escape(String(b.amount ?? ''))} ${escape(String(b.currency ?? ''))}</td></tr>`;
-    }).join('');
-    res.type('html').send(`<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="3"><title>Demo merchant webhooks</title>
+    const rows = entries
+      .map((e) => {
+        const b = (e.body ?? {}) as Record<string, unknown>;
+        return `<tr><td>${escape(e.received_at)}</td><td>${e.signature_valid ? 'valid' : 'INVALID'}</td><td>${escape(String(b.event ?? ''))}</td><td>${escape(String(b.merchant_order_id ?? ''))}</td><td><b>${escape(String(b.status ?? ''))}</b></td><td>${escape(String(b.amount ?? ''))} ${escape(String(b.currency ?? ''))}</td></tr>`;
+      })
+      .join('');
+    res.type('html')
+      .send(`<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="3"><title>Demo merchant webhooks</title>
 <h1>Webhooks received by the demo merchant</h1><table border="1" cellpadding="4"><tr><th>received</th><th>signature</th><th>event</th><th>order</th><th>status</th><th>amount</th></tr>${rows}</table>`);
   });
-  app.get('/health', (_req, res) => { res.json({ status: 'ok' }); });
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
   return { app, entries };
 }

@@ -44,7 +44,13 @@ export async function rotateMerchantApiKey(
       targetType: 'api_key',
       targetId: old.apiKey,
       before: { merchantId: old.merchantId, apiKey: old.apiKey, revokedAt: null },
-      after: { merchantId: old.merchantId, apiKey: old.apiKey, revokedAt: oldExpiresAt, graceS: input.graceS, newApiKey: key.apiKey },
+      after: {
+        merchantId: old.merchantId,
+        apiKey: old.apiKey,
+        revokedAt: oldExpiresAt,
+        graceS: input.graceS,
+        newApiKey: key.apiKey,
+      },
     });
     return { kind: 'rotated', key, oldApiKey: old.apiKey, oldExpiresAt };
   });

@@ -3,7 +3,9 @@
  * (the one the operator gave: the page never takes a URL from the request), or an OTP with its USSD code.
  * Anything else (NONE, null, a malformed value) shows the USSD-push instruction.
  */
-export function storedAction(stored: unknown): { type: 'REDIRECT'; url: string } | { type: 'OTP'; ussd: string } | null {
+export function storedAction(
+  stored: unknown,
+): { type: 'REDIRECT'; url: string } | { type: 'OTP'; ussd: string } | null {
   if (!stored || typeof stored !== 'object') return null;
   const a = stored as Record<string, unknown>;
   if (a.type === 'REDIRECT' && typeof a.url === 'string') {
@@ -14,6 +16,7 @@ export function storedAction(stored: unknown): { type: 'REDIRECT'; url: string }
       return null;
     }
   }
-  if (a.type === 'OTP' && typeof a.ussd === 'string' && a.ussd.length > 0 && a.ussd.length <= 64) return { type: 'OTP', ussd: a.ussd };
+  if (a.type === 'OTP' && typeof a.ussd === 'string' && a.ussd.length > 0 && a.ussd.length <= 64)
+    return { type: 'OTP', ussd: a.ussd };
   return null;
 }

@@ -45,9 +45,18 @@ export type InitiateCashinResult = { replayed: boolean; transaction: Transaction
  * Validates against the subsidiaries, records the cash-in with its outbox row, hands it to the
  * operator bridge and waits (bounded) for the operator's acknowledgement.
  */
-export async function initiateCashin(deps: InitiateCashinDeps, merchantId: string, body: CashinBody): Promise<InitiateCashinResult> {
+export async function initiateCashin(
+  deps: InitiateCashinDeps,
+  merchantId: string,
+  body: CashinBody,
+): Promise<InitiateCashinResult> {
   const payer = await resolvePayer(
-    { msisdn: body.customer_msisdn, msisdnField: 'customer_msisdn', countryCode: body.country_code, currency: body.currency },
+    {
+      msisdn: body.customer_msisdn,
+      msisdnField: 'customer_msisdn',
+      countryCode: body.country_code,
+      currency: body.currency,
+    },
     deps.isActiveCountry,
   );
   assertAmountInRange(body.amount, deps.limits, payer.currency);
@@ -68,7 +77,12 @@ export async function initiateCashin(deps: InitiateCashinDeps, merchantId: strin
   // fingerprint is what it was before the field existed, so requests of before still replay.
   const fingerprint = requestFingerprint(body.operator ? { ...fingerprinted, operator: body.operator } : fingerprinted);
   const chosen = await chooseOperator(deps.operators, deps.db, {
-    merchantId, merchantOrderId: body.merchant_order_id, countryCode: payer.countryCode, e164: payer.e164, requested: body.operator ?? null, fingerprint,
+    merchantId,
+    merchantOrderId: body.merchant_order_id,
+    countryCode: payer.countryCode,
+    e164: payer.e164,
+    requested: body.operator ?? null,
+    fingerprint,
   });
   if ('replayed' in chosen) return chosen;
   const since = deps.databaseOutage?.mark();

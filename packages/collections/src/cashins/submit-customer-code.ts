@@ -25,8 +25,15 @@ const ONE_TIME_CODE = /^\d{4,8}$/;
  * for a PENDING cash-in with an OTP action, at most as many times as the intake allows. The gateway
  * never calls the operator: the code is queued for the bridge. The code is never logged.
  */
-export async function submitCustomerCode(deps: SubmitCustomerCodeDeps, transactionId: string, typed: unknown): Promise<CustomerCodeOutcome> {
-  const t = await deps.db.transaction.findUnique({ where: { id: transactionId, type: 'CASHIN' }, select: { status: true, customerAction: true } });
+export async function submitCustomerCode(
+  deps: SubmitCustomerCodeDeps,
+  transactionId: string,
+  typed: unknown,
+): Promise<CustomerCodeOutcome> {
+  const t = await deps.db.transaction.findUnique({
+    where: { id: transactionId, type: 'CASHIN' },
+    select: { status: true, customerAction: true },
+  });
   if (!t) return 'not_found';
   if (t.status !== 'PENDING' || storedAction(t.customerAction)?.type !== 'OTP') return 'closed';
   try {

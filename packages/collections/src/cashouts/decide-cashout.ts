@@ -34,14 +34,24 @@ export async function decideCashout(
   try {
     const moved = await deps.db.$transaction(async (tx) => {
       const d = { transactionId, decidedBy: context.actor };
-      const outcome = verdict.decision === 'approve' ? await approveCashout(tx, d) : await rejectCashout(tx, { ...d, reason: verdict.reason });
+      const outcome =
+        verdict.decision === 'approve'
+          ? await approveCashout(tx, d)
+          : await rejectCashout(tx, { ...d, reason: verdict.reason });
       await recordAudit(tx, {
         ...context,
         action: verdict.decision === 'approve' ? 'cashout.approve' : 'cashout.reject',
         targetType: 'transaction',
         targetId: transactionId,
-        before: { status: outcome.from, amount: Number(outcome.transaction.amount), currency: outcome.transaction.currency },
-        after: { status: outcome.transaction.status, ...(verdict.decision === 'reject' ? { reason: verdict.reason } : {}) },
+        before: {
+          status: outcome.from,
+          amount: Number(outcome.transaction.amount),
+          currency: outcome.transaction.currency,
+        },
+        after: {
+          status: outcome.transaction.status,
+          ...(verdict.decision === 'reject' ? { reason: verdict.reason } : {}),
+        },
       });
       return outcome;
     });
@@ -49,7 +59,8 @@ export async function decideCashout(
     return { kind: 'decided' };
   } catch (err) {
     if (err instanceof DomainError && err.code === 'NOT_FOUND') return { kind: 'not_found' };
-    if (err instanceof DomainError && err.code === 'INVALID_STATE') return { kind: 'already_decided', message: err.message };
+    if (err instanceof DomainError && err.code === 'INVALID_STATE')
+      return { kind: 'already_decided', message: err.message };
     throw err;
   }
 }

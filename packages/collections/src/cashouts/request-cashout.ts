@@ -26,11 +26,20 @@ export interface RequestCashoutDeps {
  * outcome by webhook (or GET /payments/{id}): the answer does not wait for the operator.
  */
 export async function requestCashout(
-  deps: RequestCashoutDeps, merchantId: string, body: CashoutBody, signatureHash: string,
+  deps: RequestCashoutDeps,
+  merchantId: string,
+  body: CashoutBody,
+  signatureHash: string,
 ): Promise<{ replayed: boolean; transaction: Transaction }> {
-  const payee = await resolvePayer({ msisdn: body.beneficiary_msisdn, msisdnField: 'beneficiary_msisdn', currency: body.currency }, deps.isActiveCountry);
+  const payee = await resolvePayer(
+    { msisdn: body.beneficiary_msisdn, msisdnField: 'beneficiary_msisdn', currency: body.currency },
+    deps.isActiveCountry,
+  );
   if (!deps.disbursementEnabled) {
-    throw new DomainError('DISBURSEMENT_NOT_CONFIGURED', 'cash-out is not available: no disbursement capability is configured with the operator');
+    throw new DomainError(
+      'DISBURSEMENT_NOT_CONFIGURED',
+      'cash-out is not available: no disbursement capability is configured with the operator',
+    );
   }
   assertAmountInRange(body.amount, deps.limits, payee.currency);
   const fields = {
@@ -43,15 +52,29 @@ export async function requestCashout(
     notifyUrl: body.notify_url ?? null,
   };
   // 'CASHOUT' in the fingerprint: the same order id and fields used by a cash-in is a conflict, not a replay.
-  const fingerprint = requestFingerprint(body.operator ? { type: 'CASHOUT', ...fields, operator: body.operator } : { type: 'CASHOUT', ...fields });
+  const fingerprint = requestFingerprint(
+    body.operator ? { type: 'CASHOUT', ...fields, operator: body.operator } : { type: 'CASHOUT', ...fields },
+  );
   const chosen = await chooseOperator(deps.operators, deps.db, {
-    merchantId, merchantOrderId: body.merchant_order_id, countryCode: payee.countryCode, e164: payee.e164, requested: body.operator ?? null, fingerprint, signatureHash,
+    merchantId,
+    merchantOrderId: body.merchant_order_id,
+    countryCode: payee.countryCode,
+    e164: payee.e164,
+    requested: body.operator ?? null,
+    fingerprint,
+    signatureHash,
   });
   if ('replayed' in chosen) return chosen;
   const result = await createCashout(deps.db, {
-    ...fields, merchantId, requestFingerprint: fingerprint, requestSignatureHash: signatureHash, approval: deps.approvalRule, operator: chosen.operator,
+    ...fields,
+    merchantId,
+    requestFingerprint: fingerprint,
+    requestSignatureHash: signatureHash,
+    approval: deps.approvalRule,
+    operator: chosen.operator,
   });
-  if (result.kind === 'existing') return replayOf(result.transaction, fingerprint, body.merchant_order_id, signatureHash);
+  if (result.kind === 'existing')
+    return replayOf(result.transaction, fingerprint, body.merchant_order_id, signatureHash);
   await deps.afterCommit.run([{ transaction: result.transaction, from: null, outbox: result.outbox }]);
   return { replayed: false, transaction: result.transaction };
 }

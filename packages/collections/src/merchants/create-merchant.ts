@@ -22,7 +22,10 @@ export async function createMerchantWithKey(
   const name = parseMerchantName(input.name);
   const webhookUrl = parseWebhookUrl(input.webhookUrl);
   if (!name.ok || !webhookUrl.ok) {
-    return { kind: 'invalid', errors: { ...(name.ok ? {} : { name: name.error }), ...(webhookUrl.ok ? {} : { webhookUrl: webhookUrl.error }) } };
+    return {
+      kind: 'invalid',
+      errors: { ...(name.ok ? {} : { name: name.error }), ...(webhookUrl.ok ? {} : { webhookUrl: webhookUrl.error }) },
+    };
   }
   return db.$transaction(async (tx) => {
     const { id } = await createMerchant(tx, { name: name.value, webhookUrl: webhookUrl.value });

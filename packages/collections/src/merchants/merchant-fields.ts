@@ -8,7 +8,8 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const NAME_MAX = 200;
 
-export const WEBHOOK_URL_ERROR = 'The default webhook URL must be a full http:// or https:// address, such as https://shop.example/webhooks (2048 characters at most).';
+export const WEBHOOK_URL_ERROR =
+  'The default webhook URL must be a full http:// or https:// address, such as https://shop.example/webhooks (2048 characters at most).';
 
 export function parseMerchantName(raw: string): Parsed<string> {
   const name = raw.trim();
@@ -24,6 +25,7 @@ export function parseWebhookUrl(raw: string): Parsed<string | null> {
   if (httpUrl.validate(url).error) return { ok: false, error: WEBHOOK_URL_ERROR };
   const parsed = new URL(url);
   // Credentials in the URL would be shown on every page and kept for ever in the audit log.
-  if (parsed.username || parsed.password) return { ok: false, error: 'The default webhook URL must not contain a user name or password.' };
+  if (parsed.username || parsed.password)
+    return { ok: false, error: 'The default webhook URL must not contain a user name or password.' };
   return { ok: true, value: url };
 }

@@ -18,7 +18,11 @@ export interface RunAgainOutcome {
  * each queue's worker publishes the unparked row (due now, a new job id) within OUTBOX_GRACE_MS. The
  * failed job of the last run stays in Redis for the dashboard; the new run does not collide with it.
  */
-export async function runParkedJobsAgain(deps: DbDeps, context: AuditContext, outboxIds: string[]): Promise<RunAgainOutcome> {
+export async function runParkedJobsAgain(
+  deps: DbDeps,
+  context: AuditContext,
+  outboxIds: string[],
+): Promise<RunAgainOutcome> {
   const outcome: RunAgainOutcome = { ran: [], skipped: [] };
   for (const outboxId of outboxIds) {
     const ran = await deps.db.$transaction(async (tx) => {
@@ -34,7 +38,13 @@ export async function runParkedJobsAgain(deps: DbDeps, context: AuditContext, ou
         action: 'job.run_again',
         targetType: 'outbox',
         targetId: outboxId,
-        before: { topic: before.topic, parked_at: before.parkedAt, failed_runs: before.failedRuns, run: before.run, last_error: before.lastError },
+        before: {
+          topic: before.topic,
+          parked_at: before.parkedAt,
+          failed_runs: before.failedRuns,
+          run: before.run,
+          last_error: before.lastError,
+        },
         after: { parked_at: null, failed_runs: 0, run: before.run + 1 },
       });
       return true;

@@ -11,12 +11,21 @@ export interface OperatorChoice {
   unavailableRetryAfterS: number;
 }
 
-function refusal(route: Exclude<OperatorRoute, { kind: 'routed' }>, countryCode: string, retryAfterS: number): DomainError {
+function refusal(
+  route: Exclude<OperatorRoute, { kind: 'routed' }>,
+  countryCode: string,
+  retryAfterS: number,
+): DomainError {
   if (route.kind === 'unsupported') {
     return new DomainError('OPERATOR_NOT_SUPPORTED', `no enabled operator serves this number in ${countryCode}`);
   }
   const why = route.reason === 'down' ? 'is marked down' : 'is not enabled';
-  return new DomainError('OPERATOR_UNAVAILABLE', `operator ${route.operator} ${why} in ${countryCode}; try again later`, undefined, retryAfterS);
+  return new DomainError(
+    'OPERATOR_UNAVAILABLE',
+    `operator ${route.operator} ${why} in ${countryCode}; try again later`,
+    undefined,
+    retryAfterS,
+  );
 }
 
 /**
@@ -28,7 +37,12 @@ export async function chooseOperator(
   choice: OperatorChoice,
   db: Db,
   payment: {
-    merchantId: string; merchantOrderId: string; countryCode: string; e164: string; requested: string | null; fingerprint: string;
+    merchantId: string;
+    merchantOrderId: string;
+    countryCode: string;
+    e164: string;
+    requested: string | null;
+    fingerprint: string;
     /** A cash-out's signedRequestHash: the same signed request again is REQUEST_REPLAYED (replayOf). */
     signatureHash?: string;
   },

@@ -22,7 +22,10 @@ describe('replayOf: an order id already taken', () => {
     expect(replayOf(existing, 'fp', 'o-1', 'b'.repeat(64))).toEqual({ replayed: true, transaction: existing });
     expect(replayOf(existing, 'fp', 'o-1')).toEqual({ replayed: true, transaction: existing });
     // A row that kept no hash (a cash-in) is never taken for the same signed request.
-    expect(replayOf({ ...existing, requestSignatureHash: null }, 'fp', 'o-1', HASH)).toEqual({ replayed: true, transaction: { ...existing, requestSignatureHash: null } });
+    expect(replayOf({ ...existing, requestSignatureHash: null }, 'fp', 'o-1', HASH)).toEqual({
+      replayed: true,
+      transaction: { ...existing, requestSignatureHash: null },
+    });
   });
 
   it('with other parameters: DUPLICATE_ORDER_ID', () => {

@@ -15,11 +15,17 @@ export function assertAmountInRange(amount: number, limits: AmountLimits, curren
  * guard answers it: the order's own replay answer is for a retry signed anew.
  */
 export function replayOf(
-  existing: Transaction, fingerprint: string, merchantOrderId: string, signatureHash: string | null = null,
+  existing: Transaction,
+  fingerprint: string,
+  merchantOrderId: string,
+  signatureHash: string | null = null,
 ): { replayed: true; transaction: Transaction } {
   if (signatureHash !== null && existing.requestSignatureHash === signatureHash) throw requestReplayed();
   if (existing.requestFingerprint !== fingerprint) {
-    throw new DomainError('DUPLICATE_ORDER_ID', `merchant_order_id ${merchantOrderId} was already used with different parameters`);
+    throw new DomainError(
+      'DUPLICATE_ORDER_ID',
+      `merchant_order_id ${merchantOrderId} was already used with different parameters`,
+    );
   }
   return { replayed: true, transaction: existing };
 }

@@ -18,10 +18,15 @@ export interface ResolvedPayer {
  * decisions 4: the country comes from the number; a given country must agree with it; the currency
  * comes from the country and a given one must match. `isActive` says whether the service operates there.
  */
-export async function resolvePayer(input: PayerInput, isActive: (country: string) => Promise<boolean>): Promise<ResolvedPayer> {
+export async function resolvePayer(
+  input: PayerInput,
+  isActive: (country: string) => Promise<boolean>,
+): Promise<ResolvedPayer> {
   const parsed = parseMsisdn(input.msisdn);
-  if (!parsed) throw invalidField(input.msisdnField, 'must be a valid phone number in E.164 format, e.g. +2250707000001');
-  if (!parsed.countryCode) throw new DomainError('COUNTRY_NOT_SUPPORTED', 'the country cannot be deduced from this number');
+  if (!parsed)
+    throw invalidField(input.msisdnField, 'must be a valid phone number in E.164 format, e.g. +2250707000001');
+  if (!parsed.countryCode)
+    throw new DomainError('COUNTRY_NOT_SUPPORTED', 'the country cannot be deduced from this number');
   if (input.countryCode && input.countryCode !== parsed.countryCode) {
     throw invalidField('country_code', `does not match ${input.msisdnField} (a ${parsed.countryCode} number)`);
   }

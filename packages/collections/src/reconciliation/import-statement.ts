@@ -20,15 +20,15 @@ export type ImportOutcome =
   /** Nothing was written: the file as a whole was refused, each bad line named. */
   | { kind: 'refused'; errors: StatementLineError[] }
   | {
-    kind: 'imported';
-    records: number;
-    days: ImportedDay[];
-    sha256: string;
-    /** The days whose reconciliation run is queued. */
-    queued: string[];
-    /** The days whose run could not be queued (Redis refused): the records are kept; re-query or import again. */
-    notQueued: string[];
-  };
+      kind: 'imported';
+      records: number;
+      days: ImportedDay[];
+      sha256: string;
+      /** The days whose reconciliation run is queued. */
+      queued: string[];
+      /** The days whose run could not be queued (Redis refused): the records are kept; re-query or import again. */
+      notQueued: string[];
+    };
 
 /** A whole statement is one transaction: bounded by the file's size limit (20 MB, ~200 000 lines). */
 const IMPORT_TIMEOUT_MS = 120_000;
@@ -51,34 +51,54 @@ export async function importStatement(
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(file.bytes);
   } catch {
-    return { kind: 'refused', errors: [{ line: 0, message: 'the file is not UTF-8 text: export the statement as CSV (UTF-8)' }] };
+    return {
+      kind: 'refused',
+      errors: [{ line: 0, message: 'the file is not UTF-8 text: export the statement as CSV (UTF-8)' }],
+    };
   }
   // parseStatement stops reading at its bound: a longer file would be imported in part, silently.
   if (lineCount(text) > MAX_STATEMENT_LINES + 1) {
-    return { kind: 'refused', errors: [{ line: MAX_STATEMENT_LINES + 2, message: `more than ${MAX_STATEMENT_LINES} movements in one file: split the statement (by day, say) and import each part` }] };
+    return {
+      kind: 'refused',
+      errors: [
+        {
+          line: MAX_STATEMENT_LINES + 2,
+          message: `more than ${MAX_STATEMENT_LINES} movements in one file: split the statement (by day, say) and import each part`,
+        },
+      ],
+    };
   }
   const parsed = parseStatement(text);
   if (!parsed.ok) return { kind: 'refused', errors: parsed.errors };
 
   const perDay = new Map<string, number>();
   for (const r of parsed.records) perDay.set(r.businessDate, (perDay.get(r.businessDate) ?? 0) + 1);
-  const days = [...perDay].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([date, records]) => ({ date, records }));
+  const days = [...perDay]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([date, records]) => ({ date, records }));
   const sha256 = createHash('sha256').update(file.bytes).digest('hex');
 
-  await deps.db.$transaction(async (tx) => {
-    const written = await saveOperatorRecords(tx, account, parsed.records, 'STATEMENT');
-    await recordAudit(tx, {
-      ...context,
-      action: 'reconciliation.import',
-      targetType: 'operator_account',
-      targetId: operatorAccountTargetId(account),
-      before: null,
-      after: {
-        file_name: file.name.slice(0, 200), file_sha256: sha256, file_bytes: file.bytes.length,
-        records: parsed.records.length, rows_written: written, days,
-      },
-    });
-  }, { timeout: IMPORT_TIMEOUT_MS });
+  await deps.db.$transaction(
+    async (tx) => {
+      const written = await saveOperatorRecords(tx, account, parsed.records, 'STATEMENT');
+      await recordAudit(tx, {
+        ...context,
+        action: 'reconciliation.import',
+        targetType: 'operator_account',
+        targetId: operatorAccountTargetId(account),
+        before: null,
+        after: {
+          file_name: file.name.slice(0, 200),
+          file_sha256: sha256,
+          file_bytes: file.bytes.length,
+          records: parsed.records.length,
+          rows_written: written,
+          days,
+        },
+      });
+    },
+    { timeout: IMPORT_TIMEOUT_MS },
+  );
 
   const queued: string[] = [];
   const notQueued: string[] = [];

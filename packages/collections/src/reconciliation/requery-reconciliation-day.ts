@@ -23,14 +23,31 @@ export type RequeryOutcome = { kind: 'queued'; job: ReconciliationRunJob; jobId:
  * refuses the job, nothing is audited; if the commit fails after the job was added, a day is read once
  * more than the log says, which changes nothing (a run is idempotent).
  */
-export async function requeryReconciliationDay(deps: ReconciliationRunDeps, context: AuditContext, caseId: string): Promise<RequeryOutcome> {
+export async function requeryReconciliationDay(
+  deps: ReconciliationRunDeps,
+  context: AuditContext,
+  caseId: string,
+): Promise<RequeryOutcome> {
   return deps.db.$transaction(async (tx) => {
     const c = await tx.reconciliationCase.findUnique({
       where: { id: caseId },
-      select: { countryCode: true, operator: true, businessDate: true, state: true, resolution: true, category: true, difference: true },
+      select: {
+        countryCode: true,
+        operator: true,
+        businessDate: true,
+        state: true,
+        resolution: true,
+        category: true,
+        difference: true,
+      },
     });
     if (!c) return { kind: 'not_found' } as const;
-    const job: ReconciliationRunJob = { country_code: c.countryCode, operator: c.operator, date: c.businessDate.toISOString().slice(0, 10), trigger: 'manual' };
+    const job: ReconciliationRunJob = {
+      country_code: c.countryCode,
+      operator: c.operator,
+      date: c.businessDate.toISOString().slice(0, 10),
+      trigger: 'manual',
+    };
     // Its own id, named in the audit row: the run can be found in the Bull dashboard.
     const jobId = `requery-${randomUUID()}`;
     await deps.runs.add(job, { jobId });

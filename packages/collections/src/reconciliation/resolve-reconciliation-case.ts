@@ -20,7 +20,12 @@ export type ResolveCaseOutcome =
  * case row's lock) and the audit row commit together; of two people resolving the case at once, the
  * second finds it RESOLVED and nothing is posted twice.
  */
-export async function resolveReconciliationCase(deps: DbDeps, context: AuditContext, caseId: string, verdict: CaseVerdict): Promise<ResolveCaseOutcome> {
+export async function resolveReconciliationCase(
+  deps: DbDeps,
+  context: AuditContext,
+  caseId: string,
+  verdict: CaseVerdict,
+): Promise<ResolveCaseOutcome> {
   try {
     const resolved = await deps.db.$transaction(async (tx) => {
       const r = await resolveCase(tx, caseId, verdict, context.staffId);
@@ -38,7 +43,8 @@ export async function resolveReconciliationCase(deps: DbDeps, context: AuditCont
   } catch (err) {
     if (err instanceof DomainError && err.code === 'NOT_FOUND') return { kind: 'not_found' };
     if (err instanceof CaseChangedError) return { kind: 'changed', message: err.message };
-    if (err instanceof DomainError && err.code === 'INVALID_STATE') return { kind: 'already_resolved', message: err.message };
+    if (err instanceof DomainError && err.code === 'INVALID_STATE')
+      return { kind: 'already_resolved', message: err.message };
     if (err instanceof DomainError && err.code === 'VALIDATION_ERROR') return { kind: 'invalid', message: err.message };
     throw err;
   }

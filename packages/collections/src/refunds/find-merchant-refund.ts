@@ -8,11 +8,17 @@ import type { DbDeps } from '../deps.js';
  * 13): it does not exist for the merchant.
  */
 export async function findMerchantRefund(
-  deps: DbDeps, merchantId: string, refundId: string,
+  deps: DbDeps,
+  merchantId: string,
+  refundId: string,
 ): Promise<{ transactionId: string; record: Record<string, unknown> } | null> {
   const refund = await deps.db.refund.findFirst({
-    where: { id: refundId, merchantId, origin: 'MERCHANT' }, include: { transaction: { select: { merchantOrderId: true } } },
+    where: { id: refundId, merchantId, origin: 'MERCHANT' },
+    include: { transaction: { select: { merchantOrderId: true } } },
   });
   if (!refund) return null;
-  return { transactionId: refund.transactionId, record: refundRecord(refundSnapshotOf(refund, refund.transaction.merchantOrderId)) };
+  return {
+    transactionId: refund.transactionId,
+    record: refundRecord(refundSnapshotOf(refund, refund.transaction.merchantOrderId)),
+  };
 }

@@ -28,11 +28,20 @@ export async function requestRefund(
     amount: body.amount ?? null,
     reason: body.reason ?? null,
     idempotencyKey,
-    requestFingerprint: requestFingerprint({ transaction_id: body.transaction_id, amount: body.amount ?? null, reason: body.reason ?? null }),
+    requestFingerprint: requestFingerprint({
+      transaction_id: body.transaction_id,
+      amount: body.amount ?? null,
+      reason: body.reason ?? null,
+    }),
     requestSignatureHash: signatureHash,
   });
   if (result.kind === 'created') {
-    await deps.afterCommit.run([{ transaction: { id: body.transaction_id, status: 'SUCCESS' }, outbox: result.outbox }]);
+    await deps.afterCommit.run([
+      { transaction: { id: body.transaction_id, status: 'SUCCESS' }, outbox: result.outbox },
+    ]);
   }
-  return { replayed: result.kind === 'replayed', record: refundRecord(refundSnapshotOf(result.refund, result.merchantOrderId)) };
+  return {
+    replayed: result.kind === 'replayed',
+    record: refundRecord(refundSnapshotOf(result.refund, result.merchantOrderId)),
+  };
 }

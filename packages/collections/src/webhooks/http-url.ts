@@ -5,4 +5,6 @@ import { Joi } from '@mm/config';
  * to (return_url) is an http(s) URL of at most 2048 characters; what it resolves to is checked at send time.
  * One schema, so the API and the back-office refuse the same values.
  */
-export const httpUrl = Joi.string().max(2048).uri({ scheme: ['http', 'https'] });
+export const httpUrl = Joi.string()
+  .max(2048)
+  .uri({ scheme: ['http', 'https'] });

@@ -34,7 +34,10 @@ export async function resendWebhooks(
   const outcome: ResendOutcome = { resent: [], skipped: [] };
   for (const eventId of eventIds) {
     const row = await deps.db.$transaction(async (tx) => {
-      const before = await tx.webhookEvent.findUnique({ where: { id: eventId }, select: { status: true, attemptCount: true } });
+      const before = await tx.webhookEvent.findUnique({
+        where: { id: eventId },
+        select: { status: true, attemptCount: true },
+      });
       if (!before || before.status !== 'ABANDONED') return null;
       // Re-checks ABANDONED under the transaction's row lock: of two staff re-sending at once, one wins.
       const reopened = await resendWebhookEvent(tx, eventId);

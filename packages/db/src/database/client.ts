@@ -94,16 +94,27 @@ export function createDb(o: DbOptions): Db {
   // server sends then (a postmaster killed -9, pg_terminate_backend) is emitted on the client, and
   // unheard it ends the process (seen in the chaos suite: the webhook dispatcher died with PostgreSQL).
   // Heard here, the client is marked unusable, its next query fails as unavailable, and the pool drops it.
-  pool.on('connect', (client) => { client.on('error', heard); });
+  pool.on('connect', (client) => {
+    client.on('error', heard);
+  });
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   // 'minimal': no call-site capture (a stack trace per query) on the hot path.
   const transactionOptions = { maxWait: connectTimeoutMs, timeout: transactionTimeoutMs };
   const db = onQuery
-    ? new PrismaClient({ adapter, errorFormat: 'minimal', transactionOptions, log: [{ emit: 'event', level: 'query' }] })
+    ? new PrismaClient({
+        adapter,
+        errorFormat: 'minimal',
+        transactionOptions,
+        log: [{ emit: 'event', level: 'query' }],
+      })
     : new PrismaClient({ adapter, errorFormat: 'minimal', transactionOptions });
   if (onQuery) (db as PrismaClient<'query'>).$on('query', (e) => onQuery(e.query));
   raw.set(db as Db, {
-    pool, onQuery, statementTimeoutMs: o.statementTimeoutMs ?? 0, transactionTimeoutMs, namedStatements: !pooled,
+    pool,
+    onQuery,
+    statementTimeoutMs: o.statementTimeoutMs ?? 0,
+    transactionTimeoutMs,
+    namedStatements: !pooled,
     mismatches: pooled ? null : new PoolingMismatches(o.onMisconfiguration, o.now),
   });
   return db as Db;

@@ -60,12 +60,14 @@ describe('isDatabaseUnavailable', () => {
 
   it('the session terminated by the server in the middle of a transaction', async () => {
     const db = client();
-    const { err } = await failure(() => db.$transaction(async (tx) => {
-      const [row] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
-      const pid = row!.pid;
-      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
-      await tx.$queryRaw`SELECT 1`;
-    }));
+    const { err } = await failure(() =>
+      db.$transaction(async (tx) => {
+        const [row] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+        const pid = row!.pid;
+        await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+        await tx.$queryRaw`SELECT 1`;
+      }),
+    );
     expect(isDatabaseUnavailable(err)).toBe(true);
     // The pool replaced the dead connection: the next query works.
     await expect(db.merchant.count()).resolves.toEqual(expect.any(Number));
@@ -99,12 +101,26 @@ describe('isDatabaseUnavailable', () => {
     const db = client({ poolSize: 1, connectTimeoutMs: 200 });
     let release: () => void = () => undefined;
     let holds: () => void = () => undefined;
-    const held = new Promise<void>((r) => { release = r; });
-    const holdsIt = new Promise<void>((r) => { holds = r; });
-    const holding = db.$transaction(async (tx) => { await tx.$queryRaw`SELECT 1`; holds(); await held; }, { timeout: 10_000 });
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const holdsIt = new Promise<void>((r) => {
+      holds = r;
+    });
+    const holding = db.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT 1`;
+        holds();
+        await held;
+      },
+      { timeout: 10_000 },
+    );
     await holdsIt;
     try {
-      for (const work of [() => rawQuery(db, Prisma.sql`SELECT 1`), () => db.$transaction(async (tx) => tx.merchant.count())]) {
+      for (const work of [
+        () => rawQuery(db, Prisma.sql`SELECT 1`),
+        () => db.$transaction(async (tx) => tx.merchant.count()),
+      ]) {
         const { err, ms } = await failure(work);
         expect(isDatabaseUnavailable(err)).toBe(true);
         expect(ms).toBeLessThan(5_000);
@@ -124,7 +140,10 @@ describe('isDatabaseUnavailable', () => {
       // The server's FATAL arrives while nothing runs on the connection: without a listener of the
       // client's own, node throws it as an unhandled 'error' event and this suite dies.
       await new Promise((r) => setTimeout(r, 300));
-      const err = await conn.query('SELECT 1').then(() => null, (e: unknown) => e);
+      const err = await conn.query('SELECT 1').then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(isDatabaseUnavailable(err)).toBe(true);
     } finally {
       conn.release(true);
@@ -132,7 +151,7 @@ describe('isDatabaseUnavailable', () => {
     await expect(rawQuery(db, Prisma.sql`SELECT 1`)).resolves.toHaveLength(1);
   });
 
-  it('the server\'s own refusals by SQLSTATE: too many connections, shutting down, starting up', () => {
+  it("the server's own refusals by SQLSTATE: too many connections, shutting down, starting up", () => {
     for (const code of ['53300', '57P01', '57P03', '08006']) {
       const err = Object.assign(new pg.DatabaseError('refused', 0, 'error'), { code });
       expect(isDatabaseUnavailable(err)).toBe(true);
@@ -140,16 +159,23 @@ describe('isDatabaseUnavailable', () => {
   });
 
   /** A runTransaction whose session the server ends once its work is done, before Prisma's COMMIT reaches it. */
-  const lostBeforeCommit = (db: Db, options: Parameters<typeof runTransaction>[2] = {}) => failure(() => runTransaction(db, async (tx) => {
-    await tx.$executeRaw`CREATE TABLE IF NOT EXISTS in_doubt (id int)`;
-    await tx.$executeRaw`INSERT INTO in_doubt VALUES (1)`;
-    const [row] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
-    await admin.query('SELECT pg_terminate_backend($1)', [row!.pid]);
-    // The server has closed the session by the time fn returns and Prisma sends COMMIT.
-    await new Promise((r) => setTimeout(r, 200));
-  }, options));
+  const lostBeforeCommit = (db: Db, options: Parameters<typeof runTransaction>[2] = {}) =>
+    failure(() =>
+      runTransaction(
+        db,
+        async (tx) => {
+          await tx.$executeRaw`CREATE TABLE IF NOT EXISTS in_doubt (id int)`;
+          await tx.$executeRaw`INSERT INTO in_doubt VALUES (1)`;
+          const [row] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+          await admin.query('SELECT pg_terminate_backend($1)', [row!.pid]);
+          // The server has closed the session by the time fn returns and Prisma sends COMMIT.
+          await new Promise((r) => setTimeout(r, 200));
+        },
+        options,
+      ),
+    );
 
-  it('the connection lost while COMMIT is on its way: unavailable by default (the caller\'s work is idempotent)', async () => {
+  it("the connection lost while COMMIT is on its way: unavailable by default (the caller's work is idempotent)", async () => {
     const { err } = await lostBeforeCommit(client());
     expect(isDatabaseUnavailable(err)).toBe(true);
   });
@@ -173,11 +199,16 @@ describe('isDatabaseUnavailable', () => {
     const statusQuestions = () => sent.filter((q) => q.includes('txid_status')).length;
     await admin.query(`CREATE TABLE ${table} (id int)`);
     const rows = async () => (await admin.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n as number;
-    const run = (options: Parameters<typeof runTransaction>[2], forwardAfterMs: number) => runTransaction(db, async (tx) => {
-      await tx.$executeRawUnsafe(`INSERT INTO ${table} VALUES (1)`);
-      relay.cutAfterClientSends((chunk) => chunk.includes('COMMIT'), { forwardAfterMs });
-      return 'the refund';
-    }, options);
+    const run = (options: Parameters<typeof runTransaction>[2], forwardAfterMs: number) =>
+      runTransaction(
+        db,
+        async (tx) => {
+          await tx.$executeRawUnsafe(`INSERT INTO ${table} VALUES (1)`);
+          relay.cutAfterClientSends((chunk) => chunk.includes('COMMIT'), { forwardAfterMs });
+          return 'the refund';
+        },
+        options,
+      );
     return { relay, rows, run, statusQuestions };
   }
 
@@ -222,13 +253,24 @@ describe('isDatabaseUnavailable', () => {
   });
 
   it('CommitOutcomeUnknownError, when the outcome cannot be learnt, is not unavailable', () => {
-    expect(isDatabaseUnavailable(new CommitOutcomeUnknownError(new Error('Connection terminated unexpectedly')))).toBe(false);
+    expect(isDatabaseUnavailable(new CommitOutcomeUnknownError(new Error('Connection terminated unexpectedly')))).toBe(
+      false,
+    );
   });
 
   it('is false for the bugs that share a class with unavailability: a protocol violation, a transaction used after it ended, refused credentials', async () => {
-    const protocol = Object.assign(new pg.DatabaseError('bind message supplies 1 parameters, but prepared statement requires 2', 0, 'error'), { code: '08P01' });
-    const closed = new Prisma.PrismaClientKnownRequestError('Transaction API error: Transaction not found.', { code: 'P2028', clientVersion: '7' });
-    const outOfTime = new Prisma.PrismaClientKnownRequestError('Transaction API error: Unable to start a transaction in the given time.', { code: 'P2028', clientVersion: '7' });
+    const protocol = Object.assign(
+      new pg.DatabaseError('bind message supplies 1 parameters, but prepared statement requires 2', 0, 'error'),
+      { code: '08P01' },
+    );
+    const closed = new Prisma.PrismaClientKnownRequestError('Transaction API error: Transaction not found.', {
+      code: 'P2028',
+      clientVersion: '7',
+    });
+    const outOfTime = new Prisma.PrismaClientKnownRequestError(
+      'Transaction API error: Unable to start a transaction in the given time.',
+      { code: 'P2028', clientVersion: '7' },
+    );
     const credentials = new Prisma.PrismaClientInitializationError('Authentication failed', '7', 'P1000');
     expect([protocol, closed, credentials].map((e) => isDatabaseUnavailable(e))).toEqual([false, false, false]);
     expect(isDatabaseUnavailable(outOfTime)).toBe(true);

@@ -27,10 +27,29 @@ function isUnavailableSqlState(code: string): boolean {
  * Class 08 by name: 08P01 (protocol violation) is what a statement with the wrong number of parameters
  * raises, a bug; 08007 (transaction resolution unknown) is not "nothing happened".
  */
-const UNAVAILABLE_SQLSTATES = new Set(['08000', '08001', '08003', '08004', '08006', '57014', '55P03', '40001', '40P01']);
+const UNAVAILABLE_SQLSTATES = new Set([
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '57014',
+  '55P03',
+  '40001',
+  '40P01',
+]);
 
 /** Node's socket errors: the server refused, reset or never answered the connection. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /**
  * node-postgres's own errors, which carry no code: a pool that found no connection within
@@ -69,7 +88,13 @@ function driverCauseOf(err: Prisma.PrismaClientKnownRequestError): DriverCause |
   return (err.meta?.driverAdapterError as { cause?: DriverCause } | undefined)?.cause;
 }
 
-const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TransactionWriteConflict']);
+const UNAVAILABLE_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+  'TransactionWriteConflict',
+]);
 
 function isUnavailableCause(cause: DriverCause | undefined): boolean {
   if (!cause) return false;
@@ -96,7 +121,8 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   // P1000, a configuration fault that waiting does not mend).
   if (err instanceof Prisma.PrismaClientInitializationError) return err.errorCode !== 'P1000';
   const e = err as { code?: unknown; message?: unknown; cause?: unknown; kind?: unknown; originalCode?: unknown };
-  if (err instanceof pg.DatabaseError) return typeof e.code === 'string' && (isUnavailableSqlState(e.code) || isPoolerRefusal(e.code, e.message));
+  if (err instanceof pg.DatabaseError)
+    return typeof e.code === 'string' && (isUnavailableSqlState(e.code) || isPoolerRefusal(e.code, e.message));
   if (typeof e.code === 'string' && SOCKET_CODES.has(e.code)) return true;
   if (typeof e.message === 'string' && PG_MESSAGES.some((re) => re.test(e.message as string))) return true;
   // Prisma's DriverAdapterError carries the driver's view as `cause` ({kind, originalCode}).
@@ -113,11 +139,16 @@ export function isConnectionLost(err: unknown, depth = 0): boolean {
   if (err instanceof Prisma.PrismaClientKnownRequestError) {
     if (err.code === 'P1017' || err.code === 'P1001') return true;
     const cause = driverCauseOf(err);
-    return cause?.kind === 'ConnectionClosed' || cause?.kind === 'DatabaseNotReachable'
-      || (typeof cause?.originalCode === 'string' && (cause.originalCode.startsWith('08') || cause.originalCode.startsWith('57P')));
+    return (
+      cause?.kind === 'ConnectionClosed' ||
+      cause?.kind === 'DatabaseNotReachable' ||
+      (typeof cause?.originalCode === 'string' &&
+        (cause.originalCode.startsWith('08') || cause.originalCode.startsWith('57P')))
+    );
   }
   const e = err as { code?: unknown; message?: unknown; cause?: unknown; kind?: unknown };
-  if (typeof e.code === 'string' && (SOCKET_CODES.has(e.code) || e.code.startsWith('08') || e.code.startsWith('57P'))) return true;
+  if (typeof e.code === 'string' && (SOCKET_CODES.has(e.code) || e.code.startsWith('08') || e.code.startsWith('57P')))
+    return true;
   if (typeof e.message === 'string' && /^Connection terminated|is not queryable/i.test(e.message)) return true;
   if (e.kind === 'ConnectionClosed') return true;
   return isConnectionLost(e.cause, depth + 1);

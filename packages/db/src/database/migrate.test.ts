@@ -8,8 +8,12 @@ import { migrate, listMigrations } from './migrate.js';
 
 describe('migration runner', () => {
   let db: TestDatabase;
-  beforeEach(async () => { db = await createEmptyDatabase(); });
-  afterEach(async () => { await db.drop(); });
+  beforeEach(async () => {
+    db = await createEmptyDatabase();
+  });
+  afterEach(async () => {
+    await db.drop();
+  });
 
   it('records each migration in _prisma_migrations as prisma migrate deploy does, and is idempotent', async () => {
     const first = await migrate(db.url);
@@ -20,7 +24,9 @@ describe('migration runner', () => {
 
     const c = new pg.Client({ connectionString: db.url });
     await c.connect();
-    const { rows } = await c.query('SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name');
+    const { rows } = await c.query(
+      'SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name',
+    );
     await c.end();
     expect(rows.map((r) => [r.migration_name, r.checksum, r.applied_steps_count])).toEqual(
       all.map((m) => [m.name, createHash('sha256').update(m.sql).digest('hex'), 1]),
@@ -43,7 +49,9 @@ describe('migration runner', () => {
       await expect(migrate(db.url, dir)).rejects.toThrow(/002_bad failed/);
       const c = new pg.Client({ connectionString: db.url });
       await c.connect();
-      const { rows } = await c.query(`SELECT to_regclass('b') AS b, (SELECT count(*) FROM "_prisma_migrations" WHERE migration_name = '002_bad')::int AS n`);
+      const { rows } = await c.query(
+        `SELECT to_regclass('b') AS b, (SELECT count(*) FROM "_prisma_migrations" WHERE migration_name = '002_bad')::int AS n`,
+      );
       await c.end();
       expect(rows[0]).toEqual({ b: null, n: 0 });
     } finally {

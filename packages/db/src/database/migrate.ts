@@ -10,9 +10,10 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
  * packages/db/prisma/migrations seen from this file (src/database/), or prisma/migrations beside the
  * dist/ of a service image, where infra/docker/bundle.mjs puts them: the bundle runs from another depth.
  */
-export const MIGRATIONS_DIR = ['../../prisma/migrations', '../prisma/migrations']
-  .map((relative) => path.resolve(HERE, relative))
-  .find((dir) => existsSync(dir)) ?? path.resolve(HERE, '../../prisma/migrations');
+export const MIGRATIONS_DIR =
+  ['../../prisma/migrations', '../prisma/migrations']
+    .map((relative) => path.resolve(HERE, relative))
+    .find((dir) => existsSync(dir)) ?? path.resolve(HERE, '../../prisma/migrations');
 
 // The same table `prisma migrate deploy` keeps, so the engine and this runner stay interchangeable.
 const CREATE_MIGRATIONS_TABLE = `
@@ -37,7 +38,10 @@ export interface MigrationResult {
 
 export async function listMigrations(dir = MIGRATIONS_DIR): Promise<{ name: string; sql: string; checksum: string }[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(path.join(dir, name, 'migration.sql'), 'utf8');
@@ -61,7 +65,8 @@ export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promis
     for (const m of await listMigrations(dir)) {
       const row = done.get(m.name);
       if (row) {
-        if (!row.finished_at) throw new Error(`migration ${m.name} failed earlier; repair the database before migrating`);
+        if (!row.finished_at)
+          throw new Error(`migration ${m.name} failed earlier; repair the database before migrating`);
         if (row.checksum !== m.checksum) throw new Error(`migration ${m.name} was edited after it was applied`);
         result.alreadyApplied.push(m.name);
         continue;
@@ -69,10 +74,11 @@ export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promis
       await client.query('BEGIN');
       try {
         const id = randomUUID();
-        await client.query(
-          'INSERT INTO "_prisma_migrations" (id, checksum, migration_name) VALUES ($1, $2, $3)',
-          [id, m.checksum, m.name],
-        );
+        await client.query('INSERT INTO "_prisma_migrations" (id, checksum, migration_name) VALUES ($1, $2, $3)', [
+          id,
+          m.checksum,
+          m.name,
+        ]);
         await client.query(m.sql);
         await client.query(
           'UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1',

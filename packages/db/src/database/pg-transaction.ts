@@ -23,14 +23,18 @@ function rawTx(client: pg.PoolClient, access: RawAccess): Tx {
     return noticingMismatches(access, client.query(queryConfig(sql, access.namedStatements)));
   };
   const statements = {
-    $queryRaw: async (first: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => (await run(first, values)).rows,
-    $executeRaw: async (first: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => (await run(first, values)).rowCount ?? 0,
+    $queryRaw: async (first: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) =>
+      (await run(first, values)).rows,
+    $executeRaw: async (first: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) =>
+      (await run(first, values)).rowCount ?? 0,
   };
   return new Proxy(statements, {
     get(target, key) {
       if (key === '$queryRaw' || key === '$executeRaw') return target[key];
       if (key === 'then') return undefined; // not a thenable: `await`ing it must not call anything
-      throw new NotRawStatementError(`tx.${String(key)} in a pg transaction: only $queryRaw and $executeRaw run on its connection`);
+      throw new NotRawStatementError(
+        `tx.${String(key)} in a pg transaction: only $queryRaw and $executeRaw run on its connection`,
+      );
     },
   }) as unknown as Tx;
 }
@@ -45,7 +49,11 @@ function rawTx(client: pg.PoolClient, access: RawAccess): Tx {
  * (either one when the other is 0; set with BEGIN, in the same round trip). Errors are pg's own, which
  * isDatabaseUnavailable, isRetryableTransactionError and isOverdraft read.
  */
-export async function runPgTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, options: Omit<RunTransactionOptions, 'resolveInDoubtCommit'> = {}): Promise<T> {
+export async function runPgTransaction<T>(
+  db: Db,
+  fn: (tx: Tx) => Promise<T>,
+  options: Omit<RunTransactionOptions, 'resolveInDoubtCommit'> = {},
+): Promise<T> {
   const access = rawAccessOf(db);
   const { pool, onQuery, statementTimeoutMs, transactionTimeoutMs } = access;
   const limits = [statementTimeoutMs, transactionTimeoutMs].filter((ms) => ms > 0);
@@ -63,7 +71,10 @@ export async function runPgTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, op
       return result;
     } catch (err) {
       lost = isConnectionLost(err);
-      if (!lost) await client.query('ROLLBACK').catch(() => { lost = true; });
+      if (!lost)
+        await client.query('ROLLBACK').catch(() => {
+          lost = true;
+        });
       throw err;
     } finally {
       // A connection lost or in an unknown state is dropped, never handed to the next caller.

@@ -26,9 +26,9 @@ export async function assertPoolerSettings(db: Db, want: ConnectionTimeouts): Pr
   const have = await connectionTimeouts(db);
   if (have.statementTimeoutMs === want.statementTimeoutMs && have.lockTimeoutMs === want.lockTimeoutMs) return;
   throw new Error(
-    `DB_POOLING=transaction: the pooler's connections run with statement_timeout ${have.statementTimeoutMs} ms and lock_timeout `
-    + `${have.lockTimeoutMs} ms, where this service is configured with DB_STATEMENT_TIMEOUT_MS=${want.statementTimeoutMs} and `
-    + `DB_LOCK_TIMEOUT_MS=${want.lockTimeoutMs}: set them on the pooler's database entry (PgBouncer: connect_query = 'SET `
-    + `statement_timeout = ${want.statementTimeoutMs}; SET lock_timeout = ${want.lockTimeoutMs}', docs/deployment.md)`,
+    `DB_POOLING=transaction: the pooler's connections run with statement_timeout ${have.statementTimeoutMs} ms and lock_timeout ` +
+      `${have.lockTimeoutMs} ms, where this service is configured with DB_STATEMENT_TIMEOUT_MS=${want.statementTimeoutMs} and ` +
+      `DB_LOCK_TIMEOUT_MS=${want.lockTimeoutMs}: set them on the pooler's database entry (PgBouncer: connect_query = 'SET ` +
+      `statement_timeout = ${want.statementTimeoutMs}; SET lock_timeout = ${want.lockTimeoutMs}', docs/deployment.md)`,
   );
 }

@@ -1,5 +1,10 @@
 import pg from 'pg';
-import { isPreparedStatementMismatch, POOLING_MISMATCH_PROBLEM, POOLING_MISMATCH_REPORT_INTERVAL_MS, PoolingMismatches } from './pooling-mismatch.js';
+import {
+  isPreparedStatementMismatch,
+  POOLING_MISMATCH_PROBLEM,
+  POOLING_MISMATCH_REPORT_INTERVAL_MS,
+  PoolingMismatches,
+} from './pooling-mismatch.js';
 
 const refusal = (code: string, message: string) => Object.assign(new pg.DatabaseError(message, 0, 'error'), { code });
 
@@ -15,7 +20,10 @@ describe('a prepared statement that met another server connection', () => {
   it('is counted each time and told on the first, then at most once a minute, with the setting to change', () => {
     let now = 1_000_000;
     const told: [string, Error][] = [];
-    const mismatches = new PoolingMismatches((problem, err) => told.push([problem, err]), () => now);
+    const mismatches = new PoolingMismatches(
+      (problem, err) => told.push([problem, err]),
+      () => now,
+    );
     const first = refusal('42P05', 'prepared statement "mm_s1" already exists');
     mismatches.notice(first);
     mismatches.notice(refusal('26000', 'prepared statement "mm_s1" does not exist'));

@@ -11,14 +11,20 @@ import pg from 'pg';
 const MISMATCH_CODES = new Set(['26000', '42P05']);
 
 export function isPreparedStatementMismatch(err: unknown): boolean {
-  return err instanceof pg.DatabaseError && err.code !== undefined && MISMATCH_CODES.has(err.code) && /prepared statement/.test(err.message);
+  return (
+    err instanceof pg.DatabaseError &&
+    err.code !== undefined &&
+    MISMATCH_CODES.has(err.code) &&
+    /prepared statement/.test(err.message)
+  );
 }
 
 /** What the log says: a configuration error, with the setting to change. */
-export const POOLING_MISMATCH_PROBLEM = 'configuration error: a statement prepared by name met a server connection that did not prepare it '
-  + '(PostgreSQL 26000 "prepared statement does not exist" or 42P05 "already exists"): DATABASE_URL is a pooler in transaction mode '
-  + '(PgBouncer pool_mode=transaction) while this service runs with DB_POOLING=direct, which prepares statements on its connections. '
-  + 'Set DB_POOLING=transaction and DATABASE_DIRECT_URL (PostgreSQL itself), or add pgbouncer=true to DATABASE_URL (docs/deployment.md)';
+export const POOLING_MISMATCH_PROBLEM =
+  'configuration error: a statement prepared by name met a server connection that did not prepare it ' +
+  '(PostgreSQL 26000 "prepared statement does not exist" or 42P05 "already exists"): DATABASE_URL is a pooler in transaction mode ' +
+  '(PgBouncer pool_mode=transaction) while this service runs with DB_POOLING=direct, which prepares statements on its connections. ' +
+  'Set DB_POOLING=transaction and DATABASE_DIRECT_URL (PostgreSQL itself), or add pgbouncer=true to DATABASE_URL (docs/deployment.md)';
 
 /** How often the problem is told at most: each statement refused is counted, one in this long is logged. */
 export const POOLING_MISMATCH_REPORT_INTERVAL_MS = 60_000;

@@ -24,7 +24,10 @@ describe('the pg pool of a client', () => {
       const deadline = Date.now() + 5_000;
       while (pool.totalCount > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(pool.totalCount).toBe(0);
-      const [second] = await rawQuery<{ pid: number; n: bigint }>(db, Prisma.sql`SELECT pg_backend_pid() AS pid, 7::int8 AS n`);
+      const [second] = await rawQuery<{ pid: number; n: bigint }>(
+        db,
+        Prisma.sql`SELECT pg_backend_pid() AS pid, 7::int8 AS n`,
+      );
       expect(second!.pid).not.toBe(first!.pid);
       expect(second!.n).toBe(7n);
     } finally {
@@ -33,7 +36,9 @@ describe('the pg pool of a client', () => {
   });
 
   const prepared = (db: ReturnType<typeof createDb>) =>
-    rawAccessOf(db).pool.query<{ name: string; statement: string }>('SELECT name, statement FROM pg_prepared_statements ORDER BY name');
+    rawAccessOf(db).pool.query<{ name: string; statement: string }>(
+      'SELECT name, statement FROM pg_prepared_statements ORDER BY name',
+    );
 
   it('prepares each statement text once per connection, under one name, then sends only its values (a pool of one connection)', async () => {
     const db = createDb({ databaseUrl: fixture.database.url, poolSize: 1 });
@@ -42,10 +47,12 @@ describe('the pg pool of a client', () => {
       expect([(await read(1))[0]!.v, (await read(2))[0]!.v, (await read(3))[0]!.v]).toEqual([2, 3, 4]);
       await runPgTransaction(db, (tx) => tx.$queryRaw`SELECT ${4}::int * 2 AS v`);
       const { rows } = await prepared(db);
-      expect(rows).toEqual([
-        { name: statementName('SELECT $1::int + 1 AS v'), statement: 'SELECT $1::int + 1 AS v' },
-        { name: statementName('SELECT $1::int * 2 AS v'), statement: 'SELECT $1::int * 2 AS v' },
-      ].sort((a, b) => a.name!.localeCompare(b.name!)));
+      expect(rows).toEqual(
+        [
+          { name: statementName('SELECT $1::int + 1 AS v'), statement: 'SELECT $1::int + 1 AS v' },
+          { name: statementName('SELECT $1::int * 2 AS v'), statement: 'SELECT $1::int * 2 AS v' },
+        ].sort((a, b) => a.name!.localeCompare(b.name!)),
+      );
     } finally {
       await db.$disconnect();
     }

@@ -7,7 +7,9 @@ const INT8_OID = 20;
 /** Rows come out as Prisma types them: bigint columns as bigint (timestamptz as Date, jsonb parsed: pg's own). */
 export const PRISMA_LIKE_TYPES = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? (v: string) => BigInt(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    oid === INT8_OID
+      ? (v: string) => BigInt(v)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 /** Distinct statement texts named per process; past it a new text is sent unnamed (a bound on what each connection keeps). */
@@ -33,7 +35,12 @@ export function statementName(text: string): string | undefined {
 /** pg's query config of a statement: named when the client may prepare statements (RawAccess.namedStatements). */
 export function queryConfig(sql: Prisma.Sql, namedStatements: boolean): pg.QueryConfig {
   // pg prepares by name only when one is given (an undefined name is an unnamed statement).
-  return { name: namedStatements ? statementName(sql.text) : undefined, text: sql.text, values: sql.values as unknown[], types: PRISMA_LIKE_TYPES };
+  return {
+    name: namedStatements ? statementName(sql.text) : undefined,
+    text: sql.text,
+    values: sql.values as unknown[],
+    types: PRISMA_LIKE_TYPES,
+  };
 }
 
 /**
@@ -57,6 +64,9 @@ export function noticingMismatches<R>(access: Pick<RawAccess, 'mismatches'>, sen
 export async function rawQuery<T>(db: Db, sql: Prisma.Sql): Promise<T[]> {
   const access = rawAccessOf(db);
   access.onQuery?.(sql.text);
-  const result = await noticingMismatches(access, access.pool.query<T & pg.QueryResultRow>(queryConfig(sql, access.namedStatements)));
+  const result = await noticingMismatches(
+    access,
+    access.pool.query<T & pg.QueryResultRow>(queryConfig(sql, access.namedStatements)),
+  );
   return result.rows;
 }

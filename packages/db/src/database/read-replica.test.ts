@@ -20,7 +20,12 @@ describe('ReadReplica', () => {
   });
   const start = async (o: Partial<ReadReplicaOptions> & { url: string }, heard: string[] = []) => {
     const replica = await ReadReplica.start({
-      primaryUrl: primary.url, maxLagS: 3600, probeIntervalMs: 60_000, connectTimeoutMs: 1000, onError: (_err, what) => heard.push(what), ...o,
+      primaryUrl: primary.url,
+      maxLagS: 3600,
+      probeIntervalMs: 60_000,
+      connectTimeoutMs: 1000,
+      onError: (_err, what) => heard.push(what),
+      ...o,
     });
     opened.push(replica);
     return replica;
@@ -41,7 +46,12 @@ describe('ReadReplica', () => {
     await replica.probe();
     expect(replica.state).toEqual({ up: false, standby: false, lagSeconds: null });
     expect(replica.usable()).toBe(false);
-    expect(await replica.read(async () => 'replica', async () => 'primary')).toBe('primary');
+    expect(
+      await replica.read(
+        async () => 'replica',
+        async () => 'primary',
+      ),
+    ).toBe('primary');
     expect(replica.reads).toEqual({ replica: 0, primary: 1 });
     expect(heard).toEqual(['probe']);
   });
@@ -50,7 +60,12 @@ describe('ReadReplica', () => {
     const replica = await start({ url: primary.url });
     expect(replica.state).toEqual({ up: true, standby: false, lagSeconds: 0 });
     expect(replica.usable()).toBe(false);
-    expect(await replica.read(async () => 'replica', async () => 'primary')).toBe('primary');
+    expect(
+      await replica.read(
+        async () => 'replica',
+        async () => 'primary',
+      ),
+    ).toBe('primary');
   });
 
   it('each probe bumps the heartbeat on the primary', async () => {

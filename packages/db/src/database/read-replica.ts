@@ -38,7 +38,10 @@ const PROBE = 'SELECT pg_is_in_recovery() AS standby, (SELECT seq::text FROM rep
 const MAX_WAITING_BEATS = 3600;
 
 /** One bump of the heartbeat: its number, and when it was sent (the commit came after). */
-interface Beat { seq: bigint; sentAt: number }
+interface Beat {
+  seq: bigint;
+  sentAt: number;
+}
 
 /**
  * A read replica for the reads that may be a few seconds old and are large: merchants' exports and
@@ -93,11 +96,21 @@ export class ReadReplica {
 
   /** The replica of a service's settings (DATABASE_REPLICA_URL, REPLICA_MAX_LAG_S), started; null without one. */
   static async fromSettings(
-    env: { DATABASE_URL: string; DATABASE_REPLICA_URL?: string; REPLICA_MAX_LAG_S: number; DB_CONNECT_TIMEOUT_MS: number }, onError: ReadReplicaOptions['onError'],
+    env: {
+      DATABASE_URL: string;
+      DATABASE_REPLICA_URL?: string;
+      REPLICA_MAX_LAG_S: number;
+      DB_CONNECT_TIMEOUT_MS: number;
+    },
+    onError: ReadReplicaOptions['onError'],
   ): Promise<ReadReplica | null> {
     if (!env.DATABASE_REPLICA_URL) return null;
     return ReadReplica.start({
-      url: env.DATABASE_REPLICA_URL, primaryUrl: env.DATABASE_URL, maxLagS: env.REPLICA_MAX_LAG_S, connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS, onError,
+      url: env.DATABASE_REPLICA_URL,
+      primaryUrl: env.DATABASE_URL,
+      maxLagS: env.REPLICA_MAX_LAG_S,
+      connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
+      onError,
     });
   }
 
@@ -126,7 +139,8 @@ export class ReadReplica {
     const sentAt = this.now();
     try {
       const { rows } = await this.beats.query<{ seq: string }>(BUMP);
-      if (rows.length === 0) throw new Error('replica_heartbeat has no row: the migrations did not run on this database');
+      if (rows.length === 0)
+        throw new Error('replica_heartbeat has no row: the migrations did not run on this database');
       if (this.waiting.length >= MAX_WAITING_BEATS) this.waiting.pop();
       this.waiting.push({ seq: BigInt(rows[0]!.seq), sentAt });
       this.lastBeatAt = sentAt;
@@ -188,8 +202,15 @@ export class ReadReplica {
 
 /** One connection of its own, whose failures are the probe's to report. */
 function probePool(url: string, connectTimeoutMs = 2000): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: connectTimeoutMs, application_name: 'mm-replica-probe' });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 1,
+    connectionTimeoutMillis: connectTimeoutMs,
+    application_name: 'mm-replica-probe',
+  });
   pool.on('error', () => undefined);
-  pool.on('connect', (client) => { client.on('error', () => undefined); });
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return pool;
 }

@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createDb, type Db } from './client.js';
-import { createApiKey, createMerchant, keyUsableAt, lookupApiKey, revokeApiKey, setMerchantStatus, setSubsidiaryActive } from '../merchants/index.js';
+import {
+  createApiKey,
+  createMerchant,
+  keyUsableAt,
+  lookupApiKey,
+  revokeApiKey,
+  setMerchantStatus,
+  setSubsidiaryActive,
+} from '../merchants/index.js';
 import { ReferenceCache } from './reference-cache.js';
 import { listenForReferenceChanges, type ReferenceChangeFeed } from './reference-changes.js';
 import { SecretBox } from './secret-box.js';
@@ -26,7 +34,15 @@ afterAll(async () => {
 /** A cache of API keys whose loads are counted: a load is a database read, a hit is none. */
 function keyCache(ttlMs = 60_000) {
   const loads: string[] = [];
-  const cache = new ReferenceCache({ feed, ttlMs, max: 100, load: (k) => { loads.push(k); return lookupApiKey(db, box, k); } });
+  const cache = new ReferenceCache({
+    feed,
+    ttlMs,
+    max: 100,
+    load: (k) => {
+      loads.push(k);
+      return lookupApiKey(db, box, k);
+    },
+  });
   return { cache, loads };
 }
 
@@ -52,10 +68,31 @@ describe('reference changes (LISTEN reference_changes)', () => {
   });
 
   it.each([
-    ['a new API key', async (merchantId: string) => { await createApiKey(db, box, merchantId); }],
-    ['a revoked API key', async (merchantId: string) => { const k = await heard(() => createApiKey(db, box, merchantId)); await revokeApiKey(db, k.apiKey); }],
-    ['a disabled merchant', async (merchantId: string) => { await setMerchantStatus(db, merchantId, 'DISABLED'); }],
-    ['a deactivated subsidiary', async () => { await setSubsidiaryActive(db, 'CM', false); }],
+    [
+      'a new API key',
+      async (merchantId: string) => {
+        await createApiKey(db, box, merchantId);
+      },
+    ],
+    [
+      'a revoked API key',
+      async (merchantId: string) => {
+        const k = await heard(() => createApiKey(db, box, merchantId));
+        await revokeApiKey(db, k.apiKey);
+      },
+    ],
+    [
+      'a disabled merchant',
+      async (merchantId: string) => {
+        await setMerchantStatus(db, merchantId, 'DISABLED');
+      },
+    ],
+    [
+      'a deactivated subsidiary',
+      async () => {
+        await setSubsidiaryActive(db, 'CM', false);
+      },
+    ],
   ])('notifies %s', async (_what, change) => {
     const m = await createMerchant(db, { name: 'Notified', webhookUrl: null });
     await heard(() => change(m.id));
@@ -64,10 +101,12 @@ describe('reference changes (LISTEN reference_changes)', () => {
   it('does not notify a change that was rolled back', async () => {
     const m = await createMerchant(db, { name: 'Rolled back', webhookUrl: null });
     const before = feed.generation;
-    await expect(db.$transaction(async (tx) => {
-      await setMerchantStatus(tx, m.id, 'DISABLED');
-      throw new Error('abort');
-    })).rejects.toThrow('abort');
+    await expect(
+      db.$transaction(async (tx) => {
+        await setMerchantStatus(tx, m.id, 'DISABLED');
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
     // A committed change after it is the marker: only its notification may have arrived.
     const marker = feed.generation;
     await createApiKey(db, box, m.id);
@@ -82,7 +121,11 @@ describe('ReferenceCache', () => {
     const key = await heard(() => createApiKey(db, box, m.id));
     const { cache, loads } = keyCache();
     for (let i = 0; i < 3; i++) {
-      expect(await cache.get(key.apiKey)).toMatchObject({ merchantId: m.id, secret: key.apiSecret, merchantStatus: 'ACTIVE' });
+      expect(await cache.get(key.apiKey)).toMatchObject({
+        merchantId: m.id,
+        secret: key.apiSecret,
+        merchantStatus: 'ACTIVE',
+      });
       expect(await cache.get('pk_never_issued')).toBeNull();
     }
     expect(loads).toEqual([key.apiKey, 'pk_never_issued']);
@@ -108,11 +151,20 @@ describe('ReferenceCache', () => {
     const m = await createMerchant(db, { name: 'Racing', webhookUrl: null });
     const key = await heard(() => createApiKey(db, box, m.id));
     let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     let loads = 0;
     const cache = new ReferenceCache({
-      feed, ttlMs: 60_000, max: 10,
-      load: async (k) => { loads++; const v = await lookupApiKey(db, box, k); if (loads === 1) await gate; return v; },
+      feed,
+      ttlMs: 60_000,
+      max: 10,
+      load: async (k) => {
+        loads++;
+        const v = await lookupApiKey(db, box, k);
+        if (loads === 1) await gate;
+        return v;
+      },
     });
     const first = cache.get(key.apiKey);
     await heard(() => revokeApiKey(db, key.apiKey));
@@ -136,7 +188,9 @@ describe('ReferenceCache', () => {
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
     try {
-      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mm-reference-changes' AND datname = current_database()`);
+      await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mm-reference-changes' AND datname = current_database()`,
+      );
     } finally {
       await admin.end();
     }
@@ -157,8 +211,14 @@ describe('ReferenceCache', () => {
     const key = await heard(() => createApiKey(db, box, m.id));
     const loads: string[] = [];
     const cache = new ReferenceCache({
-      feed, ttlMs: 60_000, max: 2, negative: { is: (v) => v === null, max: 2 },
-      load: (k) => { loads.push(k); return lookupApiKey(db, box, k); },
+      feed,
+      ttlMs: 60_000,
+      max: 2,
+      negative: { is: (v) => v === null, max: 2 },
+      load: (k) => {
+        loads.push(k);
+        return lookupApiKey(db, box, k);
+      },
     });
     await cache.get(key.apiKey);
     const unknown = ['a', 'b', 'c', 'd', 'e'].map((c) => `pk_${c.repeat(32)}`);

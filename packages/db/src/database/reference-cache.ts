@@ -45,7 +45,7 @@ export class ReferenceCache<V> {
       this.seen = generation;
     }
     const cacheable = this.o.ttlMs > 0 && this.o.feed.listening;
-    const hit = cacheable ? this.entries.get(key) ?? this.negatives?.get(key) : undefined;
+    const hit = cacheable ? (this.entries.get(key) ?? this.negatives?.get(key)) : undefined;
     if (hit) return hit.value;
     if (beforeLoad) await beforeLoad();
     const value = await this.o.load(key);

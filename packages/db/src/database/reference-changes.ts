@@ -33,10 +33,19 @@ class PgReferenceChangeFeed implements ReferenceChangeFeed {
   /** One attempt; on failure the feed keeps trying in the background, not listening meanwhile. */
   async connect(): Promise<void> {
     this.retry = null;
-    const client = new pg.Client({ connectionString: this.o.databaseUrl, application_name: 'mm-reference-changes', keepAlive: true });
+    const client = new pg.Client({
+      connectionString: this.o.databaseUrl,
+      application_name: 'mm-reference-changes',
+      keepAlive: true,
+    });
     this.client = client;
-    client.on('notification', () => { this.generation++; });
-    client.on('error', (err) => { this.o.onError?.(err); this.lost(client); });
+    client.on('notification', () => {
+      this.generation++;
+    });
+    client.on('error', (err) => {
+      this.o.onError?.(err);
+      this.lost(client);
+    });
     client.on('end', () => this.lost(client));
     try {
       await client.connect();

@@ -15,30 +15,38 @@ describe('runTransaction', () => {
     await db.$executeRawUnsafe('CREATE TABLE bumps (counter int NOT NULL)');
     await db.$executeRawUnsafe(`CREATE FUNCTION bump() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN UPDATE counters SET n = n + 1 WHERE id = NEW.counter; RETURN NULL; END $$`);
-    await db.$executeRawUnsafe('CREATE CONSTRAINT TRIGGER bumps_at_commit AFTER INSERT ON bumps DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump()');
+    await db.$executeRawUnsafe(
+      'CREATE CONSTRAINT TRIGGER bumps_at_commit AFTER INSERT ON bumps DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump()',
+    );
   });
   afterAll(async () => {
     await fixture.close();
   });
 
   /** Two transactions locking rows 1 and 2 in opposite orders, each waiting for the other: PostgreSQL kills one. */
-  async function deadlockingPair(run: (fn: Parameters<typeof runTransaction<void>>[1]) => Promise<void>, atCommit = false) {
+  async function deadlockingPair(
+    run: (fn: Parameters<typeof runTransaction<void>>[1]) => Promise<void>,
+    atCommit = false,
+  ) {
     let arrived = 0;
     let release: () => void = () => undefined;
-    const bothLocked = new Promise<void>((r) => { release = r; });
-    const attempts = { a: 0, b: 0 };
-    const side = (first: number, second: number, name: 'a' | 'b') => run(async (tx) => {
-      attempts[name]++;
-      await tx.$executeRaw`UPDATE counters SET n = n + 1 WHERE id = ${first}`;
-      // Only the first attempts meet; a retry goes straight through.
-      if (attempts[name] === 1) {
-        if (++arrived === 2) release();
-        await bothLocked;
-      }
-      // At commit: each side's COMMIT waits for the row the other holds, and PostgreSQL fails one COMMIT.
-      if (atCommit) await tx.$executeRaw`INSERT INTO bumps VALUES (${second})`;
-      else await tx.$executeRaw`UPDATE counters SET n = n + 1 WHERE id = ${second}`;
+    const bothLocked = new Promise<void>((r) => {
+      release = r;
     });
+    const attempts = { a: 0, b: 0 };
+    const side = (first: number, second: number, name: 'a' | 'b') =>
+      run(async (tx) => {
+        attempts[name]++;
+        await tx.$executeRaw`UPDATE counters SET n = n + 1 WHERE id = ${first}`;
+        // Only the first attempts meet; a retry goes straight through.
+        if (attempts[name] === 1) {
+          if (++arrived === 2) release();
+          await bothLocked;
+        }
+        // At commit: each side's COMMIT waits for the row the other holds, and PostgreSQL fails one COMMIT.
+        if (atCommit) await tx.$executeRaw`INSERT INTO bumps VALUES (${second})`;
+        else await tx.$executeRaw`UPDATE counters SET n = n + 1 WHERE id = ${second}`;
+      });
     const results = await Promise.allSettled([side(1, 2, 'a'), side(2, 1, 'b')]);
     return { results, attempts };
   }
@@ -73,19 +81,41 @@ describe('runTransaction', () => {
     expect(after[0]!.n - before[0]!.n).toBe(2 + 4);
   });
 
-  it.each([['P2028', false], ['P2034', true], ['P2024', false], ['P2002', false], ['P2025', false]])('a client error %s is retryable: %s', (code, retryable) => {
-    expect(isRetryableTransactionError(new Prisma.PrismaClientKnownRequestError('x', { code, clientVersion: '7' }))).toBe(retryable);
+  it.each([
+    ['P2028', false],
+    ['P2034', true],
+    ['P2024', false],
+    ['P2002', false],
+    ['P2025', false],
+  ])('a client error %s is retryable: %s', (code, retryable) => {
+    expect(
+      isRetryableTransactionError(new Prisma.PrismaClientKnownRequestError('x', { code, clientVersion: '7' })),
+    ).toBe(retryable);
   });
 
   it('does not retry other errors, and gives up after its retries', async () => {
     let runs = 0;
-    await expect(runTransaction(db, async () => { runs++; throw new Error('a bug'); })).rejects.toThrow('a bug');
+    await expect(
+      runTransaction(db, async () => {
+        runs++;
+        throw new Error('a bug');
+      }),
+    ).rejects.toThrow('a bug');
     expect(runs).toBe(1);
 
     runs = 0;
     const deadlock = await deadlockingPair((fn) => db.$transaction(fn));
     const conflict = (deadlock.results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason;
-    await expect(runTransaction(db, async () => { runs++; throw conflict; }, { retries: 2, baseDelayMs: 1 })).rejects.toBe(conflict);
+    await expect(
+      runTransaction(
+        db,
+        async () => {
+          runs++;
+          throw conflict;
+        },
+        { retries: 2, baseDelayMs: 1 },
+      ),
+    ).rejects.toBe(conflict);
     expect(runs).toBe(3);
   });
 });

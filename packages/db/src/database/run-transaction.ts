@@ -63,14 +63,19 @@ const IN_DOUBT_POLL_MS = 25;
  * retries database work, so no caller hand-rolls it. `fn` must touch nothing but `tx`: it may run
  * several times. What still fails after the last retry is thrown as it is.
  */
-export async function runTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, options: RunTransactionOptions = {}): Promise<T> {
+export async function runTransaction<T>(
+  db: Db,
+  fn: (tx: Tx) => Promise<T>,
+  options: RunTransactionOptions = {},
+): Promise<T> {
   return retryOnConflict(async () => {
     // Once fn is done, Prisma sends COMMIT: a connection lost from then on leaves the outcome in doubt.
     let done: { result: T } | null = null;
     let xid: string | null = null;
     try {
       return await db.$transaction(async (tx) => {
-        if (options.resolveInDoubtCommit) xid = (await tx.$queryRaw<{ xid: string }[]>`SELECT txid_current()::text AS xid`)[0]!.xid;
+        if (options.resolveInDoubtCommit)
+          xid = (await tx.$queryRaw<{ xid: string }[]>`SELECT txid_current()::text AS xid`)[0]!.xid;
         const result = await fn(tx);
         done = { result };
         return result;

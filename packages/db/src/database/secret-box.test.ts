@@ -28,8 +28,12 @@ describe('SecretBox', () => {
 
 describe('API key secrets in the database', () => {
   let fixture: MerchantTestDatabase;
-  beforeAll(async () => { fixture = await createMerchantTestDatabase(); });
-  afterAll(async () => { await fixture.close(); });
+  beforeAll(async () => {
+    fixture = await createMerchantTestDatabase();
+  });
+  afterAll(async () => {
+    await fixture.close();
+  });
 
   it('a secret moved onto another key row no longer opens: nobody signs as another merchant with a secret they know', async () => {
     const { db, merchantId } = fixture;
@@ -48,11 +52,16 @@ describe('API key secrets in the database', () => {
   it('the migrate step binds every unbound secret to its row, once, and stops on a master key that cannot open them', async () => {
     const { db, merchantId } = fixture;
     const keys = ['pk_' + 'a'.repeat(32), 'pk_' + 'b'.repeat(32)];
-    for (const apiKey of keys) await db.apiKey.create({ data: { merchantId, apiKey, secretCiphertext: sealUnbound(`secret-of-${apiKey}`) } });
+    for (const apiKey of keys)
+      await db.apiKey.create({ data: { merchantId, apiKey, secretCiphertext: sealUnbound(`secret-of-${apiKey}`) } });
     await expect(lookupApiKey(db, box, keys[0]!)).rejects.toThrow(/not bound/);
 
-    await expect(resealUnboundSecrets(db, new SecretBox(randomBytes(32).toString('hex')))).rejects.toThrow(/cannot open the secret of API key pk_a+ with this MASTER_KEY/);
-    expect(SecretBox.isBound((await db.apiKey.findUniqueOrThrow({ where: { apiKey: keys[0]! } })).secretCiphertext)).toBe(false);
+    await expect(resealUnboundSecrets(db, new SecretBox(randomBytes(32).toString('hex')))).rejects.toThrow(
+      /cannot open the secret of API key pk_a+ with this MASTER_KEY/,
+    );
+    expect(
+      SecretBox.isBound((await db.apiKey.findUniqueOrThrow({ where: { apiKey: keys[0]! } })).secretCiphertext),
+    ).toBe(false);
 
     expect(await resealUnboundSecrets(db, box)).toBe(2);
     expect(await resealUnboundSecrets(db, box)).toBe(0);

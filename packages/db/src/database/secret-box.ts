@@ -31,7 +31,8 @@ export class SecretBox {
   /** Throws when the ciphertext was sealed for another binding, altered, or is of the unbound format. */
   open(sealed: string, binding: string): string {
     const parts = sealed.split('.');
-    if (parts.length !== 4 || parts[0] !== VERSION) throw new Error('sealed secret is not bound to its row (re-seal it: pnpm admin migrate)');
+    if (parts.length !== 4 || parts[0] !== VERSION)
+      throw new Error('sealed secret is not bound to its row (re-seal it: pnpm admin migrate)');
     return this.decrypt(parts.slice(1), binding);
   }
 

@@ -10,7 +10,9 @@ const REFUSED = 'target refused: the URL must be http(s) and its host must resol
  */
 describe(`migration ${MIGRATION}`, () => {
   let fixture: MigrationFixture;
-  beforeAll(async () => { fixture = await createMigrationFixture(MIGRATION); });
+  beforeAll(async () => {
+    fixture = await createMigrationFixture(MIGRATION);
+  });
   afterAll(() => fixture.close());
 
   it('moves the detail of earlier attempts to error_detail and gives the merchant the generic reason', async () => {
@@ -33,10 +35,20 @@ describe(`migration ${MIGRATION}`, () => {
     const c = new pg.Client({ connectionString: fixture.database.url });
     await c.connect();
     try {
-      const { rows: [m] } = await c.query(`INSERT INTO merchants (name) VALUES ('Before') RETURNING id`);
-      const { rows: [e] } = await c.query(`INSERT INTO webhook_events (id, merchant_id, event_type, payload) VALUES (gen_random_uuid(), $1, 'transaction.status_changed', '{}') RETURNING id`, [m.id]);
+      const {
+        rows: [m],
+      } = await c.query(`INSERT INTO merchants (name) VALUES ('Before') RETURNING id`);
+      const {
+        rows: [e],
+      } = await c.query(
+        `INSERT INTO webhook_events (id, merchant_id, event_type, payload) VALUES (gen_random_uuid(), $1, 'transaction.status_changed', '{}') RETURNING id`,
+        [m.id],
+      );
       for (const [i, [error]] of old.entries()) {
-        await c.query(`INSERT INTO webhook_attempts (event_id, attempt_no, target_url, latency_ms, error, success) VALUES ($1, $2, 'https://x.example/', 1, $3, $4)`, [e.id, i + 1, error, error === null]);
+        await c.query(
+          `INSERT INTO webhook_attempts (event_id, attempt_no, target_url, latency_ms, error, success) VALUES ($1, $2, 'https://x.example/', 1, $3, $4)`,
+          [e.id, i + 1, error, error === null],
+        );
       }
 
       expect(await fixture.migrateIt()).toEqual([MIGRATION]);

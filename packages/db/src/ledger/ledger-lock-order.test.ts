@@ -32,7 +32,11 @@ describe('ledger postings under concurrency', () => {
 
     const postings: Posting[] = [];
     for (let i = 0; i < 150; i++) {
-      postings.push(refundPosting('ACCEPTED', 10), refundPosting('FAILED', 10), cashinPosting('PENDING', 'SUCCESS', 10)!);
+      postings.push(
+        refundPosting('ACCEPTED', 10),
+        refundPosting('FAILED', 10),
+        cashinPosting('PENDING', 'SUCCESS', 10)!,
+      );
     }
     // In waves as wide as the pool: wider waves only queue for a connection.
     const failures: string[] = [];

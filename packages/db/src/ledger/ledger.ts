@@ -27,14 +27,26 @@ export interface LedgerScope {
  * kind), whatever the order of the posting's lines: journals of one merchant that touch its accounts in
  * opposite orders would otherwise deadlock (chaos/hot-merchant.test.ts).
  */
-export async function post(tx: Tx, scope: LedgerScope, posting: Posting, transactionId: string | null, refundId: string | null = null): Promise<string> {
+export async function post(
+  tx: Tx,
+  scope: LedgerScope,
+  posting: Posting,
+  transactionId: string | null,
+  refundId: string | null = null,
+): Promise<string> {
   const journalId = randomUUID();
   await tx.$executeRaw`SELECT ${ledgerPostCall(journalId, scope, posting, transactionId, refundId)}`;
   return journalId;
 }
 
 /** `ledger_post(…)` of a posting, its lines in the fixed order (post() says why). */
-function ledgerPostCall(journalId: string, scope: LedgerScope, posting: Posting, transactionId: string | null, refundId: string | null): Prisma.Sql {
+function ledgerPostCall(
+  journalId: string,
+  scope: LedgerScope,
+  posting: Posting,
+  transactionId: string | null,
+  refundId: string | null,
+): Prisma.Sql {
   const lines = [...posting.lines].sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
   return Prisma.sql`ledger_post(${journalId}::uuid, ${scope.merchantId}::uuid, ${scope.countryCode}::text, ${scope.currency}::text,
                        ${posting.name}::text, ${transactionId}::uuid, ${refundId}::uuid, ${JSON.stringify(lines)}::jsonb)`;

@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 import { createDb, type Db, SecretBox } from '../database/index.js';
-import { createApiKey, createMerchant, findActiveKey, revokeApiKey, rotateApiKey as rotateInTx, setMerchantStatus, setMerchantWebhookUrl } from './merchants.js';
+import {
+  createApiKey,
+  createMerchant,
+  findActiveKey,
+  revokeApiKey,
+  rotateApiKey as rotateInTx,
+  setMerchantStatus,
+  setMerchantWebhookUrl,
+} from './merchants.js';
 
 let database: TestDatabase;
-const rotateApiKey = (d: Db, box: SecretBox, apiKey: string, graceS: number, now?: Date) => d.$transaction((tx) => rotateInTx(tx, box, apiKey, graceS, now));
+const rotateApiKey = (d: Db, box: SecretBox, apiKey: string, graceS: number, now?: Date) =>
+  d.$transaction((tx) => rotateInTx(tx, box, apiKey, graceS, now));
 let db: Db;
 const box = new SecretBox(randomBytes(32).toString('hex'));
 
@@ -52,14 +61,18 @@ describe('merchant keys and status (decisions 1 and 2)', () => {
     await setMerchantStatus(db, m.id, 'ACTIVE');
     expect((await findActiveKey(db, box, key.apiKey))?.merchantStatus).toBe('ACTIVE');
     expect(await setMerchantWebhookUrl(db, m.id, 'https://shop.example/hooks')).toBe(true);
-    expect((await db.merchant.findUniqueOrThrow({ where: { id: m.id } })).webhookUrl).toBe('https://shop.example/hooks');
+    expect((await db.merchant.findUniqueOrThrow({ where: { id: m.id } })).webhookUrl).toBe(
+      'https://shop.example/hooks',
+    );
     expect(await setMerchantStatus(db, '00000000-0000-4000-8000-000000000000', 'DISABLED')).toBe(false);
   });
 
   it('issues keys only in the format the gateway accepts (anything else could never authenticate)', async () => {
     const m = await createMerchant(db, { name: 'Formats', webhookUrl: null });
     expect((await createApiKey(db, box, m.id)).apiKey).toMatch(/^pk_[0-9a-f]{32}$/);
-    await expect(createApiKey(db, box, m.id, { apiKey: 'pk_not_hex', apiSecret: 'sk_x' })).rejects.toThrow(/32 lowercase hex/);
+    await expect(createApiKey(db, box, m.id, { apiKey: 'pk_not_hex', apiSecret: 'sk_x' })).rejects.toThrow(
+      /32 lowercase hex/,
+    );
     expect(await db.apiKey.count({ where: { apiKey: 'pk_not_hex' } })).toBe(0);
   });
 });

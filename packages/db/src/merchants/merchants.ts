@@ -10,7 +10,10 @@ export interface IssuedKey {
   apiSecret: string;
 }
 
-export async function createMerchant(db: Db | Tx, input: { name: string; webhookUrl: string | null }): Promise<{ id: string }> {
+export async function createMerchant(
+  db: Db | Tx,
+  input: { name: string; webhookUrl: string | null },
+): Promise<{ id: string }> {
   return db.merchant.create({ data: { name: input.name, webhookUrl: input.webhookUrl }, select: { id: true } });
 }
 
@@ -24,13 +27,18 @@ export async function createApiKey(
   const apiSecret = fixed?.apiSecret ?? `sk_${randomBytes(32).toString('hex')}`;
   // The gateway refuses any other format unread: such a key could never authenticate.
   if (!isIssuedApiKeyFormat(apiKey)) throw new Error('an API key is pk_ followed by 32 lowercase hex digits');
-  await db.apiKey.create({ data: { merchantId, apiKey, secretCiphertext: box.seal(apiSecret, apiKeySecretBinding({ merchantId, apiKey })) } });
+  await db.apiKey.create({
+    data: { merchantId, apiKey, secretCiphertext: box.seal(apiSecret, apiKeySecretBinding({ merchantId, apiKey })) },
+  });
   return { merchantId, apiKey, apiSecret };
 }
 
 /** Revokes at once (also a key already set to expire later). False when no such key is still usable. */
 export async function revokeApiKey(db: Db | Tx, apiKey: string, now = new Date()): Promise<boolean> {
-  const { count } = await db.apiKey.updateMany({ where: { apiKey, OR: [{ revokedAt: null }, { revokedAt: { gt: now } }] }, data: { revokedAt: now } });
+  const { count } = await db.apiKey.updateMany({
+    where: { apiKey, OR: [{ revokedAt: null }, { revokedAt: { gt: now } }] },
+    data: { revokedAt: now },
+  });
   return count === 1;
 }
 
@@ -40,7 +48,13 @@ export async function revokeApiKey(db: Db | Tx, apiKey: string, now = new Date()
  * Null when the old key is unknown or no longer usable. In the caller's transaction, so that an
  * audit row commits with the rotation or not at all.
  */
-export async function rotateApiKey(tx: Tx, box: SecretBox, apiKey: string, graceS: number, now = new Date()): Promise<IssuedKey | null> {
+export async function rotateApiKey(
+  tx: Tx,
+  box: SecretBox,
+  apiKey: string,
+  graceS: number,
+  now = new Date(),
+): Promise<IssuedKey | null> {
   const old = await tx.apiKey.findFirst({ where: { apiKey, OR: [{ revokedAt: null }, { revokedAt: { gt: now } }] } });
   if (!old) return null;
   await tx.apiKey.update({ where: { id: old.id }, data: { revokedAt: new Date(now.getTime() + graceS * 1000) } });
@@ -48,13 +62,27 @@ export async function rotateApiKey(tx: Tx, box: SecretBox, apiKey: string, grace
 }
 
 /** ACTIVE or DISABLED; a disabled merchant's keys answer 403 MERCHANT_DISABLED (decisions 2). */
-export async function setMerchantStatus(db: Db | Tx, merchantId: string, status: 'ACTIVE' | 'DISABLED'): Promise<boolean> {
-  const { count } = await db.merchant.updateMany({ where: { id: merchantId }, data: { status, updatedAt: new Date() } });
+export async function setMerchantStatus(
+  db: Db | Tx,
+  merchantId: string,
+  status: 'ACTIVE' | 'DISABLED',
+): Promise<boolean> {
+  const { count } = await db.merchant.updateMany({
+    where: { id: merchantId },
+    data: { status, updatedAt: new Date() },
+  });
   return count === 1;
 }
 
-export async function setMerchantWebhookUrl(db: Db | Tx, merchantId: string, webhookUrl: string | null): Promise<boolean> {
-  const { count } = await db.merchant.updateMany({ where: { id: merchantId }, data: { webhookUrl, updatedAt: new Date() } });
+export async function setMerchantWebhookUrl(
+  db: Db | Tx,
+  merchantId: string,
+  webhookUrl: string | null,
+): Promise<boolean> {
+  const { count } = await db.merchant.updateMany({
+    where: { id: merchantId },
+    data: { webhookUrl, updatedAt: new Date() },
+  });
   return count === 1;
 }
 
@@ -75,7 +103,9 @@ export function keyUsableAt(key: ApiKeyRecord, now: Date): boolean {
 
 /** One round trip: the key and its merchant's status together; null for a key that never existed. */
 export async function lookupApiKey(db: Db, box: SecretBox, apiKey: string): Promise<ApiKeyRecord | null> {
-  const [key] = await db.$queryRaw<{ merchant_id: string; merchant_status: string; secret_ciphertext: string; revoked_at: Date | null }[]>`
+  const [key] = await db.$queryRaw<
+    { merchant_id: string; merchant_status: string; secret_ciphertext: string; revoked_at: Date | null }[]
+  >`
     SELECT k.merchant_id::text, m.status AS merchant_status, k.secret_ciphertext, k.revoked_at
       FROM api_keys k JOIN merchants m ON m.id = k.merchant_id WHERE k.api_key = ${apiKey}`;
   if (!key) return null;

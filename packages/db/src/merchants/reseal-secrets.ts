@@ -18,7 +18,10 @@ export async function resealUnboundSecrets(db: Db, box: SecretBox): Promise<numb
     try {
       secret = box.openUnbound(row.secretCiphertext);
     } catch (err) {
-      throw new Error(`cannot open the secret of API key ${row.apiKey} with this MASTER_KEY: ${(err as Error).message}`, { cause: err });
+      throw new Error(
+        `cannot open the secret of API key ${row.apiKey} with this MASTER_KEY: ${(err as Error).message}`,
+        { cause: err },
+      );
     }
     const { count } = await db.apiKey.updateMany({
       where: { id: row.id, secretCiphertext: row.secretCiphertext },

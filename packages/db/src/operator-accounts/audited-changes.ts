@@ -6,7 +6,14 @@
  * Credentials never reach an audit row: a credential change records whether the account had some and
  * the names of those set now, never a value (nor the ciphertext).
  */
-import { deploymentModeViolation, isOperatorApiName, isOperatorCode, OPERATOR_API_NAMES, OPERATORS, type DeploymentMode } from '@mm/domain';
+import {
+  deploymentModeViolation,
+  isOperatorApiName,
+  isOperatorCode,
+  OPERATOR_API_NAMES,
+  OPERATORS,
+  type DeploymentMode,
+} from '@mm/domain';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Db, Tx, SecretBox } from '../database/index.js';
 import { recordAudit, type AuditInput } from '../staff/index.js';
@@ -70,7 +77,12 @@ function invalidState(next: Editable, hasCredentials: boolean): string | null {
 }
 
 /** The deployment's mode refuses it (deployment-mode.ts of @mm/domain): as the services would at their start. */
-function modeRefusal(mode: DeploymentMode, key: OperatorAccountKey, next: Editable, credentials: Record<string, string> | null): OperatorChangeOutcome | null {
+function modeRefusal(
+  mode: DeploymentMode,
+  key: OperatorAccountKey,
+  next: Editable,
+  credentials: Record<string, string> | null,
+): OperatorChangeOutcome | null {
   const violation = deploymentModeViolation(mode, { ...key, ...next, credentials });
   return violation ? refused(`Refused in a ${mode} deployment: ${violation}.`) : null;
 }
@@ -79,40 +91,89 @@ function pick(from: Editable, keys: readonly (keyof Editable)[]): Partial<Editab
   return Object.fromEntries(keys.map((k) => [k, from[k]]));
 }
 
-async function create(tx: Tx, mode: DeploymentMode, context: OperatorAuditContext, key: OperatorAccountKey, fields: OperatorAccountFields & { api: string }): Promise<OperatorChangeOutcome> {
-  if (!/^[A-Z]{2}$/.test(key.countryCode) || !(await tx.subsidiary.findUnique({ where: { countryCode: key.countryCode } }))) {
+async function create(
+  tx: Tx,
+  mode: DeploymentMode,
+  context: OperatorAuditContext,
+  key: OperatorAccountKey,
+  fields: OperatorAccountFields & { api: string },
+): Promise<OperatorChangeOutcome> {
+  if (
+    !/^[A-Z]{2}$/.test(key.countryCode) ||
+    !(await tx.subsidiary.findUnique({ where: { countryCode: key.countryCode } }))
+  ) {
     return refused(`There is no subsidiary ${key.countryCode}.`);
   }
-  if (!isOperatorCode(key.operator)) return refused(`Unknown operator "${key.operator}": one of ${OPERATORS.join(', ')}.`);
-  if (await lockOperatorAccount(tx, key.countryCode, key.operator)) return refused(`The account ${key.countryCode} ${key.operator} already exists.`);
+  if (!isOperatorCode(key.operator))
+    return refused(`Unknown operator "${key.operator}": one of ${OPERATORS.join(', ')}.`);
+  if (await lockOperatorAccount(tx, key.countryCode, key.operator))
+    return refused(`The account ${key.countryCode} ${key.operator} already exists.`);
   const next: Editable = {
-    api: fields.api, baseUrl: fields.baseUrl ?? null, settings: fields.settings ?? {}, prefixes: normalisePrefixes(fields.prefixes ?? []), enabled: fields.enabled ?? false,
+    api: fields.api,
+    baseUrl: fields.baseUrl ?? null,
+    settings: fields.settings ?? {},
+    prefixes: normalisePrefixes(fields.prefixes ?? []),
+    enabled: fields.enabled ?? false,
   };
   const invalid = invalidState(next, false);
   if (invalid) return refused(invalid);
   const byMode = modeRefusal(mode, key, next, null);
   if (byMode) return byMode;
   await tx.operatorAccount.create({ data: { ...key, ...next, settings: next.settings as Prisma.InputJsonObject } });
-  await recordAudit(tx, { ...context, action: 'operator_account.create', targetType: 'operator_account', targetId: operatorAccountTargetId(key), before: null, after: next });
+  await recordAudit(tx, {
+    ...context,
+    action: 'operator_account.create',
+    targetType: 'operator_account',
+    targetId: operatorAccountTargetId(key),
+    before: null,
+    after: next,
+  });
   return 'changed';
 }
 
 async function change(
-  tx: Tx, box: SecretBox, mode: DeploymentMode, context: OperatorAuditContext, account: OperatorAccountSummary, change: Exclude<OperatorAccountChange, { kind: 'create' }>,
+  tx: Tx,
+  box: SecretBox,
+  mode: DeploymentMode,
+  context: OperatorAuditContext,
+  account: OperatorAccountSummary,
+  change: Exclude<OperatorAccountChange, { kind: 'create' }>,
 ): Promise<OperatorChangeOutcome> {
   const key = { countryCode: account.countryCode, operator: account.operator };
-  const current: Editable = { api: account.api, baseUrl: account.baseUrl, settings: account.settings, prefixes: account.prefixes, enabled: account.enabled };
+  const current: Editable = {
+    api: account.api,
+    baseUrl: account.baseUrl,
+    settings: account.settings,
+    prefixes: account.prefixes,
+    enabled: account.enabled,
+  };
   // The credentials it keeps, opened only to be checked against the mode (a Wave key says whether it is live).
   const kept = async () => {
-    const row = await tx.operatorAccount.findUnique({ where: { countryCode_operator: key }, select: { credentialsSealed: true } });
+    const row = await tx.operatorAccount.findUnique({
+      where: { countryCode_operator: key },
+      select: { credentialsSealed: true },
+    });
     return row?.credentialsSealed ? openCredentials(box, key, row.credentialsSealed) : null;
   };
   const audit = (action: string, before: unknown, after: unknown) =>
-    recordAudit(tx, { ...context, action: `operator_account.${action}`, targetType: 'operator_account', targetId: operatorAccountTargetId(key), before, after });
+    recordAudit(tx, {
+      ...context,
+      action: `operator_account.${action}`,
+      targetType: 'operator_account',
+      targetId: operatorAccountTargetId(key),
+      before,
+      after,
+    });
   switch (change.kind) {
     case 'update': {
-      const wanted = { ...change.fields, ...(change.fields.prefixes ? { prefixes: normalisePrefixes(change.fields.prefixes) } : {}) };
-      const next: Editable = { ...current, ...Object.fromEntries(Object.entries(wanted).filter(([, v]) => v !== undefined)) };
+      const wanted = {
+        ...change.fields,
+        ...(change.fields.prefixes ? { prefixes: normalisePrefixes(change.fields.prefixes) } : {}),
+      };
+      const next: Editable = {
+        ...current,
+        ...Object.fromEntries(Object.entries(wanted).filter(([, v]) => v !== undefined)),
+      };
       const changed = FIELDS.filter((k) => !sameValue(current[k], next[k]));
       if (changed.length === 0) return 'unchanged';
       const invalid = invalidState(next, account.hasCredentials);
@@ -122,9 +183,14 @@ async function change(
       const { settings, ...rest } = pick(next, changed);
       await tx.operatorAccount.update({
         where: { countryCode_operator: key },
-        data: { ...rest, ...(settings !== undefined ? { settings: settings as Prisma.InputJsonObject } : {}), updatedAt: new Date() },
+        data: {
+          ...rest,
+          ...(settings !== undefined ? { settings: settings as Prisma.InputJsonObject } : {}),
+          updatedAt: new Date(),
+        },
       });
-      const action = changed.length === 1 && changed[0] === 'enabled' ? (next.enabled ? 'enable' : 'disable') : 'update';
+      const action =
+        changed.length === 1 && changed[0] === 'enabled' ? (next.enabled ? 'enable' : 'disable') : 'update';
       await audit(action, pick(current, changed), pick(next, changed));
       return 'changed';
     }
@@ -132,14 +198,28 @@ async function change(
       if (account.markedDownAt !== null && account.markedDownReason === change.reason) return 'unchanged';
       // Already down: only the reason changes, "down since" stays when it went down.
       const markedDownAt = account.markedDownAt ?? new Date();
-      await tx.operatorAccount.update({ where: { countryCode_operator: key }, data: { markedDownAt, markedDownReason: change.reason, updatedAt: new Date() } });
-      await audit('mark_down', { markedDownAt: account.markedDownAt, markedDownReason: account.markedDownReason }, { markedDownAt, markedDownReason: change.reason });
+      await tx.operatorAccount.update({
+        where: { countryCode_operator: key },
+        data: { markedDownAt, markedDownReason: change.reason, updatedAt: new Date() },
+      });
+      await audit(
+        'mark_down',
+        { markedDownAt: account.markedDownAt, markedDownReason: account.markedDownReason },
+        { markedDownAt, markedDownReason: change.reason },
+      );
       return 'changed';
     }
     case 'up': {
       if (account.markedDownAt === null) return 'unchanged';
-      await tx.operatorAccount.update({ where: { countryCode_operator: key }, data: { markedDownAt: null, markedDownReason: null, updatedAt: new Date() } });
-      await audit('mark_up', { markedDownAt: account.markedDownAt, markedDownReason: account.markedDownReason }, { markedDownAt: null, markedDownReason: null });
+      await tx.operatorAccount.update({
+        where: { countryCode_operator: key },
+        data: { markedDownAt: null, markedDownReason: null, updatedAt: new Date() },
+      });
+      await audit(
+        'mark_up',
+        { markedDownAt: account.markedDownAt, markedDownReason: account.markedDownReason },
+        { markedDownAt: null, markedDownReason: null },
+      );
       return 'changed';
     }
     case 'credentials': {
@@ -149,7 +229,11 @@ async function change(
       if (byMode) return byMode;
       await setOperatorAccountCredentials(tx, box, key.countryCode, key.operator, change.credentials);
       // Names only: which credentials a rotation set, never what they are.
-      await audit('credentials', { hasCredentials: account.hasCredentials }, { hasCredentials: true, credentialNames: names });
+      await audit(
+        'credentials',
+        { hasCredentials: account.hasCredentials },
+        { hasCredentials: true, credentialNames: names },
+      );
       return 'changed';
     }
   }
@@ -177,7 +261,8 @@ export async function changeOperatorAccount(
     });
   } catch (err) {
     // Two creations of one account at once: the second finds the first's row at insert time.
-    if (request.kind === 'create' && isUniqueViolation(err)) return refused(`The account ${key.countryCode} ${key.operator} already exists.`);
+    if (request.kind === 'create' && isUniqueViolation(err))
+      return refused(`The account ${key.countryCode} ${key.operator} already exists.`);
     throw err;
   }
 }

@@ -29,16 +29,28 @@ export function isBreakerDownReason(reason: string | null): boolean {
 }
 
 /** Marks the account down with the breaker's reason unless it is down already; true when this call did. */
-export async function markOperatorAccountDownByBreaker(db: Db, key: OperatorAccountKey, consecutive: number): Promise<boolean> {
+export async function markOperatorAccountDownByBreaker(
+  db: Db,
+  key: OperatorAccountKey,
+  consecutive: number,
+): Promise<boolean> {
   return db.$transaction(async (tx) => {
     const account = await lockOperatorAccount(tx, key.countryCode, key.operator);
     if (!account || account.markedDownAt !== null) return false;
     const markedDownAt = new Date();
     const reason = breakerDownReason(consecutive);
-    await tx.operatorAccount.update({ where: { countryCode_operator: key }, data: { markedDownAt, markedDownReason: reason, updatedAt: new Date() } });
+    await tx.operatorAccount.update({
+      where: { countryCode_operator: key },
+      data: { markedDownAt, markedDownReason: reason, updatedAt: new Date() },
+    });
     await recordAudit(tx, {
-      staffId: null, actor: BREAKER_ACTOR, action: 'operator_account.mark_down', targetType: 'operator_account', targetId: operatorAccountTargetId(key),
-      before: { markedDownAt: null, markedDownReason: null }, after: { markedDownAt, markedDownReason: reason },
+      staffId: null,
+      actor: BREAKER_ACTOR,
+      action: 'operator_account.mark_down',
+      targetType: 'operator_account',
+      targetId: operatorAccountTargetId(key),
+      before: { markedDownAt: null, markedDownReason: null },
+      after: { markedDownAt, markedDownReason: reason },
     });
     return true;
   });
@@ -49,10 +61,18 @@ export async function markOperatorAccountUpByBreaker(db: Db, key: OperatorAccoun
   return db.$transaction(async (tx) => {
     const account = await lockOperatorAccount(tx, key.countryCode, key.operator);
     if (!account || account.markedDownAt === null || !isBreakerDownReason(account.markedDownReason)) return false;
-    await tx.operatorAccount.update({ where: { countryCode_operator: key }, data: { markedDownAt: null, markedDownReason: null, updatedAt: new Date() } });
+    await tx.operatorAccount.update({
+      where: { countryCode_operator: key },
+      data: { markedDownAt: null, markedDownReason: null, updatedAt: new Date() },
+    });
     await recordAudit(tx, {
-      staffId: null, actor: BREAKER_ACTOR, action: 'operator_account.mark_up', targetType: 'operator_account', targetId: operatorAccountTargetId(key),
-      before: { markedDownAt: account.markedDownAt, markedDownReason: account.markedDownReason }, after: { markedDownAt: null, markedDownReason: null },
+      staffId: null,
+      actor: BREAKER_ACTOR,
+      action: 'operator_account.mark_up',
+      targetType: 'operator_account',
+      targetId: operatorAccountTargetId(key),
+      before: { markedDownAt: account.markedDownAt, markedDownReason: account.markedDownReason },
+      after: { markedDownAt: null, markedDownReason: null },
     });
     return true;
   });
@@ -64,5 +84,7 @@ export async function listAccountsDownByBreaker(db: Db): Promise<OperatorAccount
     where: { markedDownAt: { not: null }, markedDownReason: { startsWith: 'automatic: ' } },
     select: { countryCode: true, operator: true, markedDownReason: true },
   });
-  return rows.filter((r) => isBreakerDownReason(r.markedDownReason)).map((r) => ({ countryCode: r.countryCode, operator: r.operator }));
+  return rows
+    .filter((r) => isBreakerDownReason(r.markedDownReason))
+    .map((r) => ({ countryCode: r.countryCode, operator: r.operator }));
 }

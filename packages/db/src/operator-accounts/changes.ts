@@ -35,21 +35,44 @@ export async function upsertOperatorAccount(db: Db | Tx, input: OperatorAccountI
   });
 }
 
-async function update(db: Db | Tx, countryCode: string, operator: string, data: Prisma.OperatorAccountUpdateManyMutationInput): Promise<boolean> {
-  const { count } = await db.operatorAccount.updateMany({ where: { countryCode, operator }, data: { ...data, updatedAt: new Date() } });
+async function update(
+  db: Db | Tx,
+  countryCode: string,
+  operator: string,
+  data: Prisma.OperatorAccountUpdateManyMutationInput,
+): Promise<boolean> {
+  const { count } = await db.operatorAccount.updateMany({
+    where: { countryCode, operator },
+    data: { ...data, updatedAt: new Date() },
+  });
   return count === 1;
 }
 
-export function setOperatorAccountEnabled(db: Db | Tx, countryCode: string, operator: string, enabled: boolean): Promise<boolean> {
+export function setOperatorAccountEnabled(
+  db: Db | Tx,
+  countryCode: string,
+  operator: string,
+  enabled: boolean,
+): Promise<boolean> {
   return update(db, countryCode, operator, { enabled });
 }
 
-export async function setOperatorAccountPrefixes(db: Db | Tx, countryCode: string, operator: string, prefixes: readonly string[]): Promise<boolean> {
+export async function setOperatorAccountPrefixes(
+  db: Db | Tx,
+  countryCode: string,
+  operator: string,
+  prefixes: readonly string[],
+): Promise<boolean> {
   return update(db, countryCode, operator, { prefixes: normalisePrefixes(prefixes) });
 }
 
 /** Down: new payments for it answer 503 until it is marked up again (those under way carry on). */
-export function markOperatorAccountDown(db: Db | Tx, countryCode: string, operator: string, reason: string): Promise<boolean> {
+export function markOperatorAccountDown(
+  db: Db | Tx,
+  countryCode: string,
+  operator: string,
+  reason: string,
+): Promise<boolean> {
   return update(db, countryCode, operator, { markedDownAt: new Date(), markedDownReason: reason.slice(0, 200) });
 }
 

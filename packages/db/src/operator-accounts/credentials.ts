@@ -11,11 +11,19 @@ export function operatorAccountSecretBinding(a: { countryCode: string; operator:
   return `operator_accounts:${a.countryCode}:${a.operator}`;
 }
 
-export function sealCredentials(box: SecretBox, account: { countryCode: string; operator: string }, credentials: Record<string, string>): string {
+export function sealCredentials(
+  box: SecretBox,
+  account: { countryCode: string; operator: string },
+  credentials: Record<string, string>,
+): string {
   return box.seal(JSON.stringify(credentials), operatorAccountSecretBinding(account));
 }
 
-export function openCredentials(box: SecretBox, account: { countryCode: string; operator: string }, sealed: string): Record<string, string> {
+export function openCredentials(
+  box: SecretBox,
+  account: { countryCode: string; operator: string },
+  sealed: string,
+): Record<string, string> {
   return JSON.parse(box.open(sealed, operatorAccountSecretBinding(account))) as Record<string, string>;
 }
 
@@ -24,10 +32,18 @@ export interface OperatorAccountWithCredentials extends OperatorAccountSummary {
   credentials: Record<string, string> | null;
 }
 
-export async function loadOperatorAccount(db: Db, box: SecretBox, countryCode: string, operator: string): Promise<OperatorAccountWithCredentials | null> {
+export async function loadOperatorAccount(
+  db: Db,
+  box: SecretBox,
+  countryCode: string,
+  operator: string,
+): Promise<OperatorAccountWithCredentials | null> {
   const [summary, sealed] = await Promise.all([
     findOperatorAccount(db, countryCode, operator),
-    db.operatorAccount.findUnique({ where: { countryCode_operator: { countryCode, operator } }, select: { credentialsSealed: true } }),
+    db.operatorAccount.findUnique({
+      where: { countryCode_operator: { countryCode, operator } },
+      select: { credentialsSealed: true },
+    }),
   ]);
   if (!summary) return null;
   const raw = sealed?.credentialsSealed ?? null;
@@ -42,14 +58,22 @@ export async function loadOperatorAccount(db: Db, box: SecretBox, countryCode: s
 export async function listAccountsForModeCheck(db: Db, box: SecretBox | null): Promise<ModeCheckedAccount[]> {
   const rows = await db.operatorAccount.findMany({ orderBy: [{ countryCode: 'asc' }, { operator: 'asc' }] });
   return rows.map((r) => ({
-    countryCode: r.countryCode, operator: r.operator, api: r.api, enabled: r.enabled, baseUrl: r.baseUrl,
+    countryCode: r.countryCode,
+    operator: r.operator,
+    api: r.api,
+    enabled: r.enabled,
+    baseUrl: r.baseUrl,
     settings: (r.settings ?? {}) as Record<string, unknown>,
     credentials: box && r.credentialsSealed ? openedOrNull(box, r, r.credentialsSealed) : null,
   }));
 }
 
 // Credentials this key cannot open are of no use to this service either: checked as if it had none.
-function openedOrNull(box: SecretBox, account: { countryCode: string; operator: string }, sealed: string): Record<string, string> | null {
+function openedOrNull(
+  box: SecretBox,
+  account: { countryCode: string; operator: string },
+  sealed: string,
+): Record<string, string> | null {
   try {
     return openCredentials(box, account, sealed);
   } catch {
@@ -58,7 +82,13 @@ function openedOrNull(box: SecretBox, account: { countryCode: string; operator: 
 }
 
 /** Replaces the account's credentials (a rotation sends them all): they are never read back by staff. */
-export async function setOperatorAccountCredentials(tx: Db | Tx, box: SecretBox, countryCode: string, operator: string, credentials: Record<string, string>): Promise<boolean> {
+export async function setOperatorAccountCredentials(
+  tx: Db | Tx,
+  box: SecretBox,
+  countryCode: string,
+  operator: string,
+  credentials: Record<string, string>,
+): Promise<boolean> {
   const { count } = await tx.operatorAccount.updateMany({
     where: { countryCode, operator },
     data: { credentialsSealed: sealCredentials(box, { countryCode, operator }, credentials), updatedAt: new Date() },

@@ -8,6 +8,8 @@ import { listAccountsForModeCheck } from './credentials.js';
  * (deployment-mode.ts of @mm/domain). Without `box` the credentials are not read (a Wave key then goes unseen).
  */
 export async function assertDeploymentMode(db: Db, mode: DeploymentMode, box: SecretBox | null): Promise<void> {
-  const problems = (await listAccountsForModeCheck(db, box)).map((a) => deploymentModeViolation(mode, a)).filter((p) => p !== null);
+  const problems = (await listAccountsForModeCheck(db, box))
+    .map((a) => deploymentModeViolation(mode, a))
+    .filter((p) => p !== null);
   if (problems.length > 0) throw new Error(`refusing to start with DEPLOYMENT_MODE=${mode}: ${problems.join('; ')}`);
 }

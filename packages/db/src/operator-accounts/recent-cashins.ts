@@ -26,12 +26,21 @@ export async function cashinOutcomesByAccount(db: Db, since: Date): Promise<Acco
   const byAccount = new Map<string, AccountCashinOutcomes>();
   for (const r of rows) {
     const key = `${r.country_code}:${r.operator}`;
-    const entry = byAccount.get(key) ?? { countryCode: r.country_code, operator: r.operator, success: 0, failed: 0, expired: 0, pending: 0 };
+    const entry = byAccount.get(key) ?? {
+      countryCode: r.country_code,
+      operator: r.operator,
+      success: 0,
+      failed: 0,
+      expired: 0,
+      pending: 0,
+    };
     byAccount.set(key, entry);
     if (r.status === 'SUCCESS' || r.status === 'REVERSED') entry.success += r.n;
     else if (r.status === 'FAILED') entry.failed += r.n;
     else if (r.status === 'EXPIRED') entry.expired += r.n;
     else entry.pending += r.n;
   }
-  return [...byAccount.values()].sort((a, b) => a.countryCode.localeCompare(b.countryCode) || a.operator.localeCompare(b.operator));
+  return [...byAccount.values()].sort(
+    (a, b) => a.countryCode.localeCompare(b.countryCode) || a.operator.localeCompare(b.operator),
+  );
 }

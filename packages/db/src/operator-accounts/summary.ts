@@ -19,11 +19,23 @@ export interface OperatorAccountSummary {
 }
 
 const SUMMARY = {
-  countryCode: true, operator: true, api: true, baseUrl: true, settings: true, prefixes: true, enabled: true,
-  markedDownAt: true, markedDownReason: true, updatedAt: true, credentialsSealed: true,
+  countryCode: true,
+  operator: true,
+  api: true,
+  baseUrl: true,
+  settings: true,
+  prefixes: true,
+  enabled: true,
+  markedDownAt: true,
+  markedDownReason: true,
+  updatedAt: true,
+  credentialsSealed: true,
 } as const;
 
-type Row = { credentialsSealed: string | null; settings: unknown } & Omit<OperatorAccountSummary, 'hasCredentials' | 'settings'>;
+type Row = { credentialsSealed: string | null; settings: unknown } & Omit<
+  OperatorAccountSummary,
+  'hasCredentials' | 'settings'
+>;
 
 function summaryOf(row: Row): OperatorAccountSummary {
   const { credentialsSealed, settings, ...rest } = row;
@@ -39,13 +51,24 @@ export async function listOperatorAccounts(db: Db | Tx, countryCode?: string): P
   return rows.map(summaryOf);
 }
 
-export async function findOperatorAccount(db: Db | Tx, countryCode: string, operator: string): Promise<OperatorAccountSummary | null> {
-  const row = await db.operatorAccount.findUnique({ where: { countryCode_operator: { countryCode, operator } }, select: SUMMARY });
+export async function findOperatorAccount(
+  db: Db | Tx,
+  countryCode: string,
+  operator: string,
+): Promise<OperatorAccountSummary | null> {
+  const row = await db.operatorAccount.findUnique({
+    where: { countryCode_operator: { countryCode, operator } },
+    select: SUMMARY,
+  });
   return row && summaryOf(row);
 }
 
 /** The row lock of a change about to be made, so its audit row's "before" is what it really replaced. */
-export async function lockOperatorAccount(tx: Tx, countryCode: string, operator: string): Promise<OperatorAccountSummary | null> {
+export async function lockOperatorAccount(
+  tx: Tx,
+  countryCode: string,
+  operator: string,
+): Promise<OperatorAccountSummary | null> {
   const locked = await tx.$queryRaw<{ country_code: string }[]>`
     SELECT country_code FROM operator_accounts WHERE country_code = ${countryCode} AND operator = ${operator} FOR UPDATE`;
   return locked.length === 0 ? null : findOperatorAccount(tx, countryCode, operator);

@@ -15,7 +15,11 @@ export interface FailedRun {
  * `maxRuns`. Null when the row is done or unknown (a late report of a run that no longer matters).
  */
 export async function recordFailedRun(
-  db: Db | Tx, outboxId: string, failedJob: { key: string; reason: string }, maxRuns: number, now = new Date(),
+  db: Db | Tx,
+  outboxId: string,
+  failedJob: { key: string; reason: string },
+  maxRuns: number,
+  now = new Date(),
 ): Promise<FailedRun | null> {
   const [row] = await db.$queryRaw<{ failed_runs: number; parked: boolean; parked_now: boolean }[]>`
     WITH counted AS (
@@ -53,8 +57,13 @@ export async function listParkedJobs(db: Db, limit = 200): Promise<ParkedJob[]> 
     take: limit,
   });
   return rows.map((r) => ({
-    id: r.id, topic: r.topic, payload: r.payload as Record<string, unknown>, failedRuns: r.failedRuns,
-    lastError: r.lastError, parkedAt: r.parkedAt as Date, createdAt: r.createdAt,
+    id: r.id,
+    topic: r.topic,
+    payload: r.payload as Record<string, unknown>,
+    failedRuns: r.failedRuns,
+    lastError: r.lastError,
+    parkedAt: r.parkedAt as Date,
+    createdAt: r.createdAt,
   }));
 }
 

@@ -12,7 +12,12 @@ import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testi
 export async function onlyATopicsOwnPayloadCompiles(tx: Tx): Promise<void> {
   const id = randomUUID();
   await insertOutbox(tx, { topic: 'refund-requests', payload: { refund_id: id } });
-  await insertOutbox(tx, { topic: 'expiry-checks', payload: { transaction_id: id, kind: 'expiry' }, availableAt: new Date(), id });
+  await insertOutbox(tx, {
+    topic: 'expiry-checks',
+    payload: { transaction_id: id, kind: 'expiry' },
+    availableAt: new Date(),
+    id,
+  });
   // @ts-expect-error a refund request names its refund, not a transaction
   await insertOutbox(tx, { topic: 'refund-requests', payload: { transaction_id: id } });
   // @ts-expect-error a topic that does not exist
@@ -43,8 +48,16 @@ describe('outbox rows', () => {
 
   it('reads back the job it wrote, typed by its topic', async () => {
     const refundId = randomUUID();
-    const written = await db.$transaction((tx) => insertOutbox(tx, { topic: 'refund-requests', payload: { refund_id: refundId }, availableAt: new Date(1000) }));
-    expect(written).toEqual({ id: expect.any(String), topic: 'refund-requests', payload: { refund_id: refundId }, availableAt: new Date(1000), run: 0 });
+    const written = await db.$transaction((tx) =>
+      insertOutbox(tx, { topic: 'refund-requests', payload: { refund_id: refundId }, availableAt: new Date(1000) }),
+    );
+    expect(written).toEqual({
+      id: expect.any(String),
+      topic: 'refund-requests',
+      payload: { refund_id: refundId },
+      availableAt: new Date(1000),
+      run: 0,
+    });
 
     const [read] = await findOverdueOutbox(db, ['refund-requests'], new Date(2000));
     expect(read).toEqual(written);
@@ -58,6 +71,8 @@ describe('outbox rows', () => {
     await db.$executeRaw`INSERT INTO outbox (id, topic, payload, available_at)
       VALUES (${id}::uuid, 'cashout-requests', '{"cashout_id": "old"}'::jsonb, ${new Date(0)}::timestamptz)`;
     const rows: OutboxRow[] = await findOverdueOutbox(db, ['cashout-requests'], new Date(2000));
-    expect(rows).toEqual([{ id, topic: 'cashout-requests', payload: { cashout_id: 'old' }, availableAt: new Date(0), run: 0 }]);
+    expect(rows).toEqual([
+      { id, topic: 'cashout-requests', payload: { cashout_id: 'old' }, availableAt: new Date(0), run: 0 },
+    ]);
   });
 });

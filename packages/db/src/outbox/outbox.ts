@@ -16,7 +16,13 @@ export type { OutboxJob };
  * recordChange), so only a row from before a schema change, or written by hand, can break it; the
  * producer's schema check when it is published is what catches that (@mm/queues OutboxPublisher).
  */
-export function outboxRowOf(r: { id: string; topic: string; payload: unknown; availableAt: Date; run: number }): OutboxRow {
+export function outboxRowOf(r: {
+  id: string;
+  topic: string;
+  payload: unknown;
+  availableAt: Date;
+  run: number;
+}): OutboxRow {
   const job = { topic: r.topic, payload: r.payload } as OutboxJob;
   return { ...job, id: r.id, availableAt: r.availableAt, run: r.run };
 }

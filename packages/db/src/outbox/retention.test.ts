@@ -8,7 +8,9 @@ import { createCashin, transition } from '../payments/index.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const policy: RetentionPolicy = { outboxDays: 7, webhookAttemptsDays: 90, batchSize: 10 };
-const KEPT = Object.entries(TABLE_RETENTION).filter(([, p]) => p === 'kept').map(([t]) => t);
+const KEPT = Object.entries(TABLE_RETENTION)
+  .filter(([, p]) => p === 'kept')
+  .map(([t]) => t);
 
 describe('retention of operational rows', () => {
   let fixture: MerchantTestDatabase;
@@ -20,21 +22,46 @@ describe('retention of operational rows', () => {
     fixture = await createMerchantTestDatabase(4);
     db = fixture.db;
   });
-  afterAll(async () => { await fixture.close(); });
+  afterAll(async () => {
+    await fixture.close();
+  });
 
-  const counts = async (tables: string[]) => Object.fromEntries(await Promise.all(tables.map(async (t) =>
-    [t, Number((await db.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM ${t}`))[0]!.n)] as const)));
+  const counts = async (tables: string[]) =>
+    Object.fromEntries(
+      await Promise.all(
+        tables.map(
+          async (t) =>
+            [t, Number((await db.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM ${t}`))[0]!.n)] as const,
+        ),
+      ),
+    );
 
   /** Successful cash-ins (transaction, history, journal, outbox rows), all a year old: money is kept whatever its age. */
   async function yearOldCashins(n: number): Promise<void> {
     for (let i = 0; i < n; i++) {
       const r = await createCashin(db, {
-        merchantId: fixture.merchantId, merchantOrderId: `old-${randomUUID()}`, amount: 1000, currency: 'XOF', countryCode: 'CI',
-        msisdn: '+2250707000055', motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: randomUUID(),
+        merchantId: fixture.merchantId,
+        merchantOrderId: `old-${randomUUID()}`,
+        amount: 1000,
+        currency: 'XOF',
+        countryCode: 'CI',
+        msisdn: '+2250707000055',
+        motif: null,
+        returnUrl: null,
+        notifyUrl: null,
+        metadata: null,
+        requestFingerprint: randomUUID(),
       });
       if (r.kind !== 'created') throw new Error('not created');
       for (const to of ['INITIATED', 'PENDING', 'SUCCESS'] as const) {
-        await db.$transaction((tx) => transition(tx, { transactionId: r.transaction.id, to, cause: 'test', patch: to === 'PENDING' ? { expiresAt: now } : {} }));
+        await db.$transaction((tx) =>
+          transition(tx, {
+            transactionId: r.transaction.id,
+            to,
+            cause: 'test',
+            patch: to === 'PENDING' ? { expiresAt: now } : {},
+          }),
+        );
       }
     }
     await db.$executeRaw`UPDATE transactions SET created_at = ${ago(365)}, updated_at = ${ago(365)}, completed_at = ${ago(365)}`;
@@ -43,8 +70,14 @@ describe('retention of operational rows', () => {
     await recordAudit(db, { staffId: null, actor: 'someone@example.test', action: 'login' });
   }
 
-  async function outboxRow(state: { completedDaysAgo?: number; parked?: true; createdDaysAgo?: number }): Promise<string> {
-    const row = await db.$transaction((tx) => insertOutbox(tx, { topic: 'refund-requests', payload: { refund_id: randomUUID() } }));
+  async function outboxRow(state: {
+    completedDaysAgo?: number;
+    parked?: true;
+    createdDaysAgo?: number;
+  }): Promise<string> {
+    const row = await db.$transaction((tx) =>
+      insertOutbox(tx, { topic: 'refund-requests', payload: { refund_id: randomUUID() } }),
+    );
     await db.outbox.update({
       where: { id: row.id },
       data: {
@@ -57,14 +90,36 @@ describe('retention of operational rows', () => {
   }
 
   /** A webhook event and its attempts, the attempts made `attemptsDaysAgo`, the event last changed `endedDaysAgo`. */
-  async function webhookEvent(status: 'DELIVERED' | 'ABANDONED' | 'PENDING' | 'NO_TARGET', endedDaysAgo: number, attempts: number, attemptsDaysAgo = endedDaysAgo): Promise<string> {
+  async function webhookEvent(
+    status: 'DELIVERED' | 'ABANDONED' | 'PENDING' | 'NO_TARGET',
+    endedDaysAgo: number,
+    attempts: number,
+    attemptsDaysAgo = endedDaysAgo,
+  ): Promise<string> {
     const id = randomUUID();
     await db.webhookEvent.create({
-      data: { id, merchantId: fixture.merchantId, eventType: 'transaction.status_changed', payload: {}, status, attemptCount: attempts, createdAt: ago(attemptsDaysAgo), updatedAt: ago(endedDaysAgo) },
+      data: {
+        id,
+        merchantId: fixture.merchantId,
+        eventType: 'transaction.status_changed',
+        payload: {},
+        status,
+        attemptCount: attempts,
+        createdAt: ago(attemptsDaysAgo),
+        updatedAt: ago(endedDaysAgo),
+      },
     });
     for (let no = 1; no <= attempts; no++) {
       await db.webhookAttempt.create({
-        data: { eventId: id, attemptNo: no, targetUrl: 'https://merchant.example/hooks', statusCode: 500, latencyMs: 10, success: false, createdAt: ago(attemptsDaysAgo) },
+        data: {
+          eventId: id,
+          attemptNo: no,
+          targetUrl: 'https://merchant.example/hooks',
+          statusCode: 500,
+          latencyMs: 10,
+          success: false,
+          createdAt: ago(attemptsDaysAgo),
+        },
       });
     }
     return id;
@@ -75,10 +130,20 @@ describe('retention of operational rows', () => {
     const tables = await db.$queryRaw<{ table_name: string }[]>`
       SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations'`;
     expect(tables.map((t) => t.table_name).sort()).toEqual(Object.keys(TABLE_RETENTION).sort());
-    expect(KEPT).toEqual(expect.arrayContaining(['audit_log', 'journal_entries', 'ledger_accounts', 'transactions', 'refunds', 'transaction_events', 'webhook_events']));
+    expect(KEPT).toEqual(
+      expect.arrayContaining([
+        'audit_log',
+        'journal_entries',
+        'ledger_accounts',
+        'transactions',
+        'refunds',
+        'transaction_events',
+        'webhook_events',
+      ]),
+    );
   });
 
-  it('deletes completed outbox rows past the retention and finished events\' attempts past theirs, in batches; keeps the rest, and every money and audit row', async () => {
+  it("deletes completed outbox rows past the retention and finished events' attempts past theirs, in batches; keeps the rest, and every money and audit row", async () => {
     await yearOldCashins(3);
     // The cash-ins' own rows, completed long ago, join the old ones: more rows than a batch holds.
     await db.$executeRaw`UPDATE outbox SET completed_at = ${ago(30)}, created_at = ${ago(30)}`;
@@ -107,16 +172,22 @@ describe('retention of operational rows', () => {
     const fullBatches = Math.floor(expectedOutbox / policy.batchSize);
     expect(fullBatches).toBeGreaterThanOrEqual(2);
     expect(batches.filter(([t]) => t === 'outbox').map(([, n]) => n)).toEqual(
-      [...Array<number>(fullBatches).fill(policy.batchSize), expectedOutbox % policy.batchSize].filter((n) => n > 0));
+      [...Array<number>(fullBatches).fill(policy.batchSize), expectedOutbox % policy.batchSize].filter((n) => n > 0),
+    );
     expect(await db.outbox.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).toEqual(
-      [recentCompleted, openOld, parkedOld].sort().map((id) => ({ id })));
+      [recentCompleted, openOld, parkedOld].sort().map((id) => ({ id })),
+    );
 
     expect(await attemptsOf(delivered)).toBe(0);
     expect(await attemptsOf(abandoned)).toBe(0);
     expect(await attemptsOf(deliveredRecently)).toBe(1);
     expect(await attemptsOf(resent)).toBe(7);
     expect(await attemptsOf(abandonedAgain)).toBe(14);
-    expect(await db.webhookEvent.count({ where: { id: { in: [delivered, abandoned, deliveredRecently, resent, abandonedAgain, noTarget] } } })).toBe(6);
+    expect(
+      await db.webhookEvent.count({
+        where: { id: { in: [delivered, abandoned, deliveredRecently, resent, abandonedAgain, noTarget] } },
+      }),
+    ).toBe(6);
 
     expect(await counts(KEPT)).toEqual(keptBefore);
     // Idempotent: nothing left to delete.

@@ -33,7 +33,9 @@ export const TABLE_RETENTION = {
   replica_heartbeat: 'kept',
 } as const;
 
-export type PrunedTable = { [T in keyof typeof TABLE_RETENTION]: (typeof TABLE_RETENTION)[T] extends 'pruned' ? T : never }[keyof typeof TABLE_RETENTION];
+export type PrunedTable = {
+  [T in keyof typeof TABLE_RETENTION]: (typeof TABLE_RETENTION)[T] extends 'pruned' ? T : never;
+}[keyof typeof TABLE_RETENTION];
 
 export interface RetentionPolicy {
   /** Completed outbox rows are deleted this long after completion. */
@@ -81,9 +83,16 @@ async function deleteFinishedWebhookAttempts(db: Db, before: Date, limit: number
  * once. `onBatch` sees every batch as it commits (the worker's counter).
  */
 export async function pruneOperationalRows(
-  db: Db, policy: RetentionPolicy, now: Date = new Date(), onBatch?: (table: PrunedTable, deleted: number) => void,
+  db: Db,
+  policy: RetentionPolicy,
+  now: Date = new Date(),
+  onBatch?: (table: PrunedTable, deleted: number) => void,
 ): Promise<Record<PrunedTable, number>> {
-  const prune = async (table: PrunedTable, before: Date, batch: (db: Db, before: Date, limit: number) => Promise<number>) => {
+  const prune = async (
+    table: PrunedTable,
+    before: Date,
+    batch: (db: Db, before: Date, limit: number) => Promise<number>,
+  ) => {
     let total = 0;
     for (;;) {
       const n = await batch(db, before, policy.batchSize);
@@ -94,6 +103,10 @@ export async function pruneOperationalRows(
   };
   return {
     outbox: await prune('outbox', new Date(now.getTime() - policy.outboxDays * DAY_MS), deleteCompletedOutbox),
-    webhook_attempts: await prune('webhook_attempts', new Date(now.getTime() - policy.webhookAttemptsDays * DAY_MS), deleteFinishedWebhookAttempts),
+    webhook_attempts: await prune(
+      'webhook_attempts',
+      new Date(now.getTime() - policy.webhookAttemptsDays * DAY_MS),
+      deleteFinishedWebhookAttempts,
+    ),
   };
 }

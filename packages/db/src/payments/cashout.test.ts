@@ -24,10 +24,20 @@ afterAll(async () => {
 
 /** A merchant whose CI available balance is `funds`, from one successful cash-in. */
 async function fundedMerchant(funds: number): Promise<string> {
-  const merchantId = (await createMerchant(db, { name: 'Cash-out Test', webhookUrl: 'https://merchant.example/hooks' })).id;
+  const merchantId = (await createMerchant(db, { name: 'Cash-out Test', webhookUrl: 'https://merchant.example/hooks' }))
+    .id;
   const c = await createCashin(db, {
-    merchantId, merchantOrderId: `in-${randomUUID()}`, amount: funds, currency: 'XOF', countryCode: 'CI',
-    msisdn: '+2250707000001', motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: 'fp',
+    merchantId,
+    merchantOrderId: `in-${randomUUID()}`,
+    amount: funds,
+    currency: 'XOF',
+    countryCode: 'CI',
+    msisdn: '+2250707000001',
+    motif: null,
+    returnUrl: null,
+    notifyUrl: null,
+    metadata: null,
+    requestFingerprint: 'fp',
   });
   if (c.kind !== 'created') throw new Error('setup');
   for (const to of ['INITIATED', 'PENDING', 'SUCCESS'] as const) {
@@ -36,10 +46,19 @@ async function fundedMerchant(funds: number): Promise<string> {
   return merchantId;
 }
 
-const newCashout = (merchantId: string, amount: number, needsApproval: boolean) => createCashout(db, {
-  merchantId, merchantOrderId: `out-${randomUUID()}`, amount, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000002',
-  reason: 'supplier payment', notifyUrl: null, requestFingerprint: 'fp-out', approval: needsApproval ? 'required' : 'none',
-});
+const newCashout = (merchantId: string, amount: number, needsApproval: boolean) =>
+  createCashout(db, {
+    merchantId,
+    merchantOrderId: `out-${randomUUID()}`,
+    amount,
+    currency: 'XOF',
+    countryCode: 'CI',
+    msisdn: '+2250707000002',
+    reason: 'supplier payment',
+    notifyUrl: null,
+    requestFingerprint: 'fp-out',
+    approval: needsApproval ? 'required' : 'none',
+  });
 
 async function balances(merchantId: string) {
   const rows = await db.ledgerAccount.findMany({ where: { merchantId, countryCode: 'CI' } });
@@ -47,10 +66,14 @@ async function balances(merchantId: string) {
   return { available: of('MERCHANT_AVAILABLE'), reserved: of('MERCHANT_CASHOUT_RESERVED') };
 }
 
-const outboxFor = (id: string) => db.outbox.findMany({ where: { topic: CASHOUT_REQUEST_TOPIC, payload: { path: ['transaction_id'], equals: id } } });
+const outboxFor = (id: string) =>
+  db.outbox.findMany({ where: { topic: CASHOUT_REQUEST_TOPIC, payload: { path: ['transaction_id'], equals: id } } });
 
 async function expectRefused(p: Promise<unknown>, code: string) {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(DomainError);
   expect((err as DomainError).code).toBe(code);
 }
@@ -89,14 +112,25 @@ describe('cash-out in the database (decisions 7)', () => {
     const merchantId = await fundedMerchant(3_000_000);
     const r = await newCashout(merchantId, 1_500_000, true);
     const id = r.transaction.id;
-    const approved = await db.$transaction((tx) => approveCashout(tx, { transactionId: id, decidedBy: 'approver@demo.local' }));
+    const approved = await db.$transaction((tx) =>
+      approveCashout(tx, { transactionId: id, decidedBy: 'approver@demo.local' }),
+    );
     expect(approved.transaction.status).toBe('INITIATED');
     expect(approved.outbox.map((o) => o.topic)).toEqual([CASHOUT_REQUEST_TOPIC]);
-    await expectRefused(db.$transaction((tx) => approveCashout(tx, { transactionId: id, decidedBy: 'other@demo.local' })), 'INVALID_STATE');
-    await expectRefused(db.$transaction((tx) => rejectCashout(tx, { transactionId: id, decidedBy: 'other@demo.local', reason: 'late' })), 'INVALID_STATE');
+    await expectRefused(
+      db.$transaction((tx) => approveCashout(tx, { transactionId: id, decidedBy: 'other@demo.local' })),
+      'INVALID_STATE',
+    );
+    await expectRefused(
+      db.$transaction((tx) => rejectCashout(tx, { transactionId: id, decidedBy: 'other@demo.local', reason: 'late' })),
+      'INVALID_STATE',
+    );
     expect(await outboxFor(id)).toHaveLength(1);
     const events = await db.transactionEvent.findMany({ where: { transactionId: id }, orderBy: { id: 'asc' } });
-    expect(events.map((e) => [e.fromStatus, e.toStatus, e.cause])).toEqual([[null, 'AWAITING_APPROVAL', 'cashout-accepted'], ['AWAITING_APPROVAL', 'INITIATED', 'cashout-approved']]);
+    expect(events.map((e) => [e.fromStatus, e.toStatus, e.cause])).toEqual([
+      [null, 'AWAITING_APPROVAL', 'cashout-accepted'],
+      ['AWAITING_APPROVAL', 'INITIATED', 'cashout-approved'],
+    ]);
     expect(events[1]!.detail).toEqual({ decided_by: 'approver@demo.local' });
     // Still reserved until the operator pays.
     expect(await balances(merchantId)).toEqual({ available: 1_500_000, reserved: 1_500_000 });
@@ -105,7 +139,11 @@ describe('cash-out in the database (decisions 7)', () => {
   it('two approvals racing: exactly one wins, one operator request', async () => {
     const merchantId = await fundedMerchant(1_000_000);
     const id = (await newCashout(merchantId, 1_000_000, true)).transaction.id;
-    const results = await Promise.allSettled([1, 2, 3].map((n) => db.$transaction((tx) => approveCashout(tx, { transactionId: id, decidedBy: `a${n}@demo.local` }))));
+    const results = await Promise.allSettled(
+      [1, 2, 3].map((n) =>
+        db.$transaction((tx) => approveCashout(tx, { transactionId: id, decidedBy: `a${n}@demo.local` })),
+      ),
+    );
     expect(results.filter((x) => x.status === 'fulfilled')).toHaveLength(1);
     expect(await outboxFor(id)).toHaveLength(1);
   });
@@ -113,13 +151,29 @@ describe('cash-out in the database (decisions 7)', () => {
   it('reject: FAILED with the reason, reservation released, merchant notified; it can no longer be approved', async () => {
     const merchantId = await fundedMerchant(1_200_000);
     const id = (await newCashout(merchantId, 1_200_000, true)).transaction.id;
-    const rejected = await db.$transaction((tx) => rejectCashout(tx, { transactionId: id, decidedBy: 'approver@demo.local', reason: 'beneficiary not verified' }));
-    expect(rejected.transaction).toMatchObject({ status: 'FAILED', failureCode: 'REJECTED_BY_APPROVER', failureReason: 'beneficiary not verified' });
+    const rejected = await db.$transaction((tx) =>
+      rejectCashout(tx, { transactionId: id, decidedBy: 'approver@demo.local', reason: 'beneficiary not verified' }),
+    );
+    expect(rejected.transaction).toMatchObject({
+      status: 'FAILED',
+      failureCode: 'REJECTED_BY_APPROVER',
+      failureReason: 'beneficiary not verified',
+    });
     expect(await balances(merchantId)).toEqual({ available: 1_200_000, reserved: 0 });
     const hooks = await db.webhookEvent.findMany({ where: { transactionId: id } });
     expect(hooks).toHaveLength(1);
-    expect(hooks[0]!.payload).toMatchObject({ event: 'transaction.status_changed', transaction_id: id, type: 'CASHOUT', status: 'FAILED', failure_code: 'REJECTED_BY_APPROVER', failure_reason: 'beneficiary not verified' });
-    await expectRefused(db.$transaction((tx) => approveCashout(tx, { transactionId: id, decidedBy: 'approver@demo.local' })), 'INVALID_STATE');
+    expect(hooks[0]!.payload).toMatchObject({
+      event: 'transaction.status_changed',
+      transaction_id: id,
+      type: 'CASHOUT',
+      status: 'FAILED',
+      failure_code: 'REJECTED_BY_APPROVER',
+      failure_reason: 'beneficiary not verified',
+    });
+    await expectRefused(
+      db.$transaction((tx) => approveCashout(tx, { transactionId: id, decidedBy: 'approver@demo.local' })),
+      'INVALID_STATE',
+    );
     expect(await outboxFor(id)).toHaveLength(0);
     expect((await verifyLedger(db)).problems).toEqual([]);
   });
@@ -128,13 +182,32 @@ describe('cash-out in the database (decisions 7)', () => {
     const merchantId = await fundedMerchant(50_000);
     const paid = (await newCashout(merchantId, 20_000, false)).transaction.id;
     const refused = (await newCashout(merchantId, 10_000, false)).transaction.id;
-    for (const id of [paid, refused]) await db.$transaction((tx) => transition(tx, { transactionId: id, to: 'INITIATED', cause: 'cashout-sent' }));
-    await db.$transaction((tx) => transition(tx, { transactionId: paid, to: 'SUCCESS', cause: 'operator', patch: { providerState: 'OK', providerTxId: 'DB1' } }));
-    await db.$transaction((tx) => transition(tx, { transactionId: refused, to: 'FAILED', cause: 'operator', patch: { providerState: 'FAILED', failureCode: 'OPERATOR_REJECTED', failureReason: 'BENEFICIARY_NOT_FOUND' } }));
+    for (const id of [paid, refused])
+      await db.$transaction((tx) => transition(tx, { transactionId: id, to: 'INITIATED', cause: 'cashout-sent' }));
+    await db.$transaction((tx) =>
+      transition(tx, {
+        transactionId: paid,
+        to: 'SUCCESS',
+        cause: 'operator',
+        patch: { providerState: 'OK', providerTxId: 'DB1' },
+      }),
+    );
+    await db.$transaction((tx) =>
+      transition(tx, {
+        transactionId: refused,
+        to: 'FAILED',
+        cause: 'operator',
+        patch: { providerState: 'FAILED', failureCode: 'OPERATOR_REJECTED', failureReason: 'BENEFICIARY_NOT_FOUND' },
+      }),
+    );
     expect(await balances(merchantId)).toEqual({ available: 30_000, reserved: 0 });
     expect(await db.webhookEvent.count({ where: { transactionId: { in: [paid, refused] } } })).toBe(2);
     const failedEvent = await db.transactionEvent.findFirst({ where: { transactionId: refused, toStatus: 'FAILED' } });
-    expect(failedEvent?.detail).toEqual({ provider_state: 'FAILED', failure_code: 'OPERATOR_REJECTED', failure_reason: 'BENEFICIARY_NOT_FOUND' });
+    expect(failedEvent?.detail).toEqual({
+      provider_state: 'FAILED',
+      failure_code: 'OPERATOR_REJECTED',
+      failure_reason: 'BENEFICIARY_NOT_FOUND',
+    });
     expect((await verifyLedger(db)).problems).toEqual([]);
   });
 

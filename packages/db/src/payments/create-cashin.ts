@@ -30,8 +30,7 @@ export interface NewCashin {
 }
 
 export type CreateCashinResult =
-  | { kind: 'created'; transaction: Transaction; outbox: OutboxRow[] }
-  | { kind: 'existing'; transaction: Transaction };
+  { kind: 'created'; transaction: Transaction; outbox: OutboxRow[] } | { kind: 'existing'; transaction: Transaction };
 
 /**
  * Inserts the CREATED transaction, its history row, the operator-request outbox row and its pending
@@ -45,12 +44,16 @@ export async function createCashin(db: Db, input: NewCashin): Promise<CreateCash
     return await retryOnConflict(async () => {
       const id = randomUUID();
       const now = new Date();
-      const change = changeStatement({ transactionId: id, fromStatus: null, toStatus: 'CREATED', cause: 'cashin-accepted', createdAt: now },
-        [{ topic: OPERATOR_REQUEST_TOPIC, payload: { transaction_id: id } }]);
+      const change = changeStatement(
+        { transactionId: id, fromStatus: null, toStatus: 'CREATED', cause: 'cashin-accepted', createdAt: now },
+        [{ topic: OPERATOR_REQUEST_TOPIC, payload: { transaction_id: id } }],
+      );
       const posting = cashinPosting(null, 'CREATED', input.amount);
       if (!posting) throw new Error('a new cash-in has a pending posting');
       const scope = { merchantId: input.merchantId, countryCode: input.countryCode, currency: input.currency };
-      const [row] = await rawQuery<Transaction & { postedCount: number }>(db, Prisma.sql`
+      const [row] = await rawQuery<Transaction & { postedCount: number }>(
+        db,
+        Prisma.sql`
         WITH created AS (
           INSERT INTO transactions (id, merchant_id, merchant_order_id, type, status, amount, currency, country_code, msisdn, motif,
                                     return_url, notify_url, metadata, request_fingerprint, provider_reference, created_at, updated_at
@@ -63,7 +66,8 @@ export async function createCashin(db: Db, input: NewCashin): Promise<CreateCash
           RETURNING *),
         ${change.ctes},
         ${postingCte('created', scope, posting, id)}
-        SELECT ${transactionColumns('created')}, ${postedCount} FROM created`);
+        SELECT ${transactionColumns('created')}, ${postedCount} FROM created`,
+      );
       if (!row || row.postedCount !== 1) throw new Error('cash-in not inserted with its pending posting');
       const { postedCount: _posted, ...transaction } = row;
       return { kind: 'created' as const, transaction, outbox: change.outbox };
@@ -79,7 +83,11 @@ export async function createCashin(db: Db, input: NewCashin): Promise<CreateCash
  * After a failed insert: the transaction that already holds (merchant, merchant_order_id) when the
  * failure was that unique violation, else null. Shared by cash-ins and cash-outs (one order id space).
  */
-export async function existingOrder(db: Db, err: unknown, order: { merchantId: string; merchantOrderId: string }): Promise<Transaction | null> {
+export async function existingOrder(
+  db: Db,
+  err: unknown,
+  order: { merchantId: string; merchantOrderId: string },
+): Promise<Transaction | null> {
   if (!isUniqueViolation(err)) return null;
   return db.transaction.findUnique({
     where: { merchantId_merchantOrderId: { merchantId: order.merchantId, merchantOrderId: order.merchantOrderId } },

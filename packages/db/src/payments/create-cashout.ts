@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { cashoutApprovalReason, cashoutPosting, DomainError, requestReplayed, type CashoutApprovalReason, type CashoutApprovalRule } from '@mm/domain';
+import {
+  cashoutApprovalReason,
+  cashoutPosting,
+  DomainError,
+  requestReplayed,
+  type CashoutApprovalReason,
+  type CashoutApprovalRule,
+} from '@mm/domain';
 import { QUEUE_NAMES } from '@mm/queues/names';
 import type { Db, Tx } from '../database/index.js';
 import { runTransaction, violatedUniqueIndex } from '../database/index.js';
@@ -43,8 +50,7 @@ export interface NewCashout {
 }
 
 export type CreateCashoutResult =
-  | { kind: 'created'; transaction: Transaction; outbox: OutboxRow[] }
-  | { kind: 'existing'; transaction: Transaction };
+  { kind: 'created'; transaction: Transaction; outbox: OutboxRow[] } | { kind: 'existing'; transaction: Transaction };
 
 /**
  * Records a cash-out and reserves its amount from the available balance in one database
@@ -81,15 +87,32 @@ export async function createCashout(db: Db, input: NewCashout): Promise<CreateCa
           ...(input.operator ? { operator: input.operator } : {}),
         },
       });
-      const outbox = await recordChange(tx, {
-        transactionId: id, fromStatus: null, toStatus: status, cause: 'cashout-accepted', createdAt: transaction.createdAt,
-        detail: reason ? { approval_reason: reason } : null,
-      }, reason ? [] : [{ topic: CASHOUT_REQUEST_TOPIC, payload: { transaction_id: id } }]);
-      await post(tx, { merchantId: input.merchantId, countryCode: input.countryCode, currency: input.currency }, cashoutPosting(null, status, input.amount)!, id);
+      const outbox = await recordChange(
+        tx,
+        {
+          transactionId: id,
+          fromStatus: null,
+          toStatus: status,
+          cause: 'cashout-accepted',
+          createdAt: transaction.createdAt,
+          detail: reason ? { approval_reason: reason } : null,
+        },
+        reason ? [] : [{ topic: CASHOUT_REQUEST_TOPIC, payload: { transaction_id: id } }],
+      );
+      await post(
+        tx,
+        { merchantId: input.merchantId, countryCode: input.countryCode, currency: input.currency },
+        cashoutPosting(null, status, input.amount)!,
+        id,
+      );
       return { kind: 'created' as const, transaction, outbox };
     });
   } catch (err) {
-    if (isOverdraft(err)) throw new DomainError('INSUFFICIENT_BALANCE', 'the available balance of this subsidiary cannot cover the cash-out');
+    if (isOverdraft(err))
+      throw new DomainError(
+        'INSUFFICIENT_BALANCE',
+        'the available balance of this subsidiary cannot cover the cash-out',
+      );
     if (violatedUniqueIndex(err) === SIGNATURE_INDEX) throw requestReplayed();
     const transaction = await existingOrder(db, err, input);
     if (transaction) return { kind: 'existing', transaction };
@@ -101,5 +124,9 @@ async function approvalReason(tx: Tx, input: NewCashout): Promise<CashoutApprova
   if (input.approval === 'required') return 'REQUIRED';
   if (input.approval === 'none') return null;
   await lockMerchantCashouts(tx, input.merchantId);
-  return cashoutApprovalReason(input.amount, input.approval, await cashoutWindowTotals(tx, input.merchantId, input.msisdn));
+  return cashoutApprovalReason(
+    input.amount,
+    input.approval,
+    await cashoutWindowTotals(tx, input.merchantId, input.msisdn),
+  );
 }

@@ -11,7 +11,10 @@ export interface CashoutDecision {
 }
 
 async function currentStatus(tx: Tx, transactionId: string): Promise<string | null> {
-  const row = await tx.transaction.findFirst({ where: { id: transactionId, type: 'CASHOUT' }, select: { status: true } });
+  const row = await tx.transaction.findFirst({
+    where: { id: transactionId, type: 'CASHOUT' },
+    select: { status: true },
+  });
   return row?.status ?? null;
 }
 
@@ -29,8 +32,12 @@ async function refuse(tx: Tx, transactionId: string, verb: string): Promise<neve
  */
 export async function approveCashout(tx: Tx, d: CashoutDecision): Promise<TransitionOutcome> {
   const moved = await transition(tx, {
-    transactionId: d.transactionId, to: 'INITIATED', from: ['AWAITING_APPROVAL'], cause: 'cashout-approved',
-    detail: { decided_by: d.decidedBy }, now: d.now,
+    transactionId: d.transactionId,
+    to: 'INITIATED',
+    from: ['AWAITING_APPROVAL'],
+    cause: 'cashout-approved',
+    detail: { decided_by: d.decidedBy },
+    now: d.now,
     jobs: [{ topic: CASHOUT_REQUEST_TOPIC, payload: { transaction_id: d.transactionId } }],
   });
   return moved ?? refuse(tx, d.transactionId, 'approved');
@@ -39,9 +46,13 @@ export async function approveCashout(tx: Tx, d: CashoutDecision): Promise<Transi
 /** AWAITING_APPROVAL -> FAILED (REJECTED_BY_APPROVER): the reservation is released and the merchant notified. */
 export async function rejectCashout(tx: Tx, d: CashoutDecision & { reason: string }): Promise<TransitionOutcome> {
   const moved = await transition(tx, {
-    transactionId: d.transactionId, to: 'FAILED', from: ['AWAITING_APPROVAL'], cause: 'cashout-rejected',
+    transactionId: d.transactionId,
+    to: 'FAILED',
+    from: ['AWAITING_APPROVAL'],
+    cause: 'cashout-rejected',
     patch: { failureCode: 'REJECTED_BY_APPROVER', failureReason: d.reason },
-    detail: { decided_by: d.decidedBy }, now: d.now,
+    detail: { decided_by: d.decidedBy },
+    now: d.now,
   });
   return moved ?? refuse(tx, d.transactionId, 'rejected');
 }

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 import { createDb, type Db } from '../database/index.js';
-import { createExportPool, streamTransactionExport, type ExportedTransaction, type ExportPool } from './export-transactions.js';
+import {
+  createExportPool,
+  streamTransactionExport,
+  type ExportedTransaction,
+  type ExportPool,
+} from './export-transactions.js';
 import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '../merchants/index.js';
 
 let database: TestDatabase;
@@ -11,13 +16,26 @@ let pool: ExportPool;
 let merchantA: string;
 let merchantB: string;
 
-async function insert(merchantId: string, createdAt: string, extra: { id?: string; country?: string; order?: string; operator?: string } = {}) {
+async function insert(
+  merchantId: string,
+  createdAt: string,
+  extra: { id?: string; country?: string; order?: string; operator?: string } = {},
+) {
   const id = extra.id ?? randomUUID();
   await pool.query(
     `INSERT INTO transactions (id, merchant_id, merchant_order_id, type, status, amount, currency, country_code, msisdn,
        request_fingerprint, provider_reference, refunded_amount, created_at, updated_at, operator)
      VALUES ($1, $2, $3, 'CASHIN', 'SUCCESS', 9007199254740993, $4, $5, '+2250707000001', 'fp', $6, 0, $7, $7, COALESCE($8, 'SIMULATOR'))`,
-    [id, merchantId, extra.order ?? `o-${id}`, extra.country === 'CM' ? 'XAF' : 'XOF', extra.country ?? 'CI', `REF-${id}`, createdAt, extra.operator ?? null],
+    [
+      id,
+      merchantId,
+      extra.order ?? `o-${id}`,
+      extra.country === 'CM' ? 'XAF' : 'XOF',
+      extra.country ?? 'CI',
+      `REF-${id}`,
+      createdAt,
+      extra.operator ?? null,
+    ],
   );
   return id;
 }
@@ -52,32 +70,66 @@ describe('streamTransactionExport', () => {
     ids.first = await insert(merchantA, '2026-02-01T00:00:00.000Z');
     // Same created_at: ordered by id.
     ids.tieHigh = await insert(merchantA, '2026-02-10T12:00:00.000Z', { id: 'ffffffff-0000-4000-8000-000000000000' });
-    ids.tieLow = await insert(merchantA, '2026-02-10T12:00:00.000Z', { id: '00000000-0000-4000-8000-000000000000', country: 'CM' });
+    ids.tieLow = await insert(merchantA, '2026-02-10T12:00:00.000Z', {
+      id: '00000000-0000-4000-8000-000000000000',
+      country: 'CM',
+    });
     ids.last = await insert(merchantA, '2026-02-28T23:59:59.999Z', { country: 'SN', operator: 'ORANGE' });
     ids.after = await insert(merchantA, '2026-03-01T00:00:00.000Z');
     ids.other = await insert(merchantB, '2026-02-15T00:00:00.000Z');
   });
 
   it('reads the merchant rows of [from, until) in (created_at, id) order, typed like Prisma, and gives the connection back', async () => {
-    const rows = await all(streamTransactionExport(pool, { merchantId: merchantA, from: day('2026-02-01'), until: day('2026-03-01') }, { batchSize: 2 }));
+    const rows = await all(
+      streamTransactionExport(
+        pool,
+        { merchantId: merchantA, from: day('2026-02-01'), until: day('2026-03-01') },
+        { batchSize: 2 },
+      ),
+    );
     expect(rows.map((r) => r.id)).toEqual([ids.first, ids.tieLow, ids.tieHigh, ids.last]);
     expect(rows[0]).toEqual({
-      id: ids.first, merchantOrderId: `o-${ids.first}`, type: 'CASHIN', status: 'SUCCESS', amount: 9007199254740993n, currency: 'XOF',
-      countryCode: 'CI', msisdn: '+2250707000001', providerReference: `REF-${ids.first}`, providerTxId: null, providerSessionId: null,
-      providerState: null, providerTxnStatus: null, failureCode: null, failureReason: null, refundedAmount: 0n, completedAt: null,
-      createdAt: new Date('2026-02-01T00:00:00.000Z'), updatedAt: new Date('2026-02-01T00:00:00.000Z'), operator: 'SIMULATOR',
+      id: ids.first,
+      merchantOrderId: `o-${ids.first}`,
+      type: 'CASHIN',
+      status: 'SUCCESS',
+      amount: 9007199254740993n,
+      currency: 'XOF',
+      countryCode: 'CI',
+      msisdn: '+2250707000001',
+      providerReference: `REF-${ids.first}`,
+      providerTxId: null,
+      providerSessionId: null,
+      providerState: null,
+      providerTxnStatus: null,
+      failureCode: null,
+      failureReason: null,
+      refundedAmount: 0n,
+      completedAt: null,
+      createdAt: new Date('2026-02-01T00:00:00.000Z'),
+      updatedAt: new Date('2026-02-01T00:00:00.000Z'),
+      operator: 'SIMULATOR',
     });
     expect(rows.map((r) => r.operator)).toEqual(['SIMULATOR', 'SIMULATOR', 'SIMULATOR', 'ORANGE']);
     expect(busy()).toBe(0);
   });
 
   it('filters on the country when asked', async () => {
-    const rows = await all(streamTransactionExport(pool, { merchantId: merchantA, from: day('2026-01-01'), until: day('2026-04-01'), countryCode: 'CM' }));
+    const rows = await all(
+      streamTransactionExport(pool, {
+        merchantId: merchantA,
+        from: day('2026-01-01'),
+        until: day('2026-04-01'),
+        countryCode: 'CM',
+      }),
+    );
     expect(rows.map((r) => r.id)).toEqual([ids.tieLow]);
   });
 
   it('never returns another merchant rows', async () => {
-    const rows = await all(streamTransactionExport(pool, { merchantId: merchantB, from: day('2026-01-01'), until: day('2026-04-01') }));
+    const rows = await all(
+      streamTransactionExport(pool, { merchantId: merchantB, from: day('2026-01-01'), until: day('2026-04-01') }),
+    );
     expect(rows.map((r) => r.id)).toEqual([ids.other]);
   });
 
@@ -88,7 +140,11 @@ describe('streamTransactionExport', () => {
        FROM generate_series(1, 5000) g`,
       [merchantA],
     );
-    const stream = streamTransactionExport(pool, { merchantId: merchantA, from: day('2026-05-01'), until: day('2026-05-02') }, { batchSize: 100 });
+    const stream = streamTransactionExport(
+      pool,
+      { merchantId: merchantA, from: day('2026-05-01'), until: day('2026-05-02') },
+      { batchSize: 100 },
+    );
     let seen = 0;
     for await (const _row of stream) {
       if (++seen === 150) break; // break destroys the stream
@@ -96,21 +152,38 @@ describe('streamTransactionExport', () => {
     expect(seen).toBe(150);
     await new Promise((r) => setTimeout(r, 50));
     expect(busy()).toBe(0);
-    const { rows } = await pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'SELECT id, merchant_order_id%' AND pid <> pg_backend_pid()`);
+    const { rows } = await pool.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'SELECT id, merchant_order_id%' AND pid <> pg_backend_pid()`,
+    );
     expect(rows[0].n).toBe(0);
   });
 
   it('fails the stream on a database error and gives the connection back', async () => {
-    const stream = streamTransactionExport(pool, { merchantId: 'not-a-uuid', from: day('2026-01-01'), until: day('2026-02-01') });
+    const stream = streamTransactionExport(pool, {
+      merchantId: 'not-a-uuid',
+      from: day('2026-01-01'),
+      until: day('2026-02-01'),
+    });
     await expect(all(stream)).rejects.toThrow(/uuid/);
     expect(busy()).toBe(0);
     // The pool still works.
-    expect(await all(streamTransactionExport(pool, { merchantId: merchantB, from: day('2026-02-15'), until: day('2026-02-16') }))).toHaveLength(1);
+    expect(
+      await all(
+        streamTransactionExport(pool, { merchantId: merchantB, from: day('2026-02-15'), until: day('2026-02-16') }),
+      ),
+    ).toHaveLength(1);
   });
 
   it('fails when no connection can be had', async () => {
-    const broken = createExportPool({ databaseUrl: 'postgresql://postgres@127.0.0.1:1/nowhere', connectionTimeoutMs: 500 });
-    await expect(all(streamTransactionExport(broken, { merchantId: merchantA, from: day('2026-01-01'), until: day('2026-02-01') }))).rejects.toThrow();
+    const broken = createExportPool({
+      databaseUrl: 'postgresql://postgres@127.0.0.1:1/nowhere',
+      connectionTimeoutMs: 500,
+    });
+    await expect(
+      all(
+        streamTransactionExport(broken, { merchantId: merchantA, from: day('2026-01-01'), until: day('2026-02-01') }),
+      ),
+    ).rejects.toThrow();
     await broken.end();
   });
 });

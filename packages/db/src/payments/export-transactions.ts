@@ -23,17 +23,43 @@ export interface ExportConnections {
  * (and when the replica gives none: down since its last probe) from the primary's: a download never
  * fails for want of a replica. Without a replica, the primary's pool itself.
  */
-export function exportConnections(primary: ExportPool, replica: { pool: ExportPool; state: Pick<ReadReplica, 'read'> } | null): ExportConnections {
+export function exportConnections(
+  primary: ExportPool,
+  replica: { pool: ExportPool; state: Pick<ReadReplica, 'read'> } | null,
+): ExportConnections {
   if (!replica) return primary;
-  return { connect: () => replica.state.read(() => replica.pool.connect(), () => primary.connect()) };
+  return {
+    connect: () =>
+      replica.state.read(
+        () => replica.pool.connect(),
+        () => primary.connect(),
+      ),
+  };
 }
 
 /** The columns of one exported transaction, typed as Prisma types them (bigint amounts, Date times). */
 export type ExportedTransaction = Pick<
   Transaction,
-  | 'id' | 'merchantOrderId' | 'type' | 'status' | 'amount' | 'currency' | 'countryCode' | 'msisdn'
-  | 'providerReference' | 'providerTxId' | 'providerSessionId' | 'providerState' | 'providerTxnStatus'
-  | 'failureCode' | 'failureReason' | 'refundedAmount' | 'completedAt' | 'createdAt' | 'updatedAt' | 'operator'
+  | 'id'
+  | 'merchantOrderId'
+  | 'type'
+  | 'status'
+  | 'amount'
+  | 'currency'
+  | 'countryCode'
+  | 'msisdn'
+  | 'providerReference'
+  | 'providerTxId'
+  | 'providerSessionId'
+  | 'providerState'
+  | 'providerTxnStatus'
+  | 'failureCode'
+  | 'failureReason'
+  | 'refundedAmount'
+  | 'completedAt'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'operator'
 >;
 
 export interface TransactionExportFilter {
@@ -55,12 +81,24 @@ export interface ExportPoolOptions {
   onError?: (err: Error) => void;
 }
 
-export function createExportPool({ databaseUrl, max = 4, connectionTimeoutMs = 10_000, onError }: ExportPoolOptions): ExportPool {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max, connectionTimeoutMillis: connectionTimeoutMs, application_name: 'mm-export' });
+export function createExportPool({
+  databaseUrl,
+  max = 4,
+  connectionTimeoutMs = 10_000,
+  onError,
+}: ExportPoolOptions): ExportPool {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max,
+    connectionTimeoutMillis: connectionTimeoutMs,
+    application_name: 'mm-export',
+  });
   // Without a listener, a broken idle connection would crash the process.
   pool.on('error', (err) => onError?.(err));
   // A connection held by a download between two reads: its server's FATAL must not end the process (client.ts).
-  pool.on('connect', (client) => { client.on('error', () => undefined); });
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return pool;
 }
 
@@ -85,7 +123,9 @@ const INT8_OID = 20;
 // Rows come out exactly as ExportedTransaction: bigint columns as bigint, like Prisma.
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? (v: string) => BigInt(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    oid === INT8_OID
+      ? (v: string) => BigInt(v)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 const EXPORT_TRANSACTION = 'BEGIN READ ONLY; SET LOCAL statement_timeout = 0';
@@ -105,34 +145,42 @@ class TransactionExportStream extends Readable {
   }
 
   override _construct(callback: (err?: Error | null) => void): void {
-    this.pool.connect().then((client) => {
-      if (this.destroyed) {
-        client.release();
-        return callback();
-      }
-      this.client = client;
-      // A connection that breaks while checked out reports here, not to the pool.
-      client.on('error', this.onClientError);
-      // A transaction of its own, read-only and with no statement timeout: the rows are read from one
-      // portal for as long as the download lasts, which a server's statement_timeout counts from the
-      // first read to the last. Direct, the export pool sets none; through a transaction-mode pooler its
-      // connections carry the gateway's (2 s), which cut every export longer than that; SET LOCAL ends
-      // with the transaction and never reaches the next client of that server connection.
-      client.query(EXPORT_TRANSACTION).catch((err: Error) => this.destroy(err));
-      const rows = client.query(new QueryStream(this.query.text, this.query.values, { batchSize: this.batchSize, types }));
-      this.rows = rows;
-      rows.on('data', (row: ExportedTransaction) => {
-        if (!this.push(row)) rows.pause();
-      });
-      rows.on('end', () => {
-        client.query('COMMIT').then(() => {
-          this.finished = true;
-          this.push(null);
-        }, (err: Error) => this.destroy(err));
-      });
-      rows.on('error', (err: Error) => this.destroy(err));
-      callback();
-    }, (err: Error) => callback(err));
+    this.pool.connect().then(
+      (client) => {
+        if (this.destroyed) {
+          client.release();
+          return callback();
+        }
+        this.client = client;
+        // A connection that breaks while checked out reports here, not to the pool.
+        client.on('error', this.onClientError);
+        // A transaction of its own, read-only and with no statement timeout: the rows are read from one
+        // portal for as long as the download lasts, which a server's statement_timeout counts from the
+        // first read to the last. Direct, the export pool sets none; through a transaction-mode pooler its
+        // connections carry the gateway's (2 s), which cut every export longer than that; SET LOCAL ends
+        // with the transaction and never reaches the next client of that server connection.
+        client.query(EXPORT_TRANSACTION).catch((err: Error) => this.destroy(err));
+        const rows = client.query(
+          new QueryStream(this.query.text, this.query.values, { batchSize: this.batchSize, types }),
+        );
+        this.rows = rows;
+        rows.on('data', (row: ExportedTransaction) => {
+          if (!this.push(row)) rows.pause();
+        });
+        rows.on('end', () => {
+          client.query('COMMIT').then(
+            () => {
+              this.finished = true;
+              this.push(null);
+            },
+            (err: Error) => this.destroy(err),
+          );
+        });
+        rows.on('error', (err: Error) => this.destroy(err));
+        callback();
+      },
+      (err: Error) => callback(err),
+    );
   }
 
   override _read(): void {
@@ -158,6 +206,10 @@ class TransactionExportStream extends Readable {
  * (created_at, id), as an object-mode stream of ExportedTransaction read `batchSize` rows at a time.
  * The connection is released when the stream ends, fails or is destroyed.
  */
-export function streamTransactionExport(pool: ExportConnections, filter: TransactionExportFilter, { batchSize = 500 }: { batchSize?: number } = {}): Readable {
+export function streamTransactionExport(
+  pool: ExportConnections,
+  filter: TransactionExportFilter,
+  { batchSize = 500 }: { batchSize?: number } = {},
+): Readable {
   return new TransactionExportStream(pool, exportQuery(filter), batchSize);
 }

@@ -2,7 +2,14 @@ export { applyOperatorResult, applyOperatorResultIfUnchanged } from './moves/app
 export { createCashin, type NewCashin, OPERATOR_REQUEST_TOPIC } from './create-cashin.js';
 export { createCashout } from './create-cashout.js';
 export { approveCashout, rejectCashout } from './decide-cashout.js';
-export { createExportPool, exportConnections, type ExportConnections, type ExportedTransaction, type ExportPool, streamTransactionExport } from './export-transactions.js';
+export {
+  createExportPool,
+  exportConnections,
+  type ExportConnections,
+  type ExportedTransaction,
+  type ExportPool,
+  streamTransactionExport,
+} from './export-transactions.js';
 export { moveNow } from './moves/move-now.js';
 export { pendingCauseOf } from './pending-cause.js';
 export { EXPIRY_TOPIC, moveToNextCheck, nextPendingCheck, pendingForCheck } from './pending-checks.js';
@@ -17,4 +24,11 @@ export { type SettledResult, settleOperatorResult } from './moves/settle-operato
 export { readTransaction } from './transaction-row.js';
 export { readTransactionStatus } from './transaction-status.js';
 export { type TimelineItem, transactionTimeline } from './transaction-timeline.js';
-export { type LockedTransaction, lockForMove, type SeenTransaction, transition, type TransitionPatch, type TransitionRequest } from './moves/transition.js';
+export {
+  type LockedTransaction,
+  lockForMove,
+  type SeenTransaction,
+  transition,
+  type TransitionPatch,
+  type TransitionRequest,
+} from './moves/transition.js';

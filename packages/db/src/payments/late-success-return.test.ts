@@ -25,20 +25,40 @@ describe('late success for a FAILED cash-in', () => {
 
   const OK = { providerState: 'OK', providerTxnStatus: '200', providerTxId: 'MPLATE1' } as const;
   const suspense = async (countryCode = 'CI') =>
-    (await db.ledgerAccount.findFirst({ where: { merchantId: null, countryCode, kind: 'CUSTOMER_SUSPENSE' } }))?.balance ?? 0n;
+    (await db.ledgerAccount.findFirst({ where: { merchantId: null, countryCode, kind: 'CUSTOMER_SUSPENSE' } }))
+      ?.balance ?? 0n;
 
   async function cashin(status: 'FAILED' | 'EXPIRED' | 'SUCCESS', amount = 4000) {
     const order = `late-${++seq}`;
     const r = await createCashin(db, {
-      merchantId, merchantOrderId: order, amount, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000013',
-      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order,
+      merchantId,
+      merchantOrderId: order,
+      amount,
+      currency: 'XOF',
+      countryCode: 'CI',
+      msisdn: '+2250707000013',
+      motif: null,
+      returnUrl: null,
+      notifyUrl: null,
+      metadata: null,
+      requestFingerprint: order,
     });
     if (r.kind !== 'created') throw new Error('not created');
     const id = r.transaction.id;
     await db.$transaction((tx) => transition(tx, { transactionId: id, to: 'INITIATED', cause: 'test' }));
-    if (status !== 'SUCCESS') await db.$transaction((tx) => transition(tx, { transactionId: id, to: status === 'FAILED' ? 'FAILED' : 'PENDING', cause: 'test', patch: { failureCode: status === 'FAILED' ? 'OPERATOR_UNAVAILABLE' : null } }));
-    if (status === 'EXPIRED') await db.$transaction((tx) => transition(tx, { transactionId: id, to: 'EXPIRED', cause: 'test' }));
-    if (status === 'SUCCESS') await db.$transaction((tx) => transition(tx, { transactionId: id, to: 'SUCCESS', cause: 'test' }));
+    if (status !== 'SUCCESS')
+      await db.$transaction((tx) =>
+        transition(tx, {
+          transactionId: id,
+          to: status === 'FAILED' ? 'FAILED' : 'PENDING',
+          cause: 'test',
+          patch: { failureCode: status === 'FAILED' ? 'OPERATOR_UNAVAILABLE' : null },
+        }),
+      );
+    if (status === 'EXPIRED')
+      await db.$transaction((tx) => transition(tx, { transactionId: id, to: 'EXPIRED', cause: 'test' }));
+    if (status === 'SUCCESS')
+      await db.$transaction((tx) => transition(tx, { transactionId: id, to: 'SUCCESS', cause: 'test' }));
     return db.transaction.findUniqueOrThrow({ where: { id } });
   }
 
@@ -49,9 +69,16 @@ describe('late success for a FAILED cash-in', () => {
     const held = await db.$transaction((tx) => holdLateSuccess(tx, t.id, OK));
     expect(held).not.toBeNull();
     expect(held!.refund).toMatchObject({
-      transactionId: t.id, merchantId, amount: 4000n, status: 'PENDING', origin: 'LATE_SUCCESS', originalProviderTxId: 'MPLATE1',
+      transactionId: t.id,
+      merchantId,
+      amount: 4000n,
+      status: 'PENDING',
+      origin: 'LATE_SUCCESS',
+      originalProviderTxId: 'MPLATE1',
     });
-    expect(held!.outbox).toEqual([expect.objectContaining({ topic: 'refund-requests', payload: { refund_id: held!.refund.id } })]);
+    expect(held!.outbox).toEqual([
+      expect.objectContaining({ topic: 'refund-requests', payload: { refund_id: held!.refund.id } }),
+    ]);
     expect(await suspense()).toBe(before + 4000n);
     expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toEqual(t);
     expect(await balancesOf(db, merchantId)).toEqual(balances);
@@ -62,11 +89,20 @@ describe('late success for a FAILED cash-in', () => {
   it('returns at most once: repeated and concurrent confirmations hold nothing more', async () => {
     const t = await cashin('FAILED', 2500);
     const before = await suspense();
-    const results = await Promise.all(Array.from({ length: 5 }, () => db.$transaction((tx) => holdLateSuccess(tx, t.id, OK))));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => db.$transaction((tx) => holdLateSuccess(tx, t.id, OK))),
+    );
     expect(results.filter((r) => r !== null)).toHaveLength(1);
     expect(await db.$transaction((tx) => holdLateSuccess(tx, t.id, { ...OK, providerTxId: 'OTHER' }))).toBeNull();
     expect(await db.refund.count({ where: { transactionId: t.id } })).toBe(1);
-    expect(await db.outbox.count({ where: { topic: 'refund-requests', payload: { path: ['refund_id'], equals: results.find((r) => r)!.refund.id } } })).toBe(1);
+    expect(
+      await db.outbox.count({
+        where: {
+          topic: 'refund-requests',
+          payload: { path: ['refund_id'], equals: results.find((r) => r)!.refund.id },
+        },
+      }),
+    ).toBe(1);
     expect(await suspense()).toBe(before + 2500n);
     expect(await verifyLedger(db)).toMatchObject({ ok: true });
   });
@@ -76,7 +112,9 @@ describe('late success for a FAILED cash-in', () => {
     await db.$transaction((tx) => holdLateSuccess(tx, t.id, OK));
     await expect(db.$executeRaw`
       INSERT INTO refunds (id, transaction_id, merchant_id, amount, currency, status, provider_reference, request_fingerprint, origin)
-      VALUES (gen_random_uuid(), ${t.id}::uuid, ${merchantId}::uuid, 1000, 'XOF', 'PENDING', 'RFDUPLICATE', 'x', 'LATE_SUCCESS')`).rejects.toThrow(/refunds_late_success_key/);
+      VALUES (gen_random_uuid(), ${t.id}::uuid, ${merchantId}::uuid, 1000, 'XOF', 'PENDING', 'RFDUPLICATE', 'x', 'LATE_SUCCESS')`).rejects.toThrow(
+      /refunds_late_success_key/,
+    );
   });
 
   it('holds nothing for a cash-in that is not FAILED, or a result that is not a confirmed payment', async () => {
@@ -85,8 +123,16 @@ describe('late success for a FAILED cash-in', () => {
       expect(await db.$transaction((tx) => holdLateSuccess(tx, t.id, OK))).toBeNull();
     }
     const failed = await cashin('FAILED');
-    expect(await db.$transaction((tx) => holdLateSuccess(tx, failed.id, { providerState: 'OK', providerTxnStatus: null, providerTxId: null }))).toBeNull();
-    expect(await db.$transaction((tx) => holdLateSuccess(tx, failed.id, { providerState: 'canceled', providerTxnStatus: '54321', providerTxId: null }))).toBeNull();
+    expect(
+      await db.$transaction((tx) =>
+        holdLateSuccess(tx, failed.id, { providerState: 'OK', providerTxnStatus: null, providerTxId: null }),
+      ),
+    ).toBeNull();
+    expect(
+      await db.$transaction((tx) =>
+        holdLateSuccess(tx, failed.id, { providerState: 'canceled', providerTxnStatus: '54321', providerTxId: null }),
+      ),
+    ).toBeNull();
     expect(await db.refund.count({ where: { transactionId: failed.id } })).toBe(0);
   });
 
@@ -95,9 +141,13 @@ describe('late success for a FAILED cash-in', () => {
     const before = await suspense();
     const balances = await balancesOf(db, merchantId);
     const held = (await db.$transaction((tx) => holdLateSuccess(tx, t.id, OK)))!;
-    const done = await db.$transaction((tx) => completeRefund(tx, held.refund.id, { status: 'SUCCESS', providerRefundId: 'RF1' }));
+    const done = await db.$transaction((tx) =>
+      completeRefund(tx, held.refund.id, { status: 'SUCCESS', providerRefundId: 'RF1' }),
+    );
     expect(done).toMatchObject({ refund: { status: 'SUCCESS', providerRefundId: 'RF1' }, reversed: null, outbox: [] });
-    expect(await db.$transaction((tx) => completeRefund(tx, held.refund.id, { status: 'SUCCESS', providerRefundId: 'RF1' }))).toBeNull();
+    expect(
+      await db.$transaction((tx) => completeRefund(tx, held.refund.id, { status: 'SUCCESS', providerRefundId: 'RF1' })),
+    ).toBeNull();
     expect(await suspense()).toBe(before);
     expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toEqual(t);
     expect(await balancesOf(db, merchantId)).toEqual(balances);
@@ -113,7 +163,9 @@ describe('late success for a FAILED cash-in', () => {
     const t = await cashin('FAILED', 1500);
     const before = await suspense();
     const held = (await db.$transaction((tx) => holdLateSuccess(tx, t.id, OK)))!;
-    const done = await db.$transaction((tx) => completeRefund(tx, held.refund.id, { status: 'FAILED', failureReason: 'REFUND_REJECTED' }));
+    const done = await db.$transaction((tx) =>
+      completeRefund(tx, held.refund.id, { status: 'FAILED', failureReason: 'REFUND_REJECTED' }),
+    );
     expect(done?.refund).toMatchObject({ status: 'FAILED', failureReason: 'REFUND_REJECTED' });
     expect(await suspense()).toBe(before + 1500n);
     expect(await verifyLedger(db)).toMatchObject({ ok: true });
@@ -122,9 +174,12 @@ describe('late success for a FAILED cash-in', () => {
   it('verifyLedger finds suspense that does not match the returns not yet paid', async () => {
     await db.$executeRaw`UPDATE ledger_accounts SET balance = balance + 1 WHERE merchant_id IS NULL AND country_code = 'CI' AND kind = 'CUSTOMER_SUSPENSE'`;
     const report = await verifyLedger(db);
-    expect(report.problems.map((p) => p.check)).toEqual(expect.arrayContaining([
-      'account balance differs from its journal entries', 'suspense differs from the late successes not yet returned',
-    ]));
+    expect(report.problems.map((p) => p.check)).toEqual(
+      expect.arrayContaining([
+        'account balance differs from its journal entries',
+        'suspense differs from the late successes not yet returned',
+      ]),
+    );
     await db.$executeRaw`UPDATE ledger_accounts SET balance = balance - 1 WHERE merchant_id IS NULL AND country_code = 'CI' AND kind = 'CUSTOMER_SUSPENSE'`;
     expect(await verifyLedger(db)).toMatchObject({ ok: true });
   });

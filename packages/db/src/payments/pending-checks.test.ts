@@ -6,12 +6,18 @@ const id = '6f1c1b4e-8d7a-4a57-9a43-0d3c3f1f2b10';
 describe('the checks of a PENDING cash-in', () => {
   it('schedules the earliest poll before the expiry, carrying the later ones in order; polls at or past the expiry are dropped', () => {
     expect(firstPendingCheck(id, [at(40), at(10), at(50), at(30)], at(45))).toEqual({
-      topic: 'expiry-checks', availableAt: at(10), payload: { transaction_id: id, kind: 'poll', next_polls: [at(30).toISOString(), at(40).toISOString()] },
+      topic: 'expiry-checks',
+      availableAt: at(10),
+      payload: { transaction_id: id, kind: 'poll', next_polls: [at(30).toISOString(), at(40).toISOString()] },
     });
   });
 
   it('schedules the expiry alone when no poll comes before it', () => {
-    expect(firstPendingCheck(id, [at(50)], at(45))).toEqual({ topic: 'expiry-checks', availableAt: at(45), payload: { transaction_id: id, kind: 'expiry' } });
+    expect(firstPendingCheck(id, [at(50)], at(45))).toEqual({
+      topic: 'expiry-checks',
+      availableAt: at(45),
+      payload: { transaction_id: id, kind: 'expiry' },
+    });
     expect(firstPendingCheck(id, [], at(45)).payload).toEqual({ transaction_id: id, kind: 'expiry' });
   });
 

@@ -20,15 +20,23 @@ type CheckPayload = OutboxPayload<typeof EXPIRY_TOPIC>;
 export function firstPendingCheck(transactionId: string, pollAt: Date[], expiresAt: Date): NewJob {
   const polls = pollAt.filter((d) => d < expiresAt).sort((a, b) => a.getTime() - b.getTime());
   const [first, ...later] = polls;
-  if (!first) return { topic: EXPIRY_TOPIC, payload: { transaction_id: transactionId, kind: 'expiry' }, availableAt: expiresAt };
-  return { topic: EXPIRY_TOPIC, payload: { transaction_id: transactionId, kind: 'poll', next_polls: later.map((d) => d.toISOString()) }, availableAt: first };
+  if (!first)
+    return { topic: EXPIRY_TOPIC, payload: { transaction_id: transactionId, kind: 'expiry' }, availableAt: expiresAt };
+  return {
+    topic: EXPIRY_TOPIC,
+    payload: { transaction_id: transactionId, kind: 'poll', next_polls: later.map((d) => d.toISOString()) },
+    availableAt: first,
+  };
 }
 
 /**
  * What follows a poll that left the cash-in PENDING: the next poll, else the expiry at `expiresAt`.
  * Null after the expiry, and for a poll of a row from before checks were chained (its expiry has a row).
  */
-export function nextPendingCheck(current: CheckPayload, expiresAt: Date): { payload: CheckPayload; availableAt: Date } | null {
+export function nextPendingCheck(
+  current: CheckPayload,
+  expiresAt: Date,
+): { payload: CheckPayload; availableAt: Date } | null {
   if (current.kind !== 'poll' || current.next_polls === undefined) return null;
   const [next, ...later] = current.next_polls;
   const base = { transaction_id: current.transaction_id };
@@ -42,7 +50,12 @@ export function nextPendingCheck(current: CheckPayload, expiresAt: Date): { payl
  * holds the check that ran: a job run twice (stalled, re-published) finds the row moved on by the
  * first run and schedules nothing, so a cash-in never has two chains of checks. Null when it had.
  */
-export async function moveToNextCheck(tx: Tx, outboxId: string, current: CheckPayload, next: { payload: CheckPayload; availableAt: Date }): Promise<OutboxRow | null> {
+export async function moveToNextCheck(
+  tx: Tx,
+  outboxId: string,
+  current: CheckPayload,
+  next: { payload: CheckPayload; availableAt: Date },
+): Promise<OutboxRow | null> {
   const [row] = await tx.$queryRaw<Parameters<typeof outboxRowOf>[0][]>`
     UPDATE outbox SET payload = ${JSON.stringify(next.payload)}::jsonb, available_at = ${next.availableAt}::timestamptz, run = run + 1
      WHERE id = ${outboxId}::uuid AND completed_at IS NULL AND parked_at IS NULL
@@ -58,10 +71,13 @@ export async function moveToNextCheck(tx: Tx, outboxId: string, current: CheckPa
  * one round trip.
  */
 export async function pendingForCheck(db: Db, transactionId: string, outboxId: string): Promise<Transaction | null> {
-  const [row] = await rawQuery<Transaction>(db, Prisma.sql`
+  const [row] = await rawQuery<Transaction>(
+    db,
+    Prisma.sql`
     WITH t AS (SELECT ${transactionColumns('t')} FROM transactions t WHERE t.id = ${transactionId}::uuid),
     done AS (${completeOutboxSql(outboxId, new Date(), Prisma.sql`AND NOT EXISTS (SELECT 1 FROM t WHERE t.status = 'PENDING')`)})
     -- * is t's own column list (transactionColumns), not the table's: a migration cannot change it.
-    SELECT * FROM t WHERE t.status = 'PENDING'`);
+    SELECT * FROM t WHERE t.status = 'PENDING'`,
+  );
   return row ?? null;
 }

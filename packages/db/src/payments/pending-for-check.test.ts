@@ -4,7 +4,12 @@ import { applyOperatorResult } from './moves/apply-operator-result.js';
 import { createCashin } from './create-cashin.js';
 import { moveNow } from './moves/move-now.js';
 import { pendingForCheck } from './pending-checks.js';
-import { cashinInput, countingClient, createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
+import {
+  cashinInput,
+  countingClient,
+  createMerchantTestDatabase,
+  type MerchantTestDatabase,
+} from '@mm/testing/test-database';
 
 describe('pendingForCheck: the cash-in a status check is about, or its check done', () => {
   let fixture: MerchantTestDatabase;
@@ -28,11 +33,18 @@ describe('pendingForCheck: the cash-in a status check is about, or its check don
     if (created.kind !== 'created') throw new Error('not created');
     const id = created.transaction.id;
     await moveNow(db, { transactionId: id, to: 'INITIATED', ofType: 'CASHIN', cause: 'operator-request' });
-    const moved = await moveNow(db, { transactionId: id, to: 'PENDING', ofType: 'CASHIN', cause: 'operator-ack', patch: { providerState: 'PENDING', expiresAt: new Date(Date.now() + 300_000) } });
+    const moved = await moveNow(db, {
+      transactionId: id,
+      to: 'PENDING',
+      ofType: 'CASHIN',
+      cause: 'operator-ack',
+      patch: { providerState: 'PENDING', expiresAt: new Date(Date.now() + 300_000) },
+    });
     const check = moved!.outbox.find((r) => r.topic === 'expiry-checks')!;
     return { id, checkId: check.id };
   }
-  const completedAt = async (outboxId: string) => (await db.outbox.findUniqueOrThrow({ where: { id: outboxId } })).completedAt;
+  const completedAt = async (outboxId: string) =>
+    (await db.outbox.findUniqueOrThrow({ where: { id: outboxId } })).completedAt;
 
   it('a PENDING cash-in: its row as Prisma reads it, the check left to run, in one statement', async () => {
     const { id, checkId } = await pendingCashin();
@@ -45,7 +57,14 @@ describe('pendingForCheck: the cash-in a status check is about, or its check don
 
   it('a cash-in that ended: null, and its check is done in the same statement', async () => {
     const { id, checkId } = await pendingCashin();
-    await db.$transaction((tx) => applyOperatorResult(tx, id, { providerState: 'OK', providerTxnStatus: '200', providerTxId: 'TX', failureReason: null }, 'operator-result:callback'));
+    await db.$transaction((tx) =>
+      applyOperatorResult(
+        tx,
+        id,
+        { providerState: 'OK', providerTxnStatus: '200', providerTxId: 'TX', failureReason: null },
+        'operator-result:callback',
+      ),
+    );
     counted.statements.length = 0;
     expect(await pendingForCheck(counted.db, id, checkId)).toBeNull();
     expect(counted.statements).toHaveLength(1);

@@ -18,10 +18,17 @@ describe('storePreparedSession: the operator id a push reuses, kept once', () =>
   async function initiated() {
     const r = await createCashin(db, cashinInput(fixture.merchantId, `prep-${++n}`));
     if (r.kind !== 'created') throw new Error('not created');
-    await moveNow(db, { transactionId: r.transaction.id, to: 'INITIATED', from: ['CREATED'], ofType: 'CASHIN', cause: 'operator-request' });
+    await moveNow(db, {
+      transactionId: r.transaction.id,
+      to: 'INITIATED',
+      from: ['CREATED'],
+      ofType: 'CASHIN',
+      cause: 'operator-request',
+    });
     return r.transaction.id;
   }
-  const sessionOf = (id: string) => db.transaction.findUniqueOrThrow({ where: { id } }).then((t) => t.providerSessionId);
+  const sessionOf = (id: string) =>
+    db.transaction.findUniqueOrThrow({ where: { id } }).then((t) => t.providerSessionId);
 
   it('stores the first id and answers it to a later run that prepared another', async () => {
     const id = await initiated();
@@ -39,7 +46,14 @@ describe('storePreparedSession: the operator id a push reuses, kept once', () =>
 
   it('refuses a cash-in that moved on without one, and writes nothing', async () => {
     const id = await initiated();
-    await db.$transaction((tx) => transition(tx, { transactionId: id, to: 'FAILED', cause: 'operator-request-refused', patch: { failureCode: 'OPERATOR_REJECTED' } }));
+    await db.$transaction((tx) =>
+      transition(tx, {
+        transactionId: id,
+        to: 'FAILED',
+        cause: 'operator-request-refused',
+        patch: { failureCode: 'OPERATOR_REJECTED' },
+      }),
+    );
     await expect(storePreparedSession(db, id, 'PT-late')).rejects.toThrow(/moved on/);
     expect(await sessionOf(id)).toBeNull();
   });

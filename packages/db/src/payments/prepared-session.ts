@@ -13,6 +13,7 @@ export async function storePreparedSession(db: Db, transactionId: string, provid
   });
   if (count === 1) return providerSessionId;
   const stored = await db.transaction.findUnique({ where: { id: transactionId }, select: { providerSessionId: true } });
-  if (!stored?.providerSessionId) throw new Error(`cash-in ${transactionId} moved on while its operator session was prepared`);
+  if (!stored?.providerSessionId)
+    throw new Error(`cash-in ${transactionId} moved on while its operator session was prepared`);
   return stored.providerSessionId;
 }

@@ -27,7 +27,11 @@ export interface SearchPage {
  * Newest first, keyset-paginated on (created_at, id) so a page deep in a large table costs the same
  * as the first. Each filter is served by an index (id, order id, msisdn, merchant, created_at).
  */
-export async function searchTransactions(db: Db, q: TransactionSearch, page: { limit: number; after?: { createdAt: Date; id: string } }): Promise<SearchPage> {
+export async function searchTransactions(
+  db: Db,
+  q: TransactionSearch,
+  page: { limit: number; after?: { createdAt: Date; id: string } },
+): Promise<SearchPage> {
   const where: Prisma.TransactionWhereInput = {
     ...(q.id ? { id: q.id } : {}),
     ...(q.merchantOrderId ? { merchantOrderId: q.merchantOrderId } : {}),
@@ -41,7 +45,12 @@ export async function searchTransactions(db: Db, q: TransactionSearch, page: { l
   const after = page.after;
   const rows = await db.transaction.findMany({
     where: after
-      ? { AND: [where, { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }] }
+      ? {
+          AND: [
+            where,
+            { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] },
+          ],
+        }
       : where,
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: page.limit + 1,

@@ -36,8 +36,17 @@ const newHash = () => hashOf(randomUUID());
 async function capturedCashin(amount = 10_000): Promise<{ merchantId: string; transactionId: string }> {
   const merchantId = (await createMerchant(db, { name: 'Replay Test', webhookUrl: null })).id;
   const c = await createCashin(db, {
-    merchantId, merchantOrderId: `in-${randomUUID()}`, amount, currency: 'XOF', countryCode: 'CI',
-    msisdn: '+2250707000001', motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: 'fp',
+    merchantId,
+    merchantOrderId: `in-${randomUUID()}`,
+    amount,
+    currency: 'XOF',
+    countryCode: 'CI',
+    msisdn: '+2250707000001',
+    motif: null,
+    returnUrl: null,
+    notifyUrl: null,
+    metadata: null,
+    requestFingerprint: 'fp',
   });
   if (c.kind !== 'created') throw new Error('setup');
   for (const to of ['INITIATED', 'PENDING', 'SUCCESS'] as const) {
@@ -46,20 +55,42 @@ async function capturedCashin(amount = 10_000): Promise<{ merchantId: string; tr
   return { merchantId, transactionId: c.transaction.id };
 }
 
-const refund = (on: { merchantId: string; transactionId: string }, o: { amount?: number; key?: string; hash?: string | null } = {}) => createRefund(db, {
-  ...on, amount: o.amount ?? 1000, reason: null, idempotencyKey: o.key ?? null, requestFingerprint: `fp-${o.amount ?? 1000}`,
-  requestSignatureHash: o.hash === undefined ? newHash() : o.hash,
-});
+const refund = (
+  on: { merchantId: string; transactionId: string },
+  o: { amount?: number; key?: string; hash?: string | null } = {},
+) =>
+  createRefund(db, {
+    ...on,
+    amount: o.amount ?? 1000,
+    reason: null,
+    idempotencyKey: o.key ?? null,
+    requestFingerprint: `fp-${o.amount ?? 1000}`,
+    requestSignatureHash: o.hash === undefined ? newHash() : o.hash,
+  });
 
-const cashout = (merchantId: string, o: { order?: string; hash?: string | null } = {}) => createCashout(db, {
-  merchantId, merchantOrderId: o.order ?? `out-${randomUUID()}`, amount: 2000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000002',
-  reason: null, notifyUrl: null, requestFingerprint: 'fp-out', approval: 'none', requestSignatureHash: o.hash === undefined ? newHash() : o.hash,
-});
+const cashout = (merchantId: string, o: { order?: string; hash?: string | null } = {}) =>
+  createCashout(db, {
+    merchantId,
+    merchantOrderId: o.order ?? `out-${randomUUID()}`,
+    amount: 2000,
+    currency: 'XOF',
+    countryCode: 'CI',
+    msisdn: '+2250707000002',
+    reason: null,
+    notifyUrl: null,
+    requestFingerprint: 'fp-out',
+    approval: 'none',
+    requestSignatureHash: o.hash === undefined ? newHash() : o.hash,
+  });
 
 /** Everything a refund or a cash-out of this merchant writes. */
 async function footprint(merchantId: string) {
   const accounts = await db.ledgerAccount.findMany({ where: { merchantId }, orderBy: { kind: 'asc' } });
-  const transactions = await db.transaction.findMany({ where: { merchantId }, orderBy: { id: 'asc' }, select: { id: true, refundReservedAmount: true } });
+  const transactions = await db.transaction.findMany({
+    where: { merchantId },
+    orderBy: { id: 'asc' },
+    select: { id: true, refundReservedAmount: true },
+  });
   return {
     balances: accounts.map((a) => `${a.kind}:${a.balance}`),
     transactions,
@@ -70,22 +101,29 @@ async function footprint(merchantId: string) {
 }
 
 async function refusal(p: Promise<unknown>): Promise<string> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(err instanceof DomainError)) throw err instanceof Error ? err : new Error('not refused');
   return `${err.code}: ${err.message}`;
 }
 const REPLAYED = 'REQUEST_REPLAYED: this signed request was already received';
 
 /** A refund row written by hand (fingerprint 'raw'): no reservation or journal of its own. */
-const rawRefund = (client: pg.Client, on: { merchantId: string; transactionId: string }, hash: string | null) => client.query(
-  `INSERT INTO refunds (id, transaction_id, merchant_id, amount, currency, status, provider_reference, request_fingerprint, request_signature_hash)
-   VALUES ($1, $2, $3, 1, 'XOF', 'PENDING', $4, 'raw', $5)`, [randomUUID(), on.transactionId, on.merchantId, `RF-${randomUUID()}`, hash]);
+const rawRefund = (client: pg.Client, on: { merchantId: string; transactionId: string }, hash: string | null) =>
+  client.query(
+    `INSERT INTO refunds (id, transaction_id, merchant_id, amount, currency, status, provider_reference, request_fingerprint, request_signature_hash)
+   VALUES ($1, $2, $3, 1, 'XOF', 'PENDING', $4, 'raw', $5)`,
+    [randomUUID(), on.transactionId, on.merchantId, `RF-${randomUUID()}`, hash],
+  );
 
 /** Rows written by hand would fail verifyLedger, which the other tests run over the whole database. */
-const removeRawRows = () => db.$transaction([
-  db.refund.deleteMany({ where: { requestFingerprint: 'raw' } }),
-  db.transaction.deleteMany({ where: { requestFingerprint: 'raw' } }),
-]);
+const removeRawRows = () =>
+  db.$transaction([
+    db.refund.deleteMany({ where: { requestFingerprint: 'raw' } }),
+    db.transaction.deleteMany({ where: { requestFingerprint: 'raw' } }),
+  ]);
 
 describe('the schema', () => {
   it('refuses a second refund or transaction with the same hash, accepts any number without one, and only lowercase hex', async () => {
@@ -95,9 +133,12 @@ describe('the schema', () => {
       const on = await capturedCashin();
       const hash = newHash();
       const insertRefund = (h: string | null) => rawRefund(client, on, h);
-      const insertTransaction = (h: string | null) => client.query(
-        `INSERT INTO transactions (merchant_id, merchant_order_id, type, status, amount, currency, country_code, msisdn, request_fingerprint, provider_reference, request_signature_hash)
-         VALUES ($1, $2, 'CASHOUT', 'CREATED', 1, 'XOF', 'CI', '+2250707000002', 'raw', $3, $4)`, [on.merchantId, `o-${randomUUID()}`, `CO-${randomUUID()}`, h]);
+      const insertTransaction = (h: string | null) =>
+        client.query(
+          `INSERT INTO transactions (merchant_id, merchant_order_id, type, status, amount, currency, country_code, msisdn, request_fingerprint, provider_reference, request_signature_hash)
+         VALUES ($1, $2, 'CASHOUT', 'CREATED', 1, 'XOF', 'CI', '+2250707000002', 'raw', $3, $4)`,
+          [on.merchantId, `o-${randomUUID()}`, `CO-${randomUUID()}`, h],
+        );
 
       await insertRefund(hash);
       await expect(insertRefund(hash)).rejects.toThrow(/refunds_request_signature_key/);
@@ -168,9 +209,14 @@ describe('a refund asked again by the same signed request', () => {
       const before = await footprint(b.merchantId);
       const pending = refusal(refund(b, { amount: 4000, hash }));
       // Asked outside the holder's transaction, whose view of pg_stat_activity would stay as first read.
-      await waitFor(async () => (await db.$queryRaw<unknown[]>`
-        SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%insert into%refunds%'`).length === 1,
-      { what: 'the second refund waiting on the unique index' });
+      await waitFor(
+        async () =>
+          (
+            await db.$queryRaw<unknown[]>`
+        SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%insert into%refunds%'`
+          ).length === 1,
+        { what: 'the second refund waiting on the unique index' },
+      );
       await holder.query('COMMIT');
       expect(await pending).toBe(REPLAYED);
       // Its room on cash-in B (taken before the insert), its journal and its outbox row: all rolled back.
@@ -190,7 +236,11 @@ describe('a cash-out asked again by the same signed request', () => {
     expect(first.kind).toBe('created');
     const before = await footprint(merchantId);
     const again = await cashout(merchantId, { order: 'co-same', hash });
-    expect({ kind: again.kind, id: again.transaction.id, hash: again.transaction.requestSignatureHash }).toEqual({ kind: 'existing', id: first.transaction.id, hash });
+    expect({ kind: again.kind, id: again.transaction.id, hash: again.transaction.requestSignatureHash }).toEqual({
+      kind: 'existing',
+      id: first.transaction.id,
+      hash,
+    });
     expect(await footprint(merchantId)).toEqual(before);
   });
 

@@ -27,8 +27,17 @@ afterAll(async () => {
 
 async function cashin(merchantId: string, orderId: string, msisdn: string, countryCode = 'CI') {
   const r = await createCashin(db, {
-    merchantId, merchantOrderId: orderId, amount: 1000, currency: countryCode === 'CM' ? 'XAF' : 'XOF', countryCode, msisdn,
-    motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: 'fp',
+    merchantId,
+    merchantOrderId: orderId,
+    amount: 1000,
+    currency: countryCode === 'CM' ? 'XAF' : 'XOF',
+    countryCode,
+    msisdn,
+    motif: null,
+    returnUrl: null,
+    notifyUrl: null,
+    metadata: null,
+    requestFingerprint: 'fp',
   });
   if (r.kind !== 'created') throw new Error('setup');
   return r.transaction;
@@ -41,7 +50,8 @@ describe('back-office transaction search', () => {
     const a2 = await cashin(shopA, `${run}-2`, '+2250707000102');
     const b1 = await cashin(shopB, `${run}-1`, '+237690000101', 'CM');
     await db.$transaction((tx) => transition(tx, { transactionId: a2.id, to: 'FAILED', cause: 'test' }));
-    const ids = async (q: Parameters<typeof searchTransactions>[1]) => (await searchTransactions(db, q, { limit: 50 })).rows.map((r) => r.id);
+    const ids = async (q: Parameters<typeof searchTransactions>[1]) =>
+      (await searchTransactions(db, q, { limit: 50 })).rows.map((r) => r.id);
 
     expect(await ids({ id: a1.id })).toEqual([a1.id]);
     expect(new Set(await ids({ merchantOrderId: `${run}-1` }))).toEqual(new Set([a1.id, b1.id]));
@@ -61,17 +71,44 @@ describe('back-office transaction search', () => {
   it('the timeline lists state changes with what the operator said, and webhook attempts with their status code', async () => {
     const t = await cashin(shopA, `tl-${randomUUID()}`, '+2250707000103');
     await db.$transaction((tx) => transition(tx, { transactionId: t.id, to: 'INITIATED', cause: 'operator-request' }));
-    await db.$transaction((tx) => transition(tx, {
-      transactionId: t.id, to: 'FAILED', cause: 'operator-result:callback',
-      patch: { providerState: 'canceled', providerTxnStatus: '54321', failureCode: 'INSUFFICIENT_BALANCE', failureReason: '60019' },
-    }));
+    await db.$transaction((tx) =>
+      transition(tx, {
+        transactionId: t.id,
+        to: 'FAILED',
+        cause: 'operator-result:callback',
+        patch: {
+          providerState: 'canceled',
+          providerTxnStatus: '54321',
+          failureCode: 'INSUFFICIENT_BALANCE',
+          failureReason: '60019',
+        },
+      }),
+    );
     const event = await db.webhookEvent.findFirstOrThrow({ where: { transactionId: t.id } });
-    await db.webhookAttempt.create({ data: { eventId: event.id, attemptNo: 1, targetUrl: 'https://a.example/hooks', statusCode: 500, latencyMs: 12, success: false, error: 'HTTP 500' } });
+    await db.webhookAttempt.create({
+      data: {
+        eventId: event.id,
+        attemptNo: 1,
+        targetUrl: 'https://a.example/hooks',
+        statusCode: 500,
+        latencyMs: 12,
+        success: false,
+        error: 'HTTP 500',
+      },
+    });
     await db.webhookEvent.update({ where: { id: event.id }, data: { attemptCount: 1 } });
 
     const tl = await transactionTimeline(db, t.id);
-    expect(tl!.items.map((i) => i.kind === 'state' ? `${i.from}->${i.to}` : i.kind)).toEqual(['null->CREATED', 'CREATED->INITIATED', 'INITIATED->FAILED', 'webhook']);
-    expect(tl!.items[2]).toMatchObject({ cause: 'operator-result:callback', detail: { provider_state: 'canceled', provider_txn_status: '54321', failure_reason: '60019' } });
+    expect(tl!.items.map((i) => (i.kind === 'state' ? `${i.from}->${i.to}` : i.kind))).toEqual([
+      'null->CREATED',
+      'CREATED->INITIATED',
+      'INITIATED->FAILED',
+      'webhook',
+    ]);
+    expect(tl!.items[2]).toMatchObject({
+      cause: 'operator-result:callback',
+      detail: { provider_state: 'canceled', provider_txn_status: '54321', failure_reason: '60019' },
+    });
     expect(tl!.items[3]).toMatchObject({ kind: 'webhook', statusCode: 500, attemptNo: 1, success: false });
     expect(await transactionTimeline(db, randomUUID())).toBeNull();
 

@@ -5,9 +5,24 @@ import { columnList } from './transaction-row.js';
 
 /** The columns of a transaction that its status read (GET /payments/{id}) shows. */
 const STATUS_FIELDS = [
-  'id', 'merchantOrderId', 'type', 'status', 'amount', 'currency', 'countryCode', 'providerReference', 'providerTxId',
-  'providerSessionId', 'providerState', 'providerTxnStatus', 'failureCode', 'failureReason', 'refundedAmount', 'completedAt',
-  'operator', 'customerAction',
+  'id',
+  'merchantOrderId',
+  'type',
+  'status',
+  'amount',
+  'currency',
+  'countryCode',
+  'providerReference',
+  'providerTxId',
+  'providerSessionId',
+  'providerState',
+  'providerTxnStatus',
+  'failureCode',
+  'failureReason',
+  'refundedAmount',
+  'completedAt',
+  'operator',
+  'customerAction',
 ] as const satisfies readonly (keyof Transaction)[];
 
 export type TransactionStatusRow = Pick<Transaction, (typeof STATUS_FIELDS)[number]>;
@@ -33,7 +48,10 @@ const STATUS_READS = {
 // transaction-mode pooler, where the next batch may land on a server connection that never saw it.
 const NAMED_STATUS_READS = { ...STATUS_READS, name: statementName(STATUS_READS.text) };
 
-interface StatusKey { id: string; merchantId: string }
+interface StatusKey {
+  id: string;
+  merchantId: string;
+}
 type Found = TransactionStatusRow & { n: bigint };
 
 const loaders = new WeakMap<Db, DataLoader<StatusKey, TransactionStatusRow | null>>();
@@ -43,21 +61,30 @@ function loaderOf(db: Db): DataLoader<StatusKey, TransactionStatusRow | null> {
   if (loader) return loader;
   const access = rawAccessOf(db);
   const { pool, onQuery, namedStatements } = access;
-  loader = new DataLoader<StatusKey, TransactionStatusRow | null>(async (keys) => {
-    onQuery?.(STATUS_READS.text);
-    const result = await noticingMismatches(access, pool.query<Found>({
-      ...(namedStatements ? NAMED_STATUS_READS : STATUS_READS), values: [keys.map((k) => k.id), keys.map((k) => k.merchantId)],
-    }));
-    const answers: (TransactionStatusRow | null)[] = keys.map(() => null);
-    for (const { n, ...row } of result.rows) answers[Number(n) - 1] = row;
-    return answers;
-  }, {
-    // No cache: every read goes to the database (a status changes between two polls). A batch is what
-    // one turn of the event loop asked for, so a read waits for no timer: under load the requests that the
-    // rate limiter's one Redis answer let through together share one round trip, and alone a read is
-    // sent at once.
-    cache: false, maxBatchSize: STATUS_READ_BATCH, batchScheduleFn: (send) => setImmediate(send),
-  });
+  loader = new DataLoader<StatusKey, TransactionStatusRow | null>(
+    async (keys) => {
+      onQuery?.(STATUS_READS.text);
+      const result = await noticingMismatches(
+        access,
+        pool.query<Found>({
+          ...(namedStatements ? NAMED_STATUS_READS : STATUS_READS),
+          values: [keys.map((k) => k.id), keys.map((k) => k.merchantId)],
+        }),
+      );
+      const answers: (TransactionStatusRow | null)[] = keys.map(() => null);
+      for (const { n, ...row } of result.rows) answers[Number(n) - 1] = row;
+      return answers;
+    },
+    {
+      // No cache: every read goes to the database (a status changes between two polls). A batch is what
+      // one turn of the event loop asked for, so a read waits for no timer: under load the requests that the
+      // rate limiter's one Redis answer let through together share one round trip, and alone a read is
+      // sent at once.
+      cache: false,
+      maxBatchSize: STATUS_READ_BATCH,
+      batchScheduleFn: (send) => setImmediate(send),
+    },
+  );
   loaders.set(db, loader);
   return loader;
 }

@@ -58,7 +58,10 @@ const clamp = (limit: number) => Math.min(Math.max(Math.trunc(limit) || 1, 1), 2
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
 /** The days reconciled, newest day first (then country and operator), keyset-paged. */
-export async function listReconciliationRuns(db: Db | Tx, q: RunQuery): Promise<{ rows: RunSummary[]; next: RunCursor | null }> {
+export async function listReconciliationRuns(
+  db: Db | Tx,
+  q: RunQuery,
+): Promise<{ rows: RunSummary[]; next: RunCursor | null }> {
   const limit = clamp(q.limit);
   const a = q.after ?? null;
   const rows = await db.$queryRaw<RunRow[]>`
@@ -73,12 +76,25 @@ export async function listReconciliationRuns(db: Db | Tx, q: RunQuery): Promise<
      ORDER BY r.business_date DESC, r.country_code DESC, r.operator DESC
      LIMIT ${limit + 1}`;
   const page = rows.slice(0, limit).map((r): RunSummary => ({
-    countryCode: r.country_code, operator: r.operator, businessDate: day(r.business_date), runs: r.runs, sources: r.sources,
-    totals: (r.totals ?? {}) as RunSummary['totals'], matched: r.matched, openCasesAtRun: r.open_cases, openCasesNow: Number(r.open_now),
+    countryCode: r.country_code,
+    operator: r.operator,
+    businessDate: day(r.business_date),
+    runs: r.runs,
+    sources: r.sources,
+    totals: (r.totals ?? {}) as RunSummary['totals'],
+    matched: r.matched,
+    openCasesAtRun: r.open_cases,
+    openCasesNow: Number(r.open_now),
     finishedAt: r.finished_at,
   }));
   const last = page[page.length - 1];
-  return { rows: page, next: rows.length > limit && last ? { businessDate: last.businessDate, countryCode: last.countryCode, operator: last.operator } : null };
+  return {
+    rows: page,
+    next:
+      rows.length > limit && last
+        ? { businessDate: last.businessDate, countryCode: last.countryCode, operator: last.operator }
+        : null,
+  };
 }
 
 export interface CaseCursor {
@@ -116,12 +132,26 @@ export interface CaseSummary {
 }
 
 const SUMMARY = {
-  id: true, countryCode: true, operator: true, kind: true, recordKey: true, businessDate: true, category: true, state: true,
-  resolution: true, currency: true, difference: true, transactionId: true, updatedAt: true,
+  id: true,
+  countryCode: true,
+  operator: true,
+  kind: true,
+  recordKey: true,
+  businessDate: true,
+  category: true,
+  state: true,
+  resolution: true,
+  currency: true,
+  difference: true,
+  transactionId: true,
+  updatedAt: true,
 } as const satisfies Prisma.ReconciliationCaseSelect;
 
 /** Cases, newest business day first (then by id, for a stable keyset), keyset-paged. */
-export async function listReconciliationCases(db: Db | Tx, q: CaseQuery): Promise<{ rows: CaseSummary[]; next: CaseCursor | null }> {
+export async function listReconciliationCases(
+  db: Db | Tx,
+  q: CaseQuery,
+): Promise<{ rows: CaseSummary[]; next: CaseCursor | null }> {
   const limit = clamp(q.limit);
   const where: Prisma.ReconciliationCaseWhereInput = {
     ...(q.state ? { state: q.state } : {}),
@@ -134,7 +164,12 @@ export async function listReconciliationCases(db: Db | Tx, q: CaseQuery): Promis
     const at = new Date(`${q.after.businessDate}T00:00:00Z`);
     where.OR = [{ businessDate: { lt: at } }, { businessDate: at, id: { lt: q.after.id } }];
   }
-  const rows = await db.reconciliationCase.findMany({ where, select: SUMMARY, orderBy: [{ businessDate: 'desc' }, { id: 'desc' }], take: limit + 1 });
+  const rows = await db.reconciliationCase.findMany({
+    where,
+    select: SUMMARY,
+    orderBy: [{ businessDate: 'desc' }, { id: 'desc' }],
+    take: limit + 1,
+  });
   const page = rows.slice(0, limit).map((r): CaseSummary => ({ ...r, businessDate: day(r.businessDate) }));
   const last = page[page.length - 1];
   return { rows: page, next: rows.length > limit && last ? { businessDate: last.businessDate, id: last.id } : null };
@@ -156,18 +191,39 @@ export interface CaseDetail extends CaseSummary {
   createdAt: Date;
 }
 
-const asObject = (v: unknown): Record<string, unknown> | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const asObject = (v: unknown): Record<string, unknown> | null =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
 /** One case with both sides and who resolved it; null when there is none with this id. */
 export async function findReconciliationCase(db: Db | Tx, id: string): Promise<CaseDetail | null> {
   const c = await db.reconciliationCase.findUnique({ where: { id } });
   if (!c) return null;
-  const staff = c.resolvedBy ? await db.staffUser.findUnique({ where: { id: c.resolvedBy }, select: { id: true, email: true, name: true } }) : null;
+  const staff = c.resolvedBy
+    ? await db.staffUser.findUnique({ where: { id: c.resolvedBy }, select: { id: true, email: true, name: true } })
+    : null;
   return {
-    id: c.id, countryCode: c.countryCode, operator: c.operator, kind: c.kind, recordKey: c.recordKey, businessDate: day(c.businessDate),
-    category: c.category, state: c.state, resolution: c.resolution, currency: c.currency, difference: c.difference,
-    transactionId: c.transactionId, refundId: c.refundId, postedAmount: c.postedAmount, writtenOffAmount: c.writtenOffAmount,
-    journalIds: c.journalIds, ours: asObject(c.ours), theirs: asObject(c.theirs), note: c.note, resolvedAt: c.resolvedAt,
-    resolvedBy: staff, createdAt: c.createdAt, updatedAt: c.updatedAt,
+    id: c.id,
+    countryCode: c.countryCode,
+    operator: c.operator,
+    kind: c.kind,
+    recordKey: c.recordKey,
+    businessDate: day(c.businessDate),
+    category: c.category,
+    state: c.state,
+    resolution: c.resolution,
+    currency: c.currency,
+    difference: c.difference,
+    transactionId: c.transactionId,
+    refundId: c.refundId,
+    postedAmount: c.postedAmount,
+    writtenOffAmount: c.writtenOffAmount,
+    journalIds: c.journalIds,
+    ours: asObject(c.ours),
+    theirs: asObject(c.theirs),
+    note: c.note,
+    resolvedAt: c.resolvedAt,
+    resolvedBy: staff,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
   };
 }

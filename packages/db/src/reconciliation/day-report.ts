@@ -1,4 +1,10 @@
-import { MATCH_CATEGORIES, type CategoryTotals, type DifferenceCategory, type MatchCategory, type RecordKind } from '@mm/domain';
+import {
+  MATCH_CATEGORIES,
+  type CategoryTotals,
+  type DifferenceCategory,
+  type MatchCategory,
+  type RecordKind,
+} from '@mm/domain';
 import type { Db, Tx } from '../database/index.js';
 
 /** One open case of the day, as the report lists it. */
@@ -87,7 +93,8 @@ interface CaseRow {
  */
 export async function dayReport(db: Db | Tx, filter: DayReportFilter): Promise<DayReport> {
   const { date } = filter;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) throw new Error(`not a date (YYYY-MM-DD): ${date}`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)))
+    throw new Error(`not a date (YYYY-MM-DD): ${date}`);
   const operator = filter.operator ?? null;
   const country = filter.countryCode ?? null;
   const accounts = await db.$queryRaw<AccountRow[]>`
@@ -110,27 +117,42 @@ export async function dayReport(db: Db | Tx, filter: DayReportFilter): Promise<D
        AND (${operator}::text IS NULL OR operator = ${operator}) AND (${country}::text IS NULL OR country_code = ${country})
      ORDER BY country_code, operator, kind, record_key`;
   return {
-    date, operator, country_code: country,
+    date,
+    operator,
+    country_code: country,
     accounts: accounts.map((a) => {
       const own = cases.filter((c) => c.country_code === a.country_code && c.operator === a.operator);
       const open = own.filter((c) => c.state === 'OPEN');
       const unmatched: Record<string, number> = {};
       for (const c of open) unmatched[c.currency] = (unmatched[c.currency] ?? 0) + Math.abs(Number(c.difference));
       const resolved: Record<string, number> = {};
-      for (const c of own) if (c.state === 'RESOLVED' && c.resolution) resolved[c.resolution] = (resolved[c.resolution] ?? 0) + 1;
+      for (const c of own)
+        if (c.state === 'RESOLVED' && c.resolution) resolved[c.resolution] = (resolved[c.resolution] ?? 0) + 1;
       return {
         country_code: a.country_code,
         operator: a.operator,
         currency: a.currency,
-        run: a.runs === null ? null : { runs: a.runs, sources: a.sources ?? [], finished_at: a.finished_at!.toISOString() },
+        run:
+          a.runs === null
+            ? null
+            : { runs: a.runs, sources: a.sources ?? [], finished_at: a.finished_at!.toISOString() },
         matched: a.matched ?? 0,
-        by_category: Object.fromEntries(MATCH_CATEGORIES.map((c) => [c, { count: a.totals?.[c]?.count ?? 0, amount: a.totals?.[c]?.amount ?? 0 }])) as Record<MatchCategory, CategoryTotals>,
+        by_category: Object.fromEntries(
+          MATCH_CATEGORIES.map((c) => [c, { count: a.totals?.[c]?.count ?? 0, amount: a.totals?.[c]?.amount ?? 0 }]),
+        ) as Record<MatchCategory, CategoryTotals>,
         open_cases: open.length,
         unmatched_amount: unmatched,
         resolved_cases: resolved,
         cases: open.map((c) => ({
-          id: c.id, kind: c.kind, reference: c.record_key, category: c.category, difference: Number(c.difference), currency: c.currency,
-          transaction_id: c.transaction_id, refund_id: c.refund_id, opened_at: c.created_at.toISOString(),
+          id: c.id,
+          kind: c.kind,
+          reference: c.record_key,
+          category: c.category,
+          difference: Number(c.difference),
+          currency: c.currency,
+          transaction_id: c.transaction_id,
+          refund_id: c.refund_id,
+          opened_at: c.created_at.toISOString(),
         })),
       };
     }),
@@ -152,7 +174,9 @@ export interface OpenCaseTotals {
  * subsidiary's currency, with zeros when it has none (a gauge at 0 rather than no series).
  */
 export async function openCaseTotals(db: Db | Tx): Promise<OpenCaseTotals[]> {
-  const rows = await db.$queryRaw<{ country_code: string; operator: string; currency: string; open_cases: number; unmatched_amount: bigint }[]>`
+  const rows = await db.$queryRaw<
+    { country_code: string; operator: string; currency: string; open_cases: number; unmatched_amount: bigint }[]
+  >`
     SELECT country_code, operator, currency, sum(n)::int AS open_cases, sum(amount)::bigint AS unmatched_amount FROM (
       SELECT country_code, operator, currency, count(*) AS n, sum(abs(difference)) AS amount
         FROM reconciliation_cases WHERE state = 'OPEN' GROUP BY country_code, operator, currency

@@ -34,11 +34,23 @@ function storedKey(r: OperatorRecord): string {
  * word replacing an older one (a statement imported after an API read, the same statement twice, a record
  * arriving days late). Returns how many rows were written.
  */
-export async function saveOperatorRecords(db: Db | Tx, account: AccountKey, records: readonly DatedOperatorRecord[], source: RecordSource): Promise<number> {
+export async function saveOperatorRecords(
+  db: Db | Tx,
+  account: AccountKey,
+  records: readonly DatedOperatorRecord[],
+  source: RecordSource,
+): Promise<number> {
   if (records.length === 0) return 0;
   const rows = records.map((r) => ({
-    business_date: r.businessDate, kind: r.kind, record_key: storedKey(r), reference: r.reference,
-    operator_tx_id: r.operatorTxId, amount: r.amount, currency: r.currency, outcome: r.outcome, raw: r.raw ?? null,
+    business_date: r.businessDate,
+    kind: r.kind,
+    record_key: storedKey(r),
+    reference: r.reference,
+    operator_tx_id: r.operatorTxId,
+    amount: r.amount,
+    currency: r.currency,
+    outcome: r.outcome,
+    raw: r.raw ?? null,
   }));
   // Two records of one movement in one batch: the later one is the operator's newest word.
   const unique = [...new Map(rows.map((r) => [`${r.kind}\u0000${r.record_key}`, r])).values()];
@@ -57,7 +69,12 @@ export async function saveOperatorRecords(db: Db | Tx, account: AccountKey, reco
  * Forgets what a status query once said about a movement the operator now says it does not know (MTN's
  * 404 after a record was read): only a status query's word, never a statement's or the list API's.
  */
-export async function forgetStatusRecord(db: Db | Tx, account: AccountKey, kind: string, reference: string): Promise<void> {
+export async function forgetStatusRecord(
+  db: Db | Tx,
+  account: AccountKey,
+  kind: string,
+  reference: string,
+): Promise<void> {
   await db.$executeRaw`
     DELETE FROM operator_records
      WHERE country_code = ${account.countryCode} AND operator = ${account.operator} AND kind = ${kind}
@@ -81,14 +98,26 @@ interface RecordRow {
  * name one of `references` (our movements of the day: a movement the operator booked after midnight, or
  * whose record arrived days late, is still found).
  */
-export async function operatorRecordsFor(db: Db | Tx, account: AccountKey, date: string, references: readonly string[], operatorTxIds: readonly string[]): Promise<DatedOperatorRecord[]> {
+export async function operatorRecordsFor(
+  db: Db | Tx,
+  account: AccountKey,
+  date: string,
+  references: readonly string[],
+  operatorTxIds: readonly string[],
+): Promise<DatedOperatorRecord[]> {
   const rows = await db.$queryRaw<RecordRow[]>`
     SELECT business_date, kind, reference, operator_tx_id, amount, currency, outcome, source FROM operator_records
      WHERE country_code = ${account.countryCode} AND operator = ${account.operator}
        AND (business_date = ${date}::date OR reference = ANY(${references}::text[]) OR operator_tx_id = ANY(${operatorTxIds}::text[]))
      ORDER BY received_at, id`;
   return rows.map((r) => ({
-    businessDate: r.business_date.toISOString().slice(0, 10), kind: r.kind, reference: r.reference, operatorTxId: r.operator_tx_id,
-    amount: Number(r.amount), currency: r.currency, outcome: r.outcome, source: r.source,
+    businessDate: r.business_date.toISOString().slice(0, 10),
+    kind: r.kind,
+    reference: r.reference,
+    operatorTxId: r.operator_tx_id,
+    amount: Number(r.amount),
+    currency: r.currency,
+    outcome: r.outcome,
+    source: r.source,
   }));
 }

@@ -7,7 +7,15 @@ export interface OurMovement extends OurRecord {
   transactionId: string;
   refundId: string | null;
   /** The cash-in or cash-out as stored (the refunded cash-in, for a refund). */
-  payment: { partnerReference: string; providerSessionId: string | null; providerTxId: string | null; msisdn: string; amount: number; currency: string; countryCode: string };
+  payment: {
+    partnerReference: string;
+    providerSessionId: string | null;
+    providerTxId: string | null;
+    msisdn: string;
+    amount: number;
+    currency: string;
+    countryCode: string;
+  };
 }
 
 interface Row {
@@ -36,7 +44,13 @@ interface Row {
  * included (decisions 13: the operator pays them like any refund). A FAILED cash-in whose late success is
  * held counts as collected, with the operator's id of the late payment.
  */
-export async function ourMovementsFor(db: Db | Tx, account: AccountKey, date: string, references: readonly string[] = [], operatorTxIds: readonly string[] = []): Promise<OurMovement[]> {
+export async function ourMovementsFor(
+  db: Db | Tx,
+  account: AccountKey,
+  date: string,
+  references: readonly string[] = [],
+  operatorTxIds: readonly string[] = [],
+): Promise<OurMovement[]> {
   const rows = await db.$queryRaw<Row[]>`
     WITH day AS (SELECT ${date}::date::timestamp AT TIME ZONE 'UTC' AS lo)
     SELECT CASE WHEN t.type = 'CASHOUT' THEN 'PAYOUT' ELSE 'CASHIN' END AS kind, t.id AS transaction_id, NULL::uuid AS refund_id,
@@ -64,12 +78,18 @@ export async function ourMovementsFor(db: Db | Tx, account: AccountKey, date: st
     amount: Number(r.amount),
     currency: r.currency,
     status: r.status,
-    outcome: r.kind === 'REFUND' ? refundOutcome(r.status) : ourOutcome(r.status as TransactionStatus, r.late_success_held),
+    outcome:
+      r.kind === 'REFUND' ? refundOutcome(r.status) : ourOutcome(r.status as TransactionStatus, r.late_success_held),
     transactionId: r.transaction_id,
     refundId: r.refund_id,
     payment: {
-      partnerReference: r.t_reference, providerSessionId: r.t_session, providerTxId: r.t_tx_id, msisdn: r.msisdn,
-      amount: Number(r.t_amount), currency: r.currency, countryCode: r.country_code,
+      partnerReference: r.t_reference,
+      providerSessionId: r.t_session,
+      providerTxId: r.t_tx_id,
+      msisdn: r.msisdn,
+      amount: Number(r.t_amount),
+      currency: r.currency,
+      countryCode: r.country_code,
     },
   }));
 }

@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { holdingDifference, isDifference, operatorRecordKey, totalsByCategory, type CategoryTotals, type DifferenceCategory, type MatchCategory, type MatchedPair, type OperatorRecord } from '@mm/domain';
+import {
+  holdingDifference,
+  isDifference,
+  operatorRecordKey,
+  totalsByCategory,
+  type CategoryTotals,
+  type DifferenceCategory,
+  type MatchCategory,
+  type MatchedPair,
+  type OperatorRecord,
+} from '@mm/domain';
 import type { Db, Tx } from '../database/index.js';
 import { runTransaction } from '../database/index.js';
 import type { AccountKey, RecordSource } from './operator-records.js';
@@ -80,18 +90,33 @@ export async function recordDay(
     for (const [i, pair] of pairs.entries()) {
       const found = byKey.get(slot(pair.kind, pair.key)) ?? null;
       const difference = holdingDifference(pair);
-      const open = await settleCase(tx, account, date, pair, found, difference, automatic.get(slot(pair.kind, pair.key)) ?? null, now);
+      const open = await settleCase(
+        tx,
+        account,
+        date,
+        pair,
+        found,
+        difference,
+        automatic.get(slot(pair.kind, pair.key)) ?? null,
+        now,
+      );
       if (open) openCases += 1;
       for (const key of others[i]!) {
         const earlier = byKey.get(slot(pair.kind, key));
-        if (earlier && (await settleCase(tx, account, date, { ...pair, category: 'MATCHED' }, earlier, 0, null, now))) openCases += 1;
+        if (earlier && (await settleCase(tx, account, date, { ...pair, category: 'MATCHED' }, earlier, 0, null, now)))
+          openCases += 1;
       }
     }
     const byCategory = totalsByCategory(pairs);
     const statement = pairs.some((p) => (p.theirs as { source?: string } | null)?.source === 'STATEMENT');
     const summary: DaySummary = {
-      operator: account.operator, country_code: account.countryCode, date, matched: byCategory.MATCHED.count, by_category: byCategory,
-      open_cases: openCases, resolved_automatically: automatic.size,
+      operator: account.operator,
+      country_code: account.countryCode,
+      date,
+      matched: byCategory.MATCHED.count,
+      by_category: byCategory,
+      open_cases: openCases,
+      resolved_automatically: automatic.size,
       sources: [...new Set([...options.sources, ...(statement ? ['STATEMENT' as const] : [])])].sort(),
     };
     await tx.$executeRaw`
@@ -105,7 +130,6 @@ export async function recordDay(
   });
 }
 
-
 /** One writer of an account's cases at a time: two would both find no case and insert one each. */
 async function lockAccount(tx: Tx, account: AccountKey): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`reconciliation:${account.countryCode}:${account.operator}`}, 0))`;
@@ -116,7 +140,13 @@ async function lockAccount(tx: Tx, account: AccountKey): Promise<void> {
  * caller's database transaction: under the account's lock, under the key a run of the day uses and by the same
  * rules (settleCase), so the day's run finds it as its own and goes on from it. The run's counts are not touched.
  */
-export async function recordPairCase(tx: Tx, account: AccountKey, date: string, pair: DayPair, now = new Date()): Promise<void> {
+export async function recordPairCase(
+  tx: Tx,
+  account: AccountKey,
+  date: string,
+  pair: DayPair,
+  now = new Date(),
+): Promise<void> {
   await lockAccount(tx, account);
   const [found] = await tx.$queryRaw<CaseRow[]>`
     SELECT id, kind, record_key, state, resolution, posted_amount FROM reconciliation_cases
@@ -127,7 +157,10 @@ export async function recordPairCase(tx: Tx, account: AccountKey, date: string, 
 
 /** The keys a pair's operator record would have had alone (unknown to us): its reference, or its id. */
 function otherKeys(pair: DayPair): string[] {
-  const keys = new Set([operatorRecordKey(pair.theirs!), ...(pair.theirs!.operatorTxId ? [`op:${pair.theirs!.operatorTxId}`] : [])]);
+  const keys = new Set([
+    operatorRecordKey(pair.theirs!),
+    ...(pair.theirs!.operatorTxId ? [`op:${pair.theirs!.operatorTxId}`] : []),
+  ]);
   keys.delete(pair.key);
   return [...keys];
 }
@@ -138,7 +171,16 @@ export function reconciliationSlot(kind: string, key: string): string {
 }
 
 /** The case of one pair after this run; true when it is open (waiting for a person). */
-async function settleCase(tx: Tx, account: AccountKey, date: string, pair: DayPair, found: CaseRow | null, difference: number, resolvedAutomatically: DifferenceCategory | null, now: Date): Promise<boolean> {
+async function settleCase(
+  tx: Tx,
+  account: AccountKey,
+  date: string,
+  pair: DayPair,
+  found: CaseRow | null,
+  difference: number,
+  resolvedAutomatically: DifferenceCategory | null,
+  now: Date,
+): Promise<boolean> {
   const ours = pair.ours ? snapshotOfOurs(pair.ours) : null;
   const theirs = pair.theirs ? JSON.stringify(pair.theirs) : null;
   // Our currency first: the country's ledger accounts are in it (another one at the operator is refused at resolution).
@@ -153,7 +195,10 @@ async function settleCase(tx: Tx, account: AccountKey, date: string, pair: DayPa
                 ${ours}::jsonb, ${theirs}::jsonb, ${now}, ${now})`;
       return true;
     }
-    const explained = found.state === 'RESOLVED' && (found.resolution === 'ACCEPTED' || found.resolution === 'WRITTEN_OFF') && Number(found.posted_amount) === difference;
+    const explained =
+      found.state === 'RESOLVED' &&
+      (found.resolution === 'ACCEPTED' || found.resolution === 'WRITTEN_OFF') &&
+      Number(found.posted_amount) === difference;
     if (explained) return false;
     await tx.$executeRaw`
       UPDATE reconciliation_cases
@@ -197,5 +242,15 @@ async function settleCase(tx: Tx, account: AccountKey, date: string, pair: DayPa
 }
 
 function snapshotOfOurs(o: OurMovement): string {
-  return JSON.stringify({ kind: o.kind, reference: o.reference, operatorTxId: o.operatorTxId, amount: o.amount, currency: o.currency, outcome: o.outcome, status: o.status, transactionId: o.transactionId, refundId: o.refundId });
+  return JSON.stringify({
+    kind: o.kind,
+    reference: o.reference,
+    operatorTxId: o.operatorTxId,
+    amount: o.amount,
+    currency: o.currency,
+    outcome: o.outcome,
+    status: o.status,
+    transactionId: o.transactionId,
+    refundId: o.refundId,
+  });
 }

@@ -13,15 +13,31 @@ export type CaseVerdict = ({ resolution: 'ACCEPTED' } | { resolution: 'WRITTEN_O
 /** The case no longer says what the person deciding on it was shown: they read it again and decide again. */
 export class CaseChangedError extends Error {
   override name = 'CaseChangedError';
-  constructor(readonly expectedToPost: number, readonly toPost: number) {
+  constructor(
+    readonly expectedToPost: number,
+    readonly toPost: number,
+  ) {
     super(`the case changed since it was shown: accepting it would now post ${toPost}, not ${expectedToPost}`);
   }
 }
 
 export interface ResolvedCase {
   id: string;
-  before: { state: string; resolution: string | null; difference: number; posted_amount: number; written_off_amount: number };
-  after: { state: 'RESOLVED'; resolution: CaseVerdict['resolution']; posted_amount: number; written_off_amount: number; journal_ids: string[]; reason?: string };
+  before: {
+    state: string;
+    resolution: string | null;
+    difference: number;
+    posted_amount: number;
+    written_off_amount: number;
+  };
+  after: {
+    state: 'RESOLVED';
+    resolution: CaseVerdict['resolution'];
+    posted_amount: number;
+    written_off_amount: number;
+    journal_ids: string[];
+    reason?: string;
+  };
 }
 
 interface Row {
@@ -47,7 +63,13 @@ interface Row {
  * write-off. Under the case row's lock, so two people resolving it at once post once: the second finds it
  * RESOLVED (INVALID_STATE). The caller writes its audit row in the same transaction.
  */
-export async function resolveCase(tx: Tx, caseId: string, verdict: CaseVerdict, staffId: string | null, now = new Date()): Promise<ResolvedCase> {
+export async function resolveCase(
+  tx: Tx,
+  caseId: string,
+  verdict: CaseVerdict,
+  staffId: string | null,
+  now = new Date(),
+): Promise<ResolvedCase> {
   const [c] = await tx.$queryRaw<Row[]>`
     SELECT c.id, c.country_code, c.currency, c.state, c.resolution, c.transaction_id, c.refund_id, c.difference, c.posted_amount,
            c.written_off_amount, c.ours, c.theirs, s.currency AS subsidiary_currency
@@ -56,21 +78,32 @@ export async function resolveCase(tx: Tx, caseId: string, verdict: CaseVerdict, 
   if (!c) throw new DomainError('NOT_FOUND', 'no such reconciliation case');
   if (c.state !== 'OPEN') throw new DomainError('INVALID_STATE', `the case is already resolved (${c.resolution})`);
   // The ledger's accounts of a country are in its currency: an amount in another one cannot be posted as it is.
-  const foreign = (c.subsidiary_currency !== null && c.currency !== c.subsidiary_currency)
-    || (c.ours?.currency !== undefined && c.theirs?.currency !== undefined && c.ours.currency !== c.theirs.currency);
-  if (foreign) throw new DomainError('INVALID_STATE', `the operator's record is in another currency than ours (${c.theirs?.currency ?? c.currency}): settle it with the operator and correct its record; nothing can be posted for it here`);
+  const foreign =
+    (c.subsidiary_currency !== null && c.currency !== c.subsidiary_currency) ||
+    (c.ours?.currency !== undefined && c.theirs?.currency !== undefined && c.ours.currency !== c.theirs.currency);
+  if (foreign)
+    throw new DomainError(
+      'INVALID_STATE',
+      `the operator's record is in another currency than ours (${c.theirs?.currency ?? c.currency}): settle it with the operator and correct its record; nothing can be posted for it here`,
+    );
   const reason = verdict.resolution === 'WRITTEN_OFF' ? verdict.reason.trim() : undefined;
-  if (verdict.resolution === 'WRITTEN_OFF' && !reason) throw new DomainError('VALIDATION_ERROR', 'a write-off needs a reason', [{ field: 'reason', issue: 'required' }]);
+  if (verdict.resolution === 'WRITTEN_OFF' && !reason)
+    throw new DomainError('VALIDATION_ERROR', 'a write-off needs a reason', [{ field: 'reason', issue: 'required' }]);
   const scope = { merchantId: null, countryCode: c.country_code, currency: c.currency };
   const difference = Number(c.difference);
   const journals: string[] = [];
   const toAccept = difference - Number(c.posted_amount);
-  if (verdict.expectedToPost !== undefined && verdict.expectedToPost !== toAccept) throw new CaseChangedError(verdict.expectedToPost, toAccept);
-  if (toAccept !== 0) journals.push(await post(tx, scope, reconciliationPosting('ACCEPTED', toAccept), c.transaction_id, c.refund_id));
+  if (verdict.expectedToPost !== undefined && verdict.expectedToPost !== toAccept)
+    throw new CaseChangedError(verdict.expectedToPost, toAccept);
+  if (toAccept !== 0)
+    journals.push(await post(tx, scope, reconciliationPosting('ACCEPTED', toAccept), c.transaction_id, c.refund_id));
   // Accepted, the difference waits in suspense: a write-off of an earlier resolution is taken back.
   const writtenOff = verdict.resolution === 'WRITTEN_OFF' ? difference : 0;
   const toWriteOff = writtenOff - Number(c.written_off_amount);
-  if (toWriteOff !== 0) journals.push(await post(tx, scope, reconciliationPosting('WRITTEN_OFF', toWriteOff), c.transaction_id, c.refund_id));
+  if (toWriteOff !== 0)
+    journals.push(
+      await post(tx, scope, reconciliationPosting('WRITTEN_OFF', toWriteOff), c.transaction_id, c.refund_id),
+    );
   await tx.$executeRaw`
     UPDATE reconciliation_cases
        SET state = 'RESOLVED', resolution = ${verdict.resolution}, posted_amount = ${difference}, written_off_amount = ${writtenOff},
@@ -79,7 +112,20 @@ export async function resolveCase(tx: Tx, caseId: string, verdict: CaseVerdict, 
      WHERE id = ${caseId}::uuid`;
   return {
     id: caseId,
-    before: { state: c.state, resolution: c.resolution, difference, posted_amount: Number(c.posted_amount), written_off_amount: Number(c.written_off_amount) },
-    after: { state: 'RESOLVED', resolution: verdict.resolution, posted_amount: difference, written_off_amount: writtenOff, journal_ids: journals, ...(reason ? { reason } : {}) },
+    before: {
+      state: c.state,
+      resolution: c.resolution,
+      difference,
+      posted_amount: Number(c.posted_amount),
+      written_off_amount: Number(c.written_off_amount),
+    },
+    after: {
+      state: 'RESOLVED',
+      resolution: verdict.resolution,
+      posted_amount: difference,
+      written_off_amount: writtenOff,
+      journal_ids: journals,
+      ...(reason ? { reason } : {}),
+    },
   };
 }

@@ -17,24 +17,41 @@ describe('assertNoDemoDataInProduction', () => {
     await fixture.close();
   });
 
-  const refusal = (nodeEnv = 'production') => assertNoDemoDataInProduction(db, nodeEnv).then(() => null, (err: Error) => err.message);
+  const refusal = (nodeEnv = 'production') =>
+    assertNoDemoDataInProduction(db, nodeEnv).then(
+      () => null,
+      (err: Error) => err.message,
+    );
 
   it('refuses while the demo key or any demo staff account works, names each, and lets production start once all are shut', async () => {
     expect(await refusal()).toBeNull();
     const merchant = await createMerchant(db, { name: DEMO_MERCHANT.name, webhookUrl: null });
-    await createApiKey(db, new SecretBox(randomBytes(32).toString('hex')), merchant.id, { apiKey: DEMO_MERCHANT.apiKey, apiSecret: DEMO_MERCHANT.apiSecret });
+    await createApiKey(db, new SecretBox(randomBytes(32).toString('hex')), merchant.id, {
+      apiKey: DEMO_MERCHANT.apiKey,
+      apiSecret: DEMO_MERCHANT.apiSecret,
+    });
     const staff = [];
-    for (const user of DEMO_STAFF.users) staff.push(await createStaffUser(db, { ...user, password: DEMO_STAFF.password }));
+    for (const user of DEMO_STAFF.users)
+      staff.push(await createStaffUser(db, { ...user, password: DEMO_STAFF.password }));
 
     const all = await refusal();
-    expect(all).toMatch(/^refusing to start with NODE_ENV=production: this database holds demo data with published credentials/);
-    expect(all).toContain(`${DEMO_MERCHANT.apiKey} is active (revoke it: pnpm admin key:revoke --api-key ${DEMO_MERCHANT.apiKey})`);
-    for (const user of DEMO_STAFF.users) expect(all).toContain(`${user.email} is enabled (disable it: pnpm admin staff:disable --email ${user.email})`);
+    expect(all).toMatch(
+      /^refusing to start with NODE_ENV=production: this database holds demo data with published credentials/,
+    );
+    expect(all).toContain(
+      `${DEMO_MERCHANT.apiKey} is active (revoke it: pnpm admin key:revoke --api-key ${DEMO_MERCHANT.apiKey})`,
+    );
+    for (const user of DEMO_STAFF.users)
+      expect(all).toContain(`${user.email} is enabled (disable it: pnpm admin staff:disable --email ${user.email})`);
     // Development, tests and the demo stack are not production: nothing is checked there.
-    for (const nodeEnv of ['development', 'test', undefined]) await expect(assertNoDemoDataInProduction(db, nodeEnv)).resolves.toBeUndefined();
+    for (const nodeEnv of ['development', 'test', undefined])
+      await expect(assertNoDemoDataInProduction(db, nodeEnv)).resolves.toBeUndefined();
 
     // A rotation's grace period keeps the key working: still refused until it ends.
-    await db.apiKey.update({ where: { apiKey: DEMO_MERCHANT.apiKey }, data: { revokedAt: new Date(Date.now() + 3_600_000) } });
+    await db.apiKey.update({
+      where: { apiKey: DEMO_MERCHANT.apiKey },
+      data: { revokedAt: new Date(Date.now() + 3_600_000) },
+    });
     expect(await refusal()).toContain(DEMO_MERCHANT.apiKey);
     expect(await revokeApiKey(db, DEMO_MERCHANT.apiKey)).toBe(true);
     const staffOnly = await refusal();
@@ -54,8 +71,22 @@ describe('assertNoDemoDataInProduction', () => {
       const seeded = createDb({ databaseUrl: other.url, poolSize: 1 });
       await createStaffUser(seeded, { ...DEMO_STAFF.users[0], password: DEMO_STAFF.password });
       await seeded.$disconnect();
-      await expect(createServiceDb({ databaseUrl: other.url, poolSize: 1, nodeEnv: 'production', deploymentMode: 'sandbox', secretBox: null })).rejects.toThrow(/admin@demo\.local is enabled/);
-      const allowed = await createServiceDb({ databaseUrl: other.url, poolSize: 1, nodeEnv: 'development', deploymentMode: 'sandbox', secretBox: null });
+      await expect(
+        createServiceDb({
+          databaseUrl: other.url,
+          poolSize: 1,
+          nodeEnv: 'production',
+          deploymentMode: 'sandbox',
+          secretBox: null,
+        }),
+      ).rejects.toThrow(/admin@demo\.local is enabled/);
+      const allowed = await createServiceDb({
+        databaseUrl: other.url,
+        poolSize: 1,
+        nodeEnv: 'development',
+        deploymentMode: 'sandbox',
+        secretBox: null,
+      });
       expect(await allowed.staffUser.count()).toBe(1);
       await allowed.$disconnect();
     } finally {

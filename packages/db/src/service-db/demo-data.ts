@@ -21,8 +21,14 @@ export async function usableDemoData(db: Db, now = new Date()): Promise<string[]
     orderBy: { email: 'asc' },
   });
   return [
-    ...(key ? [`the demo merchant's API key ${DEMO_MERCHANT.apiKey} is active (revoke it: pnpm admin key:revoke --api-key ${DEMO_MERCHANT.apiKey})`] : []),
-    ...staff.map((s) => `the demo staff account ${s.email} is enabled (disable it: pnpm admin staff:disable --email ${s.email})`),
+    ...(key
+      ? [
+          `the demo merchant's API key ${DEMO_MERCHANT.apiKey} is active (revoke it: pnpm admin key:revoke --api-key ${DEMO_MERCHANT.apiKey})`,
+        ]
+      : []),
+    ...staff.map(
+      (s) => `the demo staff account ${s.email} is enabled (disable it: pnpm admin staff:disable --email ${s.email})`,
+    ),
   ];
 }
 
@@ -31,11 +37,17 @@ export async function usableDemoData(db: Db, now = new Date()): Promise<string[]
  * read the README could sign API requests as the demo merchant (and so move its money) or log in to
  * the back-office. Outside NODE_ENV=production it checks nothing (`pnpm start`, tests, the demo stack).
  */
-export async function assertNoDemoDataInProduction(db: Db, nodeEnv: string | undefined, now = new Date()): Promise<void> {
+export async function assertNoDemoDataInProduction(
+  db: Db,
+  nodeEnv: string | undefined,
+  now = new Date(),
+): Promise<void> {
   if (nodeEnv !== 'production') return;
   const found = await usableDemoData(db, now);
   if (found.length > 0) {
-    throw new Error(`refusing to start with NODE_ENV=production: this database holds demo data with published credentials: ${found.join('; ')}`);
+    throw new Error(
+      `refusing to start with NODE_ENV=production: this database holds demo data with published credentials: ${found.join('; ')}`,
+    );
   }
 }
 
@@ -49,7 +61,10 @@ export async function createServiceDb(
   const db = createDb(options);
   try {
     if (options.pooling === 'transaction') {
-      await assertPoolerSettings(db, { statementTimeoutMs: options.statementTimeoutMs ?? 0, lockTimeoutMs: options.lockTimeoutMs ?? 0 });
+      await assertPoolerSettings(db, {
+        statementTimeoutMs: options.statementTimeoutMs ?? 0,
+        lockTimeoutMs: options.lockTimeoutMs ?? 0,
+      });
     }
     await assertNoDemoDataInProduction(db, options.nodeEnv);
     await assertDeploymentMode(db, options.deploymentMode, options.secretBox);

@@ -56,12 +56,24 @@ describe('audit_log hash chain', () => {
   });
 
   it('hashes in the database exactly as this package does, whatever the values (nulls, Unicode, JSON, separators)', async () => {
-    const staff = await createStaffUser(db, { email: 'hash.check@example.test', name: 'H', role: 'viewer', password: 'a long password' });
+    const staff = await createStaffUser(db, {
+      email: 'hash.check@example.test',
+      name: 'H',
+      role: 'viewer',
+      password: 'a long password',
+    });
     const odd = ['', '~', '3:abc', '|', 'Ünïcödé ✓ 🚀 e\u0301', 'line\nbreak\ttab "quote" \\ back', "O'Brien"];
     for (const text of odd) {
       await recordAudit(db, {
-        staffId: staff.id, actor: text || 'x', action: text, targetType: text, targetId: text, requestId: text, ip: text,
-        before: { text, n: 1.5, big: 12345678901234567890n, list: [null, true, { 'k é': text }] }, after: text,
+        staffId: staff.id,
+        actor: text || 'x',
+        action: text,
+        targetType: text,
+        targetId: text,
+        requestId: text,
+        ip: text,
+        before: { text, n: 1.5, big: 12345678901234567890n, list: [null, true, { 'k é': text }] },
+        after: text,
       });
     }
     await recordAudit(db, { staffId: null, actor: 'nulls@example.test', action: 'all.null' });
@@ -70,14 +82,34 @@ describe('audit_log hash chain', () => {
   });
 
   it('keeps field boundaries unambiguous in the canonical form', () => {
-    const base = { id: '1', staff_id: null, actor: 'a', action: 'bc', target_type: null, target_id: null, before: null, after: null, request_id: null, ip: null, created_ms: '0' };
-    const variants = [base, { ...base, actor: 'ab', action: 'c' }, { ...base, target_type: '' }, { ...base, target_type: '~' }, { ...base, target_id: '' }];
+    const base = {
+      id: '1',
+      staff_id: null,
+      actor: 'a',
+      action: 'bc',
+      target_type: null,
+      target_id: null,
+      before: null,
+      after: null,
+      request_id: null,
+      ip: null,
+      created_ms: '0',
+    };
+    const variants = [
+      base,
+      { ...base, actor: 'ab', action: 'c' },
+      { ...base, target_type: '' },
+      { ...base, target_type: '~' },
+      { ...base, target_id: '' },
+    ];
     expect(new Set(variants.map((v) => canonicalAuditRow(GENESIS_HASH, v))).size).toBe(variants.length);
     expect(auditRowHash(GENESIS_HASH, base)).not.toBe(auditRowHash('1'.repeat(64), base));
   });
 
   it('replaces what a client sends for id, created_at and the hashes', async () => {
-    const [{ last }] = await db.$queryRaw<{ last: bigint }[]>`SELECT max(id) AS last FROM audit_log`.then((r) => r as [{ last: bigint }]);
+    const [{ last }] = await db.$queryRaw<{ last: bigint }[]>`SELECT max(id) AS last FROM audit_log`.then(
+      (r) => r as [{ last: bigint }],
+    );
     const [row] = await db.$queryRaw<{ id: bigint; created_at: Date; prev_hash: string; row_hash: string }[]>`
       INSERT INTO audit_log (id, actor, action, created_at, prev_hash, row_hash) OVERRIDING SYSTEM VALUE
       VALUES (1, 'forger@example.test', 'forged', '2000-01-01', ${'f'.repeat(64)}, ${'e'.repeat(64)})
@@ -90,8 +122,11 @@ describe('audit_log hash chain', () => {
 
   it('refuses an append under REPEATABLE READ or SERIALIZABLE, whose snapshot could miss the last row and fork the chain', async () => {
     for (const isolationLevel of ['RepeatableRead', 'Serializable'] as const) {
-      await expect(db.$transaction((tx) => recordAudit(tx, { staffId: null, actor: 'rr@example.test', action: 'isolation' }), { isolationLevel }))
-        .rejects.toThrow(/READ COMMITTED/);
+      await expect(
+        db.$transaction((tx) => recordAudit(tx, { staffId: null, actor: 'rr@example.test', action: 'isolation' }), {
+          isolationLevel,
+        }),
+      ).rejects.toThrow(/READ COMMITTED/);
     }
     expect(await db.auditEntry.count({ where: { actor: 'rr@example.test' } })).toBe(0);
   });

@@ -36,7 +36,19 @@ function field(value: string | null): string {
 }
 
 export function canonicalAuditRow(prevHash: string, r: Omit<ChainRow, 'prev_hash' | 'row_hash'>): string {
-  const fields = [r.id, r.staff_id, r.actor, r.action, r.target_type, r.target_id, r.before, r.after, r.request_id, r.ip, r.created_ms];
+  const fields = [
+    r.id,
+    r.staff_id,
+    r.actor,
+    r.action,
+    r.target_type,
+    r.target_id,
+    r.before,
+    r.after,
+    r.request_id,
+    r.ip,
+    r.created_ms,
+  ];
   return `audit_log/v1|${prevHash}|${fields.map(field).join('')}`;
 }
 
@@ -78,25 +90,41 @@ const ROWS_AFTER = (db: Db, afterId: string, limit: number) => db.$queryRaw<Chai
  * content does not give its row_hash (the row changed). With an anchor, the anchored row must still be
  * there with that hash: this is what catches the newest rows cut off, or the whole chain recomputed.
  */
-export async function verifyAuditChain(db: Db, options: { anchor?: ChainAnchor; batchSize?: number } = {}): Promise<AuditChainReport> {
+export async function verifyAuditChain(
+  db: Db,
+  options: { anchor?: ChainAnchor; batchSize?: number } = {},
+): Promise<AuditChainReport> {
   const batchSize = options.batchSize ?? 1000;
   let previous: ChainAnchor | null = null;
   let rows = 0;
   let anchorSeen = false;
-  const broken = (id: string, problem: string): AuditChainReport => ({ ok: false, rows, head: previous, firstBroken: { id, problem } });
+  const broken = (id: string, problem: string): AuditChainReport => ({
+    ok: false,
+    rows,
+    head: previous,
+    firstBroken: { id, problem },
+  });
 
   for (;;) {
     const batch = await ROWS_AFTER(db, previous?.id ?? '0', batchSize);
     for (const row of batch) {
       const expectedPrev = previous?.rowHash ?? GENESIS_HASH;
       if (row.prev_hash !== expectedPrev) {
-        return broken(row.id, previous
-          ? `prev_hash is not the row_hash of the row before (id ${previous.id}): a row was removed, inserted or reordered, or the row before was changed with its hash`
-          : 'prev_hash of the first row is not the genesis hash: the oldest rows were removed');
+        return broken(
+          row.id,
+          previous
+            ? `prev_hash is not the row_hash of the row before (id ${previous.id}): a row was removed, inserted or reordered, or the row before was changed with its hash`
+            : 'prev_hash of the first row is not the genesis hash: the oldest rows were removed',
+        );
       }
-      if (auditRowHash(row.prev_hash, row) !== row.row_hash) return broken(row.id, 'the content does not give its row_hash: the row was changed');
+      if (auditRowHash(row.prev_hash, row) !== row.row_hash)
+        return broken(row.id, 'the content does not give its row_hash: the row was changed');
       if (options.anchor && row.id === options.anchor.id) {
-        if (row.row_hash !== options.anchor.rowHash) return broken(row.id, `row_hash is not the anchored ${options.anchor.rowHash}: the chain was rewritten up to here`);
+        if (row.row_hash !== options.anchor.rowHash)
+          return broken(
+            row.id,
+            `row_hash is not the anchored ${options.anchor.rowHash}: the chain was rewritten up to here`,
+          );
         anchorSeen = true;
       }
       previous = { id: row.id, rowHash: row.row_hash };
@@ -104,6 +132,7 @@ export async function verifyAuditChain(db: Db, options: { anchor?: ChainAnchor; 
     }
     if (batch.length < batchSize) break;
   }
-  if (options.anchor && !anchorSeen) return broken(options.anchor.id, 'the anchored row is missing: rows up to it were removed');
+  if (options.anchor && !anchorSeen)
+    return broken(options.anchor.id, 'the anchored row is missing: rows up to it were removed');
   return { ok: true, rows, head: previous, firstBroken: null };
 }

@@ -85,7 +85,8 @@ export async function listAudit(db: Db | Tx, query: AuditQuery): Promise<AuditPa
   const limit = Math.min(500, Math.max(1, Math.trunc(query.limit)));
   let beforeId: bigint | undefined;
   if (query.beforeId !== undefined) {
-    if (typeof query.beforeId === 'string' && !/^\d{1,19}$/.test(query.beforeId)) throw new RangeError('beforeId must be a positive integer');
+    if (typeof query.beforeId === 'string' && !/^\d{1,19}$/.test(query.beforeId))
+      throw new RangeError('beforeId must be a positive integer');
     beforeId = BigInt(query.beforeId);
   }
   const rows = await db.auditEntry.findMany({

@@ -1,4 +1,10 @@
-import { DEFAULT_SCRYPT_PARAMS, dummyVerifyPassword, generatePassword, hashPassword, verifyPassword } from './staff-password.js';
+import {
+  DEFAULT_SCRYPT_PARAMS,
+  dummyVerifyPassword,
+  generatePassword,
+  hashPassword,
+  verifyPassword,
+} from './staff-password.js';
 
 describe('staff password hashing (scrypt)', () => {
   it('stores scrypt$N$r$p$salt$hash with N=2^15 r=8 p=1, a fresh salt each time', async () => {
@@ -32,9 +38,16 @@ describe('staff password hashing (scrypt)', () => {
     const good = await hashPassword('pw');
     const [, , r, p, salt, key] = good.split('$');
     for (const bad of [
-      '', 'plain-text', `bcrypt$32768$${r}$${p}$${salt}$${key}`, `scrypt$1000$${r}$${p}$${salt}$${key}`,
-      `scrypt$${2 ** 24}$${r}$${p}$${salt}$${key}`, `scrypt$32768$0$${p}$${salt}$${key}`, `scrypt$32768$${r}$${p}$$${key}`,
-      `scrypt$32768$${r}$${p}$${salt}$`, `scrypt$32768$${r}$${p}$${salt}`, `scrypt$32768$8.5$${p}$${salt}$${key}`,
+      '',
+      'plain-text',
+      `bcrypt$32768$${r}$${p}$${salt}$${key}`,
+      `scrypt$1000$${r}$${p}$${salt}$${key}`,
+      `scrypt$${2 ** 24}$${r}$${p}$${salt}$${key}`,
+      `scrypt$32768$0$${p}$${salt}$${key}`,
+      `scrypt$32768$${r}$${p}$$${key}`,
+      `scrypt$32768$${r}$${p}$${salt}$`,
+      `scrypt$32768$${r}$${p}$${salt}`,
+      `scrypt$32768$8.5$${p}$${salt}$${key}`,
     ]) {
       await expect(verifyPassword('pw', bad)).resolves.toBe(false);
     }

@@ -31,7 +31,9 @@ function derive(password: string, salt: Buffer, keyBytes: number, { N, r, p }: S
   const maxmem = 128 * r * (N + p + 2) + 1024 * 1024;
   return new Promise((resolve, reject) => {
     // NFC: the same password typed on two keyboards (composed or decomposed accents) is the same.
-    scrypt(password.normalize('NFC'), salt, keyBytes, { N, r, p, maxmem }, (err, key) => (err ? reject(err) : resolve(key)));
+    scrypt(password.normalize('NFC'), salt, keyBytes, { N, r, p, maxmem }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
   });
 }
 

@@ -8,7 +8,15 @@ import { hashPassword } from './staff-password.js';
 /** A staff account without its password hash: what pages and the per-request guard get. */
 export type StaffAccount = Omit<StaffUser, 'passwordHash'>;
 
-const ACCOUNT = { id: true, email: true, name: true, role: true, disabledAt: true, createdAt: true, updatedAt: true } as const;
+const ACCOUNT = {
+  id: true,
+  email: true,
+  name: true,
+  role: true,
+  disabledAt: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
 
 export function normalizeStaffEmail(email: string): string {
   return email.trim().toLowerCase();

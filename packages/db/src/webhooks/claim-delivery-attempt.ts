@@ -24,13 +24,37 @@ export interface ClaimedEvent {
  * relay's next publication of the event's still open outbox row makes the attempt. Null: not this run's
  * (unknown, ended, held, not due, or claimed by another run); the caller reads the event to tell which.
  */
-export async function claimDueDelivery(db: Db, eventId: string, dueBy: Date, until: Date): Promise<ClaimedEvent | null> {
+export async function claimDueDelivery(
+  db: Db,
+  eventId: string,
+  dueBy: Date,
+  until: Date,
+): Promise<ClaimedEvent | null> {
   // On the pg pool (rawQuery): one autocommit statement, every delivery.
-  const [row] = await rawQuery<{ id: string; merchant_id: string; transaction_id: string | null; payload: unknown; body: string | null; attempt_count: number; target_url: string | null }>(db, Prisma.sql`
+  const [row] = await rawQuery<{
+    id: string;
+    merchant_id: string;
+    transaction_id: string | null;
+    payload: unknown;
+    body: string | null;
+    attempt_count: number;
+    target_url: string | null;
+  }>(
+    db,
+    Prisma.sql`
     UPDATE webhook_events SET next_attempt_at = ${until}::timestamptz
      WHERE id = ${eventId}::uuid AND status = 'PENDING' AND next_attempt_at <= ${dueBy}::timestamptz
-    RETURNING id::text, merchant_id::text, transaction_id::text, payload, body, attempt_count, target_url`);
+    RETURNING id::text, merchant_id::text, transaction_id::text, payload, body, attempt_count, target_url`,
+  );
   return row
-    ? { id: row.id, merchantId: row.merchant_id, transactionId: row.transaction_id, payload: row.payload, body: row.body, attemptCount: row.attempt_count, targetUrl: row.target_url }
+    ? {
+        id: row.id,
+        merchantId: row.merchant_id,
+        transactionId: row.transaction_id,
+        payload: row.payload,
+        body: row.body,
+        attemptCount: row.attempt_count,
+        targetUrl: row.target_url,
+      }
     : null;
 }

@@ -1,6 +1,12 @@
 import type { Db } from '../database/index.js';
 import { createCashin } from '../payments/index.js';
-import { cashinInput, createMerchantTestDatabase, smallTablePlans, type MerchantTestDatabase, type SmallTablePlans } from '@mm/testing/test-database';
+import {
+  cashinInput,
+  createMerchantTestDatabase,
+  smallTablePlans,
+  type MerchantTestDatabase,
+  type SmallTablePlans,
+} from '@mm/testing/test-database';
 import { claimDueDelivery, recordDeliveryOutcome, recordWebhookEvent } from './index.js';
 
 /**
@@ -34,20 +40,37 @@ describe('the delivery statements while undelivered events pile up', () => {
   /** An event written as a terminal move writes it: the check for an earlier one, the event, its job. */
   async function writeEvent(transactionId: string): Promise<string> {
     let eventId = '';
-    const job = await plans.db.$transaction((tx) => recordWebhookEvent(tx, {
-      merchantId: fixture.merchantId, transactionId, eventType: 'payment.succeeded', targetUrl: 'https://merchant.example/hooks',
-      buildPayload: (id) => ((eventId = id), { id }),
-    }));
+    const job = await plans.db.$transaction((tx) =>
+      recordWebhookEvent(tx, {
+        merchantId: fixture.merchantId,
+        transactionId,
+        eventType: 'payment.succeeded',
+        targetUrl: 'https://merchant.example/hooks',
+        buildPayload: (id) => ((eventId = id), { id }),
+      }),
+    );
     if (!job) throw new Error('event held');
     return eventId;
   }
   /** One delivery: its claim and its record. */
   async function deliver(eventId: string): Promise<void> {
     const now = new Date();
-    if (!(await claimDueDelivery(plans.db, eventId, now, new Date(now.getTime() + 30_000)))) throw new Error('not claimed');
+    if (!(await claimDueDelivery(plans.db, eventId, now, new Date(now.getTime() + 30_000))))
+      throw new Error('not claimed');
     const recorded = await recordDeliveryOutcome(plans.db, {
-      eventId, outboxId: eventId, outcome: { kind: 'delivered' },
-      attempt: { attemptNo: 1, targetUrl: 'https://merchant.example/hooks', statusCode: 200, latencyMs: 5, error: null, errorDetail: null, attemptedAt: now, finishedAt: now },
+      eventId,
+      outboxId: eventId,
+      outcome: { kind: 'delivered' },
+      attempt: {
+        attemptNo: 1,
+        targetUrl: 'https://merchant.example/hooks',
+        statusCode: 200,
+        latencyMs: 5,
+        error: null,
+        errorDetail: null,
+        attemptedAt: now,
+        finishedAt: now,
+      },
     });
     if (recorded.recordedAs !== 'DELIVERED') throw new Error(`recorded as ${recorded.recordedAs}`);
   }
@@ -60,7 +83,8 @@ describe('the delivery statements while undelivered events pile up', () => {
       `INSERT INTO webhook_events (id, merchant_id, transaction_id, event_type, payload, target_url, status, attempt_count, next_attempt_at)
        SELECT gen_random_uuid(), $1::uuid, $2::uuid, 'payment.succeeded', '{}'::jsonb, 'https://merchant.example/hooks', 'PENDING', 3, now() + interval '1 hour'
          FROM generate_series(1, 300)`,
-      fixture.merchantId, down,
+      fixture.merchantId,
+      down,
     );
     const fresh = await Promise.all(Array.from({ length: 20 }, () => cashin()));
 

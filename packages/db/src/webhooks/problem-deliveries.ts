@@ -6,7 +6,10 @@ import type { Db } from '../database/index.js';
  */
 export type DeliveryProblem = 'abandoned' | 'failing';
 
-export async function listProblemDeliveries(db: Db, q: { problem: DeliveryProblem; merchantId?: string; limit: number }) {
+export async function listProblemDeliveries(
+  db: Db,
+  q: { problem: DeliveryProblem; merchantId?: string; limit: number },
+) {
   return db.webhookEvent.findMany({
     where: {
       ...(q.problem === 'abandoned' ? { status: 'ABANDONED' } : { status: 'PENDING', attemptCount: { gt: 0 } }),

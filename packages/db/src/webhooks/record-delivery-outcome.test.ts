@@ -16,7 +16,9 @@ beforeAll(async () => {
   fixture = await createDbTestDatabase(4);
   ({ db } = fixture);
   for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
-  merchantId = (await createMerchant(db, { name: 'Delivery Outcome Test', webhookUrl: 'https://merchant.example/hooks' })).id;
+  merchantId = (
+    await createMerchant(db, { name: 'Delivery Outcome Test', webhookUrl: 'https://merchant.example/hooks' })
+  ).id;
 });
 afterAll(async () => {
   await fixture.close();
@@ -27,8 +29,17 @@ const move = (transactionId: string, to: TransactionStatus) =>
 
 async function expiredCashin(): Promise<string> {
   const created = await createCashin(db, {
-    merchantId, merchantOrderId: `order-${randomUUID()}`, amount: 2000, currency: 'XOF', countryCode: 'CI',
-    msisdn: '+2250707000001', motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: 'fp',
+    merchantId,
+    merchantOrderId: `order-${randomUUID()}`,
+    amount: 2000,
+    currency: 'XOF',
+    countryCode: 'CI',
+    msisdn: '+2250707000001',
+    motif: null,
+    returnUrl: null,
+    notifyUrl: null,
+    metadata: null,
+    requestFingerprint: 'fp',
   });
   if (created.kind !== 'created') throw new Error('cash-in not created');
   for (const to of ['INITIATED', 'PENDING', 'EXPIRED'] as const) {
@@ -51,8 +62,14 @@ function record(eventId: string, outcome: DeliveryOutcome, attemptNo = 1) {
     eventId,
     outboxId: eventId,
     attempt: {
-      attemptNo, targetUrl: 'https://merchant.example/hooks', statusCode: outcome.kind === 'delivered' ? 200 : 503,
-      latencyMs: 12, error: null, errorDetail: null, attemptedAt: now, finishedAt: now,
+      attemptNo,
+      targetUrl: 'https://merchant.example/hooks',
+      statusCode: outcome.kind === 'delivered' ? 200 : 503,
+      latencyMs: 12,
+      error: null,
+      errorDetail: null,
+      attemptedAt: now,
+      finishedAt: now,
     },
     outcome,
   });
@@ -61,7 +78,13 @@ function record(eventId: string, outcome: DeliveryOutcome, attemptNo = 1) {
 async function state(eventId: string) {
   const event = await db.webhookEvent.findUniqueOrThrow({ where: { id: eventId } });
   const outbox = await db.outbox.findUniqueOrThrow({ where: { id: eventId } });
-  return { status: event.status, due: event.nextAttemptAt !== null, held: outbox.availableAt.getTime() === HELD.getTime(), done: outbox.completedAt !== null, run: outbox.run };
+  return {
+    status: event.status,
+    due: event.nextAttemptAt !== null,
+    held: outbox.availableAt.getTime() === HELD.getTime(),
+    done: outbox.completedAt !== null,
+    run: outbox.run,
+  };
 }
 
 describe('recordDeliveryOutcome: the events of one transaction are delivered in order', () => {
@@ -126,16 +149,22 @@ describe('recordDeliveryOutcome: the events of one transaction are delivered in 
     const transactionId = await expiredCashin();
     const [first] = await db.webhookEvent.findMany({ where: { transactionId } });
     let recording: ReturnType<typeof record> | null = null;
-    await db.$transaction(async (tx) => {
-      // The move holds the transaction's row and adds the late SUCCESS event, held behind the first.
-      expect(await transition(tx, { transactionId, to: 'SUCCESS', cause: 'test' })).not.toBeNull();
-      recording = record(first!.id, { kind: 'delivered' });
-      await waitFor(async () => {
-        const [row] = await db.$queryRaw<{ n: number }[]>`
+    await db.$transaction(
+      async (tx) => {
+        // The move holds the transaction's row and adds the late SUCCESS event, held behind the first.
+        expect(await transition(tx, { transactionId, to: 'SUCCESS', cause: 'test' })).not.toBeNull();
+        recording = record(first!.id, { kind: 'delivered' });
+        await waitFor(
+          async () => {
+            const [row] = await db.$queryRaw<{ n: number }[]>`
           SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%record_webhook_attempt%'`;
-        return row!.n === 1;
-      }, { what: 'the record to wait for the row lock' });
-    }, { timeout: 15_000 });
+            return row!.n === 1;
+          },
+          { what: 'the record to wait for the row lock' },
+        );
+      },
+      { timeout: 15_000 },
+    );
     const recorded = await recording!;
     const [, second] = await db.webhookEvent.findMany({ where: { transactionId }, orderBy: { seq: 'asc' } });
     expect(recorded).toMatchObject({ recordedAs: 'DELIVERED', publish: [{ id: second!.id }] });

@@ -4,10 +4,7 @@ import { outboxRowOf, type OutboxRow } from '../outbox/index.js';
 import { rawQuery, retryOnConflict } from '../database/index.js';
 
 /** What the dispatcher decided after one attempt (its retry policy is its own business). */
-export type DeliveryOutcome =
-  | { kind: 'delivered' }
-  | { kind: 'retry'; at: Date }
-  | { kind: 'given-up' };
+export type DeliveryOutcome = { kind: 'delivered' } | { kind: 'retry'; at: Date } | { kind: 'given-up' };
 
 export interface DeliveryAttempt {
   /** The event's attempt count this run started from, plus one. */
@@ -57,8 +54,15 @@ export async function recordDeliveryOutcome(db: Db, d: DeliveryToRecord): Promis
   const delivered = outcome.kind === 'delivered';
   const nextAttemptAt = outcome.kind === 'retry' ? outcome.at : null;
   const args = {
-    event_id: d.eventId, attempt_no: a.attemptNo, target_url: a.targetUrl, status_code: a.statusCode, latency_ms: Math.round(a.latencyMs),
-    error: a.error, error_detail: a.errorDetail, success: delivered, attempted_at: a.attemptedAt,
+    event_id: d.eventId,
+    attempt_no: a.attemptNo,
+    target_url: a.targetUrl,
+    status_code: a.statusCode,
+    latency_ms: Math.round(a.latencyMs),
+    error: a.error,
+    error_detail: a.errorDetail,
+    success: delivered,
+    attempted_at: a.attemptedAt,
     status: delivered ? 'DELIVERED' : outcome.kind === 'retry' ? 'PENDING' : 'ABANDONED',
     updated_at: a.finishedAt,
     next_attempt_at: nextAttemptAt,
@@ -74,9 +78,14 @@ export async function recordDeliveryOutcome(db: Db, d: DeliveryToRecord): Promis
     now: new Date(),
   };
   // With the row to publish when there is one (the next held event released, or this one's next run), else nulls.
-  const [row] = await retryOnConflict(() => rawQuery<{ recorded: number; id: string | null; topic: string; payload: unknown; availableAt: Date; run: number }>(db, Prisma.sql`
+  const [row] = await retryOnConflict(() =>
+    rawQuery<{ recorded: number; id: string | null; topic: string; payload: unknown; availableAt: Date; run: number }>(
+      db,
+      Prisma.sql`
     SELECT o_recorded AS recorded, o_id AS id, o_topic AS topic, o_payload AS payload, o_available_at AS "availableAt", o_run AS run
-      FROM record_webhook_attempt(${JSON.stringify(args)}::jsonb)`));
+      FROM record_webhook_attempt(${JSON.stringify(args)}::jsonb)`,
+    ),
+  );
   if (!row || row.recorded !== 1) return { recordedAs: 'DUPLICATE', publish: [] };
   const publish = row.id ? [outboxRowOf({ ...row, id: row.id })] : [];
   return { recordedAs: delivered ? 'DELIVERED' : nextAttemptAt ? 'RETRY_SCHEDULED' : 'ABANDONED', publish };

@@ -17,12 +17,18 @@ import { WEBHOOK_TOPIC } from './record-webhook-event.js';
  * the event does not exist or is not ABANDONED. A held row is returned too: the publisher skips it.
  */
 export async function resendWebhookEvent(tx: Tx, eventId: string, now = new Date()): Promise<OutboxRow | null> {
-  const event = await tx.webhookEvent.findUnique({ where: { id: eventId }, select: { status: true, transactionId: true, attemptCount: true } });
+  const event = await tx.webhookEvent.findUnique({
+    where: { id: eventId },
+    select: { status: true, transactionId: true, attemptCount: true },
+  });
   if (!event || event.status !== 'ABANDONED') return null;
   await lockPaymentRow(tx, event.transactionId);
 
   const busy = event.transactionId
-    ? await tx.webhookEvent.findFirst({ where: { transactionId: event.transactionId, status: 'PENDING' }, select: { id: true } })
+    ? await tx.webhookEvent.findFirst({
+        where: { transactionId: event.transactionId, status: 'PENDING' },
+        select: { id: true },
+      })
     : null;
   const { count } = await tx.webhookEvent.updateMany({
     where: { id: eventId, status: 'ABANDONED' },
@@ -37,7 +43,19 @@ export async function resendWebhookEvent(tx: Tx, eventId: string, now = new Date
     update: { completedAt: null, availableAt, run: { increment: 1 }, failedRuns: 0, parkedAt: null },
     // The row was deleted by retention after its last round: every earlier round's run is below the
     // attempts made so far (each round made at least one), so this run's job id is a new one.
-    create: { id: eventId, topic: WEBHOOK_TOPIC, payload: { event_id: eventId }, availableAt, run: event.attemptCount + 1 },
+    create: {
+      id: eventId,
+      topic: WEBHOOK_TOPIC,
+      payload: { event_id: eventId },
+      availableAt,
+      run: event.attemptCount + 1,
+    },
   });
-  return { id: row.id, topic: WEBHOOK_TOPIC, payload: { event_id: eventId }, availableAt: row.availableAt, run: row.run };
+  return {
+    id: row.id,
+    topic: WEBHOOK_TOPIC,
+    payload: { event_id: eventId },
+    availableAt: row.availableAt,
+    run: row.run,
+  };
 }

@@ -2,13 +2,14 @@ import type { MediaTypeObject, RequestBodyObject } from 'openapi3-ts/oas31';
 import { errorResponse } from '../errors.js';
 import { ref } from '../schemas/primitives.js';
 
-
 /** `{"data": <schema>}`, the envelope of every successful answer. */
 export function dataOf(schema: string, array = false): Record<string, MediaTypeObject> {
   return {
     'application/json': {
       schema: {
-        type: 'object', additionalProperties: false, required: ['data'],
+        type: 'object',
+        additionalProperties: false,
+        required: ['data'],
         properties: { data: array ? { type: 'array', items: ref(schema) } : ref(schema) },
       },
     },
@@ -37,7 +38,12 @@ export const writeErrors = {
  */
 export const readErrors = {
   400: errorResponse(400, ['VALIDATION_ERROR']),
-  401: errorResponse(401, ['AUTHENTICATION_REQUIRED', 'INVALID_API_KEY', 'INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_TOLERANCE']),
+  401: errorResponse(401, [
+    'AUTHENTICATION_REQUIRED',
+    'INVALID_API_KEY',
+    'INVALID_SIGNATURE',
+    'TIMESTAMP_OUT_OF_TOLERANCE',
+  ]),
   403: errorResponse(403),
   413: errorResponse(413),
   429: errorResponse(429),

@@ -14,7 +14,12 @@ export function orNull(schema: SchemaObject | ReferenceObject): SchemaObject {
 export const ref = (schema: string): ReferenceObject => ({ $ref: `#/components/schemas/${schema}` });
 
 /** A text field as joi's string() takes it: never empty. */
-export const text = (maxLength: number, description?: string): SchemaObject => ({ type: 'string', minLength: 1, maxLength, ...(description ? { description } : {}) });
+export const text = (maxLength: number, description?: string): SchemaObject => ({
+  type: 'string',
+  minLength: 1,
+  maxLength,
+  ...(description ? { description } : {}),
+});
 
 /**
  * JSON Schema's if/then/else (valid in OpenAPI 3.1, whose schemas are JSON Schema 2020-12), which the

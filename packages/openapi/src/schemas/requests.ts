@@ -4,20 +4,30 @@ import { ref, text } from './primitives.js';
 
 type Schema = SchemaObject;
 
-const httpUrl: Schema = { type: 'string', format: 'uri', maxLength: 2048, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', description: 'An http(s) URL.' };
+const httpUrl: Schema = {
+  type: 'string',
+  format: 'uri',
+  maxLength: 2048,
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+  description: 'An http(s) URL.',
+};
 const msisdn = (who: string): Schema => ({
-  ...text(20, `${who} number in E.164 (e.g. +2250707000001); its country must be an active subsidiary.`), examples: ['+2250707000001'],
+  ...text(20, `${who} number in E.164 (e.g. +2250707000001); its country must be an active subsidiary.`),
+  examples: ['+2250707000001'],
 });
 // JSON numbers beyond 2^53 lose digits in transit: refused rather than rounded.
 const safeInteger: Schema = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
 const operator: Schema = {
-  type: 'string', enum: [...OPERATORS],
-  description: "Operator to send the payment to; without it, chosen from the customer's number (longest prefix among the subsidiary's enabled operator accounts). "
-    + 'Answers 422 OPERATOR_NOT_SUPPORTED when no enabled operator serves the number, 503 OPERATOR_UNAVAILABLE with Retry-After when its account is disabled or marked down.',
+  type: 'string',
+  enum: [...OPERATORS],
+  description:
+    "Operator to send the payment to; without it, chosen from the customer's number (longest prefix among the subsidiary's enabled operator accounts). " +
+    'Answers 422 OPERATOR_NOT_SUPPORTED when no enabled operator serves the number, 503 OPERATOR_UNAVAILABLE with Retry-After when its account is disabled or marked down.',
 };
 const amount: Schema = {
   ...safeInteger,
-  description: 'Whole francs, within AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default; outside: 422 AMOUNT_OUT_OF_RANGE). JSON numbers are not coerced: "5000" is refused.',
+  description:
+    'Whole francs, within AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default; outside: 422 AMOUNT_OUT_OF_RANGE). JSON numbers are not coerced: "5000" is refused.',
 };
 
 /** Request bodies: unknown fields are refused (400 VALIDATION_ERROR), so every schema is closed. */
@@ -29,21 +39,40 @@ export const requestSchemas: Record<string, Schema> = {
     properties: {
       merchant_order_id: ref('MerchantOrderId'),
       amount,
-      currency: { type: 'string', pattern: '^[A-Z]{3}$', description: "Deduced from the country when omitted; when given it must be the country's (else 422 CURRENCY_MISMATCH)." },
+      currency: {
+        type: 'string',
+        pattern: '^[A-Z]{3}$',
+        description:
+          "Deduced from the country when omitted; when given it must be the country's (else 422 CURRENCY_MISMATCH).",
+      },
       customer_msisdn: msisdn('The customer'),
       country_code: {
-        type: 'string', pattern: '^[A-Z]{2}$',
-        description: "Deduced from the number when omitted; when given it must be the number's country (else 400 VALIDATION_ERROR on country_code).",
+        type: 'string',
+        pattern: '^[A-Z]{2}$',
+        description:
+          "Deduced from the number when omitted; when given it must be the number's country (else 400 VALIDATION_ERROR on country_code).",
       },
       motif: text(255, 'Text shown to the customer in the USSD push.'),
-      return_url: { ...httpUrl, description: 'Where the hosted payment page sends the customer once the payment is decided.' },
-      notify_url: { ...httpUrl, description: "Webhook URL of this transaction, instead of the merchant's default one." },
+      return_url: {
+        ...httpUrl,
+        description: 'Where the hosted payment page sends the customer once the payment is decided.',
+      },
+      notify_url: {
+        ...httpUrl,
+        description: "Webhook URL of this transaction, instead of the merchant's default one.",
+      },
       operator,
       metadata: {
-        type: 'object', maxProperties: 10, description: 'Free data, at most 10 keys; values string (at most 500 characters), number or boolean.',
+        type: 'object',
+        maxProperties: 10,
+        description: 'Free data, at most 10 keys; values string (at most 500 characters), number or boolean.',
         propertyNames: { minLength: 1, maxLength: 100 },
         additionalProperties: {
-          oneOf: [text(500), { type: 'number', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }, { type: 'boolean' }],
+          oneOf: [
+            text(500),
+            { type: 'number', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+            { type: 'boolean' },
+          ],
         },
       },
     },
@@ -54,9 +83,16 @@ export const requestSchemas: Record<string, Schema> = {
     required: ['merchant_order_id', 'amount', 'beneficiary_msisdn'],
     properties: {
       merchant_order_id: ref('MerchantOrderId'),
-      amount: { ...amount, description: `${amount.description} At or above CASHOUT_APPROVAL_THRESHOLD (1 000 000) it waits for a back-office approver, as it does past the merchant's or the beneficiary's 24-hour cash-out total.` },
+      amount: {
+        ...amount,
+        description: `${amount.description} At or above CASHOUT_APPROVAL_THRESHOLD (1 000 000) it waits for a back-office approver, as it does past the merchant's or the beneficiary's 24-hour cash-out total.`,
+      },
       beneficiary_msisdn: msisdn('The beneficiary'),
-      currency: { type: 'string', pattern: '^[A-Z]{3}$', description: "Deduced from the beneficiary's country when omitted." },
+      currency: {
+        type: 'string',
+        pattern: '^[A-Z]{3}$',
+        description: "Deduced from the beneficiary's country when omitted.",
+      },
       reason: text(255, 'Free-text purpose.'),
       notify_url: httpUrl,
       operator,
@@ -68,7 +104,10 @@ export const requestSchemas: Record<string, Schema> = {
     required: ['transaction_id'],
     properties: {
       transaction_id: { type: 'string', format: 'uuid', description: 'The SUCCESS cash-in to refund.' },
-      amount: { ...safeInteger, description: 'Omitted: the whole transaction amount (not what is left after partial refunds).' },
+      amount: {
+        ...safeInteger,
+        description: 'Omitted: the whole transaction amount (not what is left after partial refunds).',
+      },
       reason: text(255),
     },
   },

@@ -3,7 +3,9 @@ import { AccessTokenCache, withAccessToken } from './access-token-cache.js';
 function issuer(expiresInS = 3600) {
   let issued = 0;
   return {
-    get count() { return issued; },
+    get count() {
+      return issued;
+    },
     issue: async () => ({ token: `t${++issued}`, expiresInS }),
   };
 }
@@ -34,8 +36,16 @@ describe('AccessTokenCache', () => {
   it('refreshes once for every caller waiting at the same time', async () => {
     let issued = 0;
     let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
-    const cache = new AccessTokenCache({ issue: async () => { issued++; await gate; return { token: 'shared', expiresInS: 3600 }; } });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const cache = new AccessTokenCache({
+      issue: async () => {
+        issued++;
+        await gate;
+        return { token: 'shared', expiresInS: 3600 };
+      },
+    });
     const waiting = Promise.all([cache.get(), cache.get(), cache.get()]);
     release();
     expect(await waiting).toEqual(['shared', 'shared', 'shared']);
@@ -44,7 +54,12 @@ describe('AccessTokenCache', () => {
 
   it('a failed refresh is not cached: the next caller asks again', async () => {
     let calls = 0;
-    const cache = new AccessTokenCache({ issue: async () => { if (++calls === 1) throw new Error('token endpoint down'); return { token: 'ok', expiresInS: 3600 }; } });
+    const cache = new AccessTokenCache({
+      issue: async () => {
+        if (++calls === 1) throw new Error('token endpoint down');
+        return { token: 'ok', expiresInS: 3600 };
+      },
+    });
     await expect(cache.get()).rejects.toThrow('token endpoint down');
     expect(await cache.get()).toBe('ok');
   });
@@ -55,7 +70,10 @@ describe('withAccessToken', () => {
     const tokens = issuer();
     const cache = new AccessTokenCache({ issue: tokens.issue });
     const seen: string[] = [];
-    const res = await withAccessToken(cache, async (token) => { seen.push(token); return { status: seen.length === 1 ? 401 : 202 }; });
+    const res = await withAccessToken(cache, async (token) => {
+      seen.push(token);
+      return { status: seen.length === 1 ? 401 : 202 };
+    });
     expect(res.status).toBe(202);
     expect(seen).toEqual(['t1', 't2']);
   });
@@ -64,7 +82,10 @@ describe('withAccessToken', () => {
     const tokens = issuer();
     const cache = new AccessTokenCache({ issue: tokens.issue });
     let calls = 0;
-    const res = await withAccessToken(cache, async () => { calls++; return { status: 401 }; });
+    const res = await withAccessToken(cache, async () => {
+      calls++;
+      return { status: 401 };
+    });
     expect(res.status).toBe(401);
     expect(calls).toBe(2);
   });

@@ -29,7 +29,9 @@ export class AccessTokenCache {
 
   async get(): Promise<string> {
     if (this.current && this.now() < this.current.refreshAt) return this.current.token;
-    this.inFlight ??= this.refresh().finally(() => { this.inFlight = null; });
+    this.inFlight ??= this.refresh().finally(() => {
+      this.inFlight = null;
+    });
     return this.inFlight;
   }
 
@@ -53,7 +55,10 @@ export class AccessTokenCache {
  * token revoked or expired early, mid-flight). A second 401 is returned to the caller: our credentials
  * are wrong, and asking again will not fix them.
  */
-export async function withAccessToken<R extends { status: number }>(cache: AccessTokenCache, call: (token: string) => Promise<R>): Promise<R> {
+export async function withAccessToken<R extends { status: number }>(
+  cache: AccessTokenCache,
+  call: (token: string) => Promise<R>,
+): Promise<R> {
   const token = await cache.get();
   const first = await call(token);
   if (first.status !== 401) return first;

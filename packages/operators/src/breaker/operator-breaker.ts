@@ -16,7 +16,12 @@
  */
 import { Counter, Gauge, type Registry } from '@mm/observability';
 import type { AccountKey } from '../directory/operator-directory.js';
-import { OperatorPendingError, OperatorRefusedError, OperatorUnavailableError, type OperatorAdapter } from '../operator-adapter.js';
+import {
+  OperatorPendingError,
+  OperatorRefusedError,
+  OperatorUnavailableError,
+  type OperatorAdapter,
+} from '../operator-adapter.js';
 import { aroundCalls } from '../around-calls.js';
 
 export type BreakerOutcome = 'answered' | 'unreachable' | 'other';
@@ -76,12 +81,14 @@ export class OperatorBreaker {
       this.stateGauge = new Gauge({
         name: 'mm_operator_breaker_state',
         help: 'The automatic breaker of each operator account in this process: 0 closed, 1 open (marked down after consecutive unreachable answers, probed until it answers).',
-        labelNames: ['account'], registers: [o.registry],
+        labelNames: ['account'],
+        registers: [o.registry],
       });
       this.markDowns = new Counter({
         name: 'mm_operator_breaker_mark_downs_total',
-        help: 'Operator accounts marked down automatically by this process\'s breaker.',
-        labelNames: ['account'], registers: [o.registry],
+        help: "Operator accounts marked down automatically by this process's breaker.",
+        labelNames: ['account'],
+        registers: [o.registry],
       });
     }
   }
@@ -98,7 +105,14 @@ export class OperatorBreaker {
     const id = idOf(key);
     let s = this.accounts.get(id);
     if (!s) {
-      s = { key: { countryCode: key.countryCode, operator: key.operator }, consecutive: 0, open: false, busy: false, nextProbeAt: 0, probing: false };
+      s = {
+        key: { countryCode: key.countryCode, operator: key.operator },
+        consecutive: 0,
+        open: false,
+        busy: false,
+        nextProbeAt: 0,
+        probing: false,
+      };
       this.accounts.set(id, s);
       this.stateGauge?.set({ account: id }, 0);
     }
@@ -175,17 +189,19 @@ export class OperatorBreaker {
       }
     }
     const due = [...this.accounts.values()].filter((s) => s.open && !s.probing && this.now() >= s.nextProbeAt);
-    await Promise.all(due.map(async (s) => {
-      s.probing = true;
-      s.nextProbeAt = this.now() + this.o.probeIntervalMs;
-      try {
-        await this.o.probe(s.key);
-      } catch (err) {
-        this.o.onError?.(err, 'probe', idOf(s.key));
-      } finally {
-        s.probing = false;
-      }
-    }));
+    await Promise.all(
+      due.map(async (s) => {
+        s.probing = true;
+        s.nextProbeAt = this.now() + this.o.probeIntervalMs;
+        try {
+          await this.o.probe(s.key);
+        } catch (err) {
+          this.o.onError?.(err, 'probe', idOf(s.key));
+        } finally {
+          s.probing = false;
+        }
+      }),
+    );
   }
 
   /** The adapter with each call's outcome recorded for its account (answers and errors passed through). */
@@ -213,5 +229,12 @@ export class OperatorBreaker {
  */
 export function probeLookup(key: AccountKey, random: () => string): Parameters<OperatorAdapter['queryStatus']>[0] {
   const ref = `PB${random()}`;
-  return { partnerReference: ref, providerSessionId: ref, msisdn: '+0', amount: 1, currency: 'XOF', countryCode: key.countryCode };
+  return {
+    partnerReference: ref,
+    providerSessionId: ref,
+    msisdn: '+0',
+    amount: 1,
+    currency: 'XOF',
+    countryCode: key.countryCode,
+  };
 }

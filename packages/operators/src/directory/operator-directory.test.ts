@@ -2,9 +2,19 @@ import { failingOperator } from '../testing/failing-operator.js';
 import { SimulatorOperatorAdapter } from '../simulator/client.js';
 import { OperatorDirectory, type AccountRecord, type OperatorDirectoryOptions } from './operator-directory.js';
 
-const simulator = { baseUrl: 'http://127.0.0.1:3003', credentials: { apiToken: 't', callbackSecret: 's' }, settings: {}, timeoutMs: 1000 };
+const simulator = {
+  baseUrl: 'http://127.0.0.1:3003',
+  credentials: { apiToken: 't', callbackSecret: 's' },
+  settings: {},
+  timeoutMs: 1000,
+};
 const wave = (apiKey: string): AccountRecord => ({
-  countryCode: 'SN', operator: 'WAVE', api: 'wave', baseUrl: 'http://127.0.0.1:3015', credentials: { apiKey, webhookSecret: 'w' }, settings: {},
+  countryCode: 'SN',
+  operator: 'WAVE',
+  api: 'wave',
+  baseUrl: 'http://127.0.0.1:3015',
+  credentials: { apiKey, webhookSecret: 'w' },
+  settings: {},
 });
 
 function directory(rows: Record<string, AccountRecord | null>, o: Partial<OperatorDirectoryOptions> = {}) {
@@ -12,14 +22,29 @@ function directory(rows: Record<string, AccountRecord | null>, o: Partial<Operat
   const loads: string[] = [];
   let now = 0;
   const dir = new OperatorDirectory({
-    load: async (k) => { loads.push(`${k.countryCode}:${k.operator}`); return rows[`${k.countryCode}:${k.operator}`] ?? null; },
-    changes, ttlMs: 60_000, simulator, timeoutMs: 1000, now: () => now, ...o,
+    load: async (k) => {
+      loads.push(`${k.countryCode}:${k.operator}`);
+      return rows[`${k.countryCode}:${k.operator}`] ?? null;
+    },
+    changes,
+    ttlMs: 60_000,
+    simulator,
+    timeoutMs: 1000,
+    now: () => now,
+    ...o,
   });
-  return { dir, changes, loads, advance: (ms: number) => { now += ms; } };
+  return {
+    dir,
+    changes,
+    loads,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 describe('OperatorDirectory', () => {
-  it('builds an account\'s adapter once and keeps it (and its access token) while nothing changed', async () => {
+  it("builds an account's adapter once and keeps it (and its access token) while nothing changed", async () => {
     const { dir, loads } = directory({ 'SN:WAVE': wave('wave_sn_prod_key1') });
     const first = await dir.adapterFor({ countryCode: 'SN', operator: 'WAVE' });
     expect(first.name).toBe('wave');
@@ -49,7 +74,16 @@ describe('OperatorDirectory', () => {
   });
 
   it('a SIMULATOR account without base URL or credentials of its own, or none at all, is the simulator of the settings', async () => {
-    const { dir } = directory({ 'CI:SIMULATOR': { countryCode: 'CI', operator: 'SIMULATOR', api: 'simulator', baseUrl: null, credentials: null, settings: {} } });
+    const { dir } = directory({
+      'CI:SIMULATOR': {
+        countryCode: 'CI',
+        operator: 'SIMULATOR',
+        api: 'simulator',
+        baseUrl: null,
+        credentials: null,
+        settings: {},
+      },
+    });
     expect(await dir.adapterFor({ countryCode: 'CI', operator: 'SIMULATOR' })).toBeInstanceOf(SimulatorOperatorAdapter);
     expect(await dir.adapterFor({ countryCode: 'TG', operator: 'SIMULATOR' })).toBeInstanceOf(SimulatorOperatorAdapter);
   });
@@ -61,14 +95,35 @@ describe('OperatorDirectory', () => {
   });
 
   it('refuses an account that does not exist, or lacks what its adapter needs, naming it', async () => {
-    const { dir } = directory({ 'CI:MTN': { countryCode: 'CI', operator: 'MTN', api: 'mtn-momo', baseUrl: 'http://x', credentials: null, settings: {} } });
-    await expect(dir.adapterFor({ countryCode: 'CI', operator: 'MOOV' })).rejects.toThrow('no operator account CI:MOOV');
-    await expect(dir.adapterFor({ countryCode: 'CI', operator: 'MTN' })).rejects.toThrow('operator account CI:MTN has no credentials');
+    const { dir } = directory({
+      'CI:MTN': {
+        countryCode: 'CI',
+        operator: 'MTN',
+        api: 'mtn-momo',
+        baseUrl: 'http://x',
+        credentials: null,
+        settings: {},
+      },
+    });
+    await expect(dir.adapterFor({ countryCode: 'CI', operator: 'MOOV' })).rejects.toThrow(
+      'no operator account CI:MOOV',
+    );
+    await expect(dir.adapterFor({ countryCode: 'CI', operator: 'MTN' })).rejects.toThrow(
+      'operator account CI:MTN has no credentials',
+    );
   });
 
   it('wraps every adapter it builds with the account it serves (per-account metrics)', async () => {
     const wrapped: string[] = [];
-    const { dir } = directory({ 'SN:WAVE': wave('wave_sn_prod_key1') }, { wrap: (a, k) => { wrapped.push(`${k.countryCode}:${k.operator}`); return a; } });
+    const { dir } = directory(
+      { 'SN:WAVE': wave('wave_sn_prod_key1') },
+      {
+        wrap: (a, k) => {
+          wrapped.push(`${k.countryCode}:${k.operator}`);
+          return a;
+        },
+      },
+    );
     await dir.adapterFor({ countryCode: 'SN', operator: 'WAVE' });
     expect(wrapped).toEqual(['SN:WAVE']);
   });

@@ -66,7 +66,12 @@ export class OperatorDirectory implements OperatorAdapters {
     const id = keyOf(key);
     const generation = this.o.changes.generation;
     const kept = this.adapters.get(id);
-    if (kept && kept.generation === generation && (this.o.changes.listening || this.now() - kept.builtAt < this.o.ttlMs)) return kept.adapter;
+    if (
+      kept &&
+      kept.generation === generation &&
+      (this.o.changes.listening || this.now() - kept.builtAt < this.o.ttlMs)
+    )
+      return kept.adapter;
     const record = await this.o.load(key);
     // A subsidiary without any account is served by the simulator of the settings, as before accounts existed.
     if (!record && key.operator !== 'SIMULATOR') throw new Error(`no operator account ${id}`);
@@ -74,9 +79,13 @@ export class OperatorDirectory implements OperatorAdapters {
     // Live, a simulator account is refused enabled or not: no payment of a live deployment was ever its.
     const forbidden = record
       ? deploymentModeViolation(mode, { ...record, enabled: true })
-      : mode === 'live' ? `the simulator of the settings serves ${key.countryCode}: a live deployment sends no payment to the simulator` : null;
+      : mode === 'live'
+        ? `the simulator of the settings serves ${key.countryCode}: a live deployment sends no payment to the simulator`
+        : null;
     if (forbidden) throw new OperatorRefusedError('push', 403, `DEPLOYMENT_MODE=${mode}: ${forbidden}`);
-    const built = record ? this.build(record) : this.o.simulatorAdapter ?? createAccountAdapter('simulator', this.o.simulator);
+    const built = record
+      ? this.build(record)
+      : (this.o.simulatorAdapter ?? createAccountAdapter('simulator', this.o.simulator));
     const adapter = this.o.wrap ? this.o.wrap(built, key) : built;
     this.adapters.set(id, { adapter, generation, builtAt: this.now() });
     return adapter;
@@ -108,6 +117,11 @@ export class OperatorDirectory implements OperatorAdapters {
     }
     if (r.baseUrl === null) throw new Error(`operator account ${keyOf(r)} has no base URL`);
     if (r.credentials === null) throw new Error(`operator account ${keyOf(r)} has no credentials`);
-    return createAccountAdapter(r.api, { baseUrl: r.baseUrl, credentials: r.credentials, settings: r.settings, timeoutMs: this.o.timeoutMs });
+    return createAccountAdapter(r.api, {
+      baseUrl: r.baseUrl,
+      credentials: r.credentials,
+      settings: r.settings,
+      timeoutMs: this.o.timeoutMs,
+    });
   }
 }

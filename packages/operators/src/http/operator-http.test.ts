@@ -14,8 +14,18 @@ async function recordingOperator(hold?: Promise<void>) {
     req.on('end', () => {
       seen.push({ url: req.url ?? '', remotePort: req.socket.remotePort ?? 0 });
       const answer = () => {
-        if (req.method === 'POST') res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ session_id: 'sess-1' }));
-        else res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ partner_reference: 'tx-1', state: 'OK', txn_status: 'SUCCESSFUL', provider_tx_id: 'op-1', failure_reason: null }));
+        if (req.method === 'POST')
+          res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ session_id: 'sess-1' }));
+        else
+          res.writeHead(200, { 'Content-Type': 'application/json' }).end(
+            JSON.stringify({
+              partner_reference: 'tx-1',
+              state: 'OK',
+              txn_status: 'SUCCESSFUL',
+              provider_tx_id: 'op-1',
+              failure_reason: null,
+            }),
+          );
       };
       if (hold) void hold.then(answer);
       else answer();
@@ -27,10 +37,11 @@ async function recordingOperator(hold?: Promise<void>) {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
     connections: () => connections,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -38,9 +49,17 @@ describe('connections to operators', () => {
   it('a push and the status queries after it, of two accounts of the same operator, go over one kept-alive connection', async () => {
     const op = await recordingOperator();
     try {
-      const account = () => new SimulatorOperatorAdapter({ baseUrl: op.url, apiToken: 'tok', callbackSecret: 'sec', timeoutMs: 2_000 });
+      const account = () =>
+        new SimulatorOperatorAdapter({ baseUrl: op.url, apiToken: 'tok', callbackSecret: 'sec', timeoutMs: 2_000 });
       const [a, b] = [account(), account()];
-      await a.pushUssd({ partnerReference: 'tx-1', msisdn: '+2250700000001', amount: 100, currency: 'XOF', motif: null, callbackUrl: 'http://h/cb' });
+      await a.pushUssd({
+        partnerReference: 'tx-1',
+        msisdn: '+2250700000001',
+        amount: 100,
+        currency: 'XOF',
+        motif: null,
+        callbackUrl: 'http://h/cb',
+      });
       await a.queryStatus(lookup('tx-1'));
       await b.queryStatus(lookup('tx-1'));
       expect(op.seen.map((s) => s.url)).toEqual(['/v1/payments/ussd-push', '/v1/payments/tx-1', '/v1/payments/tx-1']);
@@ -53,13 +72,19 @@ describe('connections to operators', () => {
 
   it(`opens at most ${OPERATOR_MAX_SOCKETS} connections to one operator; calls beyond wait for one`, async () => {
     let release!: () => void;
-    const op = await recordingOperator(new Promise<void>((resolve) => {
-      release = resolve;
-    }));
+    const op = await recordingOperator(
+      new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    );
     try {
       const http = operatorHttp(op.url, 10_000);
-      const calls = Promise.all(Array.from({ length: OPERATOR_MAX_SOCKETS + 20 }, (_, i) => http.get(`/v1/payments/ref-${i}`)));
-      await waitFor(() => op.seen.length === OPERATOR_MAX_SOCKETS, { what: `${OPERATOR_MAX_SOCKETS} calls held by the operator` });
+      const calls = Promise.all(
+        Array.from({ length: OPERATOR_MAX_SOCKETS + 20 }, (_, i) => http.get(`/v1/payments/ref-${i}`)),
+      );
+      await waitFor(() => op.seen.length === OPERATOR_MAX_SOCKETS, {
+        what: `${OPERATOR_MAX_SOCKETS} calls held by the operator`,
+      });
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(op.seen).toHaveLength(OPERATOR_MAX_SOCKETS);
       release();

@@ -12,7 +12,12 @@ export const OPERATOR_MAX_SOCKETS = 100;
 /** An idle connection is closed after this: below the keep-alive timeout of common servers (Node 5 s), so we close first. */
 export const OPERATOR_IDLE_TIMEOUT_MS = 4_000;
 
-const keepAlive = { keepAlive: true, maxSockets: OPERATOR_MAX_SOCKETS, timeout: OPERATOR_IDLE_TIMEOUT_MS, scheduling: 'lifo' as const };
+const keepAlive = {
+  keepAlive: true,
+  maxSockets: OPERATOR_MAX_SOCKETS,
+  timeout: OPERATOR_IDLE_TIMEOUT_MS,
+  scheduling: 'lifo' as const,
+};
 /**
  * One keep-alive pool per operator host, shared by every account of the process: pushes, status queries,
  * refunds and token calls reuse connections instead of a TCP (and TLS) handshake each. Set here rather
@@ -26,7 +31,14 @@ export const operatorAgents = { httpAgent: new HttpAgent(keepAlive), httpsAgent:
  */
 export function operatorHttp(baseUrl: string, timeoutMs: number, headers: Record<string, string> = {}): AxiosInstance {
   // validateStatus accepts every status: axios then throws only for a transport failure.
-  return axios.create({ baseURL: baseUrl, timeout: timeoutMs, headers, validateStatus: () => true, maxRedirects: 0, ...operatorAgents });
+  return axios.create({
+    baseURL: baseUrl,
+    timeout: timeoutMs,
+    headers,
+    validateStatus: () => true,
+    maxRedirects: 0,
+    ...operatorAgents,
+  });
 }
 
 /** Statuses that say "try again later" rather than "your request is wrong". */
@@ -57,7 +69,9 @@ export async function send(what: string, request: () => Promise<AxiosResponse>):
     return await request();
   } catch (err) {
     if (axios.isAxiosError(err)) {
-      throw new OperatorUnavailableError(`operator ${what} call failed: ${err.code ?? ''} ${err.message}`.trim(), { cause: err });
+      throw new OperatorUnavailableError(`operator ${what} call failed: ${err.code ?? ''} ${err.message}`.trim(), {
+        cause: err,
+      });
     }
     throw err;
   }

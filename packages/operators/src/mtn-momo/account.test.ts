@@ -4,7 +4,12 @@ import { MtnMomoAdapter } from './client.js';
 
 const collection = { collectionSubscriptionKey: 'k', collectionApiUser: 'u', collectionApiKey: 'a' };
 const disbursement = { disbursementSubscriptionKey: 'dk', disbursementApiUser: 'du', disbursementApiKey: 'da' };
-const account = (credentials: Record<string, string>, settings: Record<string, unknown> = {}) => ({ baseUrl: 'http://127.0.0.1:1', credentials, settings, timeoutMs: 1000 });
+const account = (credentials: Record<string, string>, settings: Record<string, unknown> = {}) => ({
+  baseUrl: 'http://127.0.0.1:1',
+  credentials,
+  settings,
+  timeoutMs: 1000,
+});
 
 describe('an mtn-momo operator account', () => {
   it('builds the MTN adapter by its API name, sandbox by default', () => {
@@ -13,7 +18,9 @@ describe('an mtn-momo operator account', () => {
     expect(adapter).toBeInstanceOf(MtnMomoAdapter);
     expect(adapter.name).toBe('mtn-momo');
     expect(mtnMomoConfigFromAccount(account({ ...collection, ...disbursement }))).toMatchObject({
-      targetEnvironment: 'sandbox', collection: { subscriptionKey: 'k', apiUser: 'u', apiKey: 'a' }, disbursement: { subscriptionKey: 'dk', apiUser: 'du', apiKey: 'da' },
+      targetEnvironment: 'sandbox',
+      collection: { subscriptionKey: 'k', apiUser: 'u', apiKey: 'a' },
+      disbursement: { subscriptionKey: 'dk', apiUser: 'du', apiKey: 'da' },
     });
   });
 
@@ -24,8 +31,14 @@ describe('an mtn-momo operator account', () => {
   });
 
   it('names what is missing or wrong', () => {
-    expect(() => mtnMomoConfigFromAccount(account({}))).toThrow(/lack "collectionSubscriptionKey", "collectionApiUser", "collectionApiKey"/);
-    expect(() => mtnMomoConfigFromAccount(account({ ...collection, disbursementApiUser: 'du' }))).toThrow(/lack "disbursementSubscriptionKey", "disbursementApiKey"/);
-    expect(() => mtnMomoConfigFromAccount(account(collection, { targetEnvironment: 'mtn ci' }))).toThrow(/targetEnvironment/);
+    expect(() => mtnMomoConfigFromAccount(account({}))).toThrow(
+      /lack "collectionSubscriptionKey", "collectionApiUser", "collectionApiKey"/,
+    );
+    expect(() => mtnMomoConfigFromAccount(account({ ...collection, disbursementApiUser: 'du' }))).toThrow(
+      /lack "disbursementSubscriptionKey", "disbursementApiKey"/,
+    );
+    expect(() => mtnMomoConfigFromAccount(account(collection, { targetEnvironment: 'mtn ci' }))).toThrow(
+      /targetEnvironment/,
+    );
   });
 });

@@ -17,7 +17,14 @@ import {
   type UssdPushRequest,
 } from '../operator-adapter.js';
 import { hintFromCallback } from './callback.js';
-import { errorCodeOf, externalIdOf, statusLookup, toRefundBody, toRequestToPayBody, toTransferBody } from './mapping.js';
+import {
+  errorCodeOf,
+  externalIdOf,
+  statusLookup,
+  toRefundBody,
+  toRequestToPayBody,
+  toTransferBody,
+} from './mapping.js';
 import { MtnProductClient, type MtnProductCredentials } from './product-client.js';
 import { MTN_REASONS, REFUSING_500_CODES } from './reasons.js';
 import { recordFromMtnStatus } from './record.js';
@@ -48,12 +55,16 @@ const TRANSFERS = '/disbursement/v1_0/transfer';
  */
 function failure(operation: Operation, res: AxiosResponse): Error {
   const detail = JSON.stringify(res.data ?? null).slice(0, 300);
-  if (res.status === 401 || res.status === 403) return new Error(`MTN refused our credentials for the ${operation}: ${res.status} ${detail}`);
+  if (res.status === 401 || res.status === 403)
+    return new Error(`MTN refused our credentials for the ${operation}: ${res.status} ${detail}`);
   const code = errorCodeOf(res.data);
-  if (res.status === 500 && code !== null && REFUSING_500_CODES.has(code)) return new OperatorRefusedError(operation, res.status, detail);
+  if (res.status === 500 && code !== null && REFUSING_500_CODES.has(code))
+    return new OperatorRefusedError(operation, res.status, detail);
   // MTN's own 404 names RESOURCE_NOT_FOUND (read by the caller); a bare one is a proxy or a wrong base URL, not an answer.
-  if (res.status === 404) return new OperatorUnavailableError(`MTN answered 404 outside its protocol to the ${operation}: ${detail}`);
-  if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) return new OperatorRefusedError(operation, res.status, detail);
+  if (res.status === 404)
+    return new OperatorUnavailableError(`MTN answered 404 outside its protocol to the ${operation}: ${detail}`);
+  if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429)
+    return new OperatorRefusedError(operation, res.status, detail);
   return new OperatorUnavailableError(`MTN answered ${res.status} to the ${operation}: ${detail}`);
 }
 
@@ -65,9 +76,15 @@ export class MtnMomoAdapter implements OperatorAdapter {
   private readonly disbursement: MtnProductClient | null;
 
   constructor(config: MtnMomoAdapterConfig) {
-    const common = { baseUrl: config.baseUrl, targetEnvironment: config.targetEnvironment, timeoutMs: config.timeoutMs };
+    const common = {
+      baseUrl: config.baseUrl,
+      targetEnvironment: config.targetEnvironment,
+      timeoutMs: config.timeoutMs,
+    };
     this.collection = new MtnProductClient({ ...common, ...config.collection, product: 'collection' });
-    this.disbursement = config.disbursement ? new MtnProductClient({ ...common, ...config.disbursement, product: 'disbursement' }) : null;
+    this.disbursement = config.disbursement
+      ? new MtnProductClient({ ...common, ...config.disbursement, product: 'disbursement' })
+      : null;
   }
 
   /** MTN gives no session id of its own: the payment is found again by the X-Reference-Id derived from our reference. */
@@ -84,13 +101,22 @@ export class MtnMomoAdapter implements OperatorAdapter {
     // A request refused at once (unknown payer, wrong currency, ...): the payment fails with MTN's code.
     if (res.status === 500 && code !== null && REFUSING_500_CODES.has(code)) {
       // MTN's usual answer for a number without a wallet: the merchant reads PAYER_NOT_FOUND, not a bare refusal.
-      return { accepted: false, providerState: 'KO', providerTxnStatus: code, failureCode: MTN_REASONS[code]?.failureCode ?? 'OPERATOR_REJECTED' };
+      return {
+        accepted: false,
+        providerState: 'KO',
+        providerTxnStatus: code,
+        failureCode: MTN_REASONS[code]?.failureCode ?? 'OPERATOR_REJECTED',
+      };
     }
     throw failure('push', res);
   }
 
   async queryStatus(payment: PaymentLookup): Promise<OperatorResult & { found: boolean }> {
-    const res = await this.collection.call('status', 'GET', `${REQUEST_TO_PAY}/${mtnReferenceId(payment.partnerReference)}`);
+    const res = await this.collection.call(
+      'status',
+      'GET',
+      `${REQUEST_TO_PAY}/${mtnReferenceId(payment.partnerReference)}`,
+    );
     const result = statusLookup(res.status, res.data);
     if (result) return result;
     throw failure('status', res);
@@ -122,13 +148,23 @@ export class MtnMomoAdapter implements OperatorAdapter {
     throw failure('status', res);
   }
 
-  parseCallback(rawBody: Buffer, _headers: Record<string, string | string[] | undefined>, _nowMs: number, path?: string): CallbackHint | null {
+  parseCallback(
+    rawBody: Buffer,
+    _headers: Record<string, string | string[] | undefined>,
+    _nowMs: number,
+    path?: string,
+  ): CallbackHint | null {
     return hintFromCallback(rawBody, path);
   }
 
   private recordSource(kind: RecordKind): { product: MtnProductClient; path: string } {
     if (kind === 'CASHIN') return { product: this.collection, path: REQUEST_TO_PAY };
-    if (!this.disbursement) throw new NoOperatorRecordError('MTN', kind, 'this account has no Disbursement credentials: its refunds and transfers cannot be read');
+    if (!this.disbursement)
+      throw new NoOperatorRecordError(
+        'MTN',
+        kind,
+        'this account has no Disbursement credentials: its refunds and transfers cannot be read',
+      );
     return { product: this.disbursement, path: kind === 'REFUND' ? REFUNDS : TRANSFERS };
   }
 
@@ -137,7 +173,10 @@ export class MtnMomoAdapter implements OperatorAdapter {
     const found = statusLookup(res.status, res.data);
     if (!found) throw failure('push', res);
     // 409 then 404: created but not readable yet. Nothing is known; the retried push will find it.
-    if (!found.found) throw new OperatorUnavailableError(`MTN answered 409 to the push of ${partnerReference} but does not show it yet`);
+    if (!found.found)
+      throw new OperatorUnavailableError(
+        `MTN answered 409 to the push of ${partnerReference} but does not show it yet`,
+      );
     const externalId = externalIdOf(res.data);
     if (externalId !== null && externalId !== partnerReference) {
       throw new OperatorRefusedError('push', 409, `X-Reference-Id ${referenceId} is taken by ${externalId}`);
@@ -149,23 +188,39 @@ export class MtnMomoAdapter implements OperatorAdapter {
    * Refunds and transfers answer 202 and are decided later (M5). Asked first, so a retry never posts twice:
    * 404 = never created, posted now (409 = created meanwhile: read it); then read: decided, or OperatorPendingError.
    */
-  private async settle(operation: AsyncOperation, path: string, partnerReference: string, body: unknown): Promise<{ state: 'OK'; id: string } | { state: 'FAILED'; reason: string }> {
+  private async settle(
+    operation: AsyncOperation,
+    path: string,
+    partnerReference: string,
+    body: unknown,
+  ): Promise<{ state: 'OK'; id: string } | { state: 'FAILED'; reason: string }> {
     const product = this.disbursement;
-    if (!product) throw new Error(`this MTN account has no Disbursement credentials: cannot ${operation === 'refund' ? 'refund' : 'pay out'}`);
+    if (!product)
+      throw new Error(
+        `this MTN account has no Disbursement credentials: cannot ${operation === 'refund' ? 'refund' : 'pay out'}`,
+      );
     const referenceId = mtnReferenceId(partnerReference);
     let known = await this.read(product, operation, `${path}/${referenceId}`);
     if (!known.found) {
-      const res = await product.call(operation, 'POST', path, { data: body, headers: { 'X-Reference-Id': referenceId } });
+      const res = await product.call(operation, 'POST', path, {
+        data: body,
+        headers: { 'X-Reference-Id': referenceId },
+      });
       if (res.status !== 202 && res.status !== 409) throw failure(operation, res);
       known = await this.read(product, operation, `${path}/${referenceId}`);
     }
     if (known.providerState === 'OK') return { state: 'OK', id: known.providerTxId ?? referenceId };
-    if (known.providerState === 'canceled' || known.providerState === 'KO') return { state: 'FAILED', reason: known.providerTxnStatus ?? 'FAILED' };
+    if (known.providerState === 'canceled' || known.providerState === 'KO')
+      return { state: 'FAILED', reason: known.providerTxnStatus ?? 'FAILED' };
     // PENDING, or accepted (202/409) but not readable yet: with MTN, undecided.
     throw new OperatorPendingError(operation, referenceId);
   }
 
-  private async read(product: MtnProductClient, operation: AsyncOperation, url: string): Promise<OperatorResult & { found: boolean }> {
+  private async read(
+    product: MtnProductClient,
+    operation: AsyncOperation,
+    url: string,
+  ): Promise<OperatorResult & { found: boolean }> {
     const res = await product.call(operation, 'GET', url);
     const result = statusLookup(res.status, res.data);
     if (result) return result;

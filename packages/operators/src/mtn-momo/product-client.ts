@@ -20,7 +20,10 @@ export interface MtnProductClientConfig extends MtnProductCredentials {
   timeoutMs: number;
 }
 
-const tokenSchema = Joi.object({ access_token: Joi.string().min(1).required(), expires_in: Joi.number().min(0).required() }).unknown(true);
+const tokenSchema = Joi.object({
+  access_token: Joi.string().min(1).required(),
+  expires_in: Joi.number().min(0).required(),
+}).unknown(true);
 
 /**
  * The calls of one product (Collection or Disbursement): its subscription key on every call, its own Bearer
@@ -37,22 +40,43 @@ export class MtnProductClient {
   }
 
   /** A call with the product's token; a 401 after one refresh is returned (our credentials are wrong). */
-  call(what: string, method: Method, url: string, options: { data?: unknown; headers?: Record<string, string> } = {}): Promise<AxiosResponse> {
-    return withAccessToken(this.tokens, (token) => this.send(what, () => this.http.request({
-      method,
-      url,
-      data: options.data,
-      headers: { Authorization: `Bearer ${token}`, 'X-Target-Environment': this.c.targetEnvironment, ...options.headers },
-    })));
+  call(
+    what: string,
+    method: Method,
+    url: string,
+    options: { data?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<AxiosResponse> {
+    return withAccessToken(this.tokens, (token) =>
+      this.send(what, () =>
+        this.http.request({
+          method,
+          url,
+          data: options.data,
+          headers: {
+            Authorization: `Bearer ${token}`,
+            'X-Target-Environment': this.c.targetEnvironment,
+            ...options.headers,
+          },
+        }),
+      ),
+    );
   }
 
   private async issueToken(): Promise<IssuedToken> {
     const basic = Buffer.from(`${this.c.apiUser}:${this.c.apiKey}`, 'utf8').toString('base64');
     // No body, and an explicit Content-Length: 0: MTN answers 411 without it (M4, M5).
-    const res = await this.send('token', () => this.http.post(`/${this.c.product}/token/`, undefined, { headers: { Authorization: `Basic ${basic}`, 'Content-Length': '0' } }));
+    const res = await this.send('token', () =>
+      this.http.post(`/${this.c.product}/token/`, undefined, {
+        headers: { Authorization: `Basic ${basic}`, 'Content-Length': '0' },
+      }),
+    );
     if (res.status === 200) {
       const { value, error } = tokenSchema.validate(res.data, { convert: false });
-      if (!error) return { token: (value as { access_token: string }).access_token, expiresInS: (value as { expires_in: number }).expires_in };
+      if (!error)
+        return {
+          token: (value as { access_token: string }).access_token,
+          expiresInS: (value as { expires_in: number }).expires_in,
+        };
       throw new OperatorUnavailableError(`unexpected ${this.c.product} token answer: ${JSON.stringify(res.data)}`);
     }
     // MTN answers a wrong API user or key with 401, or with 500 {"error":"login_failed"} (integrators' logs):

@@ -7,7 +7,11 @@ import type { OperatorRecord, RecordKind, RecordOutcome } from '@mm/domain';
  * and ONGOING (another source's name) are undecided; a status MTN has not documented decides nothing.
  */
 const OUTCOMES: Readonly<Record<string, RecordOutcome>> = {
-  SUCCESSFUL: 'SUCCESS', FAILED: 'FAILED', PENDING: 'PENDING', CREATED: 'PENDING', ONGOING: 'PENDING',
+  SUCCESSFUL: 'SUCCESS',
+  FAILED: 'FAILED',
+  PENDING: 'PENDING',
+  CREATED: 'PENDING',
+  ONGOING: 'PENDING',
 };
 
 const id = () => Joi.alternatives(Joi.string(), Joi.number()).allow(null, '');
@@ -15,12 +19,20 @@ const id = () => Joi.alternatives(Joi.string(), Joi.number()).allow(null, '');
 const schema = Joi.object({
   status: Joi.string().required(),
   amount: Joi.alternatives(Joi.string().pattern(/^\d+(\.\d+)?$/), Joi.number().min(0)).required(),
-  currency: Joi.string().pattern(/^[A-Z]{3}$/).required(),
+  currency: Joi.string()
+    .pattern(/^[A-Z]{3}$/)
+    .required(),
   externalId: id(),
   financialTransactionId: id(),
 }).unknown(true);
 
-interface WireRecord { status: string; amount: string | number; currency: string; externalId?: string | number | null; financialTransactionId?: string | number | null }
+interface WireRecord {
+  status: string;
+  amount: string | number;
+  currency: string;
+  externalId?: string | number | null;
+  financialTransactionId?: string | number | null;
+}
 
 const text = (v: string | number | null | undefined) => (v === undefined || v === null || v === '' ? null : String(v));
 

@@ -48,7 +48,9 @@ export class OrangeMpAdapter implements OperatorAdapter {
 
   constructor(private readonly config: OrangeMpConfig) {
     this.http = operatorHttp(config.baseUrl, config.timeoutMs);
-    this.tokens = new AccessTokenCache({ issue: () => issueClientCredentialsToken(this.http, '/token', config.clientId, config.clientSecret) });
+    this.tokens = new AccessTokenCache({
+      issue: () => issueClientCredentialsToken(this.http, '/token', config.clientId, config.clientSecret),
+    });
   }
 
   async prepare(): Promise<{ providerSessionId: string }> {
@@ -66,7 +68,8 @@ export class OrangeMpAdapter implements OperatorAdapter {
     const res = await this.authed('push', (headers) => this.http.post(`${API}/pay`, body, { headers }));
     if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the pay`);
     const data = mpDataOf(res.data);
-    if (res.status === 200 && data) return { accepted: true, providerSessionId: payToken, customerAction: { type: 'NONE' } };
+    if (res.status === 200 && data)
+      return { accepted: true, providerSessionId: payToken, customerAction: { type: 'NONE' } };
     // 417: Orange refused this pay. Either the token was already paid with (a retried push), or it decided
     // the payment at once (60019...), or the token expired: its status says which, never a blind failure.
     if (res.status === 417) return this.resolveRefusedPay(req, payToken, res);
@@ -87,7 +90,11 @@ export class OrangeMpAdapter implements OperatorAdapter {
    */
   async recordOf(movement: MovementLookup): Promise<OperatorRecord | null> {
     if (movement.kind !== 'CASHIN') {
-      throw new NoOperatorRecordError(this.name, movement.kind, 'Orange Money mp has no refund or payout API (a refund goes by an aggregator\'s transfer), so no status query for one');
+      throw new NoOperatorRecordError(
+        this.name,
+        movement.kind,
+        "Orange Money mp has no refund or payout API (a refund goes by an aggregator's transfer), so no status query for one",
+      );
     }
     if (!movement.payment.providerSessionId) return null;
     const { result, data } = await this.status(movement.payment.providerSessionId);
@@ -99,43 +106,73 @@ export class OrangeMpAdapter implements OperatorAdapter {
   private async status(payToken: string): Promise<{ result: OperatorResult & { found: boolean }; data: unknown }> {
     const path = `${API}/paymentstatus/${encodeURIComponent(payToken)}`;
     const res = await this.authed('status', (headers) => this.http.get(path, { headers }));
-    if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the status query`);
+    if (isTransient(res.status))
+      throw new OperatorUnavailableError(`operator answered ${res.status} to the status query`);
     const result = resultFromStatusResponse(res.status, res.data);
     if (result) return { result, data: res.data };
     // A 404 that is not Orange's own not-found (isMpNotFound) says nothing about the payment: unknown, never "not received".
-    if (res.status === 404) throw new OperatorUnavailableError(`404 outside Orange's protocol to the status query: ${bodyText(res.data)}`);
+    if (res.status === 404)
+      throw new OperatorUnavailableError(`404 outside Orange's protocol to the status query: ${bodyText(res.data)}`);
     if (res.status >= 400) throw refusal('status', res);
     throw new OperatorUnavailableError(`unexpected status answer: ${res.status} ${bodyText(res.data)}`);
   }
 
   refund(): Promise<RefundResult> {
-    return Promise.reject(new OperatorRefusedError('refund', 501, 'Orange Money mp has no refund API (refund by a payout through an aggregator)'));
+    return Promise.reject(
+      new OperatorRefusedError(
+        'refund',
+        501,
+        'Orange Money mp has no refund API (refund by a payout through an aggregator)',
+      ),
+    );
   }
 
   disburse(): Promise<DisbursementResult> {
     return Promise.reject(new OperatorRefusedError('disbursement', 501, 'Orange Money mp has no payout API'));
   }
 
-  parseCallback(rawBody: Buffer, _headers: Record<string, string | string[] | undefined>, _nowMs: number, path?: string): CallbackHint | null {
+  parseCallback(
+    rawBody: Buffer,
+    _headers: Record<string, string | string[] | undefined>,
+    _nowMs: number,
+    path?: string,
+  ): CallbackHint | null {
     return orangeCallbackHint(rawBody, path);
   }
 
   private async resolveRefusedPay(req: UssdPushRequest, payToken: string, res: AxiosResponse): Promise<UssdPushAck> {
     const status = await this.queryStatus({ ...req, providerSessionId: payToken });
-    if (!status.found) throw new OperatorUnavailableError(`pay refused (417) and pay token unknown to Orange: ${bodyText(res.data)}`);
+    if (!status.found)
+      throw new OperatorUnavailableError(`pay refused (417) and pay token unknown to Orange: ${bodyText(res.data)}`);
     // Still INITIATED: Orange refused this very request, but a first pay with the same token may have reached it
     // and not be visible yet: an unknown outcome (retried; the last attempt's status query and the expiry check
     // decide), never a failure that a prompt the customer then approves would contradict.
-    if (status.providerTxnStatus === 'INITIATED') throw new OperatorUnavailableError(`pay refused (417) while the pay token is still INITIATED: ${bodyText(res.data)}`);
+    if (status.providerTxnStatus === 'INITIATED')
+      throw new OperatorUnavailableError(
+        `pay refused (417) while the pay token is still INITIATED: ${bodyText(res.data)}`,
+      );
     // Refused at pay time for a cause Orange already recorded (60019, a threshold): decided now, not at
     // the first status poll a minute later.
     if (status.providerState === 'canceled' || status.providerState === 'KO') {
-      return { accepted: false, providerState: status.providerState, providerTxnStatus: status.providerTxnStatus, failureCode: status.failureCode ?? undefined, failureReason: status.failureReason };
+      return {
+        accepted: false,
+        providerState: status.providerState,
+        providerTxnStatus: status.providerTxnStatus,
+        failureCode: status.failureCode ?? undefined,
+        failureReason: status.failureReason,
+      };
     }
     return { accepted: true, providerSessionId: payToken, customerAction: { type: 'NONE' } };
   }
 
-  private authed(what: string, call: (headers: Record<string, string>) => Promise<AxiosResponse>): Promise<AxiosResponse> {
-    return withAccessToken(this.tokens, (token) => send(what, () => call({ Authorization: `Bearer ${token}`, 'X-AUTH-TOKEN': this.config.xAuthToken, Accept: 'application/json' })));
+  private authed(
+    what: string,
+    call: (headers: Record<string, string>) => Promise<AxiosResponse>,
+  ): Promise<AxiosResponse> {
+    return withAccessToken(this.tokens, (token) =>
+      send(what, () =>
+        call({ Authorization: `Bearer ${token}`, 'X-AUTH-TOKEN': this.config.xAuthToken, Accept: 'application/json' }),
+      ),
+    );
   }
 }

@@ -25,11 +25,16 @@ export interface PayBody {
 export function subscriberMsisdnOf(msisdn: string): string {
   const digits = msisdn.replace(/[^\d]/g, '');
   const national = digits.length === 12 && digits.startsWith('237') ? digits.slice(3) : digits;
-  if (!/^6\d{8}$/.test(national)) throw new OperatorRefusedError('push', 400, `not a Cameroonian mobile number: ${msisdn}`);
+  if (!/^6\d{8}$/.test(national))
+    throw new OperatorRefusedError('push', 400, `not a Cameroonian mobile number: ${msisdn}`);
   return national;
 }
 
-export function toPayBody(req: UssdPushRequest, payToken: string, o: { channelUserMsisdn: string; pin: string }): PayBody {
+export function toPayBody(
+  req: UssdPushRequest,
+  payToken: string,
+  o: { channelUserMsisdn: string; pin: string },
+): PayBody {
   return {
     subscriberMsisdn: subscriberMsisdnOf(req.msisdn),
     channelUserMsisdn: o.channelUserMsisdn,
@@ -42,7 +47,11 @@ export function toPayBody(req: UssdPushRequest, payToken: string, o: { channelUs
   };
 }
 
-const initSchema = Joi.object({ data: Joi.object({ payToken: Joi.string().min(1).required() }).unknown(true).required() }).unknown(true);
+const initSchema = Joi.object({
+  data: Joi.object({ payToken: Joi.string().min(1).required() })
+    .unknown(true)
+    .required(),
+}).unknown(true);
 
 export function payTokenOfInit(status: number, data: unknown): string | null {
   if (status !== 200 && status !== 201) return null;
@@ -65,7 +74,9 @@ export interface MpData {
 const nullableText = () => Joi.string().allow(null, '');
 const dataSchema = Joi.object({
   payToken: Joi.string().min(1).required(),
-  status: Joi.string().valid('INITIATED', 'PENDING', 'SUCCESSFULL', 'SUCCESS', 'FAILED', 'EXPIRED', 'CANCELLED').required(),
+  status: Joi.string()
+    .valid('INITIATED', 'PENDING', 'SUCCESSFULL', 'SUCCESS', 'FAILED', 'EXPIRED', 'CANCELLED')
+    .required(),
   txnid: nullableText(),
   inittxnstatus: nullableText(),
   inittxnmessage: nullableText(),
@@ -85,10 +96,17 @@ export function mpDataOf(data: unknown): (MpData & { message: string | null }) |
 /** Orange's own code of a failure: the confirmation's when the customer got that far, else the init's. */
 function causeOf(d: MpData & { message?: string | null }): { code: string | null; text: string | null } {
   const code = [d.confirmtxnstatus, d.inittxnstatus].find((c) => c && c !== '200') ?? null;
-  if (code) return { code, text: (code === d.confirmtxnstatus ? d.confirmtxnmessage : d.inittxnmessage) || orangeCause(d.message).text };
+  if (code)
+    return {
+      code,
+      text: (code === d.confirmtxnstatus ? d.confirmtxnmessage : d.inittxnmessage) || orangeCause(d.message).text,
+    };
   // The envelope's message names a cause only in Orange's "<code> :: <text>" form; otherwise it is chatter.
   const envelope = orangeCause(d.message);
-  return { code: envelope.code, text: d.confirmtxnmessage || d.inittxnmessage || (envelope.code ? envelope.text : null) };
+  return {
+    code: envelope.code,
+    text: d.confirmtxnmessage || d.inittxnmessage || (envelope.code ? envelope.text : null),
+  };
 }
 
 /** The mapping table (one test per row in mapping.test.ts). */
@@ -101,16 +119,41 @@ export function resultOfMpData(d: MpData & { message?: string | null }): Operato
     case 'SUCCESS':
       return { providerState: 'OK', providerTxnStatus: '200', providerTxId: d.txnid || null, failureReason: null };
     case 'CANCELLED':
-      return { providerState: 'canceled', providerTxnStatus: 'CANCELLED', providerTxId: null, failureReason: 'cancelled by the customer', failureCode: 'CUSTOMER_DID_NOT_VALIDATE' };
+      return {
+        providerState: 'canceled',
+        providerTxnStatus: 'CANCELLED',
+        providerTxId: null,
+        failureReason: 'cancelled by the customer',
+        failureCode: 'CUSTOMER_DID_NOT_VALIDATE',
+      };
     case 'EXPIRED':
-      return { providerState: 'canceled', providerTxnStatus: 'EXPIRED', providerTxId: null, failureReason: 'not confirmed before the pay token expired', failureCode: 'CUSTOMER_DID_NOT_VALIDATE' };
+      return {
+        providerState: 'canceled',
+        providerTxnStatus: 'EXPIRED',
+        providerTxId: null,
+        failureReason: 'not confirmed before the pay token expired',
+        failureCode: 'CUSTOMER_DID_NOT_VALIDATE',
+      };
     case 'FAILED': {
       const cause = causeOf(d);
       const reason = cause.text?.slice(0, 200) ?? null;
       // FAILED without a code is also how Orange fails the same number and amount again within its window:
       // a failure the customer may retry, nothing more precise is known.
-      if (!cause.code) return { providerState: 'canceled', providerTxnStatus: 'FAILED', providerTxId: null, failureReason: reason, failureCode: 'UNKNOWN' };
-      return { providerState: 'canceled', providerTxnStatus: cause.code, providerTxId: null, failureReason: reason, failureCode: failureCodeForCause(cause.code) };
+      if (!cause.code)
+        return {
+          providerState: 'canceled',
+          providerTxnStatus: 'FAILED',
+          providerTxId: null,
+          failureReason: reason,
+          failureCode: 'UNKNOWN',
+        };
+      return {
+        providerState: 'canceled',
+        providerTxnStatus: cause.code,
+        providerTxId: null,
+        failureReason: reason,
+        failureCode: failureCodeForCause(cause.code),
+      };
     }
   }
 }
@@ -125,7 +168,13 @@ export function resultOfMpData(d: MpData & { message?: string | null }): Operato
  * "never received", one of those would fail for good a cash-in whose prompt the customer may still approve (mp
  * has no refund API: the money would wait in suspense for a person); it is an unknown outcome instead.
  */
-const notFoundSchema = Joi.object({ message: Joi.string().min(1).required(), data: Joi.valid(null).required(), fault: Joi.forbidden() }).unknown(true).required();
+const notFoundSchema = Joi.object({
+  message: Joi.string().min(1).required(),
+  data: Joi.valid(null).required(),
+  fault: Joi.forbidden(),
+})
+  .unknown(true)
+  .required();
 
 export function isMpNotFound(status: number, data: unknown): boolean {
   return status === 404 && !notFoundSchema.validate(data, { convert: false }).error;

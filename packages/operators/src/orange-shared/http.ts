@@ -24,12 +24,20 @@ export function tokenFromResponse(status: number, data: unknown): IssuedToken | 
 }
 
 /** POST <path>, Basic client_id:client_secret, form grant_type=client_credentials. */
-export async function issueClientCredentialsToken(http: AxiosInstance, path: string, clientId: string, clientSecret: string): Promise<IssuedToken> {
+export async function issueClientCredentialsToken(
+  http: AxiosInstance,
+  path: string,
+  clientId: string,
+  clientSecret: string,
+): Promise<IssuedToken> {
   const basic = Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
-  const res = await send('token', () => http.post(path, 'grant_type=client_credentials', {
-    headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-  }));
-  if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the token request`);
+  const res = await send('token', () =>
+    http.post(path, 'grant_type=client_credentials', {
+      headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    }),
+  );
+  if (isTransient(res.status))
+    throw new OperatorUnavailableError(`operator answered ${res.status} to the token request`);
   const token = tokenFromResponse(res.status, res.data);
   if (token) return token;
   // A refused token request is our credentials: no payment can be decided on it.

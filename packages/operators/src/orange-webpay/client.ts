@@ -46,17 +46,31 @@ export class OrangeWebpayAdapter implements OperatorAdapter {
 
   constructor(private readonly config: OrangeWebpayConfig) {
     this.http = operatorHttp(config.baseUrl, config.timeoutMs);
-    this.tokens = new AccessTokenCache({ issue: () => issueClientCredentialsToken(this.http, '/oauth/v3/token', config.clientId, config.clientSecret) });
+    this.tokens = new AccessTokenCache({
+      issue: () => issueClientCredentialsToken(this.http, '/oauth/v3/token', config.clientId, config.clientSecret),
+    });
   }
 
   async pushUssd(req: UssdPushRequest): Promise<UssdPushAck> {
-    if (!req.returnUrl) throw new Error('orange-webpay needs the payment page URL (returnUrl) to send the customer back to');
+    if (!req.returnUrl)
+      throw new Error('orange-webpay needs the payment page URL (returnUrl) to send the customer back to');
     if (!Number.isInteger(req.amount)) throw new Error(`orange-webpay takes integer amounts only, got ${req.amount}`);
-    const body = toInitBody({ ...req, returnUrl: req.returnUrl }, { merchantKey: this.config.merchantKey, currency: this.config.currency, lang: this.config.lang ?? 'fr' });
-    const res = await this.authed('push', (headers) => this.http.post(`${this.root(req)}/webpayment`, body, { headers }));
-    if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the web payment`);
+    const body = toInitBody(
+      { ...req, returnUrl: req.returnUrl },
+      { merchantKey: this.config.merchantKey, currency: this.config.currency, lang: this.config.lang ?? 'fr' },
+    );
+    const res = await this.authed('push', (headers) =>
+      this.http.post(`${this.root(req)}/webpayment`, body, { headers }),
+    );
+    if (isTransient(res.status))
+      throw new OperatorUnavailableError(`operator answered ${res.status} to the web payment`);
     const answer = initAnswerOf(res.status, res.data);
-    if (answer) return { accepted: true, providerSessionId: answer.payToken, customerAction: { type: 'REDIRECT', url: answer.paymentUrl } };
+    if (answer)
+      return {
+        accepted: true,
+        providerSessionId: answer.payToken,
+        customerAction: { type: 'REDIRECT', url: answer.paymentUrl },
+      };
     if (isDuplicateOrder(res.status, res.data)) return this.alreadyInitiated(req);
     if (res.status >= 400) throw refusal('push', res);
     throw new OperatorUnavailableError(`unexpected web payment answer: ${res.status} ${bodyText(res.data)}`);
@@ -66,8 +80,11 @@ export class OrangeWebpayAdapter implements OperatorAdapter {
     // Orange finds a web payment by its pay_token only: without one it never had the payment from us.
     if (!payment.providerSessionId) return NOT_FOUND_AT_OPERATOR;
     const body = { order_id: payment.partnerReference, amount: payment.amount, pay_token: payment.providerSessionId };
-    const res = await this.authed('status', (headers) => this.http.post(`${this.root(payment)}/transactionstatus`, body, { headers }));
-    if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the status query`);
+    const res = await this.authed('status', (headers) =>
+      this.http.post(`${this.root(payment)}/transactionstatus`, body, { headers }),
+    );
+    if (isTransient(res.status))
+      throw new OperatorUnavailableError(`operator answered ${res.status} to the status query`);
     const result = resultFromStatusResponse(res.status, res.data);
     if (result) return result;
     if (res.status >= 400) throw refusal('status', res);
@@ -80,7 +97,12 @@ export class OrangeWebpayAdapter implements OperatorAdapter {
    * no amount, so the record carries the cash-in's own amount: it proves the outcome, never the amount.
    */
   async recordOf(movement: MovementLookup): Promise<OperatorRecord | null> {
-    if (movement.kind !== 'CASHIN') throw new NoOperatorRecordError(this.name, movement.kind, 'Orange WebPay has no refund or payout API, so no status query for one');
+    if (movement.kind !== 'CASHIN')
+      throw new NoOperatorRecordError(
+        this.name,
+        movement.kind,
+        'Orange WebPay has no refund or payout API, so no status query for one',
+      );
     const status = await this.queryStatus(movement.payment);
     return status.found ? recordFromStatus(movement, status) : null;
   }
@@ -93,7 +115,12 @@ export class OrangeWebpayAdapter implements OperatorAdapter {
     return Promise.reject(new OperatorRefusedError('disbursement', 501, 'Orange WebPay has no payout API'));
   }
 
-  parseCallback(rawBody: Buffer, _headers: Record<string, string | string[] | undefined>, _nowMs: number, path?: string): CallbackHint | null {
+  parseCallback(
+    rawBody: Buffer,
+    _headers: Record<string, string | string[] | undefined>,
+    _nowMs: number,
+    path?: string,
+  ): CallbackHint | null {
     return orangeCallbackHint(rawBody, path);
   }
 
@@ -106,16 +133,24 @@ export class OrangeWebpayAdapter implements OperatorAdapter {
       const status = await this.queryStatus(req);
       if (status.found) return { accepted: true, providerSessionId: req.providerSessionId };
     }
-    throw new OperatorUnavailableError(`order_id ${req.partnerReference} already initiated at Orange; its pay_token is not known here`);
+    throw new OperatorUnavailableError(
+      `order_id ${req.partnerReference} already initiated at Orange; its pay_token is not known here`,
+    );
   }
 
   private root(payment: PaymentLookup): string {
     const country = this.config.countryPath ?? payment.countryCode?.toLowerCase();
-    if (!country) throw new Error('orange-webpay needs a country path (settings.countryPath or the payment\'s country code)');
+    if (!country)
+      throw new Error("orange-webpay needs a country path (settings.countryPath or the payment's country code)");
     return `/orange-money-webpay/${encodeURIComponent(country)}/v1`;
   }
 
-  private authed(what: string, call: (headers: Record<string, string>) => Promise<AxiosResponse>): Promise<AxiosResponse> {
-    return withAccessToken(this.tokens, (token) => send(what, () => call({ Authorization: `Bearer ${token}`, Accept: 'application/json' })));
+  private authed(
+    what: string,
+    call: (headers: Record<string, string>) => Promise<AxiosResponse>,
+  ): Promise<AxiosResponse> {
+    return withAccessToken(this.tokens, (token) =>
+      send(what, () => call({ Authorization: `Bearer ${token}`, Accept: 'application/json' })),
+    );
   }
 }

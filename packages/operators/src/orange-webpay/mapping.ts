@@ -50,7 +50,9 @@ export function toInitBody(req: UssdPushRequest & { returnUrl: string }, o: Webp
 
 const initSchema = Joi.object({
   pay_token: Joi.string().min(1).required(),
-  payment_url: Joi.string().uri({ scheme: ['http', 'https'] }).required(),
+  payment_url: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .required(),
   notif_token: Joi.string().allow(null, ''),
 }).unknown(true);
 
@@ -62,7 +64,10 @@ export function initAnswerOf(status: number, data: unknown): { payToken: string;
   return { payToken: body.pay_token, paymentUrl: body.payment_url };
 }
 
-const errorSchema = Joi.object({ code: Joi.alternatives(Joi.number(), Joi.string()).required(), message: Joi.string().allow('').required() }).unknown(true);
+const errorSchema = Joi.object({
+  code: Joi.alternatives(Joi.number(), Joi.string()).required(),
+  message: Joi.string().allow('').required(),
+}).unknown(true);
 
 /** Orange's error shape {code, message, description}, the only one a 404 "no such transaction" may take. */
 export function isOrangeError(data: unknown): boolean {
@@ -111,12 +116,31 @@ export function resultOfWebpayStatus(body: WebpayStatusBody): OperatorResult {
     case 'SUCCESS':
       return { providerState: 'OK', providerTxnStatus: '200', providerTxId: body.txnid || null, failureReason: null };
     case 'EXPIRED':
-      return { providerState: 'canceled', providerTxnStatus: 'EXPIRED', providerTxId: null, failureReason: 'confirmed too late (pay token expired)', failureCode: 'CUSTOMER_DID_NOT_VALIDATE' };
+      return {
+        providerState: 'canceled',
+        providerTxnStatus: 'EXPIRED',
+        providerTxId: null,
+        failureReason: 'confirmed too late (pay token expired)',
+        failureCode: 'CUSTOMER_DID_NOT_VALIDATE',
+      };
     case 'FAILED': {
       const cause = orangeCause(body.message);
       const reason = (cause.text ?? body.message ?? null)?.slice(0, 200) ?? null;
-      if (cause.code) return { providerState: 'canceled', providerTxnStatus: cause.code, providerTxId: null, failureReason: reason, failureCode: failureCodeForCause(cause.code) };
-      return { providerState: 'canceled', providerTxnStatus: 'FAILED', providerTxId: null, failureReason: reason, failureCode: 'UNKNOWN' };
+      if (cause.code)
+        return {
+          providerState: 'canceled',
+          providerTxnStatus: cause.code,
+          providerTxId: null,
+          failureReason: reason,
+          failureCode: failureCodeForCause(cause.code),
+        };
+      return {
+        providerState: 'canceled',
+        providerTxnStatus: 'FAILED',
+        providerTxId: null,
+        failureReason: reason,
+        failureCode: 'UNKNOWN',
+      };
     }
   }
 }

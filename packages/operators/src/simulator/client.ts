@@ -62,16 +62,22 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
 
   /** POST /v1/payments/:ref/otp: 202 taken; a 4xx (409 not waiting for a code, 404, 400) is a refusal. */
   async submitCode(payment: PaymentLookup, code: string): Promise<void> {
-    const res = await send('code', () => this.http.post(`/v1/payments/${encodeURIComponent(payment.partnerReference)}/otp`, { code }));
-    if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the one-time code`);
+    const res = await send('code', () =>
+      this.http.post(`/v1/payments/${encodeURIComponent(payment.partnerReference)}/otp`, { code }),
+    );
+    if (isTransient(res.status))
+      throw new OperatorUnavailableError(`operator answered ${res.status} to the one-time code`);
     if (res.status === 202) return;
     if (res.status >= 400) throw refusal('code', res);
     throw new OperatorUnavailableError(`unexpected one-time code answer: ${res.status}`);
   }
 
   async queryStatus(payment: PaymentLookup): Promise<OperatorResult & { found: boolean }> {
-    const res = await send('status', () => this.http.get(`/v1/payments/${encodeURIComponent(payment.partnerReference)}`));
-    if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the status query`);
+    const res = await send('status', () =>
+      this.http.get(`/v1/payments/${encodeURIComponent(payment.partnerReference)}`),
+    );
+    if (isTransient(res.status))
+      throw new OperatorUnavailableError(`operator answered ${res.status} to the status query`);
     const result = resultFromStatusResponse(res.status, res.data);
     if (result) return result;
     if (res.status >= 400) throw refusal('status', res);
@@ -92,7 +98,8 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
 
   async disburse(req: DisbursementRequest): Promise<DisbursementResult> {
     const res = await send('disbursement', () => this.http.post('/v1/disbursements', toDisbursementBody(req)));
-    if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the disbursement`);
+    if (isTransient(res.status))
+      throw new OperatorUnavailableError(`operator answered ${res.status} to the disbursement`);
     const result = disbursementResultFromResponse(res.status, res.data);
     if (result) return result;
     if (res.status >= 400) {
@@ -106,11 +113,14 @@ export class SimulatorOperatorAdapter implements OperatorAdapter {
   async listRecords(date: string, cursor: string | null): Promise<OperatorRecordsPage> {
     const params = cursor === null ? { date } : { date, after: cursor };
     const res = await send('records', () => this.http.get('/v1/transactions', { params }));
-    if (isTransient(res.status)) throw new OperatorUnavailableError(`operator answered ${res.status} to the transactions list`);
+    if (isTransient(res.status))
+      throw new OperatorUnavailableError(`operator answered ${res.status} to the transactions list`);
     const page = recordsPageFromResponse(res.status, res.data);
     if (page) return page;
     if (res.status >= 400) throw refusal('records', res);
-    throw new OperatorUnavailableError(`unexpected transactions answer: ${res.status} ${JSON.stringify(res.data).slice(0, 300)}`);
+    throw new OperatorUnavailableError(
+      `unexpected transactions answer: ${res.status} ${JSON.stringify(res.data).slice(0, 300)}`,
+    );
   }
 
   parseCallback(

@@ -1,6 +1,14 @@
 import Joi from 'joi';
 import type { OperatorResult, ProviderState } from '@mm/domain';
-import { NOT_FOUND_AT_OPERATOR, type DisbursementRequest, type DisbursementResult, type RefundRequest, type RefundResult, type UssdPushAck, type UssdPushRequest } from '../operator-adapter.js';
+import {
+  NOT_FOUND_AT_OPERATOR,
+  type DisbursementRequest,
+  type DisbursementResult,
+  type RefundRequest,
+  type RefundResult,
+  type UssdPushAck,
+  type UssdPushRequest,
+} from '../operator-adapter.js';
 
 /**
  * The simulator's wire format <-> our OperatorResult. Pure: no I/O, every function returns null for an
@@ -36,24 +44,45 @@ const nullableString = () => Joi.string().allow(null).required();
 
 // Unknown fields are allowed: an operator adding a field must not make us drop its results.
 const resultFields = {
-  state: Joi.string().valid(...STATES).required(),
+  state: Joi.string()
+    .valid(...STATES)
+    .required(),
   txn_status: nullableString(),
   provider_tx_id: nullableString(),
   failure_reason: nullableString(),
 };
 const statusSchema = Joi.object({ partner_reference: Joi.string().required(), ...resultFields }).unknown(true);
-const callbackSchema = Joi.object({ partner_reference: Joi.string().min(1).required(), session_id: nullableString(), ...resultFields }).unknown(true);
+const callbackSchema = Joi.object({
+  partner_reference: Joi.string().min(1).required(),
+  session_id: nullableString(),
+  ...resultFields,
+}).unknown(true);
 const acceptedSchema = Joi.object({
   session_id: Joi.string().min(1).required(),
   // A one-time-code payment (the simulator's 0701 numbers): absent for a plain USSD push.
-  customer_action: Joi.object({ type: Joi.string().valid('OTP').required(), ussd: Joi.string().min(1).max(64).required() }).unknown(true),
+  customer_action: Joi.object({
+    type: Joi.string().valid('OTP').required(),
+    ussd: Joi.string().min(1).max(64).required(),
+  }).unknown(true),
 }).unknown(true);
-const rejectedSchema = Joi.object({ state: Joi.string().valid('KO').required(), txn_status: Joi.string().allow(null).default(null) }).unknown(true);
+const rejectedSchema = Joi.object({
+  state: Joi.string().valid('KO').required(),
+  txn_status: Joi.string().allow(null).default(null),
+}).unknown(true);
 
-const refundOkSchema = Joi.object({ state: Joi.string().valid('OK').required(), refund_id: Joi.string().min(1).required() }).unknown(true);
+const refundOkSchema = Joi.object({
+  state: Joi.string().valid('OK').required(),
+  refund_id: Joi.string().min(1).required(),
+}).unknown(true);
 // Refunds and disbursements fail the same way: 200, state FAILED, the operator's reason.
-const failedSchema = Joi.object({ state: Joi.string().valid('FAILED').required(), reason: Joi.string().min(1).required() }).unknown(true);
-const disbursementOkSchema = Joi.object({ state: Joi.string().valid('OK').required(), disbursement_id: Joi.string().min(1).required() }).unknown(true);
+const failedSchema = Joi.object({
+  state: Joi.string().valid('FAILED').required(),
+  reason: Joi.string().min(1).required(),
+}).unknown(true);
+const disbursementOkSchema = Joi.object({
+  state: Joi.string().valid('OK').required(),
+  disbursement_id: Joi.string().min(1).required(),
+}).unknown(true);
 const errorSchema = (code: string) => Joi.object({ error: Joi.string().valid(code).required() }).unknown(true);
 const unknownTransactionSchema = errorSchema('unknown_transaction');
 const notRefundableSchema = errorSchema('not_refundable');
@@ -96,10 +125,17 @@ export function toPushBody(req: UssdPushRequest): PushRequestBody {
  */
 export function ackFromPushResponse(status: number, data: unknown): UssdPushAck | null {
   if (status === 201) {
-    const body = validated<{ session_id: string; customer_action?: { type: 'OTP'; ussd: string } }>(acceptedSchema, data);
+    const body = validated<{ session_id: string; customer_action?: { type: 'OTP'; ussd: string } }>(
+      acceptedSchema,
+      data,
+    );
     if (!body) return null;
     return body.customer_action
-      ? { accepted: true, providerSessionId: body.session_id, customerAction: { type: 'OTP', ussd: body.customer_action.ussd } }
+      ? {
+          accepted: true,
+          providerSessionId: body.session_id,
+          customerAction: { type: 'OTP', ussd: body.customer_action.ussd },
+        }
       : { accepted: true, providerSessionId: body.session_id };
   }
   if (status === 200) {
@@ -119,7 +155,9 @@ export function resultFromStatusResponse(status: number, data: unknown): (Operat
   return body && { found: true, ...resultOf(body) };
 }
 
-export function resultFromCallback(data: unknown): (OperatorResult & { partnerReference: string; providerSessionId: string | null }) | null {
+export function resultFromCallback(
+  data: unknown,
+): (OperatorResult & { partnerReference: string; providerSessionId: string | null }) | null {
   const body = validated<WireResult & { partner_reference: string; session_id: string | null }>(callbackSchema, data);
   return body && { partnerReference: body.partner_reference, providerSessionId: body.session_id, ...resultOf(body) };
 }
@@ -145,7 +183,8 @@ export function refundResultFromResponse(status: number, data: unknown): RefundR
     const failed = validated<{ reason: string }>(failedSchema, data);
     return failed && { state: 'FAILED', reason: failed.reason };
   }
-  if (status === 404 && validated(unknownTransactionSchema, data)) return { state: 'FAILED', reason: 'UNKNOWN_TRANSACTION' };
+  if (status === 404 && validated(unknownTransactionSchema, data))
+    return { state: 'FAILED', reason: 'UNKNOWN_TRANSACTION' };
   if (status === 409 && validated(notRefundableSchema, data)) return { state: 'FAILED', reason: 'NOT_REFUNDABLE' };
   return null;
 }

@@ -21,21 +21,43 @@ interface WireItem {
   msisdn?: string | null;
 }
 
-const OUTCOMES: Readonly<Record<WireStatus, RecordOutcome>> = { OK: 'SUCCESS', PENDING: 'PENDING', canceled: 'FAILED', KO: 'FAILED', FAILED: 'FAILED' };
+const OUTCOMES: Readonly<Record<WireStatus, RecordOutcome>> = {
+  OK: 'SUCCESS',
+  PENDING: 'PENDING',
+  canceled: 'FAILED',
+  KO: 'FAILED',
+  FAILED: 'FAILED',
+};
 
 // Unknown fields are allowed (created_at, original_partner_reference, and whatever the operator adds later).
 const itemSchema = Joi.object({
-  kind: Joi.string().valid(...RECORD_KINDS).required(),
+  kind: Joi.string()
+    .valid(...RECORD_KINDS)
+    .required(),
   partner_reference: Joi.string().min(1).required(),
   id: Joi.string().min(1).allow(null).required(),
   amount: Joi.number().min(0).required(),
-  currency: Joi.string().pattern(/^[A-Z]{3}$/).required(),
-  status: Joi.string().valid(...Object.keys(OUTCOMES)).required(),
+  currency: Joi.string()
+    .pattern(/^[A-Z]{3}$/)
+    .required(),
+  status: Joi.string()
+    .valid(...Object.keys(OUTCOMES))
+    .required(),
 }).unknown(true);
-const pageSchema = Joi.object({ items: Joi.array().items(itemSchema).required(), next: Joi.string().min(1).allow(null).required() }).unknown(true);
+const pageSchema = Joi.object({
+  items: Joi.array().items(itemSchema).required(),
+  next: Joi.string().min(1).allow(null).required(),
+}).unknown(true);
 
 export function recordOfItem(item: WireItem): OperatorRecord {
-  const record: OperatorRecord = { kind: item.kind, reference: item.partner_reference, operatorTxId: item.id, amount: item.amount, currency: item.currency, outcome: OUTCOMES[item.status] };
+  const record: OperatorRecord = {
+    kind: item.kind,
+    reference: item.partner_reference,
+    operatorTxId: item.id,
+    amount: item.amount,
+    currency: item.currency,
+    outcome: OUTCOMES[item.status],
+  };
   const countryCode = item.msisdn ? parseMsisdn(item.msisdn)?.countryCode : null;
   return countryCode ? { ...record, countryCode } : record;
 }

@@ -6,6 +6,15 @@ import type { OperatorAdapter } from '../operator-adapter.js';
  * not produce on demand. Override a method to script one answer: `{ ...failingOperator(e), queryStatus }`.
  */
 export function failingOperator(error: Error): OperatorAdapter {
-  const fail = async () => { throw error; };
-  return { name: 'failing', pushUssd: fail, queryStatus: fail, refund: fail, disburse: fail, parseCallback: () => null };
+  const fail = async () => {
+    throw error;
+  };
+  return {
+    name: 'failing',
+    pushUssd: fail,
+    queryStatus: fail,
+    refund: fail,
+    disburse: fail,
+    parseCallback: () => null,
+  };
 }

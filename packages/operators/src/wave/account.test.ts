@@ -1,7 +1,12 @@
 import { createAccountAdapter } from '../registry.js';
 import { WaveOperatorAdapter } from './client.js';
 
-const account = (credentials: Record<string, string>) => ({ baseUrl: 'http://127.0.0.1:1', credentials, settings: {}, timeoutMs: 1000 });
+const account = (credentials: Record<string, string>) => ({
+  baseUrl: 'http://127.0.0.1:1',
+  credentials,
+  settings: {},
+  timeoutMs: 1000,
+});
 
 describe('a Wave operator account', () => {
   it('builds the Wave adapter from apiKey and webhookSecret', () => {

@@ -14,11 +14,23 @@ import {
   type RefundResult,
   type UssdPushAck,
   type UssdPushRequest,
-  type CallbackHint, type VerifiedCallback,
+  type CallbackHint,
+  type VerifiedCallback,
 } from '../operator-adapter.js';
 import {
-  disbursementResultOf, errorCodeOf, eventOf, payoutOf, payoutsOf, pickSession, resultFromSession,
-  sessionOf, sessionsOf, toCheckoutBody, toPayoutBody, type WavePayout, type WaveSession,
+  disbursementResultOf,
+  errorCodeOf,
+  eventOf,
+  payoutOf,
+  payoutsOf,
+  pickSession,
+  resultFromSession,
+  sessionOf,
+  sessionsOf,
+  toCheckoutBody,
+  toPayoutBody,
+  type WavePayout,
+  type WaveSession,
 } from './mapping.js';
 import { recordOfTransaction, transactionsPageOf } from './transactions.js';
 import { waveSignatureHolds } from './webhook.js';
@@ -63,8 +75,13 @@ export class WaveOperatorAdapter implements OperatorAdapter {
     // A retried push (after a timeout whose outcome is unknown) finds the session the first one made, and adopts
     // it even when it has ended meanwhile (the customer gave up, it expired): that session is this payment's
     // outcome. A second one would ask the customer again for a payment Wave already closed unpaid.
-    const session = pickSession(await this.search(req.partnerReference, 'push')) ?? await this.createSession({ ...req, returnUrl });
-    return { accepted: true, providerSessionId: session.id, customerAction: { type: 'REDIRECT', url: session.wave_launch_url } };
+    const session =
+      pickSession(await this.search(req.partnerReference, 'push')) ?? (await this.createSession({ ...req, returnUrl }));
+    return {
+      accepted: true,
+      providerSessionId: session.id,
+      customerAction: { type: 'REDIRECT', url: session.wave_launch_url },
+    };
   }
 
   async queryStatus(payment: PaymentLookup): Promise<OperatorResult & { found: boolean }> {
@@ -77,20 +94,29 @@ export class WaveOperatorAdapter implements OperatorAdapter {
 
   async refund(req: RefundRequest): Promise<RefundResult> {
     const id = req.original?.providerSessionId;
-    const session = id ? await this.getSession(id, 'refund') : pickSession(await this.search(req.originalPartnerReference, 'refund'));
+    const session = id
+      ? await this.getSession(id, 'refund')
+      : pickSession(await this.search(req.originalPartnerReference, 'refund'));
     if (!session) return { state: 'FAILED', reason: 'UNKNOWN_TRANSACTION' };
     // Wave's refund has no amount: it gives the whole checkout back, so anything else is ours to refuse.
-    if (Number(session.amount) !== req.amount) throw new OperatorRefusedError('refund', 400, 'Wave refunds a checkout in full only');
-    const res = await send('refund', () => this.http.post(`/v1/checkout/sessions/${encodeURIComponent(session.id)}/refund`));
+    if (Number(session.amount) !== req.amount)
+      throw new OperatorRefusedError('refund', 400, 'Wave refunds a checkout in full only');
+    const res = await send('refund', () =>
+      this.http.post(`/v1/checkout/sessions/${encodeURIComponent(session.id)}/refund`),
+    );
     // 200 with an empty body; Wave answers a repeat the same way and pays once (the mock reproduces it).
     if (res.status === 200) return { state: 'OK', providerRefundId: session.id };
     const code = errorCodeOf(res.data);
-    if (res.status === 404 && code === 'checkout-session-not-found') return { state: 'FAILED', reason: 'UNKNOWN_TRANSACTION' };
+    if (res.status === 404 && code === 'checkout-session-not-found')
+      return { state: 'FAILED', reason: 'UNKNOWN_TRANSACTION' };
     if (res.status === 400 && code === 'checkout-refund-failed') {
       // For a paid session this may be the answer to our own earlier refund, whose 200 was lost: Wave paid
       // it back. Not provable from here, so not FAILED (the merchant's balance would be restored twice):
       // unknown, retried, then parked for a person to check in the Wave portal.
-      if (session.payment_status === 'succeeded') throw new OperatorUnavailableError(`Wave refused the refund of a paid checkout (already refunded?): ${failureText(res.data, code)}`);
+      if (session.payment_status === 'succeeded')
+        throw new OperatorUnavailableError(
+          `Wave refused the refund of a paid checkout (already refunded?): ${failureText(res.data, code)}`,
+        );
       return { state: 'FAILED', reason: failureText(res.data, code) };
     }
     throw this.unexpected('refund', res);
@@ -98,7 +124,7 @@ export class WaveOperatorAdapter implements OperatorAdapter {
 
   async disburse(req: DisbursementRequest): Promise<DisbursementResult> {
     const found = await this.searchPayouts(req.partnerReference);
-    const payout = preferredPayout(found) ?? await this.createPayout(req);
+    const payout = preferredPayout(found) ?? (await this.createPayout(req));
     const result = disbursementResultOf(payout);
     if (!result) throw new OperatorPendingError('disbursement', payout.id);
     return result;
@@ -114,11 +140,16 @@ export class WaveOperatorAdapter implements OperatorAdapter {
     const page = res.status === 200 ? transactionsPageOf(res.data) : null;
     if (!page) throw this.unexpected('records', res);
     // Wave says which day it listed: another one (a wallet in another time zone, say) is not the day asked.
-    if (page.date !== date) throw new OperatorUnavailableError(`Wave listed the transactions of ${page.date} when asked for ${date}`);
+    if (page.date !== date)
+      throw new OperatorUnavailableError(`Wave listed the transactions of ${page.date} when asked for ${date}`);
     return { records: page.items.map(recordOfTransaction).filter((r) => r !== null), next: page.next };
   }
 
-  parseCallback(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, nowMs: number): VerifiedCallback | CallbackHint | null {
+  parseCallback(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+    nowMs: number,
+  ): VerifiedCallback | CallbackHint | null {
     const header = singleHeader(headers, 'wave-signature');
     // Verified over the raw bytes before anything is parsed.
     if (!header || !waveSignatureHolds(this.config.webhookSecret, header, rawBody, nowMs, this.toleranceS)) return null;
@@ -135,7 +166,8 @@ export class WaveOperatorAdapter implements OperatorAdapter {
     const partnerReference = event.data.client_reference as string;
     // A failed attempt leaves the session open and payable: applying the failure as it came would fail a
     // payment the customer may still make. Only a status query (which expires the session first) decides it.
-    if (result.providerState !== 'OK' && result.providerState !== 'PENDING') return { hint: true, partnerReference, replayKey: event.id };
+    if (result.providerState !== 'OK' && result.providerState !== 'PENDING')
+      return { hint: true, partnerReference, replayKey: event.id };
     return { ...result, partnerReference, providerSessionId: event.data.id, replayKey: event.id };
   }
 
@@ -147,13 +179,17 @@ export class WaveOperatorAdapter implements OperatorAdapter {
   private async settled(session: WaveSession): Promise<OperatorResult> {
     const result = resultFromSession(session);
     if (!result) throw new OperatorUnavailableError(`unexpected Wave session: ${JSON.stringify(session)}`);
-    if (session.checkout_status !== 'open' || (result.providerState !== 'canceled' && result.providerState !== 'KO')) return result;
-    const res = await send('status', () => this.http.post(`/v1/checkout/sessions/${encodeURIComponent(session.id)}/expire`));
+    if (session.checkout_status !== 'open' || (result.providerState !== 'canceled' && result.providerState !== 'KO'))
+      return result;
+    const res = await send('status', () =>
+      this.http.post(`/v1/checkout/sessions/${encodeURIComponent(session.id)}/expire`),
+    );
     if (res.status === 200) return result;
     if (res.status !== 409) throw this.unexpected('status', res);
     const again = await this.getSession(session.id, 'status');
     const reread = again && resultFromSession(again);
-    if (!again || !reread || again.checkout_status === 'open') throw new OperatorUnavailableError(`Wave session ${session.id} neither closed nor decided`);
+    if (!again || !reread || again.checkout_status === 'open')
+      throw new OperatorUnavailableError(`Wave session ${session.id} neither closed nor decided`);
     return reread;
   }
 
@@ -173,14 +209,18 @@ export class WaveOperatorAdapter implements OperatorAdapter {
   }
 
   private async search(reference: string, operation: Operation): Promise<WaveSession[]> {
-    const res = await send(operation, () => this.http.get('/v1/checkout/sessions/search', { params: { client_reference: reference } }));
+    const res = await send(operation, () =>
+      this.http.get('/v1/checkout/sessions/search', { params: { client_reference: reference } }),
+    );
     const sessions = res.status === 200 ? sessionsOf(res.data) : null;
     if (sessions) return sessions.filter((s) => s.client_reference === reference);
     throw this.unexpected(operation, res);
   }
 
   private async searchPayouts(reference: string): Promise<WavePayout[]> {
-    const res = await send('disbursement', () => this.http.get('/v1/payouts/search', { params: { client_reference: reference } }));
+    const res = await send('disbursement', () =>
+      this.http.get('/v1/payouts/search', { params: { client_reference: reference } }),
+    );
     const payouts = res.status === 200 ? payoutsOf(res.data) : null;
     // Only ours: a looser search must not make another payout this cash-out's.
     if (payouts) return payouts.filter((p) => p.client_reference === reference);
@@ -188,7 +228,9 @@ export class WaveOperatorAdapter implements OperatorAdapter {
   }
 
   private async createPayout(req: DisbursementRequest): Promise<WavePayout> {
-    const res = await send('disbursement', () => this.http.post('/v1/payout', toPayoutBody(req), { headers: { 'Idempotency-Key': req.partnerReference } }));
+    const res = await send('disbursement', () =>
+      this.http.post('/v1/payout', toPayoutBody(req), { headers: { 'Idempotency-Key': req.partnerReference } }),
+    );
     const payout = res.status === 200 ? payoutOf(res.data) : null;
     if (payout) return payout;
     throw this.unexpected('disbursement', res);
@@ -197,8 +239,10 @@ export class WaveOperatorAdapter implements OperatorAdapter {
   /** Any answer the caller did not take: transient -> unavailable, 401/403 -> our key, other 4xx -> refused. */
   private unexpected(operation: Operation, res: AxiosResponse): Error {
     const detail = JSON.stringify(res.data ?? null).slice(0, 500);
-    if (isTransient(res.status)) return new OperatorUnavailableError(`Wave answered ${res.status} to the ${operation}: ${detail}`);
-    if (res.status === 401 || res.status === 403) return new Error(`Wave refused our API key for the ${operation}: ${res.status} ${detail}`);
+    if (isTransient(res.status))
+      return new OperatorUnavailableError(`Wave answered ${res.status} to the ${operation}: ${detail}`);
+    if (res.status === 401 || res.status === 403)
+      return new Error(`Wave refused our API key for the ${operation}: ${res.status} ${detail}`);
     if (res.status >= 400) return new OperatorRefusedError(operation, res.status, detail);
     return new OperatorUnavailableError(`unexpected Wave answer to the ${operation}: ${res.status} ${detail}`);
   }
@@ -211,5 +255,10 @@ function failureText(data: unknown, code: string): string {
 
 /** A repeat pays nothing: the payout already made for the reference is the answer, the paid one first. */
 function preferredPayout(payouts: WavePayout[]): WavePayout | null {
-  return payouts.find((p) => p.status === 'succeeded') ?? payouts.find((p) => p.status === 'processing') ?? payouts[0] ?? null;
+  return (
+    payouts.find((p) => p.status === 'succeeded') ??
+    payouts.find((p) => p.status === 'processing') ??
+    payouts[0] ??
+    null
+  );
 }

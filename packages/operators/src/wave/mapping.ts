@@ -42,7 +42,9 @@ const sessionSchema = Joi.object({
   payment_status: Joi.string().valid('processing', 'cancelled', 'succeeded').required(),
   transaction_id: optionalString(),
   client_reference: optionalString(),
-  last_payment_error: Joi.object({ code: Joi.string().min(1).required(), message: optionalString() }).unknown(true).allow(null),
+  last_payment_error: Joi.object({ code: Joi.string().min(1).required(), message: optionalString() })
+    .unknown(true)
+    .allow(null),
   wave_launch_url: Joi.string().min(1).required(),
 }).unknown(true);
 const searchSchema = Joi.object({ result: Joi.array().items(sessionSchema).required() }).unknown(true);
@@ -68,7 +70,8 @@ function validated<T>(schema: Joi.Schema, data: unknown): T | null {
 export const sessionOf = (data: unknown) => validated<WaveSession>(sessionSchema, data);
 export const sessionsOf = (data: unknown) => validated<{ result: WaveSession[] }>(searchSchema, data)?.result ?? null;
 export const payoutOf = (data: unknown) => validated<WavePayout>(payoutSchema, data);
-export const payoutsOf = (data: unknown) => validated<{ result: WavePayout[] }>(payoutSearchSchema, data)?.result ?? null;
+export const payoutsOf = (data: unknown) =>
+  validated<{ result: WavePayout[] }>(payoutSearchSchema, data)?.result ?? null;
 export const eventOf = (data: unknown) => validated<WaveEvent>(eventSchema, data);
 /** Wave's error body `{code, message, details}`: its kebab-case code, or null when the body is not one. */
 export const errorCodeOf = (data: unknown) => validated<{ code: string }>(errorSchema, data)?.code ?? null;
@@ -90,8 +93,19 @@ export const PAYMENT_ERRORS: Record<string, { state: 'canceled' | 'KO'; failureC
 
 const bounded = (s: string | null | undefined) => (s ? s.slice(0, 200) : null);
 
-function failure(state: 'canceled' | 'KO', txnStatus: string, failureCode: FailureCode, reason: string | null): OperatorResult {
-  return { providerState: state, providerTxnStatus: txnStatus, providerTxId: null, failureReason: bounded(reason), failureCode };
+function failure(
+  state: 'canceled' | 'KO',
+  txnStatus: string,
+  failureCode: FailureCode,
+  reason: string | null,
+): OperatorResult {
+  return {
+    providerState: state,
+    providerTxnStatus: txnStatus,
+    providerTxId: null,
+    failureReason: bounded(reason),
+    failureCode,
+  };
 }
 
 /** Wave's amounts: strings of digits (docs.wave.com/checkout: "1000"). */
@@ -107,7 +121,11 @@ export function resultFromSession(s: WaveSession): OperatorResult | null {
     // What Wave collected, compared with the cash-in before it is credited: a succeeded session without a plain amount is outside the protocol.
     if (s.checkout_status !== 'complete' || !s.transaction_id || !PLAIN_AMOUNT.test(s.amount)) return null;
     return {
-      providerState: 'OK', providerTxnStatus: '200', providerTxId: s.transaction_id, failureReason: null, failureCode: null,
+      providerState: 'OK',
+      providerTxnStatus: '200',
+      providerTxId: s.transaction_id,
+      failureReason: null,
+      failureCode: null,
       reported: { amount: Number(s.amount), currency: s.currency },
     };
   }
@@ -116,17 +134,28 @@ export function resultFromSession(s: WaveSession): OperatorResult | null {
     const known = PAYMENT_ERRORS[error.code] ?? { state: 'KO', failureCode: 'UNKNOWN' };
     return failure(known.state, error.code, known.failureCode, error.message ?? error.code);
   }
-  if (s.payment_status === 'cancelled') return failure('canceled', 'cancelled', 'CUSTOMER_DID_NOT_VALIDATE', 'payment cancelled');
-  if (s.checkout_status === 'expired') return failure('canceled', 'expired', 'CUSTOMER_DID_NOT_VALIDATE', 'checkout session expired');
-  return { providerState: 'PENDING', providerTxnStatus: s.checkout_status, providerTxId: null, failureReason: null, failureCode: null };
+  if (s.payment_status === 'cancelled')
+    return failure('canceled', 'cancelled', 'CUSTOMER_DID_NOT_VALIDATE', 'payment cancelled');
+  if (s.checkout_status === 'expired')
+    return failure('canceled', 'expired', 'CUSTOMER_DID_NOT_VALIDATE', 'checkout session expired');
+  return {
+    providerState: 'PENDING',
+    providerTxnStatus: s.checkout_status,
+    providerTxId: null,
+    failureReason: null,
+    failureCode: null,
+  };
 }
 
 /** The session a retried push reuses, or a status query reads: paid first, then still payable. */
 export function pickSession(sessions: WaveSession[]): WaveSession | null {
-  return sessions.find((s) => s.payment_status === 'succeeded')
-    ?? sessions.find((s) => s.checkout_status === 'open')
-    ?? sessions.find((s) => s.checkout_status === 'complete')
-    ?? sessions.at(-1) ?? null;
+  return (
+    sessions.find((s) => s.payment_status === 'succeeded') ??
+    sessions.find((s) => s.checkout_status === 'open') ??
+    sessions.find((s) => s.checkout_status === 'complete') ??
+    sessions.at(-1) ??
+    null
+  );
 }
 
 const e164 = (msisdn: string) => (msisdn.startsWith('+') ? msisdn : `+${msisdn}`);

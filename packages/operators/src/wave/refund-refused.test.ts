@@ -11,9 +11,15 @@ import { WaveOperatorAdapter } from './client.js';
  */
 async function waveAnswering(paymentStatus: 'succeeded' | 'cancelled'): Promise<{ url: string; server: Server }> {
   const session = {
-    id: 'cos-1', amount: '1500', currency: 'XOF', checkout_status: paymentStatus === 'succeeded' ? 'complete' : 'expired',
-    payment_status: paymentStatus, transaction_id: paymentStatus === 'succeeded' ? 'T_1' : null, client_reference: 'MM1',
-    last_payment_error: null, wave_launch_url: 'https://pay.wave.com/c/cos-1',
+    id: 'cos-1',
+    amount: '1500',
+    currency: 'XOF',
+    checkout_status: paymentStatus === 'succeeded' ? 'complete' : 'expired',
+    payment_status: paymentStatus,
+    transaction_id: paymentStatus === 'succeeded' ? 'T_1' : null,
+    client_reference: 'MM1',
+    last_payment_error: null,
+    wave_launch_url: 'https://pay.wave.com/c/cos-1',
   };
   const server = createServer((req, res) => {
     res.setHeader('Content-Type', 'application/json');
@@ -25,11 +31,16 @@ async function waveAnswering(paymentStatus: 'succeeded' | 'cancelled'): Promise<
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-const refundOf = (adapter: WaveOperatorAdapter) => adapter.refund({
-  partnerReference: 'RF1', originalPartnerReference: 'MM1', amount: 1500, currency: 'XOF',
-  original: { ...lookup('MM1'), providerSessionId: 'cos-1', providerTxId: 'T_1' },
-});
-const adapterAt = (baseUrl: string) => new WaveOperatorAdapter({ baseUrl, apiKey: 'wave_ci_prod_key', webhookSecret: 's', timeoutMs: 2000 });
+const refundOf = (adapter: WaveOperatorAdapter) =>
+  adapter.refund({
+    partnerReference: 'RF1',
+    originalPartnerReference: 'MM1',
+    amount: 1500,
+    currency: 'XOF',
+    original: { ...lookup('MM1'), providerSessionId: 'cos-1', providerTxId: 'T_1' },
+  });
+const adapterAt = (baseUrl: string) =>
+  new WaveOperatorAdapter({ baseUrl, apiKey: 'wave_ci_prod_key', webhookSecret: 's', timeoutMs: 2000 });
 
 describe('Wave refusing a refund (checkout-refund-failed)', () => {
   it('of a paid checkout is an unknown outcome (maybe already refunded by our own lost request), never FAILED', async () => {
@@ -41,10 +52,13 @@ describe('Wave refusing a refund (checkout-refund-failed)', () => {
     }
   });
 
-  it('of a checkout that was never paid is FAILED with Wave\'s reason', async () => {
+  it("of a checkout that was never paid is FAILED with Wave's reason", async () => {
     const wave = await waveAnswering('cancelled');
     try {
-      await expect(refundOf(adapterAt(wave.url))).resolves.toEqual({ state: 'FAILED', reason: 'checkout-refund-failed: The checkout session could not be refunded' });
+      await expect(refundOf(adapterAt(wave.url))).resolves.toEqual({
+        state: 'FAILED',
+        reason: 'checkout-refund-failed: The checkout session could not be refunded',
+      });
     } finally {
       wave.server.close();
     }

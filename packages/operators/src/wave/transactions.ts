@@ -44,14 +44,18 @@ const itemSchema = Joi.object({
   transaction_type: optionalText(),
   amount: Joi.string().pattern(SIGNED).required(),
   fee: Joi.string().pattern(SIGNED).required(),
-  currency: Joi.string().pattern(/^[A-Z]{3}$/).required(),
+  currency: Joi.string()
+    .pattern(/^[A-Z]{3}$/)
+    .required(),
   is_reversal: Joi.boolean().allow(null),
   client_reference: optionalText(),
   checkout_api_session_id: optionalText(),
   counterparty_mobile: optionalText(),
 }).unknown(true);
 const pageSchema = Joi.object({
-  page_info: Joi.object({ end_cursor: Joi.string().allow(null, ''), has_next_page: Joi.boolean().required() }).unknown(true).required(),
+  page_info: Joi.object({ end_cursor: Joi.string().allow(null, ''), has_next_page: Joi.boolean().required() })
+    .unknown(true)
+    .required(),
   date: Joi.string().required(),
   items: Joi.array().items(itemSchema).required(),
 }).unknown(true);
@@ -59,7 +63,11 @@ const pageSchema = Joi.object({
 export function transactionsPageOf(data: unknown): WaveTransactionsPage | null {
   const { value, error } = pageSchema.validate(data, { convert: false });
   if (error) return null;
-  const page = value as { page_info: { end_cursor?: string | null; has_next_page: boolean }; date: string; items: WaveTransaction[] };
+  const page = value as {
+    page_info: { end_cursor?: string | null; has_next_page: boolean };
+    date: string;
+    items: WaveTransaction[];
+  };
   const next = page.page_info.has_next_page ? page.page_info.end_cursor || null : null;
   // More pages and no cursor to reach them: a page we cannot continue from is no list.
   if (page.page_info.has_next_page && next === null) return null;
@@ -76,11 +84,16 @@ export function transactionsPageOf(data: unknown): WaveTransactionsPage | null {
 function kindOf(t: WaveTransaction): { kind: RecordKind; outcome: RecordOutcome } | null {
   const type = t.transaction_type || (t.checkout_api_session_id ? 'api_checkout' : '');
   switch (type) {
-    case 'api_checkout': return t.is_reversal ? { kind: 'REFUND', outcome: 'SUCCESS' } : { kind: 'CASHIN', outcome: 'SUCCESS' };
-    case 'api_checkout_refund': return { kind: 'REFUND', outcome: 'SUCCESS' };
-    case 'api_payout': return { kind: 'PAYOUT', outcome: t.is_reversal ? 'FAILED' : 'SUCCESS' };
-    case 'api_payout_reversal': return { kind: 'PAYOUT', outcome: 'FAILED' };
-    default: return null;
+    case 'api_checkout':
+      return t.is_reversal ? { kind: 'REFUND', outcome: 'SUCCESS' } : { kind: 'CASHIN', outcome: 'SUCCESS' };
+    case 'api_checkout_refund':
+      return { kind: 'REFUND', outcome: 'SUCCESS' };
+    case 'api_payout':
+      return { kind: 'PAYOUT', outcome: t.is_reversal ? 'FAILED' : 'SUCCESS' };
+    case 'api_payout_reversal':
+      return { kind: 'PAYOUT', outcome: 'FAILED' };
+    default:
+      return null;
   }
 }
 
@@ -105,8 +118,9 @@ export function recordOfTransaction(t: WaveTransaction): OperatorRecord | null {
   const kind = kindOf(t);
   if (!kind) return null;
   // A Wave wallet is one country's; the customer's number tells the movements apart where two accounts share one.
-  const countryCode = t.counterparty_mobile ? parseMsisdn(t.counterparty_mobile)?.countryCode ?? null : null;
+  const countryCode = t.counterparty_mobile ? (parseMsisdn(t.counterparty_mobile)?.countryCode ?? null) : null;
   const common = { ...kind, amount: grossOf(t), currency: t.currency, ...(countryCode ? { countryCode } : {}) };
-  if (kind.kind === 'REFUND') return { ...common, reference: null, operatorTxId: t.checkout_api_session_id || t.transaction_id };
+  if (kind.kind === 'REFUND')
+    return { ...common, reference: null, operatorTxId: t.checkout_api_session_id || t.transaction_id };
   return { ...common, reference: t.client_reference || null, operatorTxId: t.transaction_id };
 }

@@ -23,7 +23,13 @@ export function parseWaveSignature(header: string): { t: string; v1: string[] } 
 }
 
 /** True when the header is well formed, its timestamp within the tolerance (either way) and one v1 holds. */
-export function waveSignatureHolds(secret: string, header: string, rawBody: Buffer, nowMs: number, toleranceS: number): boolean {
+export function waveSignatureHolds(
+  secret: string,
+  header: string,
+  rawBody: Buffer,
+  nowMs: number,
+  toleranceS: number,
+): boolean {
   const parsed = parseWaveSignature(header);
   if (!parsed || !timestampWithinTolerance(parsed.t, nowMs, toleranceS)) return false;
   return parsed.v1.some((sig) => signatureMatches(secret, parsed.t, rawBody, sig));

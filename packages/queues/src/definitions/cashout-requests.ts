@@ -11,7 +11,10 @@ export interface CashoutRequestJob {
 
 export const cashoutRequests = defineQueue({
   name: QUEUE_NAMES.cashoutRequests,
-  schema: Joi.object<CashoutRequestJob, true>({ outbox_id: Joi.string().uuid().required(), transaction_id: Joi.string().uuid().required() }),
+  schema: Joi.object<CashoutRequestJob, true>({
+    outbox_id: Joi.string().uuid().required(),
+    transaction_id: Joi.string().uuid().required(),
+  }),
   // An unreachable operator leaves the cash-out INITIATED (it may have been paid): the relay runs it
   // again after these attempts, with the same reference, which the operator dedupes.
   jobOptions: {

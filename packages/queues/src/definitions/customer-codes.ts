@@ -18,7 +18,9 @@ export const customerCodes = defineQueue({
   name: QUEUE_NAMES.customerCodes,
   schema: Joi.object<CustomerCodeJob, true>({
     transaction_id: Joi.string().uuid().required(),
-    code: Joi.string().pattern(/^\d{4,8}$/).required(),
+    code: Joi.string()
+      .pattern(/^\d{4,8}$/)
+      .required(),
   }),
   // Short: the customer is on the page waiting, and the code expires at the operator within minutes.
   jobOptions: {

@@ -11,7 +11,10 @@ export interface OperatorRequestJob {
 
 export const operatorRequests = defineQueue({
   name: QUEUE_NAMES.operatorRequests,
-  schema: Joi.object<OperatorRequestJob, true>({ outbox_id: Joi.string().uuid().required(), transaction_id: Joi.string().uuid().required() }),
+  schema: Joi.object<OperatorRequestJob, true>({
+    outbox_id: Joi.string().uuid().required(),
+    transaction_id: Joi.string().uuid().required(),
+  }),
   // The operator may be briefly down; after the last attempt the bridge fails the transaction.
   jobOptions: {
     attempts: 4,

@@ -96,7 +96,12 @@ export const operatorResults = defineQueue({
     source: Joi.string().valid('callback', 'status-query', 'hint').required(),
     operator: Joi.string().pattern(/^[A-Z][A-Z0-9_]{1,31}$/),
     country: Joi.string().pattern(/^[A-Z]{2}$/),
-    reported: Joi.object({ amount: Joi.number().min(0).max(1e12).required(), currency: Joi.string().pattern(/^[A-Z]{3}$/).required() }).allow(null),
+    reported: Joi.object({
+      amount: Joi.number().min(0).max(1e12).required(),
+      currency: Joi.string()
+        .pattern(/^[A-Z]{3}$/)
+        .required(),
+    }).allow(null),
   }),
   jobOptions: {
     attempts: 8,

@@ -21,9 +21,16 @@ const DAY_S = 24 * 3600;
 export const reconciliationRuns = defineQueue({
   name: QUEUE_NAMES.reconciliationRuns,
   schema: Joi.object<ReconciliationRunJob, true>({
-    country_code: Joi.string().pattern(/^[A-Z]{2}$/).required(),
-    operator: Joi.string().pattern(/^[A-Z][A-Z0-9_]{1,31}$/).required(),
-    date: Joi.string().pattern(/^\d{4}-\d{2}-\d{2}$/).allow(null).required(),
+    country_code: Joi.string()
+      .pattern(/^[A-Z]{2}$/)
+      .required(),
+    operator: Joi.string()
+      .pattern(/^[A-Z][A-Z0-9_]{1,31}$/)
+      .required(),
+    date: Joi.string()
+      .pattern(/^\d{4}-\d{2}-\d{2}$/)
+      .allow(null)
+      .required(),
     trigger: Joi.string().valid('schedule', 'manual').required(),
   }),
   // An operator that does not answer is tried again for about half an hour (5 attempts, 2, 4, 8 and 16 min apart);

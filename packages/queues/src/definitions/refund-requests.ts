@@ -11,7 +11,10 @@ export interface RefundRequestJob {
 
 export const refundRequests = defineQueue({
   name: QUEUE_NAMES.refundRequests,
-  schema: Joi.object<RefundRequestJob, true>({ outbox_id: Joi.string().uuid().required(), refund_id: Joi.string().uuid().required() }),
+  schema: Joi.object<RefundRequestJob, true>({
+    outbox_id: Joi.string().uuid().required(),
+    refund_id: Joi.string().uuid().required(),
+  }),
   // An unreachable operator leaves the refund PENDING (it may have been paid): the relay runs it again
   // after these attempts, with the same reference, which the operator dedupes.
   jobOptions: {

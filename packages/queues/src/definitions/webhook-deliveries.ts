@@ -15,7 +15,10 @@ export interface WebhookDeliveryJob {
 
 export const webhookDeliveries = defineQueue({
   name: QUEUE_NAMES.webhookDeliveries,
-  schema: Joi.object<WebhookDeliveryJob, true>({ outbox_id: Joi.string().uuid().required(), event_id: Joi.string().uuid().required() }),
+  schema: Joi.object<WebhookDeliveryJob, true>({
+    outbox_id: Joi.string().uuid().required(),
+    event_id: Joi.string().uuid().required(),
+  }),
   jobOptions: {
     attempts: 5,
     backoff: { type: 'exponential', delay: 1000 },

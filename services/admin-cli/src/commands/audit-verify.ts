@@ -10,7 +10,10 @@ export function parseAnchor(value: string | undefined): ChainAnchor | undefined 
 }
 
 /** Recomputes the audit log's hash chain; the text names the first broken row. */
-export async function auditVerify(db: Db, anchor: ChainAnchor | undefined): Promise<{ report: AuditChainReport; text: string }> {
+export async function auditVerify(
+  db: Db,
+  anchor: ChainAnchor | undefined,
+): Promise<{ report: AuditChainReport; text: string }> {
   const report = await verifyAuditChain(db, anchor ? { anchor } : {});
   const head = report.head ? `head #${report.head.id} ${report.head.rowHash}` : 'no rows';
   const text = report.firstBroken

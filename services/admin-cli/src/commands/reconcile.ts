@@ -41,7 +41,8 @@ export function parseCountry(value: string): string {
 
 export function parseOperatorName(value: string): string {
   const operator = value.trim().toUpperCase();
-  if (!/^[A-Z][A-Z0-9_]{1,31}$/.test(operator)) throw new Error(`--operator must be an operator's name such as MTN, ORANGE, WAVE or SIMULATOR, not "${value}"`);
+  if (!/^[A-Z][A-Z0-9_]{1,31}$/.test(operator))
+    throw new Error(`--operator must be an operator's name such as MTN, ORANGE, WAVE or SIMULATOR, not "${value}"`);
   return operator;
 }
 
@@ -54,18 +55,38 @@ function accountAdapters(db: Db, env: AdminEnv): (key: AccountKey) => Promise<Op
   const directory = new OperatorDirectory({
     load: async ({ countryCode, operator }) => {
       const account = await loadOperatorAccount(db, box, countryCode, operator).catch((err: Error) => {
-        throw new Error(`the credentials of operator account ${countryCode} ${operator} cannot be opened with this MASTER_KEY (${err.message})`);
+        throw new Error(
+          `the credentials of operator account ${countryCode} ${operator} cannot be opened with this MASTER_KEY (${err.message})`,
+        );
       });
       if (!account) throw new Error(`no operator account ${countryCode} ${operator} (operator:list shows them)`);
-      if (account.api === 'simulator' && account.baseUrl === null && account.credentials === null && (!env.OPERATOR_API_TOKEN || !env.OPERATOR_CALLBACK_SECRET)) {
-        throw new Error(`operator account ${countryCode} ${operator} is the simulator of the settings: set OPERATOR_API_TOKEN and OPERATOR_CALLBACK_SECRET (and OPERATOR_BASE_URL) as for the services`);
+      if (
+        account.api === 'simulator' &&
+        account.baseUrl === null &&
+        account.credentials === null &&
+        (!env.OPERATOR_API_TOKEN || !env.OPERATOR_CALLBACK_SECRET)
+      ) {
+        throw new Error(
+          `operator account ${countryCode} ${operator} is the simulator of the settings: set OPERATOR_API_TOKEN and OPERATOR_CALLBACK_SECRET (and OPERATOR_BASE_URL) as for the services`,
+        );
       }
-      return { countryCode, operator, api: account.api, baseUrl: account.baseUrl, credentials: account.credentials, settings: account.settings };
+      return {
+        countryCode,
+        operator,
+        api: account.api,
+        baseUrl: account.baseUrl,
+        credentials: account.credentials,
+        settings: account.settings,
+      };
     },
     changes: { generation: 0, listening: true },
     ttlMs: 0,
     // Unset token or secret (production): refused by `load` above before this is used.
-    simulator: simulatorConfigFromEnv({ ...env, OPERATOR_API_TOKEN: env.OPERATOR_API_TOKEN ?? '', OPERATOR_CALLBACK_SECRET: env.OPERATOR_CALLBACK_SECRET ?? '' }),
+    simulator: simulatorConfigFromEnv({
+      ...env,
+      OPERATOR_API_TOKEN: env.OPERATOR_API_TOKEN ?? '',
+      OPERATOR_CALLBACK_SECRET: env.OPERATOR_CALLBACK_SECRET ?? '',
+    }),
     timeoutMs: env.OPERATOR_TIMEOUT_MS,
     mode: env.DEPLOYMENT_MODE,
   });
@@ -98,8 +119,17 @@ export interface ReconcileOutput {
   errors: { country_code: string; error: string }[];
 }
 
-function aggregate(operator: string, date: string, country: string | null, countries: CountrySummary[], errors: ReconcileOutput['errors']): ReconcileOutput {
-  const byCategory = Object.fromEntries(MATCH_CATEGORIES.map((c) => [c, { count: 0, amounts: {} }])) as Record<MatchCategory, CategoryAcrossCountries>;
+function aggregate(
+  operator: string,
+  date: string,
+  country: string | null,
+  countries: CountrySummary[],
+  errors: ReconcileOutput['errors'],
+): ReconcileOutput {
+  const byCategory = Object.fromEntries(MATCH_CATEGORIES.map((c) => [c, { count: 0, amounts: {} }])) as Record<
+    MatchCategory,
+    CategoryAcrossCountries
+  >;
   for (const s of countries) {
     for (const c of MATCH_CATEGORIES) {
       const t = s.by_category[c];
@@ -109,21 +139,31 @@ function aggregate(operator: string, date: string, country: string | null, count
     }
   }
   return {
-    operator, date, country_code: country,
+    operator,
+    date,
+    country_code: country,
     matched: countries.reduce((n, s) => n + s.matched, 0),
     by_category: byCategory,
     open_cases: countries.reduce((n, s) => n + s.open_cases, 0),
     resolved_automatically: countries.reduce((n, s) => n + s.resolved_automatically, 0),
-    countries, errors,
+    countries,
+    errors,
   };
 }
 
 function summaryLine(s: CountrySummary): string {
-  const differences = MATCH_CATEGORIES.filter((c) => c !== 'MATCHED' && s.by_category[c].count > 0)
-    .map((c) => `${s.by_category[c].count} ${c.toLowerCase().replace(/_/g, ' ')} (${s.by_category[c].amount} ${s.currency ?? ''})`.replace(' )', ')'));
-  const sources = s.sources.length > 0 ? s.sources.join(', ') : 'none: no record from the operator, no statement imported';
-  return `${s.country_code} ${s.operator} ${s.date}: ${s.matched} matched${differences.length ? `, ${differences.join(', ')}` : ''}; `
-    + `${s.open_cases} open case(s)${s.resolved_automatically ? `, ${s.resolved_automatically} resolved automatically` : ''} (operator records: ${sources})`;
+  const differences = MATCH_CATEGORIES.filter((c) => c !== 'MATCHED' && s.by_category[c].count > 0).map((c) =>
+    `${s.by_category[c].count} ${c.toLowerCase().replace(/_/g, ' ')} (${s.by_category[c].amount} ${s.currency ?? ''})`.replace(
+      ' )',
+      ')',
+    ),
+  );
+  const sources =
+    s.sources.length > 0 ? s.sources.join(', ') : 'none: no record from the operator, no statement imported';
+  return (
+    `${s.country_code} ${s.operator} ${s.date}: ${s.matched} matched${differences.length ? `, ${differences.join(', ')}` : ''}; ` +
+    `${s.open_cases} open case(s)${s.resolved_automatically ? `, ${s.resolved_automatically} resolved automatically` : ''} (operator records: ${sources})`
+  );
 }
 
 function openCasesAdvice(openCases: number, date: string, operator: string): string {
@@ -137,7 +177,9 @@ function openCasesAdvice(openCases: number, date: string, operator: string): str
  * not), as the bridge's daily job does. An account that fails does not stop the others; `failed` says so.
  */
 export async function reconcile(
-  db: Db, env: AdminEnv, o: { operator: string; date: string; country: string | null },
+  db: Db,
+  env: AdminEnv,
+  o: { operator: string; date: string; country: string | null },
 ): Promise<{ output: ReconcileOutput; text: string; failed: boolean }> {
   let keys: AccountKey[];
   if (o.country) {
@@ -145,8 +187,13 @@ export async function reconcile(
     if (!account) throw new Error(`no operator account ${o.country} ${o.operator} (operator:list shows them)`);
     keys = [{ countryCode: o.country, operator: o.operator }];
   } else {
-    keys = (await listOperatorAccounts(db)).filter((a) => a.enabled && a.operator === o.operator).map((a) => ({ countryCode: a.countryCode, operator: a.operator }));
-    if (keys.length === 0) throw new Error(`no enabled operator account for ${o.operator} (operator:list shows them; --country reconciles a disabled one)`);
+    keys = (await listOperatorAccounts(db))
+      .filter((a) => a.enabled && a.operator === o.operator)
+      .map((a) => ({ countryCode: a.countryCode, operator: a.operator }));
+    if (keys.length === 0)
+      throw new Error(
+        `no enabled operator account for ${o.operator} (operator:list shows them; --country reconciles a disabled one)`,
+      );
   }
   const adapterOf = accountAdapters(db, env);
   const countries: CountrySummary[] = [];
@@ -164,8 +211,8 @@ export async function reconcile(
   const text = [
     ...countries.map(summaryLine),
     ...errors.map((e) => `${e.country_code} ${o.operator} ${o.date}: NOT RECONCILED: ${e.error}`),
-    `${o.operator} ${o.date}: ${output.matched} matched over ${countries.length} account(s); ${openCasesAdvice(output.open_cases, o.date, o.operator)}`
-      + (errors.length ? `; ${errors.length} account(s) not reconciled` : ''),
+    `${o.operator} ${o.date}: ${output.matched} matched over ${countries.length} account(s); ${openCasesAdvice(output.open_cases, o.date, o.operator)}` +
+      (errors.length ? `; ${errors.length} account(s) not reconciled` : ''),
   ].join('\n');
   return { output, text, failed: errors.length > 0 };
 }
@@ -193,7 +240,9 @@ export interface ImportOutput {
  * can be built, so that those resolve as they do in the daily run.
  */
 export async function reconcileImport(
-  db: Db, env: AdminEnv, o: { operator: string; country: string; file: string },
+  db: Db,
+  env: AdminEnv,
+  o: { operator: string; country: string; file: string },
 ): Promise<{ output: ImportOutput; text: string; failed: boolean }> {
   const account = await findOperatorAccount(db, o.country, o.operator);
   if (!account) throw new Error(`no operator account ${o.country} ${o.operator} (operator:list shows them)`);
@@ -210,9 +259,22 @@ export async function reconcileImport(
     const text = [
       `statement ${o.file} refused, nothing imported: ${parsed.errors.length} bad line(s)`,
       ...shown.map((e) => `  line ${e.line}: ${e.message}`),
-      ...(parsed.errors.length > shown.length ? [`  ... and ${parsed.errors.length - shown.length} more bad line(s)`] : []),
+      ...(parsed.errors.length > shown.length
+        ? [`  ... and ${parsed.errors.length - shown.length} more bad line(s)`]
+        : []),
     ].join('\n');
-    return { output: { ...base, records: 0, days: [], matched: 0, open_cases: 0, errors: parsed.errors.map((e) => ({ line: e.line, error: e.message })) }, text, failed: true };
+    return {
+      output: {
+        ...base,
+        records: 0,
+        days: [],
+        matched: 0,
+        open_cases: 0,
+        errors: parsed.errors.map((e) => ({ line: e.line, error: e.message })),
+      },
+      text,
+      failed: true,
+    };
   }
   const key = { countryCode: o.country, operator: o.operator };
   const days = [...new Set(parsed.records.map((r) => r.businessDate))].sort();
@@ -220,8 +282,17 @@ export async function reconcileImport(
   await db.$transaction(async (tx) => {
     await saveOperatorRecords(tx, key, parsed.records, 'STATEMENT');
     await recordAudit(tx, {
-      staffId: null, actor: 'admin-cli', action: 'reconciliation.import', targetType: 'operator_account', targetId: `${o.country}:${o.operator}`,
-      after: { file: basename(o.file), sha256: createHash('sha256').update(content).digest('hex'), records: parsed.records.length, days },
+      staffId: null,
+      actor: 'admin-cli',
+      action: 'reconciliation.import',
+      targetType: 'operator_account',
+      targetId: `${o.country}:${o.operator}`,
+      after: {
+        file: basename(o.file),
+        sha256: createHash('sha256').update(content).digest('hex'),
+        records: parsed.records.length,
+        days,
+      },
     });
   });
   let adapter: Pick<OperatorAdapter, 'queryStatus'> | null = null;
@@ -236,20 +307,32 @@ export async function reconcileImport(
   const errors: ImportOutput['errors'] = [];
   for (const date of days) {
     try {
-      summaries.push({ ...(await reconcileDay({ db, adapter }, key, date)), currency: currencyForCountry(o.country) ?? null });
+      summaries.push({
+        ...(await reconcileDay({ db, adapter }, key, date)),
+        currency: currencyForCountry(o.country) ?? null,
+      });
     } catch (err) {
       errors.push({ date, error: errorText(err) });
     }
   }
   const output: ImportOutput = {
-    ...base, records: parsed.records.length, days: summaries,
-    matched: summaries.reduce((n, s) => n + s.matched, 0), open_cases: summaries.reduce((n, s) => n + s.open_cases, 0), errors,
+    ...base,
+    records: parsed.records.length,
+    days: summaries,
+    matched: summaries.reduce((n, s) => n + s.matched, 0),
+    open_cases: summaries.reduce((n, s) => n + s.open_cases, 0),
+    errors,
   };
   const text = [
     `imported ${parsed.records.length} record(s) of ${o.country} ${o.operator} from ${o.file}, covering ${days.length} day(s): ${days.join(', ')}`,
-    ...(noAdapter ? [`the operator's status of late successes was not asked (${noAdapter}): they stay cases until the daily run`] : []),
+    ...(noAdapter
+      ? [`the operator's status of late successes was not asked (${noAdapter}): they stay cases until the daily run`]
+      : []),
     ...summaries.map(summaryLine),
-    ...errors.map((e) => `${o.country} ${o.operator} ${e.date}: NOT RECONCILED: ${e.error} (the records are kept: run reconcile for that day again)`),
+    ...errors.map(
+      (e) =>
+        `${o.country} ${o.operator} ${e.date}: NOT RECONCILED: ${e.error} (the records are kept: run reconcile for that day again)`,
+    ),
     openCasesAdvice(output.open_cases, days.at(-1) ?? '', o.operator),
   ].join('\n');
   return { output, text, failed: errors.length > 0 };
@@ -258,21 +341,36 @@ export async function reconcileImport(
 export type ReportFormat = 'text' | 'json' | 'csv';
 
 /** The day's report (dayReport of @mm/db/reconciliation) as text, JSON (one line) or CSV (dayReportCsv). */
-export async function reconcileReport(db: Db, o: { date: string; operator?: string; country?: string; format: ReportFormat }): Promise<{ report: DayReport; output: string }> {
+export async function reconcileReport(
+  db: Db,
+  o: { date: string; operator?: string; country?: string; format: ReportFormat },
+): Promise<{ report: DayReport; output: string }> {
   const report = await dayReport(db, { date: o.date, operator: o.operator, countryCode: o.country });
   if (o.format === 'json') return { report, output: JSON.stringify(report) };
   // Its last CRLF is left to the line the CLI prints.
   if (o.format === 'csv') return { report, output: dayReportCsv(report).replace(/\r\n$/, '') };
-  if (report.accounts.length === 0) return { report, output: `${o.date}: no operator account${o.operator ? ` for ${o.operator}` : ''}` };
+  if (report.accounts.length === 0)
+    return { report, output: `${o.date}: no operator account${o.operator ? ` for ${o.operator}` : ''}` };
   const lines: string[] = [];
   for (const a of report.accounts) {
-    const run = a.run ? `reconciled ${a.run.finished_at} (${a.run.runs} run(s), operator records: ${a.run.sources.join(', ') || 'none'})` : 'NOT RECONCILED';
+    const run = a.run
+      ? `reconciled ${a.run.finished_at} (${a.run.runs} run(s), operator records: ${a.run.sources.join(', ') || 'none'})`
+      : 'NOT RECONCILED';
     lines.push(`${a.country_code} ${a.operator} ${report.date}: ${run}`);
-    lines.push(`  ${MATCH_CATEGORIES.map((c) => `${c} ${a.by_category[c].count} (${a.by_category[c].amount})`).join(', ')}${a.currency ? ` ${a.currency}` : ''}`);
-    const resolved = Object.entries(a.resolved_cases).map(([r, n]) => `${n} ${r}`).join(', ');
-    const unmatched = Object.entries(a.unmatched_amount).map(([c, n]) => `${n} ${c}`).join(', ');
-    lines.push(`  open cases: ${a.open_cases}${unmatched ? ` (unmatched ${unmatched})` : ''}${resolved ? `; resolved: ${resolved}` : ''}`);
-    for (const c of a.cases) lines.push(`    ${c.id} ${c.kind} ${c.reference} ${c.category} difference ${c.difference} ${c.currency}`);
+    lines.push(
+      `  ${MATCH_CATEGORIES.map((c) => `${c} ${a.by_category[c].count} (${a.by_category[c].amount})`).join(', ')}${a.currency ? ` ${a.currency}` : ''}`,
+    );
+    const resolved = Object.entries(a.resolved_cases)
+      .map(([r, n]) => `${n} ${r}`)
+      .join(', ');
+    const unmatched = Object.entries(a.unmatched_amount)
+      .map(([c, n]) => `${n} ${c}`)
+      .join(', ');
+    lines.push(
+      `  open cases: ${a.open_cases}${unmatched ? ` (unmatched ${unmatched})` : ''}${resolved ? `; resolved: ${resolved}` : ''}`,
+    );
+    for (const c of a.cases)
+      lines.push(`    ${c.id} ${c.kind} ${c.reference} ${c.category} difference ${c.difference} ${c.currency}`);
   }
   return { report, output: lines.join('\n') };
 }

@@ -26,7 +26,8 @@ export async function seedSubsidiaries(db: Db): Promise<string[]> {
  */
 export async function seed(db: Db, box: SecretBox, demoWebhookUrl: string, nodeEnv = 'development') {
   // The demo key, secret and staff password are published in the README: never on a production database.
-  if (nodeEnv === 'production') throw new Error('seed creates a merchant with a published key; refused with NODE_ENV=production');
+  if (nodeEnv === 'production')
+    throw new Error('seed creates a merchant with a published key; refused with NODE_ENV=production');
   await seedSubsidiaries(db);
   const merchant = await seedMerchant(db, box, demoWebhookUrl);
   const staff = [];
@@ -41,8 +42,19 @@ export async function seed(db: Db, box: SecretBox, demoWebhookUrl: string, nodeE
 
 async function seedMerchant(db: Db, box: SecretBox, demoWebhookUrl: string) {
   const key = await db.apiKey.findUnique({ where: { apiKey: DEMO_MERCHANT.apiKey } });
-  if (key) return { merchant_id: key.merchantId, api_key: DEMO_MERCHANT.apiKey, api_secret: DEMO_MERCHANT.apiSecret, created: false };
+  if (key)
+    return {
+      merchant_id: key.merchantId,
+      api_key: DEMO_MERCHANT.apiKey,
+      api_secret: DEMO_MERCHANT.apiSecret,
+      created: false,
+    };
   const merchant = await createMerchant(db, { name: DEMO_MERCHANT.name, webhookUrl: demoWebhookUrl });
   await createApiKey(db, box, merchant.id, { apiKey: DEMO_MERCHANT.apiKey, apiSecret: DEMO_MERCHANT.apiSecret });
-  return { merchant_id: merchant.id, api_key: DEMO_MERCHANT.apiKey, api_secret: DEMO_MERCHANT.apiSecret, created: true };
+  return {
+    merchant_id: merchant.id,
+    api_key: DEMO_MERCHANT.apiKey,
+    api_secret: DEMO_MERCHANT.apiSecret,
+    created: true,
+  };
 }

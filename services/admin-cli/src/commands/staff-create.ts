@@ -36,10 +36,23 @@ export async function staffCreate(db: Db, input: StaffCreateInput): Promise<Staf
   try {
     const staff = await db.$transaction(async (tx) => {
       const created = await createStaffUser(tx, { email, name, role, password });
-      await recordAudit(tx, { staffId: null, actor: 'admin-cli', action: 'staff.create', targetType: 'staff', targetId: created.id, after: created });
+      await recordAudit(tx, {
+        staffId: null,
+        actor: 'admin-cli',
+        action: 'staff.create',
+        targetType: 'staff',
+        targetId: created.id,
+        after: created,
+      });
       return created;
     });
-    return { staff_id: staff.id, email: staff.email, name: staff.name, role: staff.role, ...(input.password === undefined ? { password } : {}) };
+    return {
+      staff_id: staff.id,
+      email: staff.email,
+      name: staff.name,
+      role: staff.role,
+      ...(input.password === undefined ? { password } : {}),
+    };
   } catch (err) {
     if (isUniqueViolation(err)) throw new Error(`a staff user with the email ${email} already exists`);
     throw err;

@@ -7,7 +7,10 @@ describe('backoffice access control', () => {
   // The server's clock, moved by hand to cross the session's absolute lifetime without waiting.
   let clockOffsetMs = 0;
   beforeAll(async () => {
-    bo = await startBackofficeFixture({ SESSION_TTL_S: String(SESSION_TTL_S) }, { now: () => Date.now() + clockOffsetMs });
+    bo = await startBackofficeFixture(
+      { SESSION_TTL_S: String(SESSION_TTL_S) },
+      { now: () => Date.now() + clockOffsetMs },
+    );
   });
   afterAll(async () => {
     await bo.stop();
@@ -20,7 +23,8 @@ describe('backoffice access control', () => {
     await client.get('/');
     return { staff, client };
   }
-  const isDisabled = async (id: string) => (await bo.db.staffUser.findUniqueOrThrow({ where: { id } })).disabledAt !== null;
+  const isDisabled = async (id: string) =>
+    (await bo.db.staffUser.findUniqueOrThrow({ where: { id } })).disabledAt !== null;
 
   it('anonymous: GETs go to the login page, other methods get 401, liveness is open without a session (readiness and metrics are on the internal port)', async () => {
     const c = bo.client();
@@ -53,7 +57,9 @@ describe('backoffice access control', () => {
   });
 
   it('an admin sees the staff list, escaped, with the nav link', async () => {
-    await bo.createStaff('viewer', 'xss@example.test').then((s) => bo.db.staffUser.update({ where: { id: s.id }, data: { name: '<script>alert(1)</script>' } }));
+    await bo
+      .createStaff('viewer', 'xss@example.test')
+      .then((s) => bo.db.staffUser.update({ where: { id: s.id }, data: { name: '<script>alert(1)</script>' } }));
     const { client } = await loggedIn('admin');
     const page = await client.get('/staff');
     expect(page.status).toBe(200);
@@ -94,7 +100,12 @@ describe('backoffice access control', () => {
     expect(await victim.client.get('/')).toMatchObject({ status: 303, location: '/login' });
     expect(await bo.redis.exists(bo.sessionKey(victimSession))).toBe(0);
     const [row] = await bo.db.auditEntry.findMany({ where: { action: 'staff.disable', targetId: victim.staff.id } });
-    expect(row).toMatchObject({ staffId: admin.staff.id, actor: admin.staff.email, targetType: 'staff', before: { disabledAt: null } });
+    expect(row).toMatchObject({
+      staffId: admin.staff.id,
+      actor: admin.staff.email,
+      targetType: 'staff',
+      before: { disabledAt: null },
+    });
     expect((row!.after as { disabledAt: string | null }).disabledAt).not.toBeNull();
 
     await admin.client.get('/staff');
@@ -131,4 +142,3 @@ describe('backoffice access control', () => {
     expect((await client.get('/')).status).toBe(303);
   });
 });
-

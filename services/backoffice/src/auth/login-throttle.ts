@@ -96,7 +96,16 @@ export class LoginThrottle {
   /** Counts the attempt and decides, in one step; see Admission. */
   async admit(email: string, ip: string | undefined): Promise<Admission> {
     const { maxFailures, lockoutS, maxPerAddress, addressWindowS } = this.limits;
-    const reply = (await this.redis.eval(ADMIT, 2, this.accountKey(email), this.addressKey(ip), maxFailures, lockoutS, maxPerAddress, addressWindowS)) as [string, number, number];
+    const reply = (await this.redis.eval(
+      ADMIT,
+      2,
+      this.accountKey(email),
+      this.addressKey(ip),
+      maxFailures,
+      lockoutS,
+      maxPerAddress,
+      addressWindowS,
+    )) as [string, number, number];
     const [kind, count, ttl] = reply;
     if (kind === 'admitted') return { kind, attempt: count };
     if (kind === 'locked') return { kind, refused: count };

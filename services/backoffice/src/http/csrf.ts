@@ -25,7 +25,9 @@ const csrf = csrfSync({
 const MULTIPART_POSTS = new Set(['/reconciliation/import']);
 
 function checkedByItsRoute(req: Request): boolean {
-  return req.method === 'POST' && MULTIPART_POSTS.has(req.path) && req.is('multipart/form-data') === 'multipart/form-data';
+  return (
+    req.method === 'POST' && MULTIPART_POSTS.has(req.path) && req.is('multipart/form-data') === 'multipart/form-data'
+  );
 }
 
 export const csrfProtection: RequestHandler = (req, res, next) => {
@@ -44,5 +46,8 @@ export function csrfToken(req: Request): string {
 }
 
 export function isCsrfError(err: unknown): boolean {
-  return err === csrf.invalidCsrfTokenError || (typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'EBADCSRFTOKEN');
+  return (
+    err === csrf.invalidCsrfTokenError ||
+    (typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'EBADCSRFTOKEN')
+  );
 }

@@ -7,15 +7,28 @@ import { requestIdOf } from './locals.js';
 import { notFoundError, PageError } from './page-error.js';
 
 const TITLES: Record<number, string> = {
-  400: 'Bad request', 401: 'Not logged in', 403: 'Forbidden', 404: 'Not found', 413: 'Too large', 500: 'Something went wrong',
+  400: 'Bad request',
+  401: 'Not logged in',
+  403: 'Forbidden',
+  404: 'Not found',
+  413: 'Too large',
+  500: 'Something went wrong',
 };
 
 function toPageError(err: unknown): PageError | null {
   if (err instanceof PageError) return err;
-  if (isCsrfError(err)) return new PageError(403, 'This form has expired or did not come from the back-office. Go back, reload the page and try again.');
+  if (isCsrfError(err))
+    return new PageError(
+      403,
+      'This form has expired or did not come from the back-office. Go back, reload the page and try again.',
+    );
   const type = (err as { type?: unknown } | null)?.type;
   if (type === 'entity.too.large') return new PageError(413, 'The form sent is too large.');
-  if ((typeof type === 'string' && type.startsWith('entity.')) || type === 'encoding.unsupported' || type === 'charset.unsupported') {
+  if (
+    (typeof type === 'string' && type.startsWith('entity.')) ||
+    type === 'encoding.unsupported' ||
+    type === 'charset.unsupported'
+  ) {
     return new PageError(400, 'The form could not be read.');
   }
   if (err instanceof URIError) return notFoundError();

@@ -1,6 +1,9 @@
 /** An expected refusal (401, 403, 404, 400...) that the error handler renders as a page with this message. */
 export class PageError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
     this.name = 'PageError';
   }

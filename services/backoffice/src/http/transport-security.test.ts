@@ -6,7 +6,12 @@
 import { startBackofficeFixture, TEST_PASSWORD, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
 import { HSTS_VALUE } from './security-headers.js';
 
-const PRODUCTION = { NODE_ENV: 'production', DEPLOYMENT_MODE: 'sandbox', SESSION_SECRET: 'p'.repeat(40), TRUST_PROXY: 'true' };
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  DEPLOYMENT_MODE: 'sandbox',
+  SESSION_SECRET: 'p'.repeat(40),
+  TRUST_PROXY: 'true',
+};
 // What the Ingress adds in front of the pod: the request reached it over HTTPS.
 const VIA_TLS_PROXY = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.20' };
 

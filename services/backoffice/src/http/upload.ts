@@ -26,7 +26,10 @@ function pageErrorOf(err: unknown, limits: UploadLimits): unknown {
   if (!(err instanceof multer.MulterError)) return err;
   switch (err.code) {
     case 'LIMIT_FILE_SIZE':
-      return new PageError(413, `The file is larger than ${Math.round(limits.maxBytes / 1_048_576)} MB: nothing was read.`);
+      return new PageError(
+        413,
+        `The file is larger than ${Math.round(limits.maxBytes / 1_048_576)} MB: nothing was read.`,
+      );
     case 'LIMIT_UNEXPECTED_FILE':
     case 'LIMIT_FILE_COUNT':
       return new PageError(400, 'Send one file, with the form of this page.');

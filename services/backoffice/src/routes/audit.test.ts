@@ -12,7 +12,11 @@ describe('/audit: the staff audit log (admin only)', () => {
     await bo.stop();
   });
 
-  const rowsOn = (page: PageResponse) => [...page.text.matchAll(/<tr data-audit-id="(\d+)" data-action="([^"]+)">/g)].map((m) => ({ id: m[1]!, action: m[2]! }));
+  const rowsOn = (page: PageResponse) =>
+    [...page.text.matchAll(/<tr data-audit-id="(\d+)" data-action="([^"]+)">/g)].map((m) => ({
+      id: m[1]!,
+      action: m[2]!,
+    }));
 
   it('is 403 for approvers and viewers, with no link to it', async () => {
     for (const role of ['approver', 'viewer'] as const) {
@@ -41,14 +45,28 @@ describe('/audit: the staff audit log (admin only)', () => {
     expect(disable).toMatch(/<time datetime="\d{4}-\d\d-\d\dT/);
     expect(disable).toContain(target.id);
     // Before and after as JSON, escaped.
-    expect(disable).toMatch(/<pre class="json">[^<]*&quot;disabledAt&quot;: null[^<]*<\/pre><\/td><td><pre class="json">[^<]*&quot;disabledAt&quot;: &quot;\d{4}-/);
+    expect(disable).toMatch(
+      /<pre class="json">[^<]*&quot;disabledAt&quot;: null[^<]*<\/pre><\/td><td><pre class="json">[^<]*&quot;disabledAt&quot;: &quot;\d{4}-/,
+    );
   });
 
   it('filters by actor, whatever its case, and pages older entries with the filters kept', async () => {
     for (let i = 0; i < 53; i++) {
-      await recordAudit(bo.db, { staffId: null, actor: 'pager@example.test', action: `page.step${i}`, targetType: 'pager', targetId: 'p1' });
+      await recordAudit(bo.db, {
+        staffId: null,
+        actor: 'pager@example.test',
+        action: `page.step${i}`,
+        targetType: 'pager',
+        targetId: 'p1',
+      });
     }
-    await recordAudit(bo.db, { staffId: null, actor: 'other@example.test', action: 'page.other', targetType: 'pager', targetId: 'p1' });
+    await recordAudit(bo.db, {
+      staffId: null,
+      actor: 'other@example.test',
+      action: 'page.other',
+      targetType: 'pager',
+      targetId: 'p1',
+    });
     const { client } = await logInAs(bo, 'admin');
 
     const first = await client.get('/audit?actor=PAGER%40Example.test&target_type=pager');

@@ -24,7 +24,8 @@ export function auditRouter({ db }: { db: Db }): Router {
     }
     const before = textField(req.query, 'before');
     // The keyset cursor is an id from our own "Older" link; anything else is a damaged link.
-    if (before === null || (before !== '' && !/^\d{1,19}$/.test(before))) errors.push('The page link is damaged: start again.');
+    if (before === null || (before !== '' && !/^\d{1,19}$/.test(before)))
+      errors.push('The page link is damaged: start again.');
 
     const query: AuditQuery = {
       limit: PAGE_SIZE,
@@ -42,7 +43,9 @@ export function auditRouter({ db }: { db: Db }): Router {
         form,
         errors,
         entries: page?.entries ?? null,
-        olderQuery: page?.nextBeforeId ? new URLSearchParams({ ...filters, before: page.nextBeforeId.toString() }).toString() : null,
+        olderQuery: page?.nextBeforeId
+          ? new URLSearchParams({ ...filters, before: page.nextBeforeId.toString() }).toString()
+          : null,
         paged: Boolean(before),
         newestQuery: new URLSearchParams(filters).toString(),
       }),

@@ -15,15 +15,26 @@ describe('cash-out approvals in the back-office (decisions 7)', () => {
   beforeAll(async () => {
     bo = await startBackofficeFixture();
     for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(bo.db, s);
-    merchantId = (await createMerchant(bo.db, { name: 'Grande Boutique', webhookUrl: 'https://shop.example/hooks' })).id;
+    merchantId = (await createMerchant(bo.db, { name: 'Grande Boutique', webhookUrl: 'https://shop.example/hooks' }))
+      .id;
     // 20 000 000 available in CI.
     for (let i = 0; i < 4; i++) {
       const c = await createCashin(bo.db, {
-        merchantId, merchantOrderId: `fund-${randomUUID()}`, amount: 5_000_000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
-        motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: 'fp',
+        merchantId,
+        merchantOrderId: `fund-${randomUUID()}`,
+        amount: 5_000_000,
+        currency: 'XOF',
+        countryCode: 'CI',
+        msisdn: '+2250707000001',
+        motif: null,
+        returnUrl: null,
+        notifyUrl: null,
+        metadata: null,
+        requestFingerprint: 'fp',
       });
       if (c.kind !== 'created') throw new Error('setup');
-      for (const to of ['INITIATED', 'PENDING', 'SUCCESS'] as const) await bo.db.$transaction((tx) => transition(tx, { transactionId: c.transaction.id, to, cause: 'setup' }));
+      for (const to of ['INITIATED', 'PENDING', 'SUCCESS'] as const)
+        await bo.db.$transaction((tx) => transition(tx, { transactionId: c.transaction.id, to, cause: 'setup' }));
     }
     queue = new Queue(cashoutRequests.name, { connection: bo.redis, prefix: bullPrefix(bo.prefix) });
   });
@@ -36,14 +47,24 @@ describe('cash-out approvals in the back-office (decisions 7)', () => {
 
   async function awaiting(amount = 1_500_000): Promise<string> {
     const r = await createCashout(bo.db, {
-      merchantId, merchantOrderId: `co-${randomUUID()}`, amount, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707123401',
-      reason: 'paiement fournisseur', notifyUrl: null, requestFingerprint: 'fp', approval: 'required',
+      merchantId,
+      merchantOrderId: `co-${randomUUID()}`,
+      amount,
+      currency: 'XOF',
+      countryCode: 'CI',
+      msisdn: '+2250707123401',
+      reason: 'paiement fournisseur',
+      notifyUrl: null,
+      requestFingerprint: 'fp',
+      approval: 'required',
     });
     return r.transaction.id;
   }
   const statusOf = async (id: string) => (await bo.db.transaction.findUniqueOrThrow({ where: { id } })).status;
-  const audits = (id: string) => bo.db.auditEntry.findMany({ where: { targetType: 'transaction', targetId: id }, orderBy: { id: 'asc' } });
-  const outboxRows = (id: string) => bo.db.outbox.count({ where: { topic: cashoutRequests.name, payload: { path: ['transaction_id'], equals: id } } });
+  const audits = (id: string) =>
+    bo.db.auditEntry.findMany({ where: { targetType: 'transaction', targetId: id }, orderBy: { id: 'asc' } });
+  const outboxRows = (id: string) =>
+    bo.db.outbox.count({ where: { topic: cashoutRequests.name, payload: { path: ['transaction_id'], equals: id } } });
 
   it('lists the cash-outs awaiting approval to every role; only approvers and admins get the buttons', async () => {
     const id = await awaiting();
@@ -73,12 +94,25 @@ describe('cash-out approvals in the back-office (decisions 7)', () => {
     expect(res).toMatchObject({ status: 303, location: '/cashouts?done=approved' });
     expect(await statusOf(id)).toBe('INITIATED');
     expect(await outboxRows(id)).toBe(1);
-    const row = await bo.db.outbox.findFirstOrThrow({ where: { topic: cashoutRequests.name, payload: { path: ['transaction_id'], equals: id } } });
+    const row = await bo.db.outbox.findFirstOrThrow({
+      where: { topic: cashoutRequests.name, payload: { path: ['transaction_id'], equals: id } },
+    });
     const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'prioritized']);
-    expect(jobs.map((j) => j.data as { transaction_id: string; outbox_id: string })).toContainEqual({ transaction_id: id, outbox_id: row.id });
+    expect(jobs.map((j) => j.data as { transaction_id: string; outbox_id: string })).toContainEqual({
+      transaction_id: id,
+      outbox_id: row.id,
+    });
     const [audit] = await audits(id);
-    expect(audit).toMatchObject({ staffId: staff.id, actor: staff.email, action: 'cashout.approve', before: { status: 'AWAITING_APPROVAL', amount: 1_500_000, currency: 'XOF' }, after: { status: 'INITIATED' } });
-    const event = await bo.db.transactionEvent.findFirstOrThrow({ where: { transactionId: id, toStatus: 'INITIATED' } });
+    expect(audit).toMatchObject({
+      staffId: staff.id,
+      actor: staff.email,
+      action: 'cashout.approve',
+      before: { status: 'AWAITING_APPROVAL', amount: 1_500_000, currency: 'XOF' },
+      after: { status: 'INITIATED' },
+    });
+    const event = await bo.db.transactionEvent.findFirstOrThrow({
+      where: { transactionId: id, toStatus: 'INITIATED' },
+    });
     expect(event.detail).toEqual({ decided_by: staff.email });
 
     await client.get('/cashouts');
@@ -93,7 +127,10 @@ describe('cash-out approvals in the back-office (decisions 7)', () => {
     const id = await awaiting();
     const a = await loggedIn('approver');
     const b = await loggedIn('admin');
-    const results = await Promise.all([a.client.post(`/cashouts/${id}/approve`), b.client.post(`/cashouts/${id}/approve`)]);
+    const results = await Promise.all([
+      a.client.post(`/cashouts/${id}/approve`),
+      b.client.post(`/cashouts/${id}/approve`),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([303, 409]);
     expect(await outboxRows(id)).toBe(1);
     expect(await audits(id)).toHaveLength(1);
@@ -101,15 +138,29 @@ describe('cash-out approvals in the back-office (decisions 7)', () => {
 
   it('rejecting needs a reason; rejected, it is FAILED with the reservation released, and can no longer be approved', async () => {
     const id = await awaiting(2_000_000);
-    const reserved = async () => Number((await bo.db.ledgerAccount.findFirstOrThrow({ where: { merchantId, countryCode: 'CI', kind: 'MERCHANT_CASHOUT_RESERVED' } })).balance);
+    const reserved = async () =>
+      Number(
+        (
+          await bo.db.ledgerAccount.findFirstOrThrow({
+            where: { merchantId, countryCode: 'CI', kind: 'MERCHANT_CASHOUT_RESERVED' },
+          })
+        ).balance,
+      );
     const before = await reserved();
     const { client } = await loggedIn('approver');
     expect((await client.post(`/cashouts/${id}/reject`, { reason: ' ' })).status).toBe(400);
     expect(await statusOf(id)).toBe('AWAITING_APPROVAL');
     await client.get('/cashouts');
-    expect(await client.post(`/cashouts/${id}/reject`, { reason: 'beneficiary not verified' })).toMatchObject({ status: 303, location: '/cashouts?done=rejected' });
+    expect(await client.post(`/cashouts/${id}/reject`, { reason: 'beneficiary not verified' })).toMatchObject({
+      status: 303,
+      location: '/cashouts?done=rejected',
+    });
     const t = await bo.db.transaction.findUniqueOrThrow({ where: { id } });
-    expect(t).toMatchObject({ status: 'FAILED', failureCode: 'REJECTED_BY_APPROVER', failureReason: 'beneficiary not verified' });
+    expect(t).toMatchObject({
+      status: 'FAILED',
+      failureCode: 'REJECTED_BY_APPROVER',
+      failureReason: 'beneficiary not verified',
+    });
     expect(await reserved()).toBe(before - 2_000_000);
     expect(await bo.db.webhookEvent.count({ where: { transactionId: id } })).toBe(1);
     await client.get('/cashouts');

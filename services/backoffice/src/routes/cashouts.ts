@@ -32,7 +32,9 @@ export function cashoutsRouter(deps: DecideCashoutDeps): Router {
     renderPage(req, res, {
       title: 'Cash-out approvals',
       body: cashoutsView({
-        awaiting, canDecide: can(currentStaff(res).role, 'cashouts:decide'), csrfToken: csrfToken(req),
+        awaiting,
+        canDecide: can(currentStaff(res).role, 'cashouts:decide'),
+        csrfToken: csrfToken(req),
         notice: done,
       }),
     });
@@ -45,7 +47,8 @@ export function cashoutsRouter(deps: DecideCashoutDeps): Router {
     let verdict: { decision: 'approve' } | { decision: 'reject'; reason: string } = { decision: 'approve' };
     if (decision === 'reject') {
       const reason = parseStaffReason((req.body as Record<string, unknown>).reason);
-      if (reason === null) throw new PageError(400, 'A rejection needs a reason of 3 to 255 characters: the merchant receives it.');
+      if (reason === null)
+        throw new PageError(400, 'A rejection needs a reason of 3 to 255 characters: the merchant receives it.');
       verdict = { decision: 'reject', reason };
     }
     const outcome = await decideCashout(deps, auditContext(req, res), id, verdict);

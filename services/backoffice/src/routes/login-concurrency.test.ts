@@ -31,14 +31,17 @@ describe('login throttling per account, under concurrency (LOGIN_MAX_FAILURES=5,
   afterAll(async () => {
     await bo.stop();
   });
-  const audit = (action: string, actor: string) => bo.db.auditEntry.findMany({ where: { action, actor }, orderBy: { id: 'asc' } });
+  const audit = (action: string, actor: string) =>
+    bo.db.auditEntry.findMany({ where: { action, actor }, orderBy: { id: 'asc' } });
 
   it('200 concurrent wrong passwords: at most 5 password checks, and the right password is then refused, unchecked, while locked', async () => {
     const staff = await bo.createStaff('admin', 'target@example.test');
     const clients = await Promise.all(Array.from({ length: 200 }, (_, i) => clientFrom(bo, addressOf(i))));
     const before = await verifications(bo);
 
-    const answers = await Promise.all(clients.map((c, i) => c.post('/login', { email: 'target@example.test', password: `guess-${i}` })));
+    const answers = await Promise.all(
+      clients.map((c, i) => c.post('/login', { email: 'target@example.test', password: `guess-${i}` })),
+    );
     expect(answers.every((a) => a.status === 401)).toBe(true);
     expect(await verifications(bo)).toBe(before + 5);
     expect(await metric(bo, 'mm_backoffice_login_attempts_total', { outcome: 'locked' })).toBe(195);
@@ -51,8 +54,12 @@ describe('login throttling per account, under concurrency (LOGIN_MAX_FAILURES=5,
 
     // Every checked attempt has its row; the refusals without a check are audited at the 1st, 10th, 100th.
     const failed = await audit('login_failed', 'target@example.test');
-    expect(failed.map((r) => (r.after as { failures: number }).failures).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
-    expect(failed.every((r) => r.staffId === staff.id && (r.after as { reason: string }).reason === 'wrong_password')).toBe(true);
+    expect(failed.map((r) => (r.after as { failures: number }).failures).sort((a, b) => a - b)).toEqual([
+      1, 2, 3, 4, 5,
+    ]);
+    expect(
+      failed.every((r) => r.staffId === staff.id && (r.after as { reason: string }).reason === 'wrong_password'),
+    ).toBe(true);
     const locked = await audit('login_locked', 'target@example.test');
     expect(locked.map((r) => (r.after as { refused: number }).refused).sort((a, b) => a - b)).toEqual([1, 10, 100]);
     expect(locked.every((r) => r.staffId === staff.id)).toBe(true);
@@ -73,7 +80,11 @@ describe('login throttling per account, under concurrency (LOGIN_MAX_FAILURES=5,
 describe('login throttling per client address (TRUST_PROXY=true, LOGIN_MAX_ATTEMPTS_PER_IP=4)', () => {
   let bo: BackofficeFixture;
   beforeAll(async () => {
-    bo = await startBackofficeFixture({ TRUST_PROXY: 'true', LOGIN_MAX_ATTEMPTS_PER_IP: '4', LOGIN_IP_WINDOW_S: '600' });
+    bo = await startBackofficeFixture({
+      TRUST_PROXY: 'true',
+      LOGIN_MAX_ATTEMPTS_PER_IP: '4',
+      LOGIN_IP_WINDOW_S: '600',
+    });
   });
   afterAll(async () => {
     await bo.stop();
@@ -83,7 +94,11 @@ describe('login throttling per client address (TRUST_PROXY=true, LOGIN_MAX_ATTEM
     await bo.createStaff('approver', 'staff.member@example.test');
     const attacker = await clientFrom(bo, '203.0.113.50');
     const before = await verifications(bo);
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => attacker.post('/login', { email: `person${i}@example.test`, password: 'Winter2026!' })));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        attacker.post('/login', { email: `person${i}@example.test`, password: 'Winter2026!' }),
+      ),
+    );
     expect(await verifications(bo)).toBe(before + 4);
     expect(answers.filter((a) => a.status === 401)).toHaveLength(4);
     const throttled = answers.filter((a) => a.status === 429);
@@ -95,9 +110,14 @@ describe('login throttling per client address (TRUST_PROXY=true, LOGIN_MAX_ATTEM
     expect(sameAddress.status).toBe(429);
     expect(await verifications(bo)).toBe(before + 4);
     const elsewhere = await clientFrom(bo, '198.51.100.77');
-    expect((await elsewhere.post('/login', { email: 'staff.member@example.test', password: TEST_PASSWORD })).status).toBe(303);
+    expect(
+      (await elsewhere.post('/login', { email: 'staff.member@example.test', password: TEST_PASSWORD })).status,
+    ).toBe(303);
 
-    const rows = await bo.db.auditEntry.findMany({ where: { action: 'login_throttled', ip: '203.0.113.50' }, orderBy: { id: 'asc' } });
+    const rows = await bo.db.auditEntry.findMany({
+      where: { action: 'login_throttled', ip: '203.0.113.50' },
+      orderBy: { id: 'asc' },
+    });
     expect(rows.map((r) => (r.after as { refused: number }).refused).sort((a, b) => a - b)).toEqual([1, 10]);
   });
 });

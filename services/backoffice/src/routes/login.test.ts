@@ -4,7 +4,8 @@ import { startBackofficeFixture, TEST_PASSWORD, type BackofficeFixture } from '.
 
 const MAX_FAILURES = 3;
 const LOCKOUT_S = 600;
-const REFUSED = /Incorrect email or password\. After 3 failed attempts in a row, logging in to that account is paused for 10 minutes\./;
+const REFUSED =
+  /Incorrect email or password\. After 3 failed attempts in a row, logging in to that account is paused for 10 minutes\./;
 
 describe('backoffice login, lockout, logout', () => {
   let bo: BackofficeFixture;
@@ -14,7 +15,8 @@ describe('backoffice login, lockout, logout', () => {
   afterAll(async () => {
     await bo.stop();
   });
-  const audit = (action: string, actor: string) => bo.db.auditEntry.findMany({ where: { action, actor }, orderBy: { id: 'asc' } });
+  const audit = (action: string, actor: string) =>
+    bo.db.auditEntry.findMany({ where: { action, actor }, orderBy: { id: 'asc' } });
 
   it('shows the login form with its CSRF token, under a strict CSP, in a short-lived anonymous session', async () => {
     const c = bo.client();
@@ -65,7 +67,9 @@ describe('backoffice login, lockout, logout', () => {
     expect(home.text).toContain('<span id="staff-email">login.ok@example.test</span>');
     expect(home.text).toContain('id="staff-role">approver</span>');
     expect(home.text).toContain('<button type="submit" class="secondary">Log out</button>');
-    expect(await audit('login', 'login.ok@example.test')).toEqual([expect.objectContaining({ staffId: staff.id, targetId: staff.id, requestId: expect.any(String) })]);
+    expect(await audit('login', 'login.ok@example.test')).toEqual([
+      expect.objectContaining({ staffId: staff.id, targetId: staff.id, requestId: expect.any(String) }),
+    ]);
   });
 
   it('refuses a wrong password and an unknown email with the same message, recording both', async () => {
@@ -82,7 +86,10 @@ describe('backoffice login, lockout, logout', () => {
     expect(strip(wrong.text)).toBe(strip(unknown.text));
     expect((await c.get('/')).status).toBe(303);
     const [failed] = await audit('login_failed', 'wrong.pw@example.test');
-    expect(failed).toMatchObject({ staffId: staff.id, after: { reason: 'wrong_password', failures: 1, locked: false } });
+    expect(failed).toMatchObject({
+      staffId: staff.id,
+      after: { reason: 'wrong_password', failures: 1, locked: false },
+    });
     const [ghost] = await audit('login_failed', 'nobody@example.test');
     expect(ghost).toMatchObject({ staffId: null, after: { reason: 'unknown_email', failures: 1 } });
   });
@@ -90,7 +97,8 @@ describe('backoffice login, lockout, logout', () => {
   it(`locks the account after ${MAX_FAILURES} failures: even the right password is refused, then allowed once the lock expires`, async () => {
     const staff = await bo.createStaff('admin', 'locked@example.test');
     const c = bo.client();
-    for (let i = 0; i < MAX_FAILURES; i++) expect((await c.logIn('locked@example.test', `guess ${i}`)).status).toBe(401);
+    for (let i = 0; i < MAX_FAILURES; i++)
+      expect((await c.logIn('locked@example.test', `guess ${i}`)).status).toBe(401);
     const key = await lockKey('locked@example.test');
     expect(await bo.redis.hget(key, 'n')).toBe(String(MAX_FAILURES));
 
@@ -98,8 +106,12 @@ describe('backoffice login, lockout, logout', () => {
     expect(whileLocked.status).toBe(401);
     expect(whileLocked.text).toMatch(REFUSED);
     expect((await c.get('/')).status).toBe(303);
-    expect(await audit('login_locked', 'locked@example.test')).toEqual([expect.objectContaining({ staffId: staff.id, after: { refused: 1 } })]);
-    expect((await audit('login_failed', 'locked@example.test')).at(-1)).toMatchObject({ after: { failures: MAX_FAILURES, locked: true } });
+    expect(await audit('login_locked', 'locked@example.test')).toEqual([
+      expect.objectContaining({ staffId: staff.id, after: { refused: 1 } }),
+    ]);
+    expect((await audit('login_failed', 'locked@example.test')).at(-1)).toMatchObject({
+      after: { failures: MAX_FAILURES, locked: true },
+    });
     // Attempts while locked do not extend the lock.
     expect(await bo.redis.hget(key, 'n')).toBe(String(MAX_FAILURES));
     const ttl = await bo.redis.ttl(key);
@@ -180,12 +192,16 @@ describe('backoffice login, lockout, logout', () => {
     expect(anonymous.status).toBe(303);
     expect(anonymous.location).toBe('/login?next=%2Fstaff%3Fx%3D1');
     await c.get(anonymous.location!);
-    expect((await c.post('/login', { email: 'next@example.test', password: TEST_PASSWORD, next: '/staff?x=1' })).location).toBe('/staff?x=1');
+    expect(
+      (await c.post('/login', { email: 'next@example.test', password: TEST_PASSWORD, next: '/staff?x=1' })).location,
+    ).toBe('/staff?x=1');
 
     for (const next of ['//evil.example/x', 'https://evil.example', '/\\evil.example', '/login']) {
       const other = bo.client();
       await other.get('/login');
-      expect((await other.post('/login', { email: 'next@example.test', password: TEST_PASSWORD, next })).location).toBe('/');
+      expect((await other.post('/login', { email: 'next@example.test', password: TEST_PASSWORD, next })).location).toBe(
+        '/',
+      );
     }
   });
 

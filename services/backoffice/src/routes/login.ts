@@ -9,7 +9,13 @@ import type { LoginThrottle } from '../auth/login-throttle.js';
 import type { PasswordCheck } from '../auth/password-check.js';
 import { csrfToken } from '../http/csrf.js';
 import { staffOrNull } from '../http/locals.js';
-import { ANONYMOUS_SESSION_MS, destroySession, regenerateSession, saveSession, SESSION_COOKIE } from '../http/session.js';
+import {
+  ANONYMOUS_SESSION_MS,
+  destroySession,
+  regenerateSession,
+  saveSession,
+  SESSION_COOKIE,
+} from '../http/session.js';
 import { logIn } from '../use-cases/log-in.js';
 import { loginView, type LoginView } from '../views/login.js';
 import { renderPage } from '../views/render.js';
@@ -43,7 +49,8 @@ function duration(seconds: number): string {
 export function loginRouter(deps: LoginRouterDeps): Router {
   const router = express.Router();
   // One message for every refusal (unknown email, wrong password, disabled, locked): no enumeration.
-  const refused = `Incorrect email or password. After ${deps.throttle.maxFailures} failed attempts in a row, ` +
+  const refused =
+    `Incorrect email or password. After ${deps.throttle.maxFailures} failed attempts in a row, ` +
     `logging in to that account is paused for ${duration(deps.throttle.lockoutS)}.`;
 
   const show = (req: express.Request, res: express.Response, status: number, view: Omit<LoginView, 'csrfToken'>) => {
@@ -69,7 +76,11 @@ export function loginRouter(deps: LoginRouterDeps): Router {
       // About the client address, not the account: saying so reveals nothing about who has an account.
       res.set('Retry-After', String(outcome.retryAfterS));
       const minutes = Math.ceil(outcome.retryAfterS / 60);
-      return show(req, res, 429, { next, email: value.email, error: `Too many login attempts from your network address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` });
+      return show(req, res, 429, {
+        next,
+        email: value.email,
+        error: `Too many login attempts from your network address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      });
     }
     if (!outcome.ok) return show(req, res, 401, { next, email: value.email, error: refused });
 
@@ -84,7 +95,14 @@ export function loginRouter(deps: LoginRouterDeps): Router {
   router.post('/logout', async (req, res) => {
     const staff = staffOrNull(res);
     if (staff) {
-      await recordAudit(deps.db, { staffId: staff.id, actor: staff.email, action: 'logout', targetType: 'staff', targetId: staff.id, ...requestContext(req, res) });
+      await recordAudit(deps.db, {
+        staffId: staff.id,
+        actor: staff.email,
+        action: 'logout',
+        targetType: 'staff',
+        targetId: staff.id,
+        ...requestContext(req, res),
+      });
     }
     await destroySession(req);
     res.clearCookie(SESSION_COOKIE, { path: '/' });

@@ -22,9 +22,17 @@ describe('backoffice merchants, keys, subsidiaries: who may change them', () => 
       { what: 'create a merchant', path: '/merchants', form: { name: 'Intruder', webhook_url: '' } },
       { what: 'disable a merchant', path: `/merchants/${active.id}/disable`, form: {} },
       { what: 'enable a merchant', path: `/merchants/${disabled.id}/enable`, form: {} },
-      { what: 'change the webhook URL', path: `/merchants/${active.id}/webhook-url`, form: { webhook_url: 'https://evil.example/' } },
+      {
+        what: 'change the webhook URL',
+        path: `/merchants/${active.id}/webhook-url`,
+        form: { webhook_url: 'https://evil.example/' },
+      },
       { what: 'create a key', path: `/merchants/${active.id}/keys`, form: {} },
-      { what: 'rotate a key', path: `/merchants/${active.id}/keys/${active.key.apiKey}/rotate`, form: { grace_s: '0' } },
+      {
+        what: 'rotate a key',
+        path: `/merchants/${active.id}/keys/${active.key.apiKey}/rotate`,
+        form: { grace_s: '0' },
+      },
       { what: 'revoke a key', path: `/merchants/${active.id}/keys/${active.key.apiKey}/revoke`, form: {} },
       { what: 'deactivate a subsidiary', path: '/subsidiaries/CI/deactivate', form: {} },
       { what: 'activate a subsidiary', path: '/subsidiaries/TG/activate', form: {} },
@@ -44,7 +52,11 @@ describe('backoffice merchants, keys, subsidiaries: who may change them', () => 
     return JSON.stringify({ merchants, keys, subsidiaries });
   }
 
-  async function expectAllRefused(client: TestClient, form: (f: Record<string, string>) => Record<string, string | null>, status: number): Promise<void> {
+  async function expectAllRefused(
+    client: TestClient,
+    form: (f: Record<string, string>) => Record<string, string | null>,
+    status: number,
+  ): Promise<void> {
     const before = await state();
     for (const change of changes) {
       const res = await client.post(change.path, form(change.form));
@@ -55,16 +67,20 @@ describe('backoffice merchants, keys, subsidiaries: who may change them', () => 
     expect(await changeAudit(bo)).toEqual([]);
   }
 
-  it.each(['viewer', 'approver'] as const)('a %s can read every page but every change is refused with 403', async (role) => {
-    const { client } = await loggedIn(bo, role);
-    const merchant = (await bo.db.merchant.findFirstOrThrow()).id;
-    for (const path of ['/merchants', `/merchants/${merchant}`, '/subsidiaries']) expect((await client.get(path)).status).toBe(200);
-    // With the session's valid CSRF token: the refusal is the role's.
-    expect(client.csrf).toBeDefined();
-    await expectAllRefused(client, (f) => f, 403);
-  });
+  it.each(['viewer', 'approver'] as const)(
+    'a %s can read every page but every change is refused with 403',
+    async (role) => {
+      const { client } = await loggedIn(bo, role);
+      const merchant = (await bo.db.merchant.findFirstOrThrow()).id;
+      for (const path of ['/merchants', `/merchants/${merchant}`, '/subsidiaries'])
+        expect((await client.get(path)).status).toBe(200);
+      // With the session's valid CSRF token: the refusal is the role's.
+      expect(client.csrf).toBeDefined();
+      await expectAllRefused(client, (f) => f, 403);
+    },
+  );
 
-  it('an admin\'s change without the CSRF token, or with another one, is refused with 403', async () => {
+  it("an admin's change without the CSRF token, or with another one, is refused with 403", async () => {
     const { client } = await loggedIn(bo, 'admin');
     await expectAllRefused(client, (f) => ({ ...f, _csrf: null }), 403);
     await expectAllRefused(client, (f) => ({ ...f, _csrf: 'f'.repeat(64) }), 403);

@@ -3,14 +3,25 @@ import { apiKeySecretBinding } from '@mm/db';
 import { findActiveKey } from '@mm/db/merchants';
 import { createLogger } from '@mm/observability';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
-import { changeAudit, issuedKeyOf, loggedIn, occurrences, seedMerchant } from '../test-support/merchant-test-helpers.js';
+import {
+  changeAudit,
+  issuedKeyOf,
+  loggedIn,
+  occurrences,
+  seedMerchant,
+} from '../test-support/merchant-test-helpers.js';
 
 describe('backoffice merchants', () => {
   let bo: BackofficeFixture;
   // Every log line of the service, at the most verbose level, to prove no secret is ever logged.
   let logs = '';
   beforeAll(async () => {
-    const sink = new Writable({ write(chunk, _encoding, done) { logs += String(chunk); done(); } });
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        logs += String(chunk);
+        done();
+      },
+    });
     bo = await startBackofficeFixture({}, { logger: createLogger('backoffice-test', 'trace', sink) });
   });
   afterAll(async () => {
@@ -22,9 +33,23 @@ describe('backoffice merchants', () => {
     const m = await seedMerchant(bo, '<b>Chez Awa</b>', 'https://awa.example/hooks');
     // A key in its grace period after a rotation, and a revoked one.
     const expiring = new Date(Date.now() + 3_600_000);
-    const rotated = await bo.db.apiKey.create({ data: { merchantId: m.id, apiKey: 'pk_rotated_in_grace', secretCiphertext: bo.box.seal('sk_x', apiKeySecretBinding({ merchantId: m.id, apiKey: 'pk_rotated_in_grace' })), revokedAt: expiring } });
+    const rotated = await bo.db.apiKey.create({
+      data: {
+        merchantId: m.id,
+        apiKey: 'pk_rotated_in_grace',
+        secretCiphertext: bo.box.seal('sk_x', apiKeySecretBinding({ merchantId: m.id, apiKey: 'pk_rotated_in_grace' })),
+        revokedAt: expiring,
+      },
+    });
     const revoked = '2020-01-01T00:00:00.000Z';
-    const old = await bo.db.apiKey.create({ data: { merchantId: m.id, apiKey: 'pk_old_revoked', secretCiphertext: bo.box.seal('sk_y', apiKeySecretBinding({ merchantId: m.id, apiKey: 'pk_old_revoked' })), revokedAt: new Date(revoked) } });
+    const old = await bo.db.apiKey.create({
+      data: {
+        merchantId: m.id,
+        apiKey: 'pk_old_revoked',
+        secretCiphertext: bo.box.seal('sk_y', apiKeySecretBinding({ merchantId: m.id, apiKey: 'pk_old_revoked' })),
+        revokedAt: new Date(revoked),
+      },
+    });
     const { client } = await loggedIn(bo, 'viewer');
 
     const list = await client.get('/merchants');
@@ -40,7 +65,8 @@ describe('backoffice merchants', () => {
     const page = await client.get(`/merchants/${m.id}`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('data-nav="merchants" aria-current="page"');
-    const row = (apiKey: string) => new RegExp(`<tr data-api-key="${apiKey}">[\\s\\S]*?</tr>`).exec(page.text)?.[0] ?? '';
+    const row = (apiKey: string) =>
+      new RegExp(`<tr data-api-key="${apiKey}">[\\s\\S]*?</tr>`).exec(page.text)?.[0] ?? '';
     expect(row(m.key.apiKey)).toContain('<span class="badge">active</span>');
     expect(row(rotated.apiKey)).toContain(`expires at <time datetime="${expiring.toISOString()}">`);
     expect(row(old.apiKey)).toContain('<span class="badge off">revoked</span>');
@@ -51,13 +77,16 @@ describe('backoffice merchants', () => {
     expect(page.text).not.toContain(m.key.apiSecret);
   });
 
-  it('an admin creates a merchant: the first key\'s secret is shown once in the answer, sealed at rest, never logged nor audited nor shown again', async () => {
+  it("an admin creates a merchant: the first key's secret is shown once in the answer, sealed at rest, never logged nor audited nor shown again", async () => {
     const { staff, client } = await loggedIn(bo, 'admin');
     const form = await client.get('/merchants');
     expect(form.text).toContain('<form method="post" action="/merchants">');
     const logsBefore = logs.length;
 
-    const res = await client.post('/merchants', { name: '  Boutique Kone  ', webhook_url: 'https://kone.example/webhooks' });
+    const res = await client.post('/merchants', {
+      name: '  Boutique Kone  ',
+      webhook_url: 'https://kone.example/webhooks',
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const { apiKey, apiSecret } = issuedKeyOf(res);
@@ -68,18 +97,32 @@ describe('backoffice merchants', () => {
 
     const key = await bo.db.apiKey.findUniqueOrThrow({ where: { apiKey } });
     const merchant = await merchantRow(key.merchantId);
-    expect(merchant).toMatchObject({ name: 'Boutique Kone', status: 'ACTIVE', webhookUrl: 'https://kone.example/webhooks' });
+    expect(merchant).toMatchObject({
+      name: 'Boutique Kone',
+      status: 'ACTIVE',
+      webhookUrl: 'https://kone.example/webhooks',
+    });
     expect(key.secretCiphertext).not.toContain(apiSecret);
     expect(bo.box.open(key.secretCiphertext, apiKeySecretBinding(key))).toBe(apiSecret);
-    expect(await findActiveKey(bo.db, bo.box, apiKey)).toMatchObject({ merchantId: merchant.id, merchantStatus: 'ACTIVE', secret: apiSecret });
+    expect(await findActiveKey(bo.db, bo.box, apiKey)).toMatchObject({
+      merchantId: merchant.id,
+      merchantStatus: 'ACTIVE',
+      secret: apiSecret,
+    });
 
     const audit = await changeAudit(bo, { targetId: merchant.id });
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({
-      staffId: staff.id, actor: staff.email, action: 'merchant.create', targetType: 'merchant', before: null,
+      staffId: staff.id,
+      actor: staff.email,
+      action: 'merchant.create',
+      targetType: 'merchant',
+      before: null,
       after: { name: 'Boutique Kone', status: 'ACTIVE', webhookUrl: 'https://kone.example/webhooks', apiKey },
     });
-    const allAudit = JSON.stringify(await bo.db.auditEntry.findMany(), (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+    const allAudit = JSON.stringify(await bo.db.auditEntry.findMany(), (_k, v: unknown) =>
+      typeof v === 'bigint' ? String(v) : v,
+    );
     expect(allAudit).not.toContain(apiSecret);
     expect(allAudit).not.toContain(key.secretCiphertext);
 
@@ -99,11 +142,18 @@ describe('backoffice merchants', () => {
     const { client } = await loggedIn(bo, 'admin');
     const count = await bo.db.merchant.count();
     const audited = (await changeAudit(bo)).length;
-    for (const url of ['ftp://files.example/in', 'javascript:alert(1)', 'shop.example/hooks', 'https://user:pw@shop.example/x']) {
+    for (const url of [
+      'ftp://files.example/in',
+      'javascript:alert(1)',
+      'shop.example/hooks',
+      'https://user:pw@shop.example/x',
+    ]) {
       await client.get('/merchants');
       const res = await client.post('/merchants', { name: 'Refused Shop', webhook_url: url });
       expect(res.status).toBe(400);
-      expect(res.text).toMatch(/id="merchant-webhook-url-error" role="alert">The default webhook URL must (be a full http:\/\/ or https:\/\/ address|not contain a user name or password)/);
+      expect(res.text).toMatch(
+        /id="merchant-webhook-url-error" role="alert">The default webhook URL must (be a full http:\/\/ or https:\/\/ address|not contain a user name or password)/,
+      );
       expect(res.text).toContain('value="Refused Shop"');
       expect(res.text).not.toContain('issued-api-secret');
     }
@@ -120,20 +170,34 @@ describe('backoffice merchants', () => {
     const page = await client.get(`/merchants/${m.id}`);
     expect(page.text).toContain(`action="/merchants/${m.id}/disable"`);
 
-    expect(await client.post(`/merchants/${m.id}/disable`)).toMatchObject({ status: 303, location: `/merchants/${m.id}?done=disabled` });
+    expect(await client.post(`/merchants/${m.id}/disable`)).toMatchObject({
+      status: 303,
+      location: `/merchants/${m.id}?done=disabled`,
+    });
     expect((await merchantRow(m.id)).status).toBe('DISABLED');
     expect((await findActiveKey(bo.db, bo.box, m.key.apiKey))?.merchantStatus).toBe('DISABLED');
     const after = await client.get(`/merchants/${m.id}?done=disabled`);
     expect(after.text).toContain('The merchant is disabled');
     expect(after.text).toContain(`action="/merchants/${m.id}/enable"`);
     // Twice: nothing more to do, nothing recorded.
-    expect(await client.post(`/merchants/${m.id}/disable`)).toMatchObject({ status: 303, location: `/merchants/${m.id}?done=unchanged` });
+    expect(await client.post(`/merchants/${m.id}/disable`)).toMatchObject({
+      status: 303,
+      location: `/merchants/${m.id}?done=unchanged`,
+    });
 
-    expect(await client.post(`/merchants/${m.id}/enable`)).toMatchObject({ status: 303, location: `/merchants/${m.id}?done=enabled` });
+    expect(await client.post(`/merchants/${m.id}/enable`)).toMatchObject({
+      status: 303,
+      location: `/merchants/${m.id}?done=enabled`,
+    });
     expect((await merchantRow(m.id)).status).toBe('ACTIVE');
     const audit = await changeAudit(bo, { targetId: m.id });
     expect(audit.map((a) => a.action)).toEqual(['merchant.disable', 'merchant.enable']);
-    expect(audit[0]).toMatchObject({ staffId: staff.id, targetType: 'merchant', before: { name: 'Toggle Shop', status: 'ACTIVE' }, after: { name: 'Toggle Shop', status: 'DISABLED' } });
+    expect(audit[0]).toMatchObject({
+      staffId: staff.id,
+      targetType: 'merchant',
+      before: { name: 'Toggle Shop', status: 'ACTIVE' },
+      after: { name: 'Toggle Shop', status: 'DISABLED' },
+    });
     expect(audit[1]).toMatchObject({ before: { status: 'DISABLED' }, after: { status: 'ACTIVE' } });
   });
 
@@ -144,13 +208,16 @@ describe('backoffice merchants', () => {
 
     const bad = await client.post(`/merchants/${m.id}/webhook-url`, { webhook_url: 'ftp://new.example/hooks' });
     expect(bad.status).toBe(400);
-    expect(bad.text).toContain('id="webhook-url-error" role="alert">The default webhook URL must be a full http:// or https:// address');
+    expect(bad.text).toContain(
+      'id="webhook-url-error" role="alert">The default webhook URL must be a full http:// or https:// address',
+    );
     expect(bad.text).toContain('value="ftp://new.example/hooks"');
     expect((await merchantRow(m.id)).webhookUrl).toBe('https://old.example/hooks');
     expect(await changeAudit(bo, { targetId: m.id })).toHaveLength(0);
 
-    expect(await client.post(`/merchants/${m.id}/webhook-url`, { webhook_url: ' http://new.example/hooks ' }))
-      .toMatchObject({ status: 303, location: `/merchants/${m.id}?done=webhook-url` });
+    expect(
+      await client.post(`/merchants/${m.id}/webhook-url`, { webhook_url: ' http://new.example/hooks ' }),
+    ).toMatchObject({ status: 303, location: `/merchants/${m.id}?done=webhook-url` });
     expect((await merchantRow(m.id)).webhookUrl).toBe('http://new.example/hooks');
     expect(await client.post(`/merchants/${m.id}/webhook-url`, { webhook_url: '' })).toMatchObject({ status: 303 });
     expect((await merchantRow(m.id)).webhookUrl).toBeNull();
@@ -167,7 +234,9 @@ describe('backoffice merchants', () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
       expect((await client.get(`/merchants/${id}`)).status).toBe(404);
       expect((await client.post(`/merchants/${id}/disable`)).status).toBe(404);
-      expect((await client.post(`/merchants/${id}/webhook-url`, { webhook_url: 'https://x.example' })).status).toBe(404);
+      expect((await client.post(`/merchants/${id}/webhook-url`, { webhook_url: 'https://x.example' })).status).toBe(
+        404,
+      );
       expect((await client.post(`/merchants/${id}/keys`)).status).toBe(404);
     }
   });

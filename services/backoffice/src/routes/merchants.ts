@@ -5,7 +5,12 @@
  * the secret is never kept anywhere to be shown later); the other POSTs redirect (303).
  */
 import express, { type Request, type Response, type Router } from 'express';
-import { changeMerchantStatus, changeMerchantWebhookUrl, createMerchantWithKey, DEFAULT_ROTATION_GRACE_S } from '@mm/collections';
+import {
+  changeMerchantStatus,
+  changeMerchantWebhookUrl,
+  createMerchantWithKey,
+  DEFAULT_ROTATION_GRACE_S,
+} from '@mm/collections';
 import type { Db } from '@mm/db';
 import { findMerchant, listMerchantKeys, listMerchants } from '@mm/db/merchants';
 import { type SecretBox } from '@mm/db';
@@ -55,7 +60,13 @@ async function renderList(req: Request, res: Response, db: Db, refused?: Merchan
   });
 }
 
-async function renderDetail(req: Request, res: Response, deps: MerchantsDeps, id: string, webhookForm?: { value: string; error: string }): Promise<void> {
+async function renderDetail(
+  req: Request,
+  res: Response,
+  deps: MerchantsDeps,
+  id: string,
+  webhookForm?: { value: string; error: string },
+): Promise<void> {
   const merchant = await findMerchant(deps.db, id);
   if (!merchant) throw notFoundError();
   const role = currentStaff(res).role;
@@ -88,14 +99,21 @@ export function merchantsRouter(deps: MerchantsDeps): Router {
     const input = { name: formField(req, 'name'), webhookUrl: formField(req, 'webhook_url') };
     const outcome = await createMerchantWithKey({ db, box }, auditContext(req, res), input);
     if (outcome.kind === 'invalid') return renderList(req, res, db, { ...input, errors: outcome.errors });
-    renderPage(req, res, { status: 201, title: 'Merchant created', body: issuedKeyView({ heading: 'Merchant created', merchant: outcome.merchant, key: outcome.key }) });
+    renderPage(req, res, {
+      status: 201,
+      title: 'Merchant created',
+      body: issuedKeyView({ heading: 'Merchant created', merchant: outcome.merchant, key: outcome.key }),
+    });
   });
 
   router.get('/:id', (req, res) => renderDetail(req, res, deps, req.params.id));
 
   for (const action of ['disable', 'enable'] as const) {
     router.post(`/:id/${action}`, requirePermission('merchants:manage'), async (req: Request<{ id: string }>, res) => {
-      const outcome = await changeMerchantStatus({ db }, auditContext(req, res), { merchantId: req.params.id, status: action === 'disable' ? 'DISABLED' : 'ACTIVE' });
+      const outcome = await changeMerchantStatus({ db }, auditContext(req, res), {
+        merchantId: req.params.id,
+        status: action === 'disable' ? 'DISABLED' : 'ACTIVE',
+      });
       if (outcome === 'not_found') throw notFoundError();
       res.redirect(303, `/merchants/${req.params.id}?done=${outcome === 'changed' ? `${action}d` : 'unchanged'}`);
     });
@@ -103,9 +121,13 @@ export function merchantsRouter(deps: MerchantsDeps): Router {
 
   router.post('/:id/webhook-url', requirePermission('merchants:manage'), async (req: Request<{ id: string }>, res) => {
     const webhookUrl = formField(req, 'webhook_url');
-    const outcome = await changeMerchantWebhookUrl({ db }, auditContext(req, res), { merchantId: req.params.id, webhookUrl });
+    const outcome = await changeMerchantWebhookUrl({ db }, auditContext(req, res), {
+      merchantId: req.params.id,
+      webhookUrl,
+    });
     if (outcome === 'not_found') throw notFoundError();
-    if (typeof outcome === 'object') return renderDetail(req, res, deps, req.params.id, { value: webhookUrl, error: outcome.error });
+    if (typeof outcome === 'object')
+      return renderDetail(req, res, deps, req.params.id, { value: webhookUrl, error: outcome.error });
     res.redirect(303, `/merchants/${req.params.id}?done=${outcome === 'changed' ? 'webhook-url' : 'unchanged'}`);
   });
 

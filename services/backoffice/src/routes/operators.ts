@@ -14,12 +14,28 @@
  */
 import express, { type Request, type Response, type Router } from 'express';
 import type { Db } from '@mm/db';
-import { cashinOutcomesByAccount, changeOperatorAccount, listOperatorAccounts, type OperatorAccountChange, type OperatorAccountKey } from '@mm/db/operator-accounts';
+import {
+  cashinOutcomesByAccount,
+  changeOperatorAccount,
+  listOperatorAccounts,
+  type OperatorAccountChange,
+  type OperatorAccountKey,
+} from '@mm/db/operator-accounts';
 import { listSubsidiaries } from '@mm/db/merchants';
 import { type SecretBox } from '@mm/db';
 import {
-  can, isOperatorApiName, isOperatorCode, OPERATOR_API_NAMES, OPERATORS,
-  parseDownReason, parseOperatorBaseUrl, parseOperatorCredentials, parseOperatorPrefixes, parseOperatorSettings, type DeploymentMode, type ParsedField,
+  can,
+  isOperatorApiName,
+  isOperatorCode,
+  OPERATOR_API_NAMES,
+  OPERATORS,
+  parseDownReason,
+  parseOperatorBaseUrl,
+  parseOperatorCredentials,
+  parseOperatorPrefixes,
+  parseOperatorSettings,
+  type DeploymentMode,
+  type ParsedField,
 } from '@mm/domain';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
@@ -75,7 +91,10 @@ export function operatorsRouter({ db, box, deploymentMode, operatorCalls, now }:
   router.get('/', async (req, res) => {
     const notice = typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined;
     const [accounts, subsidiaries, cashins, calls] = await Promise.all([
-      listOperatorAccounts(db), listSubsidiaries(db), cashinOutcomesByAccount(db, new Date(now() - CASHIN_HEALTH_WINDOW_MS)), operatorCalls.read(),
+      listOperatorAccounts(db),
+      listSubsidiaries(db),
+      cashinOutcomesByAccount(db, new Date(now() - CASHIN_HEALTH_WINDOW_MS)),
+      operatorCalls.read(),
     ]);
     renderPage(req, res, {
       title: 'Operators',
@@ -90,7 +109,13 @@ export function operatorsRouter({ db, box, deploymentMode, operatorCalls, now }:
     });
   });
 
-  async function apply(req: Request, res: Response, key: OperatorAccountKey, change: OperatorAccountChange, done: string): Promise<void> {
+  async function apply(
+    req: Request,
+    res: Response,
+    key: OperatorAccountKey,
+    change: OperatorAccountChange,
+    done: string,
+  ): Promise<void> {
     const outcome = await changeOperatorAccount(db, box, deploymentMode, auditContext(req, res), key, change);
     if (outcome === 'not_found') throw notFoundError();
     if (typeof outcome === 'object') throw new PageError(409, outcome.error);
@@ -108,37 +133,79 @@ export function operatorsRouter({ db, box, deploymentMode, operatorCalls, now }:
   });
 
   for (const action of ['enable', 'disable'] as const) {
-    router.post(`/:countryCode/:operator/${action}`, requirePermission('operators:manage'), async (req: Request<Params>, res) => {
-      await apply(req, res, accountKey(req), { kind: 'update', fields: { enabled: action === 'enable' } }, `${action}d`);
-    });
+    router.post(
+      `/:countryCode/:operator/${action}`,
+      requirePermission('operators:manage'),
+      async (req: Request<Params>, res) => {
+        await apply(
+          req,
+          res,
+          accountKey(req),
+          { kind: 'update', fields: { enabled: action === 'enable' } },
+          `${action}d`,
+        );
+      },
+    );
   }
 
-  router.post('/:countryCode/:operator/down', requirePermission('operators:manage'), async (req: Request<Params>, res) => {
-    const key = accountKey(req);
-    await apply(req, res, key, { kind: 'down', reason: accepted(parseDownReason(formField(req, 'reason'))) }, 'down');
-  });
+  router.post(
+    '/:countryCode/:operator/down',
+    requirePermission('operators:manage'),
+    async (req: Request<Params>, res) => {
+      const key = accountKey(req);
+      await apply(req, res, key, { kind: 'down', reason: accepted(parseDownReason(formField(req, 'reason'))) }, 'down');
+    },
+  );
 
-  router.post('/:countryCode/:operator/up', requirePermission('operators:manage'), async (req: Request<Params>, res) => {
-    await apply(req, res, accountKey(req), { kind: 'up' }, 'up');
-  });
+  router.post(
+    '/:countryCode/:operator/up',
+    requirePermission('operators:manage'),
+    async (req: Request<Params>, res) => {
+      await apply(req, res, accountKey(req), { kind: 'up' }, 'up');
+    },
+  );
 
-  router.post('/:countryCode/:operator/prefixes', requirePermission('operators:manage'), async (req: Request<Params>, res) => {
-    const key = accountKey(req);
-    await apply(req, res, key, { kind: 'update', fields: { prefixes: accepted(parseOperatorPrefixes(formField(req, 'prefixes'))) } }, 'prefixes');
-  });
+  router.post(
+    '/:countryCode/:operator/prefixes',
+    requirePermission('operators:manage'),
+    async (req: Request<Params>, res) => {
+      const key = accountKey(req);
+      await apply(
+        req,
+        res,
+        key,
+        { kind: 'update', fields: { prefixes: accepted(parseOperatorPrefixes(formField(req, 'prefixes'))) } },
+        'prefixes',
+      );
+    },
+  );
 
-  router.post('/:countryCode/:operator/config', requirePermission('operators:manage'), async (req: Request<Params>, res) => {
-    const key = accountKey(req);
-    // Both checked before anything is written: a bad settings field leaves the base URL as it was too.
-    const baseUrl = accepted(parseOperatorBaseUrl(formField(req, 'base_url')));
-    const settings = accepted(parseOperatorSettings(formField(req, 'settings')));
-    await apply(req, res, key, { kind: 'update', fields: { baseUrl, settings } }, 'config');
-  });
+  router.post(
+    '/:countryCode/:operator/config',
+    requirePermission('operators:manage'),
+    async (req: Request<Params>, res) => {
+      const key = accountKey(req);
+      // Both checked before anything is written: a bad settings field leaves the base URL as it was too.
+      const baseUrl = accepted(parseOperatorBaseUrl(formField(req, 'base_url')));
+      const settings = accepted(parseOperatorSettings(formField(req, 'settings')));
+      await apply(req, res, key, { kind: 'update', fields: { baseUrl, settings } }, 'config');
+    },
+  );
 
-  router.post('/:countryCode/:operator/credentials', requirePermission('operators:manage'), async (req: Request<Params>, res) => {
-    const key = accountKey(req);
-    await apply(req, res, key, { kind: 'credentials', credentials: accepted(parseOperatorCredentials(formField(req, 'credentials'))) }, 'credentials');
-  });
+  router.post(
+    '/:countryCode/:operator/credentials',
+    requirePermission('operators:manage'),
+    async (req: Request<Params>, res) => {
+      const key = accountKey(req);
+      await apply(
+        req,
+        res,
+        key,
+        { kind: 'credentials', credentials: accepted(parseOperatorCredentials(formField(req, 'credentials'))) },
+        'credentials',
+      );
+    },
+  );
 
   return router;
 }

@@ -31,7 +31,14 @@ function idsOf(payload: Record<string, unknown>): Omit<PayloadId, 'transactionId
 export async function parkedJobsWithTargets(db: Db, limit: number): Promise<ParkedJobRow[]> {
   const jobs = await listParkedJobs(db, limit);
   const found = jobs.map((job) => idsOf(job.payload));
-  const idsFor = (key: PayloadId['key']) => [...new Set(found.flat().filter((f) => f.key === key).map((f) => f.id))];
+  const idsFor = (key: PayloadId['key']) => [
+    ...new Set(
+      found
+        .flat()
+        .filter((f) => f.key === key)
+        .map((f) => f.id),
+    ),
+  ];
   const [refunds, events] = await Promise.all([
     db.refund.findMany({ where: { id: { in: idsFor('refund_id') } }, select: { id: true, transactionId: true } }),
     db.webhookEvent.findMany({ where: { id: { in: idsFor('event_id') } }, select: { id: true, transactionId: true } }),
@@ -43,6 +50,9 @@ export async function parkedJobsWithTargets(db: Db, limit: number): Promise<Park
   };
   return jobs.map((job, i) => ({
     ...job,
-    ids: found[i]!.map((f) => ({ ...f, transactionId: f.key === 'transaction_id' ? f.id : (transactionOf[f.key].get(f.id) ?? null) })),
+    ids: found[i]!.map((f) => ({
+      ...f,
+      transactionId: f.key === 'transaction_id' ? f.id : (transactionOf[f.key].get(f.id) ?? null),
+    })),
   }));
 }

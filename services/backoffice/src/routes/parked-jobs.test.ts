@@ -19,9 +19,23 @@ describe('/jobs/parked: jobs parked after failing every run, and running them ag
   });
 
   /** An outbox row as the relay leaves it once parked (packages/db recordFailedRun at its limit). */
-  async function parked(topic: string, payload: Record<string, unknown>, lastError = 'Error: operator answered nonsense', run = 4): Promise<string> {
+  async function parked(
+    topic: string,
+    payload: Record<string, unknown>,
+    lastError = 'Error: operator answered nonsense',
+    run = 4,
+  ): Promise<string> {
     const row = await bo.db.outbox.create({
-      data: { id: randomUUID(), topic, payload: payload as object, run, failedRuns: 5, lastError, lastFailedJob: `x_${run}@1`, parkedAt: new Date(Date.now() - 60_000) },
+      data: {
+        id: randomUUID(),
+        topic,
+        payload: payload as object,
+        run,
+        failedRuns: 5,
+        lastError,
+        lastFailedJob: `x_${run}@1`,
+        parkedAt: new Date(Date.now() - 60_000),
+      },
     });
     return row.id;
   }
@@ -29,7 +43,8 @@ describe('/jobs/parked: jobs parked after failing every run, and running them ag
     const t = await newCashin(bo.db, { merchantId: shop });
     return { transactionId: t.id, outboxId: await parked('operator-requests', { transaction_id: t.id }) };
   };
-  const rowOf = (text: string, outboxId: string) => new RegExp(`<tr data-outbox-id="${outboxId}">[\\s\\S]*?</tr>`).exec(text)?.[0];
+  const rowOf = (text: string, outboxId: string) =>
+    new RegExp(`<tr data-outbox-id="${outboxId}">[\\s\\S]*?</tr>`).exec(text)?.[0];
   const outboxOf = (id: string) => bo.db.outbox.findUniqueOrThrow({ where: { id } });
   const runAgainAudit = (id: string) => bo.db.auditEntry.findMany({ where: { action: 'job.run_again', targetId: id } });
 
@@ -38,26 +53,47 @@ describe('/jobs/parked: jobs parked after failing every run, and running them ag
     const refunded = await newCashin(bo.db, { merchantId: shop });
     const refundId = randomUUID();
     await bo.db.refund.create({
-      data: { id: refundId, transactionId: refunded.id, merchantId: shop, amount: 500n, currency: 'XOF', status: 'PENDING', providerReference: `rf-${refundId}`, requestFingerprint: 'fp' },
+      data: {
+        id: refundId,
+        transactionId: refunded.id,
+        merchantId: shop,
+        amount: 500n,
+        currency: 'XOF',
+        status: 'PENDING',
+        providerReference: `rf-${refundId}`,
+        requestFingerprint: 'fp',
+      },
     });
     const refundJob = await parked('refund-requests', { refund_id: refundId });
     const hooked = await newCashin(bo.db, { merchantId: shop });
     const eventId = await failByOperator(bo.db, hooked.id);
     const eventJob = await parked('webhook-deliveries', { event_id: eventId });
     // Open but not parked (still being retried), and done: neither needs a person.
-    const open = (await bo.db.outbox.create({ data: { topic: 'operator-requests', payload: { transaction_id: op.transactionId }, failedRuns: 2 } })).id;
-    const done = (await bo.db.outbox.create({ data: { topic: 'operator-requests', payload: {}, parkedAt: new Date(), completedAt: new Date() } })).id;
+    const open = (
+      await bo.db.outbox.create({
+        data: { topic: 'operator-requests', payload: { transaction_id: op.transactionId }, failedRuns: 2 },
+      })
+    ).id;
+    const done = (
+      await bo.db.outbox.create({
+        data: { topic: 'operator-requests', payload: {}, parkedAt: new Date(), completedAt: new Date() },
+      })
+    ).id;
 
     const page = await admin.client.get('/jobs/parked');
     expect(page.status).toBe(200);
     expect(page.text).toContain('<a href="/jobs/parked" data-nav="parked-jobs" aria-current="page">Parked jobs</a>');
     const row = rowOf(page.text, op.outboxId);
     expect(row).toContain('operator-requests');
-    expect(row).toContain(`<span data-id-key="transaction_id">transaction_id: <a href="/transactions/${op.transactionId}">${op.transactionId}</a></span>`);
+    expect(row).toContain(
+      `<span data-id-key="transaction_id">transaction_id: <a href="/transactions/${op.transactionId}">${op.transactionId}</a></span>`,
+    );
     expect(row).toContain('<td>5</td>');
     expect(row).toContain('<td data-last-error>Error: operator answered nonsense</td>');
     expect(row).toMatch(/<time datetime="[^"]+">/);
-    expect(row).toContain(`<a href="/queues/queue/operator-requests?status=failed" data-dashboard="operator-requests">`);
+    expect(row).toContain(
+      `<a href="/queues/queue/operator-requests?status=failed" data-dashboard="operator-requests">`,
+    );
     expect(row).toContain(`<input type="checkbox" name="outbox_id" value="${op.outboxId}" form="run-again-selected"`);
     expect(row).toContain(`data-run-again="${op.outboxId}"`);
     expect(rowOf(page.text, refundJob)).toContain(`refund_id: <a href="/transactions/${refunded.id}">${refundId}</a>`);
@@ -69,9 +105,15 @@ describe('/jobs/parked: jobs parked after failing every run, and running them ag
   });
 
   it('escapes the last error: a job failing with markup in its message shows it as text', async () => {
-    const outboxId = await parked('operator-requests', { transaction_id: randomUUID() }, '<script>alert("x")</script><img src=x onerror=1>');
+    const outboxId = await parked(
+      'operator-requests',
+      { transaction_id: randomUUID() },
+      '<script>alert("x")</script><img src=x onerror=1>',
+    );
     const page = await admin.client.get('/jobs/parked');
-    expect(rowOf(page.text, outboxId)).toContain('<td data-last-error>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=1&gt;</td>');
+    expect(rowOf(page.text, outboxId)).toContain(
+      '<td data-last-error>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=1&gt;</td>',
+    );
     expect(page.text).not.toContain('<script>');
     expect(page.text).not.toContain('<img src=x');
   });
@@ -86,17 +128,23 @@ describe('/jobs/parked: jobs parked after failing every run, and running them ag
     expect(row).toMatchObject({ parkedAt: null, failedRuns: 0, run: 5, completedAt: null });
     expect(Date.now() - row.availableAt.getTime()).toBeLessThan(10_000);
     // What the worker's relay scans once OUTBOX_GRACE_MS has passed: the row is back in it.
-    expect((await findOverdueOutbox(bo.db, ['operator-requests'], new Date(Date.now() + 60_000))).map((r) => r.id)).toContain(outboxId);
+    expect(
+      (await findOverdueOutbox(bo.db, ['operator-requests'], new Date(Date.now() + 60_000))).map((r) => r.id),
+    ).toContain(outboxId);
     const audit = await runAgainAudit(outboxId);
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({
-      staffId: admin.staff.id, actor: admin.staff.email, targetType: 'outbox',
+      staffId: admin.staff.id,
+      actor: admin.staff.email,
+      targetType: 'outbox',
       before: { topic: 'operator-requests', failed_runs: 5, run: 4, last_error: 'Error: operator answered nonsense' },
       after: { parked_at: null, failed_runs: 0, run: 5 },
     });
 
     const after = await admin.client.get(res.location!);
-    expect(after.text).toContain('<p class="notice" id="run-again-notice">Running 1 job again: the worker of its queue picks it up within seconds.</p>');
+    expect(after.text).toContain(
+      '<p class="notice" id="run-again-notice">Running 1 job again: the worker of its queue picks it up within seconds.</p>',
+    );
     expect(after.text).not.toContain(`data-outbox-id="${outboxId}"`);
 
     // Again: no longer parked, so nothing changes and the page says so.
@@ -109,9 +157,15 @@ describe('/jobs/parked: jobs parked after failing every run, and running them ag
 
   it('runs a selection again; one no longer parked (or unknown) is skipped and left alone', async () => {
     const [first, second] = [await parkedOperatorRequest(), await parkedOperatorRequest()];
-    const done = (await bo.db.outbox.create({ data: { topic: 'operator-requests', payload: {}, parkedAt: new Date(), completedAt: new Date(), run: 2 } })).id;
+    const done = (
+      await bo.db.outbox.create({
+        data: { topic: 'operator-requests', payload: {}, parkedAt: new Date(), completedAt: new Date(), run: 2 },
+      })
+    ).id;
     await admin.client.get('/jobs/parked');
-    const res = await admin.client.post('/jobs/parked/run-again', { outbox_id: [first.outboxId, second.outboxId.toUpperCase(), done, randomUUID()] });
+    const res = await admin.client.post('/jobs/parked/run-again', {
+      outbox_id: [first.outboxId, second.outboxId.toUpperCase(), done, randomUUID()],
+    });
     expect(res).toMatchObject({ status: 303, location: '/jobs/parked?ran=2&skipped=2' });
     for (const { outboxId } of [first, second]) {
       expect(await outboxOf(outboxId)).toMatchObject({ parkedAt: null, run: 5 });
@@ -119,7 +173,9 @@ describe('/jobs/parked: jobs parked after failing every run, and running them ag
     }
     expect(await outboxOf(done)).toMatchObject({ run: 2 });
     expect(await runAgainAudit(done)).toEqual([]);
-    expect((await admin.client.get(res.location!)).text).toContain('Running 2 jobs again: the worker of each queue picks them up within seconds. Skipped 2');
+    expect((await admin.client.get(res.location!)).text).toContain(
+      'Running 2 jobs again: the worker of each queue picks them up within seconds. Skipped 2',
+    );
   });
 
   it('a viewer and an approver see the list without buttons or dashboard links, and get 403 on run again: nothing changes', async () => {
@@ -146,7 +202,9 @@ describe('/jobs/parked: jobs parked after failing every run, and running them ag
     const { client } = admin;
     await client.get('/jobs/parked');
     expect((await client.post('/jobs/parked/run-again', { outbox_id: outboxId, _csrf: null })).status).toBe(403);
-    expect((await client.post('/jobs/parked/run-again', { outbox_id: outboxId, _csrf: 'not-the-token' })).status).toBe(403);
+    expect((await client.post('/jobs/parked/run-again', { outbox_id: outboxId, _csrf: 'not-the-token' })).status).toBe(
+      403,
+    );
     expect((await client.post('/jobs/parked/run-again', {})).status).toBe(400);
     expect((await client.post('/jobs/parked/run-again', { outbox_id: ['not-an-id', outboxId] })).status).toBe(400);
     expect((await outboxOf(outboxId)).parkedAt).not.toBeNull();
@@ -154,10 +212,16 @@ describe('/jobs/parked: jobs parked after failing every run, and running them ag
   });
 
   it('says so when nothing is parked, and an anonymous visitor is sent to the login page', async () => {
-    await bo.db.outbox.updateMany({ where: { parkedAt: { not: null }, completedAt: null }, data: { completedAt: new Date() } });
+    await bo.db.outbox.updateMany({
+      where: { parkedAt: { not: null }, completedAt: null },
+      data: { completedAt: new Date() },
+    });
     const page = await admin.client.get('/jobs/parked');
     expect(page.text).toContain('<p class="muted" id="no-parked-jobs">No parked job.</p>');
     expect(page.text).not.toContain('<table id="parked-jobs">');
-    expect(await bo.client().get('/jobs/parked')).toMatchObject({ status: 303, location: '/login?next=%2Fjobs%2Fparked' });
+    expect(await bo.client().get('/jobs/parked')).toMatchObject({
+      status: 303,
+      location: '/login?next=%2Fjobs%2Fparked',
+    });
   });
 });

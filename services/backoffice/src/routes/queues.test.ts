@@ -21,15 +21,22 @@ describe('/queues: the Bull dashboard (admin only)', () => {
   });
 
   /** A request from the client's session with headers of our choosing (what a browser page would send). */
-  function call(client: TestClient, method: string, path: string, headers: Record<string, string> = {}): Promise<Response> {
+  function call(
+    client: TestClient,
+    method: string,
+    path: string,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
     const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     return fetch(`${bo.url}${path}`, {
-      method, redirect: 'manual',
+      method,
+      redirect: 'manual',
       headers: { cookie, ...(method === 'GET' ? {} : { 'content-type': 'application/json' }), ...headers },
       ...(method === 'GET' ? {} : { body: '{}' }),
     });
   }
-  const pause = (headers: Record<string, string>) => call(admin.client, 'PUT', `/queues/api/queues/${QUEUE_NAMES.operatorRequests}/pause`, headers);
+  const pause = (headers: Record<string, string>) =>
+    call(admin.client, 'PUT', `/queues/api/queues/${QUEUE_NAMES.operatorRequests}/pause`, headers);
 
   it('is 403 for approvers and viewers; anonymous visitors go to the login page or get 401', async () => {
     for (const role of ['approver', 'viewer'] as const) {
@@ -37,10 +44,14 @@ describe('/queues: the Bull dashboard (admin only)', () => {
       expect((await client.get('/')).text).not.toContain('data-nav="queues"');
       expect((await client.get('/queues')).status).toBe(403);
       expect((await client.get('/queues/api/queues')).status).toBe(403);
-      expect((await call(client, 'PUT', '/queues/api/queues/pause', { 'sec-fetch-site': 'same-origin' })).status).toBe(403);
+      expect((await call(client, 'PUT', '/queues/api/queues/pause', { 'sec-fetch-site': 'same-origin' })).status).toBe(
+        403,
+      );
     }
     expect(await bo.client().get('/queues')).toMatchObject({ status: 303, location: '/login?next=%2Fqueues' });
-    expect((await call(bo.client(), 'PUT', '/queues/api/queues/pause', { 'sec-fetch-site': 'same-origin' })).status).toBe(401);
+    expect(
+      (await call(bo.client(), 'PUT', '/queues/api/queues/pause', { 'sec-fetch-site': 'same-origin' })).status,
+    ).toBe(401);
     expect(await probe.queue.isPaused()).toBe(false);
   });
 
@@ -87,14 +98,19 @@ describe('/queues: the Bull dashboard (admin only)', () => {
 
     expect((await pause({ origin: bo.url })).status).toBe(200);
     expect(await probe.queue.isPaused()).toBe(true);
-    const resume = await call(admin.client, 'PUT', `/queues/api/queues/${QUEUE_NAMES.operatorRequests}/resume`, { 'sec-fetch-site': 'same-origin' });
+    const resume = await call(admin.client, 'PUT', `/queues/api/queues/${QUEUE_NAMES.operatorRequests}/resume`, {
+      'sec-fetch-site': 'same-origin',
+    });
     expect(resume.status).toBe(200);
     expect(await probe.queue.isPaused()).toBe(false);
 
-    const audit = await waitFor(async () => {
-      const rows = await bo.db.auditEntry.findMany({ where: { action: 'queues.action' }, orderBy: { id: 'asc' } });
-      return rows.length === 2 && rows;
-    }, { what: 'the audit rows of the dashboard actions' });
+    const audit = await waitFor(
+      async () => {
+        const rows = await bo.db.auditEntry.findMany({ where: { action: 'queues.action' }, orderBy: { id: 'asc' } });
+        return rows.length === 2 && rows;
+      },
+      { what: 'the audit rows of the dashboard actions' },
+    );
     expect(audit.map((r) => [r.staffId, r.targetType, r.targetId, (r.after as { call: string }).call])).toEqual([
       [admin.staff.id, 'queue', QUEUE_NAMES.operatorRequests, `PUT /api/queues/${QUEUE_NAMES.operatorRequests}/pause`],
       [admin.staff.id, 'queue', QUEUE_NAMES.operatorRequests, `PUT /api/queues/${QUEUE_NAMES.operatorRequests}/resume`],

@@ -83,7 +83,9 @@ function auditDashboardActions(deps: QueuesRouterDeps): RequestHandler {
         targetType: 'queue',
         targetId: queue && QUEUES.has(queue) ? queue : '*',
         after: { call, status: res.statusCode },
-      }).catch((err: unknown) => deps.logger.error({ err, call }, 'could not write the audit row of a queue dashboard action'));
+      }).catch((err: unknown) =>
+        deps.logger.error({ err, call }, 'could not write the audit row of a queue dashboard action'),
+      );
     });
     next();
   };

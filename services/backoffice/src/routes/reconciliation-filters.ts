@@ -51,7 +51,10 @@ function read<K extends string>(source: unknown, keys: readonly K[], errors: str
   return form;
 }
 
-function account(form: { operator: string; country: string }, errors: string[]): { operator?: string; countryCode?: string } {
+function account(
+  form: { operator: string; country: string },
+  errors: string[],
+): { operator?: string; countryCode?: string } {
   const out: { operator?: string; countryCode?: string } = {};
   if (form.operator) {
     if (OPERATOR.test(form.operator.toUpperCase())) out.operator = form.operator.toUpperCase();

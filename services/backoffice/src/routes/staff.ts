@@ -32,7 +32,10 @@ export function staffRouter({ db }: { db: Db }): Router {
   router.post('/:id/:action', async (req, res) => {
     const { id, action } = req.params;
     if (action !== 'disable' && action !== 'enable') throw notFoundError();
-    const outcome = await changeStaffAccess({ db }, auditContext(req, res), { staffId: id, disabled: action === 'disable' });
+    const outcome = await changeStaffAccess({ db }, auditContext(req, res), {
+      staffId: id,
+      disabled: action === 'disable',
+    });
     if (outcome === 'not_found') throw notFoundError();
     if (outcome === 'self') throw new PageError(400, 'You cannot disable your own account.');
     res.redirect(303, `/staff?done=${action}d`);

@@ -12,7 +12,8 @@ describe('backoffice subsidiaries', () => {
   afterAll(async () => {
     await bo.stop();
   });
-  const isActive = async (countryCode: string) => (await bo.db.subsidiary.findUniqueOrThrow({ where: { countryCode } })).active;
+  const isActive = async (countryCode: string) =>
+    (await bo.db.subsidiary.findUniqueOrThrow({ where: { countryCode } })).active;
 
   it('a viewer sees every subsidiary (code, name, currency, status) and no button', async () => {
     const { client } = await loggedIn(bo, 'viewer');
@@ -33,10 +34,19 @@ describe('backoffice subsidiaries', () => {
     expect(page.text).toContain('action="/subsidiaries/SN/deactivate"');
     expect(page.text).toContain('action="/subsidiaries/TG/activate"');
 
-    expect(await client.post('/subsidiaries/SN/deactivate')).toMatchObject({ status: 303, location: '/subsidiaries?done=deactivated' });
+    expect(await client.post('/subsidiaries/SN/deactivate')).toMatchObject({
+      status: 303,
+      location: '/subsidiaries?done=deactivated',
+    });
     expect(await isActive('SN')).toBe(false);
-    expect(await client.post('/subsidiaries/SN/deactivate')).toMatchObject({ status: 303, location: '/subsidiaries?done=unchanged' });
-    expect(await client.post('/subsidiaries/SN/activate')).toMatchObject({ status: 303, location: '/subsidiaries?done=activated' });
+    expect(await client.post('/subsidiaries/SN/deactivate')).toMatchObject({
+      status: 303,
+      location: '/subsidiaries?done=unchanged',
+    });
+    expect(await client.post('/subsidiaries/SN/activate')).toMatchObject({
+      status: 303,
+      location: '/subsidiaries?done=activated',
+    });
     expect(await isActive('SN')).toBe(true);
     expect((await client.get('/subsidiaries?done=activated')).text).toContain('The subsidiary is active');
 

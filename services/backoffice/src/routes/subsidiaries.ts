@@ -39,13 +39,20 @@ export function subsidiariesRouter({ db }: { db: Db }): Router {
   });
 
   for (const action of ['activate', 'deactivate'] as const) {
-    router.post(`/:countryCode/${action}`, requirePermission('subsidiaries:manage'), async (req: Request<{ countryCode: string }>, res) => {
-      const { countryCode } = req.params;
-      if (!/^[A-Z]{2}$/.test(countryCode)) throw notFoundError();
-      const outcome = await changeSubsidiaryActive({ db }, auditContext(req, res), { countryCode, active: action === 'activate' });
-      if (outcome === 'not_found') throw notFoundError();
-      res.redirect(303, `/subsidiaries?done=${outcome === 'changed' ? `${action}d` : 'unchanged'}`);
-    });
+    router.post(
+      `/:countryCode/${action}`,
+      requirePermission('subsidiaries:manage'),
+      async (req: Request<{ countryCode: string }>, res) => {
+        const { countryCode } = req.params;
+        if (!/^[A-Z]{2}$/.test(countryCode)) throw notFoundError();
+        const outcome = await changeSubsidiaryActive({ db }, auditContext(req, res), {
+          countryCode,
+          active: action === 'activate',
+        });
+        if (outcome === 'not_found') throw notFoundError();
+        res.redirect(303, `/subsidiaries?done=${outcome === 'changed' ? `${action}d` : 'unchanged'}`);
+      },
+    );
   }
 
   return router;

@@ -20,7 +20,17 @@ export interface FilterForm {
   to: string;
 }
 
-export const FILTER_KEYS = ['id', 'order_id', 'number', 'status', 'type', 'merchant', 'country', 'from', 'to'] as const satisfies readonly (keyof FilterForm)[];
+export const FILTER_KEYS = [
+  'id',
+  'order_id',
+  'number',
+  'status',
+  'type',
+  'merchant',
+  'country',
+  'from',
+  'to',
+] as const satisfies readonly (keyof FilterForm)[];
 
 export interface Cursor {
   createdAt: Date;

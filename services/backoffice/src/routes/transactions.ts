@@ -36,9 +36,15 @@ export function transactionsRouter({ db, searches }: { db: Db; searches: SearchR
       db.merchant.findMany({ select: { id: true, name: true }, orderBy: { name: 'asc' } }),
       db.subsidiary.findMany({ select: { countryCode: true, countryName: true }, orderBy: { countryCode: 'asc' } }),
       // No filter at all is a valid search: the newest transactions.
-      filters.errors.length === 0 ? searches((on) => searchTransactions(on, filters.search, { limit: PAGE_SIZE, after: filters.after })) : null,
+      filters.errors.length === 0
+        ? searches((on) => searchTransactions(on, filters.search, { limit: PAGE_SIZE, after: filters.after }))
+        : null,
     ]);
-    renderPage(req, res, { status: filters.errors.length > 0 ? 400 : 200, title: 'Transactions', body: transactionsView({ filters, merchants, countries, page }) });
+    renderPage(req, res, {
+      status: filters.errors.length > 0 ? 400 : 200,
+      title: 'Transactions',
+      body: transactionsView({ filters, merchants, countries, page }),
+    });
   });
 
   router.get('/:id', async (req, res) => {

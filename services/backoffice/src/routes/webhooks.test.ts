@@ -1,6 +1,15 @@
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
 import type { TestClient } from '../test-support/client.js';
-import { abandon, failByOperator, failOnce, fixtureQueue, logInAs, newCashin, newMerchant, seedSubsidiaries } from '../test-support/transaction-data.js';
+import {
+  abandon,
+  failByOperator,
+  failOnce,
+  fixtureQueue,
+  logInAs,
+  newCashin,
+  newMerchant,
+  seedSubsidiaries,
+} from '../test-support/transaction-data.js';
 
 describe('/webhooks: problem deliveries and re-sending them', () => {
   let bo: BackofficeFixture;
@@ -26,7 +35,8 @@ describe('/webhooks: problem deliveries and re-sending them', () => {
     return { transactionId: t.id, eventId };
   }
   const eventOf = (id: string) => bo.db.webhookEvent.findUniqueOrThrow({ where: { id } });
-  const resendAudit = (eventId: string) => bo.db.auditEntry.findMany({ where: { action: 'webhook.resend', targetId: eventId } });
+  const resendAudit = (eventId: string) =>
+    bo.db.auditEntry.findMany({ where: { action: 'webhook.resend', targetId: eventId } });
 
   /** PENDING again with its attempts kept, its outbox row re-opened, its job in Redis, one audit row by `staffId`. */
   async function expectResent(eventId: string, staffId: string): Promise<void> {
@@ -39,7 +49,10 @@ describe('/webhooks: problem deliveries and re-sending them', () => {
     const audit = await resendAudit(eventId);
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({
-      staffId, targetType: 'webhook_event', before: { status: 'ABANDONED', attempt_count: 7 }, after: { status: 'PENDING' },
+      staffId,
+      targetType: 'webhook_event',
+      before: { status: 'ABANDONED', attempt_count: 7 },
+      after: { status: 'PENDING' },
     });
   }
 
@@ -76,7 +89,10 @@ describe('/webhooks: problem deliveries and re-sending them', () => {
   it('re-sends one abandoned delivery: PENDING again, outbox row re-opened, job in the queue, one audit row', async () => {
     const { eventId } = await abandonedEvent();
     await approver.client.get('/webhooks');
-    const res = await approver.client.post('/webhooks/resend', { event_id: eventId, back: '/webhooks?problem=abandoned' });
+    const res = await approver.client.post('/webhooks/resend', {
+      event_id: eventId,
+      back: '/webhooks?problem=abandoned',
+    });
     expect(res).toMatchObject({ status: 303, location: '/webhooks?problem=abandoned&resent=1&skipped=0' });
     await expectResent(eventId, approver.staff.id);
     const after = await approver.client.get(res.location!);
@@ -89,7 +105,10 @@ describe('/webhooks: problem deliveries and re-sending them', () => {
     await approver.client.get('/webhooks');
     expect((await approver.client.post('/webhooks/resend', { event_id: first.eventId })).status).toBe(303);
 
-    const res = await approver.client.post('/webhooks/resend', { event_id: [first.eventId, second.eventId, third.eventId], back: '/webhooks?problem=abandoned' });
+    const res = await approver.client.post('/webhooks/resend', {
+      event_id: [first.eventId, second.eventId, third.eventId],
+      back: '/webhooks?problem=abandoned',
+    });
     expect(res).toMatchObject({ status: 303, location: '/webhooks?problem=abandoned&resent=2&skipped=1' });
     for (const e of [first, second, third]) await expectResent(e.eventId, approver.staff.id);
     const page = await approver.client.get(res.location!);
@@ -99,7 +118,10 @@ describe('/webhooks: problem deliveries and re-sending them', () => {
   it('re-sends from a transaction page and returns to it', async () => {
     const { transactionId, eventId } = await abandonedEvent();
     await approver.client.get(`/transactions/${transactionId}`);
-    const res = await approver.client.post('/webhooks/resend', { event_id: eventId, back: `/transactions/${transactionId}` });
+    const res = await approver.client.post('/webhooks/resend', {
+      event_id: eventId,
+      back: `/transactions/${transactionId}`,
+    });
     expect(res).toMatchObject({ status: 303, location: `/transactions/${transactionId}?resent=1&skipped=0` });
     await expectResent(eventId, approver.staff.id);
     const page = await approver.client.get(res.location!);

@@ -20,7 +20,11 @@ const LIMIT = 50;
 
 /** Where a re-send returns: the list it came from or a transaction's page, never an arbitrary URL. */
 function backTo(value: string | null): string {
-  if (value && (/^\/webhooks\?problem=(abandoned|failing)$/.test(value) || /^\/transactions\/[0-9a-f-]{36}$/.test(value))) return value;
+  if (
+    value &&
+    (/^\/webhooks\?problem=(abandoned|failing)$/.test(value) || /^\/transactions\/[0-9a-f-]{36}$/.test(value))
+  )
+    return value;
   return '/webhooks?problem=abandoned';
 }
 
@@ -38,7 +42,8 @@ export function webhooksRouter(deps: ResendWebhooksDeps): Router {
 
   router.get('/', async (req, res) => {
     const problem = textField(req.query, 'problem') || 'abandoned';
-    if (problem !== 'abandoned' && problem !== 'failing') throw new PageError(400, 'There are two lists: problem=abandoned and problem=failing.');
+    if (problem !== 'abandoned' && problem !== 'failing')
+      throw new PageError(400, 'There are two lists: problem=abandoned and problem=failing.');
     renderPage(req, res, {
       title: 'Webhooks',
       body: webhooksView({

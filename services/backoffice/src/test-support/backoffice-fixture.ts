@@ -33,7 +33,10 @@ export interface BackofficeFixture {
 
 let counter = 0;
 
-export async function startBackofficeFixture(env: Record<string, string> = {}, overrides: BackofficeOverrides = {}): Promise<BackofficeFixture> {
+export async function startBackofficeFixture(
+  env: Record<string, string> = {},
+  overrides: BackofficeOverrides = {},
+): Promise<BackofficeFixture> {
   const database: TestDatabase = await createTestDatabase();
   const testRedis: TestRedis = await createTestRedis();
   const db = createDb({ databaseUrl: database.url, poolSize: 3 });
@@ -41,7 +44,16 @@ export async function startBackofficeFixture(env: Record<string, string> = {}, o
   // A random key per suite, as production has its own: nothing may depend on a known one.
   const masterKey = randomBytes(32).toString('hex');
   const running: RunningBackoffice = await startBackoffice(
-    parseEnv({ DATABASE_URL: database.url, REDIS_URL: testRedis.url, REDIS_PREFIX: testRedis.prefix, BACKOFFICE_PORT: '0', BACKOFFICE_INTERNAL_PORT: '0', DB_POOL_SIZE: '3', MASTER_KEY: masterKey, ...env }),
+    parseEnv({
+      DATABASE_URL: database.url,
+      REDIS_URL: testRedis.url,
+      REDIS_PREFIX: testRedis.prefix,
+      BACKOFFICE_PORT: '0',
+      BACKOFFICE_INTERNAL_PORT: '0',
+      DB_POOL_SIZE: '3',
+      MASTER_KEY: masterKey,
+      ...env,
+    }),
     { logger: createLogger('backoffice-test', process.env.TEST_LOG_LEVEL ?? 'silent'), ...overrides },
   );
   return {
@@ -52,7 +64,13 @@ export async function startBackofficeFixture(env: Record<string, string> = {}, o
     prefix: testRedis.prefix,
     box: new SecretBox(masterKey),
     client: (headers) => new TestClient(running.url, headers),
-    createStaff: (role, email) => createStaffUser(db, { email: email ?? `${role}${++counter}@example.test`, name: `Test ${role}`, role, password: TEST_PASSWORD }),
+    createStaff: (role, email) =>
+      createStaffUser(db, {
+        email: email ?? `${role}${++counter}@example.test`,
+        name: `Test ${role}`,
+        role,
+        password: TEST_PASSWORD,
+      }),
     sessionKey: (id) => `${sessionKeyPrefix(testRedis.prefix)}${id}`,
     async stop() {
       await running.stop();

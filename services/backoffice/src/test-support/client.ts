@@ -16,7 +16,10 @@ export class TestClient {
   csrf: string | undefined;
 
   /** `headers` go with every request: e.g. the X-Forwarded-* a TLS-terminating proxy would add. */
-  constructor(readonly baseUrl: string, readonly headers: Record<string, string> = {}) {}
+  constructor(
+    readonly baseUrl: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
 
   async get(path: string): Promise<PageResponse> {
     return this.request('GET', path);

@@ -4,7 +4,10 @@ import type { StaffRole } from '@mm/domain';
 import { TEST_PASSWORD, type BackofficeFixture } from './backoffice-fixture.js';
 import type { PageResponse, TestClient } from './client.js';
 
-export async function loggedIn(bo: BackofficeFixture, role: StaffRole): Promise<{ staff: { id: string; email: string }; client: TestClient }> {
+export async function loggedIn(
+  bo: BackofficeFixture,
+  role: StaffRole,
+): Promise<{ staff: { id: string; email: string }; client: TestClient }> {
   const staff = await bo.createStaff(role);
   const client = bo.client();
   const login = await client.logIn(staff.email, TEST_PASSWORD);
@@ -27,7 +30,11 @@ export function occurrences(text: string, needle: string): number {
 }
 
 /** A merchant with one key, written directly (not through the back-office: no audit row). */
-export async function seedMerchant(bo: BackofficeFixture, name = 'Seeded Shop', webhookUrl: string | null = null): Promise<{ id: string; key: IssuedKey }> {
+export async function seedMerchant(
+  bo: BackofficeFixture,
+  name = 'Seeded Shop',
+  webhookUrl: string | null = null,
+): Promise<{ id: string; key: IssuedKey }> {
   const merchant = await createMerchant(bo.db, { name, webhookUrl });
   return { id: merchant.id, key: await createApiKey(bo.db, bo.box, merchant.id) };
 }
@@ -35,7 +42,14 @@ export async function seedMerchant(bo: BackofficeFixture, name = 'Seeded Shop', 
 /** The audit rows of merchant, key and subsidiary changes (not logins). */
 export function changeAudit(bo: BackofficeFixture, where: { action?: string; targetId?: string } = {}) {
   return bo.db.auditEntry.findMany({
-    where: { ...where, OR: [{ action: { startsWith: 'merchant.' } }, { action: { startsWith: 'api_key.' } }, { action: { startsWith: 'subsidiary.' } }] },
+    where: {
+      ...where,
+      OR: [
+        { action: { startsWith: 'merchant.' } },
+        { action: { startsWith: 'api_key.' } },
+        { action: { startsWith: 'subsidiary.' } },
+      ],
+    },
     orderBy: { id: 'asc' },
   });
 }

@@ -48,11 +48,15 @@ export async function logIn({ db, throttle, checkPassword }: LogInDeps, input: L
     if (auditsRefusal(admission.refused)) {
       const user = await findStaffByEmail(db, email);
       await recordAudit(db, {
-        ...context, staffId: user?.id ?? null, action: admission.kind === 'locked' ? 'login_locked' : 'login_throttled',
+        ...context,
+        staffId: user?.id ?? null,
+        action: admission.kind === 'locked' ? 'login_locked' : 'login_throttled',
         after: { refused: admission.refused },
       });
     }
-    return admission.kind === 'locked' ? { ok: false, refusal: 'locked' } : { ok: false, refusal: 'throttled', retryAfterS: admission.retryAfterS };
+    return admission.kind === 'locked'
+      ? { ok: false, refusal: 'locked' }
+      : { ok: false, refusal: 'throttled', retryAfterS: admission.retryAfterS };
   }
 
   const user = await findStaffByEmail(db, email);
@@ -61,7 +65,9 @@ export async function logIn({ db, throttle, checkPassword }: LogInDeps, input: L
   if (!user || user.disabledAt || !valid) {
     const reason = !user ? 'unknown_email' : user.disabledAt ? 'disabled' : 'wrong_password';
     await recordAudit(db, {
-      ...context, staffId: user?.id ?? null, action: 'login_failed',
+      ...context,
+      staffId: user?.id ?? null,
+      action: 'login_failed',
       // failures: this email's attempts since its last success, this one included.
       after: { reason, failures: admission.attempt, locked: admission.attempt >= throttle.maxFailures },
     });

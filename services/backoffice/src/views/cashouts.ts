@@ -23,22 +23,26 @@ ${csrfField(csrf)}
 
 /** Cash-outs waiting for an approver, oldest first (the longest-waiting merchant first). Rows: tr[data-cashout-id]. */
 export function cashoutsView(v: CashoutsView): SafeHtml {
-  const rows = v.awaiting.map((t) => html`<tr data-cashout-id="${t.id}" data-order-id="${t.merchantOrderId}">
+  const rows = v.awaiting.map(
+    (t) => html`<tr data-cashout-id="${t.id}" data-order-id="${t.merchantOrderId}">
 <td>${when(t.createdAt)}</td>
 <td>${t.merchant.name}</td>
 <td><a href="/transactions/${t.id}">${t.merchantOrderId}</a></td>
 <td class="num">${amount(t.amount, t.currency)}</td>
 <td>${t.msisdn}</td>
 <td>${t.motif ?? ''}</td>
-<td>${v.canDecide ? decisionForms(t, v.csrfToken) : html`<span class="muted">approvers only</span>`}</td></tr>`);
+<td>${v.canDecide ? decisionForms(t, v.csrfToken) : html`<span class="muted">approvers only</span>`}</td></tr>`,
+  );
   return html`<h1>Cash-out approvals</h1>
 ${v.notice ? html`<p class="notice" id="cashouts-notice">${v.notice}</p>` : ''}
 <p class="muted">Cash-outs at or above the approval threshold (<code>CASHOUT_APPROVAL_THRESHOLD</code>), and every cash-out past the merchant's
 or the beneficiary's 24-hour total (<code>CASHOUT_MERCHANT_DAILY_APPROVAL_TOTAL</code>, <code>CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL</code>),
 wait here with their amount reserved; a transaction's timeline says which rule held it.
 Approved, one is sent to the operator at once; rejected, it fails with your reason (sent to the merchant) and the reservation is released.</p>
-${v.awaiting.length === 0
+${
+  v.awaiting.length === 0
     ? html`<p id="cashouts-empty">Nothing is waiting for approval.</p>`
     : html`<table id="cashouts-table"><thead><tr><th>Requested</th><th>Merchant</th><th>Order</th><th>Amount</th><th>Beneficiary</th><th>Reason</th><th></th></tr></thead>
-<tbody>${rows}</tbody></table>`}`;
+<tbody>${rows}</tbody></table>`
+}`;
 }

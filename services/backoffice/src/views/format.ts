@@ -20,7 +20,9 @@ export function csrfField(token: string): SafeHtml {
 
 /** A value that may be missing: a dash instead of an empty cell. */
 export function orDash(value: string | number | bigint | null | undefined): SafeHtml {
-  return value === null || value === undefined || value === '' ? html`<span class="muted">—</span>` : html`${String(value)}`;
+  return value === null || value === undefined || value === ''
+    ? html`<span class="muted">—</span>`
+    : html`${String(value)}`;
 }
 
 /** JSON (audit before/after, metadata, operator detail) as an escaped, indented block. */
@@ -32,6 +34,10 @@ export function jsonBlock(value: unknown): SafeHtml {
 
 /** Status badge; failures and abandoned deliveries stand out. */
 export function statusBadge(status: string): SafeHtml {
-  const tone = /^(FAILED|ABANDONED|EXPIRED|REVERSED)$/.test(status) ? ' off' : status === 'SUCCESS' || status === 'DELIVERED' ? ' ok' : '';
+  const tone = /^(FAILED|ABANDONED|EXPIRED|REVERSED)$/.test(status)
+    ? ' off'
+    : status === 'SUCCESS' || status === 'DELIVERED'
+      ? ' ok'
+      : '';
   return html`<span class="badge${tone}" data-status="${status}">${status}</span>`;
 }

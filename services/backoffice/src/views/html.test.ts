@@ -17,8 +17,9 @@ describe('html tagged template', () => {
   });
 
   it('renders null, undefined and false as nothing, numbers, bigints, true and dates as text', () => {
-    expect(html`${null}${undefined}${false}|${0}|${12n}|${true}|${new Date('2026-01-02T03:04:05Z')}`.value)
-      .toBe('|0|12|true|2026-01-02T03:04:05.000Z');
+    expect(html`${null}${undefined}${false}|${0}|${12n}|${true}|${new Date('2026-01-02T03:04:05Z')}`.value).toBe(
+      '|0|12|true|2026-01-02T03:04:05.000Z',
+    );
   });
 
   it('returns SafeHtml, whose string form is the markup', () => {

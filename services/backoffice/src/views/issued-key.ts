@@ -17,9 +17,9 @@ export interface IssuedKeyView {
 export function issuedKeyView(v: IssuedKeyView): SafeHtml {
   const r = v.rotation;
   const oldKey = r
-    ? html`<p id="rotation-notice">The old key <code>${r.oldApiKey}</code> ${r.oldExpiresAt > r.now
-      ? html`keeps working until ${when(r.oldExpiresAt)}.`
-      : 'no longer works.'}</p>`
+    ? html`<p id="rotation-notice">The old key <code>${r.oldApiKey}</code> ${
+        r.oldExpiresAt > r.now ? html`keeps working until ${when(r.oldExpiresAt)}.` : 'no longer works.'
+      }</p>`
     : '';
   return html`<h1>${v.heading}</h1>
 <p class="notice" role="alert">Copy the secret now and give it to the merchant over a safe channel: it is shown on this page only and can never be displayed again. If it is lost, rotate the key.</p>

@@ -66,11 +66,12 @@ export function layout(input: LayoutInput): SafeHtml {
     ? html`<header>
   <span class="brand">Back-office</span>
   <nav aria-label="Main">${navFor(staff.role).map((item) => {
-    const current = item.href === '/' ? input.path === '/' : input.path === item.href || input.path.startsWith(`${item.href}/`);
+    const current =
+      item.href === '/' ? input.path === '/' : input.path === item.href || input.path.startsWith(`${item.href}/`);
     return html`<a href="${item.href}" data-nav="${item.id}"${current ? raw(' aria-current="page"') : ''}>${item.label}</a>`;
   })}</nav>
   <span class="who"><span id="staff-email">${staff.email}</span> <span class="badge" id="staff-role">${staff.role}</span>
-    <form method="post" action="/logout" class="inline">${csrfField(input.csrfToken ?? "")}<button type="submit" class="secondary">Log out</button></form>
+    <form method="post" action="/logout" class="inline">${csrfField(input.csrfToken ?? '')}<button type="submit" class="secondary">Log out</button></form>
   </span>
 </header>`
     : html`<header><span class="brand">Back-office</span></header>`;

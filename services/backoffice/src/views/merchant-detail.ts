@@ -35,12 +35,15 @@ function keyStatus(key: ApiKeySummary, now: Date): SafeHtml {
 function keyActions(v: MerchantDetailView, key: ApiKeySummary): SafeHtml | '' {
   if (!v.canManageKeys || (key.revokedAt !== null && key.revokedAt <= v.now)) return '';
   const base = `/merchants/${v.merchant.id}/keys/${key.apiKey}`;
-  const rotate = key.revokedAt === null
-    ? html`<form method="post" action="${base}/rotate" class="inline">${csrfField(v.csrfToken)}
-<label class="inline">Old key works for <select name="grace_s">${v.graceOptions.map((o) =>
-      html`<option value="${o.seconds}"${o.seconds === v.defaultGraceS ? html` selected` : ''}>${o.label}</option>`)}</select></label>
+  const rotate =
+    key.revokedAt === null
+      ? html`<form method="post" action="${base}/rotate" class="inline">${csrfField(v.csrfToken)}
+<label class="inline">Old key works for <select name="grace_s">${v.graceOptions.map(
+          (o) =>
+            html`<option value="${o.seconds}"${o.seconds === v.defaultGraceS ? html` selected` : ''}>${o.label}</option>`,
+        )}</select></label>
 <button type="submit" class="secondary">Rotate</button></form> `
-    : '';
+      : '';
   return html`${rotate}<form method="post" action="${base}/revoke" class="inline">${csrfField(v.csrfToken)}
 <button type="submit" class="danger">Revoke now</button></form>`;
 }
@@ -63,9 +66,11 @@ ${v.webhookForm ? html`<p class="error" id="webhook-url-error" role="alert">${v.
 /** One merchant and its keys (never a secret: the page gets no secret to show). Key rows: tr[data-api-key]. */
 export function merchantDetailView(v: MerchantDetailView): SafeHtml {
   const m = v.merchant;
-  const rows = v.keys.map((k) => html`<tr data-api-key="${k.apiKey}">
+  const rows = v.keys.map(
+    (k) => html`<tr data-api-key="${k.apiKey}">
 <td><code>${k.apiKey}</code></td><td>${when(k.createdAt)}</td><td>${keyStatus(k, v.now)}</td>
-<td>${k.revokedAt ? when(k.revokedAt) : ''}</td><td>${keyActions(v, k)}</td></tr>`);
+<td>${k.revokedAt ? when(k.revokedAt) : ''}</td><td>${keyActions(v, k)}</td></tr>`,
+  );
   return html`<p><a href="/merchants">All merchants</a></p>
 <h1 id="merchant-name">${m.name}</h1>
 ${v.notice ? html`<p class="notice" id="merchant-notice">${v.notice}</p>` : ''}
@@ -77,8 +82,12 @@ ${v.notice ? html`<p class="notice" id="merchant-notice">${v.notice}</p>` : ''}
 </tbody></table>
 ${v.canManage ? manageSection(v) : ''}
 <h2>API keys</h2>
-${v.canManageKeys ? html`<form method="post" action="/merchants/${m.id}/keys">${csrfField(v.csrfToken)}
-<p><button type="submit">Create a new key</button> <span class="muted">Its secret is shown once, on the next page.</span></p></form>` : ''}
+${
+  v.canManageKeys
+    ? html`<form method="post" action="/merchants/${m.id}/keys">${csrfField(v.csrfToken)}
+<p><button type="submit">Create a new key</button> <span class="muted">Its secret is shown once, on the next page.</span></p></form>`
+    : ''
+}
 <table id="keys-table"><thead><tr><th>api_key</th><th>Created</th><th>Status</th><th>Revoked / expires at</th><th></th></tr></thead>
 <tbody>${rows.length > 0 ? rows : html`<tr><td colspan="5" class="muted">No key.</td></tr>`}</tbody></table>`;
 }

@@ -45,9 +45,11 @@ ${fieldError('merchant-webhook-url-error', f.errors.webhookUrl)}
 
 /** Every merchant, newest first. Rows: tr[data-merchant-id]. */
 export function merchantListView(v: MerchantListView): SafeHtml {
-  const rows = v.merchants.map((m) => html`<tr data-merchant-id="${m.id}">
+  const rows = v.merchants.map(
+    (m) => html`<tr data-merchant-id="${m.id}">
 <td><a href="/merchants/${m.id}">${m.name}</a></td><td>${statusBadge(m.status)}</td>
-<td>${m.webhookUrl ?? html`<span class="muted">none</span>`}</td><td>${m.createdAt.toISOString().slice(0, 10)}</td></tr>`);
+<td>${m.webhookUrl ?? html`<span class="muted">none</span>`}</td><td>${m.createdAt.toISOString().slice(0, 10)}</td></tr>`,
+  );
   return html`<h1>Merchants</h1>
 ${v.notice ? html`<p class="notice" id="merchants-notice">${v.notice}</p>` : ''}
 ${v.canManage ? createForm(v) : ''}

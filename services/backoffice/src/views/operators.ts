@@ -28,7 +28,9 @@ const slug = (a: OperatorAccountSummary) => `${a.countryCode}-${a.operator}`;
 const base = (a: OperatorAccountSummary) => `/operators/${a.countryCode}/${a.operator}`;
 
 function status(a: OperatorAccountSummary): SafeHtml {
-  const enabled = a.enabled ? html`<span class="badge ok">enabled</span>` : html`<span class="badge off">disabled</span>`;
+  const enabled = a.enabled
+    ? html`<span class="badge ok">enabled</span>`
+    : html`<span class="badge off">disabled</span>`;
   const down = a.markedDownAt
     ? html`<br><span class="badge off" data-down>down</span> since ${when(a.markedDownAt)}: <span class="down-reason">${a.markedDownReason ?? ''}</span>`
     : '';
@@ -37,7 +39,8 @@ function status(a: OperatorAccountSummary): SafeHtml {
 
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 const seconds = (s: number | null) => (s === null ? '—' : s < 1 ? `${Math.round(s * 1000)} ms` : `${s.toFixed(1)} s`);
-const minutes = (ms: number) => (ms < 90_000 ? `${Math.max(1, Math.round(ms / 1000))} s` : `${Math.round(ms / 60_000)} min`);
+const minutes = (ms: number) =>
+  ms < 90_000 ? `${Math.max(1, Math.round(ms / 1000))} s` : `${Math.round(ms / 60_000)} min`;
 
 function callFigures(c: AccountCalls | undefined): SafeHtml {
   if (!c || c.calls === 0) return html`no call`;
@@ -50,15 +53,20 @@ p50 <span data-p50>${seconds(c.p50)}</span>, p95 <span data-p95>${seconds(c.p95)
 function healthCell(key: string, h: OperatorHealthView): SafeHtml {
   const c = h.cashins.get(key);
   const total = c ? c.success + c.failed + c.expired + c.pending : 0;
-  const cashins = c && total > 0
-    ? html`<strong>${total}</strong> cash-ins: ${c.success} SUCCESS, ${c.failed} FAILED, ${c.expired} EXPIRED, ${c.pending} pending`
-    : html`no cash-in`;
+  const cashins =
+    c && total > 0
+      ? html`<strong>${total}</strong> cash-ins: ${c.success} SUCCESS, ${c.failed} FAILED, ${c.expired} EXPIRED, ${c.pending} pending`
+      : html`no cash-in`;
   const calls = h.calls;
   const read = calls.sources.filter((s) => s.ok).length;
-  const partial = read < calls.sources.length ? html` <span class="badge off" data-partial>${read} of ${calls.sources.length} processes read</span>` : '';
+  const partial =
+    read < calls.sources.length
+      ? html` <span class="badge off" data-partial>${read} of ${calls.sources.length} processes read</span>`
+      : '';
   let callsHtml: SafeHtml | string = '';
   if (!calls.configured) callsHtml = '';
-  else if (read === 0) callsHtml = html`<div data-health-calls>Operator calls: <span class="badge off">unknown</span> (no process could be read)</div>`;
+  else if (read === 0)
+    callsHtml = html`<div data-health-calls>Operator calls: <span class="badge off">unknown</span> (no process could be read)</div>`;
   else {
     const recent = calls.recent
       ? html`<div data-health-recent>Last ${minutes(calls.recent.sinceMs)}: ${callFigures(calls.recent.byAccount.get(key))}${calls.recent.partial ? html` <span class="badge off">partial</span>` : ''}</div>`
@@ -72,9 +80,14 @@ function metricsSources(calls: OperatorCallHealth): SafeHtml {
   if (!calls.configured) {
     return html`<p class="muted" id="operator-metrics-sources">Operator calls are not shown: OPERATOR_METRICS_URLS names no process to read (docs/backoffice.md).</p>`;
   }
-  const items = calls.sources.map((s) => html`<li data-source="${s.url}"><code>${s.url}</code> ${s.ok
-    ? html`<span class="badge ok">read</span>`
-    : html`<span class="badge off" data-unread>not read</span> ${s.error ?? ''}`}</li>`);
+  const items = calls.sources.map(
+    (s) =>
+      html`<li data-source="${s.url}"><code>${s.url}</code> ${
+        s.ok
+          ? html`<span class="badge ok">read</span>`
+          : html`<span class="badge off" data-unread>not read</span> ${s.error ?? ''}`
+      }</li>`,
+  );
   const recent = calls.recent
     ? html`"Last ${minutes(calls.recent.sinceMs)}" compares with an earlier load of this page kept in memory.`
     : html`Load the page again in a while for the calls of the last minutes.`;

@@ -1,7 +1,14 @@
 import type { CaseCursor, CaseDetail, CaseSummary, RunCursor, RunSummary } from '@mm/db/reconciliation';
 import type { TimelineItem } from '@mm/db/payments';
 import {
-  CASE_STATES, DIFFERENCE_CATEGORIES, encodeCaseCursor, encodeRunCursor, listQuery, type CaseFilterForm, type Parsed, type RunFilterForm,
+  CASE_STATES,
+  DIFFERENCE_CATEGORIES,
+  encodeCaseCursor,
+  encodeRunCursor,
+  listQuery,
+  type CaseFilterForm,
+  type Parsed,
+  type RunFilterForm,
 } from '../routes/reconciliation-filters.js';
 import type { ImportOutcome } from '@mm/collections';
 import { amount, csrfField, orDash, when } from './format.js';
@@ -35,7 +42,8 @@ function tabs(current: 'days' | 'cases' | 'import', canResolve: boolean): SafeHt
   const tab = (id: typeof current, href: string, label: string) =>
     html`<a href="${href}" data-tab="${id}"${id === current ? raw(' aria-current="page"') : ''}>${id === current ? html`<strong>${label}</strong>` : label}</a>`;
   return html`<p id="reconciliation-tabs">${tab('days', '/reconciliation', 'Days reconciled')} · ${tab('cases', '/reconciliation/cases', 'Cases')}${
-    canResolve ? html` · ${tab('import', '/reconciliation/import', "Import an operator's statement")}` : ''}</p>`;
+    canResolve ? html` · ${tab('import', '/reconciliation/import', "Import an operator's statement")}` : ''
+  }</p>`;
 }
 
 /** A difference with its sign: + the operator holds more than our books say, − less. */
@@ -44,22 +52,47 @@ export function signedAmount(value: bigint | number, currency: string): string {
   return n > 0n ? `+${amount(n, currency)}` : n < 0n ? `−${amount(-n, currency)}` : amount(0, currency);
 }
 
-function select(id: string, name: string, label: string, current: string, options: { value: string; label: string }[], any: string | null = 'Any'): SafeHtml {
+function select(
+  id: string,
+  name: string,
+  label: string,
+  current: string,
+  options: { value: string; label: string }[],
+  any: string | null = 'Any',
+): SafeHtml {
   return html`<div><label for="${id}">${label}</label><select id="${id}" name="${name}">
 ${any === null ? '' : html`<option value="">${any}</option>`}
 ${options.map((o) => html`<option value="${o.value}"${o.value === current ? raw(' selected') : ''}>${o.label}</option>`)}
 </select></div>`;
 }
 
-function accountSelects(prefix: string, form: { operator: string; country: string }, accounts: AccountOption[]): SafeHtml {
+function accountSelects(
+  prefix: string,
+  form: { operator: string; country: string },
+  accounts: AccountOption[],
+): SafeHtml {
   const operators = [...new Set(accounts.map((a) => a.operator))].sort();
   const countries = [...new Set(accounts.map((a) => a.countryCode))].sort();
-  return html`${select(`${prefix}-operator`, 'operator', 'Operator', form.operator, operators.map((o) => ({ value: o, label: o })))}
-${select(`${prefix}-country`, 'country', 'Country', form.country, countries.map((c) => ({ value: c, label: c })))}`;
+  return html`${select(
+    `${prefix}-operator`,
+    'operator',
+    'Operator',
+    form.operator,
+    operators.map((o) => ({ value: o, label: o })),
+  )}
+${select(
+  `${prefix}-country`,
+  'country',
+  'Country',
+  form.country,
+  countries.map((c) => ({ value: c, label: c })),
+)}`;
 }
 
 function errorList(id: string, errors: string[]): SafeHtml | string {
-  return errors.length > 0 ? html`<div class="error" id="${id}" role="alert"><p>The list was not read:</p><ul>${errors.map((e) => html`<li>${e}</li>`)}</ul></div>` : '';
+  return errors.length > 0
+    ? html`<div class="error" id="${id}" role="alert"><p>The list was not read:</p><ul>${errors.map((e) => html`<li>${e}</li>`)}</ul></div>`
+    : '';
 }
 
 // ---- Days reconciled ----
@@ -92,7 +125,8 @@ ${form}${errorList('runs-errors', v.filters.errors)}${v.page ? runsTable(v, v.pa
 }
 
 function runsTable(v: RunsView, page: NonNullable<RunsView['page']>): SafeHtml {
-  if (page.rows.length === 0) return html`<p class="muted" id="no-runs">No day reconciled${v.filters.paged ? ' beyond this page' : ''}.</p>`;
+  if (page.rows.length === 0)
+    return html`<p class="muted" id="no-runs">No day reconciled${v.filters.paged ? ' beyond this page' : ''}.</p>`;
   const rows = page.rows.map((r) => {
     const cases = `/reconciliation/cases?${listQuery({ state: 'open', operator: r.operator, country: r.countryCode, date: r.businessDate })}`;
     return html`<tr data-run="${r.countryCode}:${r.operator}:${r.businessDate}">
@@ -107,7 +141,9 @@ ${categoryCell(r, 'PENDING')}
   const older = page.next
     ? html`<a id="older-page" href="/reconciliation?${listQuery(v.filters.form, { after: encodeRunCursor(page.next) })}">Older →</a>`
     : html`<span class="muted">No older days.</span>`;
-  const newest = v.filters.paged ? html`<a id="newest-page" href="/reconciliation?${listQuery(v.filters.form)}">← Newest</a> · ` : '';
+  const newest = v.filters.paged
+    ? html`<a id="newest-page" href="/reconciliation?${listQuery(v.filters.form)}">← Newest</a> · `
+    : '';
   return html`<table id="runs-table"><thead><tr><th>Day</th><th>Operator</th><th>Country</th><th>Matched</th>
 ${DIFFERENCE_CATEGORIES.map((c) => html`<th>${CATEGORY_LABELS[c]}</th>`)}<th>Pending</th><th>Open cases</th><th>Sources</th><th>Finished</th></tr></thead>
 <tbody>${rows}</tbody></table>
@@ -125,16 +161,29 @@ export interface CasesView {
 
 function stateBadge(state: string, resolution: string | null): SafeHtml {
   if (state === 'OPEN') return html`<span class="badge off" data-state="OPEN">OPEN</span>`;
-  return html`<span class="badge ok" data-state="${state}" data-resolution="${resolution ?? ''}">${resolution ? RESOLUTION_LABELS[resolution] ?? resolution : state}</span>`;
+  return html`<span class="badge ok" data-state="${state}" data-resolution="${resolution ?? ''}">${resolution ? (RESOLUTION_LABELS[resolution] ?? resolution) : state}</span>`;
 }
 
 /** Cases, newest business day first: tr[data-case-id]. */
 export function casesView(v: CasesView): SafeHtml {
   const f = v.filters.form;
   const form = html`<form method="get" action="/reconciliation/cases" id="cases-filter" class="filters">
-${select('c-state', 'state', 'State', f.state, CASE_STATES.map((s) => ({ value: s, label: s === 'all' ? 'All' : s === 'open' ? 'Open' : 'Resolved' })), null)}
+${select(
+  'c-state',
+  'state',
+  'State',
+  f.state,
+  CASE_STATES.map((s) => ({ value: s, label: s === 'all' ? 'All' : s === 'open' ? 'Open' : 'Resolved' })),
+  null,
+)}
 ${accountSelects('c', f, v.accounts)}
-${select('c-category', 'category', 'Category', f.category, DIFFERENCE_CATEGORIES.map((c) => ({ value: c, label: CATEGORY_LABELS[c] ?? c })))}
+${select(
+  'c-category',
+  'category',
+  'Category',
+  f.category,
+  DIFFERENCE_CATEGORIES.map((c) => ({ value: c, label: CATEGORY_LABELS[c] ?? c })),
+)}
 <div><label for="c-date">Business day</label><input id="c-date" name="date" type="date" value="${f.date}"></div>
 <div><button type="submit">Filter</button> <a href="/reconciliation/cases">Clear</a></div></form>`;
   return html`<h1>Reconciliation cases</h1>
@@ -145,18 +194,23 @@ ${form}${errorList('cases-errors', v.filters.errors)}${v.page ? casesTable(v, v.
 }
 
 function casesTable(v: CasesView, page: NonNullable<CasesView['page']>): SafeHtml {
-  if (page.rows.length === 0) return html`<p class="muted" id="no-cases">No case matches${v.filters.paged ? ' beyond this page' : ''}.</p>`;
-  const rows = page.rows.map((c) => html`<tr data-case-id="${c.id}" data-category="${c.category}">
+  if (page.rows.length === 0)
+    return html`<p class="muted" id="no-cases">No case matches${v.filters.paged ? ' beyond this page' : ''}.</p>`;
+  const rows = page.rows.map(
+    (c) => html`<tr data-case-id="${c.id}" data-category="${c.category}">
 <td>${c.businessDate}</td><td>${c.operator}</td><td>${c.countryCode}</td><td>${c.kind}</td>
 <td><a href="/reconciliation/cases/${c.id}"><code>${c.recordKey}</code></a></td>
 <td>${CATEGORY_LABELS[c.category] ?? c.category}</td>
 <td class="num">${signedAmount(c.difference, c.currency)}</td>
 <td>${stateBadge(c.state, c.resolution)}</td>
-<td>${c.transactionId ? html`<a href="/transactions/${c.transactionId}">transaction</a>` : html`<span class="muted">none</span>`}</td></tr>`);
+<td>${c.transactionId ? html`<a href="/transactions/${c.transactionId}">transaction</a>` : html`<span class="muted">none</span>`}</td></tr>`,
+  );
   const older = page.next
     ? html`<a id="older-page" href="/reconciliation/cases?${listQuery(v.filters.form, { after: encodeCaseCursor(page.next) })}">Older →</a>`
     : html`<span class="muted">No older cases.</span>`;
-  const newest = v.filters.paged ? html`<a id="newest-page" href="/reconciliation/cases?${listQuery(v.filters.form)}">← Newest</a> · ` : '';
+  const newest = v.filters.paged
+    ? html`<a id="newest-page" href="/reconciliation/cases?${listQuery(v.filters.form)}">← Newest</a> · `
+    : '';
   return html`<table id="cases-table"><thead><tr><th>Business day</th><th>Operator</th><th>Country</th><th>Kind</th><th>Reference</th>
 <th>Category</th><th>Difference</th><th>State</th><th></th></tr></thead><tbody>${rows}</tbody></table>
 <p class="pager">${newest}${older}</p>`;
@@ -177,9 +231,17 @@ export interface CaseDetailView {
 
 // Both sides' fields in a readable order; fields only one side has come after.
 const SIDE_FIELDS: [string, string][] = [
-  ['kind', 'Kind'], ['reference', 'Our reference'], ['operatorTxId', 'Operator transaction id'], ['amount', 'Amount'], ['currency', 'Currency'],
-  ['outcome', 'Outcome'], ['status', 'Our status'], ['businessDate', "Operator's day"], ['source', 'Where the operator said it'],
-  ['transactionId', 'Transaction'], ['refundId', 'Refund'],
+  ['kind', 'Kind'],
+  ['reference', 'Our reference'],
+  ['operatorTxId', 'Operator transaction id'],
+  ['amount', 'Amount'],
+  ['currency', 'Currency'],
+  ['outcome', 'Outcome'],
+  ['status', 'Our status'],
+  ['businessDate', "Operator's day"],
+  ['source', 'Where the operator said it'],
+  ['transactionId', 'Transaction'],
+  ['refundId', 'Refund'],
 ];
 
 function sideValue(value: unknown): SafeHtml {
@@ -191,21 +253,29 @@ function sideValue(value: unknown): SafeHtml {
 /** Our books and the operator's record side by side: tr[data-field], data-differs on fields both have and disagree on. */
 export function bothSidesTable(ours: Record<string, unknown> | null, theirs: Record<string, unknown> | null): SafeHtml {
   const known = new Set(SIDE_FIELDS.map(([k]) => k));
-  const extra = [...new Set([...Object.keys(ours ?? {}), ...Object.keys(theirs ?? {})])].filter((k) => !known.has(k)).sort();
-  const fields = [...SIDE_FIELDS, ...extra.map((k): [string, string] => [k, k])]
-    .filter(([k]) => (ours !== null && k in ours) || (theirs !== null && k in theirs));
+  const extra = [...new Set([...Object.keys(ours ?? {}), ...Object.keys(theirs ?? {})])]
+    .filter((k) => !known.has(k))
+    .sort();
+  const fields = [...SIDE_FIELDS, ...extra.map((k): [string, string] => [k, k])].filter(
+    ([k]) => (ours !== null && k in ours) || (theirs !== null && k in theirs),
+  );
   const rows = fields.map(([key, label]) => {
     const a = ours?.[key];
     const b = theirs?.[key];
-    const differs = ours !== null && theirs !== null && key in ours && key in theirs && JSON.stringify(a) !== JSON.stringify(b);
+    const differs =
+      ours !== null && theirs !== null && key in ours && key in theirs && JSON.stringify(a) !== JSON.stringify(b);
     return html`<tr data-field="${key}"${differs ? raw(' data-differs') : ''}><th>${label}</th>
 <td data-side="ours">${ours === null ? '' : sideValue(a)}</td><td data-side="theirs">${theirs === null ? '' : sideValue(b)}</td>
 <td>${differs ? html`<span class="badge off">differs</span>` : ''}</td></tr>`;
   });
   const absent = (side: string) => html`<span class="muted">${side}</span>`;
   return html`<table id="both-sides"><thead><tr><th>Field</th><th>Our books</th><th>The operator</th><th></th></tr></thead>
-<tbody>${ours === null || theirs === null ? html`<tr><th></th><td data-side="ours">${ours === null ? absent('no movement in our books') : ''}</td>
-<td data-side="theirs">${theirs === null ? absent('no record at the operator') : ''}</td><td></td></tr>` : ''}${rows}</tbody></table>`;
+<tbody>${
+    ours === null || theirs === null
+      ? html`<tr><th></th><td data-side="ours">${ours === null ? absent('no movement in our books') : ''}</td>
+<td data-side="theirs">${theirs === null ? absent('no record at the operator') : ''}</td><td></td></tr>`
+      : ''
+  }${rows}</tbody></table>`;
 }
 
 function field(label: string, value: SafeHtml | string, key: string): SafeHtml {
@@ -253,14 +323,38 @@ export function caseDetailView(v: CaseDetailView): SafeHtml {
     field('Business day', c.businessDate, 'business_date'),
     field('Category', CATEGORY_LABELS[c.category] ?? c.category, 'category'),
     field('State', stateBadge(c.state, c.resolution), 'state'),
-    field('Difference', html`${signedAmount(c.difference, c.currency)} <span class="muted">(what the operator holds for us beyond our books)</span>`, 'difference'),
+    field(
+      'Difference',
+      html`${signedAmount(c.difference, c.currency)} <span class="muted">(what the operator holds for us beyond our books)</span>`,
+      'difference',
+    ),
     field('Posted (accepted)', signedAmount(c.postedAmount, c.currency), 'posted_amount'),
     field('Written off', signedAmount(c.writtenOffAmount, c.currency), 'written_off_amount'),
-    field('Journals', c.journalIds.length > 0 ? html`${c.journalIds.map((j, i) => html`${i > 0 ? ', ' : ''}<code>${j}</code>`)}` : orDash(null), 'journal_ids'),
+    field(
+      'Journals',
+      c.journalIds.length > 0
+        ? html`${c.journalIds.map((j, i) => html`${i > 0 ? ', ' : ''}<code>${j}</code>`)}`
+        : orDash(null),
+      'journal_ids',
+    ),
     field('Note', orDash(c.note), 'note'),
-    field('Resolved by', c.resolvedBy ? html`${c.resolvedBy.name} <span class="muted">(${c.resolvedBy.email})</span>` : c.resolution && c.resolution !== 'ACCEPTED' && c.resolution !== 'WRITTEN_OFF' ? html`<span class="muted">the service</span>` : orDash(null), 'resolved_by'),
+    field(
+      'Resolved by',
+      c.resolvedBy
+        ? html`${c.resolvedBy.name} <span class="muted">(${c.resolvedBy.email})</span>`
+        : c.resolution && c.resolution !== 'ACCEPTED' && c.resolution !== 'WRITTEN_OFF'
+          ? html`<span class="muted">the service</span>`
+          : orDash(null),
+      'resolved_by',
+    ),
     field('Resolved', when(c.resolvedAt), 'resolved_at'),
-    field('Transaction', c.transactionId ? html`<a href="/transactions/${c.transactionId}" id="case-transaction-link"><code>${c.transactionId}</code></a>` : html`<span class="muted">none (unknown to us)</span>`, 'transaction_id'),
+    field(
+      'Transaction',
+      c.transactionId
+        ? html`<a href="/transactions/${c.transactionId}" id="case-transaction-link"><code>${c.transactionId}</code></a>`
+        : html`<span class="muted">none (unknown to us)</span>`,
+      'transaction_id',
+    ),
     field('Opened', when(c.createdAt), 'created_at'),
     field('Updated', when(c.updatedAt), 'updated_at'),
   ];
@@ -274,11 +368,13 @@ ${bothSidesTable(c.ours, c.theirs)}
 <h2>Actions</h2>
 <div id="case-actions">${actions(v)}</div>
 <h2>The transaction's timeline</h2>
-${c.transactionId
+${
+  c.transactionId
     ? v.timeline
       ? html`<p><a href="/transactions/${c.transactionId}">Open the transaction's page →</a></p>${timelineView(v.timeline.items, v.timeline.currency)}`
       : html`<p class="muted" id="no-timeline">The transaction is not found.</p>`
-    : html`<p class="muted" id="no-timeline">No transaction of ours: the operator recorded a movement we have no trace of.</p>`}`;
+    : html`<p class="muted" id="no-timeline">No transaction of ours: the operator recorded a movement we have no trace of.</p>`
+}`;
 }
 
 // ---- Statement import ----
@@ -304,13 +400,19 @@ function importResult(o: ImportOutcome, account: string): SafeHtml {
 <table><thead><tr><th>Line</th><th>Problem</th></tr></thead><tbody>${shown.map((e) => html`<tr data-line="${e.line}"><td>${e.line}</td><td>${e.message}</td></tr>`)}</tbody></table>
 ${o.errors.length > shown.length ? html`<p>… and ${o.errors.length - shown.length} more.</p>` : ''}</div>`;
   }
-  const days = o.days.map((d, i) => html`${i > 0 ? ', ' : ''}<span data-day="${d.date}">${d.date} (${d.records})</span>`);
+  const days = o.days.map(
+    (d, i) => html`${i > 0 ? ', ' : ''}<span data-day="${d.date}">${d.date} (${d.records})</span>`,
+  );
   return html`<div class="notice" id="import-result"><p>Imported <strong data-imported="${o.records}">${o.records}</strong> record${o.records === 1 ? '' : 's'}
 for ${account.replace(':', ' · ')}: ${days}.</p>
 ${o.queued.length > 0 ? html`<p>A reconciliation run is queued for ${o.queued.length === o.days.length ? 'each of these days' : o.queued.join(', ')}: see the days and the cases once they have run.</p>` : ''}
 <p class="muted">File SHA-256 <code>${o.sha256}</code></p></div>
-${o.notQueued.length > 0 ? html`<p class="error" id="import-not-queued" role="alert">The records are saved, but no run could be queued for ${o.notQueued.join(', ')} (the queue did not answer):
-re-query one of the day's cases, or import the same file again (it replaces the same records).</p>` : ''}`;
+${
+  o.notQueued.length > 0
+    ? html`<p class="error" id="import-not-queued" role="alert">The records are saved, but no run could be queued for ${o.notQueued.join(', ')} (the queue did not answer):
+re-query one of the day's cases, or import the same file again (it replaces the same records).</p>`
+    : ''
+}`;
 }
 
 export function importView(v: ImportView): SafeHtml {

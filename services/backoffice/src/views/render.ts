@@ -16,5 +16,8 @@ export function renderPage(req: Request, res: Response, page: Page): void {
   // No token without a session (an error before the session middleware ran).
   const token = staff && req.session ? csrfToken(req) : null;
   const path = req.originalUrl.split('?')[0] ?? '/';
-  res.status(page.status ?? 200).type('html').send(layout({ title: page.title, body: page.body, staff, csrfToken: token, nonce: nonceOf(res), path }).value);
+  res
+    .status(page.status ?? 200)
+    .type('html')
+    .send(layout({ title: page.title, body: page.body, staff, csrfToken: token, nonce: nonceOf(res), path }).value);
 }

@@ -13,9 +13,10 @@ export interface StaffListView {
 export function staffListView(v: StaffListView): SafeHtml {
   const rows = v.members.map((m) => {
     const action = m.disabledAt ? 'enable' : 'disable';
-    const button = m.id === v.me.id
-      ? html`<span class="muted">you</span>`
-      : html`<form method="post" action="/staff/${m.id}/${action}" class="inline">
+    const button =
+      m.id === v.me.id
+        ? html`<span class="muted">you</span>`
+        : html`<form method="post" action="/staff/${m.id}/${action}" class="inline">
 ${csrfField(v.csrfToken)}
 <button type="submit" class="${m.disabledAt ? 'secondary' : 'danger'}">${m.disabledAt ? 'Enable' : 'Disable'}</button></form>`;
     return html`<tr data-staff-email="${m.email}">

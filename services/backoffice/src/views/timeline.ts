@@ -15,9 +15,16 @@ const DETAIL_LABELS: Record<string, string> = {
 
 function detailList(detail: Record<string, unknown> | null): SafeHtml | string {
   if (!detail || Object.keys(detail).length === 0) return '';
-  return html`<ul class="detail">${Object.entries(detail).map(([key, value]) => html`<li data-detail="${key}"><span class="muted">${DETAIL_LABELS[key] ?? key}:</span> ${
-    value === null ? html`<span class="muted">none</span>` : typeof value === 'string' ? value : JSON.stringify(value)
-  }</li>`)}</ul>`;
+  return html`<ul class="detail">${Object.entries(detail).map(
+    ([key, value]) =>
+      html`<li data-detail="${key}"><span class="muted">${DETAIL_LABELS[key] ?? key}:</span> ${
+        value === null
+          ? html`<span class="muted">none</span>`
+          : typeof value === 'string'
+            ? value
+            : JSON.stringify(value)
+      }</li>`,
+  )}</ul>`;
 }
 
 function row(item: TimelineItem, currency: string): SafeHtml {
@@ -39,7 +46,7 @@ The money is the customer's: held in suspense and returned through the operator 
       return html`<tr data-kind="webhook" data-event-id="${item.eventId}" data-attempt="${item.attemptNo}"><td>${when(item.at)}</td><td>Webhook attempt ${item.attemptNo}</td>
 <td>${item.success ? html`<span class="badge ok">delivered</span>` : html`<span class="badge off">failed</span>`}
 ${item.statusCode === null ? 'no response' : html`HTTP <span data-status-code>${item.statusCode}</span>`}, ${item.latencyMs} ms</td>
-<td>${item.eventType} to <code>${item.targetUrl}</code>${item.errorDetail ?? item.error ? html`<br>Error: ${item.errorDetail ?? item.error}` : ''}
+<td>${item.eventType} to <code>${item.targetUrl}</code>${(item.errorDetail ?? item.error) ? html`<br>Error: ${item.errorDetail ?? item.error}` : ''}
 <br><span class="muted">event ${item.eventId} (now ${item.eventStatus})</span></td></tr>`;
   }
 }

@@ -67,22 +67,32 @@ ${eventsTable(v)}`;
 function lateSuccessField(items: TransactionHistory['items'], currency: string): SafeHtml[] {
   const ret = items.find((i) => i.kind === 'refund' && i.origin === 'LATE_SUCCESS');
   if (!ret || ret.kind !== 'refund') return [];
-  const state = ret.status === 'SUCCESS'
-    ? html`<span class="badge ok" data-late-success="RETURNED">returned to the customer</span>`
-    : ret.status === 'FAILED'
-      ? html`<span class="badge off" data-late-success="RETURN_FAILED">return FAILED: held in suspense, pay the customer back by hand</span>`
-      : html`<span class="badge" data-late-success="RETURNING">returning to the customer</span>`;
-  return [field('Late success', html`${state} ${amount(ret.amount, currency)} <span class="muted">(return <code>${ret.refundId}</code>; the merchant still sees FAILED)</span>`, 'late_success')];
+  const state =
+    ret.status === 'SUCCESS'
+      ? html`<span class="badge ok" data-late-success="RETURNED">returned to the customer</span>`
+      : ret.status === 'FAILED'
+        ? html`<span class="badge off" data-late-success="RETURN_FAILED">return FAILED: held in suspense, pay the customer back by hand</span>`
+        : html`<span class="badge" data-late-success="RETURNING">returning to the customer</span>`;
+  return [
+    field(
+      'Late success',
+      html`${state} ${amount(ret.amount, currency)} <span class="muted">(return <code>${ret.refundId}</code>; the merchant still sees FAILED)</span>`,
+      'late_success',
+    ),
+  ];
 }
 
 function eventsTable(v: TransactionDetailView): SafeHtml {
   const events = v.history.webhookEvents;
-  if (events.length === 0) return html`<p class="muted" id="no-webhook-events">No webhook event for this transaction.</p>`;
+  if (events.length === 0)
+    return html`<p class="muted" id="no-webhook-events">No webhook event for this transaction.</p>`;
   const back = `/transactions/${v.history.transaction.id}`;
-  const rows = events.map((e) => html`<tr data-event-id="${e.id}">
+  const rows = events.map(
+    (e) => html`<tr data-event-id="${e.id}">
 <td><code>${e.id}</code></td><td>${e.eventType}</td><td>${statusBadge(e.status)}</td><td>${e.attemptCount}</td>
 <td>${when(e.nextAttemptAt)}</td><td>${orDash(e.lastError)}</td><td>${when(e.deliveredAt)}</td><td>${orDash(e.targetUrl)}</td>
-<td>${e.status === 'ABANDONED' && v.canResend ? resendForm({ eventId: e.id, back, csrfToken: v.csrfToken }) : ''}</td></tr>`);
+<td>${e.status === 'ABANDONED' && v.canResend ? resendForm({ eventId: e.id, back, csrfToken: v.csrfToken }) : ''}</td></tr>`,
+  );
   return html`<table id="webhook-events"><thead><tr><th>Event</th><th>Type</th><th>Status</th><th>Attempts</th><th>Next attempt</th>
 <th>Last error</th><th>Delivered</th><th>Target</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
 }

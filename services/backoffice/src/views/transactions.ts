@@ -12,7 +12,12 @@ export interface TransactionsView {
   page: SearchPage | null;
 }
 
-function select(name: keyof FilterForm, label: string, current: string, options: { value: string; label: string }[]): SafeHtml {
+function select(
+  name: keyof FilterForm,
+  label: string,
+  current: string,
+  options: { value: string; label: string }[],
+): SafeHtml {
   return html`<div><label for="f-${name}">${label}</label><select id="f-${name}" name="${name}">
 <option value="">Any</option>
 ${options.map((o) => html`<option value="${o.value}"${o.value === current ? raw(' selected') : ''}>${o.label}</option>`)}
@@ -30,18 +35,39 @@ export function transactionsView(v: TransactionsView): SafeHtml {
 ${input('id', 'Transaction id', f.id)}
 ${input('order_id', 'Merchant order id', f.order_id)}
 ${input('number', 'Number (international form)', f.number, 'text', '+2250707000001')}
-${select('status', 'Status', f.status, TRANSACTION_STATUSES.map((s) => ({ value: s, label: s })))}
-${select('type', 'Type', f.type, TRANSACTION_TYPES.map((t) => ({ value: t, label: t })))}
-${select('merchant', 'Merchant', f.merchant, v.merchants.map((m) => ({ value: m.id, label: m.name })))}
-${select('country', 'Country', f.country, v.countries.map((c) => ({ value: c.countryCode, label: `${c.countryName} (${c.countryCode})` })))}
+${select(
+  'status',
+  'Status',
+  f.status,
+  TRANSACTION_STATUSES.map((s) => ({ value: s, label: s })),
+)}
+${select(
+  'type',
+  'Type',
+  f.type,
+  TRANSACTION_TYPES.map((t) => ({ value: t, label: t })),
+)}
+${select(
+  'merchant',
+  'Merchant',
+  f.merchant,
+  v.merchants.map((m) => ({ value: m.id, label: m.name })),
+)}
+${select(
+  'country',
+  'Country',
+  f.country,
+  v.countries.map((c) => ({ value: c.countryCode, label: `${c.countryName} (${c.countryCode})` })),
+)}
 ${input('from', 'From (UTC day)', f.from, 'date')}
 ${input('to', 'To (UTC day, included)', f.to, 'date')}
 <div><button type="submit">Search</button> <a href="/transactions">Clear</a></div>
 </form>`;
 
-  const errors = v.filters.errors.length > 0
-    ? html`<div class="error" id="search-errors" role="alert"><p>The search was not run:</p><ul>${v.filters.errors.map((e) => html`<li>${e}</li>`)}</ul></div>`
-    : '';
+  const errors =
+    v.filters.errors.length > 0
+      ? html`<div class="error" id="search-errors" role="alert"><p>The search was not run:</p><ul>${v.filters.errors.map((e) => html`<li>${e}</li>`)}</ul></div>`
+      : '';
   return html`<h1>Transactions</h1>${form}${errors}${v.page ? results(v.page, v.filters) : ''}`;
 }
 
@@ -49,14 +75,18 @@ function results(page: SearchPage, filters: ParsedFilters): SafeHtml {
   if (page.rows.length === 0) {
     return html`<p id="no-results" class="muted">No transaction matches${filters.after ? ' beyond this page' : ''}.</p>`;
   }
-  const rows = page.rows.map((t) => html`<tr data-transaction-id="${t.id}">
+  const rows = page.rows.map(
+    (t) => html`<tr data-transaction-id="${t.id}">
 <td><a href="/transactions/${t.id}">${when(t.createdAt)}</a></td>
 <td>${t.merchant.name}</td><td>${t.merchantOrderId}</td><td>${t.type}</td><td>${statusBadge(t.status)}</td>
-<td>${amount(t.amount, t.currency)}</td><td>${t.msisdn}</td><td>${t.countryCode}</td></tr>`);
+<td>${amount(t.amount, t.currency)}</td><td>${t.msisdn}</td><td>${t.countryCode}</td></tr>`,
+  );
   const older = page.next
     ? html`<a id="older-page" href="/transactions?${filterQuery(filters.form, { after: encodeCursor(page.next) })}">Older →</a>`
     : html`<span class="muted">No older transactions.</span>`;
-  const newest = filters.after ? html`<a id="newest-page" href="/transactions?${filterQuery(filters.form)}">← Newest</a> · ` : '';
+  const newest = filters.after
+    ? html`<a id="newest-page" href="/transactions?${filterQuery(filters.form)}">← Newest</a> · `
+    : '';
   return html`<table id="transactions-table"><thead><tr><th>Created</th><th>Merchant</th><th>Order id</th><th>Type</th><th>Status</th>
 <th>Amount</th><th>Number</th><th>Country</th></tr></thead><tbody>${rows}</tbody></table>
 <p class="pager">${newest}${older}</p>`;

@@ -1,7 +1,15 @@
 import type { Job } from 'bullmq';
 import { completeOutbox } from '@mm/db/outbox';
 import { type Db, type Tx } from '@mm/db';
-import { applyOperatorResult, moveToNextCheck, nextPendingCheck, pendingCauseOf, pendingForCheck, transition, type TransitionRequest } from '@mm/db/payments';
+import {
+  applyOperatorResult,
+  moveToNextCheck,
+  nextPendingCheck,
+  pendingCauseOf,
+  pendingForCheck,
+  transition,
+  type TransitionRequest,
+} from '@mm/db/payments';
 import { pushWasTaken } from '@mm/domain';
 import { OperatorUnavailableError, paymentLookupOf, type OperatorAdapters } from '@mm/operators';
 import { isFinalAttempt, type AfterCommit, type ExpiryCheckJob } from '@mm/queues';
@@ -18,7 +26,12 @@ import { commitStep } from '@mm/worker-runtime';
  */
 function expiryMove(transactionId: string, status: { found: boolean } | null, pushTaken: boolean): TransitionRequest {
   if (status && !status.found && !pushTaken) {
-    return { transactionId, to: 'FAILED', cause: 'expiry-check:operator-unknown', patch: { failureCode: 'OPERATOR_UNAVAILABLE' } };
+    return {
+      transactionId,
+      to: 'FAILED',
+      cause: 'expiry-check:operator-unknown',
+      patch: { failureCode: 'OPERATOR_UNAVAILABLE' },
+    };
   }
   return { transactionId, to: 'EXPIRED', cause: 'expiry' };
 }
@@ -30,7 +43,12 @@ function expiryMove(transactionId: string, status: { found: boolean } | null, pu
  * EXPIRED -> SUCCESS, so no money is lost by deciding. A poll decides nothing by itself: a cash-in it
  * leaves PENDING gets its next check (the next poll, or the expiry) on the same outbox row.
  */
-export function expiryChecksHandler(deps: { db: Db; adapters: OperatorAdapters; afterCommit: AfterCommit; logger: Logger }) {
+export function expiryChecksHandler(deps: {
+  db: Db;
+  adapters: OperatorAdapters;
+  afterCommit: AfterCommit;
+  logger: Logger;
+}) {
   return async (payload: ExpiryCheckJob, job: Job): Promise<void> => {
     // Most checks find their cash-in ended: their row is done in the same statement.
     const t = await pendingForCheck(deps.db, payload.transaction_id, payload.outbox_id);
@@ -57,12 +75,23 @@ export function expiryChecksHandler(deps: { db: Db; adapters: OperatorAdapters; 
         return;
       }
       if (!isFinalAttempt(job)) throw err;
-      deps.logger.warn({ err, transaction_id: t.id, unavailable: err instanceof OperatorUnavailableError }, 'no operator answer for the final status check; expiring');
+      deps.logger.warn(
+        { err, transaction_id: t.id, unavailable: err instanceof OperatorUnavailableError },
+        'no operator answer for the final status check; expiring',
+      );
     }
     // Only when the operator does not know the payment: what the bridge recorded of its push decides.
-    const pushTaken = payload.kind === 'expiry' && status && !status.found ? pushWasTaken(await pendingCauseOf(deps.db, t.id)) : true;
+    const pushTaken =
+      payload.kind === 'expiry' && status && !status.found ? pushWasTaken(await pendingCauseOf(deps.db, t.id)) : true;
     await commitStep(deps, async (tx) => {
-      const decided = status?.found ? await applyOperatorResult(tx, t.id, status, `${payload.kind === 'poll' ? 'status-poll' : 'expiry-check'}:operator-result`) : null;
+      const decided = status?.found
+        ? await applyOperatorResult(
+            tx,
+            t.id,
+            status,
+            `${payload.kind === 'poll' ? 'status-poll' : 'expiry-check'}:operator-result`,
+          )
+        : null;
       if (decided) {
         await completeOutbox(tx, outboxId);
         return decided;

@@ -17,19 +17,29 @@ export interface RetentionDeps {
  * deleted whole batches only; the next run goes on from there.
  */
 export function retentionRunsHandler(deps: RetentionDeps): JobHandler<RetentionRunJob> {
-  const deleted = singleMetric(deps.metrics, 'mm_retention_deleted_rows_total', () => new Counter({
-    name: 'mm_retention_deleted_rows_total',
-    help: 'Rows deleted by the retention job, by table (only operational tables: outbox, webhook_attempts).',
-    labelNames: ['table'],
-    registers: [deps.metrics],
-  }));
+  const deleted = singleMetric(
+    deps.metrics,
+    'mm_retention_deleted_rows_total',
+    () =>
+      new Counter({
+        name: 'mm_retention_deleted_rows_total',
+        help: 'Rows deleted by the retention job, by table (only operational tables: outbox, webhook_attempts).',
+        labelNames: ['table'],
+        registers: [deps.metrics],
+      }),
+  );
   // Every pruned table reported from the start, at 0: a rate over a series that does not exist yet is no rate.
   for (const [table, policy] of Object.entries(TABLE_RETENTION)) if (policy === 'pruned') deleted.inc({ table }, 0);
-  const lastSuccess = singleMetric(deps.metrics, 'mm_retention_last_success_seconds', () => new Gauge({
-    name: 'mm_retention_last_success_seconds',
-    help: 'Unix time of the last retention run that finished (alert when it is far behind RETENTION_INTERVAL_S).',
-    registers: [deps.metrics],
-  }));
+  const lastSuccess = singleMetric(
+    deps.metrics,
+    'mm_retention_last_success_seconds',
+    () =>
+      new Gauge({
+        name: 'mm_retention_last_success_seconds',
+        help: 'Unix time of the last retention run that finished (alert when it is far behind RETENTION_INTERVAL_S).',
+        registers: [deps.metrics],
+      }),
+  );
   return async (payload, job) => {
     const started = performance.now();
     const counted = (table: PrunedTable, n: number) => deleted.inc({ table }, n);

@@ -3,7 +3,14 @@ import { Queue } from 'bullmq';
 import { insertOutbox } from '@mm/db/outbox';
 import { createLogger } from '@mm/observability';
 import { bullPrefix, createRedisConnection, QueueProducer, refundRequests, retentionRuns } from '@mm/queues';
-import { createMerchantTestDatabase, createTestRedis, sumBy, waitFor, type MerchantTestDatabase, type TestRedis } from '@mm/testing';
+import {
+  createMerchantTestDatabase,
+  createTestRedis,
+  sumBy,
+  waitFor,
+  type MerchantTestDatabase,
+  type TestRedis,
+} from '@mm/testing';
 import type { RunningWorkerService } from '@mm/worker-runtime';
 import { parseEnv } from '../env.js';
 import { startExpiryWorker } from '../service.js';
@@ -15,10 +22,19 @@ describe('the retention job of the expiry worker', () => {
   let fixture: MerchantTestDatabase;
   let redis: TestRedis;
   const started: RunningWorkerService[] = [];
-  const env = (intervalS: string) => parseEnv({
-    DATABASE_URL: fixture.database.url, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, LOG_LEVEL: 'silent', NODE_ENV: 'test',
-    EXPIRY_WORKER_PORT: '0', DB_POOL_SIZE: '2', OUTBOX_RELAY_INTERVAL_MS: '1000', RETENTION_INTERVAL_S: intervalS, RETENTION_BATCH_SIZE: '5',
-  });
+  const env = (intervalS: string) =>
+    parseEnv({
+      DATABASE_URL: fixture.database.url,
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: redis.prefix,
+      LOG_LEVEL: 'silent',
+      NODE_ENV: 'test',
+      EXPIRY_WORKER_PORT: '0',
+      DB_POOL_SIZE: '2',
+      OUTBOX_RELAY_INTERVAL_MS: '1000',
+      RETENTION_INTERVAL_S: intervalS,
+      RETENTION_BATCH_SIZE: '5',
+    });
   const start = async (intervalS: string) => {
     const worker = await startExpiryWorker(env(intervalS), { logger: createLogger('retention-test', 'silent') });
     started.push(worker);
@@ -38,8 +54,13 @@ describe('the retention job of the expiry worker', () => {
   const completedRows = async (n: number, daysAgo: number) => {
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
-      const row = await fixture.db.$transaction((tx) => insertOutbox(tx, { topic: refundRequests.name, payload: { refund_id: randomUUID() } }));
-      await fixture.db.outbox.update({ where: { id: row.id }, data: { completedAt: new Date(Date.now() - daysAgo * DAY_MS) } });
+      const row = await fixture.db.$transaction((tx) =>
+        insertOutbox(tx, { topic: refundRequests.name, payload: { refund_id: randomUUID() } }),
+      );
+      await fixture.db.outbox.update({
+        where: { id: row.id },
+        data: { completedAt: new Date(Date.now() - daysAgo * DAY_MS) },
+      });
       ids.push(row.id);
     }
     return ids;
@@ -64,7 +85,10 @@ describe('the retention job of the expiry worker', () => {
 
     const schedulers = await withQueue((q) => q.getJobSchedulers());
     expect(schedulers).toEqual([expect.objectContaining({ key: RETENTION_SCHEDULER_ID, every: 3_600_000 })]);
-    await waitFor(async () => (await remaining(old)) === 0, { timeoutMs: 15_000, what: 'the old completed rows deleted' });
+    await waitFor(async () => (await remaining(old)) === 0, {
+      timeoutMs: 15_000,
+      what: 'the old completed rows deleted',
+    });
     expect(await remaining(recent)).toBe(2);
 
     const metrics = await (await fetch(`${first.internalUrl}/metrics`)).text();
@@ -85,16 +109,25 @@ describe('the retention job of the expiry worker', () => {
       await producer.close();
       connection.disconnect();
     }
-    await waitFor(async () => (await remaining(old)) === 0, { timeoutMs: 15_000, what: 'rows deleted by a run on demand' });
+    await waitFor(async () => (await remaining(old)) === 0, {
+      timeoutMs: 15_000,
+      what: 'rows deleted by a run on demand',
+    });
 
     // A short interval, given by a replica started later: the schedule follows it.
     const later = await completedRows(2, 30);
     await start('0.3');
     expect((await withQueue((q) => q.getJobSchedulers()))[0]).toMatchObject({ every: 300 });
-    await waitFor(async () => (await remaining(later)) === 0, { timeoutMs: 15_000, what: 'rows deleted by a scheduled run' });
+    await waitFor(async () => (await remaining(later)) === 0, {
+      timeoutMs: 15_000,
+      what: 'rows deleted by a scheduled run',
+    });
     const runs = () => withQueue((q) => q.getCompletedCount());
     const before = await runs();
-    await waitFor(async () => (await runs()) >= before + 2, { timeoutMs: 15_000, what: 'two more runs on the 0.3 s schedule' });
+    await waitFor(async () => (await runs()) >= before + 2, {
+      timeoutMs: 15_000,
+      what: 'two more runs on the 0.3 s schedule',
+    });
   });
 
   it('RETENTION_INTERVAL_S=0 removes the schedule', async () => {

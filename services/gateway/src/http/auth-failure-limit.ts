@@ -25,7 +25,12 @@ export class AuthFailureLimit {
   private readonly failures: RateLimiterRedis;
 
   constructor(private readonly o: AuthFailureLimitOptions) {
-    this.failures = new RateLimiterRedis({ storeClient: o.redis, keyPrefix: `${o.redisPrefix}:authfail`, points: o.limit, duration: o.windowS });
+    this.failures = new RateLimiterRedis({
+      storeClient: o.redis,
+      keyPrefix: `${o.redisPrefix}:authfail`,
+      points: o.limit,
+      duration: o.windowS,
+    });
   }
 
   /** Seconds until `client` may try again, or null while it is under the limit. */
@@ -49,7 +54,10 @@ export class AuthFailureLimit {
       const used = await this.failures.penalty(client, 1);
       // Once per window and address: the moment it starts being refused.
       if (used.consumedPoints === this.o.limit) {
-        this.o.logger.warn({ client, failures: used.consumedPoints, window_s: this.o.windowS }, 'too many failed authentications from one address; refused until the window ends');
+        this.o.logger.warn(
+          { client, failures: used.consumedPoints, window_s: this.o.windowS },
+          'too many failed authentications from one address; refused until the window ends',
+        );
       }
       return used.consumedPoints > this.o.limit ? Math.max(1, Math.ceil(used.msBeforeNext / 1000)) : null;
     } catch (err) {

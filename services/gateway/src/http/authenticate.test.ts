@@ -21,7 +21,8 @@ afterAll(async () => {
 });
 
 const wellFormed = () => `pk_${randomBytes(16).toString('hex')}`;
-const clientWith = (apiKey: string, address: string) => signedClient(app.url, apiKey, 'sk_whatever', fetchFrom(address));
+const clientWith = (apiKey: string, address: string) =>
+  signedClient(app.url, apiKey, 'sk_whatever', fetchFrom(address));
 
 describe('API keys of a format never issued', () => {
   it.each([
@@ -39,7 +40,7 @@ describe('API keys of a format never issued', () => {
     expect(app.queries.slice(queries)).toEqual([]);
   });
 
-  it('a well-formed unknown key is looked up (once: then it is remembered as unknown), and the merchant\'s key works', async () => {
+  it("a well-formed unknown key is looked up (once: then it is remembered as unknown), and the merchant's key works", async () => {
     const apiKey = wellFormed();
     const queries = app.queries.length;
     const api = clientWith(apiKey, newAddress());
@@ -47,7 +48,16 @@ describe('API keys of a format never issued', () => {
     expect((await api('GET', '/api/v1/balances')).body.error.code).toBe('INVALID_API_KEY');
     expect(app.lookups.filter((k) => k === apiKey)).toHaveLength(2);
     expect(app.queries.slice(queries).filter((q) => q.includes('api_keys'))).toHaveLength(1);
-    expect((await signedClient(app.url, app.key.apiKey, app.key.apiSecret, fetchFrom(newAddress()))('GET', '/api/v1/balances')).status).toBe(200);
+    expect(
+      (
+        await signedClient(
+          app.url,
+          app.key.apiKey,
+          app.key.apiSecret,
+          fetchFrom(newAddress()),
+        )('GET', '/api/v1/balances')
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -57,7 +67,16 @@ describe('failed authentications per client address', () => {
     const api = clientWith(wellFormed(), address);
     for (let i = 0; i < LIMIT; i++) expect((await api('GET', '/api/v1/balances')).status).toBe(401);
     // The merchant's key is in memory (read once, from another address).
-    expect((await signedClient(app.url, app.key.apiKey, app.key.apiSecret, fetchFrom(newAddress()))('GET', '/api/v1/balances')).status).toBe(200);
+    expect(
+      (
+        await signedClient(
+          app.url,
+          app.key.apiKey,
+          app.key.apiSecret,
+          fetchFrom(newAddress()),
+        )('GET', '/api/v1/balances')
+      ).status,
+    ).toBe(200);
 
     const queries = app.queries.length;
     const refused = await api('GET', '/api/v1/balances');
@@ -65,10 +84,13 @@ describe('failed authentications per client address', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     // Made-up keys from there are refused unread: no database query however many.
-    for (let i = 0; i < 5; i++) expect((await clientWith(wellFormed(), address)('GET', '/api/v1/balances')).status).toBe(429);
+    for (let i = 0; i < 5; i++)
+      expect((await clientWith(wellFormed(), address)('GET', '/api/v1/balances')).status).toBe(429);
     // A wrong secret with the merchant's key is refused too.
     const merchantThere = signedClient(app.url, app.key.apiKey, app.key.apiSecret, fetchFrom(address));
-    expect((await merchantThere('GET', '/api/v1/balances', undefined, { secretOverride: 'sk_wrong' })).status).toBe(429);
+    expect((await merchantThere('GET', '/api/v1/balances', undefined, { secretOverride: 'sk_wrong' })).status).toBe(
+      429,
+    );
     expect(app.queries.slice(queries).filter((q) => q.includes('api_keys'))).toEqual([]);
     // A correctly signed request of a key in memory still passes: a noisy neighbour behind one NAT does
     // not shut the merchant out, and this path pays no limiter round trip.

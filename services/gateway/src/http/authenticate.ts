@@ -1,6 +1,12 @@
 import type { RequestHandler, Response } from 'express';
 import {
-  DomainError, ERROR_STATUS, isIssuedApiKeyFormat, requestReplayed, requestSignatureMatches, signatureMatches, timestampWithinTolerance,
+  DomainError,
+  ERROR_STATUS,
+  isIssuedApiKeyFormat,
+  requestReplayed,
+  requestSignatureMatches,
+  signatureMatches,
+  timestampWithinTolerance,
 } from '@mm/domain';
 import type { FindKey } from '../key-lookup.js';
 import type { AuthFailureLimit } from './auth-failure-limit.js';
@@ -24,7 +30,10 @@ export function rawBodyOf(body: unknown): Buffer {
 
 function tooManyFailures(res: Response, retryAfterS: number): DomainError {
   res.setHeader('Retry-After', String(retryAfterS));
-  return new DomainError('RATE_LIMITED', `too many failed authentications from this address; retry after ${retryAfterS} s`);
+  return new DomainError(
+    'RATE_LIMITED',
+    `too many failed authentications from this address; retry after ${retryAfterS} s`,
+  );
 }
 
 /**
@@ -45,7 +54,10 @@ export function authenticate(deps: AuthDeps): RequestHandler {
       const timestamp = req.get('x-service-timestamp');
       const signature = req.get('x-service-signature');
       if (!apiKey || !timestamp || !signature) {
-        throw new DomainError('AUTHENTICATION_REQUIRED', 'X-Service-Key, X-Service-Timestamp and X-Service-Signature are required');
+        throw new DomainError(
+          'AUTHENTICATION_REQUIRED',
+          'X-Service-Key, X-Service-Timestamp and X-Service-Signature are required',
+        );
       }
       if (!isIssuedApiKeyFormat(apiKey)) throw new DomainError('INVALID_API_KEY', 'unknown or revoked API key');
       const key = await deps.findKey(apiKey, async () => {
@@ -54,7 +66,10 @@ export function authenticate(deps: AuthDeps): RequestHandler {
       });
       if (!key) throw new DomainError('INVALID_API_KEY', 'unknown or revoked API key');
       if (!timestampWithinTolerance(timestamp, deps.now(), deps.toleranceS)) {
-        throw new DomainError('TIMESTAMP_OUT_OF_TOLERANCE', `X-Service-Timestamp must be within ${deps.toleranceS} s of the current time`);
+        throw new DomainError(
+          'TIMESTAMP_OUT_OF_TOLERANCE',
+          `X-Service-Timestamp must be within ${deps.toleranceS} s of the current time`,
+        );
       }
       const body = rawBodyOf(req.body);
       if (!signatureMatches(key.secret, timestamp, body, signature)) {
@@ -63,11 +78,24 @@ export function authenticate(deps: AuthDeps): RequestHandler {
       // Optional (absent: the interface as it was). Present, even empty, it must match: it ties the
       // signature to this method and target, so a captured one cannot be replayed onto another request.
       const requestSignature = req.get('x-service-request-signature');
-      if (requestSignature !== undefined
-        && !requestSignatureMatches(key.secret, timestamp, req.method, requestTargetOf(req.originalUrl), body, requestSignature)) {
-        throw new DomainError('INVALID_SIGNATURE', 'X-Service-Request-Signature does not match the method, target and body of the request');
+      if (
+        requestSignature !== undefined &&
+        !requestSignatureMatches(
+          key.secret,
+          timestamp,
+          req.method,
+          requestTargetOf(req.originalUrl),
+          body,
+          requestSignature,
+        )
+      ) {
+        throw new DomainError(
+          'INVALID_SIGNATURE',
+          'X-Service-Request-Signature does not match the method, target and body of the request',
+        );
       }
-      if (key.merchantStatus !== 'ACTIVE') throw new DomainError('MERCHANT_DISABLED', 'this merchant account is disabled');
+      if (key.merchantStatus !== 'ACTIVE')
+        throw new DomainError('MERCHANT_DISABLED', 'this merchant account is disabled');
       if (req.method !== 'GET' && !(await deps.replayGuard.firstUse(apiKey, signature))) {
         throw requestReplayed();
       }
@@ -76,7 +104,8 @@ export function authenticate(deps: AuthDeps): RequestHandler {
       setSignedRequest(res, { apiKey, signature });
       next();
     } catch (err) {
-      const retryAfterS = err instanceof DomainError && ERROR_STATUS[err.code] === 401 ? await deps.authFailures.failed(client()) : null;
+      const retryAfterS =
+        err instanceof DomainError && ERROR_STATUS[err.code] === 401 ? await deps.authFailures.failed(client()) : null;
       next(retryAfterS === null ? err : tooManyFailures(res, retryAfterS));
     }
   };

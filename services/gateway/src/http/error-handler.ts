@@ -9,8 +9,13 @@ import { requestIdOf } from './request-context.js';
 function fromBodyParser(err: { type?: string }): DomainError | null {
   if (err.type === 'entity.too.large') return new DomainError('PAYLOAD_TOO_LARGE', 'request body exceeds 64 KiB');
   // A form with more fields than the route reads (the payment page's code form has one).
-  if (err.type === 'parameters.too.many') return new DomainError('PAYLOAD_TOO_LARGE', 'request body has too many fields');
-  if (err.type === 'entity.verify.failed' || err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') {
+  if (err.type === 'parameters.too.many')
+    return new DomainError('PAYLOAD_TOO_LARGE', 'request body has too many fields');
+  if (
+    err.type === 'entity.verify.failed' ||
+    err.type === 'encoding.unsupported' ||
+    err.type === 'charset.unsupported'
+  ) {
     return new DomainError('VALIDATION_ERROR', 'request body encoding is not supported');
   }
   return null;
@@ -61,8 +66,15 @@ const DEFAULT_UNAVAILABLE_RETRY_AFTER_S = 2;
  * lock or a statement out of time): the request is worth sending again later, not an internal error.
  */
 function fromDependencies(err: unknown, retryAfterS: number): DomainError | null {
-  if (isDatabaseUnavailable(err)) return new DomainError('SERVICE_UNAVAILABLE', 'the database is unavailable; retry later', undefined, retryAfterS);
-  if (isRedisUnavailable(err)) return new DomainError('SERVICE_UNAVAILABLE', 'a service dependency is unavailable; retry later', undefined, retryAfterS);
+  if (isDatabaseUnavailable(err))
+    return new DomainError('SERVICE_UNAVAILABLE', 'the database is unavailable; retry later', undefined, retryAfterS);
+  if (isRedisUnavailable(err))
+    return new DomainError(
+      'SERVICE_UNAVAILABLE',
+      'a service dependency is unavailable; retry later',
+      undefined,
+      retryAfterS,
+    );
   return null;
 }
 
@@ -77,14 +89,14 @@ export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}):
   const retryAfterS = options.unavailableRetryAfterS ?? DEFAULT_UNAVAILABLE_RETRY_AFTER_S;
   return (err, req, res, _next) => {
     const unavailable = err instanceof DomainError ? null : fromDependencies(err, retryAfterS);
-    const known = err instanceof DomainError ? err : fromBodyParser(err as { type?: string }) ?? fromRouter(err) ?? unavailable;
+    const known =
+      err instanceof DomainError ? err : (fromBodyParser(err as { type?: string }) ?? fromRouter(err) ?? unavailable);
     const error = known ?? new DomainError('INTERNAL_ERROR', 'an internal error occurred');
     // Logged with its cause, as a warning: one line per refused request while a dependency is down.
     if (unavailable) {
       logger.warn({ err, request_id: requestIdOf(res), path: req.path }, 'dependency unavailable; answered 503');
       if (isDatabaseUnavailable(err)) options.onDatabaseUnavailable?.(err);
-    }
-    else if (!known) logger.error({ err, request_id: requestIdOf(res), path: req.path }, 'unhandled error');
+    } else if (!known) logger.error({ err, request_id: requestIdOf(res), path: req.path }, 'unhandled error');
     if (error.retryAfterS !== undefined) res.setHeader('Retry-After', String(error.retryAfterS));
     res.status(ERROR_STATUS[error.code]).json({
       error: {

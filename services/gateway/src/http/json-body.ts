@@ -18,14 +18,17 @@ export const jsonBody: RequestHandler = (req, res, next) => {
   try {
     // Invalid UTF-8 is invalid JSON (RFC 8259), not text to repair with U+FFFD behind the merchant's back.
     const text = UTF8.decode(rawBodyOf(req.body));
-    setJsonBody(res, JSON.parse(text, (key, value: unknown) => {
-      // joi silently drops "__proto__" keys; an unknown field must be refused, not lost.
-      if (key === '__proto__') refused ??= { field: key, issue: 'is not allowed' };
-      if (!isStorableText(key) || (typeof value === 'string' && !isStorableText(value))) {
-        refused ??= { field: key || '(body)', issue: 'must not contain NUL or unpaired surrogate characters' };
-      }
-      return value;
-    }));
+    setJsonBody(
+      res,
+      JSON.parse(text, (key, value: unknown) => {
+        // joi silently drops "__proto__" keys; an unknown field must be refused, not lost.
+        if (key === '__proto__') refused ??= { field: key, issue: 'is not allowed' };
+        if (!isStorableText(key) || (typeof value === 'string' && !isStorableText(value))) {
+          refused ??= { field: key || '(body)', issue: 'must not contain NUL or unpaired surrogate characters' };
+        }
+        return value;
+      }),
+    );
   } catch {
     return next(new DomainError('INVALID_JSON', 'request body is not valid JSON'));
   }

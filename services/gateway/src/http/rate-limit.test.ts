@@ -29,20 +29,37 @@ afterAll(async () => {
   await testRedis.close();
 });
 
-interface Answer { status: 'next' | 'refused'; headers: Record<string, string> }
+interface Answer {
+  status: 'next' | 'refused';
+  headers: Record<string, string>;
+}
 
 /** Sends `count` requests of `merchant` through the middleware at once (one event-loop turn) and collects what each got. */
 async function volley(middleware: ReturnType<typeof rateLimit>, merchants: string[]): Promise<Answer[]> {
-  return Promise.all(merchants.map((merchantId) => new Promise<Answer>((resolve) => {
-    const headers: Record<string, string> = {};
-    const res = { locals: {}, setHeader: (name: string, value: string) => { headers[name] = value; } } as unknown as Response;
-    setMerchantContext(res, { merchantId });
-    const next: NextFunction = (err?: unknown) => {
-      if (err) expect(err).toMatchObject({ code: 'RATE_LIMITED', message: `too many requests; retry after ${headers['Retry-After']} s` });
-      resolve({ status: err ? 'refused' : 'next', headers });
-    };
-    void middleware({} as never, res, next);
-  })));
+  return Promise.all(
+    merchants.map(
+      (merchantId) =>
+        new Promise<Answer>((resolve) => {
+          const headers: Record<string, string> = {};
+          const res = {
+            locals: {},
+            setHeader: (name: string, value: string) => {
+              headers[name] = value;
+            },
+          } as unknown as Response;
+          setMerchantContext(res, { merchantId });
+          const next: NextFunction = (err?: unknown) => {
+            if (err)
+              expect(err).toMatchObject({
+                code: 'RATE_LIMITED',
+                message: `too many requests; retry after ${headers['Retry-After']} s`,
+              });
+            resolve({ status: err ? 'refused' : 'next', headers });
+          };
+          void middleware({} as never, res, next);
+        }),
+    ),
+  );
 }
 
 /** The same requests one at a time through rate-limiter-flexible, as the middleware did before the flushes. */
@@ -51,16 +68,37 @@ async function sequentially(perSecond: number, burst: number, merchants: string[
   const redis = connect();
   const base = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:rl`, points: perSecond, duration: 1 });
   const extra = Math.max(burst - perSecond, 0);
-  const limiter = extra > 0 ? new BurstyRateLimiter(base, new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:rlb`, points: extra, duration: 10 })) : base;
+  const limiter =
+    extra > 0
+      ? new BurstyRateLimiter(
+          base,
+          new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:rlb`, points: extra, duration: 10 }),
+        )
+      : base;
   const answers: Answer[] = [];
   for (const m of merchants) {
     try {
       const r = await limiter.consume(m);
-      answers.push({ status: 'next', headers: { 'RateLimit-Limit': String(perSecond), 'RateLimit-Remaining': String(Math.max(r.remainingPoints, 0)), 'RateLimit-Reset': String(Math.ceil(r.msBeforeNext / 1000)) } });
+      answers.push({
+        status: 'next',
+        headers: {
+          'RateLimit-Limit': String(perSecond),
+          'RateLimit-Remaining': String(Math.max(r.remainingPoints, 0)),
+          'RateLimit-Reset': String(Math.ceil(r.msBeforeNext / 1000)),
+        },
+      });
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
       const retryAfter = String(Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
-      answers.push({ status: 'refused', headers: { 'Retry-After': retryAfter, 'RateLimit-Limit': String(perSecond), 'RateLimit-Remaining': '0', 'RateLimit-Reset': retryAfter } });
+      answers.push({
+        status: 'refused',
+        headers: {
+          'Retry-After': retryAfter,
+          'RateLimit-Limit': String(perSecond),
+          'RateLimit-Remaining': '0',
+          'RateLimit-Reset': retryAfter,
+        },
+      });
     }
   }
   return answers;
@@ -89,7 +127,10 @@ describe('per-merchant rate limit, requests of one event-loop turn in one Redis 
 
   it('counts each merchant of a flush apart, in the order they came', async () => {
     const merchants = ['a', 'b', 'a', 'c', 'a', 'b', 'a'];
-    const answers = await volley(rateLimit({ redis: connect(), redisPrefix: newPrefix(), perSecond: 2, burst: 3, logger }), merchants);
+    const answers = await volley(
+      rateLimit({ redis: connect(), redisPrefix: newPrefix(), perSecond: 2, burst: 3, logger }),
+      merchants,
+    );
     expect(answers).toEqual(await sequentially(2, 3, merchants));
     expect(answers.map((a) => a.status)).toEqual(['next', 'next', 'next', 'next', 'next', 'next', 'refused']);
   });
@@ -104,9 +145,20 @@ describe('per-merchant rate limit, requests of one event-loop turn in one Redis 
 
   it('lets every request of a flush through, without RateLimit headers, when Redis cannot be reached', async () => {
     // What ioredis does with a command it cannot send (enableOfflineQueue off, or the connection ended).
-    const down = { defineCommand() {}, mmRateLimitFlush: () => Promise.reject(new Error("Stream isn't writeable")) } as unknown as Redis;
-    const answers = await volley(rateLimit({ redis: down, redisPrefix: newPrefix(), perSecond: 1, burst: 1, logger }), ['m', 'm', 'm']);
-    expect(answers).toEqual([{ status: 'next', headers: {} }, { status: 'next', headers: {} }, { status: 'next', headers: {} }]);
+    const down = {
+      defineCommand() {},
+      mmRateLimitFlush: () => Promise.reject(new Error("Stream isn't writeable")),
+    } as unknown as Redis;
+    const answers = await volley(rateLimit({ redis: down, redisPrefix: newPrefix(), perSecond: 1, burst: 1, logger }), [
+      'm',
+      'm',
+      'm',
+    ]);
+    expect(answers).toEqual([
+      { status: 'next', headers: {} },
+      { status: 'next', headers: {} },
+      { status: 'next', headers: {} },
+    ]);
   });
 });
 
@@ -127,7 +179,9 @@ describe('two gateway instances on one Redis', () => {
       next();
     });
     app.use(rateLimit({ redis: connect(), redisPrefix, perSecond, burst, logger }));
-    app.get('/x', (_req, res) => { res.json({ ok: true }); });
+    app.get('/x', (_req, res) => {
+      res.json({ ok: true });
+    });
     app.use(errorHandler(logger));
     const server = app.listen(0, '127.0.0.1');
     servers.push(server);
@@ -138,7 +192,9 @@ describe('two gateway instances on one Redis', () => {
   it('share one limit: a merchant gets its burst in all, whichever instance it reaches', async () => {
     const prefix = newPrefix();
     const [a, b] = [await instance(prefix, 3, 5), await instance(prefix, 3, 5)];
-    const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => fetch(i % 2 ? a : b, { headers: { 'x-merchant': 'shared' } })));
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => fetch(i % 2 ? a : b, { headers: { 'x-merchant': 'shared' } })),
+    );
     const statuses = answers.map((r) => r.status);
     // 3 a second plus 2 of burst; 3 more if the volley straddles a one-second window. An instance with a
     // limit of its own would have let 5 of its 8 through: 10 in all.

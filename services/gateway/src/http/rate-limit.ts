@@ -102,10 +102,20 @@ export function rateLimit(o: RateLimitOptions): RequestHandler {
       return;
     }
     // Per merchant: its counters after the flush, and how many of its requests were answered so far.
-    const after = new Map<string, { consumed: number; ttl: number; used: number; burstTtl: number; n: number; seen: number }>();
+    const after = new Map<
+      string,
+      { consumed: number; ttl: number; used: number; burstTtl: number; n: number; seen: number }
+    >();
     let j = 0;
     for (const [m, n] of counts) {
-      after.set(m, { consumed: Number(result[j]), ttl: Number(result[j + 1]), used: Number(result[j + 2]), burstTtl: Number(result[j + 3]), n, seen: 0 });
+      after.set(m, {
+        consumed: Number(result[j]),
+        ttl: Number(result[j + 1]),
+        used: Number(result[j + 2]),
+        burstTtl: Number(result[j + 3]),
+        n,
+        seen: 0,
+      });
       j += 4;
     }
     for (let i = 0; i < ms.length; i++) {
@@ -120,7 +130,12 @@ export function rateLimit(o: RateLimitOptions): RequestHandler {
     }
   };
 
-  function answer(res: Response, next: NextFunction, a: { consumed: number; ttl: number; used: number; burstTtl: number; n: number }, k: number): void {
+  function answer(
+    res: Response,
+    next: NextFunction,
+    a: { consumed: number; ttl: number; used: number; burstTtl: number; n: number },
+    k: number,
+  ): void {
     const consumed = a.consumed - a.n + k;
     if (consumed <= o.perSecond) {
       res.setHeader('RateLimit-Limit', limit);
@@ -155,7 +170,9 @@ export function rateLimit(o: RateLimitOptions): RequestHandler {
     nexts.push(next);
     if (!scheduled) {
       scheduled = true;
-      setImmediate(() => { flush().catch((err: unknown) => o.logger.error({ err }, 'rate limiter: flush failed')); });
+      setImmediate(() => {
+        flush().catch((err: unknown) => o.logger.error({ err }, 'rate limiter: flush failed'));
+      });
     }
   };
 }

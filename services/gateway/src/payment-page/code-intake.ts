@@ -11,7 +11,13 @@ export const CODE_ATTEMPTS_WINDOW_S = 24 * 3600;
  * The codes' intake on Redis: the per-transaction count is shared by every gateway instance, so nobody
  * gets more than `max` guesses at a payment's code, however many requests or instances.
  */
-export function redisCodeIntake(o: { redis: RedisClient; redisPrefix: string; queue: QueueProducer<CustomerCodeJob>; max?: number; windowS?: number }): CodeIntake {
+export function redisCodeIntake(o: {
+  redis: RedisClient;
+  redisPrefix: string;
+  queue: QueueProducer<CustomerCodeJob>;
+  max?: number;
+  windowS?: number;
+}): CodeIntake {
   const max = o.max ?? CODE_ATTEMPTS_MAX;
   const windowS = o.windowS ?? CODE_ATTEMPTS_WINDOW_S;
   return {

@@ -17,7 +17,11 @@ export function formatCountdown(seconds: number): string {
 }
 
 /** The merchant's return_url with transaction_id and status added; null when it is not an http(s) URL. */
-export function returnTarget(returnUrl: string | null | undefined, transactionId: string, status: string): string | null {
+export function returnTarget(
+  returnUrl: string | null | undefined,
+  transactionId: string,
+  status: string,
+): string | null {
   if (!returnUrl) return null;
   let u: URL;
   try {

@@ -22,7 +22,8 @@ export function negotiateLang(header: string | undefined | null): Lang {
     }
     if (!(q > 0) || q > 1) continue;
     const primary = tag.split('-')[0];
-    const lang: Lang | null = primary === '*' ? DEFAULT_LANG : (LANGS as readonly string[]).includes(primary ?? '') ? (primary as Lang) : null;
+    const lang: Lang | null =
+      primary === '*' ? DEFAULT_LANG : (LANGS as readonly string[]).includes(primary ?? '') ? (primary as Lang) : null;
     if (lang && (!best || q > best.q)) best = { lang, q };
   }
   return best?.lang ?? DEFAULT_LANG;
@@ -180,7 +181,14 @@ export type PageState = keyof Messages['statusTitle'];
 
 /** The customer-facing state of a transaction status; CREATED and INITIATED read as "sending". */
 export function pageState(status: string): PageState {
-  if (status === 'SUCCESS' || status === 'FAILED' || status === 'EXPIRED' || status === 'REVERSED' || status === 'PENDING') return status;
+  if (
+    status === 'SUCCESS' ||
+    status === 'FAILED' ||
+    status === 'EXPIRED' ||
+    status === 'REVERSED' ||
+    status === 'PENDING'
+  )
+    return status;
   return 'SENDING';
 }
 

@@ -2,8 +2,15 @@ import { securityHeaders, newNonce } from './headers.js';
 import { escapeHtml, renderNotFound, renderPage, scriptJson, type PageView } from './render.js';
 
 const view = (o: Partial<PageView> = {}): PageView => ({
-  merchantName: 'Boutique <Test>', amountText: '5\u00a0000\u00a0F\u00a0CFA', maskedMsisdn: '+22507******01', motif: null,
-  status: 'PENDING', failureCode: null, remainingS: 125, redirectUrl: null, ...o,
+  merchantName: 'Boutique <Test>',
+  amountText: '5\u00a0000\u00a0F\u00a0CFA',
+  maskedMsisdn: '+22507******01',
+  motif: null,
+  status: 'PENDING',
+  failureCode: null,
+  remainingS: 125,
+  redirectUrl: null,
+  ...o,
 });
 
 describe('renderPage', () => {
@@ -31,7 +38,11 @@ describe('renderPage', () => {
   });
   it('FAILED: reason in words, no countdown, redirect link and noscript redirect to the return target', () => {
     const target = 'https://shop.example/r?transaction_id=t1&status=FAILED';
-    const html = renderPage(view({ status: 'FAILED', failureCode: 'INSUFFICIENT_BALANCE', redirectUrl: target }), 'en', 'n');
+    const html = renderPage(
+      view({ status: 'FAILED', failureCode: 'INSUFFICIENT_BALANCE', redirectUrl: target }),
+      'en',
+      'n',
+    );
     expect(html).toContain('<html lang="en">');
     expect(html).toContain('Payment failed');
     expect(html).toContain('Insufficient balance.');
@@ -40,7 +51,10 @@ describe('renderPage', () => {
     expect(html).toContain(`<noscript><meta http-equiv="refresh" content="3;url=${escapeHtml(target)}"></noscript>`);
   });
   it.each([
-    ['SUCCESS', 'Paiement réussi'], ['EXPIRED', 'Délai dépassé'], ['REVERSED', 'Paiement remboursé'], ['CREATED', 'Envoi de la demande…'],
+    ['SUCCESS', 'Paiement réussi'],
+    ['EXPIRED', 'Délai dépassé'],
+    ['REVERSED', 'Paiement remboursé'],
+    ['CREATED', 'Envoi de la demande…'],
   ])('%s reads "%s"', (status, words) => {
     const html = renderPage(view({ status }), 'fr', 'n');
     expect(html).toContain(words);
@@ -57,27 +71,37 @@ describe('renderPage', () => {
 });
 
 describe('renderPage per customer action', () => {
-  const redirect = { type: 'REDIRECT', url: 'https://webpay.orange.example/mpayment-otp/v1abc?x=1&y="2"', operator: 'ORANGE' } as const;
+  const redirect = {
+    type: 'REDIRECT',
+    url: 'https://webpay.orange.example/mpayment-otp/v1abc?x=1&y="2"',
+    operator: 'ORANGE',
+  } as const;
   const otp = { type: 'OTP', ussd: '#144*82#', formAction: '/pay/t1/code', notice: null } as const;
 
-  it('REDIRECT: a call to action to the operator\'s URL (escaped), named after the operator, FR and EN; no USSD instruction', () => {
+  it("REDIRECT: a call to action to the operator's URL (escaped), named after the operator, FR and EN; no USSD instruction", () => {
     const fr = renderPage(view({ action: redirect }), 'fr', 'n');
-    expect(fr).toContain('<a id="pay-op" class="btn" href="https://webpay.orange.example/mpayment-otp/v1abc?x=1&amp;y=&quot;2&quot;" rel="noreferrer">Payer avec Orange Money</a>');
+    expect(fr).toContain(
+      '<a id="pay-op" class="btn" href="https://webpay.orange.example/mpayment-otp/v1abc?x=1&amp;y=&quot;2&quot;" rel="noreferrer">Payer avec Orange Money</a>',
+    );
     expect(fr).not.toContain('Composez votre code secret');
     expect(fr).not.toContain('<form');
     expect(renderPage(view({ action: { ...redirect, operator: 'WAVE' } }), 'en', 'n')).toContain('>Pay with Wave</a>');
-    expect(renderPage(view({ action: { ...redirect, operator: 'SIMULATOR' } }), 'fr', 'n')).toContain('>Payer avec votre opérateur</a>');
+    expect(renderPage(view({ action: { ...redirect, operator: 'SIMULATOR' } }), 'fr', 'n')).toContain(
+      '>Payer avec votre opérateur</a>',
+    );
     // The script knows which action the page shows (it reloads when /status names another one).
     expect(fr).toContain('"a":"REDIRECT"');
     expect(fr).toContain('<noscript><meta http-equiv="refresh" content="3"></noscript>');
   });
 
-  it('OTP: the USSD code to dial and a numeric one-time-code form posting to the page\'s own route; no refresh over it', () => {
+  it("OTP: the USSD code to dial and a numeric one-time-code form posting to the page's own route; no refresh over it", () => {
     const fr = renderPage(view({ action: otp }), 'fr', 'n');
     expect(fr).toContain('<p id="ussd" class="ussd">#144*82#</p>');
     expect(fr).toContain('<form id="code-form" method="post" action="/pay/t1/code">');
     expect(fr).toContain('<label for="code">Code à usage unique (4 à 8 chiffres)</label>');
-    expect(fr).toContain('<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{4,8}" minlength="4" maxlength="8" required>');
+    expect(fr).toContain(
+      '<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{4,8}" minlength="4" maxlength="8" required>',
+    );
     expect(fr).toContain('<button type="submit">Valider le code</button>');
     expect(fr).not.toContain('http-equiv="refresh"');
     expect(fr).not.toContain('id="code-notice"');
@@ -89,10 +113,12 @@ describe('renderPage per customer action', () => {
   });
 
   it('OTP notices: "sent" as a status, the errors as alerts', () => {
-    expect(renderPage(view({ action: { ...otp, notice: 'sent' } }), 'fr', 'n'))
-      .toContain('<p id="code-notice" class="note" role="status">Code envoyé. En attente de la confirmation de l’opérateur.</p>');
-    expect(renderPage(view({ action: { ...otp, notice: 'attempts' } }), 'en', 'n'))
-      .toContain('<p id="code-notice" class="note err" role="alert">Too many attempts: this payment no longer takes a code.</p>');
+    expect(renderPage(view({ action: { ...otp, notice: 'sent' } }), 'fr', 'n')).toContain(
+      '<p id="code-notice" class="note" role="status">Code envoyé. En attente de la confirmation de l’opérateur.</p>',
+    );
+    expect(renderPage(view({ action: { ...otp, notice: 'attempts' } }), 'en', 'n')).toContain(
+      '<p id="code-notice" class="note err" role="alert">Too many attempts: this payment no longer takes a code.</p>',
+    );
   });
 
   it('a decided payment shows no action, whatever is stored', () => {
@@ -105,7 +131,11 @@ describe('renderPage per customer action', () => {
   });
 
   it('OTP page stays small too', () => {
-    expect(Buffer.byteLength(renderPage(view({ action: { ...otp, notice: 'invalid' }, motif: 'x'.repeat(200) }), 'fr', newNonce()))).toBeLessThan(10_000);
+    expect(
+      Buffer.byteLength(
+        renderPage(view({ action: { ...otp, notice: 'invalid' }, motif: 'x'.repeat(200) }), 'fr', newNonce()),
+      ),
+    ).toBeLessThan(10_000);
   });
 });
 
@@ -129,8 +159,14 @@ describe('scriptJson and headers', () => {
     expect(h['Content-Security-Policy']).toBe(
       `default-src 'none'; style-src 'nonce-${n}'; script-src 'nonce-${n}'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
     );
-    expect(h).toMatchObject({ 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' });
+    expect(h).toMatchObject({
+      'Referrer-Policy': 'no-referrer',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-store',
+    });
     // A one-time-code page may post its own form, to its own origin only; everything else is the same.
-    expect(securityHeaders(n, true)['Content-Security-Policy']).toBe(h['Content-Security-Policy']!.replace("form-action 'none'", "form-action 'self'"));
+    expect(securityHeaders(n, true)['Content-Security-Policy']).toBe(
+      h['Content-Security-Policy']!.replace("form-action 'none'", "form-action 'self'"),
+    );
   });
 });

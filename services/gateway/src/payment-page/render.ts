@@ -52,7 +52,8 @@ export function scriptJson(value: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
-export const isTerminalState = (s: PageState) => s === 'SUCCESS' || s === 'FAILED' || s === 'EXPIRED' || s === 'REVERSED';
+export const isTerminalState = (s: PageState) =>
+  s === 'SUCCESS' || s === 'FAILED' || s === 'EXPIRED' || s === 'REVERSED';
 
 export function statusDetail(lang: Lang, status: string, failureCode: string | null): string {
   const k = pageState(status);
@@ -105,17 +106,20 @@ export function renderPage(view: PageView, lang: Lang, nonce: string): string {
   const redirect = terminal ? view.redirectUrl : null;
   // No refresh over the code form: it would wipe a half-typed code (posting it reloads the page anyway).
   const noscript = !terminal
-    ? (view.action?.type === 'OTP' ? '' : '<noscript><meta http-equiv="refresh" content="3"></noscript>')
+    ? view.action?.type === 'OTP'
+      ? ''
+      : '<noscript><meta http-equiv="refresh" content="3"></noscript>'
     : redirect
       ? `<noscript><meta http-equiv="refresh" content="3;url=${escapeHtml(redirect)}"></noscript>`
       : '';
-  const countdown = !terminal && view.remainingS !== null
-    ? `<p id="cd" class="k">${escapeHtml(m.expiresIn)} <span id="cd-v" class="cd" data-remaining="${Math.max(0, Math.floor(view.remainingS))}">${formatCountdown(view.remainingS)}</span></p>`
-    : '';
+  const countdown =
+    !terminal && view.remainingS !== null
+      ? `<p id="cd" class="k">${escapeHtml(m.expiresIn)} <span id="cd-v" class="cd" data-remaining="${Math.max(0, Math.floor(view.remainingS))}">${formatCountdown(view.remainingS)}</span></p>`
+      : '';
   const status: StatusBody = { status: view.status };
   if (state === 'FAILED') status.failure_code = view.failureCode ?? 'UNKNOWN';
   if (redirect) status.redirect_url = redirect;
-  const action = terminal ? null : view.action ?? null;
+  const action = terminal ? null : (view.action ?? null);
   if (action) status.action = action.type;
   const data = { s: status, t: m.statusTitle, d: m.statusDetail, f: m.failure, a: action?.type ?? null };
   const body = `<p class="k">${escapeHtml(m.payTo)}</p><h1>${escapeHtml(view.merchantName)}</h1>
@@ -148,5 +152,11 @@ ${notice}<form id="code-form" method="post" action="${escapeHtml(action.formActi
 
 export function renderNotFound(lang: Lang, nonce: string): string {
   const m = MESSAGES[lang];
-  return shell(lang, nonce, m.notFoundTitle, '', `<h1>${escapeHtml(m.notFoundTitle)}</h1><p>${escapeHtml(m.notFoundText)}</p>`);
+  return shell(
+    lang,
+    nonce,
+    m.notFoundTitle,
+    '',
+    `<h1>${escapeHtml(m.notFoundTitle)}</h1><p>${escapeHtml(m.notFoundText)}</p>`,
+  );
 }

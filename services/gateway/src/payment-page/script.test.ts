@@ -7,8 +7,24 @@ function boot(view: PageView, statusReply: unknown) {
   const script = /<script nonce="n">([\s\S]*?)<\/script>/.exec(html)![1]!;
   const data = /<script type="application\/json" id="d">([\s\S]*?)<\/script>/.exec(html)![1]!;
   const remaining = /data-remaining="(\d+)"/.exec(html)?.[1];
-  const el = (id: string) => ({ id, textContent: id === 'd' ? data : '', className: '', hidden: false, href: '', attrs: {} as Record<string, string>, getAttribute: () => remaining ?? null, setAttribute(k: string, v: string) { this.attrs[k] = v; } });
-  const nodes = new Map(['status', 'st-t', 'st-d', 'instr', 'back', 'return', 'd', ...(remaining ? ['cd', 'cd-v'] : [])].map((id) => [id, el(id)]));
+  const el = (id: string) => ({
+    id,
+    textContent: id === 'd' ? data : '',
+    className: '',
+    hidden: false,
+    href: '',
+    attrs: {} as Record<string, string>,
+    getAttribute: () => remaining ?? null,
+    setAttribute(k: string, v: string) {
+      this.attrs[k] = v;
+    },
+  });
+  const nodes = new Map(
+    ['status', 'st-t', 'st-d', 'instr', 'back', 'return', 'd', ...(remaining ? ['cd', 'cd-v'] : [])].map((id) => [
+      id,
+      el(id),
+    ]),
+  );
   nodes.get('back')!.hidden = !/<p id="back">/.test(html);
   const timers: { fn: () => void; ms: number }[] = [];
   const fetched: string[] = [];
@@ -22,7 +38,10 @@ function boot(view: PageView, statusReply: unknown) {
       fetched.push(u);
       return Promise.resolve({ ok: true, json: () => Promise.resolve(statusReply) });
     },
-    JSON, Date, Math, Number,
+    JSON,
+    Date,
+    Math,
+    Number,
   });
   const runTimer = async (ms: number) => {
     const i = timers.findIndex((t) => t.ms === ms);
@@ -34,14 +53,24 @@ function boot(view: PageView, statusReply: unknown) {
 }
 
 const pending: PageView = {
-  merchantName: 'Shop', amountText: '5 000 F CFA', maskedMsisdn: '+22507******01', motif: null,
-  status: 'PENDING', failureCode: null, remainingS: 65, redirectUrl: null,
+  merchantName: 'Shop',
+  amountText: '5 000 F CFA',
+  maskedMsisdn: '+22507******01',
+  motif: null,
+  status: 'PENDING',
+  failureCode: null,
+  remainingS: 65,
+  redirectUrl: null,
 };
 
 describe('the inline script', () => {
   it('counts down, polls /status every 3 s, shows the failure in words and leaves for the return URL after 3 s', async () => {
     const target = 'https://shop.example/r?transaction_id=abc&status=FAILED';
-    const { nodes, timers, fetched, replaced, runTimer } = boot(pending, { status: 'FAILED', failure_code: 'INVALID_SECRET_CODE', redirect_url: target });
+    const { nodes, timers, fetched, replaced, runTimer } = boot(pending, {
+      status: 'FAILED',
+      failure_code: 'INVALID_SECRET_CODE',
+      redirect_url: target,
+    });
     expect(nodes.get('cd-v')!.textContent).toMatch(/^01:0[45]$/);
     expect(nodes.get('st-t')!.textContent).toBe('Waiting for your confirmation');
     expect(timers.map((t) => t.ms).sort()).toEqual([1000, 3000]);
@@ -78,7 +107,10 @@ describe('the inline script', () => {
   });
 
   it('reloads once when /status names a customer action the page does not show (the operator acknowledged meanwhile)', async () => {
-    const { reloads, timers, runTimer } = boot({ ...pending, status: 'INITIATED', remainingS: null }, { status: 'PENDING', action: 'REDIRECT' });
+    const { reloads, timers, runTimer } = boot(
+      { ...pending, status: 'INITIATED', remainingS: null },
+      { status: 'PENDING', action: 'REDIRECT' },
+    );
     await runTimer(3000);
     expect(reloads).toHaveLength(1);
     // polling stopped: the reloaded page takes over
@@ -87,7 +119,10 @@ describe('the inline script', () => {
 
   it('does not reload a page already showing that action', async () => {
     const action = { type: 'OTP', ussd: '#144*82#', formAction: '/pay/abc/code', notice: null } as const;
-    const { reloads, fetched, runTimer } = boot({ ...pending, remainingS: null, action }, { status: 'PENDING', action: 'OTP' });
+    const { reloads, fetched, runTimer } = boot(
+      { ...pending, remainingS: null, action },
+      { status: 'PENDING', action: 'OTP' },
+    );
     await runTimer(3000);
     expect(fetched).toHaveLength(1);
     expect(reloads).toHaveLength(0);

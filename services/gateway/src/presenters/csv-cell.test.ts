@@ -28,7 +28,7 @@ describe('csvCell', () => {
     ['-2', "'-2"],
     ['@x', "'@x"],
     ['\tTAB', "'\tTAB"],
-    ['=cmd|\' /C calc\'!A0', "'=cmd|' /C calc'!A0"],
+    ["=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0"],
   ])('prefixes a text starting a formula (%j) with a single quote', (input, out) => {
     expect(csvCell(input)).toBe(out);
   });

@@ -55,17 +55,49 @@ describe('presentExportRow', () => {
 
   it.each([
     ['a failed one', base],
-    ['an open one', { ...base, status: 'PENDING', providerState: null, providerTxId: null, providerTxnStatus: null, failureCode: null, failureReason: null, completedAt: null }],
-    ['a refunded one', { ...base, status: 'REVERSED', providerState: 'OK', refundedAmount: 5000n, failureCode: null, failureReason: null }],
-    ['a cash-out (paid by wallet transfer, not a push)', { ...base, type: 'CASHOUT', status: 'SUCCESS', providerState: null, failureCode: null, failureReason: null }],
+    [
+      'an open one',
+      {
+        ...base,
+        status: 'PENDING',
+        providerState: null,
+        providerTxId: null,
+        providerTxnStatus: null,
+        failureCode: null,
+        failureReason: null,
+        completedAt: null,
+      },
+    ],
+    [
+      'a refunded one',
+      {
+        ...base,
+        status: 'REVERSED',
+        providerState: 'OK',
+        refundedAmount: 5000n,
+        failureCode: null,
+        failureReason: null,
+      },
+    ],
+    [
+      'a cash-out (paid by wallet transfer, not a push)',
+      { ...base, type: 'CASHOUT', status: 'SUCCESS', providerState: null, failureCode: null, failureReason: null },
+    ],
     ['one through another operator', { ...base, operator: 'ORANGE' }],
-  ])('is, for %s, exactly the status response without customer_action, plus msisdn, created_at and updated_at', (_what, t) => {
-    const { msisdn, created_at, updated_at, ...rest } = presentExportRow(t);
-    const { customer_action, ...status } = presentStatusResponse({ ...t, customerAction: null });
-    expect(customer_action === null || customer_action.type === 'NONE').toBe(true);
-    expect(rest).toEqual(status);
-    expect({ msisdn, created_at, updated_at }).toEqual({ msisdn: maskMsisdn(t.msisdn), created_at: t.createdAt.toISOString(), updated_at: t.updatedAt.toISOString() });
-  });
+  ])(
+    'is, for %s, exactly the status response without customer_action, plus msisdn, created_at and updated_at',
+    (_what, t) => {
+      const { msisdn, created_at, updated_at, ...rest } = presentExportRow(t);
+      const { customer_action, ...status } = presentStatusResponse({ ...t, customerAction: null });
+      expect(customer_action === null || customer_action.type === 'NONE').toBe(true);
+      expect(rest).toEqual(status);
+      expect({ msisdn, created_at, updated_at }).toEqual({
+        msisdn: maskMsisdn(t.msisdn),
+        created_at: t.createdAt.toISOString(),
+        updated_at: t.updatedAt.toISOString(),
+      });
+    },
+  );
 
   it('has its keys in the order of the CSV columns, and no other', () => {
     expect(Object.keys(presentExportRow(base))).toEqual([...EXPORT_COLUMNS]);
@@ -76,7 +108,25 @@ describe('presentExportRow', () => {
   });
 
   it('shows an open transaction as PENDING at the operator with nulls where nothing is known yet', () => {
-    const open = presentExportRow({ ...base, status: 'CREATED', providerState: null, providerTxId: null, providerSessionId: null, providerTxnStatus: null, failureCode: null, failureReason: null, completedAt: null, refundedAmount: 0n });
-    expect(open).toMatchObject({ status: 'CREATED', provider_state: 'PENDING', provider_tx_id: null, completed_at: null, failure_code: null, refunded_amount: 0 });
+    const open = presentExportRow({
+      ...base,
+      status: 'CREATED',
+      providerState: null,
+      providerTxId: null,
+      providerSessionId: null,
+      providerTxnStatus: null,
+      failureCode: null,
+      failureReason: null,
+      completedAt: null,
+      refundedAmount: 0n,
+    });
+    expect(open).toMatchObject({
+      status: 'CREATED',
+      provider_state: 'PENDING',
+      provider_tx_id: null,
+      completed_at: null,
+      failure_code: null,
+      refunded_amount: 0,
+    });
   });
 });

@@ -43,8 +43,25 @@ export type ExportRow = ReturnType<typeof presentExportRow>;
 
 /** CSV columns, in the order of the JSON row's keys. Columns are only ever added at the end: a spreadsheet or parser that reads them by position keeps working. */
 export const EXPORT_COLUMNS = [
-  'transaction_id', 'merchant_order_id', 'type', 'status', 'amount', 'currency', 'country_code', 'payment_method',
-  'provider_reference', 'provider_tx_id', 'provider_session_id', 'provider_state', 'provider_txn_status',
-  'failure_code', 'failure_reason', 'refunded_amount', 'completed_at', 'msisdn', 'created_at', 'updated_at',
+  'transaction_id',
+  'merchant_order_id',
+  'type',
+  'status',
+  'amount',
+  'currency',
+  'country_code',
+  'payment_method',
+  'provider_reference',
+  'provider_tx_id',
+  'provider_session_id',
+  'provider_state',
+  'provider_txn_status',
+  'failure_code',
+  'failure_reason',
+  'refunded_amount',
+  'completed_at',
+  'msisdn',
+  'created_at',
+  'updated_at',
   'operator',
 ] as const satisfies readonly (keyof ExportRow)[];

@@ -6,9 +6,24 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 /** What the status response reads of a transaction (the export selects these but customerAction, plus a few). */
 export type StatusFields = Pick<
   Transaction,
-  | 'id' | 'merchantOrderId' | 'type' | 'status' | 'amount' | 'currency' | 'countryCode' | 'providerReference' | 'providerTxId'
-  | 'providerSessionId' | 'providerState' | 'providerTxnStatus' | 'failureCode' | 'failureReason' | 'refundedAmount' | 'completedAt'
-  | 'operator' | 'customerAction'
+  | 'id'
+  | 'merchantOrderId'
+  | 'type'
+  | 'status'
+  | 'amount'
+  | 'currency'
+  | 'countryCode'
+  | 'providerReference'
+  | 'providerTxId'
+  | 'providerSessionId'
+  | 'providerState'
+  | 'providerTxnStatus'
+  | 'failureCode'
+  | 'failureReason'
+  | 'refundedAmount'
+  | 'completedAt'
+  | 'operator'
+  | 'customerAction'
 >;
 
 /** What the customer must do to pay a cash-in (the operator adapters' CustomerAction, as the API shows it). */

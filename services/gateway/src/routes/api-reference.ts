@@ -6,7 +6,11 @@ import { openApiDocument } from '@mm/openapi';
 
 /** Swagger UI's prebuilt browser files (swagger-ui-dist), served as they are published. */
 const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-const ASSETS = new Map([['swagger-ui.css', 'text/css'], ['swagger-ui-bundle.js', 'text/javascript'], ['favicon-32x32.png', 'image/png']]);
+const ASSETS = new Map([
+  ['swagger-ui.css', 'text/css'],
+  ['swagger-ui-bundle.js', 'text/javascript'],
+  ['favicon-32x32.png', 'image/png'],
+]);
 
 // No "Try it out": every request must be HMAC-signed with a secret that has no business in a browser.
 const INITIALIZER = `window.addEventListener('load', function () {
@@ -41,8 +45,15 @@ const PAGE = `<!doctype html>
 function referenceHeaders(res: Response): void {
   res.set({
     'Content-Security-Policy': [
-      "default-src 'none'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:", "font-src 'self' data:",
-      "connect-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data:",
+      "font-src 'self' data:",
+      "connect-src 'self'",
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'none'",
     ].join('; '),
     'Referrer-Policy': 'no-referrer',
     'X-Content-Type-Options': 'nosniff',

@@ -11,7 +11,12 @@ export function cashoutRouter(deps: RequestCashoutDeps): Router {
   const router = Router();
   router.post('/payments/cashout', async (_req, res) => {
     const body = validate(cashoutSchema, jsonBodyOf(res));
-    const { replayed, transaction } = await requestCashout(deps, merchantContext(res).merchantId, body, signedRequestHash(signedRequestOf(res)));
+    const { replayed, transaction } = await requestCashout(
+      deps,
+      merchantContext(res).merchantId,
+      body,
+      signedRequestHash(signedRequestOf(res)),
+    );
     setTransactionId(res, transaction.id);
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(replayed ? 200 : 202).json({ data: presentCashoutResponse(transaction) });

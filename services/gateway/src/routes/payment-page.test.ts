@@ -26,7 +26,13 @@ beforeAll(async () => {
   redis = createRedisConnection(testRedis.url);
   queue = new QueueProducer(customerCodes, { connection: redis, redisPrefix: testRedis.prefix });
   const app = express();
-  app.use(paymentPageRouter({ db, codes: redisCodeIntake({ redis, redisPrefix: testRedis.prefix, queue }), publicBaseUrl: 'https://pay.example.test' }));
+  app.use(
+    paymentPageRouter({
+      db,
+      codes: redisCodeIntake({ redis, redisPrefix: testRedis.prefix, queue }),
+      publicBaseUrl: 'https://pay.example.test',
+    }),
+  );
   server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -44,22 +50,40 @@ const ORANGE_URL = 'https://webpay.orange.example/mpayment-otp/v1tok';
 
 async function cashin(status: string, customerAction: object | null, operator = 'SIMULATOR') {
   const r = await createCashin(db, {
-    merchantId: fixture.merchantId, merchantOrderId: `page-${++seq}`, amount: 5000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250701000001',
-    motif: null, returnUrl: 'https://shop.example/back', notifyUrl: null, metadata: null, requestFingerprint: `page-${seq}`,
+    merchantId: fixture.merchantId,
+    merchantOrderId: `page-${++seq}`,
+    amount: 5000,
+    currency: 'XOF',
+    countryCode: 'CI',
+    msisdn: '+2250701000001',
+    motif: null,
+    returnUrl: 'https://shop.example/back',
+    notifyUrl: null,
+    metadata: null,
+    requestFingerprint: `page-${seq}`,
   });
   if (r.kind !== 'created') throw new Error('not created');
-  await db.transaction.update({ where: { id: r.transaction.id }, data: { status, operator, ...(customerAction ? { customerAction } : {}) } });
+  await db.transaction.update({
+    where: { id: r.transaction.id },
+    data: { status, operator, ...(customerAction ? { customerAction } : {}) },
+  });
   return r.transaction.id;
 }
 
 const page = (path: string) => fetch(`${base}${path}`, { headers: { 'Accept-Language': 'fr' } });
-const postCode = (id: string, code: unknown, headers: Record<string, string> = { 'Sec-Fetch-Site': 'same-origin', Origin: 'null' }) =>
+const postCode = (
+  id: string,
+  code: unknown,
+  headers: Record<string, string> = { 'Sec-Fetch-Site': 'same-origin', Origin: 'null' },
+) =>
   fetch(`${base}/pay/${id}/code`, {
-    method: 'POST', redirect: 'manual',
+    method: 'POST',
+    redirect: 'manual',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams(code === undefined ? {} : { code: String(code) }).toString(),
   });
-const queued = async (id: string) => (await queue.queue.getWaiting()).filter((j) => (j.data as CustomerCodeJob).transaction_id === id);
+const queued = async (id: string) =>
+  (await queue.queue.getWaiting()).filter((j) => (j.data as CustomerCodeJob).transaction_id === id);
 
 describe('GET /pay/:id per customer action', () => {
   it('REDIRECT: "Payer avec Orange Money" links to the URL stored on the transaction; /status names the action', async () => {
@@ -71,7 +95,7 @@ describe('GET /pay/:id per customer action', () => {
     expect(await (await page(`/pay/${id}/status`)).json()).toEqual({ status: 'PENDING', action: 'REDIRECT' });
   });
 
-  it('back from the operator with ?orange=cancel or ?wave=error: the state shown is the transaction\'s, never the query\'s', async () => {
+  it("back from the operator with ?orange=cancel or ?wave=error: the state shown is the transaction's, never the query's", async () => {
     const id = await cashin('PENDING', { type: 'REDIRECT', url: ORANGE_URL }, 'ORANGE');
     for (const q of ['?orange=cancel', '?wave=error', '?status=SUCCESS']) {
       const html = await (await page(`/pay/${id}${q}`)).text();
@@ -119,11 +143,13 @@ describe('POST /pay/:id/code', () => {
     expect(jobs.map((j) => j.data)).toEqual([{ transaction_id: id, code: '482913' }]);
     expect(jobs[0]!.opts).toMatchObject({ removeOnComplete: true, removeOnFail: true });
     // Nowhere in PostgreSQL: not in the outbox (only the cash-in's own push row is there).
-    expect((await db.outbox.findMany({ where: { payload: { path: ['transaction_id'], equals: id } } })).map((r) => r.topic)).toEqual(['operator-requests']);
+    expect(
+      (await db.outbox.findMany({ where: { payload: { path: ['transaction_id'], equals: id } } })).map((r) => r.topic),
+    ).toEqual(['operator-requests']);
     expect(JSON.stringify(await db.outbox.findMany())).not.toContain('482913');
   });
 
-  it('takes a post without Sec-Fetch-Site when its Origin is the page\'s (its host or PUBLIC_BASE_URL)', async () => {
+  it("takes a post without Sec-Fetch-Site when its Origin is the page's (its host or PUBLIC_BASE_URL)", async () => {
     const id = await cashin('PENDING', OTP);
     expect((await postCode(id, '1234', { Origin: base })).status).toBe(303);
     expect((await postCode(id, '1235', { Origin: 'https://pay.example.test' })).status).toBe(303);
@@ -160,7 +186,8 @@ describe('POST /pay/:id/code', () => {
   it('answers a form with more fields than it reads with a 4xx, never a 500, queueing nothing', async () => {
     const id = await cashin('PENDING', OTP);
     const res = await fetch(`${base}/pay/${id}/code`, {
-      method: 'POST', redirect: 'manual',
+      method: 'POST',
+      redirect: 'manual',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' },
       body: 'code=482913&a=1&b=2&c=3&d=4&e=5&f=6',
     });
@@ -178,10 +205,17 @@ describe('POST /pay/:id/code', () => {
 
   it('takes at most 5 attempts per cash-in, then says so and queues nothing more', async () => {
     const id = await cashin('PENDING', OTP);
-    for (let i = 0; i < 5; i++) expect((await postCode(id, `12345${i}`)).headers.get('location')).toBe(`/pay/${id}?code=sent`);
+    for (let i = 0; i < 5; i++)
+      expect((await postCode(id, `12345${i}`)).headers.get('location')).toBe(`/pay/${id}?code=sent`);
     const sixth = await postCode(id, '999999');
     expect(sixth.headers.get('location')).toBe(`/pay/${id}?code=attempts`);
-    expect((await queued(id)).map((j) => (j.data as CustomerCodeJob).code)).toEqual(['123450', '123451', '123452', '123453', '123454']);
+    expect((await queued(id)).map((j) => (j.data as CustomerCodeJob).code)).toEqual([
+      '123450',
+      '123451',
+      '123452',
+      '123453',
+      '123454',
+    ]);
     // Another cash-in's count is its own.
     const other = await cashin('PENDING', OTP);
     expect((await postCode(other, '1234')).headers.get('location')).toBe(`/pay/${other}?code=sent`);

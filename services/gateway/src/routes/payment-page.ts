@@ -63,8 +63,17 @@ export function paymentPageRouter(deps: PaymentPageDeps): Router {
       ? await deps.db.transaction.findUnique({
           where: { id, type: 'CASHIN' },
           select: {
-            status: true, amount: true, currency: true, msisdn: true, motif: true, returnUrl: true, failureCode: true, expiresAt: true,
-            operator: true, customerAction: true, merchant: { select: { name: true } },
+            status: true,
+            amount: true,
+            currency: true,
+            msisdn: true,
+            motif: true,
+            returnUrl: true,
+            failureCode: true,
+            expiresAt: true,
+            operator: true,
+            customerAction: true,
+            merchant: { select: { name: true } },
           },
         })
       : null;
@@ -78,21 +87,28 @@ export function paymentPageRouter(deps: PaymentPageDeps): Router {
     if (stored?.type === 'REDIRECT') action = { ...stored, operator: t.operator };
     if (stored?.type === 'OTP') {
       // The notice only words what the code route did; the state shown is the transaction's, never the query's.
-      const notice = typeof req.query.code === 'string' && (CODE_NOTICES as readonly string[]).includes(req.query.code) ? (req.query.code as CodeNotice) : null;
+      const notice =
+        typeof req.query.code === 'string' && (CODE_NOTICES as readonly string[]).includes(req.query.code)
+          ? (req.query.code as CodeNotice)
+          : null;
       action = { ...stored, formAction: `/pay/${id}/code`, notice };
       nonce = secure(res, true);
     }
-    const html = renderPage({
-      merchantName: t.merchant.name,
-      amountText: formatAmount(t.amount, t.currency),
-      maskedMsisdn: maskMsisdn(t.msisdn),
-      motif: t.motif,
-      status: t.status,
-      failureCode: t.failureCode,
-      remainingS: open && t.expiresAt ? Math.max(0, Math.floor((t.expiresAt.getTime() - now()) / 1000)) : null,
-      redirectUrl: open ? null : returnTarget(t.returnUrl, id, t.status),
-      action,
-    }, lang, nonce);
+    const html = renderPage(
+      {
+        merchantName: t.merchant.name,
+        amountText: formatAmount(t.amount, t.currency),
+        maskedMsisdn: maskMsisdn(t.msisdn),
+        motif: t.motif,
+        status: t.status,
+        failureCode: t.failureCode,
+        remainingS: open && t.expiresAt ? Math.max(0, Math.floor((t.expiresAt.getTime() - now()) / 1000)) : null,
+        redirectUrl: open ? null : returnTarget(t.returnUrl, id, t.status),
+        action,
+      },
+      lang,
+      nonce,
+    );
     res.type('html').send(html);
   });
 
@@ -100,7 +116,10 @@ export function paymentPageRouter(deps: PaymentPageDeps): Router {
     secure(res);
     const id = req.params.id;
     const t = isUuid(id)
-      ? await deps.db.transaction.findUnique({ where: { id, type: 'CASHIN' }, select: { status: true, failureCode: true, returnUrl: true, customerAction: true } })
+      ? await deps.db.transaction.findUnique({
+          where: { id, type: 'CASHIN' },
+          select: { status: true, failureCode: true, returnUrl: true, customerAction: true },
+        })
       : null;
     if (!t) {
       res.status(404).json({ error: 'not_found' });
@@ -127,22 +146,26 @@ export function paymentPageRouter(deps: PaymentPageDeps): Router {
    */
   const codes = deps.codes;
   if (codes) {
-    router.post('/pay/:id/code', express.urlencoded({ extended: false, limit: '1kb', parameterLimit: 5 }), async (req, res) => {
-      const nonce = secure(res);
-      const lang = negotiateLang(req.get('accept-language'));
-      const id = req.params.id;
-      if (!postedByThePage(req, deps.publicBaseUrl)) {
-        res.status(403).type('text').send('Forbidden: this form is only taken from the payment page.');
-        return;
-      }
-      const typed = (req.body as Record<string, unknown> | undefined)?.code;
-      const outcome = isUuid(id) ? await submitCustomerCode({ db: deps.db, codes }, id, typed) : 'not_found';
-      if (outcome === 'not_found') {
-        res.status(404).type('html').send(renderNotFound(lang, nonce));
-        return;
-      }
-      res.redirect(303, `/pay/${id}?code=${outcome satisfies CodeNotice}`);
-    });
+    router.post(
+      '/pay/:id/code',
+      express.urlencoded({ extended: false, limit: '1kb', parameterLimit: 5 }),
+      async (req, res) => {
+        const nonce = secure(res);
+        const lang = negotiateLang(req.get('accept-language'));
+        const id = req.params.id;
+        if (!postedByThePage(req, deps.publicBaseUrl)) {
+          res.status(403).type('text').send('Forbidden: this form is only taken from the payment page.');
+          return;
+        }
+        const typed = (req.body as Record<string, unknown> | undefined)?.code;
+        const outcome = isUuid(id) ? await submitCustomerCode({ db: deps.db, codes }, id, typed) : 'not_found';
+        if (outcome === 'not_found') {
+          res.status(404).type('html').send(renderNotFound(lang, nonce));
+          return;
+        }
+        res.redirect(303, `/pay/${id}?code=${outcome satisfies CodeNotice}`);
+      },
+    );
   }
 
   return router;

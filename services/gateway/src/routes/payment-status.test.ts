@@ -19,24 +19,38 @@ async function insert(merchantId: string): Promise<string> {
        provider_reference, provider_tx_id, provider_state, provider_txn_status, refunded_amount, refund_reserved_amount, completed_at, customer_action, operator)
      VALUES ($1::uuid, $2::uuid, 'order-1', 'CASHIN', 'SUCCESS', 2500, 'XOF', 'CI', '+2250707000001', 'fp', $3, 'tx-9', 'OK', '200', 0, 0,
        '2026-11-27T05:00:00.123Z', '{"type":"NONE"}'::jsonb, 'SIMULATOR')`,
-    txId, merchantId, `REF-${txId}`,
+    txId,
+    merchantId,
+    `REF-${txId}`,
   );
   return txId;
 }
 
-interface Raw { status: number; headerNames: string[]; headers: Record<string, string>; body: string }
+interface Raw {
+  status: number;
+  headerNames: string[];
+  headers: Record<string, string>;
+  body: string;
+}
 
 /** One request on its own connection (Connection: close), with the headers as they came on the wire (names, order). */
 function send(method: string, path: string, signed = true): Promise<Raw> {
   const timestamp = String(Math.floor(Date.now() / 1000));
   const headers = signed
-    ? { 'X-Service-Key': app.key.apiKey, 'X-Service-Timestamp': timestamp, 'X-Service-Signature': signPayload(app.key.apiSecret, timestamp, ''), 'X-Request-Id': 'req-status-1' }
+    ? {
+        'X-Service-Key': app.key.apiKey,
+        'X-Service-Timestamp': timestamp,
+        'X-Service-Signature': signPayload(app.key.apiSecret, timestamp, ''),
+        'X-Request-Id': 'req-status-1',
+      }
     : { 'X-Request-Id': 'req-status-1' };
   return new Promise((resolve, reject) => {
     const req = request(`${app.url}${path}`, { method, headers, agent: false }, (res) => {
       let body = '';
       res.setEncoding('utf8');
-      res.on('data', (c: string) => { body += c; });
+      res.on('data', (c: string) => {
+        body += c;
+      });
       res.on('end', () => {
         const names = res.rawHeaders.filter((_, i) => i % 2 === 0);
         resolve({ status: res.statusCode!, headerNames: names, headers: res.headers as Record<string, string>, body });
@@ -59,23 +73,51 @@ afterAll(async () => {
 
 const STATUS_BODY = () => ({
   data: {
-    transaction_id: id, merchant_order_id: 'order-1', type: 'CASHIN', status: 'SUCCESS', amount: 2500, currency: 'XOF', country_code: 'CI',
-    payment_method: 'USSD_PUSH', provider_reference: `REF-${id}`, provider_tx_id: 'tx-9', provider_session_id: null, provider_state: 'OK',
-    provider_txn_status: '200', failure_code: null, failure_reason: null, refunded_amount: 0, completed_at: '2026-11-27T05:00:00.123Z',
-    operator: 'SIMULATOR', customer_action: { type: 'NONE' },
+    transaction_id: id,
+    merchant_order_id: 'order-1',
+    type: 'CASHIN',
+    status: 'SUCCESS',
+    amount: 2500,
+    currency: 'XOF',
+    country_code: 'CI',
+    payment_method: 'USSD_PUSH',
+    provider_reference: `REF-${id}`,
+    provider_tx_id: 'tx-9',
+    provider_session_id: null,
+    provider_state: 'OK',
+    provider_txn_status: '200',
+    failure_code: null,
+    failure_reason: null,
+    refunded_amount: 0,
+    completed_at: '2026-11-27T05:00:00.123Z',
+    operator: 'SIMULATOR',
+    customer_action: { type: 'NONE' },
   },
 });
 
 describe('GET /api/v1/payments/{id}', () => {
-  it('answers the transaction with the API\'s headers, in the order they always came', async () => {
+  it("answers the transaction with the API's headers, in the order they always came", async () => {
     const res = await send('GET', `/api/v1/payments/${id}`);
     expect(res.status).toBe(200);
     expect(res.headerNames).toEqual([
-      'X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Content-Type', 'Content-Length', 'ETag', 'Date', 'Connection',
+      'X-Request-Id',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'Content-Type',
+      'Content-Length',
+      'ETag',
+      'Date',
+      'Connection',
     ]);
     expect(res.headers).toMatchObject({
-      'x-request-id': 'req-status-1', 'ratelimit-limit': '1000', 'ratelimit-remaining': expect.stringMatching(/^\d+$/), 'ratelimit-reset': '1',
-      'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(res.body)), etag: expect.stringMatching(/^W\/"[0-9a-f]+-[\w+/=-]+"$/),
+      'x-request-id': 'req-status-1',
+      'ratelimit-limit': '1000',
+      'ratelimit-remaining': expect.stringMatching(/^\d+$/),
+      'ratelimit-reset': '1',
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(res.body)),
+      etag: expect.stringMatching(/^W\/"[0-9a-f]+-[\w+/=-]+"$/),
     });
     // The body's bytes, not only its fields: the key order is the interface's.
     expect(res.body).toBe(JSON.stringify(STATUS_BODY()));
@@ -85,7 +127,15 @@ describe('GET /api/v1/payments/{id}', () => {
     const res = await send('HEAD', `/api/v1/payments/${id}`);
     expect(res.status).toBe(200);
     expect(res.headerNames).toEqual([
-      'X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Content-Type', 'Content-Length', 'ETag', 'Date', 'Connection',
+      'X-Request-Id',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'Content-Type',
+      'Content-Length',
+      'ETag',
+      'Date',
+      'Connection',
     ]);
     expect(res.body).toBe('');
   });
@@ -104,7 +154,17 @@ describe('GET /api/v1/payments/{id}', () => {
   ])('answers %s 404 NOT_FOUND, like any other', async (_what, path, message) => {
     const res = await send('GET', path());
     expect(res.status).toBe(404);
-    expect(res.headerNames).toEqual(['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Content-Type', 'Content-Length', 'ETag', 'Date', 'Connection']);
+    expect(res.headerNames).toEqual([
+      'X-Request-Id',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'Content-Type',
+      'Content-Length',
+      'ETag',
+      'Date',
+      'Connection',
+    ]);
     expect(res.body).toBe(JSON.stringify({ error: { code: 'NOT_FOUND', message, request_id: 'req-status-1' } }));
   });
 
@@ -116,7 +176,11 @@ describe('GET /api/v1/payments/{id}', () => {
     expect(res.status).toBe(401);
     expect(res.headerNames).toEqual(['X-Request-Id', 'Content-Type', 'Content-Length', 'ETag', 'Date', 'Connection']);
     expect(JSON.parse(res.body)).toEqual({
-      error: { code: 'AUTHENTICATION_REQUIRED', message: 'X-Service-Key, X-Service-Timestamp and X-Service-Signature are required', request_id: 'req-status-1' },
+      error: {
+        code: 'AUTHENTICATION_REQUIRED',
+        message: 'X-Service-Key, X-Service-Timestamp and X-Service-Signature are required',
+        request_id: 'req-status-1',
+      },
     });
   });
 
@@ -129,6 +193,8 @@ describe('GET /api/v1/payments/{id}', () => {
   it('is counted under its route template', async () => {
     await send('GET', `/api/v1/payments/${id}`);
     const text = await app.metrics.metrics();
-    expect(text).toMatch(/mm_http_request_duration_seconds_count\{service="gateway",method="GET",route="\/api\/v1\/payments\/:id",status="200"\} \d+/);
+    expect(text).toMatch(
+      /mm_http_request_duration_seconds_count\{service="gateway",method="GET",route="\/api\/v1\/payments\/:id",status="200"\} \d+/,
+    );
   });
 });

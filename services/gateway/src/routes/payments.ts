@@ -14,7 +14,9 @@ export function paymentsRouter(deps: InitiateCashinDeps & { db: Db; paymentUrl(i
     const { replayed, transaction } = await initiateCashin(deps, merchantContext(res).merchantId, body);
     setTransactionId(res, transaction.id);
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
-    res.status(replayed ? 200 : 202).json({ data: presentCashinResponse(transaction, deps.paymentUrl(transaction.id)) });
+    res
+      .status(replayed ? 200 : 202)
+      .json({ data: presentCashinResponse(transaction, deps.paymentUrl(transaction.id)) });
   });
 
   // GET /payments/:id (the status read) is mounted by app.ts on the app itself: routes/payment-status.ts.

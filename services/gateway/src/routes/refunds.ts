@@ -13,8 +13,15 @@ export function refundsRouter(deps: RequestRefundDeps): Router {
   router.post('/refunds', async (req, res) => {
     const body = validate(refundSchema, jsonBodyOf(res));
     const key = req.get('idempotency-key') ?? null;
-    if (key !== null && idempotencyKeySchema.validate(key).error) throw invalidField('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
-    const { replayed, record } = await requestRefund(deps, merchantContext(res).merchantId, body, key, signedRequestHash(signedRequestOf(res)));
+    if (key !== null && idempotencyKeySchema.validate(key).error)
+      throw invalidField('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
+    const { replayed, record } = await requestRefund(
+      deps,
+      merchantContext(res).merchantId,
+      body,
+      key,
+      signedRequestHash(signedRequestOf(res)),
+    );
     setTransactionId(res, body.transaction_id);
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(replayed ? 200 : 202).json({ data: record });

@@ -34,25 +34,32 @@ afterAll(async () => {
 });
 
 describe('transactions export route', () => {
-  it.each(['json', 'csv'])('answers a %s export whose database cannot be reached before the first row with a plain 503 error', async (format) => {
-    const res = await fetch(`${url}?date_from=2026-01-01&date_to=2026-01-31&format=${format}`);
-    expect(res.status).toBe(503);
-    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(res.headers.get('content-disposition')).toBeNull();
-    expect(res.headers.get('retry-after')).toBe('2');
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('SERVICE_UNAVAILABLE');
-  });
+  it.each(['json', 'csv'])(
+    'answers a %s export whose database cannot be reached before the first row with a plain 503 error',
+    async (format) => {
+      const res = await fetch(`${url}?date_from=2026-01-01&date_to=2026-01-31&format=${format}`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('content-disposition')).toBeNull();
+      expect(res.headers.get('retry-after')).toBe('2');
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('SERVICE_UNAVAILABLE');
+    },
+  );
 
   it('answers HEAD with the headers only, without querying', async () => {
     const res = await fetch(`${url}?date_from=2026-01-01&date_to=2026-01-31&format=csv`, { method: 'HEAD' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(res.headers.get('content-disposition')).toBe('attachment; filename="transactions_2026-01-01_2026-01-31.csv"');
+    expect(res.headers.get('content-disposition')).toBe(
+      'attachment; filename="transactions_2026-01-01_2026-01-31.csv"',
+    );
   });
 
   it('validates before anything else', async () => {
     const res = await fetch(`${url}?date_from=2026-01-01`);
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: { details: unknown } }).error.details).toEqual([{ field: 'date_to', issue: 'is required' }]);
+    expect(((await res.json()) as { error: { details: unknown } }).error.details).toEqual([
+      { field: 'date_to', issue: 'is required' },
+    ]);
   });
 });

@@ -25,7 +25,11 @@ export function transactionsExportRouter(deps: TransactionsExportDeps): Router {
   const router = Router();
   router.get('/transactions/export', (req, res, next) => {
     const q = parseExportQuery({ ...req.query });
-    const meta = { date_from: q.date_from, date_to: q.date_to, ...(q.country_code ? { country_code: q.country_code } : {}) };
+    const meta = {
+      date_from: q.date_from,
+      date_to: q.date_to,
+      ...(q.country_code ? { country_code: q.country_code } : {}),
+    };
 
     res.setHeader('Cache-Control', 'no-store');
     if (q.format === 'csv') {
@@ -39,7 +43,12 @@ export function transactionsExportRouter(deps: TransactionsExportDeps): Router {
       return;
     }
 
-    const rows = streamTransactionExport(deps.pool, { merchantId: merchantContext(res).merchantId, from: q.from, until: q.until, countryCode: q.country_code });
+    const rows = streamTransactionExport(deps.pool, {
+      merchantId: merchantContext(res).merchantId,
+      from: q.from,
+      until: q.until,
+      countryCode: q.country_code,
+    });
     const body = new ExportBody(q.format === 'csv' ? csvLayout() : jsonLayout(meta));
     let clientGone = false;
     // The client went away (or the response was destroyed): stop reading, release the connection.
@@ -51,7 +60,10 @@ export function transactionsExportRouter(deps: TransactionsExportDeps): Router {
     pipeline(rows, body, (err) => {
       if (!err) return;
       // The request's fields as its access line has them, so that the two lines can be matched.
-      const log = deps.logger.child({ req: { id: requestIdOf(res), method: req.method, url: req.originalUrl }, request_id: requestIdOf(res) });
+      const log = deps.logger.child({
+        req: { id: requestIdOf(res), method: req.method, url: req.originalUrl },
+        request_id: requestIdOf(res),
+      });
       if (clientGone) {
         log.info({ rows: body.rows }, 'export abandoned by the client');
       } else if (res.headersSent) {

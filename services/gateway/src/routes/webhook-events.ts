@@ -8,7 +8,9 @@ import { presentWebhookEvent } from '../presenters/webhook-event-presenter.js';
 
 const querySchema = Joi.object({
   transaction_id: uuidField(),
-  limit: Joi.string().pattern(/^\d+$/).custom((v: string, h) => (Number(v) >= 1 && Number(v) <= 100 ? v : h.error('any.invalid'))),
+  limit: Joi.string()
+    .pattern(/^\d+$/)
+    .custom((v: string, h) => (Number(v) >= 1 && Number(v) <= 100 ? v : h.error('any.invalid'))),
 });
 
 /**
@@ -20,7 +22,10 @@ export function webhookEventsRouter(deps: { db: Db }): Router {
   router.get('/webhook-events', async (req, res) => {
     const q = validate(querySchema, { ...req.query }) as { transaction_id?: string; limit?: string };
     const events = await deps.db.webhookEvent.findMany({
-      where: { merchantId: merchantContext(res).merchantId, ...(q.transaction_id ? { transactionId: q.transaction_id } : {}) },
+      where: {
+        merchantId: merchantContext(res).merchantId,
+        ...(q.transaction_id ? { transactionId: q.transaction_id } : {}),
+      },
       orderBy: { seq: 'desc' },
       take: Number(q.limit ?? 50),
       include: { attempts: { orderBy: { attemptNo: 'asc' } } },

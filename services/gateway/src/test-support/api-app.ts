@@ -38,16 +38,33 @@ export async function startApiApp(o: ApiAppOptions = {}) {
 
   const metrics = createMetricsRegistry('gateway');
   const deps: Partial<GatewayDeps> = {
-    db, logger, metrics,
-    findKey: (apiKey: string, beforeLoad?: () => Promise<void>): Promise<ActiveKey | null> => { lookups.push(apiKey); return lookup(apiKey, beforeLoad); },
+    db,
+    logger,
+    metrics,
+    findKey: (apiKey: string, beforeLoad?: () => Promise<void>): Promise<ActiveKey | null> => {
+      lookups.push(apiKey);
+      return lookup(apiKey, beforeLoad);
+    },
     isActiveCountry: async () => true,
     replayGuard: new ReplayGuard(redis, testRedis.prefix, 300),
-    authFailures: new AuthFailureLimit({ redis, redisPrefix: testRedis.prefix, limit: o.authFailureLimit ?? 100, windowS: 60, logger }),
+    authFailures: new AuthFailureLimit({
+      redis,
+      redisPrefix: testRedis.prefix,
+      limit: o.authFailureLimit ?? 100,
+      windowS: 60,
+      logger,
+    }),
     rateLimit: rateLimit({ redis, redisPrefix: testRedis.prefix, perSecond: 1000, burst: 1000, logger }),
     trustProxyHops: o.trustProxyHops ?? 0,
-    publicBaseUrl: 'http://pay.example.test', toleranceS: 300, now: Date.now,
+    publicBaseUrl: 'http://pay.example.test',
+    toleranceS: 300,
+    now: Date.now,
   };
-  const { server, port }: { server: Server; port: number } = await listen(createGatewayApp(deps as GatewayDeps), 0, '127.0.0.1');
+  const { server, port }: { server: Server; port: number } = await listen(
+    createGatewayApp(deps as GatewayDeps),
+    0,
+    '127.0.0.1',
+  );
   return {
     url: `http://127.0.0.1:${port}`,
     key,

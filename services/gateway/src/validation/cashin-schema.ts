@@ -2,9 +2,13 @@ import Joi from 'joi';
 import { httpUrl, type CashinBody } from '@mm/collections';
 import { OPERATORS } from '@mm/domain';
 
-export const orderId = Joi.string().min(1).max(100).pattern(/^[\x21-\x7E]+$/).messages({
-  'string.pattern.base': 'must contain printable ASCII characters without spaces',
-});
+export const orderId = Joi.string()
+  .min(1)
+  .max(100)
+  .pattern(/^[\x21-\x7E]+$/)
+  .messages({
+    'string.pattern.base': 'must contain printable ASCII characters without spaces',
+  });
 export { httpUrl };
 
 export const operatorField = Joi.string().valid(...OPERATORS);
@@ -13,9 +17,13 @@ export const cashinSchema = Joi.object<CashinBody>({
   operator: operatorField,
   merchant_order_id: orderId.required(),
   amount: Joi.number().integer().positive().unsafe(false).required(),
-  currency: Joi.string().pattern(/^[A-Z]{3}$/).messages({ 'string.pattern.base': 'must be an ISO 4217 code such as XOF' }),
+  currency: Joi.string()
+    .pattern(/^[A-Z]{3}$/)
+    .messages({ 'string.pattern.base': 'must be an ISO 4217 code such as XOF' }),
   customer_msisdn: Joi.string().max(20).required(),
-  country_code: Joi.string().pattern(/^[A-Z]{2}$/).messages({ 'string.pattern.base': 'must be an ISO 3166 alpha-2 code such as CI' }),
+  country_code: Joi.string()
+    .pattern(/^[A-Z]{2}$/)
+    .messages({ 'string.pattern.base': 'must be an ISO 3166 alpha-2 code such as CI' }),
   motif: Joi.string().max(255),
   return_url: httpUrl,
   notify_url: httpUrl,

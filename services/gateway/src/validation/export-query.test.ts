@@ -15,7 +15,17 @@ function issues(query: unknown) {
 describe('utcDay', () => {
   it('accepts real calendar dates only', () => {
     expect(utcDay('2024-02-29')?.toISOString()).toBe('2024-02-29T00:00:00.000Z');
-    for (const bad of ['2023-02-29', '2024-13-01', '2024-00-10', '2024-04-31', '2024-1-01', '20240101', '2024-01-01T00:00:00Z', ' 2024-01-01', '']) {
+    for (const bad of [
+      '2023-02-29',
+      '2024-13-01',
+      '2024-00-10',
+      '2024-04-31',
+      '2024-1-01',
+      '20240101',
+      '2024-01-01T00:00:00Z',
+      ' 2024-01-01',
+      '',
+    ]) {
       expect(utcDay(bad)).toBeNull();
     }
   });
@@ -24,18 +34,31 @@ describe('utcDay', () => {
 describe('parseExportQuery', () => {
   it('turns inclusive dates into a half-open UTC interval, json by default', () => {
     expect(parseExportQuery({ date_from: '2026-01-01', date_to: '2026-01-31' })).toEqual({
-      date_from: '2026-01-01', date_to: '2026-01-31', format: 'json',
-      from: new Date('2026-01-01T00:00:00.000Z'), until: new Date('2026-02-01T00:00:00.000Z'),
+      date_from: '2026-01-01',
+      date_to: '2026-01-31',
+      format: 'json',
+      from: new Date('2026-01-01T00:00:00.000Z'),
+      until: new Date('2026-02-01T00:00:00.000Z'),
     });
-    expect(parseExportQuery({ date_from: '2026-01-01', date_to: '2026-01-01', country_code: 'SN', format: 'csv' })).toMatchObject({
-      country_code: 'SN', format: 'csv', until: new Date('2026-01-02T00:00:00.000Z'),
+    expect(
+      parseExportQuery({ date_from: '2026-01-01', date_to: '2026-01-01', country_code: 'SN', format: 'csv' }),
+    ).toMatchObject({
+      country_code: 'SN',
+      format: 'csv',
+      until: new Date('2026-01-02T00:00:00.000Z'),
     });
   });
 
   it(`allows ${EXPORT_MAX_DAYS} days, both ends included, and not one more`, () => {
-    expect(parseExportQuery({ date_from: '2024-01-01', date_to: '2024-12-31' }).until).toEqual(new Date('2025-01-01T00:00:00.000Z'));
-    expect(parseExportQuery({ date_from: '2025-01-01', date_to: '2026-01-01' }).from).toEqual(new Date('2025-01-01T00:00:00.000Z'));
-    expect(issues({ date_from: '2025-01-01', date_to: '2026-01-02' })).toEqual([{ field: 'date_to', issue: 'must be at most 366 days from date_from, both included' }]);
+    expect(parseExportQuery({ date_from: '2024-01-01', date_to: '2024-12-31' }).until).toEqual(
+      new Date('2025-01-01T00:00:00.000Z'),
+    );
+    expect(parseExportQuery({ date_from: '2025-01-01', date_to: '2026-01-01' }).from).toEqual(
+      new Date('2025-01-01T00:00:00.000Z'),
+    );
+    expect(issues({ date_from: '2025-01-01', date_to: '2026-01-02' })).toEqual([
+      { field: 'date_to', issue: 'must be at most 366 days from date_from, both included' },
+    ]);
   });
 
   it.each([
@@ -55,6 +78,10 @@ describe('parseExportQuery', () => {
   });
 
   it('reports every problem at once', () => {
-    expect(issues({ format: 'xml', extra: '1' })?.map((d) => d.field).sort()).toEqual(['date_from', 'date_to', 'extra', 'format']);
+    expect(
+      issues({ format: 'xml', extra: '1' })
+        ?.map((d) => d.field)
+        .sort(),
+    ).toEqual(['date_from', 'date_to', 'extra', 'format']);
   });
 });

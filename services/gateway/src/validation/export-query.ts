@@ -30,18 +30,26 @@ const day = Joi.string()
 const schema = Joi.object({
   date_from: day.required(),
   date_to: day.required(),
-  country_code: Joi.string().pattern(/^[A-Z]{2}$/).messages({ 'string.pattern.base': 'must be an ISO 3166 alpha-2 code such as CI' }),
+  country_code: Joi.string()
+    .pattern(/^[A-Z]{2}$/)
+    .messages({ 'string.pattern.base': 'must be an ISO 3166 alpha-2 code such as CI' }),
   format: Joi.string().valid('json', 'csv'),
 });
 
 /** Validates the query string of GET /transactions/export; every problem names its parameter. */
 export function parseExportQuery(query: unknown): ExportQuery {
-  const q = validate(schema, query) as { date_from: string; date_to: string; country_code?: string; format?: 'json' | 'csv' };
+  const q = validate(schema, query) as {
+    date_from: string;
+    date_to: string;
+    country_code?: string;
+    format?: 'json' | 'csv';
+  };
   const from = utcDay(q.date_from) as Date;
   const to = utcDay(q.date_to) as Date;
   if (to < from) throw invalidField('date_to', 'must not be before date_from');
   const days = (to.getTime() - from.getTime()) / DAY_MS + 1;
-  if (days > EXPORT_MAX_DAYS) throw invalidField('date_to', `must be at most ${EXPORT_MAX_DAYS} days from date_from, both included`);
+  if (days > EXPORT_MAX_DAYS)
+    throw invalidField('date_to', `must be at most ${EXPORT_MAX_DAYS} days from date_from, both included`);
   return {
     date_from: q.date_from,
     date_to: q.date_to,

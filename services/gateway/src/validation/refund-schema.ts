@@ -9,4 +9,7 @@ export const refundSchema = Joi.object<RefundBody>({
 });
 
 /** Optional header: 1-255 visible ASCII characters. */
-export const idempotencyKeySchema = Joi.string().min(1).max(255).pattern(/^[\x21-\x7E]+$/);
+export const idempotencyKeySchema = Joi.string()
+  .min(1)
+  .max(255)
+  .pattern(/^[\x21-\x7E]+$/);

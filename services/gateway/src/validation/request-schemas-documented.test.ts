@@ -29,22 +29,81 @@ const refund = { transaction_id: '6f1c2a9e-4b7d-4c3a-8e6f-0b1d2c3e4f50' };
 const UNSAFE = 2 ** 53;
 
 const CASES: [string, Joi.Schema, string, Record<string, unknown>][] = [
-  ...([
-    {}, { motif: 'x'.repeat(255) }, { motif: 'x'.repeat(256) }, { motif: '' }, { currency: 'XOF' }, { currency: 'xof' }, { country_code: 'CI' },
-    { country_code: 'CIV' }, { amount: '5000' }, { amount: 50.5 }, { amount: 0 }, { amount: -1 }, { amount: UNSAFE }, { customer_msisdn: '' },
-    { customer_msisdn: 'x'.repeat(21) }, { merchant_order_id: '' }, { merchant_order_id: 'has space' }, { merchant_order_id: 'x'.repeat(101) },
-    { notify_url: 'https://shop.example/hooks' }, { notify_url: 'ftp://shop.example' }, { notify_url: 'not a url' }, { return_url: 'http://shop.example/back' },
-    { metadata: { a: 'x', b: 1, c: true } }, { metadata: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, i])) },
-    { metadata: { a: '' } }, { metadata: { a: 'x'.repeat(501) } }, { metadata: { a: null } }, { metadata: { a: { nested: 1 } } }, { metadata: { a: UNSAFE } },
-    { unknown_field: 1 },
-  ] as Record<string, unknown>[]).map((o): [string, Joi.Schema, string, Record<string, unknown>] => ['cash-in', cashinSchema, '/payments/cashin', { ...cashin, ...o }]),
-  ...([
-    {}, { reason: 'salaire' }, { reason: '' }, { reason: 'x'.repeat(256) }, { amount: UNSAFE }, { beneficiary_msisdn: 12 }, { currency: 'XAF' }, { notify_url: 'https://x.example' },
-    { motif: 'not a cash-out field' },
-  ] as Record<string, unknown>[]).map((o): [string, Joi.Schema, string, Record<string, unknown>] => ['cash-out', cashoutSchema, '/payments/cashout', { ...cashout, ...o }]),
-  ...([
-    {}, { amount: 100 }, { amount: 0 }, { amount: UNSAFE }, { reason: 'returned' }, { reason: '' }, { transaction_id: 'not-a-uuid' }, { transaction_id: undefined }, { extra: true },
-  ] as Record<string, unknown>[]).map((o): [string, Joi.Schema, string, Record<string, unknown>] => ['refund', refundSchema, '/refunds', JSON.parse(JSON.stringify({ ...refund, ...o })) as Record<string, unknown>]),
+  ...(
+    [
+      {},
+      { motif: 'x'.repeat(255) },
+      { motif: 'x'.repeat(256) },
+      { motif: '' },
+      { currency: 'XOF' },
+      { currency: 'xof' },
+      { country_code: 'CI' },
+      { country_code: 'CIV' },
+      { amount: '5000' },
+      { amount: 50.5 },
+      { amount: 0 },
+      { amount: -1 },
+      { amount: UNSAFE },
+      { customer_msisdn: '' },
+      { customer_msisdn: 'x'.repeat(21) },
+      { merchant_order_id: '' },
+      { merchant_order_id: 'has space' },
+      { merchant_order_id: 'x'.repeat(101) },
+      { notify_url: 'https://shop.example/hooks' },
+      { notify_url: 'ftp://shop.example' },
+      { notify_url: 'not a url' },
+      { return_url: 'http://shop.example/back' },
+      { metadata: { a: 'x', b: 1, c: true } },
+      { metadata: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, i])) },
+      { metadata: { a: '' } },
+      { metadata: { a: 'x'.repeat(501) } },
+      { metadata: { a: null } },
+      { metadata: { a: { nested: 1 } } },
+      { metadata: { a: UNSAFE } },
+      { unknown_field: 1 },
+    ] as Record<string, unknown>[]
+  ).map((o): [string, Joi.Schema, string, Record<string, unknown>] => [
+    'cash-in',
+    cashinSchema,
+    '/payments/cashin',
+    { ...cashin, ...o },
+  ]),
+  ...(
+    [
+      {},
+      { reason: 'salaire' },
+      { reason: '' },
+      { reason: 'x'.repeat(256) },
+      { amount: UNSAFE },
+      { beneficiary_msisdn: 12 },
+      { currency: 'XAF' },
+      { notify_url: 'https://x.example' },
+      { motif: 'not a cash-out field' },
+    ] as Record<string, unknown>[]
+  ).map((o): [string, Joi.Schema, string, Record<string, unknown>] => [
+    'cash-out',
+    cashoutSchema,
+    '/payments/cashout',
+    { ...cashout, ...o },
+  ]),
+  ...(
+    [
+      {},
+      { amount: 100 },
+      { amount: 0 },
+      { amount: UNSAFE },
+      { reason: 'returned' },
+      { reason: '' },
+      { transaction_id: 'not-a-uuid' },
+      { transaction_id: undefined },
+      { extra: true },
+    ] as Record<string, unknown>[]
+  ).map((o): [string, Joi.Schema, string, Record<string, unknown>] => [
+    'refund',
+    refundSchema,
+    '/refunds',
+    JSON.parse(JSON.stringify({ ...refund, ...o })) as Record<string, unknown>,
+  ]),
 ];
 
 describe('request bodies: the OpenAPI document and the gateway agree', () => {

@@ -26,19 +26,28 @@ export function customerCodesHandler(deps: CustomerCodesDeps) {
     const t = await deps.db.transaction.findUnique({ where: { id: payload.transaction_id } });
     const action = t?.customerAction as { type?: unknown } | null | undefined;
     if (!t || t.type !== 'CASHIN' || t.status !== 'PENDING' || action?.type !== 'OTP') {
-      deps.logger.info({ transaction_id: payload.transaction_id, status: t?.status ?? null }, 'one-time code for a cash-in not waiting for one dropped');
+      deps.logger.info(
+        { transaction_id: payload.transaction_id, status: t?.status ?? null },
+        'one-time code for a cash-in not waiting for one dropped',
+      );
       return 'not-waiting';
     }
     const adapter = await deps.adapters.adapterFor(t);
     if (!adapter.submitCode) {
-      deps.logger.warn({ transaction_id: t.id, operator: t.operator }, 'one-time code for an operator that takes none dropped');
+      deps.logger.warn(
+        { transaction_id: t.id, operator: t.operator },
+        'one-time code for an operator that takes none dropped',
+      );
       return 'unsupported';
     }
     try {
       await adapter.submitCode(paymentLookupOf(t), payload.code);
     } catch (err) {
       if (!(err instanceof OperatorRefusedError)) throw err;
-      deps.logger.warn({ transaction_id: t.id, operator: t.operator, http_status: err.httpStatus }, 'operator refused the one-time code request');
+      deps.logger.warn(
+        { transaction_id: t.id, operator: t.operator, http_status: err.httpStatus },
+        'operator refused the one-time code request',
+      );
       return 'refused';
     }
     return 'submitted';

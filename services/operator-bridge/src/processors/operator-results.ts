@@ -1,5 +1,13 @@
 import type { Db, Transaction } from '@mm/db';
-import { applyOperatorResultIfUnchanged, lockForMove, readTransaction, settleOperatorResult, type HeldLateSuccess, type LockedTransaction, type SettledResult } from '@mm/db/payments';
+import {
+  applyOperatorResultIfUnchanged,
+  lockForMove,
+  readTransaction,
+  settleOperatorResult,
+  type HeldLateSuccess,
+  type LockedTransaction,
+  type SettledResult,
+} from '@mm/db/payments';
 import { isConfirmedPayment, needsStatusConfirmation, type OperatorResult } from '@mm/domain';
 import { paymentLookupOf, type OperatorAdapter, type OperatorAdapters } from '@mm/operators';
 import { receiptOf, type AfterCommit, type OperatorResultJob, type OperatorResultReceipt } from '@mm/queues';
@@ -44,13 +52,20 @@ export function applySignedResultNow(deps: OperatorResultsDeps) {
 }
 
 /** False (and nothing done) only when the result needs the operator and `operatorAllowed` is false. */
-async function takeResult(deps: OperatorResultsDeps, payload: OperatorResultReceipt, { operatorAllowed }: { operatorAllowed: boolean }): Promise<boolean> {
+async function takeResult(
+  deps: OperatorResultsDeps,
+  payload: OperatorResultReceipt,
+  { operatorAllowed }: { operatorAllowed: boolean },
+): Promise<boolean> {
   const received = asResult(payload);
   // A hint (an unsigned callback) and an OK without its 200 are only reasons to ask the payment's own operator.
-  if (payload.source === 'hint' || needsStatusConfirmation(received)) return takeAfterRead(deps, payload, received, { operatorAllowed });
-  return (await applyAsSeen(deps, payload, received))
-    || (await applyUnderLock(deps, payload, received))
-    || takeAfterRead(deps, payload, received, { operatorAllowed });
+  if (payload.source === 'hint' || needsStatusConfirmation(received))
+    return takeAfterRead(deps, payload, received, { operatorAllowed });
+  return (
+    (await applyAsSeen(deps, payload, received)) ||
+    (await applyUnderLock(deps, payload, received)) ||
+    takeAfterRead(deps, payload, received, { operatorAllowed })
+  );
 }
 
 /**
@@ -61,7 +76,11 @@ async function takeResult(deps: OperatorResultsDeps, payload: OperatorResultRece
  * it is not held, is not the signer's, or has changed since, or when the result moves nothing: the
  * lock's path decides those as before.
  */
-async function applyAsSeen(deps: OperatorResultsDeps, payload: OperatorResultReceipt, received: Result): Promise<boolean> {
+async function applyAsSeen(
+  deps: OperatorResultsDeps,
+  payload: OperatorResultReceipt,
+  received: Result,
+): Promise<boolean> {
   const seen = await deps.seenPending?.take(payload.providerReference);
   if (!seen || seen.status !== 'PENDING') return false;
   if (signedByAnother(payload, seen)) return false;
@@ -77,16 +96,24 @@ async function applyAsSeen(deps: OperatorResultsDeps, payload: OperatorResultRec
  * the row before its transaction. False, and nothing changed, for any other row (unknown, a cash-out,
  * another operator's payment), which takeAfterRead then handles.
  */
-async function applyUnderLock(deps: OperatorResultsDeps, payload: OperatorResultReceipt, received: Result): Promise<boolean> {
+async function applyUnderLock(
+  deps: OperatorResultsDeps,
+  payload: OperatorResultReceipt,
+  received: Result,
+): Promise<boolean> {
   let row: LockedTransaction | null = null;
-  const step = await commitStep(deps, async (tx) => {
-    row = await lockForMove(tx, { providerReference: payload.providerReference });
-    if (!row || row.type !== 'CASHIN' || signedByAnother(payload, row)) {
-      row = null;
-      return null;
-    }
-    return settleOperatorResult(tx, row, received, `operator-result:${payload.source}`);
-  }, { rawStatements: true });
+  const step = await commitStep(
+    deps,
+    async (tx) => {
+      row = await lockForMove(tx, { providerReference: payload.providerReference });
+      if (!row || row.type !== 'CASHIN' || signedByAnother(payload, row)) {
+        row = null;
+        return null;
+      }
+      return settleOperatorResult(tx, row, received, `operator-result:${payload.source}`);
+    },
+    { rawStatements: true },
+  );
   // Assigned inside the step, which control-flow analysis does not follow.
   const taken = row as LockedTransaction | null;
   if (!taken) return false;
@@ -107,15 +134,26 @@ function signedByAnother(payload: OperatorResultReceipt, payment: { operator: st
 }
 
 /** Any result: the row read first, the operator asked when the result alone cannot be applied. */
-async function takeAfterRead(deps: OperatorResultsDeps, payload: OperatorResultReceipt, received: Result, { operatorAllowed }: { operatorAllowed: boolean }): Promise<boolean> {
+async function takeAfterRead(
+  deps: OperatorResultsDeps,
+  payload: OperatorResultReceipt,
+  received: Result,
+  { operatorAllowed }: { operatorAllowed: boolean },
+): Promise<boolean> {
   const t = await readTransaction(deps.db, { providerReference: payload.providerReference });
   if (!t) {
-    deps.logger.warn({ providerReference: payload.providerReference }, 'operator result for an unknown reference ignored');
+    deps.logger.warn(
+      { providerReference: payload.providerReference },
+      'operator result for an unknown reference ignored',
+    );
     return true;
   }
   if (t.type !== 'CASHIN') {
     // A cash-out is decided by the answer to our disbursement call only (applyOperatorResult refuses it too).
-    deps.logger.warn({ transaction_id: t.id, providerReference: payload.providerReference, source: payload.source }, 'operator result for a cash-out reference ignored');
+    deps.logger.warn(
+      { transaction_id: t.id, providerReference: payload.providerReference, source: payload.source },
+      'operator result for a cash-out reference ignored',
+    );
     return true;
   }
   // A result signed by another account than the payment's (its secret proves nothing about this payment)
@@ -123,8 +161,23 @@ async function takeAfterRead(deps: OperatorResultsDeps, payload: OperatorResultR
   const foreign = signedByAnother(payload, t);
   const askOperator = payload.source === 'hint' || foreign || needsStatusConfirmation(received);
   if (askOperator && !operatorAllowed) return false;
-  if (foreign) deps.logger.warn({ transaction_id: t.id, operator: t.operator, country: t.countryCode, signedBy: payload.operator ?? 'SIMULATOR', signedIn: payload.country ?? null }, 'signed result from another operator account than the payment\'s: taken as a hint');
-  const result = payload.source === 'hint' || foreign ? await decidedStatus(deps, t) : askOperator ? await confirmedByStatus(deps, t) : received;
+  if (foreign)
+    deps.logger.warn(
+      {
+        transaction_id: t.id,
+        operator: t.operator,
+        country: t.countryCode,
+        signedBy: payload.operator ?? 'SIMULATOR',
+        signedIn: payload.country ?? null,
+      },
+      "signed result from another operator account than the payment's: taken as a hint",
+    );
+  const result =
+    payload.source === 'hint' || foreign
+      ? await decidedStatus(deps, t)
+      : askOperator
+        ? await confirmedByStatus(deps, t)
+        : received;
   if (!result) return true;
   const cause = result === received ? `operator-result:${payload.source}` : 'operator-result:status-confirmation';
   // Refused by the state machine because the cash-in is FAILED, the money goes back, in the same database
@@ -153,7 +206,10 @@ async function decidedStatus(deps: OperatorResultsDeps, t: Transaction): Promise
 async function confirmedByStatus(deps: OperatorResultsDeps, t: Transaction): Promise<Result | null> {
   const where = { transaction_id: t.id, providerReference: t.providerReference };
   const status = await decidedStatus(deps, t).catch((err: unknown) => {
-    deps.logger.warn({ err, ...where }, 'status query to confirm an OK without 200 failed; left to the polls and the expiry check');
+    deps.logger.warn(
+      { err, ...where },
+      'status query to confirm an OK without 200 failed; left to the polls and the expiry check',
+    );
     return null;
   });
   if (!status) deps.logger.warn(where, 'operator result OK without 200 not confirmed by its status: not credited');
@@ -161,10 +217,19 @@ async function confirmedByStatus(deps: OperatorResultsDeps, t: Transaction): Pro
 }
 
 /** A confirmed payment that did not credit the cash-in: another amount than its own, or a late success of a FAILED one. */
-async function reportUnmoved(deps: OperatorResultsDeps, transactionId: string, providerReference: string, result: Result, step: SettledResult | null): Promise<void> {
+async function reportUnmoved(
+  deps: OperatorResultsDeps,
+  transactionId: string,
+  providerReference: string,
+  result: Result,
+  step: SettledResult | null,
+): Promise<void> {
   if (!isConfirmedPayment(result) || step?.moved) return;
   if (step?.amountDiffers) {
-    deps.logger.warn({ transaction_id: transactionId, providerReference, reported: result.reported }, 'operator confirmed another amount or currency than the cash-in\'s: not applied, kept as a reconciliation case');
+    deps.logger.warn(
+      { transaction_id: transactionId, providerReference, reported: result.reported },
+      "operator confirmed another amount or currency than the cash-in's: not applied, kept as a reconciliation case",
+    );
     return;
   }
   await reportCapturedButFailed(deps, transactionId, providerReference, step?.held ?? null);
@@ -177,16 +242,27 @@ async function reportUnmoved(deps: OperatorResultsDeps, transactionId: string, p
  * or by an earlier copy of it (a repeat: nothing more to do). Either way no person has to act unless the
  * return fails, which the refund worker reports.
  */
-async function reportCapturedButFailed(deps: OperatorResultsDeps, transactionId: string, providerReference: string, held: HeldLateSuccess | null): Promise<void> {
+async function reportCapturedButFailed(
+  deps: OperatorResultsDeps,
+  transactionId: string,
+  providerReference: string,
+  held: HeldLateSuccess | null,
+): Promise<void> {
   if (held) {
     deps.onCapturedButFailed?.();
     deps.onLateSuccessHeld?.();
-    deps.logger.warn({ transaction_id: transactionId, providerReference, refund_id: held.refund.id }, 'operator confirmed a payment that is FAILED here: its money is held in suspense and returned to the customer');
+    deps.logger.warn(
+      { transaction_id: transactionId, providerReference, refund_id: held.refund.id },
+      'operator confirmed a payment that is FAILED here: its money is held in suspense and returned to the customer',
+    );
     return;
   }
   const t = await deps.db.transaction.findUnique({ where: { id: transactionId }, select: { status: true } });
   if (t?.status === 'FAILED') {
     deps.onCapturedButFailed?.();
-    deps.logger.info({ transaction_id: transactionId, providerReference }, 'operator confirmed again a payment that is FAILED here: its return was already started');
+    deps.logger.info(
+      { transaction_id: transactionId, providerReference },
+      'operator confirmed again a payment that is FAILED here: its return was already started',
+    );
   }
 }

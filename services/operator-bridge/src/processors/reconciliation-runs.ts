@@ -29,12 +29,17 @@ export type ReconciliationRunOutcome = 'clean' | 'open_cases' | 'retried' | 'fai
 
 /** mm_reconciliation_runs_total{operator, outcome}. */
 export function reconciliationRunsCounter(registry: Registry): Counter<'operator' | 'outcome'> {
-  return singleMetric(registry, 'mm_reconciliation_runs_total', () => new Counter({
-    name: 'mm_reconciliation_runs_total',
-    help: 'Reconciliation runs of an operator account\'s day by the bridge, by operator and outcome: clean (no case open), open_cases (differences wait for a person), retried (an attempt failed; tried again), failed (its last attempt failed).',
-    labelNames: ['operator', 'outcome'],
-    registers: [registry],
-  }));
+  return singleMetric(
+    registry,
+    'mm_reconciliation_runs_total',
+    () =>
+      new Counter({
+        name: 'mm_reconciliation_runs_total',
+        help: "Reconciliation runs of an operator account's day by the bridge, by operator and outcome: clean (no case open), open_cases (differences wait for a person), retried (an attempt failed; tried again), failed (its last attempt failed).",
+        labelNames: ['operator', 'outcome'],
+        registers: [registry],
+      }),
+  );
 }
 
 /**
@@ -77,18 +82,40 @@ export function reconciliationRunsHandler(deps: ReconciliationRunsDeps): JobHand
     let summary: DaySummary;
     try {
       const adapter = await deps.adapters.adapterFor(account);
-      summary = await reconcileDay({
-        db: deps.db, adapter, commit,
-        onError: (err, about) => deps.logger.warn({ err, ...context, ...about }, 'reconciliation: a late success could not be applied; left as a case'),
-      }, account, date);
+      summary = await reconcileDay(
+        {
+          db: deps.db,
+          adapter,
+          commit,
+          onError: (err, about) =>
+            deps.logger.warn(
+              { err, ...context, ...about },
+              'reconciliation: a late success could not be applied; left as a case',
+            ),
+        },
+        account,
+        date,
+      );
     } catch (err) {
       runs.inc({ operator: account.operator, outcome: isFinalAttempt(job) ? 'failed' : 'retried' });
       throw err;
     }
     runs.inc({ operator: account.operator, outcome: summary.open_cases > 0 ? 'open_cases' : 'clean' });
-    const counts = Object.fromEntries(Object.entries(summary.by_category).filter(([, t]) => t.count > 0).map(([c, t]) => [c, t.count]));
-    const line = { ...context, matched: summary.matched, counts, open_cases: summary.open_cases, resolved_automatically: summary.resolved_automatically, sources: summary.sources };
-    if (summary.open_cases > 0) deps.logger.warn(line, 'reconciliation: differences wait for a person (back-office, reconciliation cases)');
+    const counts = Object.fromEntries(
+      Object.entries(summary.by_category)
+        .filter(([, t]) => t.count > 0)
+        .map(([c, t]) => [c, t.count]),
+    );
+    const line = {
+      ...context,
+      matched: summary.matched,
+      counts,
+      open_cases: summary.open_cases,
+      resolved_automatically: summary.resolved_automatically,
+      sources: summary.sources,
+    };
+    if (summary.open_cases > 0)
+      deps.logger.warn(line, 'reconciliation: differences wait for a person (back-office, reconciliation cases)');
     else deps.logger.info(line, 'reconciliation: day reconciled');
     return summary;
   };

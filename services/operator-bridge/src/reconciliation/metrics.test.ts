@@ -15,12 +15,28 @@ describe('the open reconciliation cases on /metrics (read from PostgreSQL at scr
     await fixture.close();
   });
 
-  const openCase = (country: string, operator: string, difference: number, currency: string, state: 'OPEN' | 'RESOLVED' = 'OPEN') => db.reconciliationCase.create({
-    data: {
-      id: randomUUID(), countryCode: country, operator, kind: 'CASHIN', recordKey: randomUUID(), businessDate: new Date('2026-11-20'),
-      category: 'MISSING_AT_OPERATOR', state, resolution: state === 'RESOLVED' ? 'ACCEPTED' : null, currency, difference: BigInt(difference),
-    },
-  });
+  const openCase = (
+    country: string,
+    operator: string,
+    difference: number,
+    currency: string,
+    state: 'OPEN' | 'RESOLVED' = 'OPEN',
+  ) =>
+    db.reconciliationCase.create({
+      data: {
+        id: randomUUID(),
+        countryCode: country,
+        operator,
+        kind: 'CASHIN',
+        recordKey: randomUUID(),
+        businessDate: new Date('2026-11-20'),
+        category: 'MISSING_AT_OPERATOR',
+        state,
+        resolution: state === 'RESOLVED' ? 'ACCEPTED' : null,
+        currency,
+        difference: BigInt(difference),
+      },
+    });
 
   it('reports every enabled account (0 without cases) and the open cases of any account, refreshed at most every cacheMs', async () => {
     const registry = new Registry();
@@ -29,8 +45,18 @@ describe('the open reconciliation cases on /metrics (read from PostgreSQL at scr
     const scrape = async () => {
       const text = await registry.metrics();
       return {
-        open: Object.fromEntries(samplesOf(text, 'mm_reconciliation_open_cases').map((s) => [`${s.labels.country}:${s.labels.operator}`, s.value])),
-        amount: Object.fromEntries(samplesOf(text, 'mm_reconciliation_unmatched_amount').map((s) => [`${s.labels.country}:${s.labels.operator}:${s.labels.currency}`, s.value])),
+        open: Object.fromEntries(
+          samplesOf(text, 'mm_reconciliation_open_cases').map((s) => [
+            `${s.labels.country}:${s.labels.operator}`,
+            s.value,
+          ]),
+        ),
+        amount: Object.fromEntries(
+          samplesOf(text, 'mm_reconciliation_unmatched_amount').map((s) => [
+            `${s.labels.country}:${s.labels.operator}:${s.labels.currency}`,
+            s.value,
+          ]),
+        ),
       };
     };
     expect(await scrape()).toEqual({
@@ -53,7 +79,10 @@ describe('the open reconciliation cases on /metrics (read from PostgreSQL at scr
     });
 
     // Resolved since: gone at the next reading.
-    await db.reconciliationCase.updateMany({ where: { countryCode: 'CI', operator: 'MTN' }, data: { state: 'RESOLVED', resolution: 'WRITTEN_OFF' } });
+    await db.reconciliationCase.updateMany({
+      where: { countryCode: 'CI', operator: 'MTN' },
+      data: { state: 'RESOLVED', resolution: 'WRITTEN_OFF' },
+    });
     now += 15_000;
     const after = await scrape();
     expect(after.open).toEqual({ 'CI:SIMULATOR': 2, 'CM:SIMULATOR': 0, 'SN:SIMULATOR': 0 });

@@ -5,7 +5,8 @@ import type { QueueProducer, ReconciliationRunJob } from '@mm/queues';
 /** Every reconciliation scheduler's id starts with it: `reconcile:CI:SIMULATOR`. */
 export const RECONCILIATION_SCHEDULER_PREFIX = 'reconcile:';
 
-export const reconciliationSchedulerId = (a: { countryCode: string; operator: string }) => `${RECONCILIATION_SCHEDULER_PREFIX}${a.countryCode}:${a.operator}`;
+export const reconciliationSchedulerId = (a: { countryCode: string; operator: string }) =>
+  `${RECONCILIATION_SCHEDULER_PREFIX}${a.countryCode}:${a.operator}`;
 
 export interface ScheduleSync {
   /** Schedulers written (new, or their pattern changed; all of them with `force`). */
@@ -23,7 +24,10 @@ export interface ScheduleSync {
  * one saw it disabled since).
  */
 export async function syncReconciliationSchedules(
-  db: Db, producer: QueueProducer<ReconciliationRunJob>, cron: string, options: { force?: boolean } = {},
+  db: Db,
+  producer: QueueProducer<ReconciliationRunJob>,
+  cron: string,
+  options: { force?: boolean } = {},
 ): Promise<ScheduleSync> {
   const existing = new Map((await producer.schedulers(RECONCILIATION_SCHEDULER_PREFIX)).map((s) => [s.id, s]));
   const accounts = cron === '' ? [] : (await listOperatorAccounts(db)).filter((a) => a.enabled);
@@ -33,7 +37,12 @@ export async function syncReconciliationSchedules(
     const id = reconciliationSchedulerId(account);
     const current = existing.get(id);
     if (!options.force && current && current.pattern === cron && current.tz === 'UTC') continue;
-    await producer.scheduleCron(id, cron, { country_code: account.countryCode, operator: account.operator, date: null, trigger: 'schedule' });
+    await producer.scheduleCron(id, cron, {
+      country_code: account.countryCode,
+      operator: account.operator,
+      date: null,
+      trigger: 'schedule',
+    });
     result.upserted.push(id);
   }
   for (const id of existing.keys()) {
@@ -78,7 +87,9 @@ export async function followReconciliationSchedules(o: {
       lastSync = now();
       if (result.upserted.length > 0 || result.removed.length > 0) o.onSync?.(result);
       return result;
-    })().finally(() => { running = null; });
+    })().finally(() => {
+      running = null;
+    });
     return running;
   };
   await sync(true);

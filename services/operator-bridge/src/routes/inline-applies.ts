@@ -8,17 +8,28 @@
 export class InlineApplies {
   private running = 0;
 
-  constructor(private readonly max: number, private readonly budgetMs: number, private readonly onError: (err: unknown) => void) {}
+  constructor(
+    private readonly max: number,
+    private readonly budgetMs: number,
+    private readonly onError: (err: unknown) => void,
+  ) {}
 
   /** True when `apply` ran and resolved true within the budget. */
   async run(apply: () => Promise<boolean>): Promise<boolean> {
     if (this.running >= this.max) return false;
     this.running++;
     const applied = apply()
-      .catch((err: unknown) => { this.onError(err); return false; })
-      .finally(() => { this.running--; });
+      .catch((err: unknown) => {
+        this.onError(err);
+        return false;
+      })
+      .finally(() => {
+        this.running--;
+      });
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), this.budgetMs); });
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), this.budgetMs);
+    });
     try {
       return await Promise.race([applied, late]);
     } finally {

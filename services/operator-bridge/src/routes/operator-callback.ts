@@ -1,7 +1,12 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { Counter, Logger } from '@mm/observability';
 import type { AccountKey, CallbackHint, OperatorAdapter, OperatorAdapters, VerifiedCallback } from '@mm/operators';
-import { operatorResultJobOf, type OperatorResultJob, type OperatorResultReceipt, type QueueProducer } from '@mm/queues';
+import {
+  operatorResultJobOf,
+  type OperatorResultJob,
+  type OperatorResultReceipt,
+  type QueueProducer,
+} from '@mm/queues';
 
 export interface CallbackReplays {
   /** True when a delivery with this replay key was taken within the signature's tolerance. */
@@ -44,15 +49,26 @@ interface CallbackAccount {
   country?: string;
 }
 
-const accountOf = (a: AccountKey): CallbackAccount => ({ key: `${a.countryCode.toLowerCase()}:${a.operator.toLowerCase()}`, operator: a.operator, country: a.countryCode });
+const accountOf = (a: AccountKey): CallbackAccount => ({
+  key: `${a.countryCode.toLowerCase()}:${a.operator.toLowerCase()}`,
+  operator: a.operator,
+  country: a.countryCode,
+});
 
 function receiptOf(result: VerifiedCallback | CallbackHint, account: CallbackAccount): OperatorResultReceipt {
   const { operator } = account;
   const country = account.country ? { country: account.country } : {};
   if ('hint' in result) {
     return {
-      providerReference: result.partnerReference, providerState: 'PENDING', providerTxnStatus: null,
-      providerTxId: null, providerSessionId: null, failureReason: null, source: 'hint', operator, ...country,
+      providerReference: result.partnerReference,
+      providerState: 'PENDING',
+      providerTxnStatus: null,
+      providerTxId: null,
+      providerSessionId: null,
+      failureReason: null,
+      source: 'hint',
+      operator,
+      ...country,
     };
   }
   return {
@@ -86,7 +102,9 @@ export function operatorCallbackRouter(deps: OperatorCallbackDeps): Router {
   const bodyOf = (req: Request) => (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
   const invalid = (res: Response) => {
     deps.callbacks.inc({ outcome: 'invalid' });
-    res.status(401).json({ error: { code: 'INVALID_SIGNATURE', message: 'callback signature or timestamp is not valid' } });
+    res
+      .status(401)
+      .json({ error: { code: 'INVALID_SIGNATURE', message: 'callback signature or timestamp is not valid' } });
   };
   const take = async (res: Response, result: VerifiedCallback | CallbackHint | null, account: CallbackAccount) => {
     if (!result) {
@@ -100,20 +118,32 @@ export function operatorCallbackRouter(deps: OperatorCallbackDeps): Router {
       return;
     }
     const receipt = receiptOf(result, account);
-    const applied = !('hint' in result) && deps.applyNow !== undefined && (await deps.applyNow(receipt).catch((err: unknown) => {
-      deps.logger.warn({ err, providerReference: receipt.providerReference }, 'operator result not applied in the callback; queued for the worker');
-      return false;
-    }));
+    const applied =
+      !('hint' in result) &&
+      deps.applyNow !== undefined &&
+      (await deps.applyNow(receipt).catch((err: unknown) => {
+        deps.logger.warn(
+          { err, providerReference: receipt.providerReference },
+          'operator result not applied in the callback; queued for the worker',
+        );
+        return false;
+      }));
     // Not remembered if this throws: the 5xx makes the operator send it again, and that is taken.
     if (!applied) await deps.results.add(operatorResultJobOf(receipt));
-    await deps.replays.remember(replayKey).catch((err: unknown) => deps.logger.warn({ err }, 'callback replay key not recorded'));
+    await deps.replays
+      .remember(replayKey)
+      .catch((err: unknown) => deps.logger.warn({ err }, 'callback replay key not recorded'));
     deps.callbacks.inc({ outcome: applied ? 'applied' : 'queued' });
     res.status(200).json({ received: true });
   };
-  const adapterOf = (account: AccountKey) => deps.adapters.adapterFor(account).catch((err: unknown) => {
-    deps.logger.warn({ err, operator: account.operator, country: account.countryCode }, 'callback for an operator account that cannot be used');
-    return null;
-  });
+  const adapterOf = (account: AccountKey) =>
+    deps.adapters.adapterFor(account).catch((err: unknown) => {
+      deps.logger.warn(
+        { err, operator: account.operator, country: account.countryCode },
+        'callback for an operator account that cannot be used',
+      );
+      return null;
+    });
 
   /**
    * The simulator's callbacks before each payment was given its account's route (callbackUrlFor): payments in
@@ -132,7 +162,10 @@ export function operatorCallbackRouter(deps: OperatorCallbackDeps): Router {
     }
     const own = (await adapterOf(account))?.parseCallback(body, req.headers, deps.now(), '') ?? null;
     if (!own || 'hint' in own || own.partnerReference !== result.partnerReference) {
-      deps.logger.warn({ providerReference: result.partnerReference, operator: account.operator, country: account.countryCode }, 'simulator callback not signed with the secret of its payment\'s account: refused');
+      deps.logger.warn(
+        { providerReference: result.partnerReference, operator: account.operator, country: account.countryCode },
+        "simulator callback not signed with the secret of its payment's account: refused",
+      );
       invalid(res);
       return;
     }
@@ -142,21 +175,29 @@ export function operatorCallbackRouter(deps: OperatorCallbackDeps): Router {
   // MTN says to allow PUT as well as POST for its callbacks.
   router.all('/operator/callbacks/:operator/:country{/*rest}', raw, async (req, res) => {
     if (req.method !== 'POST' && req.method !== 'PUT') {
-      res.status(405).setHeader('Allow', 'POST, PUT').json({ error: { code: 'METHOD_NOT_ALLOWED', message: 'callbacks are POST or PUT' } });
+      res
+        .status(405)
+        .setHeader('Allow', 'POST, PUT')
+        .json({ error: { code: 'METHOD_NOT_ALLOWED', message: 'callbacks are POST or PUT' } });
       return;
     }
     const { operator, country } = req.params as { operator: string; country: string };
     const rest = (req.params as { rest?: string[] }).rest ?? [];
     // Our references are 22 characters: anything longer names no payment (and would not fit the queue's job).
-    const adapter = /^[a-z][a-z0-9_]{1,31}$/.test(operator) && /^[a-z]{2}$/.test(country) && rest.join('/').length <= 100
-      ? await adapterOf({ countryCode: country.toUpperCase(), operator: operator.toUpperCase() })
-      : null;
+    const adapter =
+      /^[a-z][a-z0-9_]{1,31}$/.test(operator) && /^[a-z]{2}$/.test(country) && rest.join('/').length <= 100
+        ? await adapterOf({ countryCode: country.toUpperCase(), operator: operator.toUpperCase() })
+        : null;
     if (!adapter) {
       res.status(404).json({ error: { code: 'NOT_FOUND', message: 'no such operator account' } });
       return;
     }
     const result = adapter.parseCallback(bodyOf(req), req.headers, deps.now(), rest.join('/'));
-    await take(res, result, { key: `${country}:${operator}`, operator: operator.toUpperCase(), country: country.toUpperCase() });
+    await take(res, result, {
+      key: `${country}:${operator}`,
+      operator: operator.toUpperCase(),
+      country: country.toUpperCase(),
+    });
   });
   return router;
 }

@@ -7,7 +7,10 @@ export interface Answer {
 }
 
 /** MTN's error body (M3): `{code, message}`. */
-export const mtnError = (status: number, code: string, message: string): Answer => ({ status, body: { code, message } });
+export const mtnError = (status: number, code: string, message: string): Answer => ({
+  status,
+  body: { code, message },
+});
 
 export function sendAnswer(res: Response, answer: Answer): void {
   if (res.headersSent || res.writableEnded) return;

@@ -6,7 +6,10 @@ import { accountCredentials, COLLECTION_USER, startMtnHarness, type MtnHarness }
 /** A raw POST without Content-Length (Node sends chunked when told nothing about the length). */
 function postWithoutLength(url: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers: { ...headers, 'Transfer-Encoding': 'chunked' } }, (res) => { res.resume(); resolve(res.statusCode ?? 0); });
+    const req = httpRequest(url, { method: 'POST', headers: { ...headers, 'Transfer-Encoding': 'chunked' } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
     req.on('error', reject);
     req.end();
   });
@@ -14,8 +17,12 @@ function postWithoutLength(url: string, headers: Record<string, string>): Promis
 
 describe('MTN MoMo token flow (Basic on /<product>/token/, Bearer after), through the adapter', () => {
   let h: MtnHarness;
-  beforeAll(async () => { h = await startMtnHarness(); });
-  afterAll(async () => { await h.close(); });
+  beforeAll(async () => {
+    h = await startMtnHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
   afterEach(() => h.mock.control.reset());
 
   const basic = `Basic ${Buffer.from(`${COLLECTION_USER.userId}:${COLLECTION_USER.apiKey}`).toString('base64')}`;
@@ -25,12 +32,21 @@ describe('MTN MoMo token flow (Basic on /<product>/token/, Bearer after), throug
     expect(await postWithoutLength(`${h.mock.url}/collection/token/`, headers)).toBe(411);
     const res = await fetch(`${h.mock.url}/collection/token/`, { method: 'POST', headers, body: '' });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ access_token: expect.any(String), token_type: 'access_token', expires_in: 3600 });
+    expect(await res.json()).toEqual({
+      access_token: expect.any(String),
+      token_type: 'access_token',
+      expires_in: 3600,
+    });
   });
 
   it('a collection token is refused by Disbursement: one token per product', async () => {
     const token = await h.token('collection');
-    const res = await h.raw('GET', '/disbursement/v1_0/transfer/0b7c3e5a-6f1d-4c2b-9a8e-1d2c3b4a5f61', token, 'disbursement');
+    const res = await h.raw(
+      'GET',
+      '/disbursement/v1_0/transfer/0b7c3e5a-6f1d-4c2b-9a8e-1d2c3b4a5f61',
+      token,
+      'disbursement',
+    );
     expect(res.status).toBe(401);
   });
 
@@ -82,14 +98,19 @@ describe('MTN MoMo token flow (Basic on /<product>/token/, Bearer after), throug
 
   it('integrators\' 500 {"error":"login_failed"} on the token request is our credentials as well', async () => {
     h.mock.control.fault('token', { status: 500, body: { error: 'login_failed' } });
-    const error = await h.adapterWith({}).queryStatus(h.lookup(h.request('01'))).catch((e: unknown) => e);
+    const error = await h
+      .adapterWith({})
+      .queryStatus(h.lookup(h.request('01')))
+      .catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(OperatorUnavailableError);
     expect(String(error)).toContain('refused our collection API user');
   });
 
   it('a token endpoint answering 503 is an outage: OperatorUnavailableError', async () => {
     h.mock.control.fault('token', { status: 503 });
-    await expect(h.adapterWith({}).queryStatus(h.lookup(h.request('01')))).rejects.toBeInstanceOf(OperatorUnavailableError);
+    await expect(h.adapterWith({}).queryStatus(h.lookup(h.request('01')))).rejects.toBeInstanceOf(
+      OperatorUnavailableError,
+    );
   });
 
   it('a 401 again after the refresh is returned as our credentials, after exactly one retry', async () => {

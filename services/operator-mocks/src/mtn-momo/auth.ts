@@ -6,11 +6,27 @@ import type { MtnApiUserSeed, MtnMockProduct, ResolvedMtnOptions } from './optio
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 // Azure API Management fronts MTN's API: these are its bodies (integrators' issue threads), not `{code, message}`.
-const BAD_SUBSCRIPTION_KEY: Answer = { status: 401, body: { statusCode: 401, message: 'Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription.' } };
-const BAD_TOKEN: Answer = { status: 401, body: { statusCode: 401, message: 'Unauthorized. Access token is missing or invalid.' } };
+const BAD_SUBSCRIPTION_KEY: Answer = {
+  status: 401,
+  body: {
+    statusCode: 401,
+    message:
+      'Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription.',
+  },
+};
+const BAD_TOKEN: Answer = {
+  status: 401,
+  body: { statusCode: 401, message: 'Unauthorized. Access token is missing or invalid.' },
+};
 
-interface ApiUser extends MtnApiUserSeed { apiKey: string }
-interface IssuedToken { product: MtnMockProduct; user: ApiUser; expiresAt: number }
+interface ApiUser extends MtnApiUserSeed {
+  apiKey: string;
+}
+interface IssuedToken {
+  product: MtnMockProduct;
+  user: ApiUser;
+  expiresAt: number;
+}
 
 /**
  * Subscription keys, API users (seeded, or created by the sandbox provisioning API) and their Bearer tokens.
@@ -22,14 +38,19 @@ export class MtnAuth {
   /** Token requests per product, for tests of "one refresh shared by concurrent calls". */
   readonly tokenRequests: Record<MtnMockProduct, number> = { collection: 0, disbursement: 0 };
 
-  constructor(private readonly o: ResolvedMtnOptions, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly o: ResolvedMtnOptions,
+    private readonly now: () => number = Date.now,
+  ) {
     for (const seed of o.apiUsers) this.users.set(seed.userId, { ...seed });
   }
 
   /** The product a subscription key belongs to, or null. */
   productOfKey(req: Request): MtnMockProduct | null {
     const key = header(req, 'ocp-apim-subscription-key');
-    const found = (Object.keys(this.o.subscriptionKeys) as MtnMockProduct[]).find((p) => this.o.subscriptionKeys[p] === key);
+    const found = (Object.keys(this.o.subscriptionKeys) as MtnMockProduct[]).find(
+      (p) => this.o.subscriptionKeys[p] === key,
+    );
     return found ?? null;
   }
 
@@ -39,8 +60,10 @@ export class MtnAuth {
     if (!product) return BAD_SUBSCRIPTION_KEY;
     const userId = header(req, 'x-reference-id') ?? '';
     const host = (req.body as { providerCallbackHost?: unknown } | undefined)?.providerCallbackHost;
-    if (!UUID_V4.test(userId) || typeof host !== 'string' || host === '') return mtnError(400, 'INVALID_REQUEST', 'X-Reference-Id must be a UUID v4 and providerCallbackHost a host name');
-    if (this.users.has(userId)) return mtnError(409, 'RESOURCE_ALREADY_EXIST', 'Duplicated reference id. Creation of resource failed.');
+    if (!UUID_V4.test(userId) || typeof host !== 'string' || host === '')
+      return mtnError(400, 'INVALID_REQUEST', 'X-Reference-Id must be a UUID v4 and providerCallbackHost a host name');
+    if (this.users.has(userId))
+      return mtnError(409, 'RESOURCE_ALREADY_EXIST', 'Duplicated reference id. Creation of resource failed.');
     this.users.set(userId, { userId, apiKey: '', product, providerCallbackHost: host });
     return { status: 201 };
   }
@@ -59,23 +82,32 @@ export class MtnAuth {
     if (!this.productOfKey(req)) return BAD_SUBSCRIPTION_KEY;
     const user = this.users.get(userId);
     if (!user) return mtnError(404, 'RESOURCE_NOT_FOUND', 'Requested resource was not found.');
-    return { status: 200, body: { providerCallbackHost: user.providerCallbackHost, targetEnvironment: this.o.targetEnvironment } };
+    return {
+      status: 200,
+      body: { providerCallbackHost: user.providerCallbackHost, targetEnvironment: this.o.targetEnvironment },
+    };
   }
 
   /** POST /{product}/token/: Basic apiUser:apiKey, no body, and a Content-Length (411 without, M4/M5). */
   issueToken(req: Request, product: MtnMockProduct): Answer {
     if (this.productOfKey(req) !== product) return BAD_SUBSCRIPTION_KEY;
-    if (header(req, 'content-length') === undefined) return { status: 411, body: { code: 'LENGTH_REQUIRED', message: 'Content-Length required' } };
-    if (header(req, 'content-length') !== '0') return mtnError(400, 'INVALID_REQUEST', 'The token request takes no body');
+    if (header(req, 'content-length') === undefined)
+      return { status: 411, body: { code: 'LENGTH_REQUIRED', message: 'Content-Length required' } };
+    if (header(req, 'content-length') !== '0')
+      return mtnError(400, 'INVALID_REQUEST', 'The token request takes no body');
     this.tokenRequests[product] += 1;
     const basic = /^Basic (.+)$/.exec(header(req, 'authorization') ?? '')?.[1] ?? '';
     const [userId, apiKey] = Buffer.from(basic, 'base64').toString('utf8').split(':');
     const user = userId ? this.users.get(userId) : undefined;
     // Documented as 401 {error} (M4); integrators also saw 500 {"error":"login_failed"} for the same cause.
-    if (!user || user.product !== product || !user.apiKey || user.apiKey !== apiKey) return { status: 401, body: { error: 'login_failed' } };
+    if (!user || user.product !== product || !user.apiKey || user.apiKey !== apiKey)
+      return { status: 401, body: { error: 'login_failed' } };
     const token = randomBytes(24).toString('base64url');
     this.tokens.set(token, { product, user, expiresAt: this.now() + this.o.tokenLifetimeS * 1000 });
-    return { status: 200, body: { access_token: token, token_type: 'access_token', expires_in: this.o.tokenLifetimeS } };
+    return {
+      status: 200,
+      body: { access_token: token, token_type: 'access_token', expires_in: this.o.tokenLifetimeS },
+    };
   }
 
   /** The API user behind a call of `product`, or the 401 MTN answers. */

@@ -12,7 +12,8 @@ const MOVES: Readonly<Record<MtnMockProduct, Readonly<Partial<Record<RecordKind,
 };
 
 /** The currencies the account holds: EUR in the sandbox (as MTN's), the market's otherwise; the first is its own. */
-export const accountCurrencies = (o: ResolvedMtnOptions): readonly string[] => (o.targetEnvironment === 'sandbox' ? ['EUR'] : o.currencies);
+export const accountCurrencies = (o: ResolvedMtnOptions): readonly string[] =>
+  o.targetEnvironment === 'sandbox' ? ['EUR'] : o.currencies;
 
 const money = (n: number) => String(Math.round(n * 100) / 100);
 
@@ -23,10 +24,17 @@ const money = (n: number) => String(Math.round(n * 100) / 100);
  * tell them): the SUCCESSFUL movements of that product in that currency. Without a currency, the account's own;
  * one it does not hold is 500 INVALID_CURRENCY (the mock's choice: MTN's code for a currency it does not take).
  */
-export function accountBalance(o: ResolvedMtnOptions, store: MtnStore, plants: Plants, product: MtnMockProduct, asked: string | undefined): Answer {
+export function accountBalance(
+  o: ResolvedMtnOptions,
+  store: MtnStore,
+  plants: Plants,
+  product: MtnMockProduct,
+  asked: string | undefined,
+): Answer {
   const currencies = accountCurrencies(o);
   const currency = asked ?? currencies[0]!;
-  if (!currencies.includes(currency)) return mtnError(500, 'INVALID_CURRENCY', 'Currency not supported on the requested account');
+  if (!currencies.includes(currency))
+    return mtnError(500, 'INVALID_CURRENCY', 'Currency not supported on the requested account');
   let balance = o.openingBalances[product];
   for (const line of plants.apply(mtnStatementLines(store.all()))) {
     const sign = MOVES[product][line.kind];

@@ -50,7 +50,13 @@ export class MtnCallbacks {
     const timer = setTimeout(() => controller.abort(), ATTEMPT_TIMEOUT_MS);
     let status: number | null = null;
     try {
-      const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: payload, signal: controller.signal, redirect: 'manual' });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: payload,
+        signal: controller.signal,
+        redirect: 'manual',
+      });
       status = res.status;
       await res.arrayBuffer().catch(() => undefined);
     } catch {

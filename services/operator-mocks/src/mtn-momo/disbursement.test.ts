@@ -1,40 +1,70 @@
-import { mtnReferenceId, OperatorPendingError, OperatorRefusedError, OperatorUnavailableError, type RefundRequest, type UssdPushRequest } from '@mm/operators';
+import {
+  mtnReferenceId,
+  OperatorPendingError,
+  OperatorRefusedError,
+  OperatorUnavailableError,
+  type RefundRequest,
+  type UssdPushRequest,
+} from '@mm/operators';
 import { waitFor } from '@mm/testing';
 import { accountCredentials, newReference, startMtnHarness, type MtnHarness } from './test-harness.js';
 
 describe('MTN MoMo Disbursement: refunds and transfers answer 202 and are decided later', () => {
   let h: MtnHarness;
-  beforeAll(async () => { h = await startMtnHarness(); });
-  afterAll(async () => { await h.close(); });
+  beforeAll(async () => {
+    h = await startMtnHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
   afterEach(() => h.mock.control.reset());
 
   async function paid(suffix = '01'): Promise<UssdPushRequest> {
     const req = h.request(suffix);
     await h.adapter.pushUssd(req);
-    await waitFor(async () => (await h.adapter.queryStatus(h.lookup(req))).providerState === 'OK', { what: 'a paid cash-in' });
+    await waitFor(async () => (await h.adapter.queryStatus(h.lookup(req))).providerState === 'OK', {
+      what: 'a paid cash-in',
+    });
     return req;
   }
-  const refundOf = (original: UssdPushRequest, amount = original.amount): RefundRequest =>
-    ({ partnerReference: newReference(), originalPartnerReference: original.partnerReference, amount, currency: original.currency });
+  const refundOf = (original: UssdPushRequest, amount = original.amount): RefundRequest => ({
+    partnerReference: newReference(),
+    originalPartnerReference: original.partnerReference,
+    amount,
+    currency: original.currency,
+  });
   /** Asks again, as the refund worker does, until the operator decides. */
-  const settled = <T>(call: () => Promise<T>) => waitFor(() => call().catch((e: unknown) => {
-    if (e instanceof OperatorPendingError) return undefined;
-    throw e;
-  }), { what: 'a decision' });
+  const settled = <T>(call: () => Promise<T>) =>
+    waitFor(
+      () =>
+        call().catch((e: unknown) => {
+          if (e instanceof OperatorPendingError) return undefined;
+          throw e;
+        }),
+      { what: 'a decision' },
+    );
 
-  it('a refund is pending first (OperatorPendingError with MTN\'s id), then OK; the original is named by its X-Reference-Id', async () => {
+  it("a refund is pending first (OperatorPendingError with MTN's id), then OK; the original is named by its X-Reference-Id", async () => {
     const original = await paid();
     const refund = refundOf(original);
     const pending = await h.adapter.refund(refund).catch((e: unknown) => e);
     expect(pending).toBeInstanceOf(OperatorPendingError);
     expect(pending).toMatchObject({ operation: 'refund', providerId: mtnReferenceId(refund.partnerReference) });
-    expect(h.record(refund.partnerReference)!.body).toMatchObject({ amount: '5000', currency: 'XOF', externalId: refund.partnerReference, referenceIdToRefund: mtnReferenceId(original.partnerReference) });
-    await expect(settled(() => h.adapter.refund(refund))).resolves.toEqual({ state: 'OK', providerRefundId: expect.stringMatching(/^\d+$/) });
+    expect(h.record(refund.partnerReference)!.body).toMatchObject({
+      amount: '5000',
+      currency: 'XOF',
+      externalId: refund.partnerReference,
+      referenceIdToRefund: mtnReferenceId(original.partnerReference),
+    });
+    await expect(settled(() => h.adapter.refund(refund))).resolves.toEqual({
+      state: 'OK',
+      providerRefundId: expect.stringMatching(/^\d+$/),
+    });
     // Asked again and again, it was posted once: each later call read it first.
     expect(h.record(refund.partnerReference)!.posts).toBe(1);
   });
 
-  it('a refund of a payment that did not succeed fails with MTN\'s reason', async () => {
+  it("a refund of a payment that did not succeed fails with MTN's reason", async () => {
     const failed = h.request('02');
     await h.adapter.pushUssd(failed);
     const refund = refundOf(failed);
@@ -43,12 +73,29 @@ describe('MTN MoMo Disbursement: refunds and transfers answer 202 and are decide
 
   it('a payout is pending, then OK with financialTransactionId; the body names the payee without "+"', async () => {
     const payout = h.payout('01');
-    await expect(h.adapter.disburse(payout)).rejects.toMatchObject({ name: 'OperatorPendingError', operation: 'disbursement' });
-    expect(h.record(payout.partnerReference)!.body).toEqual({ amount: '2500', currency: 'XOF', externalId: payout.partnerReference, payee: { partyIdType: 'MSISDN', partyId: '2250500000001' }, payerMessage: 'Payout 7', payeeNote: 'Payout 7' });
-    await expect(settled(() => h.adapter.disburse(payout))).resolves.toEqual({ state: 'OK', providerTxId: expect.stringMatching(/^\d+$/) });
+    await expect(h.adapter.disburse(payout)).rejects.toMatchObject({
+      name: 'OperatorPendingError',
+      operation: 'disbursement',
+    });
+    expect(h.record(payout.partnerReference)!.body).toEqual({
+      amount: '2500',
+      currency: 'XOF',
+      externalId: payout.partnerReference,
+      payee: { partyIdType: 'MSISDN', partyId: '2250500000001' },
+      payerMessage: 'Payout 7',
+      payeeNote: 'Payout 7',
+    });
+    await expect(settled(() => h.adapter.disburse(payout))).resolves.toEqual({
+      state: 'OK',
+      providerTxId: expect.stringMatching(/^\d+$/),
+    });
   });
 
-  it.each([['11', 'PAYEE_NOT_FOUND'], ['12', 'PAYEE_NOT_ALLOWED_TO_RECEIVE'], ['02', 'NOT_ENOUGH_FUNDS']])('a payout to a number ending %s fails with %s', async (suffix, reason) => {
+  it.each([
+    ['11', 'PAYEE_NOT_FOUND'],
+    ['12', 'PAYEE_NOT_ALLOWED_TO_RECEIVE'],
+    ['02', 'NOT_ENOUGH_FUNDS'],
+  ])('a payout to a number ending %s fails with %s', async (suffix, reason) => {
     const payout = h.payout(suffix);
     await expect(settled(() => h.adapter.disburse(payout))).resolves.toEqual({ state: 'FAILED', reason });
   });
@@ -76,7 +123,11 @@ describe('MTN MoMo Disbursement: refunds and transfers answer 202 and are decide
   it('a transfer answered 409 (created meanwhile) is read, not refused', async () => {
     const payout = h.payout('01');
     h.mock.control.fault('transfer-status', { status: 404, body: { code: 'RESOURCE_NOT_FOUND', message: 'x' } });
-    h.mock.control.fault('transfer', { status: 409, body: { code: 'RESOURCE_ALREADY_EXIST', message: 'x' }, afterProcessing: true });
+    h.mock.control.fault('transfer', {
+      status: 409,
+      body: { code: 'RESOURCE_ALREADY_EXIST', message: 'x' },
+      afterProcessing: true,
+    });
     await expect(h.adapter.disburse(payout)).rejects.toBeInstanceOf(OperatorPendingError);
     expect(h.record(payout.partnerReference)).toBeDefined();
   });
@@ -84,7 +135,11 @@ describe('MTN MoMo Disbursement: refunds and transfers answer 202 and are decide
   it('a refund refused with 500 NOT_ALLOWED is OperatorRefusedError; 500 INTERNAL_PROCESSING_ERROR is unavailable', async () => {
     const original = await paid();
     h.mock.control.fault('refund', { status: 500, body: { code: 'NOT_ALLOWED', message: 'Authorization failed.' } });
-    await expect(h.adapter.refund(refundOf(original))).rejects.toMatchObject({ name: 'OperatorRefusedError', operation: 'refund', httpStatus: 500 });
+    await expect(h.adapter.refund(refundOf(original))).rejects.toMatchObject({
+      name: 'OperatorRefusedError',
+      operation: 'refund',
+      httpStatus: 500,
+    });
     h.mock.control.fault('refund', { status: 500 });
     await expect(h.adapter.refund(refundOf(original))).rejects.toBeInstanceOf(OperatorUnavailableError);
   });
@@ -92,7 +147,14 @@ describe('MTN MoMo Disbursement: refunds and transfers answer 202 and are decide
   it('a 400 to a payout is a refusal; an account without Disbursement credentials cannot pay out', async () => {
     h.mock.control.fault('transfer', { status: 400, body: { code: 'INVALID_REQUEST', message: 'bad' } });
     await expect(h.adapter.disburse(h.payout('01'))).rejects.toBeInstanceOf(OperatorRefusedError);
-    const { disbursementSubscriptionKey: _k, disbursementApiUser: _u, disbursementApiKey: _a, ...collectionOnly } = accountCredentials();
-    await expect(h.adapterWith({ credentials: collectionOnly }).disburse(h.payout('01'))).rejects.toThrow(/no Disbursement credentials/);
+    const {
+      disbursementSubscriptionKey: _k,
+      disbursementApiUser: _u,
+      disbursementApiKey: _a,
+      ...collectionOnly
+    } = accountCredentials();
+    await expect(h.adapterWith({ credentials: collectionOnly }).disburse(h.payout('01'))).rejects.toThrow(
+      /no Disbursement credentials/,
+    );
   });
 });

@@ -4,14 +4,21 @@ import { startMtnHarness, type MtnHarness } from './test-harness.js';
 
 describe('MTN MoMo failures: 5xx, timeouts, unknown outcomes resolved by status queries', () => {
   let h: MtnHarness;
-  beforeAll(async () => { h = await startMtnHarness(); });
-  afterAll(async () => { await h.close(); });
+  beforeAll(async () => {
+    h = await startMtnHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
   afterEach(() => h.mock.control.reset());
 
-  it.each([500, 502, 503, 429, 408])('a %s to the push is an unknown outcome: OperatorUnavailableError', async (status) => {
-    h.mock.control.fault('requesttopay', { status });
-    await expect(h.adapter.pushUssd(h.request('01'))).rejects.toBeInstanceOf(OperatorUnavailableError);
-  });
+  it.each([500, 502, 503, 429, 408])(
+    'a %s to the push is an unknown outcome: OperatorUnavailableError',
+    async (status) => {
+      h.mock.control.fault('requesttopay', { status });
+      await expect(h.adapter.pushUssd(h.request('01'))).rejects.toBeInstanceOf(OperatorUnavailableError);
+    },
+  );
 
   it('500 INTERNAL_PROCESSING_ERROR to a push is an outage, not a refusal (only the request-refusing codes are)', async () => {
     h.mock.control.fault('requesttopay', { status: 500, body: { code: 'INTERNAL_PROCESSING_ERROR', message: 'x' } });
@@ -20,7 +27,11 @@ describe('MTN MoMo failures: 5xx, timeouts, unknown outcomes resolved by status 
 
   it('a 400 to the push is a refusal of the request (OperatorRefusedError)', async () => {
     h.mock.control.fault('requesttopay', { status: 400, body: { code: 'INVALID_REQUEST', message: 'bad' } });
-    await expect(h.adapter.pushUssd(h.request('01'))).rejects.toMatchObject({ name: 'OperatorRefusedError', operation: 'push', httpStatus: 400 });
+    await expect(h.adapter.pushUssd(h.request('01'))).rejects.toMatchObject({
+      name: 'OperatorRefusedError',
+      operation: 'push',
+      httpStatus: 400,
+    });
   });
 
   it('a push MTN registered but answered too late: unavailable, found by the status query, and a retry adopts it (409) without pushing twice', async () => {
@@ -72,7 +83,11 @@ describe('MTN MoMo failures: 5xx, timeouts, unknown outcomes resolved by status 
   });
 
   it('the /_mock control routes queue faults over HTTP', async () => {
-    const res = await fetch(`${h.mock.url}/_mock/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ operation: 'requesttopay', status: 503 }) });
+    const res = await fetch(`${h.mock.url}/_mock/faults`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ operation: 'requesttopay', status: 503 }),
+    });
     expect(res.status).toBe(204);
     await expect(h.adapter.pushUssd(h.request('01'))).rejects.toBeInstanceOf(OperatorUnavailableError);
     await expect(h.adapter.pushUssd(h.request('01'))).resolves.toMatchObject({ accepted: true });

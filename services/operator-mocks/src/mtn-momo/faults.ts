@@ -2,7 +2,16 @@ import type { Request, RequestHandler } from 'express';
 import type { TimerSet } from '@mm/fake-operator';
 import { sendAnswer, type Answer } from './answer.js';
 
-export const MTN_OPERATIONS = ['token', 'requesttopay', 'requesttopay-status', 'refund', 'refund-status', 'transfer', 'transfer-status', 'balance'] as const;
+export const MTN_OPERATIONS = [
+  'token',
+  'requesttopay',
+  'requesttopay-status',
+  'refund',
+  'refund-status',
+  'transfer',
+  'transfer-status',
+  'balance',
+] as const;
 export type MtnOperation = (typeof MTN_OPERATIONS)[number];
 
 /**
@@ -38,14 +47,23 @@ export class MtnFaults {
 }
 
 /** A route computing its Answer, wrapped so a queued fault replaces, delays or follows its work. */
-export function faulted(operation: MtnOperation, faults: MtnFaults, timers: TimerSet, handler: (req: Request) => Answer | Promise<Answer>): RequestHandler {
+export function faulted(
+  operation: MtnOperation,
+  faults: MtnFaults,
+  timers: TimerSet,
+  handler: (req: Request) => Answer | Promise<Answer>,
+): RequestHandler {
   const sleep = (ms: number) => new Promise<void>((resolve) => timers.after(ms, resolve));
   return async (req, res) => {
     const fault = faults.take(operation);
     if (!fault) return sendAnswer(res, await handler(req));
     const answer = fault.afterProcessing ? await handler(req) : undefined;
-    if ('status' in fault) return sendAnswer(res, { status: fault.status, body: fault.body ?? DEFAULT_BODIES[fault.status] ?? { code: 'ERROR', message: `HTTP ${fault.status}` } });
+    if ('status' in fault)
+      return sendAnswer(res, {
+        status: fault.status,
+        body: fault.body ?? DEFAULT_BODIES[fault.status] ?? { code: 'ERROR', message: `HTTP ${fault.status}` },
+      });
     await sleep(fault.hangMs);
-    sendAnswer(res, answer ?? await handler(req));
+    sendAnswer(res, answer ?? (await handler(req)));
   };
 }

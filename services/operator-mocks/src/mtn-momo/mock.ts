@@ -60,18 +60,30 @@ export function createMtnMomoMock(options: MtnMomoMockOptions = {}): MtnMomoMock
   const timers = new TimerSet();
   const callbacks = new MtnCallbacks(timers);
   const c: MtnRouteContext = {
-    o, timers, auth: new MtnAuth(o), faults: new MtnFaults(), store: new MtnStore(o, timers, callbacks, options.records),
-    script: { requestToPay: new Map(), payout: new Map() }, hold: { acceptMs: 0 }, plants: new Plants(),
+    o,
+    timers,
+    auth: new MtnAuth(o),
+    faults: new MtnFaults(),
+    store: new MtnStore(o, timers, callbacks, options.records),
+    script: { requestToPay: new Map(), payout: new Map() },
+    hold: { acceptMs: 0 },
+    plants: new Plants(),
   };
   const control: MtnMomoMockControl = {
     sentCallbacks: callbacks.sent,
-    setCallbackPlan: (plan) => { callbacks.plan = { ...callbacks.plan, ...plan }; },
+    setCallbackPlan: (plan) => {
+      callbacks.plan = { ...callbacks.plan, ...plan };
+    },
     sendCallback: (url, body) => callbacks.send(url, body),
     fault: (operation, fault, times) => c.faults.add(operation, fault, times),
     expireTokens: () => c.auth.expireTokens(),
     tokenRequests: (product) => c.auth.tokenRequests[product],
-    setOutcome: (kind, partyId, outcome) => { (kind === 'requesttopay' ? c.script.requestToPay : c.script.payout).set(partyId, outcome); },
-    holdAccept: (ms) => { c.hold.acceptMs = ms; },
+    setOutcome: (kind, partyId, outcome) => {
+      (kind === 'requesttopay' ? c.script.requestToPay : c.script.payout).set(partyId, outcome);
+    },
+    holdAccept: (ms) => {
+      c.hold.acceptMs = ms;
+    },
     record: (referenceId) => c.store.peek(referenceId),
     records: () => mtnRecords(c.store.all()),
     decide: (referenceId, status, reason) => {
@@ -91,8 +103,19 @@ export function createMtnMomoMock(options: MtnMomoMockOptions = {}): MtnMomoMock
   const app = express();
   app.use(express.json());
   app.use(mtnRoutes(c));
-  app.use('/_mock', controlRoutes(control), statementRoutes({ lines: () => mtnStatementLines(c.store.all()), plants: c.plants }));
-  return { app, control, close: () => { timers.clear(); callbacks.stop(); } };
+  app.use(
+    '/_mock',
+    controlRoutes(control),
+    statementRoutes({ lines: () => mtnStatementLines(c.store.all()), plants: c.plants }),
+  );
+  return {
+    app,
+    control,
+    close: () => {
+      timers.clear();
+      callbacks.stop();
+    },
+  };
 }
 
 /** The control API over HTTP, for the demo and for tests driving a mock in another process. */
@@ -107,9 +130,18 @@ function controlRoutes(control: MtnMomoMockControl): express.Router {
     control.fault(operation, fault, times ?? 1);
     res.status(204).end();
   });
-  router.post('/expire-tokens', (_req, res) => { control.expireTokens(); res.status(204).end(); });
-  router.post('/callback-plan', (req, res) => { control.setCallbackPlan((req.body ?? {}) as Partial<CallbackPlan>); res.status(204).end(); });
-  router.post('/reset', (_req, res) => { control.reset(); res.status(204).end(); });
+  router.post('/expire-tokens', (_req, res) => {
+    control.expireTokens();
+    res.status(204).end();
+  });
+  router.post('/callback-plan', (req, res) => {
+    control.setCallbackPlan((req.body ?? {}) as Partial<CallbackPlan>);
+    res.status(204).end();
+  });
+  router.post('/reset', (_req, res) => {
+    control.reset();
+    res.status(204).end();
+  });
   router.use(recordsRoute(() => control.records()));
   router.get('/requests/:referenceId', (req, res) => {
     const record = control.record(req.params.referenceId);
@@ -127,7 +159,9 @@ export interface RunningMtnMomoMock {
 }
 
 /** The mock listening on `port` (0: a free one) of `host` (127.0.0.1 by default). */
-export async function startMtnMomoMock(options: MtnMomoMockOptions & { port: number; host?: string }): Promise<RunningMtnMomoMock> {
+export async function startMtnMomoMock(
+  options: MtnMomoMockOptions & { port: number; host?: string },
+): Promise<RunningMtnMomoMock> {
   const mock = createMtnMomoMock(options);
   const server = createServer(mock.app);
   const host = options.host ?? '127.0.0.1';
@@ -137,10 +171,11 @@ export async function startMtnMomoMock(options: MtnMomoMockOptions & { port: num
     url: `http://${host}:${port}`,
     port,
     control: mock.control,
-    close: () => new Promise<void>((resolve) => {
-      mock.close();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        mock.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

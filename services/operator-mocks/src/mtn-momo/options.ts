@@ -65,5 +65,9 @@ export function resolveOptions(o: MtnMomoMockOptions): ResolvedMtnOptions {
  * created them for `providerCallbackHost`: the host of the bridge's callback URL, or MTN refuses every push.
  */
 export function demoApiUsers(providerCallbackHost: string): MtnApiUserSeed[] {
-  return (['collection', 'disbursement'] as const).map((product) => ({ ...DEMO_MTN.apiUsers[product], product, providerCallbackHost }));
+  return (['collection', 'disbursement'] as const).map((product) => ({
+    ...DEMO_MTN.apiUsers[product],
+    product,
+    providerCallbackHost,
+  }));
 }

@@ -23,22 +23,36 @@ const succeeds = (afterMs: number): MtnOutcome => ({ final: { status: 'SUCCESSFU
  */
 export function requestToPayOutcome(partyId: string, o: ResolvedMtnOptions): MtnOutcome {
   switch (partyId) {
-    case '46733123450': return fails('INTERNAL_PROCESSING_ERROR', o.outcomeDelayMs);
-    case '46733123451': return fails('APPROVAL_REJECTED', o.outcomeDelayMs);
-    case '46733123452': return fails('EXPIRED', o.outcomeDelayMs);
-    case '56733123453': return succeeds(o.outcomeDelayMs);
-    case '46733123453': return fails('EXPIRED', o.sandboxExpiryMs);
-    case '46733123454': return { initial: 'CREATED', final: { status: 'SUCCESSFUL', afterMs: o.createdDelayMs } };
+    case '46733123450':
+      return fails('INTERNAL_PROCESSING_ERROR', o.outcomeDelayMs);
+    case '46733123451':
+      return fails('APPROVAL_REJECTED', o.outcomeDelayMs);
+    case '46733123452':
+      return fails('EXPIRED', o.outcomeDelayMs);
+    case '56733123453':
+      return succeeds(o.outcomeDelayMs);
+    case '46733123453':
+      return fails('EXPIRED', o.sandboxExpiryMs);
+    case '46733123454':
+      return { initial: 'CREATED', final: { status: 'SUCCESSFUL', afterMs: o.createdDelayMs } };
   }
   switch (partyId.slice(-2)) {
-    case '02': return fails('NOT_ENOUGH_FUNDS', o.outcomeDelayMs);
-    case '03': return fails('INTERNAL_PROCESSING_ERROR', o.outcomeDelayMs);
-    case '04': return fails('PAYER_LIMIT_REACHED', o.outcomeDelayMs);
-    case '05': return fails('APPROVAL_REJECTED', o.outcomeDelayMs);
-    case '06': return {};
-    case '07': return { refuse: 'PAYER_NOT_FOUND' };
-    case '09': return succeeds(o.lateConfirmDelayMs);
-    default: return succeeds(o.outcomeDelayMs);
+    case '02':
+      return fails('NOT_ENOUGH_FUNDS', o.outcomeDelayMs);
+    case '03':
+      return fails('INTERNAL_PROCESSING_ERROR', o.outcomeDelayMs);
+    case '04':
+      return fails('PAYER_LIMIT_REACHED', o.outcomeDelayMs);
+    case '05':
+      return fails('APPROVAL_REJECTED', o.outcomeDelayMs);
+    case '06':
+      return {};
+    case '07':
+      return { refuse: 'PAYER_NOT_FOUND' };
+    case '09':
+      return succeeds(o.lateConfirmDelayMs);
+    default:
+      return succeeds(o.outcomeDelayMs);
   }
 }
 
@@ -49,10 +63,15 @@ export function requestToPayOutcome(partyId: string, o: ResolvedMtnOptions): Mtn
  */
 export function transferOutcome(partyId: string, o: ResolvedMtnOptions): MtnOutcome {
   switch (partyId.slice(-2)) {
-    case '11': return fails('PAYEE_NOT_FOUND', o.disbursementDelayMs);
-    case '12': return fails('PAYEE_NOT_ALLOWED_TO_RECEIVE', o.disbursementDelayMs);
-    case '02': return fails('NOT_ENOUGH_FUNDS', o.disbursementDelayMs);
-    case '06': return {};
-    default: return succeeds(o.disbursementDelayMs);
+    case '11':
+      return fails('PAYEE_NOT_FOUND', o.disbursementDelayMs);
+    case '12':
+      return fails('PAYEE_NOT_ALLOWED_TO_RECEIVE', o.disbursementDelayMs);
+    case '02':
+      return fails('NOT_ENOUGH_FUNDS', o.disbursementDelayMs);
+    case '06':
+      return {};
+    default:
+      return succeeds(o.disbursementDelayMs);
   }
 }

@@ -17,11 +17,18 @@ export function mtnRecords(all: readonly MtnRecord[]): MockRecords {
   const paidBack = (referenceIds: Set<string>) =>
     refunds.filter((r) => r.status === 'SUCCESSFUL' && referenceIds.has(r.body.referenceIdToRefund as string)).length;
   const transfers = (group: MtnRecord[], reference: string, paymentReference: string | null): MockTransferRecord => ({
-    reference, paymentReference, created: group.length, state: stateOf(group), paid: group.filter((r) => r.status === 'SUCCESSFUL').length,
+    reference,
+    paymentReference,
+    created: group.length,
+    state: stateOf(group),
+    paid: group.filter((r) => r.status === 'SUCCESSFUL').length,
   });
   return {
     payments: [...groupBy(requests, externalIdOf)].map(([reference, group]) => ({
-      reference, created: group.length, state: stateOf(group), taken: group.some((r) => r.status === 'SUCCESSFUL'),
+      reference,
+      created: group.length,
+      state: stateOf(group),
+      taken: group.some((r) => r.status === 'SUCCESSFUL'),
       decided: group.every((r) => r.status === 'SUCCESSFUL' || r.status === 'FAILED'),
       refundsPaid: paidBack(new Set(group.map((r) => r.referenceId))),
     })),
@@ -29,6 +36,8 @@ export function mtnRecords(all: readonly MtnRecord[]): MockRecords {
       const original = requestById.get(group[0]!.body.referenceIdToRefund as string);
       return transfers(group, reference, original ? externalIdOf(original) : null);
     }),
-    payouts: [...groupBy(ofKind('transfer'), externalIdOf)].map(([reference, group]) => transfers(group, reference, null)),
+    payouts: [...groupBy(ofKind('transfer'), externalIdOf)].map(([reference, group]) =>
+      transfers(group, reference, null),
+    ),
   };
 }

@@ -25,15 +25,37 @@ export interface MtnRouteContext {
 }
 
 // M3: notes of at most 160 characters, no "unsupported special characters, for example an apostrophe".
-const note = () => Joi.string().max(160).pattern(/^[^'"<>]*$/).allow('');
-const party = () => Joi.object({ partyIdType: Joi.string().valid('MSISDN', 'EMAIL', 'PARTY_CODE').required(), partyId: Joi.string().min(1).required() });
-const money = { amount: Joi.string().pattern(/^\d+(\.\d+)?$/).required(), currency: Joi.string().pattern(/^[A-Z]{3}$/).required(), externalId: Joi.string().allow(''), payerMessage: note(), payeeNote: note() };
+const note = () =>
+  Joi.string()
+    .max(160)
+    .pattern(/^[^'"<>]*$/)
+    .allow('');
+const party = () =>
+  Joi.object({
+    partyIdType: Joi.string().valid('MSISDN', 'EMAIL', 'PARTY_CODE').required(),
+    partyId: Joi.string().min(1).required(),
+  });
+const money = {
+  amount: Joi.string()
+    .pattern(/^\d+(\.\d+)?$/)
+    .required(),
+  currency: Joi.string()
+    .pattern(/^[A-Z]{3}$/)
+    .required(),
+  externalId: Joi.string().allow(''),
+  payerMessage: note(),
+  payeeNote: note(),
+};
 const SCHEMAS: Record<MtnKind, Joi.ObjectSchema> = {
   requesttopay: Joi.object({ ...money, payer: party().required() }),
   transfer: Joi.object({ ...money, payee: party().required() }),
   refund: Joi.object({ ...money, referenceIdToRefund: Joi.string().pattern(UUID_V4).required() }),
 };
-const PRODUCT: Record<MtnKind, MtnMockProduct> = { requesttopay: 'collection', refund: 'disbursement', transfer: 'disbursement' };
+const PRODUCT: Record<MtnKind, MtnMockProduct> = {
+  requesttopay: 'collection',
+  refund: 'disbursement',
+  transfer: 'disbursement',
+};
 
 /** What every product call checks first: subscription key and token (401), then X-Target-Environment. */
 function preflight(c: MtnRouteContext, req: Request, product: MtnMockProduct): { user: MtnApiUserSeed } | Answer {
@@ -41,7 +63,8 @@ function preflight(c: MtnRouteContext, req: Request, product: MtnMockProduct): {
   if (!('user' in auth)) return auth;
   const environment = header(req, 'x-target-environment');
   if (!environment) return mtnError(400, 'INVALID_REQUEST', 'X-Target-Environment is required');
-  if (environment !== c.o.targetEnvironment) return mtnError(500, 'NOT_ALLOWED_TARGET_ENVIRONMENT', 'Access to target environment is forbidden.');
+  if (environment !== c.o.targetEnvironment)
+    return mtnError(500, 'NOT_ALLOWED_TARGET_ENVIRONMENT', 'Access to target environment is forbidden.');
   return auth;
 }
 
@@ -55,7 +78,11 @@ function callbackHostRefusal(c: MtnRouteContext, url: string | undefined, user: 
     return mtnError(400, 'INVALID_REQUEST', 'X-Callback-Url is not a URL');
   }
   if ([parsed.hostname, parsed.host].includes(user.providerCallbackHost)) return null;
-  return mtnError(500, 'INVALID_CALLBACK_URL_HOST', 'Callback URL with different host name then configured for API User');
+  return mtnError(
+    500,
+    'INVALID_CALLBACK_URL_HOST',
+    'Callback URL with different host name then configured for API User',
+  );
 }
 
 /** MTN's sandbox takes EUR only, as a 500 INVALID_CURRENCY (M3; newer MTN pages list it as a 400). */
@@ -64,14 +91,28 @@ function currencyRefusal(c: MtnRouteContext, currency: string): Answer | null {
   return accepted ? null : mtnError(500, 'INVALID_CURRENCY', 'Currency not supported on the requested account');
 }
 
-function outcomeOf(c: MtnRouteContext, kind: MtnKind, body: Record<string, unknown>): { outcome: MtnOutcome; payee?: unknown } {
+function outcomeOf(
+  c: MtnRouteContext,
+  kind: MtnKind,
+  body: Record<string, unknown>,
+): { outcome: MtnOutcome; payee?: unknown } {
   const partyIdOf = (p: unknown) => (p as { partyId: string }).partyId;
-  if (kind === 'requesttopay') return { outcome: c.script.requestToPay.get(partyIdOf(body.payer)) ?? requestToPayOutcome(partyIdOf(body.payer), c.o) };
-  if (kind === 'transfer') return { outcome: c.script.payout.get(partyIdOf(body.payee)) ?? transferOutcome(partyIdOf(body.payee), c.o), payee: body.payee };
+  if (kind === 'requesttopay')
+    return {
+      outcome: c.script.requestToPay.get(partyIdOf(body.payer)) ?? requestToPayOutcome(partyIdOf(body.payer), c.o),
+    };
+  if (kind === 'transfer')
+    return {
+      outcome: c.script.payout.get(partyIdOf(body.payee)) ?? transferOutcome(partyIdOf(body.payee), c.o),
+      payee: body.payee,
+    };
   const original = c.store.get('requesttopay', body.referenceIdToRefund as string);
   // Undocumented by MTN: a refund of a request to pay that did not succeed (or of more than it) fails, later, as NOT_ALLOWED.
   if (!original || original.status !== 'SUCCESSFUL' || Number(body.amount) > Number(original.body.amount)) {
-    return { outcome: { final: { status: 'FAILED', reason: 'NOT_ALLOWED', afterMs: c.o.disbursementDelayMs } }, payee: original?.body.payer };
+    return {
+      outcome: { final: { status: 'FAILED', reason: 'NOT_ALLOWED', afterMs: c.o.disbursementDelayMs } },
+      payee: original?.body.payer,
+    };
   }
   const payer = original.body.payer;
   return { outcome: c.script.payout.get(partyIdOf(payer)) ?? transferOutcome(partyIdOf(payer), c.o), payee: payer };
@@ -86,7 +127,8 @@ function create(c: MtnRouteContext, kind: MtnKind) {
     const { value, error } = SCHEMAS[kind].validate(req.body, { convert: false });
     if (error) return mtnError(400, 'INVALID_REQUEST', error.message);
     const body = value as Record<string, unknown>;
-    if (c.store.existing(referenceId)) return mtnError(409, 'RESOURCE_ALREADY_EXIST', 'Duplicated reference id. Creation of resource failed.');
+    if (c.store.existing(referenceId))
+      return mtnError(409, 'RESOURCE_ALREADY_EXIST', 'Duplicated reference id. Creation of resource failed.');
     const callbackUrl = header(req, 'x-callback-url');
     const refused = callbackHostRefusal(c, callbackUrl, auth.user) ?? currencyRefusal(c, body.currency as string);
     if (refused) return refused;
@@ -103,7 +145,15 @@ function read(c: MtnRouteContext, kind: MtnKind) {
     const auth = preflight(c, req, PRODUCT[kind]);
     if (!('user' in auth)) return auth;
     const stored = c.store.get(kind, String(req.params.referenceId));
-    const record = stored && plantedRecord(stored, c.plants.on({ reference: typeof stored.body.externalId === 'string' ? stored.body.externalId : null, operatorTxId: stored.financialTransactionId }));
+    const record =
+      stored &&
+      plantedRecord(
+        stored,
+        c.plants.on({
+          reference: typeof stored.body.externalId === 'string' ? stored.body.externalId : null,
+          operatorTxId: stored.financialTransactionId,
+        }),
+      );
     if (!record) return mtnError(404, 'RESOURCE_NOT_FOUND', 'Requested resource was not found.');
     return { status: 200, body: c.store.statusBody(record) };
   };
@@ -113,27 +163,60 @@ function balance(c: MtnRouteContext, product: MtnMockProduct) {
   return (req: Request): Answer => {
     const auth = preflight(c, req, product);
     if (!('user' in auth)) return auth;
-    return accountBalance(c.o, c.store, c.plants, product, req.params.currency === undefined ? undefined : String(req.params.currency));
+    return accountBalance(
+      c.o,
+      c.store,
+      c.plants,
+      product,
+      req.params.currency === undefined ? undefined : String(req.params.currency),
+    );
   };
 }
 
 /** MTN's paths (M3, M5): token per product, requesttopay, refund and transfer with their status reads, balances, sandbox provisioning. */
 export function mtnRoutes(c: MtnRouteContext): express.Router {
   const router = express.Router();
-  const plain = (handler: (req: Request) => Answer): express.RequestHandler => (req, res) => sendAnswer(res, handler(req));
-  router.post('/v1_0/apiuser', plain((req) => c.auth.createUser(req)));
-  router.post('/v1_0/apiuser/:userId/apikey', plain((req) => c.auth.createKey(req, String(req.params.userId))));
-  router.get('/v1_0/apiuser/:userId', plain((req) => c.auth.describeUser(req, String(req.params.userId))));
-  router.post('/collection/token/', faulted('token', c.faults, c.timers, (req) => c.auth.issueToken(req, 'collection')));
-  router.post('/disbursement/token/', faulted('token', c.faults, c.timers, (req) => c.auth.issueToken(req, 'disbursement')));
+  const plain =
+    (handler: (req: Request) => Answer): express.RequestHandler =>
+    (req, res) =>
+      sendAnswer(res, handler(req));
+  router.post(
+    '/v1_0/apiuser',
+    plain((req) => c.auth.createUser(req)),
+  );
+  router.post(
+    '/v1_0/apiuser/:userId/apikey',
+    plain((req) => c.auth.createKey(req, String(req.params.userId))),
+  );
+  router.get(
+    '/v1_0/apiuser/:userId',
+    plain((req) => c.auth.describeUser(req, String(req.params.userId))),
+  );
+  router.post(
+    '/collection/token/',
+    faulted('token', c.faults, c.timers, (req) => c.auth.issueToken(req, 'collection')),
+  );
+  router.post(
+    '/disbursement/token/',
+    faulted('token', c.faults, c.timers, (req) => c.auth.issueToken(req, 'disbursement')),
+  );
   router.post('/collection/v1_0/requesttopay', faulted('requesttopay', c.faults, c.timers, create(c, 'requesttopay')));
-  router.get('/collection/v1_0/requesttopay/:referenceId', faulted('requesttopay-status', c.faults, c.timers, read(c, 'requesttopay')));
+  router.get(
+    '/collection/v1_0/requesttopay/:referenceId',
+    faulted('requesttopay-status', c.faults, c.timers, read(c, 'requesttopay')),
+  );
   router.post('/disbursement/v1_0/refund', faulted('refund', c.faults, c.timers, create(c, 'refund')));
   router.get('/disbursement/v1_0/refund/:referenceId', faulted('refund-status', c.faults, c.timers, read(c, 'refund')));
   router.post('/disbursement/v1_0/transfer', faulted('transfer', c.faults, c.timers, create(c, 'transfer')));
-  router.get('/disbursement/v1_0/transfer/:referenceId', faulted('transfer-status', c.faults, c.timers, read(c, 'transfer')));
+  router.get(
+    '/disbursement/v1_0/transfer/:referenceId',
+    faulted('transfer-status', c.faults, c.timers, read(c, 'transfer')),
+  );
   for (const product of ['collection', 'disbursement'] as const) {
-    router.get([`/${product}/v1_0/account/balance`, `/${product}/v1_0/account/balance/:currency`], faulted('balance', c.faults, c.timers, balance(c, product)));
+    router.get(
+      [`/${product}/v1_0/account/balance`, `/${product}/v1_0/account/balance/:currency`],
+      faulted('balance', c.faults, c.timers, balance(c, product)),
+    );
   }
   return router;
 }

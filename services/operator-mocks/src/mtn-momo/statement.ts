@@ -3,15 +3,28 @@ import { plantedTxId, type PlantedChange, type StatementLine } from '@mm/fake-op
 import type { MtnKind, MtnRecord, MtnStatus } from './store.js';
 
 const KINDS: Readonly<Record<MtnKind, RecordKind>> = { requesttopay: 'CASHIN', refund: 'REFUND', transfer: 'PAYOUT' };
-const OUTCOMES: Readonly<Record<MtnStatus, RecordOutcome>> = { SUCCESSFUL: 'SUCCESS', FAILED: 'FAILED', PENDING: 'PENDING', CREATED: 'PENDING' };
+const OUTCOMES: Readonly<Record<MtnStatus, RecordOutcome>> = {
+  SUCCESSFUL: 'SUCCESS',
+  FAILED: 'FAILED',
+  PENDING: 'PENDING',
+  CREATED: 'PENDING',
+};
 
-const externalIdOf = (r: MtnRecord) => (typeof r.body.externalId === 'string' && r.body.externalId !== '' ? r.body.externalId : null);
+const externalIdOf = (r: MtnRecord) =>
+  typeof r.body.externalId === 'string' && r.body.externalId !== '' ? r.body.externalId : null;
 
 /** MTN's requests to pay, refunds and transfers as statement lines: our reference is the externalId it echoes. */
 export function mtnStatementLines(all: readonly MtnRecord[]): StatementLine<MtnRecord>[] {
   return all.map((r): StatementLine<MtnRecord> => ({
-    lineId: r.referenceId, kind: KINDS[r.kind], reference: externalIdOf(r), operatorTxId: r.financialTransactionId ?? null,
-    amount: Number(r.body.amount), currency: String(r.body.currency), status: OUTCOMES[r.status], occurredAtMs: r.createdAtMs, source: r,
+    lineId: r.referenceId,
+    kind: KINDS[r.kind],
+    reference: externalIdOf(r),
+    operatorTxId: r.financialTransactionId ?? null,
+    amount: Number(r.body.amount),
+    currency: String(r.body.currency),
+    status: OUTCOMES[r.status],
+    occurredAtMs: r.createdAtMs,
+    source: r,
   }));
 }
 
@@ -23,15 +36,26 @@ export function mtnStatementLines(all: readonly MtnRecord[]): StatementLine<MtnR
 export function plantedRecord(record: MtnRecord, change: PlantedChange | undefined): MtnRecord | null {
   if (!change) return record;
   switch (change.type) {
-    case 'drop': return null;
-    case 'amount': return { ...record, body: { ...record.body, amount: String(change.amount) } };
+    case 'drop':
+      return null;
+    case 'amount':
+      return { ...record, body: { ...record.body, amount: String(change.amount) } };
     case 'status': {
       if (change.status === 'FAILED') {
         const { financialTransactionId: _gone, ...failed } = record;
-        return { ...failed, status: 'FAILED', reason: record.status === 'FAILED' && record.reason ? record.reason : 'INTERNAL_PROCESSING_ERROR' };
+        return {
+          ...failed,
+          status: 'FAILED',
+          reason: record.status === 'FAILED' && record.reason ? record.reason : 'INTERNAL_PROCESSING_ERROR',
+        };
       }
       const { reason: _none, ...succeeded } = record;
-      return { ...succeeded, status: 'SUCCESSFUL', financialTransactionId: record.financialTransactionId ?? plantedTxId(externalIdOf(record) ?? record.referenceId) };
+      return {
+        ...succeeded,
+        status: 'SUCCESSFUL',
+        financialTransactionId:
+          record.financialTransactionId ?? plantedTxId(externalIdOf(record) ?? record.referenceId),
+      };
     }
   }
 }

@@ -27,7 +27,12 @@ export class MtnStore {
   /** Kept in the journal: a restart keeps them (an undecided one stays undecided: its timer is gone). */
   private readonly records: RecordMap<MtnRecord>;
 
-  constructor(private readonly o: ResolvedMtnOptions, private readonly timers: TimerSet, private readonly callbacks: MtnCallbacks, journal: RecordJournal = IN_MEMORY) {
+  constructor(
+    private readonly o: ResolvedMtnOptions,
+    private readonly timers: TimerSet,
+    private readonly callbacks: MtnCallbacks,
+    journal: RecordJournal = IN_MEMORY,
+  ) {
     this.records = new RecordMap<MtnRecord>(journal, 'record');
   }
 
@@ -41,8 +46,22 @@ export class MtnStore {
     return record;
   }
 
-  create(kind: MtnKind, referenceId: string, body: Record<string, unknown>, outcome: MtnOutcome, callbackUrl?: string): MtnRecord {
-    const record: MtnRecord = { kind, referenceId, body, status: outcome.initial ?? 'PENDING', posts: 1, createdAtMs: Date.now(), ...(callbackUrl ? { callbackUrl } : {}) };
+  create(
+    kind: MtnKind,
+    referenceId: string,
+    body: Record<string, unknown>,
+    outcome: MtnOutcome,
+    callbackUrl?: string,
+  ): MtnRecord {
+    const record: MtnRecord = {
+      kind,
+      referenceId,
+      body,
+      status: outcome.initial ?? 'PENDING',
+      posts: 1,
+      createdAtMs: Date.now(),
+      ...(callbackUrl ? { callbackUrl } : {}),
+    };
     this.records.set(referenceId, record);
     const final = outcome.final;
     if (final) this.timers.after(final.afterMs, () => this.decide(record, final.status, final.reason));
@@ -66,8 +85,21 @@ export class MtnStore {
 
   /** Decides now (scheduled outcomes, and tests forcing one); the callback follows the plan. */
   decide(record: MtnRecord, status: 'SUCCESSFUL' | 'FAILED', reason?: string): void {
-    const decided = { ...record, status, ...(reason ? { reason } : {}), ...(status === 'SUCCESSFUL' ? { financialTransactionId: String(randomInt(100_000_000, 999_999_999)) } : {}) };
-    const apply = () => this.records.set(record.referenceId, Object.assign(record, { status: decided.status, reason: decided.reason, financialTransactionId: decided.financialTransactionId }));
+    const decided = {
+      ...record,
+      status,
+      ...(reason ? { reason } : {}),
+      ...(status === 'SUCCESSFUL' ? { financialTransactionId: String(randomInt(100_000_000, 999_999_999)) } : {}),
+    };
+    const apply = () =>
+      this.records.set(
+        record.referenceId,
+        Object.assign(record, {
+          status: decided.status,
+          reason: decided.reason,
+          financialTransactionId: decided.financialTransactionId,
+        }),
+      );
     const ahead = this.callbacks.plan.aheadOfStatusMs;
     if (ahead > 0) this.timers.after(ahead, apply);
     else apply();
@@ -78,12 +110,20 @@ export class MtnStore {
   statusBody(record: MtnRecord): Record<string, unknown> {
     const { amount, currency, externalId, payerMessage, payeeNote } = record.body;
     const party = record.kind === 'requesttopay' ? { payer: record.body.payer } : { payee: record.body.payee };
-    const reason = record.status === 'FAILED' && record.reason
-      ? { reason: this.o.reasonFormat === 'object' ? { code: record.reason, message: record.reason } : record.reason }
-      : {};
+    const reason =
+      record.status === 'FAILED' && record.reason
+        ? { reason: this.o.reasonFormat === 'object' ? { code: record.reason, message: record.reason } : record.reason }
+        : {};
     return {
       ...(record.financialTransactionId ? { financialTransactionId: record.financialTransactionId } : {}),
-      externalId, amount, currency, ...party, payerMessage, payeeNote, status: record.status, ...reason,
+      externalId,
+      amount,
+      currency,
+      ...party,
+      payerMessage,
+      payeeNote,
+      status: record.status,
+      ...reason,
     };
   }
 }

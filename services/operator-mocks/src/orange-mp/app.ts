@@ -39,7 +39,7 @@ export interface OrangeMpMockOptions {
   duplicateWindowMs?: number;
   notifyDelayMs?: number;
   hangMs?: number;
-  now?: () => number;  /** Where its payments are kept (in memory by default; opened and closed by the caller). */
+  now?: () => number; /** Where its payments are kept (in memory by default; opened and closed by the caller). */
   records?: RecordJournal;
 }
 
@@ -64,17 +64,35 @@ export interface OrangeMpMockControl {
   notify(url: string, body: Record<string, unknown>): void;
 }
 
-const WSO2_INVALID = { fault: { code: 900901, message: 'Invalid Credentials', description: 'Invalid Credentials. Make sure you have provided the correct security credentials' } };
+const WSO2_INVALID = {
+  fault: {
+    code: 900901,
+    message: 'Invalid Credentials',
+    description: 'Invalid Credentials. Make sure you have provided the correct security credentials',
+  },
+};
 const API = '/omcoreapis/1.0.2/mp';
 
-export function createOrangeMpMock(options: OrangeMpMockOptions): { app: Express; control: OrangeMpMockControl; close(): void } {
+export function createOrangeMpMock(options: OrangeMpMockOptions): {
+  app: Express;
+  control: OrangeMpMockControl;
+  close(): void;
+} {
   const now = options.now ?? Date.now;
   const timers = new TimerSet();
   const faults = new OrangeFaults();
   const notifier = new Notifier({ timers, delayMs: options.notifyDelayMs ?? 20 });
-  const tokens = new TokenIssuer({ clientId: options.clientId, clientSecret: options.clientSecret, lifetimeMs: options.tokenLifetimeMs ?? 300_000, expiresInAsString: false, now });
+  const tokens = new TokenIssuer({
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    lifetimeMs: options.tokenLifetimeMs ?? 300_000,
+    expiresInAsString: false,
+    now,
+  });
   const payments = new MpPayments({
-    timers, notifier, now,
+    timers,
+    notifier,
+    now,
     payTokenLifetimeMs: options.payTokenLifetimeMs ?? 7 * 60_000,
     outcomeDelayMs: options.outcomeDelayMs ?? 3_000,
     lateConfirmDelayMs: options.lateConfirmDelayMs ?? 60_000,
@@ -100,8 +118,21 @@ export function createOrangeMpMock(options: OrangeMpMockOptions): { app: Express
 
   const app = express();
   app.disable('x-powered-by');
-  app.post('/token', fault('token'), express.urlencoded({ extended: false, limit: '4kb' }),
-    tokens.handler((status) => ({ status, body: { error: status === 401 ? 'invalid_client' : 'unsupported_grant_type', error_description: status === 401 ? 'A valid OAuth client could not be found for client_id' : 'grant_type must be client_credentials' } })));
+  app.post(
+    '/token',
+    fault('token'),
+    express.urlencoded({ extended: false, limit: '4kb' }),
+    tokens.handler((status) => ({
+      status,
+      body: {
+        error: status === 401 ? 'invalid_client' : 'unsupported_grant_type',
+        error_description:
+          status === 401
+            ? 'A valid OAuth client could not be found for client_id'
+            : 'grant_type must be client_credentials',
+      },
+    })),
+  );
   app.use(API, express.json({ limit: '16kb' }));
   app.post(`${API}/init`, fault('init'), auth, (_req, res) => {
     const p = payments.init();
@@ -127,24 +158,44 @@ export function createOrangeMpMock(options: OrangeMpMockOptions): { app: Express
   app.get(`${API}/paymentstatus/:payToken`, fault('status'), auth, (req, res) => {
     const found = payments.get(String(req.params.payToken));
     // Planted differences (statement.ts) are Orange's word too.
-    const p = found && plantedData(found, plants.on({ reference: found.orderId, operatorTxId: found.status === 'SUCCESSFULL' ? found.txnid : null }));
+    const p =
+      found &&
+      plantedData(
+        found,
+        plants.on({ reference: found.orderId, operatorTxId: found.status === 'SUCCESSFULL' ? found.txnid : null }),
+      );
     if (!p) {
       res.status(404).json({ message: 'Transaction introuvable', data: null });
       return;
     }
     res.json({ message: 'Transaction retrieved successfully', data: p });
   });
-  app.use('/_mock', express.json({ limit: '16kb' }), mockControlRoutes(faults, notifier, tokens), recordsRoute(() => control.records()),
-    statementRoutes({ lines: () => mpStatementLines(payments.all()), plants }));
+  app.use(
+    '/_mock',
+    express.json({ limit: '16kb' }),
+    mockControlRoutes(faults, notifier, tokens),
+    recordsRoute(() => control.records()),
+    statementRoutes({ lines: () => mpStatementLines(payments.all()), plants }),
+  );
   app.use((_req, res) => {
-    res.status(404).json({ fault: { code: 404, message: 'No matching resource found for given API Request', description: 'The requested resource is not available.' } });
+    res.status(404).json({
+      fault: {
+        code: 404,
+        message: 'No matching resource found for given API Request',
+        description: 'The requested resource is not available.',
+      },
+    });
   });
 
   const control: OrangeMpMockControl = {
     fault: (op, f, times) => faults.add(op, f, times),
     notificationFault: (f, times) => notifier.fault(f, times),
-    notifyBeforePayAnswer: (times = 1) => { earlyNotifications += times; },
-    setStatusLag: (ms) => { payments.statusLagMs = ms; },
+    notifyBeforePayAnswer: (times = 1) => {
+      earlyNotifications += times;
+    },
+    setStatusLag: (ms) => {
+      payments.statusLagMs = ms;
+    },
     expireTokens: () => tokens.expireAll(),
     tokensIssued: () => tokens.issued,
     payment: (payToken) => payments.get(payToken),
@@ -159,21 +210,36 @@ export function createOrangeMpMock(options: OrangeMpMockOptions): { app: Express
 /** Pays taken per orderId (a pay token only gets one when paid with); the money is taken once SUCCESSFULL. */
 export function mpRecords(all: readonly MpPayment[]): MockRecords {
   const payments = [...groupBy(all, (p) => p.orderId)].map(([reference, group]) => ({
-    reference, created: group.length, state: (group.find((p) => p.status === 'SUCCESSFULL') ?? group.at(-1)!).status,
-    taken: group.some((p) => p.status === 'SUCCESSFULL'), decided: group.every((p) => p.status !== 'INITIATED' && p.status !== 'PENDING'), refundsPaid: 0,
+    reference,
+    created: group.length,
+    state: (group.find((p) => p.status === 'SUCCESSFULL') ?? group.at(-1)!).status,
+    taken: group.some((p) => p.status === 'SUCCESSFULL'),
+    decided: group.every((p) => p.status !== 'INITIATED' && p.status !== 'PENDING'),
+    refundsPaid: 0,
   }));
   return { payments, refunds: [], payouts: [] };
 }
 
 function payRequestOf(req: Request): (PayRequest & { pin: string }) | null {
   const b = req.body as Record<string, unknown> | undefined;
-  const fields = ['subscriberMsisdn', 'channelUserMsisdn', 'pin', 'amount', 'orderId', 'description', 'notifUrl', 'payToken'] as const;
+  const fields = [
+    'subscriberMsisdn',
+    'channelUserMsisdn',
+    'pin',
+    'amount',
+    'orderId',
+    'description',
+    'notifUrl',
+    'payToken',
+  ] as const;
   if (!b || fields.some((f) => typeof b[f] !== 'string' || b[f] === '')) return null;
   if (!/^6\d{8}$/.test(b.subscriberMsisdn as string) || !/^\d+$/.test(b.amount as string)) return null;
   return b as unknown as PayRequest & { pin: string };
 }
 
-export async function startOrangeMpMock(options: OrangeMpMockOptions & { port: number; host?: string }): Promise<Listening & { control: OrangeMpMockControl }> {
+export async function startOrangeMpMock(
+  options: OrangeMpMockOptions & { port: number; host?: string },
+): Promise<Listening & { control: OrangeMpMockControl }> {
   const mock = createOrangeMpMock(options);
   const server = await listen(mock.app, options.port, options.host, mock.close);
   return { ...server, control: mock.control };

@@ -8,7 +8,17 @@ export const MP_CREDENTIALS = DEMO_ORANGE_MP;
 
 /** The mp mock on a free port with ms-scale delays, a receiver for its notifications, an adapter on both. */
 export async function startMpHarness(options: Partial<OrangeMpMockOptions> = {}) {
-  const mock = await startOrangeMpMock({ port: 0, ...MP_CREDENTIALS, outcomeDelayMs: 30, lateConfirmDelayMs: 250, payTokenLifetimeMs: 500, duplicateWindowMs: 60_000, notifyDelayMs: 5, hangMs: 600, ...options });
+  const mock = await startOrangeMpMock({
+    port: 0,
+    ...MP_CREDENTIALS,
+    outcomeDelayMs: 30,
+    lateConfirmDelayMs: 250,
+    payTokenLifetimeMs: 500,
+    duplicateWindowMs: 60_000,
+    notifyDelayMs: 5,
+    hangMs: 600,
+    ...options,
+  });
   const receiver: Receiver = await startReceiver();
   const adapterWith = (timeoutMs = 2_000) => new OrangeMpAdapter({ baseUrl: mock.url, ...MP_CREDENTIALS, timeoutMs });
   const adapter = adapterWith();
@@ -17,7 +27,16 @@ export async function startMpHarness(options: Partial<OrangeMpMockOptions> = {})
     const partnerReference = `tx_${randomUUID()}`;
     // A new amount each time: the same number and amount twice would hit Orange's duplicate window.
     amount += 5;
-    return { partnerReference, msisdn: `+2376990000${suffix}`, amount, currency: 'XAF', countryCode: 'CM', motif: 'Order 42', callbackUrl: `${receiver.url}/${partnerReference}`, ...overrides };
+    return {
+      partnerReference,
+      msisdn: `+2376990000${suffix}`,
+      amount,
+      currency: 'XAF',
+      countryCode: 'CM',
+      motif: 'Order 42',
+      callbackUrl: `${receiver.url}/${partnerReference}`,
+      ...overrides,
+    };
   };
   /** What the bridge does: prepare, store the payToken, push with it. */
   const pay = async (req: UssdPushRequest) => {
@@ -26,14 +45,25 @@ export async function startMpHarness(options: Partial<OrangeMpMockOptions> = {})
     return { req: withToken, ack: await adapter.pushUssd(withToken) };
   };
   const settled = (req: UssdPushRequest, what = 'a decided status') =>
-    waitFor(async () => {
-      const s = await adapter.queryStatus(req);
-      return s.providerState !== 'PENDING' && s;
-    }, { timeoutMs: 5_000, what });
+    waitFor(
+      async () => {
+        const s = await adapter.queryStatus(req);
+        return s.providerState !== 'PENDING' && s;
+      },
+      { timeoutMs: 5_000, what },
+    );
   /** Notifications the mock delivered (and the receiver answered) for this reference's callback URL. */
-  const notificationsFor = (reference: string) => mock.control.notifications.filter((n) => n.url.endsWith(`/${reference}`));
+  const notificationsFor = (reference: string) =>
+    mock.control.notifications.filter((n) => n.url.endsWith(`/${reference}`));
   return {
-    mock, receiver, adapter, adapterWith, request, pay, settled, notificationsFor,
+    mock,
+    receiver,
+    adapter,
+    adapterWith,
+    request,
+    pay,
+    settled,
+    notificationsFor,
     close: async () => {
       await mock.close();
       await receiver.close();

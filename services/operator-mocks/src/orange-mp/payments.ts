@@ -81,10 +81,22 @@ export class MpPayments {
   init(): MpPayment {
     const stamp = new Date(this.o.now()).toISOString().slice(2, 10).replace(/-/g, '');
     const payment: MpPayment = {
-      id: this.nextId++, createtime: String(Math.floor(this.o.now() / 1000)), subscriberMsisdn: null, amount: null,
-      payToken: `MP${stamp}${randomBytes(7).toString('hex').toUpperCase()}`, txnid: null, txnmode: null,
-      inittxnmessage: null, inittxnstatus: null, confirmtxnstatus: null, confirmtxnmessage: null, status: 'INITIATED',
-      notifUrl: null, description: null, channelUserMsisdn: null, orderId: null,
+      id: this.nextId++,
+      createtime: String(Math.floor(this.o.now() / 1000)),
+      subscriberMsisdn: null,
+      amount: null,
+      payToken: `MP${stamp}${randomBytes(7).toString('hex').toUpperCase()}`,
+      txnid: null,
+      txnmode: null,
+      inittxnmessage: null,
+      inittxnstatus: null,
+      confirmtxnstatus: null,
+      confirmtxnmessage: null,
+      status: 'INITIATED',
+      notifUrl: null,
+      description: null,
+      channelUserMsisdn: null,
+      orderId: null,
     };
     this.byToken.set(payment.payToken, payment);
     // A pay token lives payTokenLifetimeMs, paid or not: then it is EXPIRED and refused for paying.
@@ -95,16 +107,29 @@ export class MpPayments {
   pay(req: PayRequest): PayAnswer {
     const p = this.byToken.get(req.payToken);
     if (!p) return { status: 417, message: 'payToken introuvable', data: null };
-    if (p.status === 'EXPIRED' && p.subscriberMsisdn === null) return { status: 417, message: 'Le payToken a expire', data: p };
+    if (p.status === 'EXPIRED' && p.subscriberMsisdn === null)
+      return { status: 417, message: 'Le payToken a expire', data: p };
     if (p.status !== 'INITIATED') return { status: 417, message: 'Ce payToken a deja ete utilise', data: p };
     const outcome = scriptedOutcome(req.subscriberMsisdn);
-    const duplicate = this.paidAt.some((d) => d.msisdn === req.subscriberMsisdn && d.amount === req.amount && this.o.now() - d.at < this.o.duplicateWindowMs);
+    const duplicate = this.paidAt.some(
+      (d) =>
+        d.msisdn === req.subscriberMsisdn && d.amount === req.amount && this.o.now() - d.at < this.o.duplicateWindowMs,
+    );
     this.paidAt.push({ msisdn: req.subscriberMsisdn, amount: req.amount, at: this.o.now() });
-    this.save(Object.assign(p, {
-      subscriberMsisdn: req.subscriberMsisdn, amount: req.amount, orderId: req.orderId, description: req.description, notifUrl: req.notifUrl,
-      channelUserMsisdn: req.channelUserMsisdn, txnmode: req.orderId, inittxnstatus: '200', inittxnmessage: 'Paiement en attente de confirmation',
-      status: 'PENDING',
-    }));
+    this.save(
+      Object.assign(p, {
+        subscriberMsisdn: req.subscriberMsisdn,
+        amount: req.amount,
+        orderId: req.orderId,
+        description: req.description,
+        notifUrl: req.notifUrl,
+        channelUserMsisdn: req.channelUserMsisdn,
+        txnmode: req.orderId,
+        inittxnstatus: '200',
+        inittxnmessage: 'Paiement en attente de confirmation',
+        status: 'PENDING',
+      }),
+    );
     if (!duplicate && (outcome === 'insufficient' || outcome === 'limit')) {
       // Refused at once, with Orange's code (karibu-cap's TS library: 417, "60019 :: ...").
       const cause = ORANGE_CAUSES[outcome];
@@ -112,7 +137,9 @@ export class MpPayments {
       return { status: 417, message: `${cause.code} :: ${cause.text}`, data: p };
     }
     if (!duplicate && outcome === 'refused') {
-      this.save(Object.assign(p, { status: 'FAILED', inittxnstatus: null, inittxnmessage: 'Beneficiaire introuvable' }));
+      this.save(
+        Object.assign(p, { status: 'FAILED', inittxnstatus: null, inittxnmessage: 'Beneficiaire introuvable' }),
+      );
       return { status: 417, message: 'Beneficiaire introuvable', data: p };
     }
     this.schedule(p, duplicate ? 'duplicate' : outcome);
@@ -126,9 +153,16 @@ export class MpPayments {
         // Orange's duplicate refusal carries no cause: FAILED, like a wrong code or a low balance.
         return this.decideAfter(p, soon, { status: 'FAILED', confirmtxnstatus: null, confirmtxnmessage: null });
       case 'wrong-pin':
-        return this.decideAfter(p, soon, { status: 'FAILED', confirmtxnstatus: ORANGE_CAUSES['wrong-pin'].code, confirmtxnmessage: ORANGE_CAUSES['wrong-pin'].text });
+        return this.decideAfter(p, soon, {
+          status: 'FAILED',
+          confirmtxnstatus: ORANGE_CAUSES['wrong-pin'].code,
+          confirmtxnmessage: ORANGE_CAUSES['wrong-pin'].text,
+        });
       case 'declined':
-        return this.decideAfter(p, soon, { status: 'CANCELLED', confirmtxnmessage: 'Transaction annulee par le client' });
+        return this.decideAfter(p, soon, {
+          status: 'CANCELLED',
+          confirmtxnmessage: 'Transaction annulee par le client',
+        });
       case 'never':
         return; // stays PENDING until its pay token expires
       case 'late':
@@ -139,7 +173,12 @@ export class MpPayments {
   }
 
   private success(): Partial<MpPayment> {
-    return { status: 'SUCCESSFULL', txnid: `MP${randomBytes(5).toString('hex').toUpperCase()}`, confirmtxnstatus: '200', confirmtxnmessage: 'Paiement effectue avec succes' };
+    return {
+      status: 'SUCCESSFULL',
+      txnid: `MP${randomBytes(5).toString('hex').toUpperCase()}`,
+      confirmtxnstatus: '200',
+      confirmtxnmessage: 'Paiement effectue avec succes',
+    };
   }
 
   private decideAfter(p: MpPayment, ms: number, change: Partial<MpPayment>): void {
@@ -155,7 +194,13 @@ export class MpPayments {
   /** Notifies first; the status query shows the change statusLagMs later (0: at once). */
   private apply(p: MpPayment, change: Partial<MpPayment>): void {
     const next = { ...p, ...change };
-    if (p.notifUrl) this.o.notifier.notify(p.notifUrl, { payToken: p.payToken, status: next.status, txnid: next.txnid, message: next.confirmtxnmessage });
+    if (p.notifUrl)
+      this.o.notifier.notify(p.notifUrl, {
+        payToken: p.payToken,
+        status: next.status,
+        txnid: next.txnid,
+        message: next.confirmtxnmessage,
+      });
     if (this.statusLagMs > 0) this.o.timers.after(this.statusLagMs, () => this.save(Object.assign(p, change)));
     else this.save(Object.assign(p, change));
   }

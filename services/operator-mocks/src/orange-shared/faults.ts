@@ -39,7 +39,11 @@ export class OrangeFaults {
       if (!fault) return next();
       switch (fault.kind) {
         case 'status':
-          if (fault.contentType) res.status(fault.status).type(fault.contentType).send(String(fault.body ?? ''));
+          if (fault.contentType)
+            res
+              .status(fault.status)
+              .type(fault.contentType)
+              .send(String(fault.body ?? ''));
           else res.status(fault.status).json(fault.body ?? {});
           return;
         case 'hang':

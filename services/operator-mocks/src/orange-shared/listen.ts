@@ -9,7 +9,12 @@ export interface Listening {
 }
 
 /** Serves `app` on port (0: a free one); close() also drops hanging requests and keep-alive sockets. */
-export async function listen(app: Express, port: number, host = '127.0.0.1', onClose: () => void = () => undefined): Promise<Listening> {
+export async function listen(
+  app: Express,
+  port: number,
+  host = '127.0.0.1',
+  onClose: () => void = () => undefined,
+): Promise<Listening> {
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -37,7 +37,12 @@ export class Notifier {
   private async post(url: string, body: Record<string, unknown>): Promise<void> {
     let answered = 0;
     try {
-      const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(5_000) });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(5_000),
+      });
       answered = res.status;
       await res.arrayBuffer();
     } catch {

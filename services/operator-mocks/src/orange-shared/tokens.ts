@@ -42,7 +42,12 @@ export class TokenIssuer {
       this.tokens.set(token, this.now() + this.o.lifetimeMs);
       this.issued += 1;
       const seconds = Math.floor(this.o.lifetimeMs / 1000);
-      res.json({ token_type: 'Bearer', access_token: token, expires_in: this.o.expiresInAsString ? String(seconds) : seconds, scope: 'am_application_scope default' });
+      res.json({
+        token_type: 'Bearer',
+        access_token: token,
+        expires_in: this.o.expiresInAsString ? String(seconds) : seconds,
+        scope: 'am_application_scope default',
+      });
     };
   }
 

@@ -4,8 +4,12 @@ import { startWebpayHarness, type WebpayHarness } from './harness.js';
 
 describe('Orange WebPay adapter against the WebPay mock: tokens, faults, notifications', () => {
   let h: WebpayHarness;
-  beforeAll(async () => { h = await startWebpayHarness(); });
-  afterAll(async () => { await h.close(); });
+  beforeAll(async () => {
+    h = await startWebpayHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
 
   it('expires_in comes as a string ("7776000") and is honoured: one token for many calls', async () => {
     const fresh = h.adapterWith();
@@ -33,13 +37,20 @@ describe('Orange WebPay adapter against the WebPay mock: tokens, faults, notific
   });
 
   it('a refused client at the token endpoint is a plain error (our credentials)', async () => {
-    const error = await h.adapterWith({ clientSecret: 'wrong' }).pushUssd(h.request()).catch((e: unknown) => e);
+    const error = await h
+      .adapterWith({ clientSecret: 'wrong' })
+      .pushUssd(h.request())
+      .catch((e: unknown) => e);
     expect((error as Error).name).toBe('Error');
     expect(String(error)).toContain('token');
   });
 
   it.each([500, 502, 429])('a %s to the init is OperatorUnavailableError', async (status) => {
-    h.mock.control.fault('init', { kind: 'status', status, body: { code: 5000, message: 'Internal error', description: 'x' } });
+    h.mock.control.fault('init', {
+      kind: 'status',
+      status,
+      body: { code: 5000, message: 'Internal error', description: 'x' },
+    });
     await expect(h.adapter.pushUssd(h.request())).rejects.toBeInstanceOf(OperatorUnavailableError);
   });
 
@@ -66,9 +77,18 @@ describe('Orange WebPay adapter against the WebPay mock: tokens, faults, notific
 
   it('notif_url gets {status, notif_token, txnid}, unsigned: a hint naming the reference from the path', async () => {
     const { req } = await h.payWith('01');
-    const [n] = await waitFor(() => h.notificationsFor(req.partnerReference).length === 1 && h.notificationsFor(req.partnerReference), { what: 'the notification' });
-    expect(n!.body).toEqual({ status: 'SUCCESS', notif_token: h.mock.control.payment(req.providerSessionId!)!.notifToken, txnid: expect.any(String) });
-    expect(h.adapter.parseCallback(Buffer.from(JSON.stringify(n!.body)), {}, Date.now(), req.partnerReference)).toEqual({ hint: true, partnerReference: req.partnerReference, replayKey: expect.any(String) });
+    const [n] = await waitFor(
+      () => h.notificationsFor(req.partnerReference).length === 1 && h.notificationsFor(req.partnerReference),
+      { what: 'the notification' },
+    );
+    expect(n!.body).toEqual({
+      status: 'SUCCESS',
+      notif_token: h.mock.control.payment(req.providerSessionId!)!.notifToken,
+      txnid: expect.any(String),
+    });
+    expect(h.adapter.parseCallback(Buffer.from(JSON.stringify(n!.body)), {}, Date.now(), req.partnerReference)).toEqual(
+      { hint: true, partnerReference: req.partnerReference, replayKey: expect.any(String) },
+    );
   });
 
   it('a lost notification: the status query decides', async () => {
@@ -83,8 +103,13 @@ describe('Orange WebPay adapter against the WebPay mock: tokens, faults, notific
   it('a duplicated notification has one replayKey', async () => {
     h.mock.control.notificationFault('duplicate');
     const { req } = await h.payWith('02');
-    const both = await waitFor(() => h.notificationsFor(req.partnerReference).length === 2 && h.notificationsFor(req.partnerReference), { what: 'two notifications' });
-    const [a, b] = both.map((n) => h.adapter.parseCallback(Buffer.from(JSON.stringify(n.body)), {}, Date.now(), `/${req.partnerReference}`));
+    const both = await waitFor(
+      () => h.notificationsFor(req.partnerReference).length === 2 && h.notificationsFor(req.partnerReference),
+      { what: 'two notifications' },
+    );
+    const [a, b] = both.map((n) =>
+      h.adapter.parseCallback(Buffer.from(JSON.stringify(n.body)), {}, Date.now(), `/${req.partnerReference}`),
+    );
     expect(a).toEqual(b);
   });
 
@@ -103,12 +128,24 @@ describe('Orange WebPay adapter against the WebPay mock: tokens, faults, notific
   it('a notification for an unknown reference is a hint whose status finds nothing', async () => {
     const url = `${h.receiver.url}/tx_nobody`;
     h.mock.control.notify(url, { status: 'SUCCESS', notif_token: 'forged', txnid: 'MP1' });
-    const n = await waitFor(() => h.mock.control.notifications.find((x) => x.url === url), { what: 'the forged notification' });
-    expect(h.adapter.parseCallback(Buffer.from(JSON.stringify(n.body)), {}, Date.now(), '/tx_nobody')).toMatchObject({ hint: true, partnerReference: 'tx_nobody' });
-    await expect(h.adapter.queryStatus({ ...h.request(), partnerReference: 'tx_nobody', providerSessionId: 'v1forged' })).resolves.toMatchObject({ found: false });
+    const n = await waitFor(() => h.mock.control.notifications.find((x) => x.url === url), {
+      what: 'the forged notification',
+    });
+    expect(h.adapter.parseCallback(Buffer.from(JSON.stringify(n.body)), {}, Date.now(), '/tx_nobody')).toMatchObject({
+      hint: true,
+      partnerReference: 'tx_nobody',
+    });
+    await expect(
+      h.adapter.queryStatus({ ...h.request(), partnerReference: 'tx_nobody', providerSessionId: 'v1forged' }),
+    ).resolves.toMatchObject({ found: false });
   });
 
-  it.each([['not JSON', 'x', '/tx_1'], ['null', 'null', '/tx_1'], ['an empty path', '{}', ''], ['no path', '{}', undefined]])('parseCallback returns null for %s', (_w, body, path) => {
+  it.each([
+    ['not JSON', 'x', '/tx_1'],
+    ['null', 'null', '/tx_1'],
+    ['an empty path', '{}', ''],
+    ['no path', '{}', undefined],
+  ])('parseCallback returns null for %s', (_w, body, path) => {
     expect(h.adapter.parseCallback(Buffer.from(body), {}, Date.now(), path)).toBeNull();
   });
 });

@@ -26,7 +26,10 @@ export interface WebPayment {
   createdAtMs: number;
 }
 
-export type InitInput = Omit<WebPayment, 'payToken' | 'notifToken' | 'status' | 'txnid' | 'message' | 'msisdn' | 'createdAtMs'>;
+export type InitInput = Omit<
+  WebPayment,
+  'payToken' | 'notifToken' | 'status' | 'txnid' | 'message' | 'msisdn' | 'createdAtMs'
+>;
 
 export interface WebPaymentsOptions {
   timers: TimerSet;
@@ -68,13 +71,20 @@ export class WebPayments {
   init(input: InitInput): WebPayment | null {
     if (this.byOrder.has(input.orderId)) return null;
     const payment: WebPayment = {
-      ...input, payToken: `v1${randomBytes(16).toString('hex')}`, notifToken: randomBytes(16).toString('hex'),
-      status: 'INITIATED', txnid: null, message: null, msisdn: null, createdAtMs: Date.now(),
+      ...input,
+      payToken: `v1${randomBytes(16).toString('hex')}`,
+      notifToken: randomBytes(16).toString('hex'),
+      status: 'INITIATED',
+      txnid: null,
+      message: null,
+      msisdn: null,
+      createdAtMs: Date.now(),
     };
     this.byToken.set(payment.payToken, payment);
     this.byOrder.set(payment.orderId, payment);
     this.o.timers.after(this.o.sessionLifetimeMs, () => {
-      if (payment.status === 'INITIATED' || payment.status === 'PENDING') this.apply(payment, { status: 'EXPIRED' }, false);
+      if (payment.status === 'INITIATED' || payment.status === 'PENDING')
+        this.apply(payment, { status: 'EXPIRED' }, false);
     });
     return payment;
   }
@@ -85,7 +95,9 @@ export class WebPayments {
     const outcome = scriptedOutcome(msisdn);
     // 05: declining on Orange's page records nothing; the payment stays INITIATED until it expires.
     if (outcome === 'declined') return;
-    this.save(Object.assign(p, { msisdn, status: 'PENDING', txnid: `MP${randomBytes(5).toString('hex').toUpperCase()}` }));
+    this.save(
+      Object.assign(p, { msisdn, status: 'PENDING', txnid: `MP${randomBytes(5).toString('hex').toUpperCase()}` }),
+    );
     const fail = (message: string | null) => ({ status: 'FAILED' as const, message });
     switch (outcome) {
       case 'insufficient':
@@ -113,7 +125,8 @@ export class WebPayments {
 
   /** Orange notifies SUCCESS and FAILED only; the status query shows the change statusLagMs later. */
   private apply(p: WebPayment, change: Partial<WebPayment>, notify: boolean): void {
-    if (notify) this.o.notifier.notify(p.notifUrl, { status: change.status, notif_token: p.notifToken, txnid: p.txnid });
+    if (notify)
+      this.o.notifier.notify(p.notifUrl, { status: change.status, notif_token: p.notifToken, txnid: p.txnid });
     if (this.statusLagMs > 0) this.o.timers.after(this.statusLagMs, () => this.save(Object.assign(p, change)));
     else this.save(Object.assign(p, change));
   }

@@ -2,25 +2,44 @@ import { NoOperatorRecordError, type MovementLookup, type UssdPushRequest } from
 import { plant, statementOf } from '@mm/fake-operator/statement-client';
 import { startWebpayHarness, type WebpayHarness } from './harness.js';
 
-describe('Orange WebPay: recordOf by the status query (cash-ins only, the amount unproven), and the mock\'s statement and plants', () => {
+describe("Orange WebPay: recordOf by the status query (cash-ins only, the amount unproven), and the mock's statement and plants", () => {
   let h: WebpayHarness;
-  beforeAll(async () => { h = await startWebpayHarness(); });
-  afterAll(async () => { await h.close(); });
+  beforeAll(async () => {
+    h = await startWebpayHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
 
   const control = () => `${h.mock.url}/_mock`;
-  const cashIn = (req: UssdPushRequest & { providerSessionId?: string | null }, kind: MovementLookup['kind'] = 'CASHIN'): MovementLookup =>
-    ({ kind, reference: req.partnerReference, payment: { ...req, providerTxId: null }, amount: req.amount, currency: req.currency });
+  const cashIn = (
+    req: UssdPushRequest & { providerSessionId?: string | null },
+    kind: MovementLookup['kind'] = 'CASHIN',
+  ): MovementLookup => ({
+    kind,
+    reference: req.partnerReference,
+    payment: { ...req, providerTxId: null },
+    amount: req.amount,
+    currency: req.currency,
+  });
   const paid = async (suffix: string) => {
     const { req } = await h.payWith(suffix);
     await h.settled(req);
     return req;
   };
 
-  it('a paid web payment is a SUCCESS with Orange\'s txnid and our own amount; a failed one FAILED; one never initiated null', async () => {
+  it("a paid web payment is a SUCCESS with Orange's txnid and our own amount; a failed one FAILED; one never initiated null", async () => {
     const ok = await paid('01');
     const failed = await paid('02');
     const txnid = h.mock.control.payment(ok.providerSessionId!)!.txnid;
-    await expect(h.adapter.recordOf(cashIn(ok))).resolves.toEqual({ kind: 'CASHIN', reference: ok.partnerReference, operatorTxId: txnid, amount: 1500, currency: 'XOF', outcome: 'SUCCESS' });
+    await expect(h.adapter.recordOf(cashIn(ok))).resolves.toEqual({
+      kind: 'CASHIN',
+      reference: ok.partnerReference,
+      operatorTxId: txnid,
+      amount: 1500,
+      currency: 'XOF',
+      outcome: 'SUCCESS',
+    });
     await expect(h.adapter.recordOf(cashIn(failed))).resolves.toMatchObject({ outcome: 'FAILED', operatorTxId: null });
     // Without a pay token Orange never had the payment from us.
     await expect(h.adapter.recordOf(cashIn(h.request()))).resolves.toBeNull();
@@ -31,7 +50,11 @@ describe('Orange WebPay: recordOf by the status query (cash-ins only, the amount
     for (const kind of ['REFUND', 'PAYOUT'] as const) {
       const error = await h.adapter.recordOf(cashIn(ok, kind)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NoOperatorRecordError);
-      expect(error).toMatchObject({ operator: 'orange-webpay', kind, message: expect.stringContaining('no refund or payout API') });
+      expect(error).toMatchObject({
+        operator: 'orange-webpay',
+        kind,
+        message: expect.stringContaining('no refund or payout API'),
+      });
     }
   });
 
@@ -48,14 +71,22 @@ describe('Orange WebPay: recordOf by the status query (cash-ins only, the amount
     await expect(h.adapter.recordOf(cashIn(flipped))).resolves.toMatchObject({ outcome: 'FAILED' });
     await expect(h.adapter.queryStatus(flipped)).resolves.toMatchObject({ found: true, providerState: 'canceled' });
     await expect(h.adapter.recordOf(cashIn(dropped))).resolves.toBeNull();
-    await expect(h.adapter.recordOf(cashIn(pending))).resolves.toMatchObject({ outcome: 'SUCCESS', operatorTxId: expect.any(String) });
+    await expect(h.adapter.recordOf(cashIn(pending))).resolves.toMatchObject({
+      outcome: 'SUCCESS',
+      operatorTxId: expect.any(String),
+    });
     // transactionstatus names no amount: recordOf cannot see the difference...
     await expect(h.adapter.recordOf(cashIn(amount))).resolves.toMatchObject({ amount: 1500, outcome: 'SUCCESS' });
 
     const { rows } = await statementOf(control());
     const row = (ref: string) => rows.find((r) => r.reference === ref);
     // ...which only the statement shows.
-    expect(row(amount.partnerReference)).toMatchObject({ kind: 'CASHIN', amount: '1400', currency: 'XOF', status: 'SUCCESS' });
+    expect(row(amount.partnerReference)).toMatchObject({
+      kind: 'CASHIN',
+      amount: '1400',
+      currency: 'XOF',
+      status: 'SUCCESS',
+    });
     expect(row(flipped.partnerReference)).toMatchObject({ status: 'FAILED', operator_tx_id: '' });
     expect(row(pending.partnerReference)).toMatchObject({ status: 'SUCCESS' });
     expect(row(dropped.partnerReference)).toBeUndefined();

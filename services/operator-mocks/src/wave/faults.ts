@@ -1,7 +1,18 @@
 import type { RequestHandler, Response } from 'express';
 import type { TimerSet } from '@mm/fake-operator';
 
-export const WAVE_OPERATIONS = ['createSession', 'getSession', 'searchSessions', 'expireSession', 'refundSession', 'createPayout', 'getPayout', 'searchPayouts', 'listTransactions', 'getBalance'] as const;
+export const WAVE_OPERATIONS = [
+  'createSession',
+  'getSession',
+  'searchSessions',
+  'expireSession',
+  'refundSession',
+  'createPayout',
+  'getPayout',
+  'searchPayouts',
+  'listTransactions',
+  'getBalance',
+] as const;
 export type WaveOperation = (typeof WAVE_OPERATIONS)[number];
 
 /**
@@ -52,7 +63,12 @@ export function faultGate(queue: FaultQueue, timers: TimerSet, operation: WaveOp
     const fault = queue.take(operation);
     if (!fault) return next();
     if ('status' in fault) {
-      const code = fault.status === 503 ? 'service-unavailable' : fault.status === 429 ? 'too-many-requests' : 'internal-server-error';
+      const code =
+        fault.status === 503
+          ? 'service-unavailable'
+          : fault.status === 429
+            ? 'too-many-requests'
+            : 'internal-server-error';
       return waveError(res, fault.status, code, 'injected by the mock');
     }
     if ('hangMs' in fault) {

@@ -1,10 +1,14 @@
 import { waitFor } from '@mm/testing';
 import { checkout, waveHarness } from './test-support.js';
 
-describe('the Wave mock\'s launch page and session expiry', () => {
+describe("the Wave mock's launch page and session expiry", () => {
   let h: Awaited<ReturnType<typeof waveHarness>>;
-  beforeAll(async () => { h = await waveHarness({ autoPay: false, sessionLifetimeMs: 300 }); });
-  afterAll(async () => { await h.close(); });
+  beforeAll(async () => {
+    h = await waveHarness({ autoPay: false, sessionLifetimeMs: 300 });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
 
   async function launch(ending: string) {
     const req = checkout(ending);
@@ -12,7 +16,8 @@ describe('the Wave mock\'s launch page and session expiry', () => {
     if (!ack.accepted || ack.customerAction?.type !== 'REDIRECT') throw new Error('no redirect');
     return { req, url: ack.customerAction.url, id: ack.providerSessionId! };
   }
-  const press = (url: string, button: 'pay' | 'cancel') => fetch(`${url}/${button}`, { method: 'POST', redirect: 'manual' });
+  const press = (url: string, button: 'pay' | 'cancel') =>
+    fetch(`${url}/${button}`, { method: 'POST', redirect: 'manual' });
 
   it('is a plain HTML page with Pay and Cancel forms, no script', async () => {
     const { url } = await launch('01');
@@ -27,29 +32,43 @@ describe('the Wave mock\'s launch page and session expiry', () => {
     const res = await press(url, 'pay');
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(req.returnUrl);
-    await expect(h.adapter.queryStatus({ ...req, providerSessionId: null })).resolves.toMatchObject({ providerState: 'OK' });
+    await expect(h.adapter.queryStatus({ ...req, providerSessionId: null })).resolves.toMatchObject({
+      providerState: 'OK',
+    });
   });
 
   it('Pay with a payer ending 02 fails the attempt and sends the browser to error_url', async () => {
     const { req, url } = await launch('02');
     const res = await press(url, 'pay');
     expect(res.headers.get('location')).toBe(`${req.returnUrl}?wave=error`);
-    await expect(h.adapter.queryStatus({ ...req, providerSessionId: null })).resolves.toMatchObject({ failureCode: 'INSUFFICIENT_BALANCE' });
+    await expect(h.adapter.queryStatus({ ...req, providerSessionId: null })).resolves.toMatchObject({
+      failureCode: 'INSUFFICIENT_BALANCE',
+    });
   });
 
   it('Cancel ends the session unpaid and sends the browser to error_url', async () => {
     const { req, url } = await launch('01');
     expect((await press(url, 'cancel')).headers.get('location')).toBe(`${req.returnUrl}?wave=error`);
-    await expect(h.adapter.queryStatus({ ...req, providerSessionId: null })).resolves.toMatchObject({ providerState: 'canceled', failureCode: 'CUSTOMER_DID_NOT_VALIDATE' });
+    await expect(h.adapter.queryStatus({ ...req, providerSessionId: null })).resolves.toMatchObject({
+      providerState: 'canceled',
+      failureCode: 'CUSTOMER_DID_NOT_VALIDATE',
+    });
   });
 
   it('a session nobody pays expires after its lifetime (06: never confirms); a retried push then adopts it, never a second one', async () => {
     const { req, id } = await launch('06');
-    const result = await waitFor(async () => {
-      const r = await h.adapter.queryStatus({ ...req, providerSessionId: id });
-      return r.providerState !== 'PENDING' && r;
-    }, { what: 'expiry' });
-    expect(result).toMatchObject({ providerState: 'canceled', providerTxnStatus: 'cancelled', failureCode: 'CUSTOMER_DID_NOT_VALIDATE' });
+    const result = await waitFor(
+      async () => {
+        const r = await h.adapter.queryStatus({ ...req, providerSessionId: id });
+        return r.providerState !== 'PENDING' && r;
+      },
+      { what: 'expiry' },
+    );
+    expect(result).toMatchObject({
+      providerState: 'canceled',
+      providerTxnStatus: 'cancelled',
+      failureCode: 'CUSTOMER_DID_NOT_VALIDATE',
+    });
     const again = await h.adapter.pushUssd(req);
     expect(again.accepted && again.providerSessionId).toBe(id);
     expect(h.mock.control.sessionsFor(req.partnerReference)).toHaveLength(1);

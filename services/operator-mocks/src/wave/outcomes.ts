@@ -14,15 +14,23 @@ const lastTwo = (mobile: string) => mobile.replace(/\D/g, '').slice(-2);
 
 export function checkoutScript(mobile: string | null): CheckoutScript {
   switch (mobile === null ? '' : lastTwo(mobile)) {
-    case '02': return { kind: 'fail', code: 'insufficient-funds', message: 'The customer does not have enough funds' };
+    case '02':
+      return { kind: 'fail', code: 'insufficient-funds', message: 'The customer does not have enough funds' };
     // Wave has no PIN failure among its payment errors: its generic one.
-    case '03': return { kind: 'fail', code: 'payment-failure', message: 'The payment failed' };
-    case '04': return { kind: 'fail', code: 'kyb-limits-exceeded', message: 'The payment exceeds the account limits' };
-    case '05': return { kind: 'abandon' };
-    case '06': return { kind: 'never' };
-    case '07': return { kind: 'refuse' };
-    case '09': return { kind: 'succeed', late: true };
-    default: return { kind: 'succeed', late: false };
+    case '03':
+      return { kind: 'fail', code: 'payment-failure', message: 'The payment failed' };
+    case '04':
+      return { kind: 'fail', code: 'kyb-limits-exceeded', message: 'The payment exceeds the account limits' };
+    case '05':
+      return { kind: 'abandon' };
+    case '06':
+      return { kind: 'never' };
+    case '07':
+      return { kind: 'refuse' };
+    case '09':
+      return { kind: 'succeed', late: true };
+    default:
+      return { kind: 'succeed', late: false };
   }
 }
 
@@ -35,13 +43,21 @@ export type PayoutScript =
 /** Payout error codes from the 0xc007b/wave-api-client ErrorCode enum (docs.wave.com/payout). */
 export function payoutScript(mobile: string): PayoutScript {
   switch (lastTwo(mobile)) {
-    case '02': return { kind: 'fail', code: 'insufficient-funds', message: 'Your wallet balance is too low' };
-    case '03': return { kind: 'fail', code: 'recipient-account-blocked', message: 'The recipient account is blocked' };
-    case '04': return { kind: 'fail', code: 'recipient-limit-exceeded', message: 'The recipient would exceed their limits' };
-    case '05': return { kind: 'fail', code: 'recipient-account-inactive', message: 'The recipient account is inactive' };
-    case '06': return { kind: 'never' };
-    case '07': return { kind: 'refuse' };
-    case '09': return { kind: 'succeed', late: true };
-    default: return { kind: 'succeed', late: false };
+    case '02':
+      return { kind: 'fail', code: 'insufficient-funds', message: 'Your wallet balance is too low' };
+    case '03':
+      return { kind: 'fail', code: 'recipient-account-blocked', message: 'The recipient account is blocked' };
+    case '04':
+      return { kind: 'fail', code: 'recipient-limit-exceeded', message: 'The recipient would exceed their limits' };
+    case '05':
+      return { kind: 'fail', code: 'recipient-account-inactive', message: 'The recipient account is inactive' };
+    case '06':
+      return { kind: 'never' };
+    case '07':
+      return { kind: 'refuse' };
+    case '09':
+      return { kind: 'succeed', late: true };
+    default:
+      return { kind: 'succeed', late: false };
   }
 }

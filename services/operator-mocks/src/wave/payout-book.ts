@@ -30,7 +30,16 @@ export class PayoutBook {
   /** Each payout's transaction id in the wallet's list of transactions (the payout object itself shows none). */
   private readonly transactionIds: RecordMap<string>;
 
-  constructor(private readonly o: { timers: TimerSet; now: () => number; outcomeDelayMs: number; lateConfirmDelayMs: number; feeRate: number; journal?: RecordJournal }) {
+  constructor(
+    private readonly o: {
+      timers: TimerSet;
+      now: () => number;
+      outcomeDelayMs: number;
+      lateConfirmDelayMs: number;
+      feeRate: number;
+      journal?: RecordJournal;
+    },
+  ) {
     const journal = o.journal ?? IN_MEMORY;
     this.payouts = new RecordMap<MockPayout>(journal, 'payout');
     this.byKey = new RecordMap<Remembered>(journal, 'idempotency-key');
@@ -48,16 +57,29 @@ export class PayoutBook {
   }
 
   /** null: refused at once (07). */
-  create(fields: Pick<MockPayout, 'currency' | 'receive_amount' | 'mobile' | 'name' | 'payment_reason' | 'client_reference'>): MockPayout | null {
+  create(
+    fields: Pick<MockPayout, 'currency' | 'receive_amount' | 'mobile' | 'name' | 'payment_reason' | 'client_reference'>,
+  ): MockPayout | null {
     const script = payoutScript(fields.mobile);
     if (script.kind === 'refuse') return null;
     const fee = String(Math.ceil(Number(fields.receive_amount) * this.o.feeRate));
-    const p: MockPayout = { ...fields, id: waveId('pt-'), fee, status: 'processing', payout_error: null, timestamp: new Date(this.o.now()).toISOString() };
+    const p: MockPayout = {
+      ...fields,
+      id: waveId('pt-'),
+      fee,
+      status: 'processing',
+      payout_error: null,
+      timestamp: new Date(this.o.now()).toISOString(),
+    };
     this.payouts.set(p.id, p);
     this.transactionIds.set(p.id, waveId('T_', 12).toUpperCase());
     const decide = () => {
       if (script.kind === 'succeed') p.status = 'succeeded';
-      else if (script.kind === 'fail') Object.assign(p, { status: 'failed', payout_error: { error_code: script.code, error_message: script.message } });
+      else if (script.kind === 'fail')
+        Object.assign(p, {
+          status: 'failed',
+          payout_error: { error_code: script.code, error_message: script.message },
+        });
       this.payouts.set(p.id, p);
     };
     if (script.kind === 'never') return p;
@@ -85,5 +107,7 @@ export class PayoutBook {
 }
 
 function hashOf(body: unknown): string {
-  return createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(body ?? null))
+    .digest('hex');
 }

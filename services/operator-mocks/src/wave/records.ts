@@ -12,15 +12,21 @@ export function waveRecords(sessions: readonly MockSession[], payouts: readonly 
     payments: [...groupBy(sessions, (s) => s.client_reference)].map(([reference, group]) => {
       const shown = group.find((s) => s.payment_status === 'succeeded') ?? group.at(-1)!;
       return {
-        reference, created: group.length, state: `${shown.checkout_status}/${shown.payment_status}`,
+        reference,
+        created: group.length,
+        state: `${shown.checkout_status}/${shown.payment_status}`,
         taken: group.some((s) => s.payment_status === 'succeeded'),
         // An open session may still be paid, even after a failed attempt.
-        decided: group.every((s) => s.checkout_status !== 'open'), refundsPaid: group.reduce((n, s) => n + s.refundsPaid, 0),
+        decided: group.every((s) => s.checkout_status !== 'open'),
+        refundsPaid: group.reduce((n, s) => n + s.refundsPaid, 0),
       };
     }),
     refunds: [],
     payouts: [...groupBy(payouts, (p) => p.client_reference)].map(([reference, group]) => ({
-      reference, paymentReference: null, created: group.length, state: (group.find((p) => p.status === 'succeeded') ?? group.at(-1)!).status,
+      reference,
+      paymentReference: null,
+      created: group.length,
+      state: (group.find((p) => p.status === 'succeeded') ?? group.at(-1)!).status,
       paid: group.filter((p) => p.status === 'succeeded').length,
     })),
   };

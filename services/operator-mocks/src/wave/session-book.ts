@@ -53,13 +53,30 @@ export class SessionBook {
     this.sessions = new RecordMap<MockSession>(o.journal ?? IN_MEMORY, 'session');
   }
 
-  create(fields: Pick<MockSession, 'amount' | 'currency' | 'client_reference' | 'success_url' | 'error_url' | 'restrict_payer_mobile'>, launchBase: string): MockSession {
+  create(
+    fields: Pick<
+      MockSession,
+      'amount' | 'currency' | 'client_reference' | 'success_url' | 'error_url' | 'restrict_payer_mobile'
+    >,
+    launchBase: string,
+  ): MockSession {
     const id = waveId('cos-');
     const now = this.o.now();
     const s: MockSession = {
-      ...fields, id, checkout_status: 'open', payment_status: 'processing', transaction_id: null, last_payment_error: null,
-      wave_launch_url: `${launchBase}/c/${id}`, createdMs: now, expiresMs: now + this.o.sessionLifetimeMs, completedMs: null,
-      refundsPaid: 0, refundedMs: null, refundTransactionId: null, script: checkoutScript(fields.restrict_payer_mobile),
+      ...fields,
+      id,
+      checkout_status: 'open',
+      payment_status: 'processing',
+      transaction_id: null,
+      last_payment_error: null,
+      wave_launch_url: `${launchBase}/c/${id}`,
+      createdMs: now,
+      expiresMs: now + this.o.sessionLifetimeMs,
+      completedMs: null,
+      refundsPaid: 0,
+      refundedMs: null,
+      refundTransactionId: null,
+      script: checkoutScript(fields.restrict_payer_mobile),
     };
     this.sessions.set(id, s);
     if (this.o.autoPay) this.schedule(s);
@@ -78,7 +95,10 @@ export class SessionBook {
   }
 
   search(reference: string): MockSession[] {
-    return this.sessions.values().filter((s) => s.client_reference === reference).map((s) => (this.expireIfDue(s), s));
+    return this.sessions
+      .values()
+      .filter((s) => s.client_reference === reference)
+      .map((s) => (this.expireIfDue(s), s));
   }
 
   /** The customer presses Pay on the launch page: the scripted outcome, at once; 06 never confirms. */
@@ -107,7 +127,9 @@ export class SessionBook {
   /** A failed attempt: Wave leaves the session open (the customer may try again) and says why. */
   fail(s: MockSession, code: string, message: string): void {
     if (s.checkout_status !== 'open') return;
-    this.decide(s, 'checkout.session.payment_failed', (x) => { x.last_payment_error = { code, message }; });
+    this.decide(s, 'checkout.session.payment_failed', (x) => {
+      x.last_payment_error = { code, message };
+    });
   }
 
   /** The customer gave up: the session ends without a payment (no event: Wave has no expiry event). */
@@ -119,7 +141,13 @@ export class SessionBook {
   /** POST /:id/refund of a succeeded session: idempotent, a repeat gives nothing more back. */
   refund(s: MockSession): void {
     if (s.refundsPaid > 0) return;
-    this.save(Object.assign(s, { refundsPaid: 1, refundedMs: this.o.now(), refundTransactionId: waveId('T_', 12).toUpperCase() }));
+    this.save(
+      Object.assign(s, {
+        refundsPaid: 1,
+        refundedMs: this.o.now(),
+        refundTransactionId: waveId('T_', 12).toUpperCase(),
+      }),
+    );
   }
 
   /** POST /:id/expire: only an open session can be expired. */
@@ -138,18 +166,31 @@ export class SessionBook {
   view(s: MockSession): Record<string, unknown> {
     const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
     return {
-      id: s.id, amount: s.amount, currency: s.currency, business_name: 'Mock Business', checkout_status: s.checkout_status,
-      payment_status: s.payment_status, transaction_id: s.transaction_id, client_reference: s.client_reference,
-      last_payment_error: s.last_payment_error, success_url: s.success_url, error_url: s.error_url,
-      restrict_payer_mobile: s.restrict_payer_mobile, aggregated_merchant_id: null, wave_launch_url: s.wave_launch_url,
-      when_created: iso(s.createdMs), when_expires: iso(s.expiresMs), when_completed: iso(s.completedMs),
+      id: s.id,
+      amount: s.amount,
+      currency: s.currency,
+      business_name: 'Mock Business',
+      checkout_status: s.checkout_status,
+      payment_status: s.payment_status,
+      transaction_id: s.transaction_id,
+      client_reference: s.client_reference,
+      last_payment_error: s.last_payment_error,
+      success_url: s.success_url,
+      error_url: s.error_url,
+      restrict_payer_mobile: s.restrict_payer_mobile,
+      aggregated_merchant_id: null,
+      wave_launch_url: s.wave_launch_url,
+      when_created: iso(s.createdMs),
+      when_expires: iso(s.expiresMs),
+      when_completed: iso(s.completedMs),
     };
   }
 
   private schedule(s: MockSession): void {
     const { script } = s;
     const { timers, outcomeDelayMs, lateConfirmDelayMs } = this.o;
-    if (script.kind === 'succeed') timers.after(script.late ? lateConfirmDelayMs : outcomeDelayMs, () => this.succeed(s));
+    if (script.kind === 'succeed')
+      timers.after(script.late ? lateConfirmDelayMs : outcomeDelayMs, () => this.succeed(s));
     else if (script.kind === 'fail') timers.after(outcomeDelayMs, () => this.fail(s, script.code, script.message));
     else if (script.kind === 'abandon') timers.after(outcomeDelayMs, () => this.abandon(s));
   }

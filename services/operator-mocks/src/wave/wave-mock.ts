@@ -94,23 +94,46 @@ export interface WaveMockControl {
 export const DEMO_WAVE_API_KEY = DEMO_WAVE.apiKey;
 export const DEMO_WAVE_WEBHOOK_SECRET = DEMO_WAVE.webhookSecret;
 
-export function createWaveMock(options: WaveMockOptions = {}): { app: express.Express; control: WaveMockControl; close(): void } {
+export function createWaveMock(options: WaveMockOptions = {}): {
+  app: express.Express;
+  control: WaveMockControl;
+  close(): void;
+} {
   const timers = new TimerSet();
   const now = options.now ?? Date.now;
   const secrets = [options.webhookSecret ?? DEMO_WAVE_WEBHOOK_SECRET].flat();
   const webhooks = new WebhookSender({
-    url: options.webhookUrl ?? null, secrets, delayMs: options.webhookDelayMs ?? 20, earlyLeadMs: options.earlyWebhookLeadMs ?? 300,
-    staleBySeconds: options.staleWebhookBySeconds ?? 600, timers, now,
+    url: options.webhookUrl ?? null,
+    secrets,
+    delayMs: options.webhookDelayMs ?? 20,
+    earlyLeadMs: options.earlyWebhookLeadMs ?? 300,
+    staleBySeconds: options.staleWebhookBySeconds ?? 600,
+    timers,
+    now,
   });
-  const delays = { outcomeDelayMs: options.outcomeDelayMs ?? 2_000, lateConfirmDelayMs: options.lateConfirmDelayMs ?? 60_000 };
+  const delays = {
+    outcomeDelayMs: options.outcomeDelayMs ?? 2_000,
+    lateConfirmDelayMs: options.lateConfirmDelayMs ?? 60_000,
+  };
   const plants = new Plants(now);
   const sessions = new SessionBook({
-    timers, now, sessionLifetimeMs: options.sessionLifetimeMs ?? 30 * 60_000, ...delays, autoPay: options.autoPay ?? true,
-    announce: (type, data) => webhooks.announce(type, eventSession(data, plants)), journal: options.records,
+    timers,
+    now,
+    sessionLifetimeMs: options.sessionLifetimeMs ?? 30 * 60_000,
+    ...delays,
+    autoPay: options.autoPay ?? true,
+    announce: (type, data) => webhooks.announce(type, eventSession(data, plants)),
+    journal: options.records,
   });
   const payoutFeeRate = options.payoutFeeRate ?? 0.01;
   const payouts = new PayoutBook({ timers, now, ...delays, feeRate: payoutFeeRate, journal: options.records });
-  const transactions = { checkoutFeeRate: options.checkoutFeeRate ?? 0.01, payoutFeeRate, openingBalance: options.openingBalance ?? 1_000_000, currency: options.walletCurrency ?? 'XOF', pageSize: options.transactionsPageSize ?? 100 };
+  const transactions = {
+    checkoutFeeRate: options.checkoutFeeRate ?? 0.01,
+    payoutFeeRate,
+    openingBalance: options.openingBalance ?? 1_000_000,
+    currency: options.walletCurrency ?? 'XOF',
+    pageSize: options.transactionsPageSize ?? 100,
+  };
   const faults = new FaultQueue();
   const auth = { apiKey: options.apiKey ?? DEMO_WAVE_API_KEY, revoked: false };
 
@@ -120,7 +143,10 @@ export function createWaveMock(options: WaveMockOptions = {}): { app: express.Ex
     return s !== undefined;
   };
   const control: WaveMockControl = {
-    session: (id) => { const s = sessions.get(id); return s ? sessions.view(s) : null; },
+    session: (id) => {
+      const s = sessions.get(id);
+      return s ? sessions.view(s) : null;
+    },
     sessionsFor: (ref) => sessions.search(ref).map((s) => sessions.view(s)),
     refundsPaid: (id) => sessions.get(id)?.refundsPaid ?? 0,
     payoutsFor: (ref) => payouts.search(ref),
@@ -132,28 +158,66 @@ export function createWaveMock(options: WaveMockOptions = {}): { app: express.Ex
     webhookFaults: (f) => webhooks.injectFaults(f),
     sendEventForUnknownReference: () => webhooks.sendForUnknownReference(),
     deliveries: () => [...webhooks.deliveries],
-    revokeApiKey: () => { auth.revoked = true; },
-    reset: () => { faults.clear(); auth.revoked = false; plants.clear(); },
+    revokeApiKey: () => {
+      auth.revoked = true;
+    },
+    reset: () => {
+      faults.clear();
+      auth.revoked = false;
+      plants.clear();
+    },
   };
 
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: '16kb' }));
   app.use(express.urlencoded({ extended: false, limit: '1kb' }));
-  app.use(waveApiRouter({ sessions, payouts, faults, timers, auth, publicUrl: options.publicUrl ?? null, plants, transactions, now }));
+  app.use(
+    waveApiRouter({
+      sessions,
+      payouts,
+      faults,
+      timers,
+      auth,
+      publicUrl: options.publicUrl ?? null,
+      plants,
+      transactions,
+      now,
+    }),
+  );
   app.use(launchPageRouter(sessions));
   app.use(controlRouter(control));
-  app.use('/_mock', statementRoutes({ lines: () => waveStatementLines(sessions.all(), payouts.all(), (id) => payouts.transactionIdOf(id)), plants }));
+  app.use(
+    '/_mock',
+    statementRoutes({
+      lines: () => waveStatementLines(sessions.all(), payouts.all(), (id) => payouts.transactionIdOf(id)),
+      plants,
+    }),
+  );
   app.use((_req, res) => waveError(res, 404, 'not-found', 'Not found.'));
   const onError: express.ErrorRequestHandler = (err: { status?: number }, _req, res, _next) => {
     const status = typeof err.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;
-    waveError(res, status, status === 500 ? 'internal-server-error' : 'request-not-json', 'The request could not be processed.');
+    waveError(
+      res,
+      status,
+      status === 500 ? 'internal-server-error' : 'request-not-json',
+      'The request could not be processed.',
+    );
   };
   app.use(onError);
-  return { app, control, close: () => { timers.clear(); webhooks.stop(); } };
+  return {
+    app,
+    control,
+    close: () => {
+      timers.clear();
+      webhooks.stop();
+    },
+  };
 }
 
-export async function startWaveMock(options: WaveMockOptions & { port: number; host?: string }): Promise<{ url: string; port: number; control: WaveMockControl; close(): Promise<void> }> {
+export async function startWaveMock(
+  options: WaveMockOptions & { port: number; host?: string },
+): Promise<{ url: string; port: number; control: WaveMockControl; close(): Promise<void> }> {
   const mock = createWaveMock(options);
   const host = options.host ?? '127.0.0.1';
   const server: Server = await new Promise((resolve, reject) => {

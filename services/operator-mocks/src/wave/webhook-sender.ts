@@ -20,7 +20,13 @@ export interface WebhookSenderOptions {
   now: () => number;
 }
 
-export interface Delivery { eventId: string; type: string; reference: string | null; status: number | 'dropped' | 'failed'; header: string }
+export interface Delivery {
+  eventId: string;
+  type: string;
+  reference: string | null;
+  status: number | 'dropped' | 'failed';
+  header: string;
+}
 
 /**
  * Posts Wave events `{id, type, data}` signed with the signing-secret strategy: `Wave-Signature:
@@ -49,11 +55,24 @@ export class WebhookSender {
   sendForUnknownReference(): string {
     const reference = waveId('unknown-ref-');
     const now = new Date(this.o.now()).toISOString();
-    this.send('checkout.session.completed', {
-      id: waveId('cos-'), amount: '1000', currency: 'XOF', checkout_status: 'complete', payment_status: 'succeeded',
-      transaction_id: waveId('T_', 12).toUpperCase(), client_reference: reference, last_payment_error: null,
-      wave_launch_url: 'https://pay.wave.com/c/x', when_created: now, when_expires: now, when_completed: now,
-    }, undefined);
+    this.send(
+      'checkout.session.completed',
+      {
+        id: waveId('cos-'),
+        amount: '1000',
+        currency: 'XOF',
+        checkout_status: 'complete',
+        payment_status: 'succeeded',
+        transaction_id: waveId('T_', 12).toUpperCase(),
+        client_reference: reference,
+        last_payment_error: null,
+        wave_launch_url: 'https://pay.wave.com/c/x',
+        when_created: now,
+        when_expires: now,
+        when_completed: now,
+      },
+      undefined,
+    );
     return reference;
   }
 
@@ -73,7 +92,10 @@ export class WebhookSender {
     }
     const copies = fault === 'duplicate' ? 2 : 1;
     for (let i = 0; i < copies; i++) {
-      this.o.timers.after(this.o.delayMs * (i + 1), () => void this.post(this.o.url as string, body, event.id, type, reference, fault));
+      this.o.timers.after(
+        this.o.delayMs * (i + 1),
+        () => void this.post(this.o.url as string, body, event.id, type, reference, fault),
+      );
     }
   }
 
@@ -84,13 +106,25 @@ export class WebhookSender {
     return [`t=${t}`, ...secrets.map((s) => `v1=${signPayload(s, t, body)}`)].join(',');
   }
 
-  private async post(url: string, body: string, eventId: string, type: string, reference: string | null, fault: WebhookFault | undefined): Promise<void> {
+  private async post(
+    url: string,
+    body: string,
+    eventId: string,
+    type: string,
+    reference: string | null,
+    fault: WebhookFault | undefined,
+  ): Promise<void> {
     const header = this.header(body, fault);
     const controller = new AbortController();
     this.inFlight.add(controller);
     let status: Delivery['status'];
     try {
-      const res = await fetch(url, { method: 'POST', body, headers: { 'Content-Type': 'application/json', 'Wave-Signature': header }, signal: controller.signal });
+      const res = await fetch(url, {
+        method: 'POST',
+        body,
+        headers: { 'Content-Type': 'application/json', 'Wave-Signature': header },
+        signal: controller.signal,
+      });
       await res.arrayBuffer();
       status = res.status;
     } catch {

@@ -28,11 +28,17 @@ export interface OperatorApiDeps {
 
 const pushSchema = Joi.object<PushRequestBody>({
   partner_reference: Joi.string().min(1).max(128).required(),
-  msisdn: Joi.string().pattern(/^\+?\d{6,15}$/).required(),
+  msisdn: Joi.string()
+    .pattern(/^\+?\d{6,15}$/)
+    .required(),
   amount: Joi.number().positive().precision(2).max(1e12).required(),
-  currency: Joi.string().pattern(/^[A-Z]{3}$/).required(),
+  currency: Joi.string()
+    .pattern(/^[A-Z]{3}$/)
+    .required(),
   motif: Joi.string().max(255).allow(null, '').default(null),
-  callback_url: Joi.string().uri({ scheme: ['http', 'https'] }).required(),
+  callback_url: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .required(),
 })
   .required()
   .prefs({ convert: false, abortEarly: false, stripUnknown: true });
@@ -41,16 +47,22 @@ const refundSchema = Joi.object<RefundRequestBody>({
   partner_reference: Joi.string().min(1).max(128).required(),
   original_partner_reference: Joi.string().min(1).max(128).required(),
   amount: Joi.number().positive().precision(2).max(1e12).required(),
-  currency: Joi.string().pattern(/^[A-Z]{3}$/).required(),
+  currency: Joi.string()
+    .pattern(/^[A-Z]{3}$/)
+    .required(),
 })
   .required()
   .prefs({ convert: false, abortEarly: false, stripUnknown: true });
 
 const disbursementSchema = Joi.object<DisbursementRequestBody>({
   partner_reference: Joi.string().min(1).max(128).required(),
-  msisdn: Joi.string().pattern(/^\+?\d{6,15}$/).required(),
+  msisdn: Joi.string()
+    .pattern(/^\+?\d{6,15}$/)
+    .required(),
   amount: Joi.number().positive().precision(2).max(1e12).required(),
-  currency: Joi.string().pattern(/^[A-Z]{3}$/).required(),
+  currency: Joi.string()
+    .pattern(/^[A-Z]{3}$/)
+    .required(),
   reason: Joi.string().max(255).allow(null, '').default(null),
 })
   .required()
@@ -165,7 +177,13 @@ export function operatorApiRouter(deps: OperatorApiDeps): Router {
     res.json(answer);
   });
 
-  router.use(transactionsRouter({ lines: () => simulatorLines(deps.store, deps.refunds, deps.disbursements), plants: deps.plants, pageSize: deps.transactionsPageSize }));
+  router.use(
+    transactionsRouter({
+      lines: () => simulatorLines(deps.store, deps.refunds, deps.disbursements),
+      plants: deps.plants,
+      pageSize: deps.transactionsPageSize,
+    }),
+  );
 
   return router;
 }

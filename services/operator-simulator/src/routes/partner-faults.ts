@@ -37,7 +37,12 @@ export function delayWhileSlow(faults: Faults, timers: TimerSet, log: Log): Requ
       return;
     }
     const reference = (req.body as { partner_reference?: unknown } | undefined)?.partner_reference;
-    const fields = { method: req.method, path: req.originalUrl, partner_reference: typeof reference === 'string' ? reference : undefined, latency_ms: latencyMs };
+    const fields = {
+      method: req.method,
+      path: req.originalUrl,
+      partner_reference: typeof reference === 'string' ? reference : undefined,
+      latency_ms: latencyMs,
+    };
     log('fault.delayed', fields);
     let callerGone = false;
     res.once('close', () => {

@@ -30,7 +30,10 @@ export function sandboxAuth(token: string): RequestHandler {
       res.redirect(303, `${target.pathname}${target.search}`);
       return;
     }
-    if (sameSecret(req.get('authorization') ?? '', `Bearer ${token}`) || sameSecret(cookieOf(req, SANDBOX_COOKIE) ?? '', cookieValue)) {
+    if (
+      sameSecret(req.get('authorization') ?? '', `Bearer ${token}`) ||
+      sameSecret(cookieOf(req, SANDBOX_COOKIE) ?? '', cookieValue)
+    ) {
       next();
       return;
     }

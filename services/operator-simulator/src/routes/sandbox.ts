@@ -39,7 +39,16 @@ export function sandboxRouter(deps: SandboxDeps): Router {
     const fromPhone = req.query.then === 'phone';
     const kind = personAnswer(verb, req.body);
     if (kind === 'invalid-code') {
-      if (fromPhone) res.status(400).type('html').send(renderPhoneError('The secret code is 4 digits.', typeof req.query.msisdn === 'string' ? req.query.msisdn : ''));
+      if (fromPhone)
+        res
+          .status(400)
+          .type('html')
+          .send(
+            renderPhoneError(
+              'The secret code is 4 digits.',
+              typeof req.query.msisdn === 'string' ? req.query.msisdn : '',
+            ),
+          );
       else res.status(400).json({ error: 'invalid_request', message: 'code must be 4 digits' });
       return;
     }
@@ -52,7 +61,12 @@ export function sandboxRouter(deps: SandboxDeps): Router {
     } else if (outcome.kind === 'not-pending') {
       res.status(409).json({ error: 'not_pending', state: outcome.push.state });
     } else {
-      res.json({ partner_reference: outcome.push.partnerReference, state: outcome.push.state, txn_status: outcome.push.txn_status, provider_tx_id: outcome.push.provider_tx_id });
+      res.json({
+        partner_reference: outcome.push.partnerReference,
+        state: outcome.push.state,
+        txn_status: outcome.push.txn_status,
+        provider_tx_id: outcome.push.provider_tx_id,
+      });
     }
   };
   const form = express.urlencoded({ extended: false, limit: '2kb' });
@@ -89,7 +103,8 @@ export function sandboxRouter(deps: SandboxDeps): Router {
 
   // Refunds of this cash-in get no answer for hangMs, then 504 (the operator timing out); DELETE ends it.
   const hangRefunds = (hang: boolean) => (req: Request<{ reference: string }>, res: Response) => {
-    if (deps.refunds.setHanging(req.params.reference, hang)) res.json({ partner_reference: req.params.reference, hang_refunds: hang });
+    if (deps.refunds.setHanging(req.params.reference, hang))
+      res.json({ partner_reference: req.params.reference, hang_refunds: hang });
     else res.status(404).json({ error: 'not_found' });
   };
   router.post('/sandbox/payments/:reference/hang-refunds', hangRefunds(true));
@@ -135,7 +150,12 @@ export function sandboxRouter(deps: SandboxDeps): Router {
     }
     const msisdn = typeof raw === 'string' ? parsePhoneNumber(raw) : null;
     if (!msisdn) {
-      res.status(400).type('html').send(renderPhoneError('Enter the number in E.164 form, e.g. +2250707000055.', typeof raw === 'string' ? raw : ''));
+      res
+        .status(400)
+        .type('html')
+        .send(
+          renderPhoneError('Enter the number in E.164 form, e.g. +2250707000055.', typeof raw === 'string' ? raw : ''),
+        );
       return;
     }
     res.type('html').send(renderNumberPage(deps.store.list(), msisdn));

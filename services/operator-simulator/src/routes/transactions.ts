@@ -25,10 +25,14 @@ function wireStatus(line: StatementLine<SimulatorSource>): WireState | 'FAILED' 
 /** The customer's number of a movement: the push's, the refunded push's, the beneficiary's. */
 function msisdnOf(line: StatementLine<SimulatorSource>, pushes: ReadonlyMap<string | null, string>): string | null {
   switch (line.source?.type) {
-    case 'push': return line.source.push.msisdn;
-    case 'disbursement': return line.source.disbursement.msisdn;
-    case 'refund': return pushes.get(line.source.refund.originalPartnerReference) ?? null;
-    default: return null;
+    case 'push':
+      return line.source.push.msisdn;
+    case 'disbursement':
+      return line.source.disbursement.msisdn;
+    case 'refund':
+      return pushes.get(line.source.refund.originalPartnerReference) ?? null;
+    default:
+      return null;
   }
 }
 
@@ -36,7 +40,9 @@ function itemOf(line: StatementLine<SimulatorSource>, pushes: ReadonlyMap<string
   return {
     kind: line.kind,
     partner_reference: line.reference,
-    ...(line.source?.type === 'refund' ? { original_partner_reference: line.source.refund.originalPartnerReference } : {}),
+    ...(line.source?.type === 'refund'
+      ? { original_partner_reference: line.source.refund.originalPartnerReference }
+      : {}),
     id: line.operatorTxId,
     amount: line.amount,
     currency: line.currency,
@@ -60,10 +66,17 @@ export function transactionsRouter(deps: TransactionsDeps): Router {
       return;
     }
     const lines = deps.plants.apply(deps.lines());
-    const pushes = new Map(lines.flatMap((l) => (l.source?.type === 'push' ? [[l.reference, l.source.push.msisdn] as const] : [])));
-    const page = pageOf(linesOfDay(lines, date), date, typeof after === 'string' && after !== '' ? after : null, deps.pageSize);
+    const pushes = new Map(
+      lines.flatMap((l) => (l.source?.type === 'push' ? [[l.reference, l.source.push.msisdn] as const] : [])),
+    );
+    const page = pageOf(
+      linesOfDay(lines, date),
+      date,
+      typeof after === 'string' && after !== '' ? after : null,
+      deps.pageSize,
+    );
     if (!page) {
-      res.status(400).json({ error: 'invalid_request', message: 'after is not a cursor of this day\'s list' });
+      res.status(400).json({ error: 'invalid_request', message: "after is not a cursor of this day's list" });
       return;
     }
     res.json({ date, items: page.items.map((line) => itemOf(line, pushes)), next: page.next });

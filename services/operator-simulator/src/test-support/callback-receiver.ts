@@ -21,7 +21,8 @@ export async function startCallbackReceiver(
   statusFor: (attempt: number, partnerReference: string) => number = () => 200,
 ): Promise<CallbackReceiver> {
   const received: ReceivedCallback[] = [];
-  const referenceOf = (c: ReceivedCallback) => (JSON.parse(c.rawBody.toString('utf8')) as { partner_reference: string }).partner_reference;
+  const referenceOf = (c: ReceivedCallback) =>
+    (JSON.parse(c.rawBody.toString('utf8')) as { partner_reference: string }).partner_reference;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));

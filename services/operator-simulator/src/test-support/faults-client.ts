@@ -22,7 +22,11 @@ export const NO_FAULTS_BODY: FaultsBody = {
 export function faultsClient(baseUrl: string, sandboxToken: string) {
   const auth = { Authorization: `Bearer ${sandboxToken}` };
   const call = (method: 'GET' | 'PUT' | 'DELETE', body?: string) =>
-    fetch(`${baseUrl}/sandbox/faults`, { method, headers: body === undefined ? auth : { ...auth, 'Content-Type': 'application/json' }, body });
+    fetch(`${baseUrl}/sandbox/faults`, {
+      method,
+      headers: body === undefined ? auth : { ...auth, 'Content-Type': 'application/json' },
+      body,
+    });
   const settings = async (res: Response) => {
     if (res.status !== 200) throw new Error(`/sandbox/faults answered ${res.status}: ${await res.text()}`);
     return (await res.json()) as FaultsBody;
@@ -46,14 +50,31 @@ export interface RawAnswer {
  * One request on a fresh connection with node:http, so a reset surfaces as the socket error it is (ECONNRESET)
  * rather than whatever fetch's pool makes of it. Rejects with that error; aborting the signal hangs up.
  */
-export function rawRequest(url: string, method: string, body?: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<RawAnswer> {
+export function rawRequest(
+  url: string,
+  method: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, agent: false, signal, headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      {
+        method,
+        agent: false,
+        signal,
+        headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });

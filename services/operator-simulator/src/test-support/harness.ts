@@ -47,12 +47,22 @@ export async function startHarness(
     ...options,
   });
   const adapterWith: Harness['adapterWith'] = (overrides) =>
-    new SimulatorOperatorAdapter({ baseUrl: sim.url, apiToken: API_TOKEN, callbackSecret: CALLBACK_SECRET, timeoutMs: 2_000, ...overrides });
+    new SimulatorOperatorAdapter({
+      baseUrl: sim.url,
+      apiToken: API_TOKEN,
+      callbackSecret: CALLBACK_SECRET,
+      timeoutMs: 2_000,
+      ...overrides,
+    });
   return {
     sim,
     receiver,
     adapter: adapterWith({}),
-    sandbox: (path, init = {}) => fetch(`${sim.url}${path}`, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), Authorization: `Bearer ${SANDBOX_TOKEN}` } }),
+    sandbox: (path, init = {}) =>
+      fetch(`${sim.url}${path}`, {
+        ...init,
+        headers: { ...(init.headers as Record<string, string> | undefined), Authorization: `Bearer ${SANDBOX_TOKEN}` },
+      }),
     events,
     adapterWith,
     request: (suffix, overrides = {}) => ({

@@ -11,7 +11,11 @@ export function simulatorWithFaults(): { h: Harness; faults: ReturnType<typeof f
     ctx.h = await startHarness();
     ctx.faults = faultsClient(ctx.h.sim.url, SANDBOX_TOKEN);
   });
-  afterEach(async () => { await ctx.faults.reset(); });
-  afterAll(async () => { await ctx.h.close(); });
+  afterEach(async () => {
+    await ctx.faults.reset();
+  });
+  afterAll(async () => {
+    await ctx.h.close();
+  });
   return ctx;
 }

@@ -38,14 +38,21 @@ function notSent(error: string, errorDetail = error): SendResult {
   return { statusCode: null, latencyMs: 0, error, errorDetail, success: false };
 }
 
-export type AttemptDeps = Pick<WebhookDeliveriesDeps, 'signingSecret' | 'timeoutMs' | 'allowPrivate' | 'connections' | 'lookup'>;
+export type AttemptDeps = Pick<
+  WebhookDeliveriesDeps,
+  'signingSecret' | 'timeoutMs' | 'allowPrivate' | 'connections' | 'lookup'
+>;
 
 /**
  * Guard, key, request: whatever stops the attempt is its recorded error, never an exception. The guard
  * runs on every attempt, kept-alive connection or not: the request then goes over a connection to the
  * address it has just checked.
  */
-export async function attemptDelivery(deps: AttemptDeps, event: { id: string; merchantId: string; payload: unknown; body?: string | null }, targetUrl: string): Promise<SendResult> {
+export async function attemptDelivery(
+  deps: AttemptDeps,
+  event: { id: string; merchantId: string; payload: unknown; body?: string | null },
+  targetUrl: string,
+): Promise<SendResult> {
   const target = await resolveTarget(targetUrl, { allowPrivate: deps.allowPrivate, lookup: deps.lookup });
   if (!target.ok) return notSent(target.reason, target.detail);
   const secret = await deps.signingSecret(event.merchantId);
@@ -70,7 +77,12 @@ export function webhookDeliveriesHandler(deps: WebhookDeliveriesDeps): JobHandle
   return async ({ outbox_id: outboxId, event_id: eventId }) => {
     // The usual run, due: claimed in the statement that finds it due, so another run of this event's job at
     // the same moment sends nothing. A job may run a little before next_attempt_at (clock skew between hosts).
-    const event = await claimDueDelivery(deps.db, eventId, new Date(Date.now() + EARLY_SLACK_MS), new Date(Date.now() + deps.timeoutMs + CLAIM_SLACK_MS));
+    const event = await claimDueDelivery(
+      deps.db,
+      eventId,
+      new Date(Date.now() + EARLY_SLACK_MS),
+      new Date(Date.now() + deps.timeoutMs + CLAIM_SLACK_MS),
+    );
     if (!event) {
       const current = await deps.db.webhookEvent.findUnique({ where: { id: eventId }, select: { status: true } });
       if (!current) deps.logger.warn({ eventId }, 'webhook job for an unknown event; dropped');
@@ -92,7 +104,16 @@ export function webhookDeliveriesHandler(deps: WebhookDeliveriesDeps): JobHandle
     );
     deps.onAttempt?.(recorded.recordedAs, result);
     deps.logger.info(
-      { eventId, transaction_id: event.transactionId, attemptNo, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.errorDetail, outcome: recorded.recordedAs, nextAttemptAt: recorded.nextAttemptAt },
+      {
+        eventId,
+        transaction_id: event.transactionId,
+        attemptNo,
+        statusCode: result.statusCode,
+        latencyMs: result.latencyMs,
+        error: result.errorDetail,
+        outcome: recorded.recordedAs,
+        nextAttemptAt: recorded.nextAttemptAt,
+      },
       'webhook attempt',
     );
     await deps.publisher.publish(recorded.publish);

@@ -6,7 +6,13 @@ import { createCashin } from '@mm/db/payments';
 import { WEBHOOK_TOPIC } from '@mm/db/webhooks';
 import type { TransactionStatus } from '@mm/domain';
 import { createLogger } from '@mm/observability';
-import { createRedisConnection, OutboxPublisher, QueueProducer, webhookDeliveries, type WebhookDeliveryJob } from '@mm/queues';
+import {
+  createRedisConnection,
+  OutboxPublisher,
+  QueueProducer,
+  webhookDeliveries,
+  type WebhookDeliveryJob,
+} from '@mm/queues';
 import { moveTransaction } from './move-transaction.js';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@mm/testing';
 import { parseEnv, type WebhookDispatcherEnv } from '../env.js';
@@ -72,7 +78,9 @@ export async function createFixture(envOverrides: Record<string, string> = {}): 
     producer,
     dispatcher: null,
     async start() {
-      fixture.dispatcher = await startWebhookDispatcher(env, { logger: createLogger('webhook-dispatcher-test', 'silent') });
+      fixture.dispatcher = await startWebhookDispatcher(env, {
+        logger: createLogger('webhook-dispatcher-test', 'silent'),
+      });
       return fixture.dispatcher;
     },
     async merchant(webhookUrl) {

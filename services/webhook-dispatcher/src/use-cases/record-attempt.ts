@@ -24,10 +24,16 @@ export interface RecordedAttempt {
 }
 
 /** The retry policy decides what the attempt leads to; @mm/db records it and keeps the events of a transaction in order. */
-export async function recordAttempt(db: Db, a: AttemptToRecord, scheduleMs: readonly number[]): Promise<RecordedAttempt> {
+export async function recordAttempt(
+  db: Db,
+  a: AttemptToRecord,
+  scheduleMs: readonly number[],
+): Promise<RecordedAttempt> {
   const step = a.result.success ? null : afterFailedAttempt(a.attemptNo, scheduleMs);
-  const outcome: DeliveryOutcome = !step ? { kind: 'delivered' }
-    : step.kind === 'retry' ? { kind: 'retry', at: new Date(a.finishedAt.getTime() + step.delayMs) }
+  const outcome: DeliveryOutcome = !step
+    ? { kind: 'delivered' }
+    : step.kind === 'retry'
+      ? { kind: 'retry', at: new Date(a.finishedAt.getTime() + step.delayMs) }
       : { kind: 'given-up' };
   const { result: r } = a;
   // One round trip, run again after a deadlock; recordDeliveryOutcome writes nothing for an attempt already recorded.
@@ -35,8 +41,14 @@ export async function recordAttempt(db: Db, a: AttemptToRecord, scheduleMs: read
     eventId: a.eventId,
     outboxId: a.outboxId,
     attempt: {
-      attemptNo: a.attemptNo, targetUrl: a.targetUrl, statusCode: r.statusCode, latencyMs: r.latencyMs,
-      error: r.error, errorDetail: r.errorDetail, attemptedAt: a.attemptedAt, finishedAt: a.finishedAt,
+      attemptNo: a.attemptNo,
+      targetUrl: a.targetUrl,
+      statusCode: r.statusCode,
+      latencyMs: r.latencyMs,
+      error: r.error,
+      errorDetail: r.errorDetail,
+      attemptedAt: a.attemptedAt,
+      finishedAt: a.finishedAt,
     },
     outcome,
   });

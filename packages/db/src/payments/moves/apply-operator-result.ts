@@ -2,7 +2,14 @@ import { confirmationDiffers, isConfirmedPayment, outcomeOfOperatorResult, type 
 import type { Db, Tx } from '../../database/index.js';
 import { recordReportedDifference } from '../reported-difference.js';
 import {
-  lockForMove, moveIfUnchanged, moveLocked, transition, type LockedTransaction, type SeenTransaction, type TransitionOutcome, type TransitionRequest,
+  lockForMove,
+  moveIfUnchanged,
+  moveLocked,
+  transition,
+  type LockedTransaction,
+  type SeenTransaction,
+  type TransitionOutcome,
+  type TransitionRequest,
 } from './transition.js';
 
 type Result = OperatorResult & { providerSessionId?: string | null };
@@ -19,7 +26,12 @@ export const AMOUNT_DIFFERS = 'amount-differs' as const;
  * is kept as a reconciliation case (applyChecked). The cash-in is named by its id, or given as the row
  * the caller locked (lockForMove).
  */
-export async function applyOperatorResult(tx: Tx, target: string | LockedTransaction, result: Result, cause: string): Promise<TransitionOutcome | null> {
+export async function applyOperatorResult(
+  tx: Tx,
+  target: string | LockedTransaction,
+  result: Result,
+  cause: string,
+): Promise<TransitionOutcome | null> {
   const applied = await applyChecked(tx, target, result, cause);
   return applied === AMOUNT_DIFFERS ? null : applied;
 }
@@ -30,7 +42,12 @@ export async function applyOperatorResult(tx: Tx, target: string | LockedTransac
  * and confirms a payment is held to the reconciliation's rule (confirmationDiffers) on the locked row
  * before it moves it; any other result moves as before, the row locked by transition().
  */
-export async function applyChecked(tx: Tx, target: string | LockedTransaction, result: Result, cause: string): Promise<TransitionOutcome | null | typeof AMOUNT_DIFFERS> {
+export async function applyChecked(
+  tx: Tx,
+  target: string | LockedTransaction,
+  result: Result,
+  cause: string,
+): Promise<TransitionOutcome | null | typeof AMOUNT_DIFFERS> {
   const req = operatorResultMove(typeof target === 'string' ? target : target.id, result, cause);
   const reported = isConfirmedPayment(result) ? result.reported : null;
   if (!reported) {
@@ -39,7 +56,12 @@ export async function applyChecked(tx: Tx, target: string | LockedTransaction, r
   }
   const row = typeof target === 'string' ? await lockForMove(tx, { id: target }) : target;
   if (!row || row.type !== 'CASHIN') return null;
-  if (confirmationDiffers({ reference: row.providerReference, amount: Number(row.amount), currency: row.currency }, reported)) {
+  if (
+    confirmationDiffers(
+      { reference: row.providerReference, amount: Number(row.amount), currency: row.currency },
+      reported,
+    )
+  ) {
     await recordReportedDifference(tx, row, { providerTxId: result.providerTxId, reported });
     return AMOUNT_DIFFERS;
   }
@@ -52,9 +74,21 @@ export async function applyChecked(tx: Tx, target: string | LockedTransaction, r
  * one (nothing written), for the caller to apply the result under the lock as usual. A confirmation of
  * another amount than the seen row's is 'changed' too: its case is recorded under the lock.
  */
-export async function applyOperatorResultIfUnchanged(db: Db, seen: SeenTransaction, result: Result, cause: string): Promise<TransitionOutcome | null | 'changed'> {
+export async function applyOperatorResultIfUnchanged(
+  db: Db,
+  seen: SeenTransaction,
+  result: Result,
+  cause: string,
+): Promise<TransitionOutcome | null | 'changed'> {
   const reported = isConfirmedPayment(result) ? result.reported : null;
-  if (reported && confirmationDiffers({ reference: seen.providerReference, amount: Number(seen.amount), currency: seen.currency }, reported)) return 'changed';
+  if (
+    reported &&
+    confirmationDiffers(
+      { reference: seen.providerReference, amount: Number(seen.amount), currency: seen.currency },
+      reported,
+    )
+  )
+    return 'changed';
   const req = operatorResultMove(seen.id, result, cause);
   return req ? moveIfUnchanged(db, seen, req) : null;
 }

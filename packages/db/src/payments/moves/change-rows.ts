@@ -58,8 +58,12 @@ export function newOutboxRows(jobs: NewJob[], at: Date): OutboxRow[] {
 /** `INSERT INTO outbox … SELECT … FROM (VALUES …)` of these rows, only `where` holds when given (a CTE's condition). */
 export function outboxInsert(rows: OutboxRow[], where: Prisma.Sql = Prisma.empty): Prisma.Sql {
   return Prisma.sql`INSERT INTO outbox (id, topic, payload, available_at)
-    SELECT v.id, v.topic, v.payload, v.available_at FROM (VALUES ${Prisma.join(rows.map((r) =>
-      Prisma.sql`(${r.id}::uuid, ${r.topic}::text, ${JSON.stringify(r.payload)}::jsonb, ${r.availableAt}::timestamptz)`))}) AS v(id, topic, payload, available_at)
+    SELECT v.id, v.topic, v.payload, v.available_at FROM (VALUES ${Prisma.join(
+      rows.map(
+        (r) =>
+          Prisma.sql`(${r.id}::uuid, ${r.topic}::text, ${JSON.stringify(r.payload)}::jsonb, ${r.availableAt}::timestamptz)`,
+      ),
+    )}) AS v(id, topic, payload, available_at)
     ${where}`;
 }
 

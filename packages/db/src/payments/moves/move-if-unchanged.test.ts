@@ -33,13 +33,31 @@ describe('a cash-in moved as it was seen (moveIfUnchanged): one statement, or no
   async function acknowledged(): Promise<SeenTransaction> {
     const order = `seen-${++n}`;
     const r = await createCashin(db, {
-      merchantId, merchantOrderId: order, amount: 1500, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
-      motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: order,
+      merchantId,
+      merchantOrderId: order,
+      amount: 1500,
+      currency: 'XOF',
+      countryCode: 'CI',
+      msisdn: '+2250707000001',
+      motif: null,
+      returnUrl: null,
+      notifyUrl: null,
+      metadata: null,
+      requestFingerprint: order,
     });
     if (r.kind !== 'created') throw new Error('not created');
-    await moveNow(db, { transactionId: r.transaction.id, to: 'INITIATED', ofType: 'CASHIN', cause: 'operator-request' });
+    await moveNow(db, {
+      transactionId: r.transaction.id,
+      to: 'INITIATED',
+      ofType: 'CASHIN',
+      cause: 'operator-request',
+    });
     const moved = await moveNow(db, {
-      transactionId: r.transaction.id, to: 'PENDING', ofType: 'CASHIN', cause: 'operator-ack', patch: { providerState: 'PENDING', expiresAt: new Date(Date.now() + 300_000) },
+      transactionId: r.transaction.id,
+      to: 'PENDING',
+      ofType: 'CASHIN',
+      cause: 'operator-ack',
+      patch: { providerState: 'PENDING', expiresAt: new Date(Date.now() + 300_000) },
     });
     if (!moved?.seen) throw new Error('no row seen');
     return moved.seen;
@@ -56,15 +74,34 @@ describe('a cash-in moved as it was seen (moveIfUnchanged): one statement, or no
     ]);
     const eventIds = new Set(events.map((e) => e.id));
     return {
-      transaction: { status: t.status, providerState: t.providerState, providerTxnStatus: t.providerTxnStatus, providerTxId: t.providerTxId, completed: t.completedAt !== null },
+      transaction: {
+        status: t.status,
+        providerState: t.providerState,
+        providerTxnStatus: t.providerTxnStatus,
+        providerTxId: t.providerTxId,
+        completed: t.completedAt !== null,
+      },
       history: history.map((e) => `${e.fromStatus}->${e.toStatus} ${e.cause} ${JSON.stringify(e.detail)}`),
-      events: events.map((e) => ({ type: e.eventType, status: e.status, target: e.targetUrl, due: e.nextAttemptAt !== null, payload: { ...(e.payload as object), event_id: 'x', created_at: 'x', timestamp: 'x', transaction_id: 'x', merchant_order_id: 'x' } })),
+      events: events.map((e) => ({
+        type: e.eventType,
+        status: e.status,
+        target: e.targetUrl,
+        due: e.nextAttemptAt !== null,
+        payload: {
+          ...(e.payload as object),
+          event_id: 'x',
+          created_at: 'x',
+          timestamp: 'x',
+          transaction_id: 'x',
+          merchant_order_id: 'x',
+        },
+      })),
       journal: journal.map((j) => `${j.posting} ${j.account.kind} ${j.amount}`),
       jobs: outbox.filter((o) => eventIds.has((o.payload as { event_id: string }).event_id)).length,
     };
   }
 
-  it('writes in one autocommit statement what the move under the row\'s lock writes: history, webhook event and its job, journal', async () => {
+  it("writes in one autocommit statement what the move under the row's lock writes: history, webhook event and its job, journal", async () => {
     const seen = await acknowledged();
     statements.length = 0;
     const moved = await applyOperatorResultIfUnchanged(counted, seen, paid, 'operator-result:callback');
@@ -76,7 +113,9 @@ describe('a cash-in moved as it was seen (moveIfUnchanged): one statement, or no
     expect(moved.outbox.map((r) => r.topic)).toEqual(['webhook-deliveries']);
 
     const other = await acknowledged();
-    await db.$transaction(async (tx) => applyOperatorResult(tx, (await lockForMove(tx, { id: other.id }))!, paid, 'operator-result:callback'));
+    await db.$transaction(async (tx) =>
+      applyOperatorResult(tx, (await lockForMove(tx, { id: other.id }))!, paid, 'operator-result:callback'),
+    );
     const asSeen = await writesOf(seen.id);
     expect(asSeen).toEqual(await writesOf(other.id));
     expect(asSeen.transaction.status).toBe('SUCCESS');
@@ -95,7 +134,7 @@ describe('a cash-in moved as it was seen (moveIfUnchanged): one statement, or no
     expect(await writesOf(seen.id)).toEqual(before);
   });
 
-  it('writes nothing and says changed when the merchant\'s webhook URL changed since: the event goes where the merchant now says', async () => {
+  it("writes nothing and says changed when the merchant's webhook URL changed since: the event goes where the merchant now says", async () => {
     const seen = await acknowledged();
     const before = await writesOf(seen.id);
     await db.merchant.update({ where: { id: merchantId }, data: { webhookUrl: 'https://merchant.example/new-hooks' } });
@@ -114,7 +153,9 @@ describe('a cash-in moved as it was seen (moveIfUnchanged): one statement, or no
       const moving = await acknowledged();
       const journalBefore = await db.journalEntry.count({ where: { transactionId: moving.id } });
       await other.query('BEGIN');
-      await other.query(`UPDATE transactions SET status = 'FAILED', failure_code = 'EXPIRED_BY_TEST' WHERE id = $1`, [moving.id]);
+      await other.query(`UPDATE transactions SET status = 'FAILED', failure_code = 'EXPIRED_BY_TEST' WHERE id = $1`, [
+        moving.id,
+      ]);
       const waiting = applyOperatorResultIfUnchanged(db, moving, paid, 'operator-result:callback');
       await waitForLockWait(other, moving.id);
       await other.query('COMMIT');
@@ -137,13 +178,22 @@ describe('a cash-in moved as it was seen (moveIfUnchanged): one statement, or no
 
   it('refuses a seen row whose status sends webhooks: its held check could miss an earlier event released meanwhile', async () => {
     const seen = await acknowledged();
-    await expect(applyOperatorResultIfUnchanged(db, { ...seen, status: 'EXPIRED' }, paid, 'operator-result:callback')).rejects.toThrow(/may have webhook events/);
+    await expect(
+      applyOperatorResultIfUnchanged(db, { ...seen, status: 'EXPIRED' }, paid, 'operator-result:callback'),
+    ).rejects.toThrow(/may have webhook events/);
   });
 
   it('sends nothing for a result that decides nothing (still pending)', async () => {
     const seen = await acknowledged();
     statements.length = 0;
-    expect(await applyOperatorResultIfUnchanged(counted, seen, { ...paid, providerState: 'PENDING', providerTxnStatus: null }, 'operator-result:callback')).toBeNull();
+    expect(
+      await applyOperatorResultIfUnchanged(
+        counted,
+        seen,
+        { ...paid, providerState: 'PENDING', providerTxnStatus: null },
+        'operator-result:callback',
+      ),
+    ).toBeNull();
     expect(statements).toEqual([]);
   });
 });
@@ -153,7 +203,8 @@ async function waitForLockWait(holder: pg.Client, transactionId: string): Promis
   const deadline = Date.now() + 10_000;
   for (;;) {
     const { rows } = await holder.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND pid <> pg_backend_pid()`);
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND pid <> pg_backend_pid()`,
+    );
     if (rows[0]!.n > 0) return;
     if (Date.now() > deadline) throw new Error(`no statement waited for the lock of ${transactionId} within 10 s`);
     await new Promise((r) => setTimeout(r, 20));

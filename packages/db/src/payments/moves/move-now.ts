@@ -1,4 +1,10 @@
-import { allowedSources, NOTIFIED_STATUSES, transactionPosting, type TransactionStatus, type TransactionType } from '@mm/domain';
+import {
+  allowedSources,
+  NOTIFIED_STATUSES,
+  transactionPosting,
+  type TransactionStatus,
+  type TransactionType,
+} from '@mm/domain';
 import type { Db } from '../../database/index.js';
 import { Prisma, type Transaction } from '../../generated/prisma/client.js';
 import { completeOutbox, completeOutboxSql } from '../../outbox/index.js';
@@ -23,9 +29,14 @@ export interface MoveNowOptions {
  * returns the row as seen (its version and its merchant's webhook URL), from which the next move can be
  * made without the lock first (moveIfUnchanged).
  */
-export async function moveNow(db: Db, req: TransitionRequest & { ofType: TransactionType }, options: MoveNowOptions = {}): Promise<(TransitionOutcome & { seen?: SeenTransaction }) | null> {
+export async function moveNow(
+  db: Db,
+  req: TransitionRequest & { ofType: TransactionType },
+  options: MoveNowOptions = {},
+): Promise<(TransitionOutcome & { seen?: SeenTransaction }) | null> {
   const sources = allowedSources(req.to, req.ofType).filter((s) => !req.from || req.from.includes(s));
-  const effectless = !NOTIFIED_STATUSES.includes(req.to) && sources.every((s) => transactionPosting(req.ofType, s, req.to, 1) === null);
+  const effectless =
+    !NOTIFIED_STATUSES.includes(req.to) && sources.every((s) => transactionPosting(req.ofType, s, req.to, 1) === null);
   if (!effectless) {
     return runTransaction(db, async (tx) => {
       const moved = await transition(tx, req);
@@ -35,14 +46,25 @@ export async function moveNow(db: Db, req: TransitionRequest & { ofType: Transac
   }
   const now = req.now ?? new Date();
   const { expiresAt, pollAt: _polls, ...patch } = req.patch ?? {};
-  const changed: Partial<Transaction> = { ...patch, status: req.to, updatedAt: now, ...(expiresAt ? { expiresAt } : {}) };
+  const changed: Partial<Transaction> = {
+    ...patch,
+    status: req.to,
+    updatedAt: now,
+    ...(expiresAt ? { expiresAt } : {}),
+  };
   const outbox = newOutboxRows(jobsOfMove(req), now);
   const detail = eventDetail(patch, req.detail);
-  const jobs = outbox.length === 0 ? Prisma.empty : Prisma.sql`, jobs AS (${outboxInsert(outbox, Prisma.sql`WHERE EXISTS (SELECT 1 FROM moved)`)})`;
+  const jobs =
+    outbox.length === 0
+      ? Prisma.empty
+      : Prisma.sql`, jobs AS (${outboxInsert(outbox, Prisma.sql`WHERE EXISTS (SELECT 1 FROM moved)`)})`;
   const done = options.completesOutbox
     ? Prisma.sql`, done AS (${completeOutboxSql(options.completesOutbox, now)})`
     : Prisma.empty;
-  const [row] = await retryOnConflict(() => rawQuery<SeenTransaction & { fromStatus: TransactionStatus }>(db, Prisma.sql`
+  const [row] = await retryOnConflict(() =>
+    rawQuery<SeenTransaction & { fromStatus: TransactionStatus }>(
+      db,
+      Prisma.sql`
     WITH old AS (
       SELECT t.id, t.status, m.webhook_url FROM transactions t JOIN merchants m ON m.id = t.merchant_id
        WHERE t.id = ${req.transactionId}::uuid FOR UPDATE OF t),
@@ -56,7 +78,9 @@ export async function moveNow(db: Db, req: TransitionRequest & { ofType: Transac
     ${historyCte({ transactionId: Prisma.sql`moved.id`, fromStatus: Prisma.sql`moved."fromStatus"`, toStatus: req.to, cause: req.cause, detail, createdAt: now }, Prisma.sql`FROM moved`)}
     ${jobs}
     ${done}
-    SELECT * FROM moved`));
+    SELECT * FROM moved`,
+    ),
+  );
   if (!row) return null;
   const { fromStatus, webhookUrl, rowVersion, ...transaction } = row;
   return { from: fromStatus, transaction, outbox, seen: { ...transaction, webhookUrl, rowVersion } };

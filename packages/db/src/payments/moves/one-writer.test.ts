@@ -11,10 +11,14 @@ function sources(dir: string): string[] {
     return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [full] : [];
   });
 }
-const writing = (pattern: RegExp) => sources(SRC).filter((f) => pattern.test(readFileSync(f, 'utf8'))).map((f) => path.relative(SRC, f)).sort();
+const writing = (pattern: RegExp) =>
+  sources(SRC)
+    .filter((f) => pattern.test(readFileSync(f, 'utf8')))
+    .map((f) => path.relative(SRC, f))
+    .sort();
 
 /** packages/db/README.md, "Moving a payment": the moves live in payments/moves/ and nowhere else. */
-describe('one writer of a payment\'s state', () => {
+describe("one writer of a payment's state", () => {
   it('writes the history row in one place', () => {
     expect(writing(/INSERT INTO transaction_events/)).toEqual(['payments/moves/change-rows.ts']);
   });

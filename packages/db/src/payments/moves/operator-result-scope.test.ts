@@ -6,14 +6,27 @@ import { newProviderReference } from '../provider-reference.js';
 import { transition } from './transition.js';
 
 let fixture: MerchantTestDatabase;
-beforeAll(async () => { fixture = await createMerchantTestDatabase(); });
-afterAll(async () => { await fixture.close(); });
+beforeAll(async () => {
+  fixture = await createMerchantTestDatabase();
+});
+afterAll(async () => {
+  await fixture.close();
+});
 
 let seq = 0;
 async function cashin() {
   const r = await createCashin(fixture.db, {
-    merchantId: fixture.merchantId, merchantOrderId: `in-${++seq}`, amount: 5000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000055',
-    motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: 'fp',
+    merchantId: fixture.merchantId,
+    merchantOrderId: `in-${++seq}`,
+    amount: 5000,
+    currency: 'XOF',
+    countryCode: 'CI',
+    msisdn: '+2250707000055',
+    motif: null,
+    returnUrl: null,
+    notifyUrl: null,
+    metadata: null,
+    requestFingerprint: 'fp',
   });
   if (r.kind !== 'created') throw new Error('not created');
   return r.transaction;
@@ -46,31 +59,65 @@ describe('an operator result names a reference', () => {
   it('of a cash-out: nothing moves, nothing is released', async () => {
     // Money to pay out from: a captured cash-in on the available balance.
     const paid = await cashin();
-    for (const to of ['INITIATED', 'SUCCESS'] as const) await fixture.db.$transaction((tx) => transition(tx, { transactionId: paid.id, to, cause: 'test' }));
+    for (const to of ['INITIATED', 'SUCCESS'] as const)
+      await fixture.db.$transaction((tx) => transition(tx, { transactionId: paid.id, to, cause: 'test' }));
     const created = await createCashout(fixture.db, {
-      merchantId: fixture.merchantId, merchantOrderId: 'out-1', amount: 4000, currency: 'XOF', countryCode: 'CI', msisdn: '+2250707000001',
-      reason: null, notifyUrl: null, requestFingerprint: 'fp', approval: 'none',
+      merchantId: fixture.merchantId,
+      merchantOrderId: 'out-1',
+      amount: 4000,
+      currency: 'XOF',
+      countryCode: 'CI',
+      msisdn: '+2250707000001',
+      reason: null,
+      notifyUrl: null,
+      requestFingerprint: 'fp',
+      approval: 'none',
     });
     if (created.kind !== 'created') throw new Error('not created');
     const id = created.transaction.id;
-    await fixture.db.$transaction((tx) => transition(tx, { transactionId: id, to: 'INITIATED', cause: 'cashout-request' }));
+    await fixture.db.$transaction((tx) =>
+      transition(tx, { transactionId: id, to: 'INITIATED', cause: 'cashout-request' }),
+    );
     const entries = await fixture.db.journalEntry.count({ where: { transactionId: id } });
 
     for (const providerState of ['KO', 'canceled', 'OK'] as const) {
-      const moved = await fixture.db.$transaction((tx) => applyOperatorResult(tx, id, {
-        providerState, providerTxnStatus: providerState === 'OK' ? '200' : null, providerTxId: null, failureReason: null,
-      }, 'operator-result:callback'));
+      const moved = await fixture.db.$transaction((tx) =>
+        applyOperatorResult(
+          tx,
+          id,
+          {
+            providerState,
+            providerTxnStatus: providerState === 'OK' ? '200' : null,
+            providerTxId: null,
+            failureReason: null,
+          },
+          'operator-result:callback',
+        ),
+      );
       expect(moved).toBeNull();
     }
-    expect(await fixture.db.transaction.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'INITIATED', failureCode: null });
+    expect(await fixture.db.transaction.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      status: 'INITIATED',
+      failureCode: null,
+    });
     expect(await fixture.db.journalEntry.count({ where: { transactionId: id } })).toBe(entries);
   });
 
   it('of a cash-in: applied as before', async () => {
     const t = await cashin();
-    const moved = await fixture.db.$transaction((tx) => applyOperatorResult(tx, t.id, {
-      providerState: 'KO', providerTxnStatus: null, providerTxId: null, failureReason: null,
-    }, 'operator-result:callback'));
+    const moved = await fixture.db.$transaction((tx) =>
+      applyOperatorResult(
+        tx,
+        t.id,
+        {
+          providerState: 'KO',
+          providerTxnStatus: null,
+          providerTxId: null,
+          failureReason: null,
+        },
+        'operator-result:callback',
+      ),
+    );
     expect(moved?.transaction.status).toBe('FAILED');
   });
 });

@@ -1,6 +1,10 @@
 import {
-  allowedSources, NOTIFIED_STATUSES, transactionPosting, transactionStatusChangedPayload,
-  type TransactionStatus, type TransactionType,
+  allowedSources,
+  NOTIFIED_STATUSES,
+  transactionPosting,
+  transactionStatusChangedPayload,
+  type TransactionStatus,
+  type TransactionType,
 } from '@mm/domain';
 import { Prisma, type Transaction } from '../../generated/prisma/client.js';
 import { postedCount, postingCte } from '../../ledger/index.js';
@@ -59,7 +63,10 @@ export interface TransitionOutcome {
 /** A transaction row read under its lock for a move, with its merchant's webhook URL (lockForMove). */
 export type LockedTransaction = Transaction & { webhookUrl: string | null };
 
-export interface MoveResult { held: boolean | null; postedCount: number | null }
+export interface MoveResult {
+  held: boolean | null;
+  postedCount: number | null;
+}
 
 export interface PlannedMove {
   /** The move's statement; `guard` narrows its UPDATE, `check` adds result columns. */
@@ -73,7 +80,8 @@ export interface PlannedMove {
  * its history, jobs, webhook event and posting.
  */
 export function planMove(locked: LockedTransaction, req: TransitionRequest): PlannedMove | null {
-  if (locked.id !== req.transactionId) throw new Error(`move of ${req.transactionId} asked on the locked row of ${locked.id}`);
+  if (locked.id !== req.transactionId)
+    throw new Error(`move of ${req.transactionId} asked on the locked row of ${locked.id}`);
   const now = req.now ?? new Date();
   const { webhookUrl, ...current } = locked;
   const from = current.status as TransactionStatus;
@@ -94,22 +102,37 @@ export function planMove(locked: LockedTransaction, req: TransitionRequest): Pla
   const transaction: Transaction = { ...current, ...changed };
 
   const jobs = jobsOfMove(req);
-  const change = changeStatement({
-    transactionId: transaction.id, fromStatus: from, toStatus: req.to, cause: req.cause, createdAt: now, detail: eventDetail(patch, req.detail),
-  }, jobs);
-  const event = terminal
-    ? webhookEventStatement({
-      merchantId: transaction.merchantId,
+  const change = changeStatement(
+    {
       transactionId: transaction.id,
-      eventType: 'transaction.status_changed',
-      targetUrl: transaction.notifyUrl ?? webhookUrl,
-      buildPayload: (eventId) => transactionStatusChangedPayload(snapshotOf(transaction), eventId, now),
-    }, now)
+      fromStatus: from,
+      toStatus: req.to,
+      cause: req.cause,
+      createdAt: now,
+      detail: eventDetail(patch, req.detail),
+    },
+    jobs,
+  );
+  const event = terminal
+    ? webhookEventStatement(
+        {
+          merchantId: transaction.merchantId,
+          transactionId: transaction.id,
+          eventType: 'transaction.status_changed',
+          targetUrl: transaction.notifyUrl ?? webhookUrl,
+          buildPayload: (eventId) => transactionStatusChangedPayload(snapshotOf(transaction), eventId, now),
+        },
+        now,
+      )
     : null;
   // The posting is part of the same statement (postingCte); the merchant's balance rows, the hot
   // ones, are locked only while the transaction commits.
   const posting = transactionPosting(type, from, req.to, Number(transaction.amount));
-  const scope = { merchantId: transaction.merchantId, countryCode: transaction.countryCode, currency: transaction.currency };
+  const scope = {
+    merchantId: transaction.merchantId,
+    countryCode: transaction.countryCode,
+    currency: transaction.currency,
+  };
   return {
     statement: (guard, check) => Prisma.sql`
     WITH moved AS (UPDATE transactions SET ${setColumns(changed)} WHERE id = ${transaction.id}::uuid ${guard} RETURNING id),
@@ -118,7 +141,8 @@ export function planMove(locked: LockedTransaction, req: TransitionRequest): Pla
     ${posting ? Prisma.sql`, ${postingCte('moved', scope, posting, transaction.id)}` : Prisma.empty}
     SELECT ${event ? Prisma.sql`(SELECT held FROM earlier)` : Prisma.sql`NULL::boolean`} AS held, ${posting ? postedCount : Prisma.sql`NULL::int AS "postedCount"`}${check}`,
     outcome: (row) => {
-      if (posting && row?.postedCount !== 1) throw new Error(`transaction ${transaction.id}: its ${posting.name} posting was not written`);
+      if (posting && row?.postedCount !== 1)
+        throw new Error(`transaction ${transaction.id}: its ${posting.name} posting was not written`);
       const outbox = [...change.outbox];
       const eventJob = event?.outboxRow(row?.held === true);
       if (eventJob) outbox.push(eventJob);
@@ -136,7 +160,10 @@ export function jobsOfMove(req: TransitionRequest): NewJob[] {
 }
 
 /** What the operator said with this change (its raw state and codes), plus the caller's own detail. */
-export function eventDetail(patch: Omit<TransitionPatch, 'expiresAt' | 'pollAt'>, extra: Record<string, string | null> | undefined): Record<string, string | null> | null {
+export function eventDetail(
+  patch: Omit<TransitionPatch, 'expiresAt' | 'pollAt'>,
+  extra: Record<string, string | null> | undefined,
+): Record<string, string | null> | null {
   const said: Record<string, string | null> = {};
   if (patch.providerState !== undefined) said.provider_state = patch.providerState;
   if (patch.providerTxnStatus !== undefined) said.provider_txn_status = patch.providerTxnStatus;

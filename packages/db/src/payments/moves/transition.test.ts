@@ -26,8 +26,17 @@ afterAll(async () => {
 
 async function newCashin(amount = 5000, countryCode = 'CI') {
   const result = await createCashin(db, {
-    merchantId, merchantOrderId: `order-${++seq}-${randomUUID()}`, amount, currency: countryCode === 'CM' ? 'XAF' : 'XOF', countryCode,
-    msisdn: '+2250707000001', motif: null, returnUrl: null, notifyUrl: null, metadata: null, requestFingerprint: 'fp',
+    merchantId,
+    merchantOrderId: `order-${++seq}-${randomUUID()}`,
+    amount,
+    currency: countryCode === 'CM' ? 'XAF' : 'XOF',
+    countryCode,
+    msisdn: '+2250707000001',
+    motif: null,
+    returnUrl: null,
+    notifyUrl: null,
+    metadata: null,
+    requestFingerprint: 'fp',
   });
   if (result.kind !== 'created') throw new Error('cash-in not created');
   return result.transaction;
@@ -73,21 +82,24 @@ describe('transition(): the one way a transaction changes state', () => {
     [['INITIATED', 'PENDING', 'FAILED'], 'SUCCESS'],
     [['INITIATED', 'PENDING', 'SUCCESS'], 'FAILED'],
     [['INITIATED', 'PENDING', 'EXPIRED'], 'FAILED'],
-  ] as [TransactionStatus[], TransactionStatus][])('after %j, a forbidden move to %s returns null and writes nothing', async (path, to) => {
-    const t = await newCashin();
-    await moveThrough(t.id, ...path);
-    const before = await db.transaction.findUniqueOrThrow({ where: { id: t.id } });
-    const footprintBefore = await footprint(t.id);
-    const pendingBefore = await balance('MERCHANT_PENDING');
-    const availableBefore = await balance('MERCHANT_AVAILABLE');
+  ] as [TransactionStatus[], TransactionStatus][])(
+    'after %j, a forbidden move to %s returns null and writes nothing',
+    async (path, to) => {
+      const t = await newCashin();
+      await moveThrough(t.id, ...path);
+      const before = await db.transaction.findUniqueOrThrow({ where: { id: t.id } });
+      const footprintBefore = await footprint(t.id);
+      const pendingBefore = await balance('MERCHANT_PENDING');
+      const availableBefore = await balance('MERCHANT_AVAILABLE');
 
-    expect(await move(t.id, to, { patch: { failureCode: 'UNKNOWN' } })).toBeNull();
+      expect(await move(t.id, to, { patch: { failureCode: 'UNKNOWN' } })).toBeNull();
 
-    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toEqual(before);
-    expect(await footprint(t.id)).toEqual(footprintBefore);
-    expect(await balance('MERCHANT_PENDING')).toBe(pendingBefore);
-    expect(await balance('MERCHANT_AVAILABLE')).toBe(availableBefore);
-  });
+      expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toEqual(before);
+      expect(await footprint(t.id)).toEqual(footprintBefore);
+      expect(await balance('MERCHANT_PENDING')).toBe(pendingBefore);
+      expect(await balance('MERCHANT_AVAILABLE')).toBe(availableBefore);
+    },
+  );
 
   it('returns null for an unknown transaction id', async () => {
     expect(await move(randomUUID(), 'INITIATED')).toBeNull();
@@ -104,14 +116,22 @@ describe('transition(): the one way a transaction changes state', () => {
     const now = new Date('2030-01-02T03:04:05.678Z');
 
     const outcome = await move(t.id, 'SUCCESS', {
-      cause: 'operator-result:callback', now,
+      cause: 'operator-result:callback',
+      now,
       patch: { providerState: 'OK', providerTxnStatus: '200', providerTxId: 'MP42' },
     });
 
     expect(outcome).not.toBeNull();
     expect(outcome!.from).toBe('PENDING');
     const row = await db.transaction.findUniqueOrThrow({ where: { id: t.id } });
-    expect(row).toMatchObject({ status: 'SUCCESS', providerState: 'OK', providerTxnStatus: '200', providerTxId: 'MP42', completedAt: now, updatedAt: now });
+    expect(row).toMatchObject({
+      status: 'SUCCESS',
+      providerState: 'OK',
+      providerTxnStatus: '200',
+      providerTxId: 'MP42',
+      completedAt: now,
+      updatedAt: now,
+    });
     expect(outcome!.transaction).toEqual(row);
 
     const after = await footprint(t.id);
@@ -119,7 +139,12 @@ describe('transition(): the one way a transaction changes state', () => {
     expect(after.webhooks - before.webhooks).toBe(1);
     expect(after.outbox - before.outbox).toBe(1);
     const events = await db.transactionEvent.findMany({ where: { transactionId: t.id }, orderBy: { id: 'asc' } });
-    expect(events.at(-1)).toMatchObject({ fromStatus: 'PENDING', toStatus: 'SUCCESS', cause: 'operator-result:callback', createdAt: now });
+    expect(events.at(-1)).toMatchObject({
+      fromStatus: 'PENDING',
+      toStatus: 'SUCCESS',
+      cause: 'operator-result:callback',
+      createdAt: now,
+    });
 
     const journals = await journalSums(t.id);
     expect(journals.map((j) => j.posting)).toEqual(['CASHIN_PENDING', 'CASHIN_CAPTURED']);
@@ -131,8 +156,18 @@ describe('transition(): the one way a transaction changes state', () => {
     expect(await balance('MERCHANT_AVAILABLE')).toBe(availableBalance + 7000n);
 
     const [event] = await db.webhookEvent.findMany({ where: { transactionId: t.id } });
-    expect(event).toMatchObject({ status: 'PENDING', eventType: 'transaction.status_changed', targetUrl: 'https://merchant.example/hooks' });
-    expect(event!.payload).toMatchObject({ event_id: event!.id, transaction_id: t.id, status: 'SUCCESS', amount: 7000, provider_tx_id: 'MP42' });
+    expect(event).toMatchObject({
+      status: 'PENDING',
+      eventType: 'transaction.status_changed',
+      targetUrl: 'https://merchant.example/hooks',
+    });
+    expect(event!.payload).toMatchObject({
+      event_id: event!.id,
+      transaction_id: t.id,
+      status: 'SUCCESS',
+      amount: 7000,
+      provider_tx_id: 'MP42',
+    });
     const outbox = await db.outbox.findUniqueOrThrow({ where: { id: event!.id } });
     expect(outbox).toMatchObject({ topic: WEBHOOK_TOPIC, completedAt: null, payload: { event_id: event!.id } });
     expect(outcome!.outbox.map((o) => o.id)).toEqual([event!.id]);
@@ -151,7 +186,12 @@ describe('transition(): the one way a transaction changes state', () => {
   it('concurrent terminal moves of one transaction: exactly one leaves PENDING; only a late confirmation may follow an expiry', async () => {
     const t = await newCashin();
     await moveThrough(t.id, 'INITIATED', 'PENDING');
-    const outcomes = await Promise.all([move(t.id, 'SUCCESS'), move(t.id, 'FAILED'), move(t.id, 'EXPIRED'), move(t.id, 'SUCCESS')]);
+    const outcomes = await Promise.all([
+      move(t.id, 'SUCCESS'),
+      move(t.id, 'FAILED'),
+      move(t.id, 'EXPIRED'),
+      move(t.id, 'SUCCESS'),
+    ]);
     const winners = outcomes.filter((o) => o !== null);
     // Whichever takes the row lock first wins. When that is the expiry, a SUCCESS waiting behind it is
     // the operator's late confirmation (decisions 4: EXPIRED -> SUCCESS), a second, legal move.
@@ -169,9 +209,16 @@ describe('transition(): the one way a transaction changes state', () => {
     const t = await newCashin();
     await moveThrough(t.id, 'INITIATED', 'PENDING', 'EXPIRED');
     const outcomes = await Promise.all([move(t.id, 'SUCCESS'), move(t.id, 'SUCCESS'), move(t.id, 'FAILED')]);
-    expect(outcomes.filter((o) => o !== null).map((o) => `${o!.from}->${o!.transaction.status}`)).toEqual(['EXPIRED->SUCCESS']);
+    expect(outcomes.filter((o) => o !== null).map((o) => `${o!.from}->${o!.transaction.status}`)).toEqual([
+      'EXPIRED->SUCCESS',
+    ]);
     const events = await db.webhookEvent.findMany({ where: { transactionId: t.id }, orderBy: { seq: 'asc' } });
-    expect(events.map((e) => [(e.payload as { status: string }).status, e.nextAttemptAt === null ? 'held' : 'due'])).toEqual([['EXPIRED', 'due'], ['SUCCESS', 'held']]);
+    expect(
+      events.map((e) => [(e.payload as { status: string }).status, e.nextAttemptAt === null ? 'held' : 'due']),
+    ).toEqual([
+      ['EXPIRED', 'due'],
+      ['SUCCESS', 'held'],
+    ]);
     for (const j of await journalSums(t.id)) expect(j.total).toBe(0n);
   });
 
@@ -181,8 +228,17 @@ describe('transition(): the one way a transaction changes state', () => {
     const expiresAt = new Date(Date.now() + 300_000);
     const outcome = await move(t.id, 'PENDING', { patch: { providerSessionId: 'SES-1', expiresAt } });
     expect(outcome!.outbox).toHaveLength(1);
-    expect(outcome!.outbox[0]).toMatchObject({ topic: EXPIRY_TOPIC, payload: { transaction_id: t.id }, availableAt: expiresAt });
-    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({ status: 'PENDING', expiresAt, completedAt: null, providerSessionId: 'SES-1' });
+    expect(outcome!.outbox[0]).toMatchObject({
+      topic: EXPIRY_TOPIC,
+      payload: { transaction_id: t.id },
+      availableAt: expiresAt,
+    });
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: t.id } })).toMatchObject({
+      status: 'PENDING',
+      expiresAt,
+      completedAt: null,
+      providerSessionId: 'SES-1',
+    });
     expect(await db.webhookEvent.count({ where: { transactionId: t.id } })).toBe(0);
   });
 
@@ -205,28 +261,40 @@ describe('transition(): the one way a transaction changes state', () => {
 describe('ledger integrity enforced by the database', () => {
   it('rejects at commit a journal that does not balance (deferred trigger), and keeps nothing of it', async () => {
     const t = await newCashin();
-    const account = await db.ledgerAccount.findFirstOrThrow({ where: { merchantId, countryCode: 'CI', kind: 'MERCHANT_PENDING' } });
+    const account = await db.ledgerAccount.findFirstOrThrow({
+      where: { merchantId, countryCode: 'CI', kind: 'MERCHANT_PENDING' },
+    });
     const journalId = randomUUID();
     let insertedInside = false;
-    await expect(db.$transaction(async (tx) => {
-      await tx.journalEntry.create({ data: { journalId, accountId: account.id, amount: 100n, posting: 'TEST_UNBALANCED', transactionId: t.id } });
-      // The trigger is deferred: the insert itself succeeds, the commit fails.
-      insertedInside = (await tx.journalEntry.count({ where: { journalId } })) === 1;
-    })).rejects.toThrow(/does not balance/);
+    await expect(
+      db.$transaction(async (tx) => {
+        await tx.journalEntry.create({
+          data: { journalId, accountId: account.id, amount: 100n, posting: 'TEST_UNBALANCED', transactionId: t.id },
+        });
+        // The trigger is deferred: the insert itself succeeds, the commit fails.
+        insertedInside = (await tx.journalEntry.count({ where: { journalId } })) === 1;
+      }),
+    ).rejects.toThrow(/does not balance/);
     expect(insertedInside).toBe(true);
     expect(await db.journalEntry.count({ where: { journalId } })).toBe(0);
   });
 
   it('accepts a hand-written journal that balances (the trigger is not simply refusing everything)', async () => {
     const t = await newCashin();
-    const pendingAccount = await db.ledgerAccount.findFirstOrThrow({ where: { merchantId, countryCode: 'CI', kind: 'MERCHANT_PENDING' } });
-    const receivable = await db.ledgerAccount.findFirstOrThrow({ where: { merchantId: null, countryCode: 'CI', kind: 'OPERATOR_RECEIVABLE' } });
+    const pendingAccount = await db.ledgerAccount.findFirstOrThrow({
+      where: { merchantId, countryCode: 'CI', kind: 'MERCHANT_PENDING' },
+    });
+    const receivable = await db.ledgerAccount.findFirstOrThrow({
+      where: { merchantId: null, countryCode: 'CI', kind: 'OPERATOR_RECEIVABLE' },
+    });
     const journalId = randomUUID();
     await db.$transaction(async (tx) => {
-      await tx.journalEntry.createMany({ data: [
-        { journalId, accountId: pendingAccount.id, amount: 100n, posting: 'TEST_BALANCED', transactionId: t.id },
-        { journalId, accountId: receivable.id, amount: -100n, posting: 'TEST_BALANCED', transactionId: t.id },
-      ] });
+      await tx.journalEntry.createMany({
+        data: [
+          { journalId, accountId: pendingAccount.id, amount: 100n, posting: 'TEST_BALANCED', transactionId: t.id },
+          { journalId, accountId: receivable.id, amount: -100n, posting: 'TEST_BALANCED', transactionId: t.id },
+        ],
+      });
     });
     expect(await db.journalEntry.count({ where: { journalId } })).toBe(2);
   });
@@ -239,11 +307,16 @@ describe('ledger integrity enforced by the database', () => {
     expect(await balance('MERCHANT_AVAILABLE', 'CM')).toBe(2500n);
     const debit = (amount: number) => ({
       name: 'TEST_PAYOUT',
-      lines: [{ account: 'MERCHANT_AVAILABLE' as const, amount: -amount }, { account: 'OPERATOR_RECEIVABLE' as const, amount }],
+      lines: [
+        { account: 'MERCHANT_AVAILABLE' as const, amount: -amount },
+        { account: 'OPERATOR_RECEIVABLE' as const, amount },
+      ],
     });
     const journals = await db.journalEntry.count({ where: { posting: 'TEST_PAYOUT' } });
 
-    await expect(db.$transaction((tx) => post(tx, scope, debit(2501), null))).rejects.toThrow(/ledger_accounts_merchant_non_negative|check constraint/i);
+    await expect(db.$transaction((tx) => post(tx, scope, debit(2501), null))).rejects.toThrow(
+      /ledger_accounts_merchant_non_negative|check constraint/i,
+    );
     expect(await balance('MERCHANT_AVAILABLE', 'CM')).toBe(2500n);
     expect(await db.journalEntry.count({ where: { posting: 'TEST_PAYOUT' } })).toBe(journals);
 
@@ -255,9 +328,22 @@ describe('ledger integrity enforced by the database', () => {
   it('a posting on a merchant account that does not exist yet cannot start it negative', async () => {
     const other = (await createMerchant(db, { name: 'Empty Merchant', webhookUrl: null })).id;
     const scope = { merchantId: other, countryCode: 'SN', currency: 'XOF' };
-    await expect(db.$transaction((tx) => post(tx, scope, {
-      name: 'TEST_OVERDRAFT', lines: [{ account: 'MERCHANT_AVAILABLE', amount: -1 }, { account: 'OPERATOR_RECEIVABLE', amount: 1 }],
-    }, null))).rejects.toThrow();
+    await expect(
+      db.$transaction((tx) =>
+        post(
+          tx,
+          scope,
+          {
+            name: 'TEST_OVERDRAFT',
+            lines: [
+              { account: 'MERCHANT_AVAILABLE', amount: -1 },
+              { account: 'OPERATOR_RECEIVABLE', amount: 1 },
+            ],
+          },
+          null,
+        ),
+      ),
+    ).rejects.toThrow();
     expect(await db.ledgerAccount.count({ where: { merchantId: other } })).toBe(0);
   });
 });

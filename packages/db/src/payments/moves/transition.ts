@@ -3,7 +3,13 @@ import type { Db, Tx } from '../../database/index.js';
 import { rawQuery, retryOnConflict } from '../../database/index.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { transactionColumns } from '../transaction-row.js';
-import { planMove, type LockedTransaction, type MoveResult, type TransitionOutcome, type TransitionRequest } from './plan-move.js';
+import {
+  planMove,
+  type LockedTransaction,
+  type MoveResult,
+  type TransitionOutcome,
+  type TransitionRequest,
+} from './plan-move.js';
 
 export { EXPIRY_TOPIC } from '../pending-checks.js';
 export type { LockedTransaction, TransitionOutcome, TransitionPatch, TransitionRequest } from './plan-move.js';
@@ -13,8 +19,12 @@ export type { LockedTransaction, TransitionOutcome, TransitionPatch, TransitionR
  * merchant's webhook URL. By its provider reference for an operator's word about it, which then needs
  * no read of its own before the transaction.
  */
-export async function lockForMove(tx: Tx, by: { id: string } | { providerReference: string }): Promise<LockedTransaction | null> {
-  const where = 'id' in by ? Prisma.sql`t.id = ${by.id}::uuid` : Prisma.sql`t.provider_reference = ${by.providerReference}`;
+export async function lockForMove(
+  tx: Tx,
+  by: { id: string } | { providerReference: string },
+): Promise<LockedTransaction | null> {
+  const where =
+    'id' in by ? Prisma.sql`t.id = ${by.id}::uuid` : Prisma.sql`t.provider_reference = ${by.providerReference}`;
   const [locked] = await tx.$queryRaw<LockedTransaction[]>`
     SELECT ${transactionColumns('t')}, m.webhook_url AS "webhookUrl" FROM transactions t JOIN merchants m ON m.id = t.merchant_id
      WHERE ${where} FOR UPDATE OF t`;
@@ -37,7 +47,11 @@ export async function transition(tx: Tx, req: TransitionRequest): Promise<Transi
 }
 
 /** transition() of a row the caller locked with lockForMove in the same database transaction (`req.transactionId` is its id). */
-export async function moveLocked(tx: Tx, locked: LockedTransaction, req: TransitionRequest): Promise<TransitionOutcome | null> {
+export async function moveLocked(
+  tx: Tx,
+  locked: LockedTransaction,
+  req: TransitionRequest,
+): Promise<TransitionOutcome | null> {
   const move = planMove(locked, req);
   if (!move) return null;
   const [row] = await tx.$queryRaw<MoveResult[]>(move.statement(Prisma.empty, Prisma.empty));
@@ -62,8 +76,13 @@ export type SeenTransaction = LockedTransaction & { rowVersion: string };
  * the release of an earlier event committed meanwhile (the reason record_webhook_attempt locks first);
  * a row in such a status has no webhook event, and its version proves none was added.
  */
-export async function moveIfUnchanged(db: Db, seen: SeenTransaction, req: TransitionRequest): Promise<TransitionOutcome | null | 'changed'> {
-  if (NOTIFIED_STATUSES.includes(seen.status as TransactionStatus)) throw new Error(`moveIfUnchanged of ${seen.id}: a ${seen.status} row may have webhook events`);
+export async function moveIfUnchanged(
+  db: Db,
+  seen: SeenTransaction,
+  req: TransitionRequest,
+): Promise<TransitionOutcome | null | 'changed'> {
+  if (NOTIFIED_STATUSES.includes(seen.status as TransactionStatus))
+    throw new Error(`moveIfUnchanged of ${seen.id}: a ${seen.status} row may have webhook events`);
   const { rowVersion, ...locked } = seen;
   const move = planMove(locked, req);
   if (!move) return null;

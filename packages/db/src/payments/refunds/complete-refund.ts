@@ -9,8 +9,7 @@ import { completeLateSuccessReturn, LATE_SUCCESS_ORIGIN } from './late-success-r
 import { refundSnapshotOf } from './refund-snapshot.js';
 
 export type RefundOutcome =
-  | { status: 'SUCCESS'; providerRefundId: string }
-  | { status: 'FAILED'; failureReason: string };
+  { status: 'SUCCESS'; providerRefundId: string } | { status: 'FAILED'; failureReason: string };
 
 export interface CompletedRefund {
   refund: Refund;
@@ -25,7 +24,12 @@ export interface CompletedRefund {
  * decided is left alone (null): duplicate runs are harmless. The return of a late success (origin
  * LATE_SUCCESS) is recorded apart: it is not the merchant's (completeLateSuccessReturn).
  */
-export async function completeRefund(tx: Tx, refundId: string, outcome: RefundOutcome, now = new Date()): Promise<CompletedRefund | null> {
+export async function completeRefund(
+  tx: Tx,
+  refundId: string,
+  outcome: RefundOutcome,
+  now = new Date(),
+): Promise<CompletedRefund | null> {
   const pending = await tx.refund.findUnique({ where: { id: refundId } });
   if (!pending) return null;
   if (pending.origin === LATE_SUCCESS_ORIGIN) {
@@ -38,9 +42,10 @@ export async function completeRefund(tx: Tx, refundId: string, outcome: RefundOu
   if (!t) return null;
   const { count } = await tx.refund.updateMany({
     where: { id: refundId, status: 'PENDING' },
-    data: outcome.status === 'SUCCESS'
-      ? { status: 'SUCCESS', providerRefundId: outcome.providerRefundId, updatedAt: now, completedAt: now }
-      : { status: 'FAILED', failureReason: outcome.failureReason, updatedAt: now, completedAt: now },
+    data:
+      outcome.status === 'SUCCESS'
+        ? { status: 'SUCCESS', providerRefundId: outcome.providerRefundId, updatedAt: now, completedAt: now }
+        : { status: 'FAILED', failureReason: outcome.failureReason, updatedAt: now, completedAt: now },
   });
   if (count !== 1) return null;
   const refund = await tx.refund.findUniqueOrThrow({ where: { id: refundId } });
@@ -61,7 +66,10 @@ export async function completeRefund(tx: Tx, refundId: string, outcome: RefundOu
        WHERE id = ${refund.transactionId}::uuid`;
   }
 
-  const merchant = await tx.merchant.findUniqueOrThrow({ where: { id: refund.merchantId }, select: { webhookUrl: true } });
+  const merchant = await tx.merchant.findUniqueOrThrow({
+    where: { id: refund.merchantId },
+    select: { webhookUrl: true },
+  });
   const event = await recordWebhookEvent(tx, {
     merchantId: refund.merchantId,
     transactionId: refund.transactionId,

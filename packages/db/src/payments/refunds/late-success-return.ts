@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { lateSuccessPosting, returnsLateSuccess, type OperatorResult, type TransactionStatus, type TransactionType } from '@mm/domain';
+import {
+  lateSuccessPosting,
+  returnsLateSuccess,
+  type OperatorResult,
+  type TransactionStatus,
+  type TransactionType,
+} from '@mm/domain';
 import type { Tx } from '../../database/index.js';
 import type { Refund } from '../../generated/prisma/client.js';
 import { post } from '../../ledger/index.js';
@@ -33,7 +39,16 @@ export async function holdLateSuccess(
   now = new Date(),
 ): Promise<HeldLateSuccess | null> {
   // The row's lock first, as transition() and completeRefund() take it: one order for every writer.
-  const [t] = await tx.$queryRaw<{ type: TransactionType; status: TransactionStatus; merchant_id: string; amount: bigint; currency: string; country_code: string }[]>`
+  const [t] = await tx.$queryRaw<
+    {
+      type: TransactionType;
+      status: TransactionStatus;
+      merchant_id: string;
+      amount: bigint;
+      currency: string;
+      country_code: string;
+    }[]
+  >`
     SELECT type, status, merchant_id, amount, currency, country_code FROM transactions WHERE id = ${transactionId}::uuid FOR UPDATE`;
   if (!t || !returnsLateSuccess(t, result)) return null;
   const id = randomUUID();
@@ -46,7 +61,13 @@ export async function holdLateSuccess(
     ON CONFLICT (transaction_id) WHERE origin = 'LATE_SUCCESS' DO NOTHING
     RETURNING ${REFUND_COLUMNS}`;
   if (!refund) return null;
-  await post(tx, { merchantId: t.merchant_id, countryCode: t.country_code, currency: t.currency }, lateSuccessPosting('HELD', Number(t.amount)), transactionId, id);
+  await post(
+    tx,
+    { merchantId: t.merchant_id, countryCode: t.country_code, currency: t.currency },
+    lateSuccessPosting('HELD', Number(t.amount)),
+    transactionId,
+    id,
+  );
   const row = await insertOutbox(tx, { topic: REFUND_REQUEST_TOPIC, payload: { refund_id: id } });
   return { refund, outbox: [row] };
 }
@@ -57,19 +78,31 @@ export async function holdLateSuccess(
  * (back-office) and resolves. Neither is the merchant's business: no webhook, no change to the cash-in.
  * Null when the return was already decided (a duplicate run).
  */
-export async function completeLateSuccessReturn(tx: Tx, refund: Refund, outcome: { status: 'SUCCESS'; providerRefundId: string } | { status: 'FAILED'; failureReason: string }, now: Date): Promise<Refund | null> {
+export async function completeLateSuccessReturn(
+  tx: Tx,
+  refund: Refund,
+  outcome: { status: 'SUCCESS'; providerRefundId: string } | { status: 'FAILED'; failureReason: string },
+  now: Date,
+): Promise<Refund | null> {
   const [t] = await tx.$queryRaw<{ country_code: string }[]>`
     SELECT country_code FROM transactions WHERE id = ${refund.transactionId}::uuid FOR UPDATE`;
   if (!t) return null;
   const { count } = await tx.refund.updateMany({
     where: { id: refund.id, status: 'PENDING' },
-    data: outcome.status === 'SUCCESS'
-      ? { status: 'SUCCESS', providerRefundId: outcome.providerRefundId, updatedAt: now, completedAt: now }
-      : { status: 'FAILED', failureReason: outcome.failureReason, updatedAt: now, completedAt: now },
+    data:
+      outcome.status === 'SUCCESS'
+        ? { status: 'SUCCESS', providerRefundId: outcome.providerRefundId, updatedAt: now, completedAt: now }
+        : { status: 'FAILED', failureReason: outcome.failureReason, updatedAt: now, completedAt: now },
   });
   if (count !== 1) return null;
   if (outcome.status === 'SUCCESS') {
-    await post(tx, { merchantId: refund.merchantId, countryCode: t.country_code, currency: refund.currency }, lateSuccessPosting('RETURNED', Number(refund.amount)), refund.transactionId, refund.id);
+    await post(
+      tx,
+      { merchantId: refund.merchantId, countryCode: t.country_code, currency: refund.currency },
+      lateSuccessPosting('RETURNED', Number(refund.amount)),
+      refund.transactionId,
+      refund.id,
+    );
   }
   return tx.refund.findUniqueOrThrow({ where: { id: refund.id } });
 }

@@ -17,13 +17,10 @@ import type { Db, SecretBox } from '@mm/db';
 import type { AfterCommit, OutboxPublisher } from '@mm/queues';
 import { Counter, httpMetrics, liveness, type Logger, type Registry, accessLog, requestId } from '@mm/observability';
 import { loadStaff, requireLogin } from './auth/guard.js';
-import type { LoginThrottle } from './auth/login-throttle.js';
-import { countedPasswordCheck } from './auth/password-check.js';
-import { csrfProtection } from './http/csrf.js';
+import { MULTIPART_POSTS, SESSION_COOKIE } from './http/session.js';
+import { type LoginThrottle, countedPasswordCheck, csrfProtection, securityHeaders, sessionMiddleware } from '@mm/web';
 import { errorHandler, notFound } from './http/error-handler.js';
-import { securityHeaders } from './http/security-headers.js';
 import type { OperatorCallHealthReader } from './operator-health.js';
-import { sessionMiddleware } from './http/session.js';
 import { homeRouter } from './routes/home.js';
 import { loginRouter } from './routes/login.js';
 import { staffRouter } from './routes/staff.js';
@@ -85,6 +82,7 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   app.use(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 100 }));
   app.use(
     sessionMiddleware({
+      cookieName: SESSION_COOKIE,
       store: deps.sessionStore,
       secret: deps.sessionSecret,
       ttlS: deps.sessionTtlS,
@@ -104,7 +102,7 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
     }),
   );
   // Before any route: a POST without the session's token never reaches a handler.
-  app.use(csrfProtection);
+  app.use(csrfProtection(MULTIPART_POSTS));
   app.use(loadStaff({ db: deps.db, sessionTtlS: deps.sessionTtlS, now: deps.now }));
 
   const attempts = new Counter({

@@ -23,12 +23,12 @@ import {
   type Logger,
 } from '@mm/observability';
 import { createBackofficeApp } from './app.js';
-import { LoginThrottle } from './auth/login-throttle.js';
+import { LoginThrottle, sessionKeyPrefix, sessionRedisOf } from '@mm/web';
+import { normalizeStaffEmail } from '@mm/db/staff';
+import { SESSION_APP } from './http/session.js';
 import { openDashboardQueues } from './dashboard-queues.js';
 import { metricsUrlsOf, OperatorCallHealthReader } from './operator-health.js';
 import type { BackofficeEnv } from './env.js';
-import { sessionKeyPrefix } from './http/session.js';
-import { sessionRedisOf } from './session-redis.js';
 
 /** A reconciliation-runs job not added within this is refused (the request says so; nothing is audited). */
 const RECONCILIATION_QUEUE_TIMEOUT_MS = 3000;
@@ -138,13 +138,22 @@ export async function startBackoffice(
     }),
     logger,
     metrics,
-    sessionStore: new RedisStore({ client: sessionRedis.storeClient, prefix: sessionKeyPrefix(env.REDIS_PREFIX) }),
-    throttle: new LoginThrottle(redis, env.REDIS_PREFIX, {
-      maxFailures: env.LOGIN_MAX_FAILURES,
-      lockoutS: env.LOGIN_LOCKOUT_S,
-      maxPerAddress: env.LOGIN_MAX_ATTEMPTS_PER_IP,
-      addressWindowS: env.LOGIN_IP_WINDOW_S,
+    sessionStore: new RedisStore({
+      client: sessionRedis.storeClient,
+      prefix: sessionKeyPrefix(env.REDIS_PREFIX, SESSION_APP),
     }),
+    throttle: new LoginThrottle(
+      redis,
+      env.REDIS_PREFIX,
+      {
+        maxFailures: env.LOGIN_MAX_FAILURES,
+        lockoutS: env.LOGIN_LOCKOUT_S,
+        maxPerAddress: env.LOGIN_MAX_ATTEMPTS_PER_IP,
+        addressWindowS: env.LOGIN_IP_WINDOW_S,
+      },
+      SESSION_APP,
+      normalizeStaffEmail,
+    ),
     sessionSecret: env.SESSION_SECRET,
     sessionTtlS: env.SESSION_TTL_S,
     secureCookies: env.SECURE_COOKIES,

@@ -9,8 +9,7 @@ import type { Db } from '@mm/db';
 import { findStaffById } from '@mm/db/staff';
 import { can, type StaffPermission } from '@mm/domain';
 import { setStaff, staffOrNull } from '../http/locals.js';
-import { forbidden, PageError } from '../http/page-error.js';
-import { regenerateSession } from '../http/session.js';
+import { forbidden, PageError, regenerateSession } from '@mm/web';
 
 export interface LoadStaffDeps {
   db: Db;

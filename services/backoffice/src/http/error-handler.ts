@@ -1,10 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '@mm/observability';
-import { html } from '../views/html.js';
+import { html, isCsrfError, notFoundError, PageError } from '@mm/web';
 import { renderPage } from '../views/render.js';
-import { isCsrfError } from './csrf.js';
 import { requestIdOf } from './locals.js';
-import { notFoundError, PageError } from './page-error.js';
 
 const TITLES: Record<number, string> = {
   400: 'Bad request',

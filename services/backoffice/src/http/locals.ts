@@ -1,6 +1,6 @@
 /**
  * Typed access to what the middlewares put on res.locals (Express types it as `any`): the staff
- * member of the request, the CSP nonce and the request id.
+ * member of the request (the CSP nonce and the request id are @mm/web's).
  */
 import type { Response } from 'express';
 import type { StaffAccount } from '@mm/db/staff';
@@ -20,10 +20,4 @@ export function currentStaff(res: Response): StaffAccount {
   return staff;
 }
 
-export function nonceOf(res: Response): string {
-  return res.locals.cspNonce as string;
-}
-
-export function requestIdOf(res: Response): string {
-  return res.locals.requestId as string;
-}
+export { nonceOf, requestIdOf } from '@mm/web';

@@ -4,7 +4,7 @@
  * (TRUST_PROXY, X-Forwarded-Proto: https) logging in works; reached over plain HTTP, no cookie at all.
  */
 import { startBackofficeFixture, TEST_PASSWORD, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
-import { HSTS_VALUE } from './security-headers.js';
+import { HSTS_VALUE } from '@mm/web';
 
 const PRODUCTION = {
   NODE_ENV: 'production',

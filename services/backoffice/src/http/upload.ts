@@ -6,8 +6,7 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
-import { csrfAfterUpload } from './csrf.js';
-import { PageError } from './page-error.js';
+import { csrfAfterUpload, PageError } from '@mm/web';
 
 export interface UploadLimits {
   /** The form field of the file. */

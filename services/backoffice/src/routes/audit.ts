@@ -3,7 +3,7 @@ import express, { type Router } from 'express';
 import type { Db } from '@mm/db';
 import { listAudit, type AuditQuery } from '@mm/db/staff';
 import { requirePermission } from '../auth/guard.js';
-import { textField } from '../http/query.js';
+import { textField } from '@mm/web';
 import { auditView, type AuditFilterForm } from '../views/audit.js';
 import { renderPage } from '../views/render.js';
 

@@ -6,9 +6,8 @@ import { decideCashout, parseStaffReason, type DecideCashoutDeps } from '@mm/col
 import { can, isUuid } from '@mm/domain';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
-import { csrfToken } from '../http/csrf.js';
+import { csrfToken, notFoundError, PageError } from '@mm/web';
 import { currentStaff } from '../http/locals.js';
-import { notFoundError, PageError } from '../http/page-error.js';
 import { cashoutsView } from '../views/cashouts.js';
 import { renderPage } from '../views/render.js';
 

@@ -5,17 +5,17 @@ import type { Db } from '@mm/db';
 import { recordAudit } from '@mm/db/staff';
 import type { Counter } from '@mm/observability';
 import { requestContext } from '../auth/audit-context.js';
-import type { LoginThrottle } from '../auth/login-throttle.js';
-import type { PasswordCheck } from '../auth/password-check.js';
-import { csrfToken } from '../http/csrf.js';
-import { staffOrNull } from '../http/locals.js';
 import {
+  type LoginThrottle,
+  type PasswordCheck,
+  csrfToken,
   ANONYMOUS_SESSION_MS,
   destroySession,
   regenerateSession,
   saveSession,
-  SESSION_COOKIE,
-} from '../http/session.js';
+} from '@mm/web';
+import { SESSION_COOKIE } from '../http/session.js';
+import { staffOrNull } from '../http/locals.js';
 import { logIn } from '../use-cases/log-in.js';
 import { loginView, type LoginView } from '../views/login.js';
 import { renderPage } from '../views/render.js';

@@ -16,8 +16,7 @@ import {
 import { findMerchant, type MerchantSummary } from '@mm/db/merchants';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
-import { formField } from '../http/form.js';
-import { notFoundError, PageError } from '../http/page-error.js';
+import { formField, notFoundError, PageError } from '@mm/web';
 import type { GraceOption } from '../views/merchant-detail.js';
 import { issuedKeyView } from '../views/issued-key.js';
 import { renderPage } from '../views/render.js';

@@ -39,10 +39,8 @@ import {
 } from '@mm/domain';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
-import { csrfToken } from '../http/csrf.js';
-import { formField } from '../http/form.js';
+import { csrfToken, formField, notFoundError, PageError } from '@mm/web';
 import { currentStaff } from '../http/locals.js';
-import { notFoundError, PageError } from '../http/page-error.js';
 import type { OperatorCallHealthReader } from '../operator-health.js';
 import { operatorListView } from '../views/operators.js';
 import { renderPage } from '../views/render.js';

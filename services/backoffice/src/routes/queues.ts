@@ -23,8 +23,7 @@ import type { Logger } from '@mm/observability';
 import { QUEUE_NAMES } from '@mm/queues';
 import { auditContext } from '../auth/audit-context.js';
 import { loadStaff, requirePermission } from '../auth/guard.js';
-import { notFoundError } from '../http/page-error.js';
-import { requireSameOrigin } from '../http/same-origin.js';
+import { notFoundError, requireSameOrigin } from '@mm/web';
 
 export interface QueuesRouterDeps {
   db: Db;
@@ -106,7 +105,7 @@ export function queuesRouter(deps: QueuesRouterDeps): Router {
   // Mounted before the app's own loadStaff (see the header): load the account here.
   router.use(loadStaff({ db: deps.db, sessionTtlS: deps.sessionTtlS, now: deps.now }));
   router.use(requirePermission('queues:dashboard'));
-  router.use(requireSameOrigin);
+  router.use(requireSameOrigin('Refused: this request did not come from a back-office page.'));
   router.use(dashboardCsp);
   router.use(auditDashboardActions(deps));
   router.use(board);

@@ -4,7 +4,7 @@
  */
 import type { CaseCursor, CaseQuery, RunCursor, RunQuery } from '@mm/db/reconciliation';
 import { MATCH_CATEGORIES, isDifference, type DifferenceCategory } from '@mm/domain';
-import { isUuid, textField } from '../http/query.js';
+import { isUuid, textField } from '@mm/web';
 
 export const DIFFERENCE_CATEGORIES = MATCH_CATEGORIES.filter(isDifference) as DifferenceCategory[];
 export const CASE_STATES = ['open', 'resolved', 'all'] as const;

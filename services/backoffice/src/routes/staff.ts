@@ -9,9 +9,8 @@ import type { Db } from '@mm/db';
 import { listStaff } from '@mm/db/staff';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
-import { csrfToken } from '../http/csrf.js';
+import { csrfToken, notFoundError, PageError } from '@mm/web';
 import { currentStaff } from '../http/locals.js';
-import { notFoundError, PageError } from '../http/page-error.js';
 import { renderPage } from '../views/render.js';
 import { staffListView } from '../views/staff.js';
 

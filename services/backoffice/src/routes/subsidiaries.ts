@@ -9,9 +9,8 @@ import { listSubsidiaries } from '@mm/db/merchants';
 import { can } from '@mm/domain';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
-import { csrfToken } from '../http/csrf.js';
+import { csrfToken, notFoundError } from '@mm/web';
 import { currentStaff } from '../http/locals.js';
-import { notFoundError } from '../http/page-error.js';
 import { renderPage } from '../views/render.js';
 import { subsidiaryListView } from '../views/subsidiaries.js';
 

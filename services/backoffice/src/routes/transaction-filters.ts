@@ -5,7 +5,7 @@
  */
 import type { TransactionSearch } from '@mm/db/payments';
 import { parseMsisdn, TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@mm/domain';
-import { isUuid, textField } from '../http/query.js';
+import { isUuid, textField } from '@mm/web';
 
 /** The form's fields as typed, to show them again above the results. */
 export interface FilterForm {

@@ -8,10 +8,8 @@ import { can } from '@mm/domain';
 import { listProblemDeliveries } from '@mm/db/webhooks';
 import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
-import { csrfToken } from '../http/csrf.js';
+import { csrfToken, PageError, isUuid, listField, textField } from '@mm/web';
 import { currentStaff } from '../http/locals.js';
-import { PageError } from '../http/page-error.js';
-import { isUuid, listField, textField } from '../http/query.js';
 import { renderPage } from '../views/render.js';
 import { resendNotice, webhooksView } from '../views/webhooks.js';
 

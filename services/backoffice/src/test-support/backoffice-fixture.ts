@@ -7,7 +7,8 @@ import type { StaffRole } from '@mm/domain';
 import { createLogger } from '@mm/observability';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@mm/testing';
 import { parseEnv } from '../env.js';
-import { sessionKeyPrefix } from '../http/session.js';
+import { sessionKeyPrefix } from '@mm/web';
+import { SESSION_APP } from '../http/session.js';
 import { startBackoffice, type BackofficeOverrides, type RunningBackoffice } from '../service.js';
 import { TestClient } from './client.js';
 
@@ -71,7 +72,7 @@ export async function startBackofficeFixture(
         role,
         password: TEST_PASSWORD,
       }),
-    sessionKey: (id) => `${sessionKeyPrefix(testRedis.prefix)}${id}`,
+    sessionKey: (id) => `${sessionKeyPrefix(testRedis.prefix, SESSION_APP)}${id}`,
     async stop() {
       await running.stop();
       redis.disconnect();

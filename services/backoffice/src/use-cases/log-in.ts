@@ -1,7 +1,6 @@
 import type { Db } from '@mm/db';
 import { findStaffByEmail, normalizeStaffEmail, recordAudit, type StaffAccount } from '@mm/db/staff';
-import type { LoginThrottle } from '../auth/login-throttle.js';
-import type { PasswordCheck } from '../auth/password-check.js';
+import type { LoginThrottle, PasswordCheck } from '@mm/web';
 
 export interface LogInDeps {
   db: Db;

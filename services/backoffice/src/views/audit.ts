@@ -1,6 +1,5 @@
 import type { AuditEntry } from '@mm/db/staff';
-import { jsonBlock, orDash, when } from './format.js';
-import { html, type SafeHtml } from './html.js';
+import { jsonBlock, orDash, when, html, type SafeHtml } from '@mm/web';
 
 export interface AuditFilterForm {
   target_type: string;

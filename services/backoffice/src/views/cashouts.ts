@@ -1,6 +1,5 @@
 import type { Transaction } from '@mm/db';
-import { amount, csrfField, when } from './format.js';
-import { html, type SafeHtml } from './html.js';
+import { amount, csrfField, when, html, type SafeHtml } from '@mm/web';
 
 export type AwaitingCashout = Transaction & { merchant: { name: string } };
 

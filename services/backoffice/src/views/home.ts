@@ -1,6 +1,6 @@
 import type { StaffAccount } from '@mm/db/staff';
 import { permissionsOf } from '@mm/domain';
-import { html, type SafeHtml } from './html.js';
+import { html, type SafeHtml } from '@mm/web';
 import { navFor } from './nav.js';
 
 export function homeView(staff: StaffAccount): SafeHtml {

@@ -1,6 +1,5 @@
 import type { IssuedKey } from '@mm/db/merchants';
-import { html, type SafeHtml } from './html.js';
-import { when } from './format.js';
+import { html, type SafeHtml, when } from '@mm/web';
 
 export interface IssuedKeyView {
   heading: string;

@@ -1,5 +1,4 @@
-import { csrfField } from './format.js';
-import { html, type SafeHtml } from './html.js';
+import { csrfField, html, type SafeHtml } from '@mm/web';
 
 export interface LoginView {
   csrfToken: string;

@@ -1,6 +1,5 @@
 import type { ApiKeySummary, MerchantSummary } from '@mm/db/merchants';
-import { html, type SafeHtml } from './html.js';
-import { csrfField, when } from './format.js';
+import { html, type SafeHtml, csrfField, when } from '@mm/web';
 import { statusBadge } from './merchants.js';
 
 /** The grace periods of a rotation, as the form offers them (values in seconds). */

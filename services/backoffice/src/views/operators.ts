@@ -1,8 +1,7 @@
 import type { AccountCashinOutcomes, OperatorAccountSummary } from '@mm/db/operator-accounts';
 import type { SubsidiarySummary } from '@mm/db/merchants';
 import { DOWN_REASON_MAX, OPERATOR_API_NAMES, OPERATORS } from '@mm/domain';
-import { csrfField, jsonBlock, when } from './format.js';
-import { html, type SafeHtml } from './html.js';
+import { csrfField, jsonBlock, when, html, type SafeHtml } from '@mm/web';
 import type { AccountCalls, OperatorCallHealth } from '../operator-health.js';
 
 export interface OperatorHealthView {

@@ -1,7 +1,6 @@
 import { QUEUE_NAMES } from '@mm/queues';
 import type { ParkedJobRow, PayloadId } from '../routes/parked-job-targets.js';
-import { csrfField, orDash, when } from './format.js';
-import { html, type SafeHtml } from './html.js';
+import { csrfField, orDash, when, html, type SafeHtml } from '@mm/web';
 
 export interface ParkedJobsView {
   jobs: ParkedJobRow[];

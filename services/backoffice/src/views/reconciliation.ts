@@ -11,8 +11,7 @@ import {
   type RunFilterForm,
 } from '../routes/reconciliation-filters.js';
 import type { ImportOutcome } from '@mm/collections';
-import { amount, csrfField, orDash, when } from './format.js';
-import { html, raw, type SafeHtml } from './html.js';
+import { amount, csrfField, orDash, when, html, raw, type SafeHtml } from '@mm/web';
 import { timelineView } from './timeline.js';
 
 /** An operator account, as the filters and the import form offer them. */

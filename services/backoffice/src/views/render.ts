@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
-import { csrfToken } from '../http/csrf.js';
+import { csrfToken, type SafeHtml } from '@mm/web';
 import { nonceOf, staffOrNull } from '../http/locals.js';
-import type { SafeHtml } from './html.js';
 import { layout } from './layout.js';
 
 export interface Page {

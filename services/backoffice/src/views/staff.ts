@@ -1,6 +1,5 @@
 import type { StaffAccount } from '@mm/db/staff';
-import { csrfField } from './format.js';
-import { html, type SafeHtml } from './html.js';
+import { csrfField, html, type SafeHtml } from '@mm/web';
 
 export interface StaffListView {
   members: StaffAccount[];

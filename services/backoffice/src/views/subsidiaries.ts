@@ -1,6 +1,5 @@
 import type { SubsidiarySummary } from '@mm/db/merchants';
-import { csrfField } from './format.js';
-import { html, type SafeHtml } from './html.js';
+import { csrfField, html, type SafeHtml } from '@mm/web';
 
 export interface SubsidiaryListView {
   subsidiaries: SubsidiarySummary[];

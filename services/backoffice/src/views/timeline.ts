@@ -1,6 +1,5 @@
 import type { TimelineItem } from '@mm/db/payments';
-import { amount, statusBadge, when } from './format.js';
-import { html, type SafeHtml } from './html.js';
+import { amount, statusBadge, when, html, type SafeHtml } from '@mm/web';
 
 // What the operator said, or who decided, under the names staff know them by.
 const DETAIL_LABELS: Record<string, string> = {

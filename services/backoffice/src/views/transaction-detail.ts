@@ -1,6 +1,5 @@
 import type { transactionTimeline } from '@mm/db/payments';
-import { amount, jsonBlock, orDash, statusBadge, when } from './format.js';
-import { html, type SafeHtml } from './html.js';
+import { amount, jsonBlock, orDash, statusBadge, when, html, type SafeHtml } from '@mm/web';
 import { timelineView } from './timeline.js';
 import { resendForm } from './webhooks.js';
 

@@ -1,8 +1,7 @@
 import type { SearchPage } from '@mm/db/payments';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@mm/domain';
 import { encodeCursor, filterQuery, type FilterForm, type ParsedFilters } from '../routes/transaction-filters.js';
-import { amount, statusBadge, when } from './format.js';
-import { html, raw, type SafeHtml } from './html.js';
+import { amount, statusBadge, when, html, raw, type SafeHtml } from '@mm/web';
 
 export interface TransactionsView {
   filters: ParsedFilters;

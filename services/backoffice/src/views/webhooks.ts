@@ -1,6 +1,5 @@
 import type { DeliveryProblem, listProblemDeliveries } from '@mm/db/webhooks';
-import { csrfField, orDash, when } from './format.js';
-import { html, raw, type SafeHtml } from './html.js';
+import { csrfField, orDash, when, html, raw, type SafeHtml } from '@mm/web';
 
 export type ProblemDelivery = Awaited<ReturnType<typeof listProblemDeliveries>>[number];
 

@@ -15,25 +15,22 @@ const csrf = csrfSync({
 });
 
 /**
- * The POST routes whose form is multipart (a file upload: routes/reconciliation.ts). Their body is not
- * read before the routes (only urlencoded bodies are), so their token cannot be checked here: this check
- * lets their multipart POSTs through, and the route checks the token itself, as soon as its own parser
- * (http/upload.ts, which carries `csrfAfterUpload`) has read the form, after the login and permission
- * checks and before its handler. Full paths, exactly as the form posts them; any other spelling (or any
- * other multipart POST) is checked here, where its unread token is missing, and refused.
+ * The check for every POST of an app. `multipartPosts` are the POST routes whose form is multipart (a
+ * file upload, such as the back-office's statement import). Their body is not read before the routes
+ * (only urlencoded bodies are), so their token cannot be checked here: this check lets their multipart
+ * POSTs through, and the route checks the token itself with `csrfAfterUpload`, as soon as its own
+ * parser has read the form, after the login and permission checks and before its handler. Full paths,
+ * exactly as the form posts them; any other spelling (or any other multipart POST) is checked here,
+ * where its unread token is missing, and refused.
  */
-const MULTIPART_POSTS = new Set(['/reconciliation/import']);
-
-function checkedByItsRoute(req: Request): boolean {
-  return (
-    req.method === 'POST' && MULTIPART_POSTS.has(req.path) && req.is('multipart/form-data') === 'multipart/form-data'
-  );
+export function csrfProtection(multipartPosts: ReadonlySet<string> = new Set()): RequestHandler {
+  const checkedByItsRoute = (req: Request) =>
+    req.method === 'POST' && multipartPosts.has(req.path) && req.is('multipart/form-data') === 'multipart/form-data';
+  return (req, res, next) => {
+    if (checkedByItsRoute(req)) return next();
+    csrf.csrfSynchronisedProtection(req, res, next);
+  };
 }
-
-export const csrfProtection: RequestHandler = (req, res, next) => {
-  if (checkedByItsRoute(req)) return next();
-  csrf.csrfSynchronisedProtection(req, res, next);
-};
 
 /** The same check, for a multipart form once its parser has put its fields (`_csrf`) in req.body. */
 export const csrfAfterUpload: RequestHandler = (req, res, next) => {

@@ -1,4 +1,4 @@
-/** How values look on every back-office page: one place, so pages agree. */
+/** How values look on every page of the back-office and the merchant portal: one place, so pages agree. */
 import { html, type SafeHtml } from './html.js';
 
 /** UTC, to the second, with the exact instant in `datetime` (staff in several countries compare them). */

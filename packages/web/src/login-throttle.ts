@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { RedisClient } from '@mm/queues';
-import { normalizeStaffEmail } from '@mm/db/staff';
 import { clientAddressBucket } from '@mm/observability';
 
 export interface LoginLimits {
@@ -74,23 +73,29 @@ export class LoginThrottle {
   readonly maxFailures: number;
   readonly lockoutS: number;
 
+  /**
+   * `app` names the keys (`bo`, `mp`): each app counts its own logins. `normalizeEmail` is the app's
+   * own spelling of an account's email, so `A@x` and `a@x ` count as one account.
+   */
   constructor(
     private readonly redis: RedisClient,
     private readonly redisPrefix: string,
     private readonly limits: LoginLimits,
+    private readonly app: string = 'bo',
+    private readonly normalizeEmail: (email: string) => string = (email) => email.trim().toLowerCase(),
   ) {
     this.maxFailures = limits.maxFailures;
     this.lockoutS = limits.lockoutS;
   }
 
-  /** `<prefix>:bo:login-account:<sha256 of the email>`: no addresses in Redis key names. */
+  /** `<prefix>:<app>:login-account:<sha256 of the email>`: no addresses in Redis key names. */
   accountKey(email: string): string {
-    return `${this.redisPrefix}:bo:login-account:${sha256(normalizeStaffEmail(email))}`;
+    return `${this.redisPrefix}:${this.app}:login-account:${sha256(this.normalizeEmail(email))}`;
   }
 
-  /** `<prefix>:bo:login-address:<sha256 of the address bucket>` (see clientAddressBucket). */
+  /** `<prefix>:<app>:login-address:<sha256 of the address bucket>` (see clientAddressBucket). */
   addressKey(ip: string | undefined): string {
-    return `${this.redisPrefix}:bo:login-address:${sha256(clientAddressBucket(ip))}`;
+    return `${this.redisPrefix}:${this.app}:login-address:${sha256(clientAddressBucket(ip))}`;
   }
 
   /** Counts the attempt and decides, in one step; see Admission. */

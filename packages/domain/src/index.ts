@@ -10,6 +10,7 @@ export * from './ledger-postings.js';
 export * from './request-signature.js';
 export * from './webhook-payload.js';
 export * from './staff-permissions.js';
+export * from './merchant-permissions.js';
 export * from './cashout-rules.js';
 export * from './uuid.js';
 export * from './api-key.js';

@@ -81,6 +81,35 @@ describe('audit_log hash chain', () => {
     expect(report.ok).toBe(true);
   });
 
+  it('hashes a merchant portal row (v2) in the database as this package does, and a changed merchant breaks the chain', async () => {
+    const [merchant] = await db.$queryRaw<{ id: string }[]>`
+      INSERT INTO merchants (name) VALUES ('Chain shop') RETURNING id::text`;
+    const [user] = await db.$queryRaw<{ id: string }[]>`
+      INSERT INTO merchant_users (merchant_id, email, name, role, password_hash)
+      VALUES (${merchant!.id}::uuid, 'owner@chain.test', 'O', 'owner', 'x') RETURNING id::text`;
+    const [other] = await db.$queryRaw<{ id: string }[]>`
+      INSERT INTO merchants (name) VALUES ('Other shop') RETURNING id::text`;
+    const row = await recordAudit(db, {
+      staffId: null,
+      actor: 'owner@chain.test',
+      action: 'portal.login',
+      merchantId: merchant!.id,
+      merchantUserId: user!.id,
+    });
+    expect(row.merchantId).toBe(merchant!.id);
+    expect((await verifyAuditChain(db)).ok).toBe(true);
+    // As the table's owner would (the application's role cannot): the row moved to another merchant's log.
+    await db.$executeRawUnsafe('ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_change');
+    await db.$executeRaw`UPDATE audit_log SET merchant_id = ${other!.id}::uuid WHERE id = ${row.id}`;
+    await db.$executeRawUnsafe('ALTER TABLE audit_log ENABLE TRIGGER audit_log_no_change');
+    const report = await verifyAuditChain(db);
+    expect(report.firstBroken).toEqual({ id: String(row.id), problem: expect.stringMatching(/content/) });
+    await db.$executeRawUnsafe('ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_change');
+    await db.$executeRaw`UPDATE audit_log SET merchant_id = ${merchant!.id}::uuid WHERE id = ${row.id}`;
+    await db.$executeRawUnsafe('ALTER TABLE audit_log ENABLE TRIGGER audit_log_no_change');
+    expect((await verifyAuditChain(db)).ok).toBe(true);
+  });
+
   it('keeps field boundaries unambiguous in the canonical form', () => {
     const base = {
       id: '1',
@@ -94,6 +123,8 @@ describe('audit_log hash chain', () => {
       request_id: null,
       ip: null,
       created_ms: '0',
+      merchant_id: null,
+      merchant_user_id: null,
     };
     const variants = [
       base,
@@ -101,7 +132,12 @@ describe('audit_log hash chain', () => {
       { ...base, target_type: '' },
       { ...base, target_type: '~' },
       { ...base, target_id: '' },
+      { ...base, merchant_id: 'm', merchant_user_id: null },
+      { ...base, merchant_id: null, merchant_user_id: 'm' },
     ];
+    // Rows without a merchant keep the form they were hashed in before the portal's columns existed.
+    expect(canonicalAuditRow(GENESIS_HASH, base)).toMatch(/^audit_log\/v1\|/);
+    expect(canonicalAuditRow(GENESIS_HASH, variants[5]!)).toMatch(/^audit_log\/v2\|/);
     expect(new Set(variants.map((v) => canonicalAuditRow(GENESIS_HASH, v))).size).toBe(variants.length);
     expect(auditRowHash(GENESIS_HASH, base)).not.toBe(auditRowHash('1'.repeat(64), base));
   });

@@ -26,6 +26,9 @@ export interface ChainRow {
   ip: string | null;
   /** created_at in epoch milliseconds. */
   created_ms: string;
+  /** Set on the merchant portal's rows, which are hashed in the v2 form. */
+  merchant_id: string | null;
+  merchant_user_id: string | null;
   prev_hash: string;
   row_hash: string;
 }
@@ -49,7 +52,10 @@ export function canonicalAuditRow(prevHash: string, r: Omit<ChainRow, 'prev_hash
     r.ip,
     r.created_ms,
   ];
-  return `audit_log/v1|${prevHash}|${fields.map(field).join('')}`;
+  // v1 for the rows without a merchant, byte for byte the form every row had before the portal existed.
+  if (r.merchant_id === null && r.merchant_user_id === null)
+    return `audit_log/v1|${prevHash}|${fields.map(field).join('')}`;
+  return `audit_log/v2|${prevHash}|${[...fields, r.merchant_id, r.merchant_user_id].map(field).join('')}`;
 }
 
 export function auditRowHash(prevHash: string, row: Omit<ChainRow, 'prev_hash' | 'row_hash'>): string {
@@ -80,7 +86,8 @@ export interface AuditChainReport {
 // column's, qualified: a bare `id` would be the text alias, and "10" sorts before "9".
 const ROWS_AFTER = (db: Db, afterId: string, limit: number) => db.$queryRaw<ChainRow[]>`
   SELECT id::text, staff_id::text, actor, action, target_type, target_id, before::text, after::text, request_id, ip,
-         (extract(epoch FROM created_at) * 1000)::bigint::text AS created_ms, prev_hash, row_hash
+         (extract(epoch FROM created_at) * 1000)::bigint::text AS created_ms, merchant_id::text,
+         merchant_user_id::text, prev_hash, row_hash
     FROM audit_log WHERE audit_log.id > ${afterId}::bigint ORDER BY audit_log.id LIMIT ${limit}`;
 
 /**

@@ -29,6 +29,9 @@ export interface AuditInput {
   after?: unknown;
   requestId?: string;
   ip?: string;
+  /** A merchant portal action: the merchant whose log it is, and its user who acted (staffId is null). */
+  merchantId?: string;
+  merchantUserId?: string;
 }
 
 // The log can never be cleaned, so a secret written into it would stay forever: redact by key name.
@@ -55,6 +58,8 @@ export async function recordAudit(db: Db | Tx, input: AuditInput): Promise<Audit
       after: toJson(input.after),
       requestId: input.requestId ?? null,
       ip: input.ip ?? null,
+      merchantId: input.merchantId ?? null,
+      merchantUserId: input.merchantUserId ?? null,
     },
   });
 }

@@ -147,7 +147,7 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   app.use('/jobs/parked', parkedJobsRouter({ db: deps.db }));
   app.use('/reconciliation', reconciliationRouter({ db: deps.db, runs: deps.reconciliationRuns, logger: deps.logger }));
   app.use('/audit', auditRouter({ db: deps.db }));
-  app.use(homeRouter());
+  app.use(homeRouter({ db: deps.db, now: deps.now }));
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));

@@ -1,4 +1,13 @@
 export { applyOperatorResult, applyOperatorResultIfUnchanged } from './moves/apply-operator-result.js';
+export {
+  cashinDaySql,
+  cashinDaySummary,
+  type CashinDayRow,
+  type CashinDayTotals,
+  cashinTotalsBy,
+  countAwaitingCashouts,
+  utcDayOf,
+} from './day-summary.js';
 export { createCashin, type NewCashin, OPERATOR_REQUEST_TOPIC } from './create-cashin.js';
 export { createCashout } from './create-cashout.js';
 export { approveCashout, rejectCashout } from './decide-cashout.js';

@@ -15,8 +15,18 @@ export interface LayoutInput {
   path: string;
 }
 
-// The back-office's rules after the shared ones (BASE_CSS): none of its own so far.
-const CSS = '';
+// The back-office's rules after the shared ones (BASE_CSS): the home page's blocks, the header's role badge.
+const CSS = `
+header .badge{background:#e6ebf1;color:#1d2430}
+.scroll{overflow-x:auto;max-width:100%}
+.scroll table{min-width:36rem}
+.tiles{display:flex;flex-wrap:wrap;gap:.8rem}
+.tile{flex:1 1 10rem;background:#fff;border:1px solid #dde3ea;border-radius:6px;padding:.8rem 1rem}
+.tile.alert{border-color:#f3c1c3}
+.tile>a{text-decoration:none;display:block}
+.tile .n{display:block;font-size:1.6rem;font-weight:600}
+.tile ul{margin:.4rem 0 0;padding-left:1.1rem;font-size:.9em}
+`;
 
 /** The page around every back-office screen. Every value is escaped by `html`. */
 export function layout(input: LayoutInput): SafeHtml {

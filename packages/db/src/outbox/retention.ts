@@ -13,6 +13,10 @@ export const TABLE_RETENTION = {
   subsidiaries: 'kept',
   operator_accounts: 'kept',
   staff_users: 'kept',
+  // The audit log references them (merchant_user_id): a person who left keeps the row its actions name.
+  merchant_users: 'kept',
+  // Used codes stay, so a used code can never be taken for an unused one; replaced at each re-enrolment.
+  merchant_user_recovery_codes: 'kept',
   transactions: 'kept',
   transaction_events: 'kept',
   refunds: 'kept',

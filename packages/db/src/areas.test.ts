@@ -14,6 +14,7 @@ const ALLOWED: Record<string, string[]> = {
   ledger: ['database'],
   outbox: ['database'],
   staff: ['database'],
+  'merchant-users': ['database', 'staff'],
   merchants: ['database'],
   webhooks: ['database', 'outbox'],
   reconciliation: ['database', 'ledger'],

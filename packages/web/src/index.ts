@@ -23,5 +23,5 @@ export {
   type SessionOptions,
 } from './session.js';
 export { sessionRedisOf, type SessionRedis } from './session-redis.js';
-export { LoginThrottle, type Admission, type LoginLimits } from './login-throttle.js';
+export { auditsRefusal, LoginThrottle, type Admission, type LoginLimits } from './login-throttle.js';
 export { countedPasswordCheck, type PasswordCheck } from './password-check.js';

@@ -122,3 +122,13 @@ export class LoginThrottle {
     await this.redis.eval(SUCCEEDED, 2, this.accountKey(email), this.addressKey(ip));
   }
 }
+
+/**
+ * Refusals without a password check (locked email, throttled address) are audited at the 1st, 10th,
+ * 100th... of a lock or window, each row with the count so far: a flood of them, which anyone can send
+ * without an account, must not grow an append-only table nobody may clean (nor queue up behind its
+ * hash chain's lock) one row per request. The metric counts every one.
+ */
+export function auditsRefusal(refused: number): boolean {
+  return /^10*$/.test(String(refused));
+}

@@ -1,6 +1,6 @@
 export { type AuditChainReport, type ChainAnchor, verifyAuditChain } from './audit-chain.js';
 export { type AuditEntry, type AuditInput, type AuditQuery, listAudit, recordAudit } from './audit-log.js';
-export { dummyVerifyPassword, generatePassword, verifyPassword } from './staff-password.js';
+export { dummyVerifyPassword, generatePassword, hashPassword, verifyPassword } from './staff-password.js';
 export {
   createStaffUser,
   findStaffByEmail,

@@ -1,6 +1,6 @@
 import type { Db } from '@mm/db';
 import { findStaffByEmail, normalizeStaffEmail, recordAudit, type StaffAccount } from '@mm/db/staff';
-import type { LoginThrottle, PasswordCheck } from '@mm/web';
+import { auditsRefusal, type LoginThrottle, type PasswordCheck } from '@mm/web';
 
 export interface LogInDeps {
   db: Db;
@@ -25,16 +25,6 @@ export type LogInOutcome =
   | { ok: true; staff: StaffAccount }
   | { ok: false; refusal: 'refused' | 'locked' }
   | { ok: false; refusal: 'throttled'; retryAfterS: number };
-
-/**
- * Refusals without a password check (locked email, throttled address) are audited at the 1st, 10th,
- * 100th... of a lock or window, each row with the count so far: a flood of them, which anyone can send
- * without an account, must not grow an append-only table nobody may clean (nor queue up behind its
- * hash chain's lock) one row per request. The metric counts every one.
- */
-export function auditsRefusal(refused: number): boolean {
-  return /^10*$/.test(String(refused));
-}
 
 export async function logIn({ db, throttle, checkPassword }: LogInDeps, input: LogInInput): Promise<LogInOutcome> {
   const email = normalizeStaffEmail(input.email);

@@ -1,0 +1,14 @@
+export {
+  confirmTotpEnrolment,
+  createMerchantUser,
+  findMerchantUserById,
+  findMerchantUserForLogin,
+  listMerchantUsers,
+  type MerchantUserAccount,
+  type NewMerchantUser,
+  newRecoveryCodes,
+  normalizeMerchantUserEmail,
+  signOutEverywhere,
+  startTotpEnrolment,
+  useRecoveryCode,
+} from './merchant-users.js';

@@ -1,0 +1,122 @@
+/**
+ * The merchant portal's users (merchant_users): people of one merchant with a role. Emails are stored
+ * lower-cased and trimmed, as the table requires. Passwords are hashed with the staff accounts' scrypt
+ * (@mm/db/staff): one implementation of password hashing for both web apps.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { isUuid, type MerchantRole } from '@mm/domain';
+import type { Db, Tx } from '../database/index.js';
+import type { MerchantUser } from '../generated/prisma/client.js';
+import { hashPassword } from '../staff/index.js';
+
+/** A user without the password hash or the sealed TOTP secret, with what the guard needs of its merchant. */
+export type MerchantUserAccount = Omit<MerchantUser, 'passwordHash' | 'totpSecretCiphertext'> & {
+  merchant: { name: string; status: string; requireTwoFactor: boolean };
+};
+
+const ACCOUNT = {
+  id: true,
+  merchantId: true,
+  email: true,
+  name: true,
+  role: true,
+  totpEnabledAt: true,
+  sessionsValidAfter: true,
+  disabledAt: true,
+  createdAt: true,
+  updatedAt: true,
+  merchant: { select: { name: true, status: true, requireTwoFactor: true } },
+} as const;
+
+export function normalizeMerchantUserEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export interface NewMerchantUser {
+  merchantId: string;
+  email: string;
+  name: string;
+  role: MerchantRole;
+  /** Plain text, hashed here: nothing can store a password that is not hashed. */
+  password: string;
+}
+
+/** Throws a unique violation (isUniqueViolation) when the email is taken, by this merchant or another. */
+export async function createMerchantUser(db: Db | Tx, input: NewMerchantUser): Promise<MerchantUserAccount> {
+  return db.merchantUser.create({
+    data: {
+      merchantId: input.merchantId,
+      email: normalizeMerchantUserEmail(input.email),
+      name: input.name.trim(),
+      role: input.role,
+      passwordHash: await hashPassword(input.password),
+    },
+    select: ACCOUNT,
+  });
+}
+
+/** With the password hash and the sealed TOTP secret: for the sign-in checks only. */
+export async function findMerchantUserForLogin(
+  db: Db | Tx,
+  email: string,
+): Promise<(MerchantUser & { merchant: { status: string } }) | null> {
+  return db.merchantUser.findUnique({
+    where: { email: normalizeMerchantUserEmail(email) },
+    include: { merchant: { select: { status: true } } },
+  });
+}
+
+export async function findMerchantUserById(db: Db | Tx, id: string): Promise<MerchantUserAccount | null> {
+  if (!isUuid(id)) return null;
+  return db.merchantUser.findUnique({ where: { id }, select: ACCOUNT });
+}
+
+/** One merchant's users: the only list there is, so a merchant never sees another's team. */
+export async function listMerchantUsers(db: Db | Tx, merchantId: string): Promise<MerchantUserAccount[]> {
+  return db.merchantUser.findMany({ where: { merchantId }, select: ACCOUNT, orderBy: { createdAt: 'asc' } });
+}
+
+/** Every session begun before `now` is refused from now on ("sign out of every session"). */
+export async function signOutEverywhere(db: Db | Tx, userId: string, now: Date): Promise<void> {
+  await db.merchantUser.update({ where: { id: userId }, data: { sessionsValidAfter: now, updatedAt: now } });
+}
+
+/** A TOTP secret being enrolled (sealed by the caller): not required at sign-in until confirmed. */
+export async function startTotpEnrolment(db: Db | Tx, userId: string, ciphertext: string): Promise<void> {
+  await db.merchantUser.update({
+    where: { id: userId },
+    data: { totpSecretCiphertext: ciphertext, totpEnabledAt: null, updatedAt: new Date() },
+  });
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Ten codes of 10 base-32 characters (50 bits each), shown once; grouped `xxxxx-xxxxx` for reading aloud. */
+export function newRecoveryCodes(): string[] {
+  const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789';
+  return Array.from({ length: 10 }, () => {
+    const bytes = randomBytes(10);
+    const text = [...bytes].map((b) => alphabet[b % 32]).join('');
+    return `${text.slice(0, 5)}-${text.slice(5)}`;
+  });
+}
+
+const normalizeCode = (code: string) => code.trim().toLowerCase().replace(/[\s-]/g, '');
+
+/** Confirms the enrolment and replaces the user's recovery codes, in the caller's transaction. */
+export async function confirmTotpEnrolment(tx: Tx, userId: string, recoveryCodes: string[], now: Date): Promise<void> {
+  await tx.merchantUser.update({ where: { id: userId }, data: { totpEnabledAt: now, updatedAt: now } });
+  await tx.merchantUserRecoveryCode.deleteMany({ where: { merchantUserId: userId } });
+  await tx.merchantUserRecoveryCode.createMany({
+    data: recoveryCodes.map((code) => ({ merchantUserId: userId, codeHash: sha256(normalizeCode(code)) })),
+  });
+}
+
+/** Spends a recovery code: true once, false for an unknown or already used one (one conditional update). */
+export async function useRecoveryCode(db: Db | Tx, userId: string, code: string, now: Date): Promise<boolean> {
+  const { count } = await db.merchantUserRecoveryCode.updateMany({
+    where: { merchantUserId: userId, codeHash: sha256(normalizeCode(code)), usedAt: null },
+    data: { usedAt: now },
+  });
+  return count === 1;
+}

@@ -1,0 +1,68 @@
+import './session.js';
+/**
+ * Who is signed in, read from the database on every request: a user disabled, demoted, removed or signed
+ * out everywhere loses access at the next click, whatever its session still says.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Db } from '@mm/db';
+import { findMerchantUserById, type MerchantUserAccount } from '@mm/db/merchant-users';
+import { merchantCan, type MerchantPermission } from '@mm/domain';
+import { PageError } from '@mm/web';
+
+export function setUser(res: Response, user: MerchantUserAccount): void {
+  res.locals.merchantUser = user;
+}
+
+export function userOrNull(res: Response): MerchantUserAccount | null {
+  return (res.locals.merchantUser as MerchantUserAccount | undefined) ?? null;
+}
+
+export function currentUser(res: Response): MerchantUserAccount {
+  const user = userOrNull(res);
+  if (!user) throw new Error('currentUser() used on a route without requireSignIn or requirePermission');
+  return user;
+}
+
+/** Whether the user may still act on its session: enabled, merchant active, session begun after the last "sign out everywhere". */
+export function sessionHolds(
+  user: MerchantUserAccount,
+  loginAt: number | undefined,
+  ttlS: number,
+  now: number,
+): boolean {
+  return (
+    user.disabledAt === null &&
+    user.merchant.status === 'ACTIVE' &&
+    loginAt !== undefined &&
+    loginAt >= user.sessionsValidAfter.getTime() &&
+    now - loginAt <= ttlS * 1000
+  );
+}
+
+export function loadUser(deps: { db: Db; sessionTtlS: number; now(): number }): RequestHandler {
+  return async (req, _res, next) => {
+    const { merchantUserId, loginAt } = req.session;
+    if (!merchantUserId) return next();
+    const user = await findMerchantUserById(deps.db, merchantUserId);
+    if (user && sessionHolds(user, loginAt, deps.sessionTtlS, deps.now())) setUser(_res, user);
+    else delete req.session.merchantUserId;
+    next();
+  };
+}
+
+export const requireSignIn: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
+  if (userOrNull(res)) return next();
+  // A page asked for without a session: back to the sign-in, then here (same-origin path only).
+  const back = req.method === 'GET' ? `?next=${encodeURIComponent(req.originalUrl)}` : '';
+  res.redirect(303, `/login${back}`);
+};
+
+/** 404 rather than 403 would hide that the page exists; the role table is public, so 403 says the truth. */
+export function requirePermission(permission: MerchantPermission): RequestHandler {
+  return (_req, res, next) => {
+    const user = userOrNull(res);
+    if (!user) throw new PageError(401, 'not signed in');
+    if (!merchantCan(user.role, permission)) throw new PageError(403, 'forbidden');
+    next();
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Every text of the portal, in French and English. A page asks `t(locale)` for its dictionary; a key
+ * missing in one language is a type error, so the two cannot drift apart.
+ */
+import type { Locale } from './locale.js';
+
+const en = {
+  siteName: 'Merchant dashboard',
+  signIn: 'Sign in',
+  signOut: 'Sign out',
+  signOutEverywhere: 'Sign out of every session',
+  email: 'Email',
+  password: 'Password',
+  twoFactorTitle: 'Two-factor sign-in',
+  twoFactorCode: 'The 6-digit code of your authenticator app, or a recovery code',
+  continue: 'Continue',
+  badCredentials: 'Wrong email or password.',
+  badCode: 'This code is not valid. Type the current code of your authenticator app.',
+  throttled: 'Too many sign-in attempts from your network. Wait a few minutes and try again.',
+  home: 'Home',
+  payments: 'Payments',
+  cashouts: 'Cash-outs',
+  statements: 'Statements',
+  developers: 'Developers',
+  team: 'Team',
+  security: 'Security',
+  balances: 'Balances',
+  available: 'Available',
+  pending: 'Pending',
+  language: 'Language',
+  notFound: 'There is no such page.',
+  forbidden: 'Your role does not give access to this page.',
+  expiredForm: 'This form has expired. Go back, reload the page and try again.',
+  internalError: 'An internal error occurred. It has been logged.',
+} as const;
+
+type Messages = { readonly [K in keyof typeof en]: string };
+
+const fr: Messages = {
+  siteName: 'Tableau de bord marchand',
+  signIn: 'Se connecter',
+  signOut: 'Se déconnecter',
+  signOutEverywhere: 'Fermer toutes les sessions',
+  email: 'E-mail',
+  password: 'Mot de passe',
+  twoFactorTitle: 'Connexion en deux étapes',
+  twoFactorCode: "Le code à 6 chiffres de votre application d'authentification, ou un code de secours",
+  continue: 'Continuer',
+  badCredentials: 'E-mail ou mot de passe incorrect.',
+  badCode: "Ce code n'est pas valide. Saisissez le code actuel de votre application d'authentification.",
+  throttled: 'Trop de tentatives de connexion depuis votre réseau. Patientez quelques minutes et réessayez.',
+  home: 'Accueil',
+  payments: 'Paiements',
+  cashouts: 'Décaissements',
+  statements: 'Relevés',
+  developers: 'Développeurs',
+  team: 'Équipe',
+  security: 'Sécurité',
+  balances: 'Soldes',
+  available: 'Disponible',
+  pending: 'En attente',
+  language: 'Langue',
+  notFound: "Cette page n'existe pas.",
+  forbidden: 'Votre rôle ne donne pas accès à cette page.',
+  expiredForm: 'Ce formulaire a expiré. Revenez en arrière, rechargez la page et réessayez.',
+  internalError: "Une erreur interne s'est produite. Elle a été enregistrée.",
+};
+
+const DICTIONARIES: Readonly<Record<Locale, Messages>> = { en, fr };
+
+export function t(locale: Locale): Messages {
+  return DICTIONARIES[locale];
+}

@@ -20,7 +20,7 @@ describe('portal sign-in', () => {
   let db: Db;
   let redis: Redis;
   let deps: SignInDeps;
-  let clock = 1_800_000_000_000;
+  const clock = 1_800_000_000_000;
   let merchantId: string;
 
   beforeAll(async () => {

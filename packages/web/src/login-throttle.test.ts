@@ -12,7 +12,7 @@ describe('LoginThrottle', () => {
   beforeAll(async () => {
     testRedis = await createTestRedis();
     redis = new Redis(testRedis.url);
-    throttle = new LoginThrottle(redis, testRedis.prefix, LIMITS);
+    throttle = new LoginThrottle(redis, testRedis.prefix, LIMITS, 'bo', (email) => email.trim().toLowerCase());
   });
   afterAll(async () => {
     redis.disconnect();

@@ -81,8 +81,8 @@ export class LoginThrottle {
     private readonly redis: RedisClient,
     private readonly redisPrefix: string,
     private readonly limits: LoginLimits,
-    private readonly app: string = 'bo',
-    private readonly normalizeEmail: (email: string) => string = (email) => email.trim().toLowerCase(),
+    private readonly app: string,
+    private readonly normalizeEmail: (email: string) => string,
   ) {
     this.maxFailures = limits.maxFailures;
     this.lockoutS = limits.lockoutS;

@@ -18,7 +18,6 @@ export interface LayoutInput {
 // The back-office's rules after the shared ones (BASE_CSS): the home page's blocks, the header's role badge.
 const CSS = `
 header .badge{background:#e6ebf1;color:#1d2430}
-.scroll{overflow-x:auto;max-width:100%}
 .scroll table{min-width:36rem}
 .tiles{display:flex;flex-wrap:wrap;gap:.8rem}
 .tile{flex:1 1 10rem;background:#fff;border:1px solid #dde3ea;border-radius:6px;padding:.8rem 1rem}

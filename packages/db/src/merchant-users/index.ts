@@ -1,10 +1,12 @@
 export {
+  accountOf,
   confirmTotpEnrolment,
   createMerchantUser,
   findMerchantUserById,
   findMerchantUserForLogin,
   listMerchantUsers,
   type MerchantUserAccount,
+  type MerchantUserWithSecrets,
   type NewMerchantUser,
   newRecoveryCodes,
   normalizeMerchantUserEmail,

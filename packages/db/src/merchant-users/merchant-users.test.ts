@@ -1,7 +1,7 @@
 /** The merchant portal's users against the real database: lower-cased emails, one merchant each, single-use codes. */
 import { createMerchant } from '../merchants/index.js';
 import { verifyPassword } from '../staff/index.js';
-import type { Db } from '../database/index.js';
+import { type Db, isUniqueViolation } from '../database/index.js';
 import { createDbTestDatabase, type DbTestDatabase } from '@mm/testing/test-database';
 import {
   confirmTotpEnrolment,
@@ -40,7 +40,7 @@ describe('merchant users', () => {
     });
     expect(user).toMatchObject({ email: 'awa@boutique.example', role: 'owner', merchant: { name: 'Boutique Awa' } });
     expect(user).not.toHaveProperty('passwordHash');
-    const found = await findMerchantUserForLogin(db, 'AWA@boutique.example');
+    const found = await findMerchantUserForLogin(db, { email: 'AWA@boutique.example' });
     expect(found?.id).toBe(user.id);
     expect(await verifyPassword('a long enough password', found!.passwordHash)).toBe(true);
   });
@@ -48,7 +48,8 @@ describe('merchant users', () => {
   it('refuses an email already used, by the same merchant or another one', async () => {
     const input = { email: 'dup@example.test', name: 'D', role: 'viewer' as const, password: 'another password' };
     await createMerchantUser(db, { ...input, merchantId: shop });
-    await expect(createMerchantUser(db, { ...input, merchantId: other })).rejects.toThrow();
+    const taken = await createMerchantUser(db, { ...input, merchantId: other }).catch((err: unknown) => err);
+    expect(isUniqueViolation(taken)).toBe(true);
     expect((await listMerchantUsers(db, other)).map((u) => u.email)).toEqual([]);
   });
 

@@ -55,15 +55,25 @@ export async function createMerchantUser(db: Db | Tx, input: NewMerchantUser): P
   });
 }
 
-/** With the password hash and the sealed TOTP secret: for the sign-in checks only. */
+/** A user with its password hash and sealed TOTP secret: for the sign-in checks only. */
+export type MerchantUserWithSecrets = MerchantUser & { merchant: MerchantUserAccount['merchant'] };
+
+/** By email (the password step) or by id (the second step): one read each, secrets included. */
 export async function findMerchantUserForLogin(
   db: Db | Tx,
-  email: string,
-): Promise<(MerchantUser & { merchant: { status: string } }) | null> {
+  by: { email: string } | { id: string },
+): Promise<MerchantUserWithSecrets | null> {
+  if ('id' in by && !isUuid(by.id)) return null;
   return db.merchantUser.findUnique({
-    where: { email: normalizeMerchantUserEmail(email) },
-    include: { merchant: { select: { status: true } } },
+    where: 'email' in by ? { email: normalizeMerchantUserEmail(by.email) } : { id: by.id },
+    include: { merchant: ACCOUNT.merchant },
   });
+}
+
+/** The same user without its secrets: what a session and the pages get. */
+export function accountOf(user: MerchantUserWithSecrets): MerchantUserAccount {
+  const { passwordHash: _hash, totpSecretCiphertext: _secret, ...account } = user;
+  return account;
 }
 
 export async function findMerchantUserById(db: Db | Tx, id: string): Promise<MerchantUserAccount | null> {

@@ -3,7 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createDb, type Db, SecretBox } from '@mm/db';
 import { createMerchant } from '@mm/db/merchants';
-import { confirmTotpEnrolment, createMerchantUser, newRecoveryCodes, startTotpEnrolment } from '@mm/db/merchant-users';
+import {
+  confirmTotpEnrolment,
+  createMerchantUser,
+  newRecoveryCodes,
+  normalizeMerchantUserEmail,
+  startTotpEnrolment,
+} from '@mm/db/merchant-users';
 import { verifyAuditChain } from '@mm/db/staff';
 import { Counter, createMetricsRegistry } from '@mm/observability';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@mm/testing';
@@ -40,6 +46,7 @@ describe('portal sign-in', () => {
         testRedis.prefix,
         { maxFailures: 3, lockoutS: 900, maxPerAddress: 50, addressWindowS: 600 },
         'mp',
+        normalizeMerchantUserEmail,
       ),
       checkPassword: countedPasswordCheck(new Counter({ name: 'checks_total', help: 'h', registers: [registry] })),
       now: () => clock,

@@ -7,11 +7,12 @@
 import type { Redis } from 'ioredis';
 import type { Db, SecretBox } from '@mm/db';
 import {
-  findMerchantUserById,
+  accountOf,
   findMerchantUserForLogin,
   normalizeMerchantUserEmail,
   useRecoveryCode,
   type MerchantUserAccount,
+  type MerchantUserWithSecrets,
 } from '@mm/db/merchant-users';
 import { recordAudit } from '@mm/db/staff';
 import { auditsRefusal, type LoginThrottle, type PasswordCheck } from '@mm/web';
@@ -58,7 +59,7 @@ export async function checkPasswordStep(
   const admission = await deps.throttle.admit(email, c.ip);
   if (admission.kind !== 'admitted') {
     if (auditsRefusal(admission.refused)) {
-      const user = await findMerchantUserForLogin(deps.db, email);
+      const user = await findMerchantUserForLogin(deps.db, { email });
       await recordAudit(deps.db, {
         ...contextOf(email, c),
         staffId: null,
@@ -73,10 +74,9 @@ export async function checkPasswordStep(
       : { kind: 'throttled', retryAfterS: admission.retryAfterS };
   }
 
-  const user = await findMerchantUserForLogin(deps.db, email);
+  const user = await findMerchantUserForLogin(deps.db, { email });
   const valid = await deps.checkPassword(input.password, user?.passwordHash ?? null);
-  const usable = user && user.disabledAt === null && user.merchant.status === 'ACTIVE';
-  if (!user || !usable || !valid) {
+  if (!user || !usable(user) || !valid) {
     const reason = !user
       ? 'unknown_email'
       : !valid
@@ -95,31 +95,30 @@ export async function checkPasswordStep(
   }
   await deps.throttle.succeeded(email, c.ip);
   if (user.totpEnabledAt !== null) return { kind: 'second_factor', userId: user.id };
-  return { kind: 'signed_in', user: await completeSignIn(deps, user.id, c, 'password') };
+  return { kind: 'signed_in', user: await completeSignIn(deps, user, c, 'password') };
 }
+
+/** A user who may sign in at all: enabled, of a merchant that is active. */
+const usable = (user: MerchantUserWithSecrets) => user.disabledAt === null && user.merchant.status === 'ACTIVE';
 
 /**
  * Whether `code` is the user's current TOTP code (never accepted twice: the step it matched is kept in
  * Redis past its window) or one of its unused recovery codes.
  */
-export async function secondFactorHolds(
+async function secondFactorOf(
   deps: SignInDeps,
-  userId: string,
+  user: MerchantUserWithSecrets,
   code: string,
 ): Promise<'totp' | 'recovery' | null> {
-  const user = await deps.db.merchantUser.findUnique({
-    where: { id: userId },
-    select: { totpSecretCiphertext: true, totpEnabledAt: true },
-  });
-  if (!user?.totpSecretCiphertext || !user.totpEnabledAt) return null;
-  const secret = deps.box.open(user.totpSecretCiphertext, totpBinding(userId));
+  if (!user.totpSecretCiphertext || !user.totpEnabledAt) return null;
+  const secret = deps.box.open(user.totpSecretCiphertext, totpBinding(user.id));
   const step = matchTotp(secret, code, deps.now());
   if (step !== null) {
     // Three steps (90 s) cover the window the code is accepted in; NX: only its first use gets through.
-    const first = await deps.redis.set(`${deps.redisPrefix}:mp:totp-used:${userId}:${step}`, '1', 'EX', 90, 'NX');
+    const first = await deps.redis.set(`${deps.redisPrefix}:mp:totp-used:${user.id}:${step}`, '1', 'EX', 90, 'NX');
     return first === 'OK' ? 'totp' : null;
   }
-  return (await useRecoveryCode(deps.db, userId, code, new Date(deps.now()))) ? 'recovery' : null;
+  return (await useRecoveryCode(deps.db, user.id, code, new Date(deps.now()))) ? 'recovery' : null;
 }
 
 export async function checkSecondFactorStep(
@@ -128,9 +127,9 @@ export async function checkSecondFactorStep(
   code: string,
   c: RequestContext,
 ): Promise<MerchantUserAccount | null> {
-  const user = await findMerchantUserById(deps.db, userId);
-  if (!user || user.disabledAt !== null || user.merchant.status !== 'ACTIVE') return null;
-  const factor = await secondFactorHolds(deps, userId, code);
+  const user = await findMerchantUserForLogin(deps.db, { id: userId });
+  if (!user || !usable(user)) return null;
+  const factor = await secondFactorOf(deps, user, code);
   if (!factor) {
     await recordAudit(deps.db, {
       ...contextOf(user.email, c),
@@ -141,16 +140,15 @@ export async function checkSecondFactorStep(
     });
     return null;
   }
-  return completeSignIn(deps, user.id, c, factor);
+  return completeSignIn(deps, user, c, factor);
 }
 
 async function completeSignIn(
   deps: SignInDeps,
-  userId: string,
+  user: MerchantUserWithSecrets,
   c: RequestContext,
   factor: 'password' | 'totp' | 'recovery',
 ): Promise<MerchantUserAccount> {
-  const user = (await findMerchantUserById(deps.db, userId))!;
   await recordAudit(deps.db, {
     ...contextOf(user.email, c),
     staffId: null,
@@ -161,5 +159,5 @@ async function completeSignIn(
     merchantId: user.merchantId,
     merchantUserId: user.id,
   });
-  return user;
+  return accountOf(user);
 }

@@ -1,4 +1,3 @@
-import './session.js';
 /**
  * Who is signed in, read from the database on every request: a user disabled, demoted, removed or signed
  * out everywhere loses access at the next click, whatever its session still says.
@@ -8,6 +7,8 @@ import type { Db } from '@mm/db';
 import { findMerchantUserById, type MerchantUserAccount } from '@mm/db/merchant-users';
 import { merchantCan, type MerchantPermission } from '@mm/domain';
 import { PageError } from '@mm/web';
+// For its SessionData fields (merchantUserId) only.
+import './session.js';
 
 export function setUser(res: Response, user: MerchantUserAccount): void {
   res.locals.merchantUser = user;
@@ -40,11 +41,11 @@ export function sessionHolds(
 }
 
 export function loadUser(deps: { db: Db; sessionTtlS: number; now(): number }): RequestHandler {
-  return async (req, _res, next) => {
+  return async (req, res, next) => {
     const { merchantUserId, loginAt } = req.session;
     if (!merchantUserId) return next();
     const user = await findMerchantUserById(deps.db, merchantUserId);
-    if (user && sessionHolds(user, loginAt, deps.sessionTtlS, deps.now())) setUser(_res, user);
+    if (user && sessionHolds(user, loginAt, deps.sessionTtlS, deps.now())) setUser(res, user);
     else delete req.session.merchantUserId;
     next();
   };

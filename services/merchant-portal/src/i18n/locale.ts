@@ -8,7 +8,6 @@ import type { Request } from 'express';
 export const LOCALES = ['fr', 'en'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const LOCALE_COOKIE = 'mm_lang';
-export const LOCALE_COOKIE_MAX_AGE_MS = 365 * 24 * 3600 * 1000;
 
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);

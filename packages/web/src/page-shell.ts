@@ -1,7 +1,8 @@
 import { html, raw, type SafeHtml } from './html.js';
 
 // Plain, readable, no framework, nothing fetched from elsewhere: tables and forms are the whole UI.
-// Both apps' pages share it, so they look and behave alike; each app appends its own rules.
+// Both apps' pages share it, so they look and behave alike; each app appends its own rules. On a phone
+// every table scrolls inside its own box, so a wide table never widens the page.
 export const BASE_CSS = `*{box-sizing:border-box}
 body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2430;background:#f4f6f9}
 header{display:flex;align-items:center;gap:1.5rem;padding:.6rem 1.2rem;background:#1d2a3a;color:#fff;flex-wrap:wrap}
@@ -42,7 +43,8 @@ dl.fields dd{margin:0;word-break:break-word}
 ul.detail{margin:.3rem 0 0;padding-left:1.1rem}
 .pager{margin:1rem 0}
 .scroll{overflow-x:auto;max-width:100%}
-@media (max-width:640px){main{margin:1rem auto;padding:0 .7rem}header{gap:.6rem;padding:.5rem .7rem}th,td{padding:.35rem .4rem}}
+code{overflow-wrap:anywhere}
+@media (max-width:640px){main{margin:1rem auto;padding:0 .7rem}header{gap:.6rem;padding:.5rem .7rem}th,td{padding:.35rem .4rem}table{display:block;overflow-x:auto}}
 `;
 
 export interface ShellInput {

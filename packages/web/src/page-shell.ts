@@ -43,7 +43,7 @@ dl.fields dd{margin:0;word-break:break-word}
 ul.detail{margin:.3rem 0 0;padding-left:1.1rem}
 .pager{margin:1rem 0}
 .scroll{overflow-x:auto;max-width:100%}
-code{overflow-wrap:anywhere}
+p code,li code{overflow-wrap:anywhere}
 @media (max-width:640px){main{margin:1rem auto;padding:0 .7rem}header{gap:.6rem;padding:.5rem .7rem}th,td{padding:.35rem .4rem}table{display:block;overflow-x:auto}}
 `;
 

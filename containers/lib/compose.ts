@@ -90,12 +90,10 @@ export class ComposeProject {
         ['down', '--remove-orphans', '--timeout', '30', ...(keepVolumes ? [] : ['--volumes'])],
         placeholders,
       );
-    // A service its restart policy is starting again as Compose stops it can fail the first `down` (seen
-    // once, with the workers refusing published secrets in a loop); a second one finds it stopped.
-    return down().catch(async () => {
-      await new Promise((r) => setTimeout(r, 1000));
-      return down();
-    });
+    // A service its restart policy is starting again as Compose stops it can fail a `down` (the workers
+    // refusing published secrets in a loop): its container comes back and holds the network. Seen to fail
+    // twice in a row on a loaded machine, so `down` is tried again until a deadline, not a fixed number of times.
+    return retryUntil(down, 60_000);
   }
 
   /**
@@ -202,5 +200,18 @@ export async function waitHealthy(project: ComposeProject, timeoutMs = 180_000):
       );
     }
     await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** Runs `attempt` until it succeeds, a second apart, and rethrows its last failure past `deadlineMs`. */
+async function retryUntil<T>(attempt: () => Promise<T>, deadlineMs: number): Promise<T> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (Date.now() >= end) throw err;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
   }
 }

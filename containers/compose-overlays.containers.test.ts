@@ -8,6 +8,7 @@ import { recordFigures } from './lib/figures.js';
 import { cashInToSuccess } from './lib/merchant-flow.js';
 import { startPodmanApi, type PodmanApi } from './lib/podman-api.js';
 import { podman } from './lib/podman.js';
+import { waitFor } from '@mm/testing';
 
 const OVERLAYS: Array<{ overlay: string; inPath: string; proof: (p: ComposeProject) => Promise<void> }> = [
   {
@@ -40,9 +41,14 @@ const OVERLAYS: Array<{ overlay: string; inPath: string; proof: (p: ComposeProje
     overlay: 'read-replica',
     inPath: 'the replica streams from the primary (pg_stat_replication)',
     proof: async (p) => {
-      expect(
-        (await p.exec('postgres', ['psql', '-U', 'postgres', '-tAc', 'SELECT state FROM pg_stat_replication'])).trim(),
-      ).toBe('streaming');
+      // Healthy means accepting connections; its WAL receiver may still be (re)connecting: wait for it.
+      const state = () =>
+        p.exec('postgres', ['psql', '-U', 'postgres', '-tAc', 'SELECT state FROM pg_stat_replication']);
+      await waitFor(async () => (await state()).trim() === 'streaming', {
+        timeoutMs: 30_000,
+        intervalMs: 500,
+        what: 'the replica streaming from the primary',
+      });
       expect(
         (await p.exec('postgres-replica', ['psql', '-U', 'postgres', '-tAc', 'SELECT pg_is_in_recovery()'])).trim(),
       ).toBe('t');

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parse } from 'yaml';
+import { waitFor } from '@mm/testing';
 import { podman, ROOT, run } from './podman.js';
 import type { PodmanApi } from './podman-api.js';
 
@@ -93,7 +94,11 @@ export class ComposeProject {
     // A service its restart policy is starting again as Compose stops it can fail a `down` (the workers
     // refusing published secrets in a loop): its container comes back and holds the network. Seen to fail
     // twice in a row on a loaded machine, so `down` is tried again until a deadline, not a fixed number of times.
-    return retryUntil(down, 60_000);
+    return waitFor(async () => ({ output: await down() }), {
+      timeoutMs: 60_000,
+      intervalMs: 1000,
+      what: `${this.name}: docker-compose down`,
+    }).then((r) => r.output);
   }
 
   /**
@@ -200,18 +205,5 @@ export async function waitHealthy(project: ComposeProject, timeoutMs = 180_000):
       );
     }
     await new Promise((r) => setTimeout(r, 1000));
-  }
-}
-
-/** Runs `attempt` until it succeeds, a second apart, and rethrows its last failure past `deadlineMs`. */
-async function retryUntil<T>(attempt: () => Promise<T>, deadlineMs: number): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (err) {
-      if (Date.now() >= end) throw err;
-      await new Promise((r) => setTimeout(r, 1000));
-    }
   }
 }

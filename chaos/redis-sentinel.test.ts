@@ -1,5 +1,5 @@
 import { parseEnv as backofficeEnv, startBackoffice, type RunningBackoffice } from '@mm/backoffice';
-import { TestClient } from '@mm/backoffice/test-client';
+import { TestClient } from '@mm/testing';
 import { createStaffUser } from '@mm/db/staff';
 import { waitFor } from '@mm/testing';
 import { startChaosSystem, type ChaosSystem } from './support/chaos-system.js';

@@ -1,5 +1,5 @@
 import { signedClient } from '@mm/testing';
-import { TestClient, type PageResponse } from '@mm/backoffice/test-client';
+import { TestClient, type PageResponse } from '@mm/testing';
 import { startSystemBackoffice, STAFF_PASSWORD } from './support/backoffice.js';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 import { expectError, newOrderId, onceHeard, withoutWrites } from './support/contract.js';

@@ -1,4 +1,4 @@
-import { TestClient } from '@mm/backoffice/test-client';
+import { TestClient } from '@mm/testing';
 import { startSystemBackoffice, STAFF_PASSWORD } from './support/backoffice.js';
 import { startSystem, type System } from './support/system.js';
 

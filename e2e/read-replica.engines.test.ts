@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { TestClient } from '@mm/backoffice/test-client';
+import { TestClient } from '@mm/testing';
 import { PrivatePostgres, samplesOf, waitFor } from '@mm/testing';
 import { startSystemBackoffice, STAFF_PASSWORD } from './support/backoffice.js';
 import { newOrderId } from './support/contract.js';

@@ -1,5 +1,5 @@
 import { waitFor } from '@mm/testing';
-import { TestClient } from '@mm/backoffice/test-client';
+import { TestClient } from '@mm/testing';
 import { startSystemBackoffice, STAFF_PASSWORD } from './support/backoffice.js';
 import { CI_NUMBER, startSystem, type System } from './support/system.js';
 import { newOrderId } from './support/contract.js';

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { TestClient } from '@mm/backoffice/test-client';
+import { TestClient } from '@mm/testing';
 import { DEMO_MERCHANT, DEMO_STAFF } from '@mm/config';
 import { signedClient, waitFor, type ApiResponse } from '@mm/testing';
 import { ROOT, run } from './podman.js';

@@ -31,3 +31,4 @@ export {
 } from './published-secrets.js';
 export { default as Joi } from 'joi';
 export { nodeEnv, type NodeEnvEnv } from './node-env.js';
+export { webApp, type WebAppEnv } from './web-app.js';

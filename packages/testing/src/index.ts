@@ -22,3 +22,4 @@ export { PgBouncer, type PgBouncerOptions, type PooledDatabase } from './pgbounc
 export { PrivatePostgres, postgresBinDir, type PrivatePostgresOptions } from './private-postgres.js';
 export { PrivateRedisCluster, redisAnswers } from './redis-cluster.js';
 export { registerEngine, unregisterEngine, type Engine } from './engine-registry.js';
+export { TestClient, type PageResponse } from './web-client.js';

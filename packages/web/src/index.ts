@@ -25,3 +25,4 @@ export {
 export { sessionRedisOf, type SessionRedis } from './session-redis.js';
 export { auditsRefusal, LoginThrottle, type Admission, type LoginLimits } from './login-throttle.js';
 export { countedPasswordCheck, type PasswordCheck } from './password-check.js';
+export { safeNext } from './safe-next.js';

@@ -1,6 +1,6 @@
 import { recordAudit } from '@mm/db/staff';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
-import type { PageResponse } from '../test-support/client.js';
+import type { PageResponse } from '@mm/testing';
 import { logInAs } from '../test-support/transaction-data.js';
 
 describe('/audit: the staff audit log (admin only)', () => {

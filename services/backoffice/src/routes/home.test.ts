@@ -4,7 +4,7 @@ import { markOperatorAccountDown } from '@mm/db/operator-accounts';
 import { createCashin, createCashout, transition, utcDayOf } from '@mm/db/payments';
 import type { TransactionStatus } from '@mm/domain';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
-import type { PageResponse } from '../test-support/client.js';
+import type { PageResponse } from '@mm/testing';
 import { logInAs, newMerchant, seedSubsidiaries } from '../test-support/transaction-data.js';
 import { homeView } from '../views/home.js';
 import { homeBlocksFor, homeReads } from './home.js';

@@ -5,7 +5,7 @@
  */
 import { samplesOf } from '@mm/testing';
 import { startBackofficeFixture, TEST_PASSWORD, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
-import type { TestClient } from '../test-support/client.js';
+import type { TestClient } from '@mm/testing';
 
 async function metric(bo: BackofficeFixture, name: string, labels: Record<string, string> = {}): Promise<number> {
   const text = await (await fetch(`${bo.internalUrl}/metrics`)).text();

@@ -12,6 +12,7 @@ import {
   ANONYMOUS_SESSION_MS,
   destroySession,
   regenerateSession,
+  safeNext,
   saveSession,
 } from '@mm/web';
 import { SESSION_COOKIE } from '../http/session.js';
@@ -33,12 +34,6 @@ const form = Joi.object<{ email: string; password: string; next?: string }>({
   password: Joi.string().max(1024).required(),
   next: Joi.string().allow('').max(2000),
 }).unknown(true);
-
-/** Only a path of this site (not `//evil.example`, not back to /login): no open redirect after login. */
-export function safeNext(value: unknown): string | undefined {
-  if (typeof value !== 'string' || !/^\/(?![/\\])[^\s\\]*$/.test(value) || value.length > 2000) return undefined;
-  return /^\/(login|logout)\b/.test(value) ? undefined : value;
-}
 
 function duration(seconds: number): string {
   if (seconds % 3600 === 0) return `${seconds / 3600} hour${seconds === 3600 ? '' : 's'}`;

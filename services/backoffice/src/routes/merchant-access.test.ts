@@ -5,7 +5,7 @@
  */
 import { SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/merchants';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
-import type { TestClient } from '../test-support/client.js';
+import type { TestClient } from '@mm/testing';
 import { changeAudit, loggedIn, seedMerchant } from '../test-support/merchant-test-helpers.js';
 
 describe('backoffice merchants, keys, subsidiaries: who may change them', () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { findOverdueOutbox } from '@mm/db/outbox';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
-import type { TestClient } from '../test-support/client.js';
+import type { TestClient } from '@mm/testing';
 import { failByOperator, logInAs, newCashin, newMerchant, seedSubsidiaries } from '../test-support/transaction-data.js';
 
 describe('/jobs/parked: jobs parked after failing every run, and running them again', () => {

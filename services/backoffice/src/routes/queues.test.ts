@@ -1,7 +1,7 @@
 import { QUEUE_NAMES } from '@mm/queues';
 import { waitFor } from '@mm/testing';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
-import type { TestClient } from '../test-support/client.js';
+import type { TestClient } from '@mm/testing';
 import { fixtureQueue, logInAs } from '../test-support/transaction-data.js';
 
 describe('/queues: the Bull dashboard (admin only)', () => {

@@ -6,7 +6,7 @@ import { verifyLedger } from '@mm/db/ledger';
 import { reconciliationRuns } from '@mm/queues';
 import { matchDay } from '@mm/reconciliation';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
-import type { TestClient } from '../test-support/client.js';
+import type { TestClient } from '@mm/testing';
 import { fixtureQueue, logInAs, newCashin, newMerchant, seedSubsidiaries } from '../test-support/transaction-data.js';
 
 const ACCOUNT: AccountKey = { countryCode: 'CI', operator: 'SIMULATOR' };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { completeRefund, createCashout, holdLateSuccess, rejectCashout, transition } from '@mm/db/payments';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
-import type { PageResponse, TestClient } from '../test-support/client.js';
+import type { PageResponse, TestClient } from '@mm/testing';
 import {
   abandon,
   failByOperator,

@@ -1,5 +1,5 @@
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
-import type { TestClient } from '../test-support/client.js';
+import type { TestClient } from '@mm/testing';
 import {
   abandon,
   failByOperator,

@@ -10,7 +10,7 @@ import { parseEnv } from '../env.js';
 import { sessionKeyPrefix } from '@mm/web';
 import { SESSION_APP } from '../http/session.js';
 import { startBackoffice, type BackofficeOverrides, type RunningBackoffice } from '../service.js';
-import { TestClient } from './client.js';
+import { TestClient } from '@mm/testing';
 
 export const TEST_PASSWORD = 'test-password-123';
 

@@ -2,7 +2,7 @@
 import { createApiKey, createMerchant, type IssuedKey } from '@mm/db/merchants';
 import type { StaffRole } from '@mm/domain';
 import { TEST_PASSWORD, type BackofficeFixture } from './backoffice-fixture.js';
-import type { PageResponse, TestClient } from './client.js';
+import type { PageResponse, TestClient } from '@mm/testing';
 
 export async function loggedIn(
   bo: BackofficeFixture,

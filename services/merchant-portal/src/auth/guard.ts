@@ -6,7 +6,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Db } from '@mm/db';
 import { findMerchantUserById, type MerchantUserAccount } from '@mm/db/merchant-users';
 import { merchantCan, type MerchantPermission } from '@mm/domain';
-import { PageError } from '@mm/web';
+import { forbidden, PageError } from '@mm/web';
 // For its SessionData fields (merchantUserId) only.
 import './session.js';
 
@@ -63,7 +63,7 @@ export function requirePermission(permission: MerchantPermission): RequestHandle
   return (_req, res, next) => {
     const user = userOrNull(res);
     if (!user) throw new PageError(401, 'not signed in');
-    if (!merchantCan(user.role, permission)) throw new PageError(403, 'forbidden');
+    if (!merchantCan(user.role, permission)) throw forbidden();
     next();
   };
 }

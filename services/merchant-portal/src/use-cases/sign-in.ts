@@ -4,7 +4,7 @@
  * code. Every outcome is a row in the chained audit log, in the merchant's own part of it once the
  * account is known.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@mm/queues';
 import type { Db, SecretBox } from '@mm/db';
 import {
   accountOf,
@@ -24,7 +24,7 @@ export interface SignInDeps {
   throttle: LoginThrottle;
   checkPassword: PasswordCheck;
   /** Where a TOTP code used once is remembered until its window has passed (no replay). */
-  redis: Redis;
+  redis: RedisClient;
   redisPrefix: string;
   now(): number;
 }
@@ -102,22 +102,31 @@ export async function checkPasswordStep(
 const usable = (user: MerchantUserWithSecrets) => user.disabledAt === null && user.merchant.status === 'ACTIVE';
 
 /**
- * Whether `code` is the user's current TOTP code (never accepted twice: the step it matched is kept in
- * Redis past its window) or one of its unused recovery codes.
+ * Whether `code` is the user's current TOTP code, never accepted twice: the step it matched is kept in
+ * Redis past its window. Sign-in and step-up share it, so a code used for one is spent for the other.
  */
+export async function totpAcceptedOnce(
+  deps: Pick<SignInDeps, 'box' | 'redis' | 'redisPrefix' | 'now'>,
+  user: Pick<MerchantUserWithSecrets, 'id' | 'totpSecretCiphertext' | 'totpEnabledAt'>,
+  code: string,
+): Promise<boolean> {
+  if (!user.totpSecretCiphertext || !user.totpEnabledAt) return false;
+  const secret = deps.box.open(user.totpSecretCiphertext, totpBinding(user.id));
+  const step = matchTotp(secret, code, deps.now());
+  if (step === null) return false;
+  // Three steps (90 s) cover the window the code is accepted in; NX: only its first use gets through.
+  const first = await deps.redis.set(`${deps.redisPrefix}:mp:totp-used:${user.id}:${step}`, '1', 'EX', 90, 'NX');
+  return first === 'OK';
+}
+
+/** The user's TOTP code (once) or one of its unused recovery codes. */
 async function secondFactorOf(
   deps: SignInDeps,
   user: MerchantUserWithSecrets,
   code: string,
 ): Promise<'totp' | 'recovery' | null> {
   if (!user.totpSecretCiphertext || !user.totpEnabledAt) return null;
-  const secret = deps.box.open(user.totpSecretCiphertext, totpBinding(user.id));
-  const step = matchTotp(secret, code, deps.now());
-  if (step !== null) {
-    // Three steps (90 s) cover the window the code is accepted in; NX: only its first use gets through.
-    const first = await deps.redis.set(`${deps.redisPrefix}:mp:totp-used:${user.id}:${step}`, '1', 'EX', 90, 'NX');
-    return first === 'OK' ? 'totp' : null;
-  }
+  if (await totpAcceptedOnce(deps, user, code)) return 'totp';
   return (await useRecoveryCode(deps.db, user.id, code, new Date(deps.now()))) ? 'recovery' : null;
 }
 

@@ -15,10 +15,14 @@ export class TestClient {
   /** The `_csrf` value of the last HTML page received that had one. */
   csrf: string | undefined;
 
-  /** `headers` go with every request: e.g. the X-Forwarded-* a TLS-terminating proxy would add. */
+  /**
+   * `headers` go with every request: e.g. the X-Forwarded-* a TLS-terminating proxy would add.
+   * `sessionCookie` is the app's session cookie (the back-office's by default).
+   */
   constructor(
     readonly baseUrl: string,
     readonly headers: Record<string, string> = {},
+    readonly sessionCookie = 'mm_bo_sid',
   ) {}
 
   async get(path: string): Promise<PageResponse> {
@@ -58,9 +62,9 @@ export class TestClient {
     return this.post('/login', { email, password });
   }
 
-  /** The session id inside the signed `mm_bo_sid` cookie (`s:<id>.<signature>`), as the Redis key names it. */
+  /** The session id inside the signed session cookie (`s:<id>.<signature>`), as the Redis key names it. */
   sessionId(): string | undefined {
-    const cookie = this.cookies.get('mm_bo_sid');
+    const cookie = this.cookies.get(this.sessionCookie);
     return cookie ? /^s:([^.]+)\./.exec(decodeURIComponent(cookie))?.[1] : undefined;
   }
 

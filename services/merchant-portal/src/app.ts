@@ -1,0 +1,112 @@
+/**
+ * The merchant portal's web app. To add an area (payments, developers, team, ...):
+ *   1. src/routes/<area>.ts exporting `<area>Router(deps)`; each route starts with
+ *      `requirePermission(...)` from the role table (@mm/domain merchant-permissions.ts);
+ *   2. mount it below with `app.use('/<area>', <area>Router(...))`;
+ *   3. its nav entry in src/views/nav.ts (BUILT), and its routes in the route × role test's table.
+ * Every POST form carries `csrfField(csrfToken(req))`; every change writes `recordAudit` with the
+ * merchant's id and the user's (see routes/sign-in.ts) inside the change's own transaction, and runs the
+ * same use case as the API (@mm/collections), never a copy of its rules.
+ */
+import type { DeploymentMode } from '@mm/domain';
+import express, { type Express } from 'express';
+import type { Store } from 'express-session';
+import type { RedisClient } from '@mm/queues';
+import type { Db, SecretBox } from '@mm/db';
+import type { AfterCommit, OutboxPublisher } from '@mm/queues';
+import { accessLog, Counter, httpMetrics, liveness, requestId, type Logger, type Registry } from '@mm/observability';
+import { countedPasswordCheck, csrfProtection, securityHeaders, sessionMiddleware, type LoginThrottle } from '@mm/web';
+import { loadUser, requireSignIn } from './auth/guard.js';
+import { SESSION_COOKIE } from './auth/session.js';
+import { errorHandler, notFound } from './http/error-handler.js';
+import { setLocale } from './http/locals.js';
+import { localeOf } from './i18n/locale.js';
+import { homeRouter } from './routes/home.js';
+import { signInRouter } from './routes/sign-in.js';
+
+export interface PortalDeps {
+  db: Db;
+  /** Opens the users' TOTP secrets; seals the secrets of keys created here (MASTER_KEY, the gateway's). */
+  box: SecretBox;
+  /** The login throttle's and the TOTP replay guard's keys. */
+  redis: RedisClient;
+  redisPrefix: string;
+  /** DEPLOYMENT_MODE: sign-up is open in a sandbox deployment only. */
+  deploymentMode: DeploymentMode;
+  /** Publishes the outbox rows of a committed change (a refund, a cash-out). */
+  afterCommit: AfterCommit;
+  /** Publishes outbox rows that change no transaction's state (a re-sent webhook). */
+  publisher: OutboxPublisher;
+  logger: Logger;
+  metrics: Registry;
+  sessionStore: Store;
+  throttle: LoginThrottle;
+  sessionSecret: string;
+  sessionTtlS: number;
+  secureCookies: boolean;
+  hsts: boolean;
+  trustProxy: boolean;
+  now(): number;
+}
+
+export function createPortalApp(deps: PortalDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.trustProxy ? 1 : false);
+  app.use(httpMetrics(deps.metrics));
+  app.use(requestId);
+  // Never the headers: the session cookie and Set-Cookie would hand sessions to log readers.
+  app.use(accessLog(deps.logger));
+  app.use(securityHeaders({ hsts: deps.hsts }));
+  app.get('/health', liveness);
+  app.use((req, res, next) => {
+    setLocale(res, localeOf(req));
+    next();
+  });
+
+  app.use(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 100 }));
+  app.use(
+    sessionMiddleware({
+      cookieName: SESSION_COOKIE,
+      store: deps.sessionStore,
+      secret: deps.sessionSecret,
+      ttlS: deps.sessionTtlS,
+      secureCookies: deps.secureCookies,
+    }),
+  );
+  // Before any route: a POST without the session's token never reaches a handler.
+  app.use(csrfProtection());
+  app.use(loadUser({ db: deps.db, sessionTtlS: deps.sessionTtlS, now: deps.now }));
+
+  const attempts = new Counter({
+    name: 'mm_merchant_portal_sign_in_attempts_total',
+    help: 'Sign-in steps by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [deps.metrics],
+  });
+  const verifications = new Counter({
+    name: 'mm_merchant_portal_password_verifications_total',
+    help: 'Password hashes computed to check a sign-in (one scrypt each)',
+    registers: [deps.metrics],
+  });
+  app.use(
+    signInRouter({
+      db: deps.db,
+      box: deps.box,
+      throttle: deps.throttle,
+      checkPassword: countedPasswordCheck(verifications),
+      redis: deps.redis,
+      redisPrefix: deps.redisPrefix,
+      attempts,
+      now: deps.now,
+    }),
+  );
+
+  // Everything below needs a session, whatever its router forgets; each route then checks its permission.
+  app.use(requireSignIn);
+  app.use(homeRouter({ db: deps.db }));
+
+  app.use(notFound);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -7,6 +7,9 @@ import { localeOfResponse } from '../http/locals.js';
 import { t } from '../i18n/messages.js';
 import { homeView } from '../views/home.js';
 import { renderPage } from '../views/render.js';
+import type { RouteRule } from './route-rules.js';
+
+export const HOME_ROUTES: readonly RouteRule[] = [{ method: 'GET', path: '/', permission: 'payments:read' }];
 
 export function homeRouter(deps: { db: Db }): Router {
   const router = express.Router();

@@ -8,9 +8,10 @@
  * notified, and the ledger must verify. BENCH_SECONDS (30) is the length of each load,
  * BENCH_CONNECTIONS (50) the connections of the saturating loads, BENCH_FLOW_CONNECTIONS (64) those of
  * the completed-cash-ins loads, BENCH_WARMUP_SECONDS (10; 0 skips) the unmeasured load of the same kind
- * that comes before each measured one, BENCH_EXPORT_ROWS (1 000 000; 0 skips) the export size.
+ * that comes before each measured one, BENCH_EXPORT_ROWS (1 000 000; 0 skips) the export size,
+ * BENCH_PORTAL_ROWS (1 000 000; 0 skips) the merchant portal's big merchant (portal-bench.ts).
  * BENCH_CPU_PROF=<dir> starts every service with --cpu-prof into that folder (profiles on exit);
- * BENCH_PHASES (ceiling,flow,cashin,status,export; `scaling` and `growth` on request) runs only some phases, e.g. to
+ * BENCH_PHASES (ceiling,flow,cashin,status,export,portal; `scaling` and `growth` on request) runs only some phases, e.g. to
  * profile one of them; only a run of every default phase rewrites docs/performance.md. `growth`
  * (BENCH_GROWTH_CASHINS, 500) prints the rows and bytes a cash-in leaves per table and in Redis, before and
  * after retention (growth.ts), for docs/reliability.md. Any error, lost
@@ -26,6 +27,7 @@ import { EXPIRY_TOPIC } from '@mm/db/payments';
 import { waitFor } from '@mm/testing';
 import { cpuPerRequest, cpuSnapshot } from './support/cpu.js';
 import { exportBench } from './export-bench.js';
+import { portalBench } from './portal-bench.js';
 import { measureGrowth } from './growth.js';
 import { flowTally } from './support/flow-sql.js';
 import { signatureVerification } from './signature-verification.js';
@@ -35,7 +37,8 @@ import { percentile } from './support/percentile.js';
 import { settle, type Settled } from './support/settle.js';
 import type { FlowResult, LoadJob, LoadResult } from './support/load-job.js';
 
-const DEFAULT_PHASES = ['ceiling', 'flow', 'cashin', 'status', 'export'];
+const SYSTEM_PHASES = ['ceiling', 'flow', 'cashin', 'status', 'export'];
+const DEFAULT_PHASES = [...SYSTEM_PHASES, 'portal'];
 const ALL_PHASES = [...DEFAULT_PHASES, 'scaling', 'growth'];
 const seconds = Number(process.env.BENCH_SECONDS ?? 30);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -49,6 +52,7 @@ const flowConnections = Number(process.env.BENCH_FLOW_CONNECTIONS ?? 64);
  */
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
 const exportRows = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
+const portalRows = Number(process.env.BENCH_PORTAL_ROWS ?? 1_000_000);
 const growthCashins = Number(process.env.BENCH_GROWTH_CASHINS ?? 500);
 const phases = new Set((process.env.BENCH_PHASES ?? DEFAULT_PHASES.join(',')).split(','));
 const unknown = [...phases].filter((p) => !ALL_PHASES.includes(p));
@@ -134,7 +138,8 @@ const completedNotes = (f: FlowResult) =>
 /** Completed cash-ins per second of the flow ceiling; NaN (ratios "—") without the flow phase. */
 let flowPerS = NaN;
 
-if (DEFAULT_PHASES.some((p) => phases.has(p))) await systemPhases();
+if (SYSTEM_PHASES.some((p) => phases.has(p))) await systemPhases();
+if (phases.has('portal')) rows.push(...(await portalBench(portalRows, (p) => problems.push(p))));
 if (phases.has('scaling')) await scaling();
 if (phases.has('growth')) await growth();
 

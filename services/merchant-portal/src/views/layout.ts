@@ -21,9 +21,13 @@ export interface LayoutInput {
 // The portal's rules after the shared ones (BASE_CSS): its brand colour, the balance tiles, the chart.
 const CSS = `
 header{background:#123d2f}
+button{background:#1f5a46;border-color:#1f5a46}
+button.secondary{background:#fff;color:#1f5a46}
 header nav a[aria-current=page],header nav a:hover{background:#1f5a46}
 header .badge{background:#e7f5ec;color:#123d2f}
-header .who a{color:inherit}
+header .who{flex-wrap:wrap;gap:.4rem .6rem;min-width:0}
+header .who a{color:inherit;overflow-wrap:anywhere}
+header .who button{padding:.15rem .6rem;font-size:.85em}
 header .lang button{padding:.15rem .5rem;font-size:.85em;background:transparent;border-color:#cfd8e3;color:#fff}
 .tiles{display:flex;flex-wrap:wrap;gap:.8rem}
 .tile{flex:1 1 12rem;background:#fff;border:1px solid #dde3ea;border-radius:6px;padding:.8rem 1rem}

@@ -1,0 +1,97 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startSystem, type System } from '../support/system.js';
+import { PORTAL_PASSWORD, startSystemPortal, type PortalUserLogin } from '../support/portal.js';
+import { launchBrowser, screenshot, VIEWPORT } from './support.js';
+
+/**
+ * The merchant's dashboard in a real browser (issue 42 point 6): signing in with two-factor, and the
+ * pages at 360 px and on a desk, in French and in English (their screenshots are docs/screenshots/portal-*).
+ */
+let sys: System;
+let portal: Awaited<ReturnType<typeof startSystemPortal>>;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+const DESK = { width: 1280, height: 900 };
+type Lang = 'fr' | 'en';
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  sys = await startSystem();
+  portal = await startSystemPortal(sys);
+}, 60_000);
+afterAll(async () => {
+  for (const c of contexts) await c.close();
+  await browser?.close();
+  await portal?.stop();
+  await sys?.stop();
+});
+
+async function newPage(lang: Lang, viewport = DESK): Promise<Page> {
+  const context = await browser.newContext({
+    viewport,
+    locale: lang === 'fr' ? 'fr-FR' : 'en-GB',
+    extraHTTPHeaders: { 'Accept-Language': lang === 'fr' ? 'fr-FR,fr;q=0.9' : 'en-GB,en;q=0.9' },
+  });
+  contexts.push(context);
+  return context.newPage();
+}
+
+/** Both steps, as a person does: the password, then the authenticator's code. */
+async function signIn(page: Page, user: PortalUserLogin, shots?: string): Promise<void> {
+  await page.goto(`${portal.url}/`);
+  await page.waitForURL(/\/login/);
+  if (shots) await screenshot(page, `${shots}-sign-in`);
+  await page.fill('#email', user.email);
+  await page.fill('#password', PORTAL_PASSWORD);
+  await page.click('#sign-in-form button[type="submit"]');
+  await page.waitForURL(/\/login\/code$/);
+  if (shots) await screenshot(page, `${shots}-code`);
+  await page.fill('#code', user.code());
+  await page.click('#code-form button[type="submit"]');
+  await page.waitForURL(`${portal.url}/`);
+}
+
+/** Nothing wider than the screen: the page never scrolls sideways (a wide table scrolls in its own box). */
+async function fitsWidth(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement
+        .scrollWidth,
+  );
+}
+
+describe('merchant portal in a browser', () => {
+  it('signs in with two-factor, and refuses a wrong code with a message', async () => {
+    const user = await portal.user('owner');
+    const page = await newPage('en');
+    await page.goto(`${portal.url}/login`);
+    await page.fill('#email', user.email);
+    await page.fill('#password', PORTAL_PASSWORD);
+    await page.click('#sign-in-form button[type="submit"]');
+    await page.waitForURL(/\/login\/code$/);
+    await page.fill('#code', user.code() === '000000' ? '111111' : '000000');
+    await page.click('#code-form button[type="submit"]');
+    await expect(page.locator('#sign-in-error').innerText()).resolves.toContain('not valid');
+    await page.fill('#code', user.code());
+    await page.click('#code-form button[type="submit"]');
+    await page.waitForURL(`${portal.url}/`);
+    await expect(page.locator('#user-role').innerText()).resolves.toBe('Owner');
+    await expect(page.locator('#balances').isVisible()).resolves.toBe(true);
+  });
+
+  for (const lang of ['fr', 'en'] as const) {
+    it(`shows the home page on a phone and on a desk, in ${lang === 'fr' ? 'French' : 'English'}`, async () => {
+      const user = await portal.user('owner');
+      const phone = await newPage(lang, VIEWPORT);
+      await signIn(phone, user, `portal-phone-${lang}`);
+      await expect(phone.locator('html').getAttribute('lang')).resolves.toBe(lang);
+      await screenshot(phone, `portal-phone-${lang}-home`);
+      expect(await fitsWidth(phone)).toBeLessThanOrEqual(VIEWPORT.width);
+
+      const desk = await newPage(lang);
+      await signIn(desk, await portal.user('finance'));
+      await screenshot(desk, `portal-desk-${lang}-home`);
+    });
+  }
+});

@@ -3,12 +3,13 @@
  * function of the dependencies it declares. Front ends (the gateway, the back-office) parse the request,
  * call one, and present its result.
  */
-export type { AuditContext } from './audit-context.js';
+export { auditAction, type AuditContext } from './audit-context.js';
 export type { ChangeOutcome } from './change-outcome.js';
 export type { DbDeps, KeyDeps } from './deps.js';
 export { invalidField } from './invalid-field.js';
 export { parseStaffReason } from './staff-reason.js';
 export { httpUrl } from './webhooks/http-url.js';
+export { parseWebhookUrl, WEBHOOK_URL_CREDENTIALS_ERROR, WEBHOOK_URL_ERROR } from './merchants/merchant-fields.js';
 
 export type { OperatorChoice, RouteOperator } from './orders/choose-operator.js';
 
@@ -59,6 +60,7 @@ export { revokeMerchantApiKey } from './api-keys/revoke-api-key.js';
 export { changeSubsidiaryActive } from './subsidiaries/change-subsidiary-active.js';
 export { changeStaffAccess, type ChangeStaffAccessOutcome } from './staff/change-staff-access.js';
 export { resendWebhooks, type ResendOutcome, type ResendWebhooksDeps } from './webhooks/resend-webhooks.js';
+export { sendTestWebhook, type TestWebhookOutcome } from './webhooks/send-test-webhook.js';
 export { runParkedJobsAgain, type RunAgainOutcome } from './operations/run-parked-jobs-again.js';
 
 export {

@@ -21,6 +21,7 @@ import { SESSION_COOKIE } from './auth/session.js';
 import { errorHandler, notFound } from './http/error-handler.js';
 import { setLocale } from './http/locals.js';
 import { localeOf } from './i18n/locale.js';
+import { developersRouter } from './routes/developers.js';
 import { homeRouter } from './routes/home.js';
 import { signInRouter } from './routes/sign-in.js';
 
@@ -105,6 +106,17 @@ export function createPortalApp(deps: PortalDeps): Express {
   // Everything below needs a session, whatever its router forgets; each route then checks its permission.
   app.use(requireSignIn);
   app.use(homeRouter({ db: deps.db }));
+  app.use(
+    '/developers',
+    developersRouter({
+      db: deps.db,
+      box: deps.box,
+      redis: deps.redis,
+      redisPrefix: deps.redisPrefix,
+      publisher: deps.publisher,
+      now: deps.now,
+    }),
+  );
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));

@@ -1,6 +1,6 @@
 import { createApiKey, findMerchant, type IssuedKey } from '@mm/db/merchants';
 import { recordAudit } from '@mm/db/staff';
-import type { AuditContext } from '../audit-context.js';
+import { auditAction, type AuditContext } from '../audit-context.js';
 import type { KeyDeps } from '../deps.js';
 
 /**
@@ -18,7 +18,7 @@ export async function createMerchantApiKey(
     const key = await createApiKey(tx, box, merchant.id);
     await recordAudit(tx, {
       ...context,
-      action: 'api_key.create',
+      action: auditAction(context, 'api_key.create'),
       targetType: 'api_key',
       targetId: key.apiKey,
       before: null,

@@ -1,6 +1,6 @@
 import { lockApiKey, revokeApiKey } from '@mm/db/merchants';
 import { recordAudit } from '@mm/db/staff';
-import type { AuditContext } from '../audit-context.js';
+import { auditAction, type AuditContext } from '../audit-context.js';
 import type { DbDeps } from '../deps.js';
 import type { ChangeOutcome } from '../change-outcome.js';
 
@@ -20,7 +20,7 @@ export async function revokeMerchantApiKey(
     if (!(await revokeApiKey(tx, key.apiKey, input.now))) return 'unchanged';
     await recordAudit(tx, {
       ...context,
-      action: 'api_key.revoke',
+      action: auditAction(context, 'api_key.revoke'),
       targetType: 'api_key',
       targetId: key.apiKey,
       before: { merchantId: key.merchantId, apiKey: key.apiKey, revokedAt: key.revokedAt },

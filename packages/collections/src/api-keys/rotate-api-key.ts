@@ -1,6 +1,6 @@
 import { lockApiKey, rotateApiKey, type IssuedKey } from '@mm/db/merchants';
 import { recordAudit } from '@mm/db/staff';
-import type { AuditContext } from '../audit-context.js';
+import { auditAction, type AuditContext } from '../audit-context.js';
 import type { KeyDeps } from '../deps.js';
 
 /** How long a rotated key keeps working, as the form offers it: none, 1 hour, 24 hours, 7 days. */
@@ -40,7 +40,7 @@ export async function rotateMerchantApiKey(
     const oldExpiresAt = new Date(input.now.getTime() + input.graceS * 1000);
     await recordAudit(tx, {
       ...context,
-      action: 'api_key.rotate',
+      action: auditAction(context, 'api_key.rotate'),
       targetType: 'api_key',
       targetId: old.apiKey,
       before: { merchantId: old.merchantId, apiKey: old.apiKey, revokedAt: null },

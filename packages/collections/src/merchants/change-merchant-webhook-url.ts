@@ -1,6 +1,6 @@
 import { lockMerchant, setMerchantWebhookUrl } from '@mm/db/merchants';
 import { recordAudit } from '@mm/db/staff';
-import type { AuditContext } from '../audit-context.js';
+import { auditAction, type AuditContext } from '../audit-context.js';
 import type { DbDeps } from '../deps.js';
 import type { ChangeOutcome } from '../change-outcome.js';
 import { parseWebhookUrl } from './merchant-fields.js';
@@ -23,7 +23,7 @@ export async function changeMerchantWebhookUrl(
     await setMerchantWebhookUrl(tx, merchant.id, url.value);
     await recordAudit(tx, {
       ...context,
-      action: 'merchant.webhook_url',
+      action: auditAction(context, 'merchant.webhook_url'),
       targetType: 'merchant',
       targetId: merchant.id,
       before: { webhookUrl: merchant.webhookUrl },

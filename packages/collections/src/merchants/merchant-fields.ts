@@ -18,6 +18,8 @@ export function parseMerchantName(raw: string): Parsed<string> {
   return { ok: true, value: name };
 }
 
+export const WEBHOOK_URL_CREDENTIALS_ERROR = 'The default webhook URL must not contain a user name or password.';
+
 /** An empty field means "no default URL" (each payment then needs its own notify_url). */
 export function parseWebhookUrl(raw: string): Parsed<string | null> {
   const url = raw.trim();
@@ -25,7 +27,6 @@ export function parseWebhookUrl(raw: string): Parsed<string | null> {
   if (httpUrl.validate(url).error) return { ok: false, error: WEBHOOK_URL_ERROR };
   const parsed = new URL(url);
   // Credentials in the URL would be shown on every page and kept for ever in the audit log.
-  if (parsed.username || parsed.password)
-    return { ok: false, error: 'The default webhook URL must not contain a user name or password.' };
+  if (parsed.username || parsed.password) return { ok: false, error: WEBHOOK_URL_CREDENTIALS_ERROR };
   return { ok: true, value: url };
 }

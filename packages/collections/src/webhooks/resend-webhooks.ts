@@ -2,7 +2,7 @@ import type { Db } from '@mm/db';
 import { recordAudit } from '@mm/db/staff';
 import { resendWebhookEvent } from '@mm/db/webhooks';
 import type { OutboxPublisher } from '@mm/queues';
-import type { AuditContext } from '../audit-context.js';
+import { auditAction, type AuditContext } from '../audit-context.js';
 
 export interface ResendWebhooksDeps {
   db: Db;
@@ -30,21 +30,24 @@ export async function resendWebhooks(
   deps: ResendWebhooksDeps,
   context: AuditContext,
   eventIds: string[],
+  /** The merchant portal's: an event of another merchant is skipped like an unknown one. */
+  scope: { merchantId?: string } = {},
 ): Promise<ResendOutcome> {
   const outcome: ResendOutcome = { resent: [], skipped: [] };
   for (const eventId of eventIds) {
     const row = await deps.db.$transaction(async (tx) => {
       const before = await tx.webhookEvent.findUnique({
         where: { id: eventId },
-        select: { status: true, attemptCount: true },
+        select: { status: true, attemptCount: true, merchantId: true },
       });
       if (!before || before.status !== 'ABANDONED') return null;
+      if (scope.merchantId !== undefined && before.merchantId !== scope.merchantId) return null;
       // Re-checks ABANDONED under the transaction's row lock: of two staff re-sending at once, one wins.
       const reopened = await resendWebhookEvent(tx, eventId);
       if (!reopened) return null;
       await recordAudit(tx, {
         ...context,
-        action: 'webhook.resend',
+        action: auditAction(context, 'webhook.resend'),
         targetType: 'webhook_event',
         targetId: eventId,
         before: { status: 'ABANDONED', attempt_count: before.attemptCount },

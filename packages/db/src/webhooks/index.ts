@@ -3,3 +3,12 @@ export { type DeliveryProblem, listProblemDeliveries } from './problem-deliverie
 export { type DeliveryOutcome, recordDeliveryOutcome, type RecordedAs } from './record-delivery-outcome.js';
 export { recordWebhookEvent, WEBHOOK_TOPIC, webhookEventStatement } from './record-webhook-event.js';
 export { resendWebhookEvent } from './resend-webhook-event.js';
+export { lockPaymentRow } from './lock-payment-row.js';
+export {
+  abandonedEventIds,
+  findMerchantWebhookEvent,
+  listMerchantWebhookEvents,
+  type MerchantWebhookEventPage,
+  type MerchantWebhookEventQuery,
+  type MerchantWebhookEventRow,
+} from './merchant-webhook-events.js';

@@ -1,5 +1,6 @@
 /** Every route rule of the portal, for the route × role test: each area's list, as app.ts mounts its router. */
+import { DEVELOPERS_ROUTES } from './developers.js';
 import { HOME_ROUTES } from './home.js';
 import type { RouteRule } from './route-rules.js';
 
-export const ALL_ROUTES: readonly RouteRule[] = [...HOME_ROUTES];
+export const ALL_ROUTES: readonly RouteRule[] = [...HOME_ROUTES, ...DEVELOPERS_ROUTES];

@@ -21,6 +21,7 @@ import { SESSION_COOKIE } from './auth/session.js';
 import { errorHandler, notFound } from './http/error-handler.js';
 import { setLocale } from './http/locals.js';
 import { localeOf } from './i18n/locale.js';
+import { accountRouter } from './routes/account.js';
 import { homeRouter } from './routes/home.js';
 import { signInRouter } from './routes/sign-in.js';
 
@@ -105,6 +106,7 @@ export function createPortalApp(deps: PortalDeps): Express {
   // Everything below needs a session, whatever its router forgets; each route then checks its permission.
   app.use(requireSignIn);
   app.use(homeRouter({ db: deps.db }));
+  app.use(accountRouter(deps));
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));

@@ -23,6 +23,7 @@ import { setLocale } from './http/locals.js';
 import { localeOf } from './i18n/locale.js';
 import { accountRouter } from './routes/account.js';
 import { homeRouter } from './routes/home.js';
+import { securityRouter } from './routes/security.js';
 import { signInRouter } from './routes/sign-in.js';
 
 export interface PortalDeps {
@@ -107,6 +108,7 @@ export function createPortalApp(deps: PortalDeps): Express {
   app.use(requireSignIn);
   app.use(homeRouter({ db: deps.db }));
   app.use(accountRouter(deps));
+  app.use(securityRouter(deps));
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));

@@ -22,7 +22,9 @@ import { errorHandler, notFound } from './http/error-handler.js';
 import { setLocale } from './http/locals.js';
 import { localeOf } from './i18n/locale.js';
 import { developersRouter } from './routes/developers.js';
+import { accountRouter } from './routes/account.js';
 import { homeRouter } from './routes/home.js';
+import { securityRouter } from './routes/security.js';
 import { signInRouter } from './routes/sign-in.js';
 
 export interface PortalDeps {
@@ -117,6 +119,8 @@ export function createPortalApp(deps: PortalDeps): Express {
       now: deps.now,
     }),
   );
+  app.use(accountRouter(deps));
+  app.use(securityRouter(deps));
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));

@@ -2,6 +2,7 @@ export {
   accountOf,
   confirmTotpEnrolment,
   createMerchantUser,
+  disableTotp,
   findMerchantUserById,
   findMerchantUserForLogin,
   listMerchantUsers,
@@ -10,7 +11,9 @@ export {
   type NewMerchantUser,
   newRecoveryCodes,
   normalizeMerchantUserEmail,
+  setTeamTwoFactorRequired,
   signOutEverywhere,
   startTotpEnrolment,
+  unusedRecoveryCodeCount,
   useRecoveryCode,
 } from './merchant-users.js';

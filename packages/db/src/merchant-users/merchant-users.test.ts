@@ -6,12 +6,15 @@ import { createDbTestDatabase, type DbTestDatabase } from '@mm/testing/test-data
 import {
   confirmTotpEnrolment,
   createMerchantUser,
+  disableTotp,
   findMerchantUserById,
   findMerchantUserForLogin,
   listMerchantUsers,
   newRecoveryCodes,
+  setTeamTwoFactorRequired,
   signOutEverywhere,
   startTotpEnrolment,
+  unusedRecoveryCodeCount,
   useRecoveryCode,
 } from './index.js';
 
@@ -96,5 +99,33 @@ describe('merchant users', () => {
     const later = new Date(Date.now() + 60_000);
     await signOutEverywhere(db, user.id, later);
     expect((await findMerchantUserById(db, user.id))?.sessionsValidAfter).toEqual(later);
+  });
+
+  it('turns two-factor off with its recovery codes, and counts the codes left', async () => {
+    const user = await createMerchantUser(db, {
+      merchantId: shop,
+      email: 'off@example.test',
+      name: 'F',
+      role: 'developer',
+      password: 'password for off',
+    });
+    await startTotpEnrolment(db, user.id, 'sealed');
+    const codes = newRecoveryCodes();
+    await db.$transaction((tx) => confirmTotpEnrolment(tx, user.id, codes, new Date()));
+    await useRecoveryCode(db, user.id, codes[3]!, new Date());
+    expect(await unusedRecoveryCodeCount(db, user.id)).toBe(9);
+    await db.$transaction((tx) => disableTotp(tx, user.id, new Date()));
+    const off = await findMerchantUserForLogin(db, { id: user.id });
+    expect(off).toMatchObject({ totpSecretCiphertext: null, totpEnabledAt: null });
+    expect(await unusedRecoveryCodeCount(db, user.id)).toBe(0);
+    expect(await useRecoveryCode(db, user.id, codes[0]!, new Date())).toBe(false);
+  });
+
+  it("sets the team's two-factor requirement and says what it was", async () => {
+    const now = new Date();
+    expect(await db.$transaction((tx) => setTeamTwoFactorRequired(tx, other, true, now))).toEqual({ before: false });
+    expect(await db.$transaction((tx) => setTeamTwoFactorRequired(tx, other, true, now))).toEqual({ before: true });
+    expect((await db.merchant.findUniqueOrThrow({ where: { id: other } })).requireTwoFactor).toBe(true);
+    expect((await db.merchant.findUniqueOrThrow({ where: { id: shop } })).requireTwoFactor).toBe(false);
   });
 });

@@ -122,6 +122,37 @@ export async function confirmTotpEnrolment(tx: Tx, userId: string, recoveryCodes
   });
 }
 
+/** Two-factor off: the secret and every recovery code go, in the caller's transaction. */
+export async function disableTotp(tx: Tx, userId: string, now: Date): Promise<void> {
+  await tx.merchantUser.update({
+    where: { id: userId },
+    data: { totpSecretCiphertext: null, totpEnabledAt: null, updatedAt: now },
+  });
+  await tx.merchantUserRecoveryCode.deleteMany({ where: { merchantUserId: userId } });
+}
+
+/** How many recovery codes the user has left (ten at most: no big count). */
+export async function unusedRecoveryCodeCount(db: Db | Tx, userId: string): Promise<number> {
+  return db.merchantUserRecoveryCode.count({ where: { merchantUserId: userId, usedAt: null } });
+}
+
+/**
+ * The owner's "two-factor for the whole team" setting; returns what it was, for the audit row. Kept with
+ * the users because it decides what each of them must do at sign-in.
+ */
+export async function setTeamTwoFactorRequired(
+  tx: Tx,
+  merchantId: string,
+  required: boolean,
+  now: Date,
+): Promise<{ before: boolean }> {
+  const [row] = await tx.$queryRaw<{ require_two_factor: boolean }[]>`
+    SELECT require_two_factor FROM merchants WHERE id = ${merchantId}::uuid FOR UPDATE`;
+  if (!row) throw new Error(`no merchant ${merchantId}`);
+  await tx.merchant.update({ where: { id: merchantId }, data: { requireTwoFactor: required, updatedAt: now } });
+  return { before: row.require_two_factor };
+}
+
 /** Spends a recovery code: true once, false for an unknown or already used one (one conditional update). */
 export async function useRecoveryCode(db: Db | Tx, userId: string, code: string, now: Date): Promise<boolean> {
   const { count } = await db.merchantUserRecoveryCode.updateMany({

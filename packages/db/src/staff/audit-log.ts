@@ -77,6 +77,15 @@ export interface AuditQuery {
    * also lower-cased): matched exactly after the same normalisation, so an admin can type it any case.
    */
   actor?: string;
+  /**
+   * One merchant's own log (the portal's Security page): only rows carrying this merchant_id, so never
+   * another merchant's nor staff rows without one. Served by audit_log_merchant_idx (merchant_id, id).
+   */
+  merchantId?: string;
+  /** Within a merchant's log: what one of its users did. */
+  merchantUserId?: string;
+  /** The exact verb (`portal.login`, ...). */
+  action?: string;
 }
 
 export interface AuditPage {
@@ -101,6 +110,9 @@ export async function listAudit(db: Db | Tx, query: AuditQuery): Promise<AuditPa
       ...(query.targetId !== undefined ? { targetId: query.targetId } : {}),
       ...(query.staffId !== undefined ? { staffId: query.staffId } : {}),
       ...(query.actor !== undefined ? { actor: normalizeStaffEmail(query.actor) } : {}),
+      ...(query.merchantId !== undefined ? { merchantId: query.merchantId } : {}),
+      ...(query.merchantUserId !== undefined ? { merchantUserId: query.merchantUserId } : {}),
+      ...(query.action !== undefined ? { action: query.action } : {}),
     },
     orderBy: { id: 'desc' },
     take: limit + 1,

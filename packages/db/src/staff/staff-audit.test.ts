@@ -3,6 +3,8 @@ import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database
 import { createStaffUser, findStaffByEmail, findStaffById, listStaff, setStaffDisabled } from './staff.js';
 import { listAudit, recordAudit } from './audit-log.js';
 import { verifyPassword } from './staff-password.js';
+import { createMerchant } from '../merchants/index.js';
+import { createMerchantUser } from '../merchant-users/index.js';
 
 describe('staff users and the audit log', () => {
   let database: TestDatabase;
@@ -194,6 +196,42 @@ describe('staff users and the audit log', () => {
           .entries,
       ).toHaveLength(1);
       expect((await listAudit(db, { limit: 10, actor: 'nobody@example.com' })).entries).toEqual([]);
+    });
+
+    it("lists one merchant's own rows only, by user and by action, newest first and paged", async () => {
+      const shop = (await createMerchant(db, { name: 'Audit shop', webhookUrl: null })).id;
+      const other = (await createMerchant(db, { name: 'Other audit shop', webhookUrl: null })).id;
+      const user = (id: string, email: string) =>
+        createMerchantUser(db, { merchantId: id, email, name: 'U', role: 'owner', password: 'a password here' });
+      const awa = await user(shop, 'awa@audit.test');
+      const ben = await user(shop, 'ben@audit.test');
+      const eve = await user(other, 'eve@audit.test');
+      const row = (u: { id: string; merchantId: string; email: string }, action: string) =>
+        recordAudit(db, { staffId: null, actor: u.email, action, merchantId: u.merchantId, merchantUserId: u.id });
+      await row(awa, 'portal.login');
+      await row(eve, 'portal.login');
+      await recordAudit(db, { staffId: null, actor: 'staff@example.com', action: 'portal.login' });
+      await row(ben, 'portal.login');
+      await row(awa, 'portal.logout');
+
+      const all = await listAudit(db, { limit: 10, merchantId: shop });
+      expect(all.entries.map((e) => [e.actor, e.action])).toEqual([
+        ['awa@audit.test', 'portal.logout'],
+        ['ben@audit.test', 'portal.login'],
+        ['awa@audit.test', 'portal.login'],
+      ]);
+      const firstPage = await listAudit(db, { limit: 2, merchantId: shop });
+      const secondPage = await listAudit(db, { limit: 2, merchantId: shop, beforeId: firstPage.nextBeforeId! });
+      expect(secondPage.entries.map((e) => e.id)).toEqual([all.entries[2]!.id]);
+      expect(secondPage.nextBeforeId).toBeNull();
+      expect(
+        (await listAudit(db, { limit: 10, merchantId: shop, merchantUserId: awa.id })).entries.map((e) => e.action),
+      ).toEqual(['portal.logout', 'portal.login']);
+      expect(
+        (await listAudit(db, { limit: 10, merchantId: shop, action: 'portal.login' })).entries.map((e) => e.actor),
+      ).toEqual(['ben@audit.test', 'awa@audit.test']);
+      // Another merchant's user asked for within this merchant's log: nothing.
+      expect((await listAudit(db, { limit: 10, merchantId: shop, merchantUserId: eve.id })).entries).toEqual([]);
     });
 
     it('refuses UPDATE and DELETE, through Prisma and in plain SQL', async () => {

@@ -1,5 +1,5 @@
 import type { MerchantUserAccount } from '@mm/db/merchant-users';
-import { sessionHolds } from './guard.js';
+import { mustSetUpTwoFactor, sessionHolds } from './guard.js';
 
 const TTL_S = 8 * 3600;
 const signedOutAt = new Date('2026-12-01T08:00:00Z');
@@ -36,5 +36,14 @@ describe('sessionHolds', () => {
     expect(sessionHolds(user, loginAt, TTL_S, loginAt + TTL_S * 1000)).toBe(true);
     expect(sessionHolds(user, loginAt, TTL_S, loginAt + TTL_S * 1000 + 1)).toBe(false);
     expect(sessionHolds(user, undefined, TTL_S, now)).toBe(false);
+  });
+});
+
+describe('mustSetUpTwoFactor', () => {
+  const required = { ...user, merchant: { ...user.merchant, requireTwoFactor: true } };
+  it('holds only while the team requires two-factor sign-in and the user has not turned it on', () => {
+    expect(mustSetUpTwoFactor(required)).toBe(true);
+    expect(mustSetUpTwoFactor({ ...required, totpEnabledAt: new Date(now) })).toBe(false);
+    expect(mustSetUpTwoFactor(user)).toBe(false);
   });
 });

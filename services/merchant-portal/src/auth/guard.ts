@@ -51,19 +51,38 @@ export function loadUser(deps: { db: Db; sessionTtlS: number; now(): number }): 
   };
 }
 
+/** Whether the team requires two-factor sign-in and this user has not turned it on yet. */
+export function mustSetUpTwoFactor(user: MerchantUserAccount): boolean {
+  return user.merchant.requireTwoFactor && user.totpEnabledAt === null;
+}
+
+/** Where a user who must set up two-factor sign-in is sent, with the reason shown there. */
+export const TWO_FACTOR_REQUIRED_PATH = '/account?two_factor=required';
+
+/** The pages such a user may still reach (sign-out and the language switch are mounted before the guard). */
+const isAccountPath = (path: string) => path === '/account' || path.startsWith('/account/');
+
 export const requireSignIn: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
-  if (userOrNull(res)) return next();
-  // A page asked for without a session: back to the sign-in, then here (same-origin path only).
-  const back = req.method === 'GET' ? `?next=${encodeURIComponent(req.originalUrl)}` : '';
-  res.redirect(303, `/login${back}`);
+  const user = userOrNull(res);
+  if (!user) {
+    // A page asked for without a session: back to the sign-in, then here (same-origin path only).
+    const back = req.method === 'GET' ? `?next=${encodeURIComponent(req.originalUrl)}` : '';
+    return res.redirect(303, `/login${back}`);
+  }
+  // Here and not in each router: a page added later is covered without knowing about the setting.
+  if (mustSetUpTwoFactor(user) && !isAccountPath(req.path)) return res.redirect(303, TWO_FACTOR_REQUIRED_PATH);
+  next();
 };
 
-/** 404 rather than 403 would hide that the page exists; the role table is public, so 403 says the truth. */
-export function requirePermission(permission: MerchantPermission): RequestHandler {
+/**
+ * 404 rather than 403 would hide that the page exists; the role table is public, so 403 says the truth.
+ * `null`: any signed-in user (their own account), as a RouteRule with `permission: null` says.
+ */
+export function requirePermission(permission: MerchantPermission | null): RequestHandler {
   return (_req, res, next) => {
     const user = userOrNull(res);
     if (!user) throw new PageError(401, 'not signed in');
-    if (!merchantCan(user.role, permission)) throw forbidden();
+    if (permission !== null && !merchantCan(user.role, permission)) throw forbidden();
     next();
   };
 }

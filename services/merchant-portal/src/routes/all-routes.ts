@@ -1,6 +1,13 @@
 /** Every route rule of the portal, for the route × role test: each area's list, as app.ts mounts its router. */
+import { ACCOUNT_ROUTES } from './account.js';
 import { DEVELOPERS_ROUTES } from './developers.js';
 import { HOME_ROUTES } from './home.js';
 import type { RouteRule } from './route-rules.js';
+import { SECURITY_ROUTES } from './security.js';
 
-export const ALL_ROUTES: readonly RouteRule[] = [...HOME_ROUTES, ...DEVELOPERS_ROUTES];
+export const ALL_ROUTES: readonly RouteRule[] = [
+  ...HOME_ROUTES,
+  ...ACCOUNT_ROUTES,
+  ...SECURITY_ROUTES,
+  ...DEVELOPERS_ROUTES,
+];

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { MERCHANT_ROLES, merchantCan, type MerchantRole } from '@mm/domain';
 import type { TestClient } from '@mm/testing';
 import { t } from '../i18n/messages.js';
-import { startPortalFixture, type PortalFixture } from '../test-support/portal-fixture.js';
+import { startPortalFixture, type PortalFixture, type PortalUser } from '../test-support/portal-fixture.js';
 import { ALL_ROUTES } from './all-routes.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -47,14 +47,17 @@ function servedRoutes(): string[] {
 describe('route × role', () => {
   let portal: PortalFixture;
   const clients = new Map<MerchantRole, TestClient>();
+  const users = new Map<MerchantRole, PortalUser>();
 
   beforeAll(async () => {
     portal = await startPortalFixture();
     const merchantId = await portal.createMerchant();
     for (const role of MERCHANT_ROLES) {
       const client = portal.client({ 'accept-language': 'en' });
-      await portal.signIn(client, await portal.createUser(merchantId, role));
+      const user = await portal.createUser(merchantId, role);
+      await portal.signIn(client, user);
       clients.set(role, client);
+      users.set(role, user);
     }
   });
   afterAll(() => portal.stop());
@@ -69,6 +72,8 @@ describe('route × role', () => {
 
   it.each(cases)('$method $path as $role', async ({ method, path, permission, role }) => {
     const client = clients.get(role)!;
+    // A route before may have ended the session (sign out of every session): sign in again.
+    if ((await client.get('/account')).status !== 200) await portal.signIn(client, users.get(role)!);
     const url = path.replace(/:id/g, SOME_ID);
     const res = method === 'GET' ? await client.get(url) : await client.post(url, {});
     const allowed = permission === null || merchantCan(role, permission);

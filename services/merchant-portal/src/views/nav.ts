@@ -28,6 +28,7 @@ const ITEMS: readonly {
 const BUILT: ReadonlySet<string> = new Set([
   'home',
   'developers',
+  'security',
   // one line per area, as its router is mounted in app.ts
 ]);
 

@@ -22,6 +22,7 @@ import { errorHandler, notFound } from './http/error-handler.js';
 import { setLocale } from './http/locals.js';
 import { localeOf } from './i18n/locale.js';
 import { homeRouter } from './routes/home.js';
+import { paymentsRouter } from './routes/payments.js';
 import { signInRouter } from './routes/sign-in.js';
 
 export interface PortalDeps {
@@ -105,6 +106,16 @@ export function createPortalApp(deps: PortalDeps): Express {
   // Everything below needs a session, whatever its router forgets; each route then checks its permission.
   app.use(requireSignIn);
   app.use(homeRouter({ db: deps.db }));
+  app.use(
+    paymentsRouter({
+      db: deps.db,
+      box: deps.box,
+      redis: deps.redis,
+      redisPrefix: deps.redisPrefix,
+      now: deps.now,
+      afterCommit: deps.afterCommit,
+    }),
+  );
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));

@@ -67,12 +67,14 @@ ${webhookEvents(m, v.detail.webhookEvents)}`;
 function refundSection(m: PaymentsText, v: PaymentDetailView): SafeHtml | string {
   const t = v.detail.transaction;
   const room = t.amount - t.refundReservedAmount;
-  if (!v.canRefund || t.type !== 'CASHIN' || t.status !== 'SUCCESS' || room <= 0n) return '';
   const f = v.refundForm;
+  // A refusal is shown even where the form is not (the payment is not, or no longer, refundable).
+  const error = f.error ? html`<p class="error" id="refund-error" role="alert">${f.error}</p>` : '';
+  if (!v.canRefund || t.type !== 'CASHIN' || t.status !== 'SUCCESS' || room <= 0n) return error;
   return html`<section class="card" id="refund">
 <h2>${m.refundTitle}</h2>
 <p class="muted">${m.refundHelp} ${m.refundable}: <strong data-refundable>${amount(room, t.currency)}</strong>.</p>
-${f.error ? html`<p class="error" id="refund-error" role="alert">${f.error}</p>` : ''}
+${error}
 <form method="post" action="/payments/${t.id}/refund" id="refund-form">${csrfField(v.csrfToken)}
 <input type="hidden" name="idempotency_key" value="${f.idempotencyKey}">
 <label for="refund-amount">${m.refundAmount}</label>

@@ -7,6 +7,7 @@ export { auditAction, type AuditContext } from './audit-context.js';
 export type { ChangeOutcome } from './change-outcome.js';
 export type { DbDeps, KeyDeps } from './deps.js';
 export { invalidField } from './invalid-field.js';
+export { type StrictSchema, uuidField, validate } from './validate-body.js';
 export { parseStaffReason } from './staff-reason.js';
 export { httpUrl } from './webhooks/http-url.js';
 export { parseWebhookUrl, WEBHOOK_URL_CREDENTIALS_ERROR, WEBHOOK_URL_ERROR } from './merchants/merchant-fields.js';
@@ -39,6 +40,7 @@ export {
 } from './cashouts/decide-cashout.js';
 
 export type { RefundBody } from './refunds/refund-body.js';
+export { idempotencyKeySchema, refundSchema } from './refunds/refund-schema.js';
 export { requestRefund, type RequestRefundDeps } from './refunds/request-refund.js';
 export { findMerchantRefund } from './refunds/find-merchant-refund.js';
 

@@ -10,6 +10,7 @@ export { forbidden, notFoundError, PageError } from './page-error.js';
 export { nonceOf, requestIdOf } from './locals.js';
 export { formField } from './form.js';
 export { isUuid, listField, textField } from './query.js';
+export { type Cursor, DAY_MS, decodeCursor, encodeCursor, msisdnFilter, utcDay } from './search-form.js';
 export { csrfAfterUpload, csrfProtection, csrfToken, isCsrfError } from './csrf.js';
 export { HSTS_VALUE, securityHeaders, type SecurityHeaderOptions } from './security-headers.js';
 export { requireSameOrigin } from './same-origin.js';

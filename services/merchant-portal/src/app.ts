@@ -24,6 +24,7 @@ import { localeOf } from './i18n/locale.js';
 import { developersRouter } from './routes/developers.js';
 import { accountRouter } from './routes/account.js';
 import { homeRouter } from './routes/home.js';
+import { paymentsRouter } from './routes/payments.js';
 import { securityRouter } from './routes/security.js';
 import { signInRouter } from './routes/sign-in.js';
 
@@ -121,6 +122,16 @@ export function createPortalApp(deps: PortalDeps): Express {
   );
   app.use(accountRouter(deps));
   app.use(securityRouter(deps));
+  app.use(
+    paymentsRouter({
+      db: deps.db,
+      box: deps.box,
+      redis: deps.redis,
+      redisPrefix: deps.redisPrefix,
+      now: deps.now,
+      afterCommit: deps.afterCommit,
+    }),
+  );
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));

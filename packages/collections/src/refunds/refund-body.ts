@@ -1,4 +1,4 @@
-/** POST /refunds's body once the API has checked its shape (the gateway's refund-schema.ts). */
+/** POST /refunds's body once its shape is checked (refund-schema.ts, by the API and the portal). */
 export interface RefundBody {
   transaction_id: string;
   amount?: number;

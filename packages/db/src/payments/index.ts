@@ -19,6 +19,16 @@ export {
   type ExportPool,
   streamTransactionExport,
 } from './export-transactions.js';
+export {
+  findRefundByIdempotencyKey,
+  merchantPaymentDetail,
+  type MerchantPaymentDetail,
+  type MerchantPaymentSearch,
+  type MerchantTimelineItem,
+  type MerchantWebhookAttempt,
+  type MerchantWebhookEvent,
+  searchMerchantPayments,
+} from './merchant-payments.js';
 export { moveNow } from './moves/move-now.js';
 export { pendingCauseOf } from './pending-cause.js';
 export { EXPIRY_TOPIC, moveToNextCheck, nextPendingCheck, pendingForCheck } from './pending-checks.js';

@@ -1,7 +1,7 @@
 import type { Db } from '../database/index.js';
 import type { Prisma, Transaction } from '../generated/prisma/client.js';
 
-/** The back-office search (issue 6). Every field is optional; given ones are ANDed. */
+/** The back-office search (issue 6) and the merchant portal's (merchantId set). Every field is optional; given ones are ANDed. */
 export interface TransactionSearch {
   id?: string;
   merchantOrderId?: string;
@@ -11,6 +11,12 @@ export interface TransactionSearch {
   type?: string;
   merchantId?: string;
   countryCode?: string;
+  /** The operator it went through (OPERATORS). */
+  operator?: string;
+  /** amount >= amountMin */
+  amountMin?: bigint;
+  /** amount <= amountMax */
+  amountMax?: bigint;
   /** created_at >= from */
   from?: Date;
   /** created_at < to */
@@ -25,7 +31,8 @@ export interface SearchPage {
 
 /**
  * Newest first, keyset-paginated on (created_at, id) so a page deep in a large table costs the same
- * as the first. Each filter is served by an index (id, order id, msisdn, merchant, created_at).
+ * as the first. Each filter is served by an index (id, order id, msisdn, merchant, created_at); within one
+ * merchant, status and amount by their own (merchant_id, status | amount, created_at) indexes.
  */
 export async function searchTransactions(
   db: Db,
@@ -40,6 +47,15 @@ export async function searchTransactions(
     ...(q.type ? { type: q.type } : {}),
     ...(q.merchantId ? { merchantId: q.merchantId } : {}),
     ...(q.countryCode ? { countryCode: q.countryCode } : {}),
+    ...(q.operator ? { operator: q.operator } : {}),
+    ...(q.amountMin !== undefined || q.amountMax !== undefined
+      ? {
+          amount: {
+            ...(q.amountMin !== undefined ? { gte: q.amountMin } : {}),
+            ...(q.amountMax !== undefined ? { lte: q.amountMax } : {}),
+          },
+        }
+      : {}),
     ...(q.from || q.to ? { createdAt: { ...(q.from ? { gte: q.from } : {}), ...(q.to ? { lt: q.to } : {}) } } : {}),
   };
   const after = page.after;
@@ -48,6 +64,9 @@ export async function searchTransactions(
       ? {
           AND: [
             where,
+            // Implied by the OR below, but PostgreSQL only bounds an index scan by a plain condition: without
+            // it a page deep in a merchant's history reads every newer row of the index again.
+            { createdAt: { lte: after.createdAt } },
             { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] },
           ],
         }

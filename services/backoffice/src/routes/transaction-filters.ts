@@ -4,8 +4,8 @@
  * of a database error or, worse, a silently ignored filter that shows the wrong rows.
  */
 import type { TransactionSearch } from '@mm/db/payments';
-import { parseMsisdn, TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@mm/domain';
-import { isUuid, textField } from '@mm/web';
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@mm/domain';
+import { type Cursor, DAY_MS, decodeCursor, encodeCursor, isUuid, msisdnFilter, textField, utcDay } from '@mm/web';
 
 /** The form's fields as typed, to show them again above the results. */
 export interface FilterForm {
@@ -32,10 +32,7 @@ export const FILTER_KEYS = [
   'to',
 ] as const satisfies readonly (keyof FilterForm)[];
 
-export interface Cursor {
-  createdAt: Date;
-  id: string;
-}
+export type { Cursor };
 
 export interface ParsedFilters {
   form: FilterForm;
@@ -45,42 +42,8 @@ export interface ParsedFilters {
   errors: string[];
 }
 
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DAY_MS = 86_400_000;
-
-/** A calendar day (what <input type="date"> sends) as the UTC midnight it starts at; null if not a real date. */
-function utcDay(value: string): Date | null {
-  const m = DAY.exec(value);
-  if (!m) return null;
-  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  // Date.UTC rolls 2024-02-30 over to March: a date that does not round-trip was not a real one.
-  return date.toISOString().slice(0, 10) === value ? date : null;
-}
-
-/** The "Older →" link's position: `<created_at ISO>_<id>` of the last row shown. */
-export function encodeCursor(c: Cursor): string {
-  return `${c.createdAt.toISOString()}_${c.id}`;
-}
-
-function decodeCursor(value: string): Cursor | null {
-  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_(.+)$/.exec(value);
-  if (!m || !isUuid(m[2]!)) return null;
-  const createdAt = new Date(m[1]!);
-  return Number.isNaN(createdAt.getTime()) ? null : { createdAt, id: m[2]!.toLowerCase() };
-}
-
-/**
- * The number as staff type it: international (E.164) form, normalised by parseMsisdn when it is a valid
- * number. Local spellings (0707...) are refused rather than guessed: the same digits mean different
- * numbers in different countries. A "+digits" value that the numbering plan rejects is still searched
- * as typed, in case an older plan accepted it.
- */
-function msisdnFilter(typed: string): string | null {
-  const compact = typed.replace(/[\s.()-]/g, '');
-  const parsed = parseMsisdn(compact);
-  if (parsed) return parsed.e164;
-  return /^\+[1-9]\d{5,14}$/.test(compact) ? compact : null;
-}
+// The day, cursor and number readers are the portal's too (@mm/web search-form.ts).
+export { encodeCursor };
 
 export function parseTransactionFilters(query: unknown): ParsedFilters {
   const errors: string[] = [];

@@ -2,11 +2,13 @@
 import { ACCOUNT_ROUTES } from './account.js';
 import { DEVELOPERS_ROUTES } from './developers.js';
 import { HOME_ROUTES } from './home.js';
+import { PAYMENTS_ROUTES } from './payments.js';
 import type { RouteRule } from './route-rules.js';
 import { SECURITY_ROUTES } from './security.js';
 
 export const ALL_ROUTES: readonly RouteRule[] = [
   ...HOME_ROUTES,
+  ...PAYMENTS_ROUTES,
   ...ACCOUNT_ROUTES,
   ...SECURITY_ROUTES,
   ...DEVELOPERS_ROUTES,

@@ -27,6 +27,7 @@ const ITEMS: readonly {
 /** The pages whose routers exist; an area not built yet stays out of the header. */
 const BUILT: ReadonlySet<string> = new Set([
   'home',
+  'payments',
   'developers',
   'security',
   // one line per area, as its router is mounted in app.ts

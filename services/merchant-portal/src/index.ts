@@ -1,2 +1,4 @@
 export { parseEnv, type MerchantPortalEnv } from './env.js';
 export { startMerchantPortal, type PortalOverrides, type RunningPortal } from './service.js';
+// `pnpm start` prints the demo owner's otpauth:// URI with the portal's own parameters.
+export { totpCode, totpUri } from './auth/totp.js';

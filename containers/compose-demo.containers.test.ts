@@ -97,8 +97,16 @@ describe('docker compose --profile demo up', () => {
     expect(loginStatus).toBe(200);
     expect(home.status).toBe(200);
     expect(home.text).toContain('Demo Shop');
-    // /ready and /metrics on the internal port only, as every service's.
-    expect((await fetch('http://127.0.0.1:3008/ready')).status).toBe(404);
+    // /ready and /metrics on the internal port only, as every service's: on the public one they are pages
+    // like any other, which send a signed-out visitor to the sign-in.
+    for (const path of ['/ready', '/metrics']) {
+      const res = await fetch(`http://127.0.0.1:3008${path}`, { redirect: 'manual' });
+      expect({ path, status: res.status, location: res.headers.get('location') }).toEqual({
+        path,
+        status: 303,
+        location: expect.stringMatching(/^\/login/),
+      });
+    }
     const internal = await demo.exec('merchant-portal', [
       'node',
       '-e',

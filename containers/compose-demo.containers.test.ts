@@ -1,7 +1,8 @@
 /**
  * docker-compose.yml's demo profile, run by Docker Compose on podman with the images built here: every
  * service healthy after what it depends on, the README's curl cash-in through the published port to
- * SUCCESS with its webhook in the demo inbox, a refund, the back-office login, `ledger:verify` in the
+ * SUCCESS with its webhook in the demo inbox, a refund, the back-office login, the merchant dashboard's
+ * sign-in as the demo owner (password, then a code of its published TOTP secret), `ledger:verify` in the
  * one-shot container; a service killed inside its container comes back by its restart policy with
  * nothing lost; the data survives `down` and `up`; each service stops on SIGTERM with exit 0.
  */
@@ -20,6 +21,7 @@ import {
   backofficeLogin,
   cashInToSuccess,
   GATEWAY,
+  portalSignIn,
   readmeCashIn,
   waitForInboxWebhook,
   waitForStatus,
@@ -88,6 +90,29 @@ describe('docker compose --profile demo up', () => {
     const script = /(?:src|href)="([^"]*static\/[^"]+\.js)"/.exec(dashboard.text)?.[1];
     expect(script).toBeDefined();
     expect((await client.get(new URL(script!, `${BACKOFFICE}/queues/`).pathname)).status).toBe(200);
+  });
+
+  it("serves the merchant dashboard's sign-in page, and the demo owner signs in with the README's password and TOTP secret", async () => {
+    const { loginStatus, home } = await portalSignIn();
+    expect(loginStatus).toBe(200);
+    expect(home.status).toBe(200);
+    expect(home.text).toContain('Demo Shop');
+    // /ready and /metrics on the internal port only, as every service's: on the public one they are pages
+    // like any other, which send a signed-out visitor to the sign-in.
+    for (const path of ['/ready', '/metrics']) {
+      const res = await fetch(`http://127.0.0.1:3008${path}`, { redirect: 'manual' });
+      expect({ path, status: res.status, location: res.headers.get('location') }).toEqual({
+        path,
+        status: 303,
+        location: expect.stringMatching(/^\/login/),
+      });
+    }
+    const internal = await demo.exec('merchant-portal', [
+      'node',
+      '-e',
+      "fetch('http://127.0.0.1:3108/ready').then(async (r) => console.log(r.status, (await fetch('http://127.0.0.1:3108/metrics')).status))",
+    ]);
+    expect(internal.trim()).toBe('200 200');
   });
 
   it("serves the API reference's Swagger UI files from the gateway image, and /ready and /metrics on the internal port only", async () => {

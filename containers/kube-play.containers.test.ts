@@ -16,6 +16,7 @@ import { podman } from './lib/podman.js';
 const READY: Record<string, string> = {
   gateway: ':3100/ready',
   backoffice: ':3101/ready',
+  'merchant-portal': ':3108/ready',
   'operator-bridge': ':3102/ready',
   'webhook-dispatcher': ':3005/ready',
   'expiry-worker': ':3006/ready',
@@ -84,6 +85,7 @@ describe('podman kube play of the Kubernetes manifests', () => {
       'backoffice',
       'expiry-worker',
       'gateway',
+      'merchant-portal',
       'operator-bridge',
       'refund-worker',
       'webhook-dispatcher',

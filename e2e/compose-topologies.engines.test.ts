@@ -10,6 +10,7 @@ import { databaseOptions, type CommonEnv } from '@mm/config';
 import { createServiceDb } from '@mm/db/service-db';
 import { parseEnv as expiryEnv } from '@mm/expiry-worker';
 import { parseEnv as gatewayEnv } from '@mm/gateway';
+import { parseEnv as portalEnv } from '@mm/merchant-portal';
 import { parseEnv as bridgeEnv } from '@mm/operator-bridge';
 import { createRedisConnection, redisTargetOf } from '@mm/queues';
 import { parseEnv as refundEnv } from '@mm/refund-worker';
@@ -60,6 +61,7 @@ const repoFile = (p: string) => path.join(REPO, p);
 const SERVICES: Record<string, (env: NodeJS.ProcessEnv) => CommonEnv & { NODE_ENV?: string }> = {
   gateway: gatewayEnv,
   backoffice: backofficeEnv,
+  'merchant-portal': portalEnv,
   'operator-bridge': bridgeEnv,
   'expiry-worker': expiryEnv,
   'refund-worker': refundEnv,

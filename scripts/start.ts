@@ -1,6 +1,6 @@
 /**
  * `pnpm start`: the whole system on this machine. Creates the database if needed, migrates, seeds the
- * subsidiaries, the demo merchant and the demo staff, then runs every service in one process tree with
+ * subsidiaries, the demo merchant (its portal owner too) and the demo staff, then runs every service in one process tree with
  * prefixed logs (pretty unless LOG_FORMAT=json). Ctrl-C (or SIGTERM) stops them all; each service shuts down gracefully.
  */
 import { randomBytes } from 'node:crypto';
@@ -10,6 +10,7 @@ import pg from 'pg';
 import { DEMO_MERCHANT, DEMO_STAFF, DEV_MASTER_KEY } from '@mm/config';
 import { parseEnv as adminEnv, runCommand } from '@mm/admin-cli';
 import { DEFAULT_MOCK_PORTS, demoMockAccounts, mockUrls } from '@mm/operator-mocks';
+import { merchantDashboardLines } from './start-banner.js';
 
 // Every port can be moved (two systems side by side, the chaos suite's run of this script): the URLs the
 // services give each other follow them.
@@ -26,6 +27,8 @@ const env = {
   GATEWAY_PORT: ports.gateway,
   PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${ports.gateway}`,
   BACKOFFICE_PORT: process.env.BACKOFFICE_PORT ?? '3001',
+  // The merchants' dashboard: the back-office's MASTER_KEY, Redis and database (services/merchant-portal/src/env.ts).
+  MERCHANT_PORTAL_PORT: process.env.MERCHANT_PORTAL_PORT ?? '3008',
   OPERATOR_BRIDGE_PORT: ports.bridge,
   // The bridge's callback URL, read by the contract mocks too: the MTN mocks' demo API users are registered for its host.
   OPERATOR_CALLBACK_BASE_URL: process.env.OPERATOR_CALLBACK_BASE_URL ?? `http://127.0.0.1:${ports.bridge}`,
@@ -33,6 +36,7 @@ const env = {
   GATEWAY_INTERNAL_PORT: process.env.GATEWAY_INTERNAL_PORT ?? '3100',
   BACKOFFICE_INTERNAL_PORT: process.env.BACKOFFICE_INTERNAL_PORT ?? '3101',
   OPERATOR_BRIDGE_INTERNAL_PORT: process.env.OPERATOR_BRIDGE_INTERNAL_PORT ?? '3102',
+  MERCHANT_PORTAL_INTERNAL_PORT: process.env.MERCHANT_PORTAL_INTERNAL_PORT ?? '3108',
   OPERATOR_SIMULATOR_PORT: ports.simulator,
   OPERATOR_BASE_URL: process.env.OPERATOR_BASE_URL ?? `http://127.0.0.1:${ports.simulator}`,
   WEBHOOK_INBOX_PORT: process.env.WEBHOOK_INBOX_PORT ?? '3004',
@@ -101,10 +105,11 @@ Demo merchant
 Merchant API  ${gateway}/api/v1
 Back-office   http://127.0.0.1:${env.BACKOFFICE_PORT}/  (password ${DEMO_STAFF.password})
 ${DEMO_STAFF.users.map((u) => `  ${u.role.padEnd(9)} ${u.email}`).join('\n')}
+${merchantDashboardLines(`http://127.0.0.1:${env.MERCHANT_PORTAL_PORT}`)}
 Webhooks received by the demo merchant: http://127.0.0.1:${env.WEBHOOK_INBOX_PORT}/
 Virtual phone (confirm pushes by hand):  http://127.0.0.1:${env.OPERATOR_SIMULATOR_PORT}/phone?token=${sandboxToken}
 Operators' contract mocks: MTN CI ${mockPorts.mtnCi}, MTN CM ${mockPorts.mtnCm}, Orange WebPay ${mockPorts.orangeWebpay}, Orange mp ${mockPorts.orangeMp}, Wave ${mockPorts.wave} (README, demo numbers)
-Readiness and metrics (/ready, /metrics): ports ${env.GATEWAY_INTERNAL_PORT} (gateway), ${env.BACKOFFICE_INTERNAL_PORT} (back-office), ${env.OPERATOR_BRIDGE_INTERNAL_PORT} (bridge), 3005-3007 (workers)
+Readiness and metrics (/ready, /metrics): ports ${env.GATEWAY_INTERNAL_PORT} (gateway), ${env.BACKOFFICE_INTERNAL_PORT} (back-office), ${env.OPERATOR_BRIDGE_INTERNAL_PORT} (bridge), ${env.MERCHANT_PORTAL_INTERNAL_PORT} (merchant portal), 3005-3007 (workers)
 Ctrl-C stops everything.
 `);
 
@@ -140,6 +145,7 @@ const { result } = concurrently(
         `http://127.0.0.1:${process.env.REFUND_WORKER_PORT ?? '3007'}/metrics`,
       ].join(','),
     }),
+    service('portal', 'merchant-portal'),
     service('bridge', 'operator-bridge'),
     service('expiry', 'expiry-worker'),
     service('refunds', 'refund-worker'),

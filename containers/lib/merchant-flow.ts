@@ -1,18 +1,20 @@
 /**
  * What a merchant does against a running stack, through its published ports only: the README's signed
  * curl cash-in (run as the README prints it), the transaction read back until SUCCESS, its webhook in the
- * demo inbox with a valid signature, a refund, a back-office login.
+ * demo inbox with a valid signature, a refund, a back-office login, the merchant dashboard's sign-in.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { TestClient } from '@mm/testing';
-import { DEMO_MERCHANT, DEMO_STAFF } from '@mm/config';
+import { DEMO_MERCHANT, DEMO_PORTAL_OWNER, DEMO_STAFF } from '@mm/config';
+import { totpCode } from '@mm/merchant-portal';
 import { signedClient, waitFor, type ApiResponse } from '@mm/testing';
 import { ROOT, run } from './podman.js';
 
 export const GATEWAY = 'http://127.0.0.1:3000';
 export const BACKOFFICE = 'http://127.0.0.1:3001';
 export const INBOX = 'http://127.0.0.1:3004';
+export const PORTAL = 'http://127.0.0.1:3008';
 
 export interface Merchant {
   key: string;
@@ -103,4 +105,27 @@ export async function backofficeLogin(
   const login = await client.logIn(email, password);
   if (login.status !== 303) throw new Error(`back-office: login answered ${login.status}`);
   return { client, homeStatus: (await client.get('/')).status };
+}
+
+/**
+ * The README's merchant dashboard sign-in through the published port: the demo owner's published password,
+ * then the code an authenticator app shows for its published TOTP secret; the home page it lands on.
+ */
+export async function portalSignIn(): Promise<{
+  client: TestClient;
+  loginStatus: number;
+  home: { status: number; text: string };
+}> {
+  const client = new TestClient(PORTAL, {}, 'mm_mp_sid');
+  const loginStatus = (await client.get('/login')).status;
+  const password = await client.post('/login', {
+    email: DEMO_PORTAL_OWNER.email,
+    password: DEMO_PORTAL_OWNER.password,
+  });
+  if (password.location !== '/login/code') throw new Error(`portal: password step answered ${password.status}`);
+  await client.get('/login/code');
+  const code = await client.post('/login/code', { code: totpCode(DEMO_PORTAL_OWNER.totpSecret, Date.now()) });
+  if (code.status !== 303) throw new Error(`portal: code step answered ${code.status}`);
+  const home = await client.get('/');
+  return { client, loginStatus, home: { status: home.status, text: home.text } };
 }

@@ -37,6 +37,8 @@ const SERVICES = {
   // admin-cli rides along so that staff:create can run inside a backoffice pod (infra/README.md), and the
   // Bull dashboard serves files of @bull-board/ui that @bull-board/api finds with require.resolve().
   backoffice: { alsoBundle: ['admin-cli'], files: [migrations], packages: [['@bull-board/api', '@bull-board/ui']] },
+  // Its CSS and pages are in the code (no static files, no client script): the bundle is the whole image.
+  'merchant-portal': {},
 };
 
 // Not bundled, and not shipped: optional native add-ons that their users load inside try/catch and

@@ -303,3 +303,19 @@ export const DEMO_STAFF = {
     { email: 'viewer@demo.local', name: 'Demo Viewer', role: 'viewer' },
   ],
 } as const;
+
+/**
+ * The demo merchant's owner in the merchant portal, which the development seed creates (never in
+ * production): a published password, a published TOTP secret already enrolled (base 32, what an
+ * authenticator app takes typed in) and published recovery codes, so the portal can be tried at once
+ * and its two-factor sign-in too. DEVELOPMENT SECRETS: anyone who has read this file can sign in as this
+ * user, which is why a production service refuses a database where this account still works with them.
+ */
+export const DEMO_PORTAL_OWNER = {
+  email: 'owner@demo-shop.local',
+  name: 'Demo Owner',
+  role: 'owner',
+  password: 'demo-owner-password',
+  totpSecret: 'MMDEMOPORTALOWNERTOTPDEVONLY2345',
+  recoveryCodes: ['demo2-recov', 'demo3-recov', 'demo4-recov'],
+} as const;

@@ -14,6 +14,7 @@ export {
   parseSecondsList,
   DEMO_MERCHANT,
   DEMO_STAFF,
+  DEMO_PORTAL_OWNER,
   type CommonEnv,
   type OperatorEnv,
   type ReadReplicaEnv,

@@ -13,6 +13,7 @@ import { currencyForCountry } from '@mm/domain';
 import type { AdminEnv } from './env.js';
 import { auditVerify, parseAnchor } from './commands/audit-verify.js';
 import { merchantCreate } from './commands/merchant-create.js';
+import { merchantUserDisable } from './commands/merchant-user-disable.js';
 import {
   disableSimulatorsForLive,
   operatorCredentials,
@@ -37,8 +38,8 @@ import { staffCreate } from './commands/staff-create.js';
 
 export const USAGE = `usage: pnpm --silent admin <command> [options]
   migrate                                         apply pending SQL migrations, then bind every API secret to its row
-  seed                                            subsidiaries CI, SN, CM, the demo merchant and demo staff (idempotent;
-                                                  refused with NODE_ENV=production)
+  seed                                            subsidiaries CI, SN, CM, the demo merchant, its portal owner and the
+                                                  demo staff (idempotent; refused with NODE_ENV=production)
   seed:subsidiaries                               subsidiaries CI, SN, CM only: the production seed (idempotent)
   merchant:create --name N [--webhook-url U] [--json]
   key:create --merchant-id ID [--json]            a new key; the secret is shown once
@@ -48,6 +49,7 @@ export const USAGE = `usage: pnpm --silent admin <command> [options]
   staff:create --email E --name N --role admin|approver|viewer [--password P] [--json]
                                                   a back-office account; without --password one is generated, shown once
   staff:disable --email E [--json]                a back-office account can no longer log in (e.g. a demo one)
+  merchant-user:disable --email E [--json]        a merchant portal user can no longer sign in (e.g. the demo owner)
   operator:list [--json]                          the operator accounts (never their credentials: only whether set)
   operator:set --country CC --operator OP [--api API] [--base-url URL] [--settings JSON] [--prefixes +P1,+P2]
                [--enable|--disable] [--json]      changes the fields given; creates the account with --api
@@ -137,7 +139,8 @@ export async function runCommand(argv: string[], env: AdminEnv, io: CommandIo = 
         const staff = r.staff.map((s) => `\n  ${s.role.padEnd(8)}  ${s.email}`).join('');
         return out(
           r,
-          `demo merchant ${r.merchant_id}\n  api_key    ${r.api_key}\n  api_secret ${r.api_secret}\ndemo staff (password ${r.staff_password})${staff}`,
+          `demo merchant ${r.merchant_id}\n  api_key    ${r.api_key}\n  api_secret ${r.api_secret}\ndemo staff (password ${r.staff_password})${staff}` +
+            `\ndemo portal owner ${r.portal_owner.email} (password ${r.portal_owner.password}, development TOTP secret ${r.portal_owner.totp_secret}, recovery codes ${r.portal_owner.recovery_codes.join(' ')})`,
         );
       }
       case 'seed:subsidiaries': {
@@ -198,6 +201,10 @@ export async function runCommand(argv: string[], env: AdminEnv, io: CommandIo = 
       case 'staff:disable': {
         const r = await staffDisable(db, need('email'));
         return out(r, `staff ${r.email} disabled${r.changed ? '' : ' (it already was)'}`);
+      }
+      case 'merchant-user:disable': {
+        const r = await merchantUserDisable(db, need('email'));
+        return out(r, `merchant portal user ${r.email} disabled${r.changed ? '' : ' (it already was)'}`);
       }
       case 'operator:list': {
         const r = await operatorList(db);

@@ -55,6 +55,12 @@ export async function createMerchantUser(db: Db | Tx, input: NewMerchantUser): P
   });
 }
 
+/**
+ * The binding of a user's sealed TOTP secret: it opens for this user only. One definition for the
+ * portal's sign-in and enrolment and for the demo seed, which seals the demo owner's published secret.
+ */
+export const merchantUserTotpBinding = (userId: string) => `merchant_user_totp:${userId}`;
+
 /** A user with its password hash and sealed TOTP secret: for the sign-in checks only. */
 export type MerchantUserWithSecrets = MerchantUser & { merchant: MerchantUserAccount['merchant'] };
 
@@ -160,4 +166,26 @@ export async function useRecoveryCode(db: Db | Tx, userId: string, code: string,
     data: { usedAt: now },
   });
   return count === 1;
+}
+
+/**
+ * Disables (or enables again) a user: it can no longer sign in, and its open sessions end at their next
+ * click (the portal's guard reads disabled_at on every request). Null for an unknown id; a user already in
+ * that state is left as it is (before and after are the same).
+ */
+export async function setMerchantUserDisabled(
+  db: Db | Tx,
+  id: string,
+  disabled: boolean,
+  now = new Date(),
+): Promise<{ before: MerchantUserAccount; after: MerchantUserAccount } | null> {
+  const before = await findMerchantUserById(db, id);
+  if (!before) return null;
+  if ((before.disabledAt !== null) === disabled) return { before, after: before };
+  const after = await db.merchantUser.update({
+    where: { id },
+    data: { disabledAt: disabled ? now : null, updatedAt: now },
+    select: ACCOUNT,
+  });
+  return { before, after };
 }

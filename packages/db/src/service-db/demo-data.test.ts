@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { DEMO_MERCHANT, DEMO_STAFF } from '@mm/config';
+import { DEMO_MERCHANT, DEMO_PORTAL_OWNER, DEMO_STAFF } from '@mm/config';
 import { createDbTestDatabase, createTestDatabase, type DbTestDatabase } from '@mm/testing/test-database';
 import { createDb, type Db, SecretBox } from '../database/index.js';
 import { assertNoDemoDataInProduction, createServiceDb } from './demo-data.js';
 import { createApiKey, createMerchant, revokeApiKey } from '../merchants/index.js';
-import { createStaffUser, setStaffDisabled } from '../staff/index.js';
+import { createMerchantUser, setMerchantUserDisabled } from '../merchant-users/index.js';
+import { createStaffUser, hashPassword, setStaffDisabled } from '../staff/index.js';
 
 describe('assertNoDemoDataInProduction', () => {
   let fixture: DbTestDatabase;
@@ -62,6 +63,38 @@ describe('assertNoDemoDataInProduction', () => {
     expect(await refusal()).toContain(staff.at(-1)!.email);
     expect(await refusal()).not.toContain(staff[0]!.email);
     await setStaffDisabled(db, staff.at(-1)!.id, true);
+    expect(await refusal()).toBeNull();
+  });
+
+  it('refuses while the demo portal owner can sign in with its published password; its password changed or the account disabled, production starts', async () => {
+    const merchant = await createMerchant(db, { name: 'Demo Shop again', webhookUrl: null });
+    const owner = await createMerchantUser(db, {
+      merchantId: merchant.id,
+      email: DEMO_PORTAL_OWNER.email.toUpperCase(),
+      name: DEMO_PORTAL_OWNER.name,
+      role: 'owner',
+      password: DEMO_PORTAL_OWNER.password,
+    });
+    expect(await refusal()).toBe(
+      'refusing to start with NODE_ENV=production: this database holds demo data with published credentials: ' +
+        `the demo portal owner ${DEMO_PORTAL_OWNER.email} can sign in with its published password ` +
+        `(disable it: pnpm admin merchant-user:disable --email ${DEMO_PORTAL_OWNER.email})`,
+    );
+    for (const nodeEnv of ['development', 'test', undefined])
+      await expect(assertNoDemoDataInProduction(db, nodeEnv)).resolves.toBeUndefined();
+
+    // A password of its own: the published one no longer opens the account.
+    await db.merchantUser.update({
+      where: { id: owner.id },
+      data: { passwordHash: await hashPassword('not-published-1') },
+    });
+    expect(await refusal()).toBeNull();
+    await db.merchantUser.update({
+      where: { id: owner.id },
+      data: { passwordHash: await hashPassword(DEMO_PORTAL_OWNER.password) },
+    });
+    expect(await refusal()).toContain(DEMO_PORTAL_OWNER.email);
+    await setMerchantUserDisabled(db, owner.id, true);
     expect(await refusal()).toBeNull();
   });
 

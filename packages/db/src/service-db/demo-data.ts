@@ -1,14 +1,17 @@
-import { DEMO_MERCHANT, DEMO_STAFF } from '@mm/config';
+import { DEMO_MERCHANT, DEMO_PORTAL_OWNER, DEMO_STAFF } from '@mm/config';
 import { createDb, type Db, type DbOptions, assertPoolerSettings } from '../database/index.js';
 import type { DeploymentMode } from '@mm/domain';
 import { assertDeploymentMode } from '../operator-accounts/index.js';
 import type { SecretBox } from '../database/index.js';
-import { normalizeStaffEmail } from '../staff/index.js';
+import { findMerchantUserForLogin } from '../merchant-users/index.js';
+import { normalizeStaffEmail, verifyPassword } from '../staff/index.js';
 
 /**
  * What the development seed created with published credentials (README, docs) that is still usable:
- * the demo merchant's API key (active, or revoked with a grace period still running) and the demo
- * staff accounts not disabled. Empty on a database that never held them or where all are shut.
+ * the demo merchant's API key (active, or revoked with a grace period still running), the demo
+ * staff accounts not disabled, and the demo portal owner not disabled while its password is still the
+ * published one (its TOTP secret and recovery codes are published too: the password is what is left to
+ * change). Empty on a database that never held them or where all are shut.
  */
 export async function usableDemoData(db: Db, now = new Date()): Promise<string[]> {
   const key = await db.apiKey.findFirst({
@@ -20,6 +23,11 @@ export async function usableDemoData(db: Db, now = new Date()): Promise<string[]
     select: { email: true },
     orderBy: { email: 'asc' },
   });
+  const owner = await findMerchantUserForLogin(db, { email: DEMO_PORTAL_OWNER.email });
+  const ownerWorks =
+    owner !== null &&
+    owner.disabledAt === null &&
+    (await verifyPassword(DEMO_PORTAL_OWNER.password, owner.passwordHash));
   return [
     ...(key
       ? [
@@ -29,13 +37,18 @@ export async function usableDemoData(db: Db, now = new Date()): Promise<string[]
     ...staff.map(
       (s) => `the demo staff account ${s.email} is enabled (disable it: pnpm admin staff:disable --email ${s.email})`,
     ),
+    ...(ownerWorks
+      ? [
+          `the demo portal owner ${DEMO_PORTAL_OWNER.email} can sign in with its published password (disable it: pnpm admin merchant-user:disable --email ${DEMO_PORTAL_OWNER.email})`,
+        ]
+      : []),
   ];
 }
 
 /**
  * A production service refuses to start while demo credentials work on its database: anyone who has
- * read the README could sign API requests as the demo merchant (and so move its money) or log in to
- * the back-office. Outside NODE_ENV=production it checks nothing (`pnpm start`, tests, the demo stack).
+ * read the README could sign API requests as the demo merchant (and so move its money), log in to
+ * the back-office, or sign in to the merchant portal as the demo merchant's owner. Outside NODE_ENV=production it checks nothing (`pnpm start`, tests, the demo stack).
  */
 export async function assertNoDemoDataInProduction(
   db: Db,

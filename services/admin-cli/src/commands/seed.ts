@@ -1,5 +1,12 @@
-import { DEMO_MERCHANT, DEMO_STAFF } from '@mm/config';
+import { DEMO_MERCHANT, DEMO_PORTAL_OWNER, DEMO_STAFF } from '@mm/config';
 import type { Db } from '@mm/db';
+import {
+  confirmTotpEnrolment,
+  createMerchantUser,
+  findMerchantUserForLogin,
+  merchantUserTotpBinding,
+  startTotpEnrolment,
+} from '@mm/db/merchant-users';
 import { createApiKey, createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/merchants';
 import { type SecretBox } from '@mm/db';
 import { createStaffUser, findStaffByEmail } from '@mm/db/staff';
@@ -21,8 +28,9 @@ export async function seedSubsidiaries(db: Db): Promise<string[]> {
 }
 
 /**
- * Idempotent: subsidiaries CI/SN/CM, the demo merchant with its known key (decisions 1), and one demo
- * back-office account per role with the published DEMO_STAFF password.
+ * Idempotent: subsidiaries CI/SN/CM, the demo merchant with its known key (decisions 1), one demo
+ * back-office account per role with the published DEMO_STAFF password, and the demo merchant's owner in
+ * the merchant portal (DEMO_PORTAL_OWNER: published password, TOTP secret and recovery codes).
  */
 export async function seed(db: Db, box: SecretBox, demoWebhookUrl: string, nodeEnv = 'development') {
   // The demo key, secret and staff password are published in the README: never on a production database.
@@ -37,7 +45,35 @@ export async function seed(db: Db, box: SecretBox, demoWebhookUrl: string, nodeE
     if (!existing) await createStaffUser(db, { ...user, password: DEMO_STAFF.password });
     staff.push({ email: user.email, role: user.role, created: !existing });
   }
-  return { ...merchant, staff, staff_password: DEMO_STAFF.password };
+  const portalOwner = await seedPortalOwner(db, box, merchant.merchant_id);
+  return { ...merchant, staff, staff_password: DEMO_STAFF.password, portal_owner: portalOwner };
+}
+
+/**
+ * The demo owner, two-factor already on with the published secret: the portal's sign-in asks for a code
+ * at once, as it does for a merchant's real users, and an authenticator app given the secret answers it.
+ * An existing account is left as it is (its password, secret or disabled state may have been changed on purpose).
+ */
+async function seedPortalOwner(db: Db, box: SecretBox, merchantId: string) {
+  const shown = {
+    email: DEMO_PORTAL_OWNER.email,
+    password: DEMO_PORTAL_OWNER.password,
+    totp_secret: DEMO_PORTAL_OWNER.totpSecret,
+    recovery_codes: [...DEMO_PORTAL_OWNER.recoveryCodes],
+  };
+  if (await findMerchantUserForLogin(db, { email: DEMO_PORTAL_OWNER.email })) return { ...shown, created: false };
+  await db.$transaction(async (tx) => {
+    const user = await createMerchantUser(tx, {
+      merchantId,
+      email: DEMO_PORTAL_OWNER.email,
+      name: DEMO_PORTAL_OWNER.name,
+      role: DEMO_PORTAL_OWNER.role,
+      password: DEMO_PORTAL_OWNER.password,
+    });
+    await startTotpEnrolment(tx, user.id, box.seal(DEMO_PORTAL_OWNER.totpSecret, merchantUserTotpBinding(user.id)));
+    await confirmTotpEnrolment(tx, user.id, [...DEMO_PORTAL_OWNER.recoveryCodes], new Date());
+  });
+  return { ...shown, created: true };
 }
 
 async function seedMerchant(db: Db, box: SecretBox, demoWebhookUrl: string) {

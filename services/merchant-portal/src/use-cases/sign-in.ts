@@ -9,6 +9,7 @@ import type { Db, SecretBox } from '@mm/db';
 import {
   accountOf,
   findMerchantUserForLogin,
+  merchantUserTotpBinding,
   normalizeMerchantUserEmail,
   useRecoveryCode,
   type MerchantUserAccount,
@@ -41,8 +42,8 @@ export type PasswordOutcome =
   | { kind: 'refused' }
   | { kind: 'throttled'; retryAfterS: number };
 
-/** The binding of a user's sealed TOTP secret: it opens for this user only. */
-export const totpBinding = (userId: string) => `merchant_user_totp:${userId}`;
+/** The binding of a user's sealed TOTP secret: it opens for this user only (defined in @mm/db, which the demo seed uses). */
+export const totpBinding = merchantUserTotpBinding;
 
 const contextOf = (actor: string, c: RequestContext) => ({
   actor,

@@ -20,7 +20,7 @@ const ALLOWED: Record<string, string[]> = {
   reconciliation: ['database', 'ledger'],
   'operator-accounts': ['database', 'staff'],
   payments: ['database', 'ledger', 'outbox', 'webhooks', 'reconciliation'],
-  'service-db': ['database', 'staff', 'operator-accounts'],
+  'service-db': ['database', 'staff', 'operator-accounts', 'merchant-users'],
   testing: [],
 };
 /** The areas' entry points as other packages import them: `@mm/db` is the database plumbing. */

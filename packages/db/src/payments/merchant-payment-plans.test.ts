@@ -12,13 +12,18 @@ import { merchantPaymentDetail, searchMerchantPayments, type MerchantPaymentSear
 
 // Enough rows that a scan of the merchant's history costs hundreds of times a page (the planner's
 // statistics say so after ANALYZE); the same plans were checked with EXPLAIN at 1 000 000 rows
-// (docs/merchant-portal/payments.md).
+// (docs/merchant-portal.md). The big merchant holds most of the table, as the issue's 1 000 000-row
+// merchant would: the unfiltered page may then walk either the merchant's index or the table's own
+// created_at index (the planner's pick varies with ANALYZE's sample), and both read about a page.
 const ROWS = 20_000;
+const OTHERS = ROWS / 4;
+const NEWEST_FIRST = ['transactions_merchant_created_idx', 'transactions_created_idx'];
 const PAGE = 50;
 
 let database: TestDatabase;
 let db: Db;
-/** One connection, so that its statistics can be flushed before they are read. */
+/** One connection, so that its statistics can be flushed before they are read: every read the tests count, and
+ * every read they make around those, goes through it (another session's counts arrive late, inside a window). */
 let reader: Db;
 let big: string;
 let other: string;
@@ -35,7 +40,7 @@ beforeAll(async () => {
   // table's newest ones, as on a service with many merchants.
   for (const [merchantId, rows] of [
     [big, ROWS],
-    [other, 3 * ROWS],
+    [other, OTHERS],
   ] as const) {
     await db.$executeRawUnsafe(
       `INSERT INTO transactions (id, merchant_id, merchant_order_id, type, status, amount, currency, country_code, msisdn,
@@ -96,13 +101,14 @@ const list = (q: MerchantPaymentSearch, after?: { createdAt: Date; id: string })
   searchMerchantPayments(reader, big, q, { limit: PAGE, after });
 
 describe("a merchant's payments with a long history", () => {
-  it('the newest page, and a page deep in the history, read about a page through transactions_merchant_created_idx', async () => {
+  it('the newest page, and a page deep in the history, read about a page through an index in created_at order', async () => {
     const first = await readsOf(() => list({}));
-    expect(first).toMatchObject({ seqScans: 0, indexes: ['transactions_merchant_created_idx'] });
+    expect(first.seqScans).toBe(0);
+    expect(first.indexes.filter((i) => NEWEST_FIRST.includes(i))).toHaveLength(1);
     expect(first.rows).toBeLessThan(3 * PAGE);
 
     // Half-way down: the cursor of a row in the middle of the merchant's history.
-    const [middle] = await db.$queryRaw<{ id: string; created_at: Date }[]>`
+    const [middle] = await reader.$queryRaw<{ id: string; created_at: Date }[]>`
       SELECT id, created_at FROM transactions WHERE merchant_id = ${big}::uuid AND merchant_order_id = ${`order-${ROWS / 2}`}`;
     let page: Awaited<ReturnType<typeof list>> | undefined;
     const deep = await readsOf(async () => {
@@ -110,7 +116,8 @@ describe("a merchant's payments with a long history", () => {
     });
     expect(page!.rows).toHaveLength(PAGE);
     expect(page!.rows[0]!.createdAt < middle!.created_at).toBe(true);
-    expect(deep).toMatchObject({ seqScans: 0, indexes: ['transactions_merchant_created_idx'] });
+    expect(deep.seqScans).toBe(0);
+    expect(deep.indexes.filter((i) => NEWEST_FIRST.includes(i))).toHaveLength(1);
     expect(deep.rows).toBeLessThan(3 * PAGE);
   });
 
@@ -144,7 +151,7 @@ describe("a merchant's payments with a long history", () => {
   });
 
   it('the detail reads the payment by its key, and nothing of another merchant', async () => {
-    const [row] = await db.$queryRaw<{ id: string }[]>`
+    const [row] = await reader.$queryRaw<{ id: string }[]>`
       SELECT id FROM transactions WHERE merchant_id = ${big}::uuid AND merchant_order_id = 'order-77'`;
     const reads = await readsOf(() => merchantPaymentDetail(reader, big, row!.id));
     expect(reads.seqScans).toBe(0);

@@ -20,6 +20,11 @@ export interface PortalUserLogin {
   totpSecret: string;
   /** The current code, a new one at each call once its 30 s step has passed. */
   code(): string;
+  /**
+   * The next step's code, still inside the accepted window: an action's fresh code right after signing in
+   * with code() (each step's code is accepted once, so the same one would be refused).
+   */
+  nextCode(): string;
 }
 
 /** The merchant portal of a started system: same database, Redis prefix and master key (`env`: more settings). */
@@ -59,7 +64,12 @@ export async function startSystemPortal(
       const totpSecret = newTotpSecret();
       await startTotpEnrolment(sys.db, account.id, box.seal(totpSecret, totpBinding(account.id)));
       await sys.db.$transaction((tx) => confirmTotpEnrolment(tx, account.id, newRecoveryCodes(), new Date()));
-      return { email, totpSecret, code: () => totpCode(totpSecret, Date.now()) };
+      return {
+        email,
+        totpSecret,
+        code: () => totpCode(totpSecret, Date.now()),
+        nextCode: () => totpCode(totpSecret, Date.now() + 30_000),
+      };
     },
   };
 }

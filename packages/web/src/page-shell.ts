@@ -39,12 +39,13 @@ input[type=checkbox]{width:auto}
 pre.json{margin:0;white-space:pre-wrap;word-break:break-word;font-size:.85em}
 dl.fields{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1.2rem;background:#fff;border:1px solid #dde3ea;padding:1rem;margin:0}
 dl.fields dt{font-weight:600}
-dl.fields dd{margin:0;word-break:break-word}
+dl.fields dd{margin:0;min-width:0;overflow-wrap:anywhere}
+h1{overflow-wrap:anywhere}
 ul.detail{margin:.3rem 0 0;padding-left:1.1rem}
 .pager{margin:1rem 0}
 .scroll{overflow-x:auto;max-width:100%}
 p code,li code{overflow-wrap:anywhere}
-@media (max-width:640px){main{margin:1rem auto;padding:0 .7rem}header{gap:.6rem;padding:.5rem .7rem}th,td{padding:.35rem .4rem}table{display:block;overflow-x:auto}}
+@media (max-width:640px){main{margin:1rem auto;padding:0 .7rem}header{gap:.6rem;padding:.5rem .7rem}th,td{padding:.35rem .4rem}table{display:block;overflow-x:auto}dl.fields{grid-template-columns:minmax(0,1fr);gap:0}dl.fields dd{margin-bottom:.5rem}}
 `;
 
 export interface ShellInput {

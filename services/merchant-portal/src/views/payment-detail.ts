@@ -152,7 +152,7 @@ function webhookEvents(m: PaymentsText, events: MerchantWebhookEvent[]): SafeHtm
     (e) => html`<section class="card" data-event-id="${e.id}">
 <dl class="fields">${field(m.event, html`<code>${e.id}</code>`, 'event_id')}${field(m.type, e.eventType, 'event_type')}
 ${field(m.status, statusBadge(e.status), 'event_status')}${field(m.attempts, String(e.attemptCount), 'attempt_count')}
-${field(m.nextAttempt, when(e.nextAttemptAt), 'next_attempt_at')}${field(m.delivered, when(e.deliveredAt), 'delivered_at')}
+${field(m.nextAttempt, when(e.nextAttemptAt), 'next_attempt_at')}${field(m.deliveredAt, when(e.deliveredAt), 'delivered_at')}
 ${field(m.target, orDash(e.targetUrl), 'target_url')}</dl>
 ${
   e.attempts.length === 0

@@ -19,7 +19,7 @@ const ALLOWED: Record<string, string[]> = {
   webhooks: ['database', 'outbox'],
   reconciliation: ['database', 'ledger'],
   'operator-accounts': ['database', 'staff'],
-  payments: ['database', 'ledger', 'outbox', 'webhooks', 'reconciliation'],
+  payments: ['database', 'ledger', 'outbox', 'webhooks', 'reconciliation', 'staff'],
   'service-db': ['database', 'staff', 'operator-accounts', 'merchant-users'],
   testing: [],
 };

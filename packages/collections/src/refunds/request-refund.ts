@@ -1,6 +1,6 @@
 import { refundRecord } from '@mm/domain';
 import type { Db } from '@mm/db';
-import { createRefund, refundSnapshotOf } from '@mm/db/payments';
+import { createRefund, refundSnapshotOf, type NewRefund } from '@mm/db/payments';
 import type { AfterCommit } from '@mm/queues';
 import { requestFingerprint } from '../orders/request-fingerprint.js';
 import type { RefundBody } from './refund-body.js';
@@ -21,6 +21,8 @@ export async function requestRefund(
   body: RefundBody,
   idempotencyKey: string | null,
   signatureHash: string,
+  /** The audit row, in the refund's transaction, of a refund a person asked for (the portal's). */
+  audit?: NewRefund['audit'],
 ): Promise<{ replayed: boolean; record: Record<string, unknown> }> {
   const result = await createRefund(deps.db, {
     merchantId,
@@ -34,6 +36,7 @@ export async function requestRefund(
       reason: body.reason ?? null,
     }),
     requestSignatureHash: signatureHash,
+    ...(audit ? { audit } : {}),
   });
   if (result.kind === 'created') {
     await deps.afterCommit.run([

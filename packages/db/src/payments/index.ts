@@ -35,7 +35,7 @@ export { EXPIRY_TOPIC, moveToNextCheck, nextPendingCheck, pendingForCheck } from
 export { storePreparedSession } from './prepared-session.js';
 export { recordChange } from './moves/change-rows.js';
 export { completeRefund } from './refunds/complete-refund.js';
-export { createRefund } from './refunds/create-refund.js';
+export { createRefund, type NewRefund } from './refunds/create-refund.js';
 export { type HeldLateSuccess, holdLateSuccess, LATE_SUCCESS_ORIGIN } from './refunds/late-success-return.js';
 export { refundSnapshotOf } from './refunds/refund-snapshot.js';
 export { type SearchPage, searchTransactions, type TransactionSearch } from './search-transactions.js';

@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TestClient } from '@mm/testing';
-import { cashin } from '../test-support/payment-seeds.js';
+import { balancesOf } from '@mm/db/ledger';
+import { cashin, cashout } from '../test-support/payment-seeds.js';
 import { startPortalFixture, type PortalFixture, type PortalUser } from '../test-support/portal-fixture.js';
 
 let portal: PortalFixture;
@@ -100,6 +101,21 @@ describe('a refund from the portal', () => {
     expect(over.text).toContain('id="refund-amount" name="amount" inputmode="numeric" value="200"');
     expect((await refundsOf(t.id)).map((r) => r.amount)).toEqual([300n, 600n]);
     expect((await portal.db.transaction.findUniqueOrThrow({ where: { id: t.id } })).refundReservedAmount).toBe(900n);
+  });
+
+  it('refuses a refund the balance cannot cover, and its audit row goes with it (one transaction)', async () => {
+    const t = await cashin(portal.db, shop, { amount: 1000 });
+    const available = (await balancesOf(portal.db, shop)).find((b) => b.countryCode === 'CI')!.available;
+    // Paid out: the balance left cannot cover the refund.
+    await cashout(portal.db, shop, Number(available));
+    const audits = () => portal.db.auditEntry.count({ where: { action: 'portal.refund_requested' } });
+    const before = await audits();
+    const res = await refund(ownerClient, owner, t.id, { amount: '500' });
+    expect(res.status).toBe(409);
+    expect(res.text).toContain('id="refund-error"');
+    expect(await refundsOf(t.id)).toEqual([]);
+    expect(await audits()).toBe(before);
+    expect((await portal.db.transaction.findUniqueOrThrow({ where: { id: t.id } })).refundReservedAmount).toBe(0n);
   });
 
   it('refuses a payment that is not SUCCESS (409) and a bad amount (400), creating nothing', async () => {

@@ -13,7 +13,6 @@ import {
   type MerchantPaymentDetail,
   searchMerchantPayments,
 } from '@mm/db/payments';
-import { recordAudit } from '@mm/db/staff';
 import { DomainError, merchantCan } from '@mm/domain';
 import { csrfToken, formField, isUuid, notFoundError } from '@mm/web';
 import type { MerchantUserAccount } from '@mm/db/merchant-users';
@@ -139,6 +138,22 @@ export function paymentsRouter(deps: PaymentsRouterDeps): Router {
         body,
         idempotencyKey,
         portalSignatureHash(user.merchantId, formKey),
+        (created) => ({
+          staffId: null,
+          actor: user.email,
+          action: 'portal.refund_requested',
+          targetType: 'refund',
+          targetId: created.id,
+          merchantId: user.merchantId,
+          merchantUserId: user.id,
+          ...context,
+          after: {
+            transaction_id: id,
+            amount: Number(created.amount),
+            reason: created.reason,
+            status: created.status,
+          },
+        }),
       );
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
@@ -155,23 +170,6 @@ export function paymentsRouter(deps: PaymentsRouterDeps): Router {
     }
     const refundId = String(refund.record.refund_id);
     if (refund.replayed) return sentBefore(refundId);
-    // After the use case's own transaction (it opens and commits it): the refund is then known to exist.
-    await recordAudit(deps.db, {
-      staffId: null,
-      actor: user.email,
-      action: 'portal.refund_requested',
-      targetType: 'refund',
-      targetId: refundId,
-      merchantId: user.merchantId,
-      merchantUserId: user.id,
-      ...context,
-      after: {
-        transaction_id: id,
-        amount: refund.record.amount ?? null,
-        reason: body.reason ?? null,
-        status: refund.record.status ?? null,
-      },
-    });
     res.redirect(303, `/payments/${id}?refund=${refundId}`);
   });
 

@@ -6,6 +6,7 @@ import { runTransaction, isUniqueViolation, violatedUniqueIndex } from '../../da
 import type { Refund } from '../../generated/prisma/client.js';
 import { isOverdraft, post } from '../../ledger/index.js';
 import { insertOutbox, type OutboxRow } from '../../outbox/index.js';
+import { recordAudit, type AuditInput } from '../../staff/index.js';
 import { newProviderReference } from '../provider-reference.js';
 
 export const REFUND_REQUEST_TOPIC = QUEUE_NAMES.refundRequests;
@@ -27,6 +28,11 @@ export interface NewRefund {
    * forgotten it. Absent for a refund no signed request asked for (tools, tests).
    */
   requestSignatureHash?: string | null;
+  /**
+   * The audit row of a refund a person asked for (the merchant portal), written in the refund's own
+   * transaction: the refund and its row exist together or not at all. Not called for a replay.
+   */
+  audit?: (refund: Refund) => AuditInput;
 }
 
 export type CreateRefundResult =
@@ -125,6 +131,7 @@ export async function createRefund(db: Db, input: NewRefund): Promise<CreateRefu
           t.id,
           id,
         );
+        if (input.audit) await recordAudit(tx, input.audit(refund));
         return { kind: 'created' as const, refund, merchantOrderId: t.merchant_order_id, outbox: [row] };
       },
       { resolveInDoubtCommit: !input.idempotencyKey },

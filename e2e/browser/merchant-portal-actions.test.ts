@@ -1,7 +1,8 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { signedClient, waitFor } from '@mm/testing';
 import { CI_NUMBER, startSystem, type System } from '../support/system.js';
-import { PORTAL_PASSWORD, startSystemPortal, type PortalUserLogin } from '../support/portal.js';
+import { startSystemPortal, type PortalUserLogin } from '../support/portal.js';
+import { DESK, pageWidth, PortalBrowser, type Lang } from './portal-browser.js';
 import { launchBrowser, screenshot, VIEWPORT } from './support.js';
 
 /**
@@ -13,43 +14,24 @@ import { launchBrowser, screenshot, VIEWPORT } from './support.js';
 let sys: System;
 let portal: Awaited<ReturnType<typeof startSystemPortal>>;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
-const DESK = { width: 1280, height: 900 };
-type Lang = 'fr' | 'en';
+let pages: PortalBrowser;
 let seq = 0;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   sys = await startSystem();
   portal = await startSystemPortal(sys);
+  pages = new PortalBrowser(browser, () => portal.url);
 }, 60_000);
 afterAll(async () => {
-  for (const c of contexts) await c.close();
+  await pages?.close();
   await browser?.close();
   await portal?.stop();
   await sys?.stop();
 });
 
-async function newPage(lang: Lang, viewport = DESK): Promise<Page> {
-  const context = await browser.newContext({
-    viewport,
-    locale: lang === 'fr' ? 'fr-FR' : 'en-GB',
-    extraHTTPHeaders: { 'Accept-Language': lang === 'fr' ? 'fr-FR,fr;q=0.9' : 'en-GB,en;q=0.9' },
-  });
-  contexts.push(context);
-  return context.newPage();
-}
-
-async function signIn(page: Page, user: PortalUserLogin): Promise<void> {
-  await page.goto(`${portal.url}/login`);
-  await page.fill('#email', user.email);
-  await page.fill('#password', PORTAL_PASSWORD);
-  await page.click('#sign-in-form button[type="submit"]');
-  await page.waitForURL(/\/login\/code$/);
-  await page.fill('#code', user.code());
-  await page.click('#code-form button[type="submit"]');
-  await page.waitForURL(`${portal.url}/`);
-}
+const newPage = (lang: Lang, viewport = DESK) => pages.newPage(lang, viewport);
+const signIn = (page: Page, user: PortalUserLogin) => pages.signIn(page, user);
 
 /** A cash-in through the API that the simulated customer approves. */
 async function capturedCashin(amount = 5000): Promise<string> {
@@ -65,13 +47,6 @@ async function capturedCashin(amount = 5000): Promise<string> {
   });
   return id;
 }
-
-const pageWidth = (page: Page) =>
-  page.evaluate(
-    () =>
-      (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement
-        .scrollWidth,
-  );
 
 describe('merchant portal actions in a browser', () => {
   it('refunds part of a payment from its page; the refund reaches SUCCESS and the API sees it', async () => {

@@ -1,6 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startSystem, type System } from '../support/system.js';
 import { PORTAL_PASSWORD, startSystemPortal, type PortalUserLogin } from '../support/portal.js';
+import { DESK, pageWidth, PortalBrowser, type Lang } from './portal-browser.js';
 import { launchBrowser, screenshot, VIEWPORT } from './support.js';
 
 /**
@@ -10,56 +11,24 @@ import { launchBrowser, screenshot, VIEWPORT } from './support.js';
 let sys: System;
 let portal: Awaited<ReturnType<typeof startSystemPortal>>;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-const DESK = { width: 1280, height: 900 };
-type Lang = 'fr' | 'en';
+let pages: PortalBrowser;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   sys = await startSystem();
   portal = await startSystemPortal(sys);
+  pages = new PortalBrowser(browser, () => portal.url);
 }, 60_000);
 afterAll(async () => {
-  for (const c of contexts) await c.close();
+  await pages?.close();
   await browser?.close();
   await portal?.stop();
   await sys?.stop();
 });
 
-async function newPage(lang: Lang, viewport = DESK): Promise<Page> {
-  const context = await browser.newContext({
-    viewport,
-    locale: lang === 'fr' ? 'fr-FR' : 'en-GB',
-    extraHTTPHeaders: { 'Accept-Language': lang === 'fr' ? 'fr-FR,fr;q=0.9' : 'en-GB,en;q=0.9' },
-  });
-  contexts.push(context);
-  return context.newPage();
-}
-
-/** Both steps, as a person does: the password, then the authenticator's code. */
-async function signIn(page: Page, user: PortalUserLogin, shots?: string): Promise<void> {
-  await page.goto(`${portal.url}/`);
-  await page.waitForURL(/\/login/);
-  if (shots) await screenshot(page, `${shots}-sign-in`);
-  await page.fill('#email', user.email);
-  await page.fill('#password', PORTAL_PASSWORD);
-  await page.click('#sign-in-form button[type="submit"]');
-  await page.waitForURL(/\/login\/code$/);
-  if (shots) await screenshot(page, `${shots}-code`);
-  await page.fill('#code', user.code());
-  await page.click('#code-form button[type="submit"]');
-  await page.waitForURL(`${portal.url}/`);
-}
-
-/** Nothing wider than the screen: the page never scrolls sideways (a wide table scrolls in its own box). */
-async function fitsWidth(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement
-        .scrollWidth,
-  );
-}
+const newPage = (lang: Lang, viewport = DESK) => pages.newPage(lang, viewport);
+const signIn = (page: Page, user: PortalUserLogin, shots?: string) =>
+  pages.signIn(page, user, shots ? (name) => screenshot(page, `${shots}-${name}`) : undefined);
 
 describe('merchant portal in a browser', () => {
   it('signs in with two-factor, and refuses a wrong code with a message', async () => {
@@ -87,7 +56,7 @@ describe('merchant portal in a browser', () => {
       await signIn(phone, user, `portal-phone-${lang}`);
       await expect(phone.locator('html').getAttribute('lang')).resolves.toBe(lang);
       await screenshot(phone, `portal-phone-${lang}-home`);
-      expect(await fitsWidth(phone)).toBeLessThanOrEqual(VIEWPORT.width);
+      expect(await pageWidth(phone)).toBeLessThanOrEqual(VIEWPORT.width);
 
       const desk = await newPage(lang);
       await signIn(desk, await portal.user('finance'));

@@ -264,6 +264,24 @@ describe('a cash-out request', () => {
   });
 });
 
+describe('one form raced in twice', () => {
+  it('makes one cash-out: the other copy shows it, or is refused for its code already used', async () => {
+    const before = await cashoutsOf(shop);
+    const key = await formKey(ownerClient);
+    const form = { idempotency_key: key, beneficiary_msisdn: RECIPIENT, amount: '600', code: portal.codeOf(owner) };
+    const answers = await Promise.all([ownerClient.post('/cashouts', form), ownerClient.post('/cashouts', form)]);
+    portal.clock.now += 30_000;
+    const made = (await cashoutsOf(shop)).slice(before.length);
+    expect(made).toHaveLength(1);
+    expect(answers.map((a) => a.status).sort()).toEqual(expect.arrayContaining([303]));
+    for (const a of answers) expect([303, 401]).toContain(a.status);
+    expect(answers.filter((a) => a.location === `/cashouts/${made[0]!.id}?requested=1`)).toHaveLength(1);
+    expect(
+      await portal.db.auditEntry.count({ where: { action: 'portal.cashout.requested', targetId: made[0]!.id } }),
+    ).toBe(1);
+  });
+});
+
 describe('the cash-out list and one cash-out', () => {
   it('lists only cash-outs, newest first, filtered from the URL (a type in it is not read)', async () => {
     const a = await cashout(portal.db, shop, 300);

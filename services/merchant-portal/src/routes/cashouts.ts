@@ -15,7 +15,7 @@ import { merchantPaymentDetail, searchMerchantPayments } from '@mm/db/payments';
 import { recordAudit } from '@mm/db/staff';
 import { DomainError, routeOperator, type DeploymentMode } from '@mm/domain';
 import type { AfterCommit } from '@mm/queues';
-import { csrfToken, formField, isUuid, notFoundError } from '@mm/web';
+import { amount, csrfToken, formField, isUuid, notFoundError } from '@mm/web';
 import { currentUser, requirePermission } from '../auth/guard.js';
 import { localeOfResponse, requestContext } from '../http/locals.js';
 import { cashoutsText } from '../i18n/cashouts.js';
@@ -200,7 +200,7 @@ export function cashoutsRouter(deps: CashoutsRouterDeps): Router {
     if (!detail || detail.transaction.type !== 'CASHOUT') throw notFoundError();
     const notice = req.query.again === '1' ? m.alreadySent : req.query.requested === '1' ? m.requested : undefined;
     renderPage(req, res, {
-      title: `${m.cashout} ${detail.transaction.merchantOrderId}`,
+      title: `${m.cashout} ${amount(detail.transaction.amount, detail.transaction.currency)}`,
       body: cashoutDetailView(m, detail, notice),
     });
   });

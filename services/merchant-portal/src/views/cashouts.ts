@@ -40,7 +40,7 @@ export function cashoutsView(m: CashoutsText, p: PaymentsText, v: CashoutsView):
 ${balances(m, v.balances)}
 ${v.enabled ? requestForm(m, v) : disabledNotice(m, v.form.error)}
 <h2>${m.listTitle}</h2>
-${search(p, v)}
+${search(m, p, v)}
 ${v.page ? results(m, p, v.page, v.filters) : ''}`;
 }
 
@@ -82,7 +82,7 @@ ${OPERATORS.map((o) => html`<option value="${o}"${o === f.operator ? raw(' selec
 </form></section>`;
 }
 
-function search(p: PaymentsText, v: CashoutsView): SafeHtml {
+function search(m: CashoutsText, p: PaymentsText, v: CashoutsView): SafeHtml {
   const f = v.filters.form;
   const select = (name: 'status' | 'country', label: string, options: { value: string; label: string }[]) =>
     html`<div><label for="f-${name}">${label}</label><select id="f-${name}" name="${name}">
@@ -108,7 +108,7 @@ ${select(
 )}
 ${input('from', p.from, 'date')}
 ${input('to', p.to, 'date')}
-${input('number', p.number, 'text', ' placeholder="+2250707000001" inputmode="tel"')}
+${input('number', m.beneficiary, 'text', ' placeholder="+2250707000001" inputmode="tel"')}
 <div><button type="submit">${p.search}</button> <a href="/cashouts">${p.clear}</a></div>
 </form>${errors}`;
 }

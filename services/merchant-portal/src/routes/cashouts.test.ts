@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { balancesOf } from '@mm/db/ledger';
 import { upsertOperatorAccount } from '@mm/db/operator-accounts';
+import { rejectCashout } from '@mm/db/payments';
 import type { TestClient } from '@mm/testing';
 import { cashin, cashout } from '../test-support/payment-seeds.js';
 import { startPortalFixture, type PortalFixture, type PortalUser } from '../test-support/portal-fixture.js';
@@ -302,6 +303,49 @@ describe('the cash-out list and one cash-out', () => {
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('id="search-errors"');
     expect(bad.text).toContain('The country is a two-letter code.');
+  });
+
+  it('pages newest first, 50 at a time, keeping the filters in the links', async () => {
+    const merchant = await portal.createMerchant('Grande Boutique');
+    await cashin(portal.db, merchant, { amount: 100_000 });
+    const user = await portal.createUser(merchant, 'finance');
+    const client = portal.client({ 'accept-language': 'en' });
+    await portal.signIn(client, user);
+    const made: string[] = [];
+    for (let i = 0; i < 53; i++) made.push((await cashout(portal.db, merchant, 100)).id);
+    const newestFirst = (
+      await portal.db.transaction.findMany({
+        where: { merchantId: merchant, type: 'CASHOUT' },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      })
+    ).map((t) => t.id);
+    const idsOf = (text: string) => [...text.matchAll(/data-cashout-id="([0-9a-f-]{36})"/g)].map((x) => x[1]);
+
+    const first = await client.get('/cashouts?status=CREATED&country=CI');
+    expect(idsOf(first.text)).toEqual(newestFirst.slice(0, 50));
+    const older = /id="older-page" href="([^"]+)"/.exec(first.text)![1]!.replace(/&amp;/g, '&');
+    expect(older).toMatch(/^\/cashouts\?status=CREATED&country=CI&after=/);
+    const second = await client.get(older);
+    expect(idsOf(second.text)).toEqual(newestFirst.slice(50));
+    expect(second.text).toContain('No older cash-outs.');
+    expect(second.text).toContain('id="newest-page" href="/cashouts?status=CREATED&amp;country=CI"');
+    expect(new Set(newestFirst)).toEqual(new Set(made));
+  });
+
+  it('shows a cash-out we declined as declined, with our reason, its amount released', async () => {
+    const before = await available(shop);
+    const res = await request(ownerClient, owner, { amount: '6000' });
+    const id = /\/cashouts\/([0-9a-f-]{36})/.exec(res.location!)![1]!;
+    expect(await available(shop)).toBe(before - 6000n);
+    // The back-office's move when an approver declines it (decideCashout, services/backoffice routes/cashouts.ts).
+    await portal.db.$transaction((tx) =>
+      rejectCashout(tx, { transactionId: id, decidedBy: 'approver@mm.test', reason: 'Bénéficiaire inconnu' }),
+    );
+    const page = await ownerClient.get(`/cashouts/${id}`);
+    expect(page.text).toContain('data-declined>Declined by us');
+    expect(page.text).toContain('Bénéficiaire inconnu');
+    expect(page.text).not.toContain('id="awaiting-approval"');
+    expect(await available(shop)).toBe(before);
   });
 
   it("answers 404 for another merchant's cash-out, a cash-in, an unknown and a malformed id, changing nothing", async () => {

@@ -13,6 +13,8 @@ export { httpUrl } from './webhooks/http-url.js';
 export { parseWebhookUrl, WEBHOOK_URL_CREDENTIALS_ERROR, WEBHOOK_URL_ERROR } from './merchants/merchant-fields.js';
 
 export type { OperatorChoice, RouteOperator } from './orders/choose-operator.js';
+export { operatorField, orderId } from './orders/order-fields.js';
+export { routableAccounts } from './orders/routable-accounts.js';
 
 export type { CashinBody } from './cashins/cashin-body.js';
 export {
@@ -31,6 +33,7 @@ export {
 } from './cashins/submit-customer-code.js';
 
 export type { CashoutBody } from './cashouts/cashout-body.js';
+export { cashoutSchema } from './cashouts/cashout-schema.js';
 export { requestCashout, type RequestCashoutDeps } from './cashouts/request-cashout.js';
 export {
   decideCashout,

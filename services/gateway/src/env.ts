@@ -4,15 +4,17 @@ import {
   masterKey,
   nodeEnv,
   parseEnv as parse,
+  paymentRules,
   readReplica,
   referenceCache,
   type CommonEnv,
   type NodeEnvEnv,
+  type PaymentRulesEnv,
   type ReadReplicaEnv,
   type ReferenceCacheEnv,
 } from '@mm/config';
 
-export interface GatewayEnv extends CommonEnv, NodeEnvEnv, ReferenceCacheEnv, ReadReplicaEnv {
+export interface GatewayEnv extends CommonEnv, NodeEnvEnv, ReferenceCacheEnv, ReadReplicaEnv, PaymentRulesEnv {
   GATEWAY_PORT: number;
   /** /ready and /metrics (and /health): for probes and Prometheus, never exposed publicly. */
   GATEWAY_INTERNAL_PORT: number;
@@ -20,16 +22,6 @@ export interface GatewayEnv extends CommonEnv, NodeEnvEnv, ReferenceCacheEnv, Re
   MASTER_KEY: string;
   AUTH_TOLERANCE_S: number;
   CASHIN_ACK_WAIT_MS: number;
-  /** Retry-After of a 503 OPERATOR_UNAVAILABLE (the operator's account disabled or marked down). */
-  OPERATOR_UNAVAILABLE_RETRY_AFTER_S: number;
-  AMOUNT_MIN: number;
-  AMOUNT_MAX: number;
-  DISBURSEMENT_ENABLED: boolean;
-  CASHOUT_APPROVAL_THRESHOLD: number;
-  /** Rolling 24 h total of a merchant's cash-outs above which every one waits for an approver. */
-  CASHOUT_MERCHANT_DAILY_APPROVAL_TOTAL: number;
-  /** The same, per beneficiary number. */
-  CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL: number;
   RATE_LIMIT_PER_S: number;
   RATE_LIMIT_BURST: number;
   AUTH_FAILURE_LIMIT: number;
@@ -57,19 +49,8 @@ const schema = Joi.object<GatewayEnv>({
   AUTH_TOLERANCE_S: Joi.number().integer().min(1).default(300),
   // How long POST /cashin waits for the operator's acknowledgement before answering 202 anyway.
   CASHIN_ACK_WAIT_MS: Joi.number().integer().min(0).default(5000),
-  OPERATOR_UNAVAILABLE_RETRY_AFTER_S: Joi.number().integer().min(1).default(60),
-  // In the schema, not after it: refused in the same message as any other problem of the environment.
-  AMOUNT_MIN: Joi.number().integer().min(1).max(Joi.ref('AMOUNT_MAX')).default(100).messages({
-    'number.max':
-      '{{#label}} ({{#value}}) must not exceed AMOUNT_MAX ({{AMOUNT_MAX}}): every amount would be out of range',
-  }),
-  AMOUNT_MAX: Joi.number().integer().min(1).default(5_000_000),
-  DISBURSEMENT_ENABLED: Joi.boolean().default(false),
-  CASHOUT_APPROVAL_THRESHOLD: Joi.number().integer().min(1).default(1_000_000),
-  // Safe by default: three threshold's worth a day leave without a person's look, and one to any one
-  // number (so splitting a large payment to one wallet waits just like the payment would).
-  CASHOUT_MERCHANT_DAILY_APPROVAL_TOTAL: Joi.number().integer().min(1).default(3_000_000),
-  CASHOUT_BENEFICIARY_DAILY_APPROVAL_TOTAL: Joi.number().integer().min(1).default(1_000_000),
+  // The amount bounds, disbursement and the approval totals: shared with the portal's cash-out form.
+  ...paymentRules,
   RATE_LIMIT_PER_S: Joi.number().integer().min(1).default(50),
   RATE_LIMIT_BURST: Joi.number().integer().min(1).default(100),
   // Failed authentications (401) per client address and window, beyond which the address gets 429.

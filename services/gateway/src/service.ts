@@ -2,7 +2,7 @@ import { databaseOptions, directDatabaseUrl } from '@mm/config';
 import { configurationErrorsOf, ReadReplica, listenForReferenceChanges, ReferenceCache, SecretBox } from '@mm/db';
 import { createServiceDb } from '@mm/db/service-db';
 import { findActiveSubsidiary, lookupApiKey } from '@mm/db/merchants';
-import { listOperatorAccounts } from '@mm/db/operator-accounts';
+import { routableAccounts } from '@mm/collections';
 import { routeOperator, type RoutableAccount } from '@mm/domain';
 import { createExportPool, exportConnections } from '@mm/db/payments';
 import {
@@ -130,14 +130,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     feed: referenceChanges,
     ttlMs,
     max: 1_000,
-    load: async (code) =>
-      (await listOperatorAccounts(db, code)).map((a) => ({
-        operator: a.operator,
-        enabled: a.enabled,
-        down: a.markedDownAt !== null,
-        prefixes: a.prefixes,
-        simulated: a.api === 'simulator',
-      })),
+    load: (code) => routableAccounts(db, code),
   });
   referenceChangesGauge(metrics, referenceChanges);
 

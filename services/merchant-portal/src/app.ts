@@ -8,6 +8,7 @@
  * merchant's id and the user's (see routes/sign-in.ts) inside the change's own transaction, and runs the
  * same use case as the API (@mm/collections), never a copy of its rules.
  */
+import type { CashoutRules } from '@mm/config';
 import type { DeploymentMode } from '@mm/domain';
 import express, { type Express } from 'express';
 import type { Store } from 'express-session';
@@ -23,6 +24,7 @@ import { setLocale } from './http/locals.js';
 import { localeOf } from './i18n/locale.js';
 import { developersRouter } from './routes/developers.js';
 import { accountRouter } from './routes/account.js';
+import { cashoutsRouter } from './routes/cashouts.js';
 import { homeRouter } from './routes/home.js';
 import { paymentsRouter } from './routes/payments.js';
 import { securityRouter } from './routes/security.js';
@@ -37,6 +39,8 @@ export interface PortalDeps {
   redisPrefix: string;
   /** DEPLOYMENT_MODE: sign-up is open in a sandbox deployment only. */
   deploymentMode: DeploymentMode;
+  /** The API's cash-out settings (DISBURSEMENT_ENABLED, the amount bounds, the approval totals). */
+  cashoutRules: CashoutRules;
   /** Publishes the outbox rows of a committed change (a refund, a cash-out). */
   afterCommit: AfterCommit;
   /** Publishes outbox rows that change no transaction's state (a re-sent webhook). */
@@ -132,6 +136,7 @@ export function createPortalApp(deps: PortalDeps): Express {
       afterCommit: deps.afterCommit,
     }),
   );
+  app.use('/cashouts', cashoutsRouter(deps));
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));

@@ -4,13 +4,15 @@ import {
   masterKey,
   nodeEnv,
   parseEnv as parse,
+  paymentRules,
   webApp,
   type CommonEnv,
   type NodeEnvEnv,
+  type PaymentRulesEnv,
   type WebAppEnv,
 } from '@mm/config';
 
-export interface MerchantPortalEnv extends CommonEnv, NodeEnvEnv, WebAppEnv {
+export interface MerchantPortalEnv extends CommonEnv, NodeEnvEnv, WebAppEnv, PaymentRulesEnv {
   MERCHANT_PORTAL_PORT: number;
   /** /ready and /metrics (and /health): for probes and Prometheus, never exposed to merchants. */
   MERCHANT_PORTAL_INTERNAL_PORT: number;
@@ -26,6 +28,8 @@ const schema = Joi.object<MerchantPortalEnv>({
   ...masterKey,
   ...nodeEnv,
   ...webApp,
+  // The gateway's names and defaults: a cash-out from the dashboard is bounded and held as one from the API.
+  ...paymentRules,
   MERCHANT_PORTAL_PORT: Joi.number().port().default(3008),
   MERCHANT_PORTAL_INTERNAL_PORT: Joi.number().port().default(3108),
 });

@@ -2,7 +2,7 @@ import { RedisStore } from 'connect-redis';
 import { configurationErrorsOf, SecretBox } from '@mm/db';
 import { createServiceDb } from '@mm/db/service-db';
 import { normalizeMerchantUserEmail } from '@mm/db/merchant-users';
-import { databaseOptions } from '@mm/config';
+import { cashoutRulesOf, databaseOptions } from '@mm/config';
 import {
   AfterCommit,
   cashoutRequests,
@@ -84,6 +84,7 @@ export async function startMerchantPortal(
     redis,
     redisPrefix: env.REDIS_PREFIX,
     deploymentMode: env.DEPLOYMENT_MODE,
+    cashoutRules: cashoutRulesOf(env),
     afterCommit,
     publisher: outbox.publisher,
     logger,

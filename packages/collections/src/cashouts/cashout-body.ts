@@ -1,6 +1,6 @@
 import type { OperatorCode } from '@mm/domain';
 
-/** POST /payments/cashout's body once the API has checked its shape (the gateway's cashout-schema.ts). */
+/** POST /payments/cashout's body once the API has checked its shape (cashout-schema.ts, by the API and the portal). */
 export interface CashoutBody {
   /** Named by the merchant; otherwise chosen from the number (decisions, operator routing). */
   operator?: OperatorCode;

@@ -1,17 +1,6 @@
 import Joi from 'joi';
-import { httpUrl, type CashinBody } from '@mm/collections';
-import { OPERATORS } from '@mm/domain';
-
-export const orderId = Joi.string()
-  .min(1)
-  .max(100)
-  .pattern(/^[\x21-\x7E]+$/)
-  .messages({
-    'string.pattern.base': 'must contain printable ASCII characters without spaces',
-  });
-export { httpUrl };
-
-export const operatorField = Joi.string().valid(...OPERATORS);
+// The order id and operator fields are the cash-out schema's too (@mm/collections).
+import { httpUrl, operatorField, orderId, type CashinBody } from '@mm/collections';
 
 export const cashinSchema = Joi.object<CashinBody>({
   operator: operatorField,

@@ -1,5 +1,6 @@
 /** Every route rule of the portal, for the route × role test: each area's list, as app.ts mounts its router. */
 import { ACCOUNT_ROUTES } from './account.js';
+import { CASHOUTS_ROUTES } from './cashouts.js';
 import { DEVELOPERS_ROUTES } from './developers.js';
 import { HOME_ROUTES } from './home.js';
 import { PAYMENTS_ROUTES } from './payments.js';
@@ -12,4 +13,5 @@ export const ALL_ROUTES: readonly RouteRule[] = [
   ...ACCOUNT_ROUTES,
   ...SECURITY_ROUTES,
   ...DEVELOPERS_ROUTES,
+  ...CASHOUTS_ROUTES,
 ];

@@ -1,6 +1,6 @@
 import { DomainError, type AmountLimits, type CashoutApprovalRule } from '@mm/domain';
 import type { Db, Transaction } from '@mm/db';
-import { createCashout } from '@mm/db/payments';
+import { createCashout, type NewCashout } from '@mm/db/payments';
 import type { AfterCommit } from '@mm/queues';
 import { chooseOperator, type OperatorChoice } from '../orders/choose-operator.js';
 import { assertAmountInRange, replayOf } from '../orders/order-rules.js';
@@ -30,6 +30,8 @@ export async function requestCashout(
   merchantId: string,
   body: CashoutBody,
   signatureHash: string,
+  /** The audit row, in the cash-out's transaction, of a cash-out a person asked for (the portal's). */
+  audit?: NewCashout['audit'],
 ): Promise<{ replayed: boolean; transaction: Transaction }> {
   const payee = await resolvePayer(
     { msisdn: body.beneficiary_msisdn, msisdnField: 'beneficiary_msisdn', currency: body.currency },
@@ -72,6 +74,7 @@ export async function requestCashout(
     requestSignatureHash: signatureHash,
     approval: deps.approvalRule,
     operator: chosen.operator,
+    ...(audit ? { audit } : {}),
   });
   if (result.kind === 'existing')
     return replayOf(result.transaction, fingerprint, body.merchant_order_id, signatureHash);

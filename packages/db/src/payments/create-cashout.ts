@@ -16,6 +16,7 @@ import type { OutboxRow } from '../outbox/index.js';
 import { existingOrder } from './create-cashin.js';
 import { recordChange } from './moves/change-rows.js';
 import { cashoutWindowTotals, lockMerchantCashouts } from './cashout-window.js';
+import { recordAudit, type AuditInput } from '../staff/index.js';
 import { newProviderReference } from './provider-reference.js';
 
 export const CASHOUT_REQUEST_TOPIC = QUEUE_NAMES.cashoutRequests;
@@ -47,6 +48,11 @@ export interface NewCashout {
    * merchant's 24 h totals, decided under the merchant's cash-out lock), or always / never (tools, tests).
    */
   approval: CashoutApprovalRule | 'required' | 'none';
+  /**
+   * The audit row of a cash-out a person asked for (the merchant portal), written in the cash-out's
+   * own transaction: the cash-out and its row exist together or not at all.
+   */
+  audit?: (transaction: Transaction) => AuditInput;
 }
 
 export type CreateCashoutResult =
@@ -105,6 +111,7 @@ export async function createCashout(db: Db, input: NewCashout): Promise<CreateCa
         cashoutPosting(null, status, input.amount)!,
         id,
       );
+      if (input.audit) await recordAudit(tx, input.audit(transaction));
       return { kind: 'created' as const, transaction, outbox };
     });
   } catch (err) {

@@ -9,7 +9,7 @@ export {
   utcDayOf,
 } from './day-summary.js';
 export { createCashin, type NewCashin, OPERATOR_REQUEST_TOPIC } from './create-cashin.js';
-export { createCashout } from './create-cashout.js';
+export { createCashout, type NewCashout } from './create-cashout.js';
 export { approveCashout, rejectCashout } from './decide-cashout.js';
 export {
   createExportPool,

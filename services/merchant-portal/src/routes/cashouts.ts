@@ -12,7 +12,6 @@ import type { Transaction } from '@mm/db';
 import { balancesOf } from '@mm/db/ledger';
 import { findActiveSubsidiary } from '@mm/db/merchants';
 import { merchantPaymentDetail, searchMerchantPayments } from '@mm/db/payments';
-import { recordAudit } from '@mm/db/staff';
 import { DomainError, routeOperator, type DeploymentMode } from '@mm/domain';
 import type { AfterCommit } from '@mm/queues';
 import { amount, csrfToken, formField, isUuid, notFoundError } from '@mm/web';
@@ -152,6 +151,25 @@ export function cashoutsRouter(deps: CashoutsRouterDeps): Router {
         user.merchantId,
         body,
         portalCashoutSignatureHash(user.merchantId, formKey),
+        (t) => ({
+          staffId: null,
+          actor: user.email,
+          action: 'portal.cashout.requested',
+          targetType: 'transaction',
+          targetId: t.id,
+          merchantId: user.merchantId,
+          merchantUserId: user.id,
+          ...context,
+          after: {
+            merchant_order_id: t.merchantOrderId,
+            amount: Number(t.amount),
+            currency: t.currency,
+            country_code: t.countryCode,
+            operator: t.operator,
+            reason: t.motif,
+            status: t.status,
+          },
+        }),
       );
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
@@ -165,26 +183,6 @@ export function cashoutsRouter(deps: CashoutsRouterDeps): Router {
     }
     const t = made.transaction;
     if (made.replayed) return shown(t.id, true);
-    // After the use case's own transaction (it opens and commits it): the cash-out is then known to exist.
-    await recordAudit(deps.db, {
-      staffId: null,
-      actor: user.email,
-      action: 'portal.cashout.requested',
-      targetType: 'transaction',
-      targetId: t.id,
-      merchantId: user.merchantId,
-      merchantUserId: user.id,
-      ...context,
-      after: {
-        merchant_order_id: t.merchantOrderId,
-        amount: Number(t.amount),
-        currency: t.currency,
-        country_code: t.countryCode,
-        operator: t.operator,
-        reason: t.motif,
-        status: t.status,
-      },
-    });
     shown(t.id, false);
   });
 

@@ -73,7 +73,7 @@ describe('a refund from the portal', () => {
       status: 'SUCCESS',
     });
     const audit = await portal.db.auditEntry.findFirst({
-      where: { action: 'portal.refund_requested', targetId: made!.id },
+      where: { action: 'portal.refund.requested', targetId: made!.id },
     });
     expect(audit).toMatchObject({
       merchantId: shop,
@@ -108,7 +108,7 @@ describe('a refund from the portal', () => {
     const available = (await balancesOf(portal.db, shop)).find((b) => b.countryCode === 'CI')!.available;
     // Paid out: the balance left cannot cover the refund.
     await cashout(portal.db, shop, Number(available));
-    const audits = () => portal.db.auditEntry.count({ where: { action: 'portal.refund_requested' } });
+    const audits = () => portal.db.auditEntry.count({ where: { action: 'portal.refund.requested' } });
     const before = await audits();
     const res = await refund(ownerClient, owner, t.id, { amount: '500' });
     expect(res.status).toBe(409);
@@ -196,7 +196,7 @@ describe('a refund from the portal', () => {
     expect(later.location).toBe(`/payments/${t.id}?refund=${made!.id}&again=1`);
     expect((await ownerClient.get(later.location!)).text).toContain('This form was already sent');
     expect(await refundsOf(t.id)).toHaveLength(1);
-    expect(await portal.db.auditEntry.count({ where: { action: 'portal.refund_requested', targetId: made!.id } })).toBe(
+    expect(await portal.db.auditEntry.count({ where: { action: 'portal.refund.requested', targetId: made!.id } })).toBe(
       1,
     );
   });
@@ -218,7 +218,7 @@ describe('a refund from the portal', () => {
       refundReservedAmount: 0n,
     });
     expect(
-      await portal.db.auditEntry.count({ where: { action: 'portal.refund_requested', merchantId: otherShop } }),
+      await portal.db.auditEntry.count({ where: { action: 'portal.refund.requested', merchantId: otherShop } }),
     ).toBe(0);
   });
 });

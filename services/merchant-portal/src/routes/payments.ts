@@ -141,7 +141,7 @@ export function paymentsRouter(deps: PaymentsRouterDeps): Router {
         (created) => ({
           staffId: null,
           actor: user.email,
-          action: 'portal.refund_requested',
+          action: 'portal.refund.requested',
           targetType: 'refund',
           targetId: created.id,
           merchantId: user.merchantId,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { OperatorResult } from '@mm/domain';
 import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database';
 import { createDb, type Db } from '../database/index.js';
 import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '../merchants/index.js';
@@ -15,7 +16,7 @@ import { monthlyStatement, STATEMENT_ACCOUNT_KINDS, statementMonth, type Stateme
 
 const CURRENCY: Record<string, string> = { CI: 'XOF', CM: 'XAF' };
 const MSISDN: Record<string, string> = { CI: '+2250707000001', CM: '+237670000001' };
-const OK = { providerState: 'OK', providerTxnStatus: '200', providerTxId: 'OP', failureReason: null };
+const OK: OperatorResult = { providerState: 'OK', providerTxnStatus: '200', providerTxId: 'OP', failureReason: null };
 
 let database: TestDatabase;
 let db: Db;

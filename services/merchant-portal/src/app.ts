@@ -108,7 +108,7 @@ export function createPortalApp(deps: PortalDeps): Express {
 
   // Everything below needs a session, whatever its router forgets; each route then checks its permission.
   app.use(requireSignIn);
-  app.use(homeRouter({ db: deps.db }));
+  app.use(homeRouter({ db: deps.db, now: deps.now }));
   app.use(
     '/developers',
     developersRouter({

@@ -34,6 +34,7 @@ header .lang button{padding:.15rem .5rem;font-size:.85em;background:transparent;
 .tile .n{display:block;font-size:1.4rem;font-weight:600}
 .tile .k{font-size:.85em;color:#5f6b7a}
 svg.chart{width:100%;height:auto;background:#fff;border:1px solid #dde3ea;border-radius:6px}
+svg.chart{display:block;max-width:44rem;margin:.6rem 0}
 svg.chart .bar{fill:#2a8a66}
 svg.chart text{font-size:11px;fill:#5f6b7a}
 `;

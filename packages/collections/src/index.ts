@@ -81,6 +81,13 @@ export { resolveReconciliationCase, type ResolveCaseOutcome } from './reconcilia
 
 // The transaction export's document (GET /transactions/export and the portal's statements download).
 export { csvCell, csvLine } from './exports/csv-cell.js';
-export { csvLayout, ExportBody, jsonLayout, type ExportLayout, type ExportMeta } from './exports/export-body.js';
+export {
+  csvLayout,
+  EXPORT_MAX_DAYS,
+  ExportBody,
+  jsonLayout,
+  type ExportLayout,
+  type ExportMeta,
+} from './exports/export-body.js';
 export { EXPORT_COLUMNS, presentExportRow, type ExportRow } from './exports/export-row.js';
 export { paymentMethod, providerState } from './exports/transaction-fields.js';

@@ -109,8 +109,3 @@ const FAILURE_LABELS: Record<Locale, Record<FailureCode, string>> = {
 export function failureLabel(locale: Locale, code: string): string {
   return (FAILURE_LABELS[locale] as Record<string, string>)[code] ?? code;
 }
-
-/** `{name}` placeholders filled in. */
-export function fill(text: string, values: Record<string, string | number>): string {
-  return text.replace(/\{(\w+)\}/g, (all, k: string) => (k in values ? String(values[k]) : all));
-}

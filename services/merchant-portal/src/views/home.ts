@@ -1,7 +1,8 @@
 import type { BalanceRow } from '@mm/db/ledger';
 import type { MerchantActivity } from '@mm/db/payments';
 import { amount, html, type SafeHtml } from '@mm/web';
-import { failureLabel, fill, homeText, type HomeText } from '../i18n/home.js';
+import { fill } from '../i18n/developers.js';
+import { failureLabel, homeText, type HomeText } from '../i18n/home.js';
 import type { Locale } from '../i18n/locale.js';
 import { t } from '../i18n/messages.js';
 import { barList, columnChart } from './charts.js';

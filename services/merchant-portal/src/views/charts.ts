@@ -29,6 +29,8 @@ const BOTTOM = 22;
 const PLOT_H = H - TOP - BOTTOM;
 
 const fixed = (n: number) => Number(n.toFixed(1));
+// The first and last labels grow inwards, so that neither is cut at the edge.
+const anchor = (i: number, n: number) => (i === 0 ? 'start' : i === n - 1 ? 'end' : 'middle');
 
 /** A round maximum for the axis (1, 2 or 5 times a power of ten) at or above the largest value. */
 export function axisMax(max: number): number {
@@ -38,10 +40,12 @@ export function axisMax(max: number): number {
   return 10 * p;
 }
 
-function frame(text: ChartText, body: SafeHtml, height = H): SafeHtml {
-  return html`<svg class="chart" id="${text.id}" viewBox="0 0 ${W} ${height}" role="img" aria-labelledby="${text.id}-title ${text.id}-desc" xmlns="http://www.w3.org/2000/svg">
+/** The chart in a figure whose caption shows its title; the SVG names itself by the same title and its description. */
+function frame(text: ChartText, body: SafeHtml, height = H, width = W, caption = true): SafeHtml {
+  return html`<figure class="chart">${caption ? html`<figcaption>${text.title}</figcaption>` : ''}
+<svg class="chart" id="${text.id}" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${text.id}-title ${text.id}-desc" xmlns="http://www.w3.org/2000/svg">
 <title id="${text.id}-title">${text.title}</title><desc id="${text.id}-desc">${text.desc}</desc>
-${body}</svg>`;
+${body}</svg></figure>`;
 }
 
 /**
@@ -58,16 +62,16 @@ export function columnChart(
   const width = Math.max(1, slot * 0.7);
   const every = opts.labelEvery ?? Math.max(1, Math.ceil(bars.length / 5));
   const baseline = TOP + PLOT_H;
-  const grid = [top, top / 2].map((v) => {
-    const y = fixed(baseline - (v / top) * PLOT_H);
-    return html`<line class="grid" x1="4" x2="${W - 4}" y1="${y}" y2="${y}" stroke="#dde3ea"/>
-<text x="4" y="${fixed(y - 3)}">${opts.axisLabel(v)}</text>`;
-  });
+  // The maximum's label sits above the plot, where no bar reaches; the half-way line has none.
+  const half = fixed(baseline - PLOT_H / 2);
+  const grid = html`<line class="grid" x1="4" x2="${W - 4}" y1="${TOP}" y2="${TOP}" stroke="#dde3ea"/>
+<text x="4" y="${TOP - 4}">${opts.axisLabel(top)}</text>
+<line class="grid" x1="4" x2="${W - 4}" y1="${half}" y2="${half}" stroke="#dde3ea" stroke-dasharray="3 3"/>`;
   const columns = bars.map((b, i) => {
     const x = fixed(4 + i * slot + (slot - width) / 2);
     const label =
       i % every === 0 || i === bars.length - 1
-        ? html`<text x="${fixed(x + width / 2)}" y="${H - 6}" text-anchor="middle">${b.label}</text>`
+        ? html`<text x="${fixed(x + width / 2)}" y="${H - 6}" text-anchor="${anchor(i, bars.length)}">${b.label}</text>`
         : html``;
     if (b.value === null) {
       return html`<g><title>${b.title}</title><rect class="none" x="${x}" y="${baseline - 2}" width="${fixed(width)}" height="2" fill="#cfd8e3"/></g>${label}`;
@@ -83,17 +87,21 @@ export function columnChart(
   );
 }
 
-/** Horizontal bars, one per row (a reason, an operator), each labelled with its name and its figure. */
+/**
+ * Horizontal bars, one per row (a reason, an operator), each labelled with its name and its figure. Under a
+ * heading of its own (no caption), and narrower (300 units) so that its text is a little larger on a phone.
+ */
 export function barList(text: ChartText, rows: readonly { label: string; value: number; figure: string }[]): SafeHtml {
   const rowH = 34;
+  const width = 300;
   const height = rows.length * rowH + 8;
   const top = Math.max(1, ...rows.map((r) => r.value));
   const body = rows.map((r, i) => {
     const y = 4 + i * rowH;
-    const w = Math.max(1, (r.value / top) * (W - 8));
+    const w = Math.max(1, (r.value / top) * (width - 8));
     return html`<g><title>${r.label}: ${r.figure}</title>
 <text x="4" y="${y + 11}">${r.label} · ${r.figure}</text>
 <rect class="bar" x="4" y="${y + 16}" width="${fixed(w)}" height="12" fill="#2a8a66"/></g>`;
   });
-  return frame(text, html`${body}`, height);
+  return frame(text, html`${body}`, height, width, false);
 }

@@ -53,10 +53,14 @@ const refund = async (transactionId: string, amount: number) =>
     })
   ).refund.id;
 
-/** The cells of the statement row of a country. */
+/** A country's statement: its caption, then opening, collected, refunded, paid out, closing. */
 const rowOf = (page: string, country: string) => {
-  const row = new RegExp(`<tr data-country="${country}">(.*?)</tr>`, 's').exec(page)?.[1];
-  return row ? [...row.matchAll(/<t[hd][^>]*>(.*?)<\/t[hd]>/gs)].map((c) => c[1]!) : null;
+  const table = new RegExp(`<div class="statement" data-country="${country}"><table>(.*?)</table>`, 's').exec(
+    page,
+  )?.[1];
+  if (!table) return null;
+  const caption = /<caption>(.*?)<\/caption>/s.exec(table)![1]!;
+  return [caption, ...[...table.matchAll(/<td>(.*?)<\/td>/gs)].map((c) => c[1]!)];
 };
 
 /** What the API's export writes for `merchantId` and the range: the shared stream and document. */
@@ -163,7 +167,7 @@ describe('the monthly statement', () => {
     const page = await finance.get(`/statements?month=${value}`);
     expect(page.status).toBe(400);
     expect(page.text).toContain(`<p class="error" id="month-error" role="alert">${message}</p>`);
-    expect(page.text).not.toContain('id="statement-table"');
+    expect(page.text).not.toContain('id="statement"');
   });
 });
 

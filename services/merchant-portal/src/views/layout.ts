@@ -39,6 +39,11 @@ svg.chart{display:block}
 figure.chart{margin:0}
 figure.chart figcaption{font-weight:600;margin:0 0 .3rem}
 #failures svg.chart,#operators svg.chart{max-width:26rem}
+.statement{flex:1 1 16rem;min-width:0}
+.statement table{width:100%}
+.statement caption{text-align:left;font-weight:600;padding:.2rem 0}
+.statement td{text-align:right;white-space:nowrap}
+.statement tr[data-line=closing]{font-weight:600}
 svg.chart .bar{fill:#2a8a66}
 svg.chart text{font-size:11px;fill:#5f6b7a}
 `;

@@ -57,13 +57,23 @@ function statementTable(
 ): SafeHtml {
   if (s.rows.length === 0) return html`<p class="muted">${m.noSubsidiary}</p>`;
   const withOther = s.rows.some((r) => r.other !== 0n);
-  const money = (v: bigint, r: StatementRow) => html`<td>${amount(v, r.currency)}</td>`;
+  // One small table per country, side by side on a desk and one under the other on a phone: a line per figure.
+  const card = (r: StatementRow) => {
+    const lines: [string, string, bigint][] = [
+      ['opening', m.opening, r.opening],
+      ['collected', m.collected, r.collected],
+      ['refunded', m.refunded, r.refunded],
+      ['paid-out', m.paidOut, r.paidOut],
+      ...(withOther ? [['other', m.other, r.other] as [string, string, bigint]] : []),
+      ['closing', m.closing, r.closing],
+    ];
+    return html`<div class="statement" data-country="${r.countryCode}"><table><caption>${r.countryName} (${r.countryCode})</caption>
+<tbody>${lines.map(
+      ([key, label, value]) =>
+        html`<tr data-line="${key}"><th scope="row">${label}</th><td>${amount(value, r.currency)}</td></tr>`,
+    )}</tbody></table></div>`;
+  };
   return html`<h3 id="statement-month">${fill(m.statementOf, { month: monthName(locale, month) })}</h3>
 ${s.underWay ? html`<p class="muted" id="under-way">${m.underWay}</p>` : ''}
-<div class="scroll"><table id="statement-table"><thead><tr><th scope="col">${m.country}</th><th scope="col">${m.opening}</th>
-<th scope="col">${m.collected}</th><th scope="col">${m.refunded}</th><th scope="col">${m.paidOut}</th>${withOther ? html`<th scope="col">${m.other}</th>` : ''}<th scope="col">${m.closing}</th></tr></thead>
-<tbody>${s.rows.map(
-    (r) =>
-      html`<tr data-country="${r.countryCode}"><th scope="row">${r.countryName} (${r.countryCode})</th>${money(r.opening, r)}${money(r.collected, r)}${money(r.refunded, r)}${money(r.paidOut, r)}${withOther ? money(r.other, r) : ''}${money(r.closing, r)}</tr>`,
-  )}</tbody></table></div>`;
+<div class="tiles" id="statement">${s.rows.map(card)}</div>`;
 }

@@ -108,6 +108,10 @@ beforeAll(async () => {
       transition(tx, { transactionId: out.id, to: 'SUCCESS', cause: 'test', patch: { providerState: 'OK' } }),
     );
   });
+  // A payment not captured yet (not on the statement), whose order id a spreadsheet would read as a formula.
+  await at(`${month}-20T10:00:00Z`, () =>
+    cashin(portal.db, shop, { amount: 900, merchantOrderId: '=SUM(A1),"x"' }, 'CREATED'),
+  );
   // This month's first instant: after last month's end.
   await at(`${thisMonth}-01T00:00:00.000Z`, () => cashin(portal.db, shop, { amount: 700 }));
   await at(`${month}-12T10:00:00Z`, () => cashin(portal.db, other, { amount: 55_000 }));
@@ -185,8 +189,9 @@ describe('the download', () => {
     expect(res.text).toBe(await apiBytes(shop, from, to, 'csv'));
     const lines = res.text.split('\r\n');
     expect(lines[0]).toBe(EXPORT_COLUMNS.join(','));
-    // 4 cash-ins and a cash-out of the shop, nothing of the other merchant.
-    expect(lines.filter((l) => l !== '')).toHaveLength(1 + 5);
+    // 5 cash-ins and a cash-out of the shop, nothing of the other merchant; the formula neutralised and quoted.
+    expect(lines.filter((l) => l !== '')).toHaveLength(1 + 6);
+    expect(res.text).toContain(`"'=SUM(A1),""x"""`);
     expect(res.text).not.toContain('55000');
   });
 
@@ -198,7 +203,7 @@ describe('the download', () => {
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.text).toBe(await apiBytes(shop, from, to, 'json'));
     const doc = JSON.parse(res.text) as { data: unknown[]; meta: unknown };
-    expect(doc.meta).toEqual({ count: 2, date_from: from, date_to: to });
+    expect(doc.meta).toEqual({ count: 3, date_from: from, date_to: to });
   });
 
   it.each([

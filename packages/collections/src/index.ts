@@ -81,3 +81,16 @@ export {
   type RequeryOutcome,
 } from './reconciliation/requery-reconciliation-day.js';
 export { resolveReconciliationCase, type ResolveCaseOutcome } from './reconciliation/resolve-reconciliation-case.js';
+
+// The transaction export's document (GET /transactions/export and the portal's statements download).
+export { csvCell, csvLine } from './exports/csv-cell.js';
+export {
+  csvLayout,
+  EXPORT_MAX_DAYS,
+  ExportBody,
+  jsonLayout,
+  type ExportLayout,
+  type ExportMeta,
+} from './exports/export-body.js';
+export { EXPORT_COLUMNS, presentExportRow, type ExportRow } from './exports/export-row.js';
+export { paymentMethod, providerState } from './exports/transaction-fields.js';

@@ -14,6 +14,7 @@ import express, { type Express } from 'express';
 import type { Store } from 'express-session';
 import type { RedisClient } from '@mm/queues';
 import type { Db, SecretBox } from '@mm/db';
+import type { ExportConnections } from '@mm/db/payments';
 import type { AfterCommit, OutboxPublisher } from '@mm/queues';
 import { accessLog, Counter, httpMetrics, liveness, requestId, type Logger, type Registry } from '@mm/observability';
 import { countedPasswordCheck, csrfProtection, securityHeaders, sessionMiddleware, type LoginThrottle } from '@mm/web';
@@ -29,6 +30,7 @@ import { homeRouter } from './routes/home.js';
 import { paymentsRouter } from './routes/payments.js';
 import { securityRouter } from './routes/security.js';
 import { signInRouter } from './routes/sign-in.js';
+import { statementsRouter } from './routes/statements.js';
 
 export interface PortalDeps {
   db: Db;
@@ -45,6 +47,8 @@ export interface PortalDeps {
   afterCommit: AfterCommit;
   /** Publishes outbox rows that change no transaction's state (a re-sent webhook). */
   publisher: OutboxPublisher;
+  /** The statements download's connections (a pg pool of its own: each download holds one while it lasts). */
+  exportPool: ExportConnections;
   logger: Logger;
   metrics: Registry;
   sessionStore: Store;
@@ -112,7 +116,7 @@ export function createPortalApp(deps: PortalDeps): Express {
 
   // Everything below needs a session, whatever its router forgets; each route then checks its permission.
   app.use(requireSignIn);
-  app.use(homeRouter({ db: deps.db }));
+  app.use(homeRouter({ db: deps.db, now: deps.now }));
   app.use(
     '/developers',
     developersRouter({
@@ -137,6 +141,8 @@ export function createPortalApp(deps: PortalDeps): Express {
     }),
   );
   app.use('/cashouts', cashoutsRouter(deps));
+
+  app.use(statementsRouter(deps));
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));

@@ -1,6 +1,7 @@
 import { RedisStore } from 'connect-redis';
 import { configurationErrorsOf, SecretBox } from '@mm/db';
 import { createServiceDb } from '@mm/db/service-db';
+import { createExportPool } from '@mm/db/payments';
 import { normalizeMerchantUserEmail } from '@mm/db/merchant-users';
 import { cashoutRulesOf, databaseOptions } from '@mm/config';
 import {
@@ -74,6 +75,12 @@ export async function startMerchantPortal(
   const metrics = createMetricsRegistry('merchant_portal');
   dbConfigurationErrorsCounter(metrics, () => configurationErrorsOf(db));
   const afterCommit = new AfterCommit(outbox.publisher, queueRedis, env.REDIS_PREFIX, metrics);
+  // The statements download reads through a cursor on a pool of its own, as the API's export does (decisions 8).
+  const exportPool = createExportPool({
+    databaseUrl: env.DATABASE_URL,
+    max: 2,
+    onError: (err) => logger.error({ err }, 'export pool connection error'),
+  });
   const sessionRedis = sessionRedisOf(redisTargetOf(env));
   sessionRedis.on('error', (err: unknown) => logger.error({ err }, 'session redis connection error'));
   await sessionRedis.connect();
@@ -87,6 +94,7 @@ export async function startMerchantPortal(
     cashoutRules: cashoutRulesOf(env),
     afterCommit,
     publisher: outbox.publisher,
+    exportPool,
     logger,
     metrics,
     sessionStore: new RedisStore({
@@ -140,6 +148,7 @@ export async function startMerchantPortal(
       queueRedis.disconnect();
       await sessionRedis.close();
       redis.disconnect();
+      await exportPool.end();
       await db.$disconnect();
     },
   };

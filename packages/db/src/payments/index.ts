@@ -51,3 +51,13 @@ export {
   type TransitionPatch,
   type TransitionRequest,
 } from './moves/transition.js';
+export {
+  ACTIVITY_DAYS,
+  activityOf,
+  activityWindow,
+  type ActivityGroup,
+  type DayActivity,
+  merchantActivity,
+  merchantActivityGroups,
+  type MerchantActivity,
+} from './merchant-activity.js';

@@ -1,6 +1,6 @@
 import type { ExportedTransaction } from '@mm/db/payments';
 import { maskMsisdn } from '@mm/domain';
-import { EXPORT_COLUMNS, presentExportRow } from './export-row.js';
+import { EXPORT_COLUMNS, presentExportRow } from '@mm/collections';
 import { presentStatusResponse } from './transaction-presenter.js';
 
 const base: ExportedTransaction = {

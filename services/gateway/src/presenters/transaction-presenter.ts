@@ -1,5 +1,8 @@
-import { isInFlight, maskMsisdn, type TransactionStatus } from '@mm/domain';
+import { paymentMethod, providerState } from '@mm/collections';
+import { maskMsisdn } from '@mm/domain';
 import type { Transaction } from '@mm/db';
+
+export { paymentMethod, providerState };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -43,14 +46,6 @@ export function customerAction(t: Pick<Transaction, 'type' | 'status' | 'custome
   if (stored?.type === 'OTP' && typeof stored.ussd === 'string') return { type: 'OTP', ussd: stored.ussd };
   return { type: 'NONE' };
 }
-
-// Until the operator has decided, its raw state is PENDING (the interface's cash-in response shows it so, docs/interface.md).
-export function providerState(t: Pick<StatusFields, 'providerState' | 'status'>): string | null {
-  return t.providerState ?? (isInFlight(t.status as TransactionStatus) ? 'PENDING' : null);
-}
-
-// A cash-out is a transfer to the wallet: no push, no customer confirmation.
-export const paymentMethod = (t: Pick<Transaction, 'type'>) => (t.type === 'CASHOUT' ? 'WALLET_TRANSFER' : 'USSD_PUSH');
 
 function common(t: StatusFields) {
   return {

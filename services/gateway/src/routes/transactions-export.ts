@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream';
 import { Router } from 'express';
 import { streamTransactionExport, type ExportConnections } from '@mm/db/payments';
-import { csvLayout, ExportBody, jsonLayout } from '../presenters/export-body.js';
+import { csvLayout, ExportBody, jsonLayout } from '@mm/collections';
 import { parseExportQuery } from '../validation/export-query.js';
 import type { Logger } from '@mm/observability';
 import { merchantContext, requestIdOf } from '../http/request-context.js';

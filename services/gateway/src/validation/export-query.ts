@@ -1,8 +1,9 @@
 import Joi from 'joi';
+import { EXPORT_MAX_DAYS } from '@mm/collections';
 import { invalidField, validate } from './validate.js';
 
-/** decisions 8: inclusive UTC calendar dates, at most this many days from date_from to date_to. */
-export const EXPORT_MAX_DAYS = 366;
+// decisions 8: inclusive UTC calendar dates, at most EXPORT_MAX_DAYS (shared with the merchant portal's download).
+export { EXPORT_MAX_DAYS };
 const DAY_MS = 86_400_000;
 
 export interface ExportQuery {

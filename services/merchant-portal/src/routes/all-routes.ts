@@ -6,6 +6,7 @@ import { HOME_ROUTES } from './home.js';
 import { PAYMENTS_ROUTES } from './payments.js';
 import type { RouteRule } from './route-rules.js';
 import { SECURITY_ROUTES } from './security.js';
+import { STATEMENTS_ROUTES } from './statements.js';
 
 export const ALL_ROUTES: readonly RouteRule[] = [
   ...HOME_ROUTES,
@@ -14,4 +15,5 @@ export const ALL_ROUTES: readonly RouteRule[] = [
   ...SECURITY_ROUTES,
   ...DEVELOPERS_ROUTES,
   ...CASHOUTS_ROUTES,
+  ...STATEMENTS_ROUTES,
 ];

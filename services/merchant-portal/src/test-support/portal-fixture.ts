@@ -31,6 +31,8 @@ export interface PortalUser extends MerchantUserAccount {
 export interface PortalFixture {
   url: string;
   internalUrl: string;
+  /** The suite's database, for a test that reads it as another service would (the API's export). */
+  databaseUrl: string;
   db: Db;
   redis: Redis;
   prefix: string;
@@ -94,6 +96,7 @@ export async function startPortalFixture(
   return {
     url: running.url,
     internalUrl: running.internalUrl,
+    databaseUrl: database.url,
     db,
     redis,
     prefix: testRedis.prefix,

@@ -34,6 +34,16 @@ header .lang button{padding:.15rem .5rem;font-size:.85em;background:transparent;
 .tile .n{display:block;font-size:1.4rem;font-weight:600}
 .tile .k{font-size:.85em;color:#5f6b7a}
 svg.chart{width:100%;height:auto;background:#fff;border:1px solid #dde3ea;border-radius:6px}
+svg.chart{display:block}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(18rem,1fr));gap:.8rem;margin:.6rem 0}
+figure.chart{margin:0}
+figure.chart figcaption{font-weight:600;margin:0 0 .3rem}
+#failures svg.chart,#operators svg.chart{max-width:26rem}
+.statement{flex:1 1 16rem;min-width:0}
+.statement table{width:100%}
+.statement caption{text-align:left;font-weight:600;padding:.2rem 0}
+.statement td{text-align:right;white-space:nowrap}
+.statement tr[data-line=closing]{font-weight:600}
 svg.chart .bar{fill:#2a8a66}
 svg.chart text{font-size:11px;fill:#5f6b7a}
 `;

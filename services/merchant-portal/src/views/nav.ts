@@ -31,6 +31,7 @@ const BUILT: ReadonlySet<string> = new Set([
   'developers',
   'security',
   'cashouts',
+  'statements',
   // one line per area, as its router is mounted in app.ts
 ]);
 

@@ -3,6 +3,9 @@ import type { ExportedTransaction } from '@mm/db/payments';
 import { csvLine } from './csv-cell.js';
 import { EXPORT_COLUMNS, presentExportRow } from './export-row.js';
 
+/** decisions 8: inclusive UTC calendar dates, at most this many days from date_from to date_to. */
+export const EXPORT_MAX_DAYS = 366;
+
 export interface ExportMeta {
   date_from: string;
   date_to: string;

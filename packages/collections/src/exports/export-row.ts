@@ -1,6 +1,6 @@
 import { maskMsisdn } from '@mm/domain';
 import type { ExportedTransaction } from '@mm/db/payments';
-import { paymentMethod, providerState } from './transaction-presenter.js';
+import { paymentMethod, providerState } from './transaction-fields.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -27,3 +27,12 @@ export { sessionRedisOf, type SessionRedis } from './session-redis.js';
 export { auditsRefusal, LoginThrottle, type Admission, type LoginLimits } from './login-throttle.js';
 export { countedPasswordCheck, type PasswordCheck } from './password-check.js';
 export { safeNext } from './safe-next.js';
+export {
+  openWebAppBase,
+  serveWebApp,
+  webAppSettings,
+  type ServedWebApp,
+  type WebAppBase,
+  type WebAppBaseEnv,
+  type WebAppBaseOptions,
+} from './web-app-base.js';

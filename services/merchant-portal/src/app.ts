@@ -21,6 +21,7 @@ import { SESSION_COOKIE } from './auth/session.js';
 import { errorHandler, notFound } from './http/error-handler.js';
 import { setLocale } from './http/locals.js';
 import { localeOf } from './i18n/locale.js';
+import type { Mailer } from './mail/mailer.js';
 import { developersRouter } from './routes/developers.js';
 import { accountRouter } from './routes/account.js';
 import { homeRouter } from './routes/home.js';
@@ -30,6 +31,10 @@ import { signInRouter } from './routes/sign-in.js';
 
 export interface PortalDeps {
   db: Db;
+  /** Invitations and password resets (SMTP_URL, MAIL_FROM). */
+  mailer: Mailer;
+  /** PORTAL_PUBLIC_URL, without a trailing slash: the links in mails. */
+  publicUrl: string;
   /** Opens the users' TOTP secrets; seals the secrets of keys created here (MASTER_KEY, the gateway's). */
   box: SecretBox;
   /** The login throttle's and the TOTP replay guard's keys. */

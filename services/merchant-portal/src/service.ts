@@ -23,6 +23,7 @@ import {
 } from '@mm/observability';
 import { LoginThrottle, sessionKeyPrefix, sessionRedisOf } from '@mm/web';
 import { createPortalApp } from './app.js';
+import { smtpMailer } from './mail/mailer.js';
 import { SESSION_APP } from './auth/session.js';
 import type { MerchantPortalEnv } from './env.js';
 
@@ -78,8 +79,11 @@ export async function startMerchantPortal(
   sessionRedis.on('error', (err: unknown) => logger.error({ err }, 'session redis connection error'));
   await sessionRedis.connect();
 
+  const mailer = smtpMailer(env.SMTP_URL, env.MAIL_FROM);
   const app = createPortalApp({
     db,
+    mailer,
+    publicUrl: env.PORTAL_PUBLIC_URL,
     box,
     redis,
     redisPrefix: env.REDIS_PREFIX,
@@ -136,6 +140,7 @@ export async function startMerchantPortal(
       });
       await internal.close();
       await outbox.close();
+      mailer.close();
       queueRedis.disconnect();
       await sessionRedis.close();
       redis.disconnect();

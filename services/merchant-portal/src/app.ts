@@ -25,9 +25,11 @@ import type { Mailer } from './mail/mailer.js';
 import { developersRouter } from './routes/developers.js';
 import { accountRouter } from './routes/account.js';
 import { homeRouter } from './routes/home.js';
+import { invitationRouter } from './routes/invitations.js';
 import { paymentsRouter } from './routes/payments.js';
 import { securityRouter } from './routes/security.js';
 import { signInRouter } from './routes/sign-in.js';
+import { teamRouter } from './routes/team.js';
 
 export interface PortalDeps {
   db: Db;
@@ -111,6 +113,9 @@ export function createPortalApp(deps: PortalDeps): Express {
     }),
   );
 
+  // Links followed from a mail: no session yet.
+  app.use(invitationRouter(deps));
+
   // Everything below needs a session, whatever its router forgets; each route then checks its permission.
   app.use(requireSignIn);
   app.use(homeRouter({ db: deps.db }));
@@ -126,6 +131,7 @@ export function createPortalApp(deps: PortalDeps): Express {
     }),
   );
   app.use(accountRouter(deps));
+  app.use(teamRouter(deps));
   app.use(securityRouter(deps));
   app.use(
     paymentsRouter({

@@ -37,4 +37,4 @@ export {
   passwordResetUser,
   resetPasswordWithToken,
 } from './password-resets.js';
-export { lockTeamMember, setMerchantUserRole } from './team.js';
+export { lastSignIns, lockTeamMember, setMerchantUserRole } from './team.js';

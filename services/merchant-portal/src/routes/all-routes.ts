@@ -5,6 +5,7 @@ import { HOME_ROUTES } from './home.js';
 import { PAYMENTS_ROUTES } from './payments.js';
 import type { RouteRule } from './route-rules.js';
 import { SECURITY_ROUTES } from './security.js';
+import { TEAM_ROUTES } from './team.js';
 
 export const ALL_ROUTES: readonly RouteRule[] = [
   ...HOME_ROUTES,
@@ -12,4 +13,5 @@ export const ALL_ROUTES: readonly RouteRule[] = [
   ...ACCOUNT_ROUTES,
   ...SECURITY_ROUTES,
   ...DEVELOPERS_ROUTES,
+  ...TEAM_ROUTES,
 ];

@@ -30,6 +30,7 @@ const BUILT: ReadonlySet<string> = new Set([
   'payments',
   'developers',
   'security',
+  'team',
   // one line per area, as its router is mounted in app.ts
 ]);
 

@@ -26,6 +26,7 @@ import { developersRouter } from './routes/developers.js';
 import { accountRouter } from './routes/account.js';
 import { homeRouter } from './routes/home.js';
 import { invitationRouter } from './routes/invitations.js';
+import { passwordResetRouter } from './routes/password-reset.js';
 import { paymentsRouter } from './routes/payments.js';
 import { securityRouter } from './routes/security.js';
 import { signInRouter } from './routes/sign-in.js';
@@ -52,6 +53,8 @@ export interface PortalDeps {
   metrics: Registry;
   sessionStore: Store;
   throttle: LoginThrottle;
+  /** Password reset requests, per email and per address, on keys of their own. */
+  resetThrottle: LoginThrottle;
   sessionSecret: string;
   sessionTtlS: number;
   secureCookies: boolean;
@@ -115,6 +118,12 @@ export function createPortalApp(deps: PortalDeps): Express {
 
   // Links followed from a mail: no session yet.
   app.use(invitationRouter(deps));
+  app.use(
+    passwordResetRouter({
+      ...deps,
+      onMailError: (err) => deps.logger.error({ err }, 'password reset mail not sent'),
+    }),
+  );
 
   // Everything below needs a session, whatever its router forgets; each route then checks its permission.
   app.use(requireSignIn);

@@ -80,6 +80,12 @@ export async function startMerchantPortal(
   await sessionRedis.connect();
 
   const mailer = smtpMailer(env.SMTP_URL, env.MAIL_FROM);
+  const loginLimits = {
+    maxFailures: env.LOGIN_MAX_FAILURES,
+    lockoutS: env.LOGIN_LOCKOUT_S,
+    maxPerAddress: env.LOGIN_MAX_ATTEMPTS_PER_IP,
+    addressWindowS: env.LOGIN_IP_WINDOW_S,
+  };
   const app = createPortalApp({
     db,
     mailer,
@@ -96,16 +102,13 @@ export async function startMerchantPortal(
       client: sessionRedis.storeClient,
       prefix: sessionKeyPrefix(env.REDIS_PREFIX, SESSION_APP),
     }),
-    throttle: new LoginThrottle(
+    throttle: new LoginThrottle(redis, env.REDIS_PREFIX, loginLimits, SESSION_APP, normalizeMerchantUserEmail),
+    // The same limits on keys of their own: asking for reset links never locks the account's sign-in.
+    resetThrottle: new LoginThrottle(
       redis,
       env.REDIS_PREFIX,
-      {
-        maxFailures: env.LOGIN_MAX_FAILURES,
-        lockoutS: env.LOGIN_LOCKOUT_S,
-        maxPerAddress: env.LOGIN_MAX_ATTEMPTS_PER_IP,
-        addressWindowS: env.LOGIN_IP_WINDOW_S,
-      },
-      SESSION_APP,
+      loginLimits,
+      `${SESSION_APP}-reset`,
       normalizeMerchantUserEmail,
     ),
     sessionSecret: env.SESSION_SECRET,

@@ -107,6 +107,7 @@ export const linkMessages = defineMessages(
     resetSent: 'If this address has an account, a link has just been sent to it. It works for one hour.',
     resetDone: 'Your password has been changed and every session signed out. Sign in with the new one.',
     setPassword: 'Set the new password',
+    throttled: 'Too many requests from your network. Wait a few minutes and try again.',
   },
   {
     acceptTitle: 'Rejoindre l’équipe',
@@ -133,5 +134,6 @@ export const linkMessages = defineMessages(
     resetSent: 'Si cette adresse a un compte, un lien vient de lui être envoyé. Il fonctionne pendant une heure.',
     resetDone: 'Votre mot de passe a été changé et toutes vos sessions fermées. Connectez-vous avec le nouveau.',
     setPassword: 'Enregistrer le nouveau mot de passe',
+    throttled: 'Trop de demandes depuis votre réseau. Patientez quelques minutes et réessayez.',
   },
 );

@@ -30,6 +30,7 @@ import { passwordResetRouter } from './routes/password-reset.js';
 import { paymentsRouter } from './routes/payments.js';
 import { securityRouter } from './routes/security.js';
 import { signInRouter } from './routes/sign-in.js';
+import { signUpRouter } from './routes/sign-up.js';
 import { teamRouter } from './routes/team.js';
 
 export interface PortalDeps {
@@ -118,6 +119,7 @@ export function createPortalApp(deps: PortalDeps): Express {
 
   // Links followed from a mail: no session yet.
   app.use(invitationRouter(deps));
+  app.use(signUpRouter(deps));
   app.use(
     passwordResetRouter({
       ...deps,

@@ -63,3 +63,35 @@ export function resetPasswordView(v: { locale: Locale; csrfToken: string; action
 ${passwordFields(l)}
 <p><button type="submit">${l.setPassword}</button></p></form></div>`;
 }
+
+export function signUpView(v: {
+  locale: Locale;
+  csrfToken: string;
+  countries: { countryCode: string; countryName: string }[];
+  typed: { email?: string; business?: string; country?: string };
+  error?: string;
+}): SafeHtml {
+  const l = linkMessages(v.locale);
+  return html`<div class="card login"><h1>${l.signUpTitle}</h1><p>${l.signUpIntro}</p>${alerts(v)}
+<form method="post" action="/signup" id="sign-up-form">${csrfField(v.csrfToken)}
+<label for="email">${t(v.locale).email}</label><input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${v.typed.email ?? ''}">
+<label for="business">${l.businessName}</label><input id="business" name="business" required maxlength="100" autocomplete="organization" value="${v.typed.business ?? ''}">
+<label for="country">${l.country}</label><select id="country" name="country">${v.countries.map(
+    (c) =>
+      html`<option value="${c.countryCode}"${c.countryCode === v.typed.country ? html` selected` : ''}>${c.countryName}</option>`,
+  )}</select>
+<label for="name">${l.yourName}</label><input id="name" name="name" required maxlength="100" autocomplete="name">
+${passwordFields(l)}
+<p><button type="submit">${l.signUp}</button></p></form>
+<p><a href="/login">${l.toSignIn}</a></p></div>`;
+}
+
+export function signedUpView(locale: Locale, key: { apiKey: string; apiSecret: string }): SafeHtml {
+  const l = linkMessages(locale);
+  return html`<h1>${l.signUpTitle}</h1><p class="notice" role="status">${l.signedUp}</p>
+<dl class="fields" id="issued-key">
+<dt>API key</dt><dd><code id="api-key">${key.apiKey}</code></dd>
+<dt>API secret</dt><dd><code id="api-secret">${key.apiSecret}</code></dd>
+</dl>
+<p><a href="/">${l.toHome}</a></p>`;
+}

@@ -33,3 +33,4 @@ export {
 export { default as Joi } from 'joi';
 export { nodeEnv, type NodeEnvEnv } from './node-env.js';
 export { webApp, type WebAppEnv } from './web-app.js';
+export { mail, type MailEnv } from './mail.js';

@@ -1,3 +1,4 @@
+import { smtpMailer } from '@mm/merchant-portal';
 import { RedisStore } from 'connect-redis';
 import { configurationErrorsOf, createDb, ReadReplica, SecretBox } from '@mm/db';
 import { createServiceDb } from '@mm/db/service-db';
@@ -60,6 +61,7 @@ export async function startBackoffice(
   }
   // First, before any connection is opened: a malformed MASTER_KEY stops the start, not the first key creation.
   const box = new SecretBox(env.MASTER_KEY);
+  const mailer = smtpMailer(env.SMTP_URL, env.MAIL_FROM);
   // Refused in production while demo credentials (demo staff, demo key) work on this database, and in
   // either mode while an operator account is what the mode forbids.
   const db = await createServiceDb({
@@ -126,6 +128,8 @@ export async function startBackoffice(
         }
       : {}),
     box,
+    mailer,
+    portalUrl: env.PORTAL_PUBLIC_URL,
     deploymentMode: env.DEPLOYMENT_MODE,
     afterCommit,
     publisher: outbox.publisher,
@@ -187,6 +191,7 @@ export async function startBackoffice(
       });
       await internal.close();
       await outbox.close();
+      mailer.close();
       await dashboard.close();
       await runs.close();
       runsRedis.disconnect();

@@ -76,6 +76,8 @@ beforeAll(async () => {
     'MOCK_ORANGE_WEBPAY_PORT',
     'MOCK_ORANGE_MP_PORT',
     'MOCK_WAVE_PORT',
+    'MAILDEV_SMTP_PORT',
+    'MAILDEV_WEB_PORT',
   ])
     ports[name] = await port();
   const sandboxToken = 'chaos-start-path-sandbox-token';

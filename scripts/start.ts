@@ -29,6 +29,9 @@ const env = {
   BACKOFFICE_PORT: process.env.BACKOFFICE_PORT ?? '3001',
   // The merchants' dashboard: the back-office's MASTER_KEY, Redis and database (services/merchant-portal/src/env.ts).
   MERCHANT_PORTAL_PORT: process.env.MERCHANT_PORTAL_PORT ?? '3008',
+  // The portal's invitations and password resets land in the local mailbox below (maildev), links and all.
+  SMTP_URL: process.env.SMTP_URL ?? `smtp://127.0.0.1:${process.env.MAILDEV_SMTP_PORT ?? '1025'}`,
+  PORTAL_PUBLIC_URL: process.env.PORTAL_PUBLIC_URL ?? `http://127.0.0.1:${process.env.MERCHANT_PORTAL_PORT ?? '3008'}`,
   OPERATOR_BRIDGE_PORT: ports.bridge,
   // The bridge's callback URL, read by the contract mocks too: the MTN mocks' demo API users are registered for its host.
   OPERATOR_CALLBACK_BASE_URL: process.env.OPERATOR_CALLBACK_BASE_URL ?? `http://127.0.0.1:${ports.bridge}`,
@@ -49,6 +52,9 @@ const env = {
   LOG_FORMAT: process.env.LOG_FORMAT ?? 'pretty',
 };
 const inboxUrl = `http://127.0.0.1:${env.WEBHOOK_INBOX_PORT}/webhooks`;
+// A real SMTP server with a web inbox, on this machine only: every mail the portal sends is read there.
+const mailbox = { smtp: process.env.MAILDEV_SMTP_PORT ?? '1025', web: process.env.MAILDEV_WEB_PORT ?? '1080' };
+const maildevBin = fileURLToPath(new URL('../node_modules/maildev/bin/maildev', import.meta.url));
 // The simulator's sandbox and virtual phone take this token (a new one per run unless set); the phone
 // link below carries it once, and the page keeps it as a cookie.
 const sandboxToken = process.env.SIM_SANDBOX_TOKEN ?? randomBytes(16).toString('hex');
@@ -106,6 +112,7 @@ Merchant API  ${gateway}/api/v1
 Back-office   http://127.0.0.1:${env.BACKOFFICE_PORT}/  (password ${DEMO_STAFF.password})
 ${DEMO_STAFF.users.map((u) => `  ${u.role.padEnd(9)} ${u.email}`).join('\n')}
 ${merchantDashboardLines(`http://127.0.0.1:${env.MERCHANT_PORTAL_PORT}`)}
+Mail sent by the dashboard (invitations, password resets): http://127.0.0.1:${mailbox.web}/  (SMTP ${mailbox.smtp})
 Webhooks received by the demo merchant: http://127.0.0.1:${env.WEBHOOK_INBOX_PORT}/
 Virtual phone (confirm pushes by hand):  http://127.0.0.1:${env.OPERATOR_SIMULATOR_PORT}/phone?token=${sandboxToken}
 Operators' contract mocks: MTN CI ${mockPorts.mtnCi}, MTN CM ${mockPorts.mtnCm}, Orange WebPay ${mockPorts.orangeWebpay}, Orange mp ${mockPorts.orangeMp}, Wave ${mockPorts.wave} (README, demo numbers)
@@ -151,6 +158,10 @@ const { result } = concurrently(
     service('refunds', 'refund-worker'),
     service('webhooks', 'webhook-dispatcher'),
     service('inbox', 'webhook-inbox'),
+    {
+      name: 'mail',
+      command: `node ${maildevBin} --smtp ${mailbox.smtp} --web ${mailbox.web} --ip 127.0.0.1 --web-ip 127.0.0.1`,
+    },
   ],
   { prefix: 'name', killOthersOn: ['failure'], killSignal: 'SIGTERM' },
 );

@@ -34,3 +34,4 @@ export { default as Joi } from 'joi';
 export { nodeEnv, type NodeEnvEnv } from './node-env.js';
 export { webApp, type WebAppEnv } from './web-app.js';
 export { cashoutRulesOf, paymentRules, type CashoutRules, type PaymentRulesEnv } from './payment-rules.js';
+export { mail, type MailEnv } from './mail.js';

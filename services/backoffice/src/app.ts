@@ -34,6 +34,7 @@ import { parkedJobsRouter } from './routes/parked-jobs.js';
 import { auditRouter } from './routes/audit.js';
 import { reconciliationRouter } from './routes/reconciliation.js';
 import { queuesRouter, QUEUES_PATH } from './routes/queues.js';
+import type { Mailer } from '@mm/merchant-portal';
 
 export interface BackofficeDeps {
   db: Db;
@@ -41,6 +42,10 @@ export interface BackofficeDeps {
   searches?: SearchReads;
   /** Seals the secrets of the API keys issued in /merchants and the operator credentials set in /operators (MASTER_KEY, the gateway's). */
   box: SecretBox;
+  /** A merchant's first owner is invited with the portal's invitation mail (SMTP_URL, MAIL_FROM). */
+  mailer: Mailer;
+  /** PORTAL_PUBLIC_URL: the invitation links point to the portal. */
+  portalUrl: string;
   /** DEPLOYMENT_MODE (sandbox or live): what operator accounts may be set to. */
   deploymentMode: DeploymentMode;
   /** Publishes the outbox rows of a committed change (an approved cash-out, a re-sent webhook). */
@@ -129,7 +134,10 @@ export function createBackofficeApp(deps: BackofficeDeps): Express {
   // Everything below needs a login, whatever its router forgets; each router then checks its permission.
   app.use(requireLogin);
   app.use('/staff', staffRouter({ db: deps.db }));
-  app.use('/merchants', merchantsRouter({ db: deps.db, box: deps.box, now: deps.now }));
+  app.use(
+    '/merchants',
+    merchantsRouter({ db: deps.db, box: deps.box, mailer: deps.mailer, publicUrl: deps.portalUrl, now: deps.now }),
+  );
   app.use('/subsidiaries', subsidiariesRouter({ db: deps.db }));
   app.use(
     '/operators',

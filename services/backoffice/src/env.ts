@@ -2,18 +2,20 @@ import {
   common,
   DEV_SESSION_SECRET,
   Joi,
+  mail,
   masterKey,
   nodeEnv,
   parseEnv as parse,
   readReplica,
   type CommonEnv,
+  type MailEnv,
   type NodeEnvEnv,
   type ReadReplicaEnv,
   webApp,
   type WebAppEnv,
 } from '@mm/config';
 
-export interface BackofficeEnv extends CommonEnv, NodeEnvEnv, ReadReplicaEnv, WebAppEnv {
+export interface BackofficeEnv extends CommonEnv, MailEnv, NodeEnvEnv, ReadReplicaEnv, WebAppEnv {
   BACKOFFICE_PORT: number;
   /** /ready and /metrics (and /health): for probes and Prometheus, never exposed to staff or anyone else. */
   BACKOFFICE_INTERNAL_PORT: number;
@@ -38,6 +40,7 @@ export { DEV_SESSION_SECRET };
 const schema = Joi.object<BackofficeEnv>({
   ...common,
   ...readReplica,
+  ...mail,
   ...masterKey,
   ...nodeEnv,
   BACKOFFICE_PORT: Joi.number().port().default(3001),

@@ -1,4 +1,5 @@
 import { createDb, ReadReplica } from '@mm/db';
+import { smtpMailer } from '@mm/merchant-portal';
 import { databaseOptions } from '@mm/config';
 import {
   cashoutRequests,
@@ -48,6 +49,7 @@ export async function startBackoffice(
     logger,
   });
   const { db, box, metrics, queueRedis } = base;
+  const mailer = smtpMailer(env.SMTP_URL, env.MAIL_FROM);
   // Reconciliation runs (a re-query, an imported statement's days) are added directly, in the request:
   // their own connection with a command timeout, so a Redis that does not answer fails the request in
   // bounded time (nothing queued, nothing audited) instead of holding it and its database transaction.
@@ -86,6 +88,8 @@ export async function startBackoffice(
         }
       : {}),
     box,
+    mailer,
+    portalUrl: env.PORTAL_PUBLIC_URL,
     deploymentMode: env.DEPLOYMENT_MODE,
     afterCommit: base.afterCommit,
     publisher: base.publisher,
@@ -117,6 +121,7 @@ export async function startBackoffice(
     internalUrl: served.internalUrl,
     async stop() {
       await served.close();
+      mailer.close();
       await dashboard.close();
       await runs.close();
       runsRedis.disconnect();

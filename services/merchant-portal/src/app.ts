@@ -23,17 +23,26 @@ import { SESSION_COOKIE } from './auth/session.js';
 import { errorHandler, notFound } from './http/error-handler.js';
 import { setLocale } from './http/locals.js';
 import { localeOf } from './i18n/locale.js';
+import type { Mailer } from './mail/mailer.js';
 import { developersRouter } from './routes/developers.js';
 import { accountRouter } from './routes/account.js';
 import { cashoutsRouter } from './routes/cashouts.js';
 import { homeRouter } from './routes/home.js';
+import { invitationRouter } from './routes/invitations.js';
+import { passwordResetRouter } from './routes/password-reset.js';
 import { paymentsRouter } from './routes/payments.js';
 import { securityRouter } from './routes/security.js';
 import { signInRouter } from './routes/sign-in.js';
 import { statementsRouter } from './routes/statements.js';
+import { signUpRouter } from './routes/sign-up.js';
+import { teamRouter } from './routes/team.js';
 
 export interface PortalDeps {
   db: Db;
+  /** Invitations and password resets (SMTP_URL, MAIL_FROM). */
+  mailer: Mailer;
+  /** PORTAL_PUBLIC_URL, without a trailing slash: the links in mails. */
+  publicUrl: string;
   /** Opens the users' TOTP secrets; seals the secrets of keys created here (MASTER_KEY, the gateway's). */
   box: SecretBox;
   /** The login throttle's and the TOTP replay guard's keys. */
@@ -53,6 +62,8 @@ export interface PortalDeps {
   metrics: Registry;
   sessionStore: Store;
   throttle: LoginThrottle;
+  /** Password reset requests, per email and per address, on keys of their own. */
+  resetThrottle: LoginThrottle;
   sessionSecret: string;
   sessionTtlS: number;
   secureCookies: boolean;
@@ -114,6 +125,16 @@ export function createPortalApp(deps: PortalDeps): Express {
     }),
   );
 
+  // Links followed from a mail: no session yet.
+  app.use(invitationRouter(deps));
+  app.use(signUpRouter(deps));
+  app.use(
+    passwordResetRouter({
+      ...deps,
+      onMailError: (err) => deps.logger.error({ err }, 'password reset mail not sent'),
+    }),
+  );
+
   // Everything below needs a session, whatever its router forgets; each route then checks its permission.
   app.use(requireSignIn);
   app.use(homeRouter({ db: deps.db, now: deps.now }));
@@ -129,6 +150,7 @@ export function createPortalApp(deps: PortalDeps): Express {
     }),
   );
   app.use(accountRouter(deps));
+  app.use(teamRouter(deps));
   app.use(securityRouter(deps));
   app.use(
     paymentsRouter({

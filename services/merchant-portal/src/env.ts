@@ -1,18 +1,20 @@
 import {
   common,
   Joi,
+  mail,
   masterKey,
   nodeEnv,
   parseEnv as parse,
   paymentRules,
   webApp,
   type CommonEnv,
+  type MailEnv,
   type NodeEnvEnv,
   type PaymentRulesEnv,
   type WebAppEnv,
 } from '@mm/config';
 
-export interface MerchantPortalEnv extends CommonEnv, NodeEnvEnv, WebAppEnv, PaymentRulesEnv {
+export interface MerchantPortalEnv extends CommonEnv, MailEnv, NodeEnvEnv, WebAppEnv, PaymentRulesEnv {
   MERCHANT_PORTAL_PORT: number;
   /** /ready and /metrics (and /health): for probes and Prometheus, never exposed to merchants. */
   MERCHANT_PORTAL_INTERNAL_PORT: number;
@@ -25,6 +27,7 @@ export interface MerchantPortalEnv extends CommonEnv, NodeEnvEnv, WebAppEnv, Pay
 
 const schema = Joi.object<MerchantPortalEnv>({
   ...common,
+  ...mail,
   ...masterKey,
   ...nodeEnv,
   ...webApp,

@@ -24,6 +24,7 @@ import {
 } from '@mm/observability';
 import { LoginThrottle, sessionKeyPrefix, sessionRedisOf } from '@mm/web';
 import { createPortalApp } from './app.js';
+import { smtpMailer } from './mail/mailer.js';
 import { SESSION_APP } from './auth/session.js';
 import type { MerchantPortalEnv } from './env.js';
 
@@ -85,8 +86,17 @@ export async function startMerchantPortal(
   sessionRedis.on('error', (err: unknown) => logger.error({ err }, 'session redis connection error'));
   await sessionRedis.connect();
 
+  const mailer = smtpMailer(env.SMTP_URL, env.MAIL_FROM);
+  const loginLimits = {
+    maxFailures: env.LOGIN_MAX_FAILURES,
+    lockoutS: env.LOGIN_LOCKOUT_S,
+    maxPerAddress: env.LOGIN_MAX_ATTEMPTS_PER_IP,
+    addressWindowS: env.LOGIN_IP_WINDOW_S,
+  };
   const app = createPortalApp({
     db,
+    mailer,
+    publicUrl: env.PORTAL_PUBLIC_URL,
     box,
     redis,
     redisPrefix: env.REDIS_PREFIX,
@@ -101,16 +111,13 @@ export async function startMerchantPortal(
       client: sessionRedis.storeClient,
       prefix: sessionKeyPrefix(env.REDIS_PREFIX, SESSION_APP),
     }),
-    throttle: new LoginThrottle(
+    throttle: new LoginThrottle(redis, env.REDIS_PREFIX, loginLimits, SESSION_APP, normalizeMerchantUserEmail),
+    // The same limits on keys of their own: asking for reset links never locks the account's sign-in.
+    resetThrottle: new LoginThrottle(
       redis,
       env.REDIS_PREFIX,
-      {
-        maxFailures: env.LOGIN_MAX_FAILURES,
-        lockoutS: env.LOGIN_LOCKOUT_S,
-        maxPerAddress: env.LOGIN_MAX_ATTEMPTS_PER_IP,
-        addressWindowS: env.LOGIN_IP_WINDOW_S,
-      },
-      SESSION_APP,
+      loginLimits,
+      `${SESSION_APP}-reset`,
       normalizeMerchantUserEmail,
     ),
     sessionSecret: env.SESSION_SECRET,
@@ -145,6 +152,7 @@ export async function startMerchantPortal(
       });
       await internal.close();
       await outbox.close();
+      mailer.close();
       queueRedis.disconnect();
       await sessionRedis.close();
       redis.disconnect();

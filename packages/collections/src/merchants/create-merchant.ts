@@ -1,4 +1,5 @@
 import { createApiKey, createMerchant, findMerchant, type IssuedKey } from '@mm/db/merchants';
+import type { Tx } from '@mm/db';
 import { recordAudit } from '@mm/db/staff';
 import type { AuditContext } from '../audit-context.js';
 import type { KeyDeps } from '../deps.js';
@@ -18,6 +19,8 @@ export async function createMerchantWithKey(
   { db, box }: KeyDeps,
   context: AuditContext,
   input: { name: string; webhookUrl: string },
+  /** More of the same transaction once the merchant exists (the portal's sign-up creates its owner). */
+  andThen?: (tx: Tx, merchantId: string) => Promise<void>,
 ): Promise<CreateMerchantOutcome> {
   const name = parseMerchantName(input.name);
   const webhookUrl = parseWebhookUrl(input.webhookUrl);
@@ -39,6 +42,7 @@ export async function createMerchantWithKey(
       before: null,
       after: { name: merchant!.name, status: merchant!.status, webhookUrl: merchant!.webhookUrl, apiKey: key.apiKey },
     });
+    if (andThen) await andThen(tx, id);
     return { kind: 'created', merchant: { id, name: name.value }, key };
   });
 }

@@ -19,3 +19,22 @@ export {
   unusedRecoveryCodeCount,
   useRecoveryCode,
 } from './merchant-users.js';
+export {
+  claimInvitation,
+  createInvitation,
+  findInvitationByToken,
+  INVITATION_TTL_MS,
+  type Invitation,
+  invitationState,
+  type InvitationState,
+  listPendingInvitations,
+  type NewInvitation,
+  revokeInvitation,
+} from './invitations.js';
+export {
+  createPasswordReset,
+  PASSWORD_RESET_TTL_MS,
+  passwordResetUser,
+  resetPasswordWithToken,
+} from './password-resets.js';
+export { lastSignIns, lockTeamMember, setMerchantUserRole } from './team.js';

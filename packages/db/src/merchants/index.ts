@@ -26,4 +26,10 @@ export {
   setMerchantWebhookUrl,
 } from './merchants.js';
 export { resealUnboundSecrets } from './reseal-secrets.js';
-export { findActiveSubsidiary, SEED_SUBSIDIARIES, setSubsidiaryActive, upsertSubsidiary } from './subsidiaries.js';
+export {
+  findActiveSubsidiary,
+  listActiveSubsidiaries,
+  SEED_SUBSIDIARIES,
+  setSubsidiaryActive,
+  upsertSubsidiary,
+} from './subsidiaries.js';

@@ -25,6 +25,11 @@ export async function findActiveSubsidiary(db: Db, countryCode: string) {
   return db.subsidiary.findFirst({ where: { countryCode, active: true } });
 }
 
+/** The countries open now, by name: the sign-up's choice of country. */
+export async function listActiveSubsidiaries(db: Db | Tx) {
+  return db.subsidiary.findMany({ where: { active: true }, orderBy: { countryName: 'asc' } });
+}
+
 /** The seed of decisions 1. */
 export const SEED_SUBSIDIARIES: SubsidiaryInput[] = [
   { countryCode: 'CI', countryName: "Côte d'Ivoire", currency: 'XOF', active: true },

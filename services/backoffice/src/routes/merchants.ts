@@ -19,13 +19,14 @@ import { auditContext } from '../auth/audit-context.js';
 import { requirePermission } from '../auth/guard.js';
 import { csrfToken, formField, notFoundError } from '@mm/web';
 import { currentStaff } from '../http/locals.js';
+import { inviteMerchantOwner, type InviteOwnerDeps } from '../use-cases/invite-owner.js';
 import { issuedKeyView } from '../views/issued-key.js';
 import { merchantDetailView } from '../views/merchant-detail.js';
 import { merchantListView, type MerchantFormState } from '../views/merchants.js';
 import { renderPage } from '../views/render.js';
 import { GRACE_OPTIONS, merchantKeysRouter } from './merchant-keys.js';
 
-export interface MerchantsDeps {
+export interface MerchantsDeps extends InviteOwnerDeps {
   db: Db;
   /** Seals the secrets of the keys issued here (MASTER_KEY). */
   box: SecretBox;
@@ -38,6 +39,9 @@ const NOTICES: Record<string, string> = {
   'webhook-url': 'The default webhook URL is saved.',
   revoked: 'The key is revoked: it no longer works.',
   unchanged: 'Nothing changed: it already was so.',
+  'owner-invited': 'The invitation has been sent: the link works once, for 72 hours.',
+  'owner-mail-failed':
+    'The invitation was created but its mail could not be sent: invite the same address again later.',
 };
 
 function noticeOf(req: Request): string | undefined {
@@ -64,12 +68,13 @@ async function renderDetail(
   deps: MerchantsDeps,
   id: string,
   webhookForm?: { value: string; error: string },
+  ownerForm?: { value: string; error: string },
 ): Promise<void> {
   const merchant = await findMerchant(deps.db, id);
   if (!merchant) throw notFoundError();
   const role = currentStaff(res).role;
   renderPage(req, res, {
-    status: webhookForm ? 400 : 200,
+    status: webhookForm || ownerForm ? 400 : 200,
     title: merchant.name,
     body: merchantDetailView({
       merchant,
@@ -80,8 +85,9 @@ async function renderDetail(
       graceOptions: GRACE_OPTIONS,
       defaultGraceS: DEFAULT_ROTATION_GRACE_S,
       csrfToken: csrfToken(req),
-      notice: webhookForm ? undefined : noticeOf(req),
+      notice: webhookForm || ownerForm ? undefined : noticeOf(req),
       webhookForm,
+      ownerForm,
     }),
   });
 }
@@ -127,6 +133,20 @@ export function merchantsRouter(deps: MerchantsDeps): Router {
     if (typeof outcome === 'object')
       return renderDetail(req, res, deps, req.params.id, { value: webhookUrl, error: outcome.error });
     res.redirect(303, `/merchants/${req.params.id}?done=${outcome === 'changed' ? 'webhook-url' : 'unchanged'}`);
+  });
+
+  router.post('/:id/invite-owner', requirePermission('merchants:manage'), async (req: Request<{ id: string }>, res) => {
+    const email = formField(req, 'email');
+    const context = auditContext(req, res);
+    const outcome = await inviteMerchantOwner(
+      deps,
+      { ...context, staffId: currentStaff(res).id },
+      { merchantId: req.params.id, email, locale: formField(req, 'locale') },
+    );
+    if (outcome === 'not_found') throw notFoundError();
+    if (typeof outcome === 'object')
+      return renderDetail(req, res, deps, req.params.id, undefined, { value: email, error: outcome.error });
+    res.redirect(303, `/merchants/${req.params.id}?done=${outcome === 'sent' ? 'owner-invited' : 'owner-mail-failed'}`);
   });
 
   router.use('/:merchantId/keys', merchantKeysRouter(deps));

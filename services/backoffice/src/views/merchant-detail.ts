@@ -22,6 +22,8 @@ export interface MerchantDetailView {
   notice?: string;
   /** The webhook URL form as sent, when it was refused. */
   webhookForm?: { value: string; error: string };
+  /** The owner invitation's form after a refusal: what was typed and why. */
+  ownerForm?: { value: string; error: string } | undefined;
 }
 
 function keyStatus(key: ApiKeySummary, now: Date): SafeHtml {
@@ -59,7 +61,14 @@ function manageSection(v: MerchantDetailView): SafeHtml {
 <label for="webhook-url">Default webhook URL (empty: none)</label>
 <input id="webhook-url" name="webhook_url" type="url" maxlength="2048" value="${webhookValue}">
 ${v.webhookForm ? html`<p class="error" id="webhook-url-error" role="alert">${v.webhookForm.error}</p>` : ''}
-<p><button type="submit">Save the webhook URL</button></p></form></section>`;
+<p><button type="submit">Save the webhook URL</button></p></form>
+<form method="post" action="/merchants/${m.id}/invite-owner" id="invite-owner">${csrfField(v.csrfToken)}
+<label for="owner-email">Invite an owner to the merchant dashboard (email)</label>
+<input id="owner-email" name="email" type="email" maxlength="254" required value="${v.ownerForm?.value ?? ''}">
+<label for="owner-locale">Language of the mail</label>
+<select id="owner-locale" name="locale"><option value="fr">French</option><option value="en">English</option></select>
+${v.ownerForm ? html`<p class="error" id="invite-owner-error" role="alert">${v.ownerForm.error}</p>` : ''}
+<p><button type="submit">Send the invitation</button></p></form></section>`;
 }
 
 /** One merchant and its keys (never a secret: the page gets no secret to show). Key rows: tr[data-api-key]. */

@@ -7,6 +7,7 @@ import { PAYMENTS_ROUTES } from './payments.js';
 import type { RouteRule } from './route-rules.js';
 import { SECURITY_ROUTES } from './security.js';
 import { STATEMENTS_ROUTES } from './statements.js';
+import { TEAM_ROUTES } from './team.js';
 
 export const ALL_ROUTES: readonly RouteRule[] = [
   ...HOME_ROUTES,
@@ -16,4 +17,5 @@ export const ALL_ROUTES: readonly RouteRule[] = [
   ...DEVELOPERS_ROUTES,
   ...CASHOUTS_ROUTES,
   ...STATEMENTS_ROUTES,
+  ...TEAM_ROUTES,
 ];

@@ -15,7 +15,7 @@ import { ALL_ROUTES } from './all-routes.js';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SOME_ID = '00000000-0000-4000-8000-000000000000';
 /** Served before the session check, to anyone: sign-in, sign-out, language, and links followed from a mail. */
-const PUBLIC_FILES = new Set(['sign-in.ts']);
+const PUBLIC_FILES = new Set(['sign-in.ts', 'invitations.ts', 'password-reset.ts', 'sign-up.ts']);
 
 /** `app.use('/prefix', xRouter(` in app.ts: the mount point of each router factory. */
 function mountPoints(): Map<string, string> {

@@ -13,6 +13,7 @@ import { SECOND_FACTOR_MAX_FAILURES, SECOND_FACTOR_WINDOW_MS, SESSION_COOKIE } f
 import { localeOfResponse, requestContext } from '../http/locals.js';
 import { isLocale, LOCALE_COOKIE } from '../i18n/locale.js';
 import { t } from '../i18n/messages.js';
+import { linkMessages } from '../i18n/team.js';
 import { checkPasswordStep, checkSecondFactorStep, type SignInDeps } from '../use-cases/sign-in.js';
 import { renderPage } from '../views/render.js';
 import { secondFactorView, signInView, type SignInView } from '../views/sign-in.js';
@@ -69,7 +70,13 @@ export function signInRouter(deps: SignInRouterDeps): Router {
     const next = safeNext(req.query.next);
     if (userOrNull(res)) return res.redirect(303, next ?? '/');
     const m = t(localeOfResponse(res));
-    show(req, res, 200, { next, ...(req.query.signed_out === '1' ? { notice: m.signedOut } : {}) });
+    const notice =
+      req.query.signed_out === '1'
+        ? m.signedOut
+        : req.query.reset === '1'
+          ? linkMessages(localeOfResponse(res)).resetDone
+          : undefined;
+    show(req, res, 200, { next, ...(notice ? { notice } : {}) });
   });
 
   router.post('/login', async (req, res) => {

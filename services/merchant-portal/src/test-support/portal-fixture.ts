@@ -17,6 +17,7 @@ import { sessionKeyPrefix } from '@mm/web';
 import { newTotpSecret, totpCode } from '../auth/totp.js';
 import { SESSION_APP, SESSION_COOKIE } from '../auth/session.js';
 import { parseEnv } from '../env.js';
+import { startMailCatcher, type MailCatcher } from './mail-catcher.js';
 import { startMerchantPortal, type PortalOverrides, type RunningPortal } from '../service.js';
 import { totpBinding } from '../use-cases/sign-in.js';
 
@@ -37,6 +38,8 @@ export interface PortalFixture {
   redis: Redis;
   prefix: string;
   box: SecretBox;
+  /** The suite's SMTP server: every mail the portal sends lands here. */
+  mail: MailCatcher;
   /** The suite's clock (every request reads it): tests move it instead of waiting. */
   clock: { now: number };
   /** A browser-like client with the portal's session cookie; `headers` go with each request. */
@@ -69,6 +72,7 @@ export async function startPortalFixture(
   const redis = new Redis(testRedis.url);
   const masterKey = randomBytes(32).toString('hex');
   const box = new SecretBox(masterKey);
+  const mail = await startMailCatcher();
   // A minute ahead of the real time: a user's sessions_valid_after, stamped by the database as the suite
   // creates it, must be before the sign-ins the suite's clock then stamps.
   const clock = { now: Date.now() + 60_000 };
@@ -81,6 +85,9 @@ export async function startPortalFixture(
       MERCHANT_PORTAL_INTERNAL_PORT: '0',
       DB_POOL_SIZE: '3',
       MASTER_KEY: masterKey,
+      SMTP_URL: mail.url,
+      MAIL_FROM: 'Merchant dashboard <no-reply@portal.test>',
+      PORTAL_PUBLIC_URL: 'https://portal.test',
       ...env,
     }),
     {
@@ -101,6 +108,7 @@ export async function startPortalFixture(
     redis,
     prefix: testRedis.prefix,
     box,
+    mail,
     clock,
     client: (headers) => new TestClient(running.url, headers, SESSION_COOKIE),
     createMerchant: async (name) =>
@@ -140,6 +148,7 @@ export async function startPortalFixture(
     sessionKey: (id) => `${sessionKeyPrefix(testRedis.prefix, SESSION_APP)}${id}`,
     async stop() {
       await running.stop();
+      await mail.stop();
       redis.disconnect();
       await testRedis.close();
       await db.$disconnect();

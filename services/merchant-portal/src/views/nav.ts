@@ -32,6 +32,7 @@ const BUILT: ReadonlySet<string> = new Set([
   'security',
   'cashouts',
   'statements',
+  'team',
   // one line per area, as its router is mounted in app.ts
 ]);
 

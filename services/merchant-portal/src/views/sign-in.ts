@@ -1,6 +1,7 @@
 import { csrfField, html, type SafeHtml } from '@mm/web';
 import type { Locale } from '../i18n/locale.js';
 import { t } from '../i18n/messages.js';
+import { linkMessages } from '../i18n/team.js';
 
 export interface SignInView {
   locale: Locale;
@@ -23,7 +24,8 @@ export function signInView(v: SignInView): SafeHtml {
 ${v.next ? html`<input type="hidden" name="next" value="${v.next}">` : ''}
 <label for="email">${m.email}</label><input id="email" name="email" type="email" autocomplete="username" required value="${v.email ?? ''}">
 <label for="password">${m.password}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-<p><button type="submit">${m.signIn}</button></p></form></div>`;
+<p><button type="submit">${m.signIn}</button></p></form>
+<p><a href="/password-reset" id="forgot-password">${linkMessages(v.locale).forgot}</a></p></div>`;
 }
 
 export function secondFactorView(v: { locale: Locale; csrfToken: string; error?: string }): SafeHtml {

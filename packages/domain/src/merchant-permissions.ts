@@ -76,3 +76,22 @@ export function merchantCan(role: string, permission: MerchantPermission): boole
 export function merchantPermissionsOf(role: string): MerchantPermission[] {
   return MERCHANT_PERMISSIONS.filter((p) => merchantCan(role, p));
 }
+
+/**
+ * A role's name in French or English, as the dashboard and its mails show it (an unknown role, a bad row,
+ * shows as stored).
+ */
+const ROLE_NAMES = {
+  en: { owner: 'Owner', admin: 'Admin', developer: 'Developer', finance: 'Finance', viewer: 'Viewer' },
+  fr: {
+    owner: 'Propriétaire',
+    admin: 'Administrateur',
+    developer: 'Développeur',
+    finance: 'Finance',
+    viewer: 'Lecteur',
+  },
+} as const satisfies Record<'fr' | 'en', Record<MerchantRole, string>>;
+
+export function merchantRoleName(locale: 'fr' | 'en', role: string): string {
+  return isMerchantRole(role) ? ROLE_NAMES[locale][role] : role;
+}

@@ -34,7 +34,7 @@ import { parkedJobsRouter } from './routes/parked-jobs.js';
 import { auditRouter } from './routes/audit.js';
 import { reconciliationRouter } from './routes/reconciliation.js';
 import { queuesRouter, QUEUES_PATH } from './routes/queues.js';
-import type { Mailer } from '@mm/merchant-portal';
+import type { Mailer } from '@mm/mail';
 
 export interface BackofficeDeps {
   db: Db;

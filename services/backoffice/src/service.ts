@@ -1,5 +1,5 @@
 import { createDb, ReadReplica } from '@mm/db';
-import { smtpMailer } from '@mm/merchant-portal';
+import { smtpMailer } from '@mm/mail';
 import { databaseOptions } from '@mm/config';
 import {
   cashoutRequests,

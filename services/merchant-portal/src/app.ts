@@ -23,7 +23,7 @@ import { SESSION_COOKIE } from './auth/session.js';
 import { errorHandler, notFound } from './http/error-handler.js';
 import { setLocale } from './http/locals.js';
 import { localeOf } from './i18n/locale.js';
-import type { Mailer } from './mail/mailer.js';
+import type { Mailer } from '@mm/mail';
 import { developersRouter } from './routes/developers.js';
 import { accountRouter } from './routes/account.js';
 import { cashoutsRouter } from './routes/cashouts.js';

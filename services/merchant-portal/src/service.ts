@@ -24,7 +24,7 @@ import {
 } from '@mm/observability';
 import { LoginThrottle, sessionKeyPrefix, sessionRedisOf } from '@mm/web';
 import { createPortalApp } from './app.js';
-import { smtpMailer } from './mail/mailer.js';
+import { smtpMailer } from '@mm/mail';
 import { SESSION_APP } from './auth/session.js';
 import type { MerchantPortalEnv } from './env.js';
 

@@ -4,7 +4,7 @@
  * merchants change nothing.
  */
 import { createHash } from 'node:crypto';
-import { startMailCatcher, type MailCatcher } from '@mm/merchant-portal/mail-catcher';
+import { startMailCatcher, type MailCatcher } from '@mm/mail/mail-catcher';
 import { startBackofficeFixture, type BackofficeFixture } from '../test-support/backoffice-fixture.js';
 import { loggedIn, seedMerchant } from '../test-support/merchant-test-helpers.js';
 

@@ -8,7 +8,7 @@ import type { Db } from '@mm/db';
 import { createInvitation, findMerchantUserForLogin } from '@mm/db/merchant-users';
 import { findMerchant } from '@mm/db/merchants';
 import { recordAudit } from '@mm/db/staff';
-import { sendInvitationMail, type Mailer } from '@mm/merchant-portal';
+import { sendInvitationMail, type Mailer } from '@mm/mail';
 
 export interface InviteOwnerDeps {
   db: Db;

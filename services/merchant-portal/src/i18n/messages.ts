@@ -2,7 +2,7 @@
  * Every text of the portal, in French and English. A page asks `t(locale)` for its dictionary; a key
  * missing in one language is a type error, so the two cannot drift apart.
  */
-import { isMerchantRole, type MerchantRole } from '@mm/domain';
+import { merchantRoleName } from '@mm/domain';
 import type { Locale } from './locale.js';
 
 const en = {
@@ -97,20 +97,9 @@ const fr: Messages = {
   noSubsidiary: "Aucun pays n'est encore ouvert pour vous.",
 };
 
-const ROLES = {
-  en: { owner: 'Owner', admin: 'Admin', developer: 'Developer', finance: 'Finance', viewer: 'Viewer' },
-  fr: {
-    owner: 'Propriétaire',
-    admin: 'Administrateur',
-    developer: 'Développeur',
-    finance: 'Finance',
-    viewer: 'Lecteur',
-  },
-} as const satisfies Record<Locale, Record<MerchantRole, string>>;
-
 /** A role's name in the page's language (an unknown role, a bad row, shows as stored). */
 export function roleLabel(locale: Locale, role: string): string {
-  return isMerchantRole(role) ? ROLES[locale][role] : role;
+  return merchantRoleName(locale, role);
 }
 
 const DICTIONARIES: Readonly<Record<Locale, Messages>> = { en, fr };

@@ -18,7 +18,7 @@ import { isMerchantRole } from '@mm/domain';
 import { csrfToken, regenerateSession, saveSession } from '@mm/web';
 import { localeOfResponse, requestContext } from '../http/locals.js';
 import { linkMessages } from '../i18n/team.js';
-import { invitationPath } from '../use-cases/invitation-mail.js';
+import { invitationPath } from '@mm/mail';
 import { acceptInvitationView, goneLinkView } from '../views/link-pages.js';
 import { renderPage } from '../views/render.js';
 import { LINK_TOKEN, readPasswordForm } from './link-forms.js';

@@ -17,7 +17,7 @@ import { sessionKeyPrefix } from '@mm/web';
 import { newTotpSecret, totpCode } from '../auth/totp.js';
 import { SESSION_APP, SESSION_COOKIE } from '../auth/session.js';
 import { parseEnv } from '../env.js';
-import { startMailCatcher, type MailCatcher } from './mail-catcher.js';
+import { startMailCatcher, type MailCatcher } from '@mm/mail/mail-catcher';
 import { startMerchantPortal, type PortalOverrides, type RunningPortal } from '../service.js';
 import { totpBinding } from '../use-cases/sign-in.js';
 

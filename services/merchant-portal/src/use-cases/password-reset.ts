@@ -14,8 +14,7 @@ import {
 import { recordAudit } from '@mm/db/staff';
 import type { LoginThrottle } from '@mm/web';
 import type { Locale } from '../i18n/locale.js';
-import { passwordResetMail } from '../mail/mail-messages.js';
-import type { Mailer } from '../mail/mailer.js';
+import { passwordResetMail, type Mailer } from '@mm/mail';
 import type { RequestContext } from './sign-in.js';
 
 export interface PasswordResetDeps {

@@ -16,7 +16,7 @@ import type { Db } from '@mm/db';
 import { recordAudit, type AuditInput } from '@mm/db/staff';
 import type { MerchantRole } from '@mm/domain';
 import type { Locale } from '../i18n/locale.js';
-import { sendInvitationMail, type InvitationMailDeps } from './invitation-mail.js';
+import { sendInvitationMail, type InvitationMailDeps } from '@mm/mail';
 import type { RequestContext } from './sign-in.js';
 import { invitationRefusal, removalRefusal, roleChangeRefusal, type TeamRefusal } from './team-rules.js';
 

@@ -1,11 +1,13 @@
 /**
- * The portal's mails in French and English: plain text for every client, and the same words as simple
+ * The merchant dashboard's mails (its own, and the back-office's invitation of a first owner) in French and English: plain text for every client, and the same words as simple
  * HTML (no image, no remote asset). Links are absolute, from the portal's public base URL.
  */
+import { merchantRoleName } from '@mm/domain';
 import { html, type SafeHtml } from '@mm/web';
-import type { Locale } from '../i18n/locale.js';
-import { roleLabel } from '../i18n/messages.js';
 import type { MailMessage } from './mailer.js';
+
+export type MailLocale = 'fr' | 'en';
+type Locale = MailLocale;
 
 interface Parts {
   subject: string;
@@ -38,7 +40,7 @@ export function invitationMail(
   locale: Locale,
   v: { to: string; merchantName: string; role: string; invitedBy: string; link: string; expiresAt: Date },
 ): MailMessage {
-  const role = roleLabel(locale, v.role);
+  const role = merchantRoleName(locale, v.role);
   return compose(
     v.to,
     locale === 'fr'

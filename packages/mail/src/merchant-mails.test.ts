@@ -1,6 +1,6 @@
 /** The mailer against a real SMTP server: both parts arrive, in the recipient's language, with the link. */
-import { startMailCatcher, type MailCatcher } from '../test-support/mail-catcher.js';
-import { invitationMail, passwordResetMail } from './mail-messages.js';
+import { startMailCatcher, type MailCatcher } from './mail-catcher.js';
+import { invitationMail, passwordResetMail } from './merchant-mails.js';
 import { smtpMailer, type Mailer } from './mailer.js';
 
 describe('mail over SMTP', () => {

@@ -1,8 +1,7 @@
 /** Sends an invitation's mail: the one the portal's Team page and the back-office's first owner both send. */
 import type { Invitation } from '@mm/db/merchant-users';
-import { isLocale } from '../i18n/locale.js';
-import { invitationMail } from '../mail/mail-messages.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { Mailer } from './mailer.js';
+import { invitationMail } from './merchant-mails.js';
 
 export interface InvitationMailDeps {
   mailer: Mailer;
@@ -16,7 +15,7 @@ export async function sendInvitationMail(
   deps: InvitationMailDeps,
   v: { invitation: Invitation; token: string; merchantName: string; invitedBy: string },
 ): Promise<void> {
-  const locale = isLocale(v.invitation.locale) ? v.invitation.locale : 'fr';
+  const locale = v.invitation.locale === 'en' ? 'en' : 'fr';
   await deps.mailer.send(
     invitationMail(locale, {
       to: v.invitation.email,

@@ -28,6 +28,7 @@ export { auditsRefusal, LoginThrottle, type Admission, type LoginLimits } from '
 export { countedPasswordCheck, type PasswordCheck } from './password-check.js';
 export { safeNext } from './safe-next.js';
 export {
+  loginLimitsOf,
   openWebAppBase,
   serveWebApp,
   webAppSettings,

@@ -29,7 +29,7 @@ import {
   type OutboxQueueDefinition,
   type RedisClient,
 } from '@mm/queues';
-import { LoginThrottle } from './login-throttle.js';
+import { LoginThrottle, type LoginLimits } from './login-throttle.js';
 import { sessionKeyPrefix } from './session.js';
 import { sessionRedisOf, type SessionRedis } from './session-redis.js';
 
@@ -112,18 +112,7 @@ export async function openWebAppBase(env: WebAppBaseEnv, o: WebAppBaseOptions): 
       client: sessionRedis.storeClient,
       prefix: sessionKeyPrefix(env.REDIS_PREFIX, o.sessionApp),
     }),
-    throttle: new LoginThrottle(
-      redis,
-      env.REDIS_PREFIX,
-      {
-        maxFailures: env.LOGIN_MAX_FAILURES,
-        lockoutS: env.LOGIN_LOCKOUT_S,
-        maxPerAddress: env.LOGIN_MAX_ATTEMPTS_PER_IP,
-        addressWindowS: env.LOGIN_IP_WINDOW_S,
-      },
-      o.sessionApp,
-      o.normalizeEmail,
-    ),
+    throttle: new LoginThrottle(redis, env.REDIS_PREFIX, loginLimitsOf(env), o.sessionApp, o.normalizeEmail),
     async close() {
       await outbox.close();
       queueRedis.disconnect();
@@ -131,6 +120,16 @@ export async function openWebAppBase(env: WebAppBaseEnv, o: WebAppBaseOptions): 
       redis.disconnect();
       await db.$disconnect();
     },
+  };
+}
+
+/** The sign-in limits of the env, for the throttle above or another one on keys of its own. */
+export function loginLimitsOf(env: WebAppEnv): LoginLimits {
+  return {
+    maxFailures: env.LOGIN_MAX_FAILURES,
+    lockoutS: env.LOGIN_LOCKOUT_S,
+    maxPerAddress: env.LOGIN_MAX_ATTEMPTS_PER_IP,
+    addressWindowS: env.LOGIN_IP_WINDOW_S,
   };
 }
 

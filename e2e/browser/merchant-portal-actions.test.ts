@@ -164,7 +164,7 @@ describe('merchant portal actions in a browser', () => {
   });
 
   for (const lang of ['fr', 'en'] as const) {
-    it(`shows the payments and a payment's page on a phone and on a desk, in ${lang === 'fr' ? 'French' : 'English'}`, async () => {
+    it(`shows the payments, a payment's page, statements, cash-outs and developers on a phone and on a desk, in ${lang === 'fr' ? 'French' : 'English'}`, async () => {
       const tx = await capturedCashin(7500);
       const phone = await newPage(lang, VIEWPORT);
       await signIn(phone, await portal.user('owner'));
@@ -175,6 +175,11 @@ describe('merchant portal actions in a browser', () => {
       await phone.goto(`${portal.url}/payments/${tx}`);
       await screenshot(phone, `portal-phone-${lang}-payment`);
       expect(await pageWidth(phone)).toBeLessThanOrEqual(VIEWPORT.width);
+      for (const area of ['statements', 'cashouts'] as const) {
+        await phone.goto(`${portal.url}/${area}`);
+        await screenshot(phone, `portal-phone-${lang}-${area}`);
+        expect(await pageWidth(phone)).toBeLessThanOrEqual(VIEWPORT.width);
+      }
       await phone.goto(`${portal.url}/developers`);
       await screenshot(phone, `portal-phone-${lang}-developers`);
       expect(await pageWidth(phone)).toBeLessThanOrEqual(VIEWPORT.width);
@@ -185,6 +190,10 @@ describe('merchant portal actions in a browser', () => {
       await screenshot(desk, `portal-desk-${lang}-payments`);
       await desk.goto(`${portal.url}/payments/${tx}`);
       await screenshot(desk, `portal-desk-${lang}-payment`);
+      for (const area of ['statements', 'cashouts', 'developers'] as const) {
+        await desk.goto(`${portal.url}/${area}`);
+        await screenshot(desk, `portal-desk-${lang}-${area}`);
+      }
     });
   }
 });

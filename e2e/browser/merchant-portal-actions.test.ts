@@ -177,7 +177,8 @@ describe('merchant portal actions in a browser', () => {
       expect(await pageWidth(phone)).toBeLessThanOrEqual(VIEWPORT.width);
       for (const area of ['statements', 'cashouts'] as const) {
         await phone.goto(`${portal.url}/${area}`);
-        await screenshot(phone, `portal-phone-${lang}-${area}`);
+        // Disbursement is off on this system: its cash-outs page explains it (merchant-portal-cashouts.test.ts shows the form).
+        await screenshot(phone, `portal-phone-${lang}-${area === 'cashouts' ? 'cashouts-unavailable' : area}`);
         expect(await pageWidth(phone)).toBeLessThanOrEqual(VIEWPORT.width);
       }
       await phone.goto(`${portal.url}/developers`);

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { startSystem, type System } from '../support/system.js';
+import { waitFor } from '@mm/testing';
+import { CI_NUMBER, startSystem, type System } from '../support/system.js';
 import { PORTAL_PASSWORD, startSystemPortal, type PortalUserLogin } from '../support/portal.js';
 import { DESK, pageWidth, PortalBrowser, type Lang } from './portal-browser.js';
 import { launchBrowser, screenshot, VIEWPORT } from './support.js';
@@ -18,7 +19,35 @@ beforeAll(async () => {
   sys = await startSystem();
   portal = await startSystemPortal(sys);
   pages = new PortalBrowser(browser, () => portal.url);
-}, 60_000);
+  await collectAMonth();
+}, 120_000);
+
+/**
+ * A month of collections for the home page's charts: cash-ins through the API that the simulated customers
+ * approve or that the operator refuses (numbers ending 02-04: low balance, wrong code, limit), then spread
+ * over the last 30 days by their creation date (the only way to make yesterday's payments today).
+ */
+async function collectAMonth(): Promise<void> {
+  const ids: string[] = [];
+  for (let i = 0; i < 45; i++) {
+    const suffix = i % 7 === 3 ? '02' : i % 11 === 5 ? '03' : i % 13 === 8 ? '04' : '01';
+    const res = await sys.api('POST', '/api/v1/payments/cashin', {
+      merchant_order_id: `month-${i}`,
+      amount: 1500 + ((i * 2750) % 40_000),
+      customer_msisdn: CI_NUMBER(suffix),
+    });
+    ids.push(res.body.data.transaction_id as string);
+  }
+  await waitFor(
+    async () =>
+      (await sys.db.transaction.count({ where: { id: { in: ids }, status: { in: ['SUCCESS', 'FAILED'] } } })) ===
+      ids.length,
+    { what: 'the month of cash-ins decided', timeoutMs: 60_000 },
+  );
+  await sys.db.$executeRaw`
+    UPDATE transactions SET created_at = created_at - ((substring(merchant_order_id FROM 7)::int % 30) * interval '1 day')
+     WHERE merchant_order_id LIKE 'month-%' AND merchant_id = ${sys.merchant.id}::uuid`;
+}
 afterAll(async () => {
   await pages?.close();
   await browser?.close();
@@ -55,6 +84,7 @@ describe('merchant portal in a browser', () => {
       const phone = await newPage(lang, VIEWPORT);
       await signIn(phone, user, `portal-phone-${lang}`);
       await expect(phone.locator('html').getAttribute('lang')).resolves.toBe(lang);
+      await expect(phone.locator('svg.chart').count()).resolves.toBeGreaterThan(0);
       await screenshot(phone, `portal-phone-${lang}-home`);
       expect(await pageWidth(phone)).toBeLessThanOrEqual(VIEWPORT.width);
 

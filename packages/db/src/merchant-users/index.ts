@@ -6,6 +6,8 @@ export {
   findMerchantUserById,
   findMerchantUserForLogin,
   listMerchantUsers,
+  teamPage,
+  type TeamPageQuery,
   merchantUserTotpBinding,
   type MerchantUserAccount,
   type MerchantUserWithSecrets,

@@ -92,6 +92,41 @@ export async function listMerchantUsers(db: Db | Tx, merchantId: string): Promis
   return db.merchantUser.findMany({ where: { merchantId }, select: ACCOUNT, orderBy: { createdAt: 'asc' } });
 }
 
+export interface TeamPageQuery {
+  role?: MerchantRole | undefined;
+  limit: number;
+  /** The last member of the page before (from `next`): the page holds those created before it. */
+  after?: { createdAt: Date; id: string } | undefined;
+}
+
+/**
+ * The Team page: one merchant's members still in the team (a removed one is a disabled row kept for the
+ * audit log's sake), newest first, keyset-paged on (created_at, id) so a page costs the same however deep.
+ */
+export async function teamPage(
+  db: Db | Tx,
+  merchantId: string,
+  q: TeamPageQuery,
+): Promise<{ members: MerchantUserAccount[]; next: { createdAt: Date; id: string } | null }> {
+  const after = q.after;
+  const rows = await db.merchantUser.findMany({
+    where: {
+      merchantId,
+      disabledAt: null,
+      ...(q.role ? { role: q.role } : {}),
+      ...(after
+        ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+        : {}),
+    },
+    select: ACCOUNT,
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: q.limit + 1,
+  });
+  const members = rows.slice(0, q.limit);
+  const last = members.at(-1);
+  return { members, next: rows.length > q.limit && last ? { createdAt: last.createdAt, id: last.id } : null };
+}
+
 /** Every session begun before `now` is refused from now on ("sign out of every session"). */
 export async function signOutEverywhere(db: Db | Tx, userId: string, now: Date): Promise<void> {
   await db.merchantUser.update({ where: { id: userId }, data: { sessionsValidAfter: now, updatedAt: now } });

@@ -39,6 +39,12 @@ export const teamMessages = defineMessages(
     lastOwner: 'The team must keep at least one owner: make someone else owner first.',
     notYourself: 'You cannot change your own role or remove yourself; ask another owner or admin.',
     notFound: 'There is no such member or invitation in your team.',
+    anyRole: 'Any role',
+    filter: 'Filter',
+    olderMembers: 'Older members →',
+    newestMembers: '← Newest',
+    noMembers: 'No member has this role.',
+    badFilter: 'This filter cannot be read (an unknown role or a damaged page link); no member is listed.',
   },
   {
     title: 'Équipe',
@@ -79,6 +85,12 @@ export const teamMessages = defineMessages(
     notYourself:
       'Vous ne pouvez ni changer votre propre rôle ni vous retirer ; demandez à un autre propriétaire ou administrateur.',
     notFound: 'Ce membre ou cette invitation n’existe pas dans votre équipe.',
+    anyRole: 'Tous les rôles',
+    filter: 'Filtrer',
+    olderMembers: 'Membres plus anciens →',
+    newestMembers: '← Les plus récents',
+    noMembers: "Aucun membre n'a ce rôle.",
+    badFilter: "Ce filtre est illisible (un rôle inconnu ou un lien abîmé) : aucun membre n'est listé.",
   },
 );
 

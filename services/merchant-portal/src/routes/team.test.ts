@@ -197,4 +197,48 @@ describe('merchant portal: team', () => {
     expect(late.status).toBe(410);
     expect(late.text).toContain('This link has expired.');
   });
+
+  it('lists the members newest first, 50 a page with an older link, filtered by role in the URL', async () => {
+    const big = await portal.createMerchant('Big team');
+    const boss = await portal.createUser(big, 'owner');
+    for (let i = 0; i < 53; i++)
+      await portal.createUser(big, i % 10 === 0 ? 'finance' : 'developer', { twoFactor: false });
+    const newestFirst = (
+      await portal.db.merchantUser.findMany({
+        where: { merchantId: big },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      })
+    ).map((u) => u.id);
+    const idsOn = (text: string) => [...text.matchAll(/<tr data-member-id="([0-9a-f-]{36})"/g)].map((m) => m[1]);
+    const client = portal.client(EN);
+    await portal.signIn(client, boss);
+
+    const first = await client.get('/team');
+    expect(first.status).toBe(200);
+    expect(idsOn(first.text)).toEqual(newestFirst.slice(0, 50));
+    const older = /<a id="older-members" href="([^"]+)"/.exec(first.text)?.[1]?.replace(/&amp;/g, '&');
+    expect(older).toBeDefined();
+    const second = await client.get(older!);
+    expect(idsOn(second.text)).toEqual(newestFirst.slice(50));
+    expect(second.text).not.toContain('id="older-members"');
+    expect(second.text).toContain('id="newest-members"');
+
+    const finance = await client.get('/team?role=finance');
+    const financeIds = (
+      await portal.db.merchantUser.findMany({
+        where: { merchantId: big, role: 'finance' },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      })
+    ).map((u) => u.id);
+    expect(financeIds).toHaveLength(6);
+    expect(idsOn(finance.text)).toEqual(financeIds);
+    expect(finance.text).toContain('<option value="finance" selected>');
+
+    for (const bad of ['/team?role=king', '/team?after=not-a-cursor', '/team?role=finance&role=owner']) {
+      const refused = await client.get(bad);
+      expect(refused.status).toBe(400);
+      expect(refused.text).toContain('This filter cannot be read');
+      expect(idsOn(refused.text)).toEqual([]);
+    }
+  });
 });

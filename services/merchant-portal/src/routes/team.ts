@@ -5,9 +5,9 @@
  */
 import express, { type Request, type Response, type Router } from 'express';
 import Joi from 'joi';
-import { lastSignIns, listMerchantUsers, listPendingInvitations } from '@mm/db/merchant-users';
-import { MERCHANT_ROLES, merchantCan, type MerchantRole } from '@mm/domain';
-import { csrfToken, notFoundError } from '@mm/web';
+import { lastSignIns, listPendingInvitations, teamPage } from '@mm/db/merchant-users';
+import { isMerchantRole, MERCHANT_ROLES, merchantCan, type MerchantRole } from '@mm/domain';
+import { csrfToken, decodeCursor, encodeCursor, notFoundError, textField, type Cursor } from '@mm/web';
 import { currentUser, requirePermission } from '../auth/guard.js';
 import { localeOfResponse, requestContext } from '../http/locals.js';
 import { LOCALES, type Locale } from '../i18n/locale.js';
@@ -48,6 +48,19 @@ const roleForm = Joi.object<{ role: MerchantRole }>({
     .required(),
 }).unknown(true);
 
+/** Members per page: a team is rarely longer, and a page of 50 rows reads like the other lists. */
+const PAGE_SIZE = 50;
+
+/** The list's filter and cursor from the URL, each as the page's own links write them; null: unreadable. */
+function memberFilters(query: Record<string, unknown>): { role: MerchantRole | ''; after: Cursor | undefined } | null {
+  const role = textField(query, 'role');
+  const rawAfter = textField(query, 'after');
+  if (role === null || rawAfter === null || (role !== '' && !isMerchantRole(role))) return null;
+  const after = rawAfter === '' ? undefined : decodeCursor(rawAfter);
+  if (after === null) return null;
+  return { role: role as MerchantRole | '', after };
+}
+
 const NOTICES = {
   invited: 'invited',
   mail_failed: 'mailFailed',
@@ -74,23 +87,39 @@ export function teamRouter(deps: TeamDeps): Router {
   ) => {
     const me = currentUser(res);
     const locale = localeOfResponse(res);
-    const [members, signIns, invitations] = await Promise.all([
-      listMerchantUsers(deps.db, me.merchantId),
+    // After a change the page is the list's first one, unfiltered; a GET reads its filter from the URL.
+    const filters =
+      req.method === 'GET'
+        ? memberFilters(req.query as Record<string, unknown>)
+        : { role: '' as const, after: undefined };
+    const [page, signIns, invitations] = await Promise.all([
+      filters
+        ? teamPage(deps.db, me.merchantId, {
+            limit: PAGE_SIZE,
+            ...(filters.role ? { role: filters.role } : {}),
+            after: filters.after,
+          })
+        : { members: [], next: null },
       lastSignIns(deps.db, me.merchantId),
       listPendingInvitations(deps.db, me.merchantId, new Date(deps.now())),
     ]);
+    const role = filters?.role ?? '';
+    const olderQuery = page.next
+      ? new URLSearchParams({ ...(role ? { role } : {}), after: encodeCursor(page.next) }).toString()
+      : null;
     renderPage(req, res, {
-      status,
+      status: filters ? status : 400,
       title: teamMessages(locale).title,
       body: teamView({
         locale,
         csrfToken: csrfToken(req),
         me,
-        // A removed member is a disabled row kept for the audit log's sake: no longer part of the team.
-        members: members.filter((m) => m.disabledAt === null).reverse(),
+        members: page.members,
         lastSignIns: signIns,
         invitations,
         canManage: merchantCan(me.role, 'team:manage'),
+        filter: { role, paged: filters?.after !== undefined, olderQuery },
+        ...(filters ? {} : { error: teamMessages(locale).badFilter }),
         ...extra,
       }),
     });

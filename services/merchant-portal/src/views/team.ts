@@ -14,6 +14,8 @@ export interface TeamData {
   lastSignIns: Map<string, Date>;
   invitations: Invitation[];
   canManage: boolean;
+  /** The members list's filter as the URL gave it, whether this is a later page, and the next page's query. */
+  filter: { role: string; paged: boolean; olderQuery: string | null };
   notice?: string;
   error?: string;
   typed?: { email?: string; role?: string };
@@ -41,8 +43,29 @@ function memberActions(v: TeamData, m: MerchantUserAccount): SafeHtml {
 <form method="post" action="/team/members/${m.id}/remove" class="inline">${token}<button type="submit" class="danger">${tm.remove}</button></form>`;
 }
 
+function memberFilterForm(v: TeamData): SafeHtml {
+  const tm = teamMessages(v.locale);
+  return html`<form method="get" action="/team" class="filters" id="team-filters"><div>
+<label for="f-role">${tm.role}</label><select id="f-role" name="role"><option value="">${tm.anyRole}</option>${MERCHANT_ROLES.map(
+    (r) => html`<option value="${r}"${r === v.filter.role ? html` selected` : ''}>${roleLabel(v.locale, r)}</option>`,
+  )}</select></div><div><button type="submit">${tm.filter}</button></div></form>`;
+}
+
+function membersPager(v: TeamData): SafeHtml {
+  const tm = teamMessages(v.locale);
+  const newest = v.filter.role ? `/team?role=${encodeURIComponent(v.filter.role)}` : '/team';
+  const links = [
+    v.filter.paged ? html`<a id="newest-members" href="${newest}">${tm.newestMembers}</a>` : null,
+    v.filter.olderQuery
+      ? html`<a id="older-members" href="/team?${v.filter.olderQuery}" rel="next">${tm.olderMembers}</a>`
+      : null,
+  ].filter((l) => l !== null);
+  return links.length ? html`<p class="pager">${links.map((l, i) => html`${i ? ' · ' : ''}${l}`)}</p>` : html``;
+}
+
 function membersTable(v: TeamData): SafeHtml {
   const tm = teamMessages(v.locale);
+  if (v.members.length === 0) return html`<p class="muted" id="no-members">${tm.noMembers}</p>`;
   return html`<div class="scroll"><table id="members-table"><thead><tr><th>${tm.name}</th><th>${tm.email}</th><th>${tm.role}</th><th>${tm.twoFactor}</th><th>${tm.lastSignIn}</th>${
     v.canManage ? html`<th>${tm.actions}</th>` : ''
   }</tr></thead><tbody>${v.members.map((m) => {
@@ -83,7 +106,7 @@ function inviteForm(v: TeamData): SafeHtml {
 export function teamView(v: TeamData): SafeHtml {
   const tm = teamMessages(v.locale);
   return html`<h1>${tm.title}</h1>${alerts(v)}
-<h2>${tm.members}</h2>${membersTable(v)}
+<h2>${tm.members}</h2>${memberFilterForm(v)}${membersTable(v)}${membersPager(v)}
 <h2>${tm.invitations}</h2>${invitationsSection(v)}
 ${v.canManage ? inviteForm(v) : ''}`;
 }

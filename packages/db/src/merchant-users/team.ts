@@ -22,11 +22,15 @@ export async function setMerchantUserRole(tx: Tx, id: string, role: MerchantRole
   await tx.merchantUser.update({ where: { id }, data: { role, updatedAt: now } });
 }
 
-/** Each member's last sign-in, from the audit log's `portal.login` rows (the audit_log_merchant_idx). */
+/**
+ * Each member's last sign-in, from the audit log (the audit_log_merchant_idx): a `portal.login`, or the
+ * acceptance of their invitation, which signs them in.
+ */
 export async function lastSignIns(db: Db | Tx, merchantId: string): Promise<Map<string, Date>> {
   const rows = await db.$queryRaw<{ merchant_user_id: string; at: Date }[]>`
     SELECT merchant_user_id, max(created_at) AS at FROM audit_log
-    WHERE merchant_id = ${merchantId}::uuid AND action = 'portal.login' AND merchant_user_id IS NOT NULL
+    WHERE merchant_id = ${merchantId}::uuid AND merchant_user_id IS NOT NULL
+      AND action IN ('portal.login', 'portal.team.invitation_accepted')
     GROUP BY merchant_user_id`;
   return new Map(rows.map((r) => [r.merchant_user_id, r.at]));
 }

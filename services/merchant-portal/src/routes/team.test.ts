@@ -78,7 +78,12 @@ describe('merchant portal: team', () => {
     const user = await portal.db.merchantUser.findUniqueOrThrow({ where: { email: 'fatou@shop.test' } });
     expect(user).toMatchObject({ merchantId, role: 'finance', name: 'Fatou Diop' });
     expect((await invitationsOf('fatou@shop.test'))[0]!.acceptedAt).not.toBeNull();
-    expect((await guest.get('/team')).text).toContain(`data-member-id="${user.id}"`);
+    // Accepting signed them in: the team shows it as their last sign-in, not "Never".
+    const team = (await guest.get('/team')).text;
+    const memberRow = new RegExp(`<tr data-member-id="${user.id}">[\\s\\S]*?</tr>`).exec(team)?.[0];
+    expect(memberRow).toBeDefined();
+    expect(memberRow).not.toContain('Never');
+    expect(memberRow).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
     expect(await auditActions()).toEqual(
       expect.arrayContaining(['portal.team.invitation_created', 'portal.team.invitation_accepted']),
     );

@@ -17,6 +17,10 @@ export const TABLE_RETENTION = {
   merchant_users: 'kept',
   // Used codes stay, so a used code can never be taken for an unused one; replaced at each re-enrolment.
   merchant_user_recovery_codes: 'kept',
+  // One row per invitation or password-reset link, holding only a SHA-256 of its token: few, and the audit
+  // log names each invitation (target_id) and says when a link was used. Kept.
+  merchant_invitations: 'kept',
+  merchant_password_resets: 'kept',
   transactions: 'kept',
   transaction_events: 'kept',
   refunds: 'kept',

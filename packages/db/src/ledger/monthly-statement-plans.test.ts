@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database
 import { createDb, type Db } from '../database/index.js';
 import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '../merchants/index.js';
 import { monthlyStatement, statementMonth } from './monthly-statement.js';
+import { tableStats } from '../testing/index.js';
 
 const JOURNALS = Number(process.env.STATEMENT_PLAN_ROWS ?? 20_000) / 2;
 const HISTORY_DAYS = 360;
@@ -52,19 +53,7 @@ afterAll(async () => {
   await database.drop();
 });
 
-async function stats() {
-  await reader.$executeRaw`SELECT pg_stat_force_next_flush()`;
-  const [table] = await db.$queryRaw<{ rows: bigint; seq: bigint }[]>`
-    SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) AS rows, coalesce(seq_scan, 0) AS seq
-      FROM pg_stat_user_tables WHERE relname = 'journal_entries'`;
-  const indexes = await db.$queryRaw<{ name: string; scans: bigint }[]>`
-    SELECT indexrelname AS name, idx_scan AS scans FROM pg_stat_user_indexes WHERE relname = 'journal_entries'`;
-  return {
-    rows: Number(table!.rows),
-    seq: Number(table!.seq),
-    scans: Object.fromEntries(indexes.map((i) => [i.name, Number(i.scans)])),
-  };
-}
+const stats = () => tableStats(reader, db, 'journal_entries');
 
 describe('the monthly statement of a long ledger', () => {
   it("reads the merchant's entries since the month's start through the account and time index", async () => {

@@ -9,6 +9,7 @@ import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database
 import { createDb, type Db } from '../database/index.js';
 import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '../merchants/index.js';
 import { activityWindow, merchantActivity } from './merchant-activity.js';
+import { tableStats } from '../testing/index.js';
 
 const ROWS = Number(process.env.ACTIVITY_PLAN_ROWS ?? 20_000);
 // A year of history; the big merchant holds a fifth of the table (the others the rest), and the window is about a
@@ -67,19 +68,7 @@ afterAll(async () => {
   await database.drop();
 });
 
-async function stats() {
-  await reader.$executeRaw`SELECT pg_stat_force_next_flush()`;
-  const [table] = await db.$queryRaw<{ rows: bigint; seq: bigint }[]>`
-    SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) AS rows, coalesce(seq_scan, 0) AS seq
-      FROM pg_stat_user_tables WHERE relname = 'transactions'`;
-  const indexes = await db.$queryRaw<{ name: string; scans: bigint }[]>`
-    SELECT indexrelname AS name, idx_scan AS scans FROM pg_stat_user_indexes WHERE relname = 'transactions'`;
-  return {
-    rows: Number(table!.rows),
-    seq: Number(table!.seq),
-    scans: Object.fromEntries(indexes.map((i) => [i.name, Number(i.scans)])),
-  };
-}
+const stats = () => tableStats(reader, db, 'transactions');
 
 describe("the home's figures for a merchant with a year of history", () => {
   it("read the merchant's rows of the window through its index, and no other", async () => {

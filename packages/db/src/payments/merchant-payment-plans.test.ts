@@ -9,6 +9,7 @@ import { createTestDatabase, type TestDatabase } from '@mm/testing/test-database
 import { createDb, type Db } from '../database/index.js';
 import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '../merchants/index.js';
 import { merchantPaymentDetail, searchMerchantPayments, type MerchantPaymentSearch } from './merchant-payments.js';
+import { readsBetween, tableStats } from '../testing/index.js';
 
 // Enough rows that a scan of the merchant's history costs hundreds of times a page (the planner's
 // statistics say so after ANALYZE); the same plans were checked with EXPLAIN at 1 000 000 rows
@@ -65,36 +66,11 @@ afterAll(async () => {
   await database.drop();
 });
 
-interface Reads {
-  rows: number;
-  seqScans: number;
-  indexScans: Record<string, number>;
-}
-
-async function stats(): Promise<Reads> {
-  await reader.$executeRaw`SELECT pg_stat_force_next_flush()`;
-  const [table] = await db.$queryRaw<{ rows: bigint; seq: bigint }[]>`
-    SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) AS rows, coalesce(seq_scan, 0) AS seq
-      FROM pg_stat_user_tables WHERE relname = 'transactions'`;
-  const indexes = await db.$queryRaw<{ name: string; scans: bigint }[]>`
-    SELECT indexrelname AS name, idx_scan AS scans FROM pg_stat_user_indexes WHERE relname = 'transactions'`;
-  return {
-    rows: Number(table!.rows),
-    seqScans: Number(table!.seq),
-    indexScans: Object.fromEntries(indexes.map((i) => [i.name, Number(i.scans)])),
-  };
-}
-
 /** What `work` read from transactions: rows, sequential scans, and the indexes it scanned. */
-async function readsOf(work: () => Promise<unknown>): Promise<{ rows: number; seqScans: number; indexes: string[] }> {
-  const before = await stats();
+async function readsOf(work: () => Promise<unknown>) {
+  const before = await tableStats(reader, db, 'transactions');
   await work();
-  const after = await stats();
-  return {
-    rows: after.rows - before.rows,
-    seqScans: after.seqScans - before.seqScans,
-    indexes: Object.keys(after.indexScans).filter((k) => after.indexScans[k]! > (before.indexScans[k] ?? 0)),
-  };
+  return readsBetween(before, await tableStats(reader, db, 'transactions'));
 }
 
 const list = (q: MerchantPaymentSearch, after?: { createdAt: Date; id: string }) =>

@@ -1,1 +1,2 @@
 export { sealUnbound } from './unbound-secret.js';
+export { readsBetween, tableStats, type TableStats } from './table-reads.js';

@@ -29,7 +29,7 @@ export {
   type Invitation,
   invitationState,
   type InvitationState,
-  listPendingInvitations,
+  pendingInvitationsPage,
   type NewInvitation,
   revokeInvitation,
 } from './invitations.js';

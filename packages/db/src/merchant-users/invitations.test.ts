@@ -12,7 +12,7 @@ import {
   findInvitationByToken,
   findMerchantUserForLogin,
   invitationState,
-  listPendingInvitations,
+  pendingInvitationsPage,
   resetPasswordWithToken,
   revokeInvitation,
 } from './index.js';
@@ -63,10 +63,10 @@ describe('invitations and password resets', () => {
     const second = await invite('again@x.test', new Date(now.getTime() + 1000));
     expect(second.replaced).toEqual([first.invitation.id]);
     expect(invitationState((await findInvitationByToken(db, first.token))!, now)).toBe('revoked');
-    const open = await listPendingInvitations(db, shop, now);
+    const open = (await pendingInvitationsPage(db, shop, now, { limit: 50 })).invitations;
     expect(open.filter((i) => i.email === 'again@x.test').map((i) => i.id)).toEqual([second.invitation.id]);
     expect(open[0]!.id).toBe(second.invitation.id);
-    expect(await listPendingInvitations(db, other, now)).toEqual([]);
+    expect(await pendingInvitationsPage(db, other, now, { limit: 50 })).toEqual({ invitations: [], next: null });
   });
 
   it('is claimed once, even by two requests at the same moment, and never after it expires or is revoked', async () => {

@@ -80,15 +80,35 @@ export async function createInvitation(
   return { invitation, token, replaced: pending.map((p) => p.id) };
 }
 
-/** The merchant's invitations still open at `now`, newest first. */
-export async function listPendingInvitations(db: Db | Tx, merchantId: string, now: Date): Promise<Invitation[]> {
-  return db.merchantInvitation.findMany({
-    where: { merchantId, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
+/**
+ * The merchant's invitations still open at `now`, newest first, keyset-paged on (created_at, id) like the
+ * members (`role`: only those for this role).
+ */
+export async function pendingInvitationsPage(
+  db: Db | Tx,
+  merchantId: string,
+  now: Date,
+  q: { role?: MerchantRole | undefined; limit: number; after?: { createdAt: Date; id: string } | undefined },
+): Promise<{ invitations: Invitation[]; next: { createdAt: Date; id: string } | null }> {
+  const after = q.after;
+  const rows = await db.merchantInvitation.findMany({
+    where: {
+      merchantId,
+      acceptedAt: null,
+      revokedAt: null,
+      expiresAt: { gt: now },
+      ...(q.role ? { role: q.role } : {}),
+      ...(after
+        ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+        : {}),
+    },
     select: INVITATION,
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    // A team page, not an export: past this many open invitations the oldest wait for their turn.
-    take: 200,
+    take: q.limit + 1,
   });
+  const invitations = rows.slice(0, q.limit);
+  const last = invitations.at(-1);
+  return { invitations, next: rows.length > q.limit && last ? { createdAt: last.createdAt, id: last.id } : null };
 }
 
 export type InvitationState = 'pending' | 'accepted' | 'revoked' | 'expired';

@@ -3,6 +3,7 @@
  * invitation followed for real, single use, replaced, revoked and expired links; roles and removals within
  * the rules; another merchant's ids answering 404 with nothing changed; every change audited.
  */
+import { createInvitation } from '@mm/db/merchant-users';
 import { startPortalFixture, type PortalFixture, type PortalUser } from '../test-support/portal-fixture.js';
 
 const EN = { 'accept-language': 'en' };
@@ -203,7 +204,7 @@ describe('merchant portal: team', () => {
     expect(late.text).toContain('This link has expired.');
   });
 
-  it('lists the members newest first, 50 a page with an older link, filtered by role in the URL', async () => {
+  it('lists the members and the open invitations newest first, 50 a page with older links, filtered by role in the URL', async () => {
     const big = await portal.createMerchant('Big team');
     const boss = await portal.createUser(big, 'owner');
     for (let i = 0; i < 53; i++)
@@ -239,11 +240,51 @@ describe('merchant portal: team', () => {
     expect(idsOn(finance.text)).toEqual(financeIds);
     expect(finance.text).toContain('<option value="finance" selected>');
 
-    for (const bad of ['/team?role=king', '/team?after=not-a-cursor', '/team?role=finance&role=owner']) {
+    // The invitations page the same way, each list with its own cursor.
+    for (let i = 0; i < 52; i++) {
+      await portal.db.$transaction((tx) =>
+        createInvitation(tx, {
+          merchantId: big,
+          email: `invited${i}@big.test`,
+          role: i % 4 === 0 ? 'finance' : 'viewer',
+          locale: 'en',
+          invitedBy: { merchantUserId: boss.id },
+          now: new Date(portal.clock.now - 60_000 + i * 10),
+        }),
+      );
+    }
+    const invitationIdsOn = (text: string) =>
+      [...text.matchAll(/<tr data-invitation-id="([0-9a-f-]{36})"/g)].map((m) => m[1]);
+    const openNewestFirst = (role?: string) =>
+      portal.db.merchantInvitation
+        .findMany({
+          where: { merchantId: big, ...(role ? { role } : {}) },
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        })
+        .then((rows) => rows.map((r) => r.id));
+    const withInvitations = await client.get('/team');
+    expect(invitationIdsOn(withInvitations.text)).toEqual((await openNewestFirst()).slice(0, 50));
+    const olderInvitations = /<a id="older-invitations" href="([^"]+)"/
+      .exec(withInvitations.text)?.[1]
+      ?.replace(/&amp;/g, '&');
+    expect(olderInvitations).toBeDefined();
+    const invitationsPage2 = await client.get(olderInvitations!);
+    expect(invitationIdsOn(invitationsPage2.text)).toEqual((await openNewestFirst()).slice(50));
+    // The members list starts again from its newest on the invitations' second page.
+    expect(idsOn(invitationsPage2.text)).toEqual(newestFirst.slice(0, 50));
+    expect(invitationIdsOn((await client.get('/team?role=finance')).text)).toEqual(await openNewestFirst('finance'));
+
+    for (const bad of [
+      '/team?role=king',
+      '/team?after=not-a-cursor',
+      '/team?invitations_after=2031-01-01T00:00:00.000Z_x',
+      '/team?role=finance&role=owner',
+    ]) {
       const refused = await client.get(bad);
       expect(refused.status).toBe(400);
       expect(refused.text).toContain('This filter cannot be read');
       expect(idsOn(refused.text)).toEqual([]);
+      expect(invitationIdsOn(refused.text)).toEqual([]);
     }
   });
 });

@@ -5,7 +5,7 @@
  */
 import express, { type Request, type Response, type Router } from 'express';
 import Joi from 'joi';
-import { lastSignIns, listPendingInvitations, teamPage } from '@mm/db/merchant-users';
+import { lastSignIns, pendingInvitationsPage, teamPage } from '@mm/db/merchant-users';
 import { isMerchantRole, MERCHANT_ROLES, merchantCan, type MerchantRole } from '@mm/domain';
 import { csrfToken, decodeCursor, encodeCursor, notFoundError, textField, type Cursor } from '@mm/web';
 import { currentUser, requirePermission } from '../auth/guard.js';
@@ -51,14 +51,23 @@ const roleForm = Joi.object<{ role: MerchantRole }>({
 /** Members per page: a team is rarely longer, and a page of 50 rows reads like the other lists. */
 const PAGE_SIZE = 50;
 
-/** The list's filter and cursor from the URL, each as the page's own links write them; null: unreadable. */
-function memberFilters(query: Record<string, unknown>): { role: MerchantRole | ''; after: Cursor | undefined } | null {
+interface TeamFilters {
+  role: MerchantRole | '';
+  /** The members' page and the invitations' page: each list has its own cursor. */
+  after: Cursor | undefined;
+  invitationsAfter: Cursor | undefined;
+}
+
+/** The lists' filter and cursors from the URL, each as the page's own links write them; null: unreadable. */
+function teamFilters(query: Record<string, unknown>): TeamFilters | null {
   const role = textField(query, 'role');
-  const rawAfter = textField(query, 'after');
-  if (role === null || rawAfter === null || (role !== '' && !isMerchantRole(role))) return null;
-  const after = rawAfter === '' ? undefined : decodeCursor(rawAfter);
-  if (after === null) return null;
-  return { role: role as MerchantRole | '', after };
+  const cursors = [textField(query, 'after'), textField(query, 'invitations_after')];
+  if (role === null || (role !== '' && !isMerchantRole(role))) return null;
+  const [after, invitationsAfter] = cursors.map((raw) =>
+    raw === null ? null : raw === '' ? undefined : decodeCursor(raw),
+  );
+  if (after === null || invitationsAfter === null) return null;
+  return { role: role as MerchantRole | '', after, invitationsAfter };
 }
 
 const NOTICES = {
@@ -88,11 +97,11 @@ export function teamRouter(deps: TeamDeps): Router {
     const me = currentUser(res);
     const locale = localeOfResponse(res);
     // After a change the page is the list's first one, unfiltered; a GET reads its filter from the URL.
-    const filters =
+    const filters: TeamFilters | null =
       req.method === 'GET'
-        ? memberFilters(req.query as Record<string, unknown>)
-        : { role: '' as const, after: undefined };
-    const [page, signIns, invitations] = await Promise.all([
+        ? teamFilters(req.query as Record<string, unknown>)
+        : { role: '', after: undefined, invitationsAfter: undefined };
+    const [page, signIns, pending] = await Promise.all([
       filters
         ? teamPage(deps.db, me.merchantId, {
             limit: PAGE_SIZE,
@@ -101,12 +110,18 @@ export function teamRouter(deps: TeamDeps): Router {
           })
         : { members: [], next: null },
       lastSignIns(deps.db, me.merchantId),
-      listPendingInvitations(deps.db, me.merchantId, new Date(deps.now())),
+      filters
+        ? pendingInvitationsPage(deps.db, me.merchantId, new Date(deps.now()), {
+            limit: PAGE_SIZE,
+            ...(filters.role ? { role: filters.role } : {}),
+            after: filters.invitationsAfter,
+          })
+        : { invitations: [], next: null },
     ]);
     const role = filters?.role ?? '';
-    const olderQuery = page.next
-      ? new URLSearchParams({ ...(role ? { role } : {}), after: encodeCursor(page.next) }).toString()
-      : null;
+    // Each list's "older" link pages that list and starts the other one again from its newest.
+    const olderQuery = (key: 'after' | 'invitations_after', next: Cursor | null) =>
+      next ? new URLSearchParams({ ...(role ? { role } : {}), [key]: encodeCursor(next) }).toString() : null;
     renderPage(req, res, {
       status: filters ? status : 400,
       title: teamMessages(locale).title,
@@ -116,9 +131,15 @@ export function teamRouter(deps: TeamDeps): Router {
         me,
         members: page.members,
         lastSignIns: signIns,
-        invitations,
+        invitations: pending.invitations,
         canManage: merchantCan(me.role, 'team:manage'),
-        filter: { role, paged: filters?.after !== undefined, olderQuery },
+        filter: {
+          role,
+          membersPaged: filters?.after !== undefined,
+          invitationsPaged: filters?.invitationsAfter !== undefined,
+          olderMembers: olderQuery('after', page.next),
+          olderInvitations: olderQuery('invitations_after', pending.next),
+        },
         ...(filters ? {} : { error: teamMessages(locale).badFilter }),
         ...extra,
       }),

@@ -14,8 +14,14 @@ export interface TeamData {
   lastSignIns: Map<string, Date>;
   invitations: Invitation[];
   canManage: boolean;
-  /** The members list's filter as the URL gave it, whether this is a later page, and the next page's query. */
-  filter: { role: string; paged: boolean; olderQuery: string | null };
+  /** The lists' role filter as the URL gave it, whether each shows a later page, and each next page's query. */
+  filter: {
+    role: string;
+    membersPaged: boolean;
+    invitationsPaged: boolean;
+    olderMembers: string | null;
+    olderInvitations: string | null;
+  };
   notice?: string;
   error?: string;
   typed?: { email?: string; role?: string };
@@ -51,13 +57,16 @@ function memberFilterForm(v: TeamData): SafeHtml {
   )}</select></div><div><button type="submit">${tm.filter}</button></div></form>`;
 }
 
-function membersPager(v: TeamData): SafeHtml {
+/** "← Newest" and "Older →" of one list, the filter kept in both. */
+function pager(v: TeamData, list: 'members' | 'invitations'): SafeHtml {
   const tm = teamMessages(v.locale);
   const newest = v.filter.role ? `/team?role=${encodeURIComponent(v.filter.role)}` : '/team';
+  const paged = list === 'members' ? v.filter.membersPaged : v.filter.invitationsPaged;
+  const older = list === 'members' ? v.filter.olderMembers : v.filter.olderInvitations;
   const links = [
-    v.filter.paged ? html`<a id="newest-members" href="${newest}">${tm.newestMembers}</a>` : null,
-    v.filter.olderQuery
-      ? html`<a id="older-members" href="/team?${v.filter.olderQuery}" rel="next">${tm.olderMembers}</a>`
+    paged ? html`<a id="newest-${list}" href="${newest}">${tm.newestMembers}</a>` : null,
+    older
+      ? html`<a id="older-${list}" href="/team?${older}" rel="next">${list === 'members' ? tm.olderMembers : tm.olderInvitations}</a>`
       : null,
   ].filter((l) => l !== null);
   return links.length ? html`<p class="pager">${links.map((l, i) => html`${i ? ' · ' : ''}${l}`)}</p>` : html``;
@@ -106,7 +115,7 @@ function inviteForm(v: TeamData): SafeHtml {
 export function teamView(v: TeamData): SafeHtml {
   const tm = teamMessages(v.locale);
   return html`<h1>${tm.title}</h1>${alerts(v)}
-<h2>${tm.members}</h2>${memberFilterForm(v)}${membersTable(v)}${membersPager(v)}
-<h2>${tm.invitations}</h2>${invitationsSection(v)}
+<h2>${tm.members}</h2>${memberFilterForm(v)}${membersTable(v)}${pager(v, 'members')}
+<h2>${tm.invitations}</h2>${invitationsSection(v)}${pager(v, 'invitations')}
 ${v.canManage ? inviteForm(v) : ''}`;
 }

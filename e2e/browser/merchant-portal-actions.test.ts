@@ -164,7 +164,7 @@ describe('merchant portal actions in a browser', () => {
   });
 
   for (const lang of ['fr', 'en'] as const) {
-    it(`shows the payments, a payment's page, statements, cash-outs and developers on a phone and on a desk, in ${lang === 'fr' ? 'French' : 'English'}`, async () => {
+    it(`shows the payments, a payment's page, statements, cash-outs, developers, account and security on a phone and on a desk, in ${lang === 'fr' ? 'French' : 'English'}`, async () => {
       const tx = await capturedCashin(7500);
       const phone = await newPage(lang, VIEWPORT);
       await signIn(phone, await portal.user('owner'));
@@ -175,7 +175,7 @@ describe('merchant portal actions in a browser', () => {
       await phone.goto(`${portal.url}/payments/${tx}`);
       await screenshot(phone, `portal-phone-${lang}-payment`);
       expect(await pageWidth(phone)).toBeLessThanOrEqual(VIEWPORT.width);
-      for (const area of ['statements', 'cashouts'] as const) {
+      for (const area of ['statements', 'cashouts', 'account', 'security'] as const) {
         await phone.goto(`${portal.url}/${area}`);
         // Disbursement is off on this system: its cash-outs page explains it (merchant-portal-cashouts.test.ts shows the form).
         await screenshot(phone, `portal-phone-${lang}-${area === 'cashouts' ? 'cashouts-unavailable' : area}`);
@@ -191,7 +191,7 @@ describe('merchant portal actions in a browser', () => {
       await screenshot(desk, `portal-desk-${lang}-payments`);
       await desk.goto(`${portal.url}/payments/${tx}`);
       await screenshot(desk, `portal-desk-${lang}-payment`);
-      for (const area of ['statements', 'cashouts', 'developers'] as const) {
+      for (const area of ['statements', 'cashouts', 'developers', 'account', 'security'] as const) {
         await desk.goto(`${portal.url}/${area}`);
         await screenshot(desk, `portal-desk-${lang}-${area}`);
       }

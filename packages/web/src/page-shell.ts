@@ -44,8 +44,9 @@ h1{overflow-wrap:anywhere}
 ul.detail{margin:.3rem 0 0;padding-left:1.1rem}
 .pager{margin:1rem 0}
 .scroll{overflow-x:auto;max-width:100%}
+/* table.cards: on a phone each row is a card of labelled fields (td[data-label]) instead of a table scrolled sideways. */
 p code,li code{overflow-wrap:anywhere}
-@media (max-width:640px){main{margin:1rem auto;padding:0 .7rem}header{gap:.6rem;padding:.5rem .7rem}th,td{padding:.35rem .4rem}table{display:block;overflow-x:auto}dl.fields{grid-template-columns:minmax(0,1fr);gap:0}dl.fields dd{margin-bottom:.5rem}}
+@media (max-width:640px){main{margin:1rem auto;padding:0 .7rem}header{gap:.6rem;padding:.5rem .7rem}th,td{padding:.35rem .4rem}table{display:block;overflow-x:auto}dl.fields{grid-template-columns:minmax(0,1fr);gap:0}dl.fields dd{margin-bottom:.5rem}table.cards,table.cards tbody,table.cards tr,table.cards td{display:block}table.cards thead{display:none}table.cards tr{border-bottom:1px solid #dde3ea;padding:.3rem 0}table.cards td[data-label]::before{content:attr(data-label);display:block;font-size:.8em;color:#5f6b7a}}
 `;
 
 export interface ShellInput {

@@ -56,7 +56,7 @@ describe('merchant portal: security', () => {
     expect(ids(page.text)).toEqual(expected.map((e) => e.id.toString()));
     expect(page.text).not.toContain(stranger.email);
     expect(page.text).not.toContain('staff@backoffice.test');
-    expect(page.text).toContain('<div class="scroll"><table id="audit-table">');
+    expect(page.text).toContain('<div class="scroll"><table id="audit-table" class="cards">');
   });
 
   it('filters by action and by member in the URL, and pages with a keyset link', async () => {

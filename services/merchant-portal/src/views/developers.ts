@@ -58,11 +58,13 @@ function keysSection(locale: Locale, data: DevelopersData): SafeHtml {
   const table =
     data.keys.length === 0
       ? html`<p class="muted">${d.noKeys}</p>`
-      : html`<div class="scroll"><table id="keys">
+      : html`<div class="scroll"><table id="keys" class="cards">
 <thead><tr><th>${d.key}</th><th>${d.created}</th><th>${d.lastUsed}</th><th>${d.state}</th>${data.canManageKeys ? html`<th>${d.actions}</th>` : ''}</tr></thead>
 <tbody>${data.keys.map(
-          (k) => html`<tr data-key="${k.apiKey}"><td><code>${k.apiKey}</code></td><td>${when(k.createdAt)}</td>
-<td class="muted">${d.lastUsedUnknown}</td><td>${keyState(locale, k, data.now)}</td>
+          (
+            k,
+          ) => html`<tr data-key="${k.apiKey}"><td data-label="${d.key}"><code>${k.apiKey}</code></td><td data-label="${d.created}">${when(k.createdAt)}</td>
+<td class="muted" data-label="${d.lastUsed}">${d.lastUsedUnknown}</td><td data-label="${d.state}">${keyState(locale, k, data.now)}</td>
 ${data.canManageKeys ? html`<td>${keyActions(locale, k, data)}</td>` : ''}</tr>`,
         )}</tbody></table></div>`;
   const create = data.canManageKeys

@@ -56,13 +56,13 @@ function entriesTable(v: SecurityView, entries: AuditEntry[]): SafeHtml {
   if (entries.length === 0) return html`<p class="muted" id="no-entries">${s.noEntries}</p>`;
   const rows = entries.map(
     (e) => html`<tr data-audit-id="${e.id}" data-action="${e.action}">
-<td>${when(e.createdAt)}</td><td>${e.actor}</td><td><code>${e.action}</code></td><td>${jsonBlock(e.after)}</td>
-<td>${orDash(e.ip)}</td></tr>`,
+<td data-label="${s.when}">${when(e.createdAt)}</td><td data-label="${s.who}">${e.actor}</td><td data-label="${s.what}"><code>${e.action}</code></td>
+<td data-label="${s.details}">${jsonBlock(e.after)}</td><td data-label="${s.from}">${orDash(e.ip)}</td></tr>`,
   );
   const older = v.olderQuery
     ? html`<a id="older-page" href="/security?${v.olderQuery}">${s.older}</a>`
     : html`<span class="muted">${s.noOlder}</span>`;
-  return html`<div class="scroll"><table id="audit-table"><thead><tr><th>${s.when}</th><th>${s.who}</th><th>${s.what}</th>
+  return html`<div class="scroll"><table id="audit-table" class="cards"><thead><tr><th>${s.when}</th><th>${s.who}</th><th>${s.what}</th>
 <th>${s.details}</th><th>${s.from}</th></tr></thead><tbody>${rows}</tbody></table></div>
 <p class="pager">${v.paged ? html`<a id="newest-page" href="/security?${v.newestQuery}">${s.newest}</a> · ` : ''}${older}</p>`;
 }

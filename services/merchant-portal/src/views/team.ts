@@ -75,14 +75,14 @@ function pager(v: TeamData, list: 'members' | 'invitations'): SafeHtml {
 function membersTable(v: TeamData): SafeHtml {
   const tm = teamMessages(v.locale);
   if (v.members.length === 0) return html`<p class="muted" id="no-members">${tm.noMembers}</p>`;
-  return html`<div class="scroll"><table id="members-table"><thead><tr><th>${tm.name}</th><th>${tm.email}</th><th>${tm.role}</th><th>${tm.twoFactor}</th><th>${tm.lastSignIn}</th>${
+  return html`<div class="scroll"><table id="members-table" class="cards"><thead><tr><th>${tm.name}</th><th>${tm.email}</th><th>${tm.role}</th><th>${tm.twoFactor}</th><th>${tm.lastSignIn}</th>${
     v.canManage ? html`<th>${tm.actions}</th>` : ''
   }</tr></thead><tbody>${v.members.map((m) => {
     const last = v.lastSignIns.get(m.id);
-    return html`<tr data-member-id="${m.id}"><td>${m.name}${m.id === v.me.id ? html` <span class="muted">(${tm.you})</span>` : ''}</td><td>${m.email}</td>
-<td data-role="${m.role}">${roleLabel(v.locale, m.role)}</td>
-<td>${m.totpEnabledAt ? html`<span class="badge ok">${tm.on}</span>` : html`<span class="badge off">${tm.off}</span>`}</td>
-<td>${last ? when(last) : tm.never}</td>${v.canManage ? html`<td>${memberActions(v, m)}</td>` : ''}</tr>`;
+    return html`<tr data-member-id="${m.id}"><td data-label="${tm.name}">${m.name}${m.id === v.me.id ? html` <span class="muted">(${tm.you})</span>` : ''}</td><td data-label="${tm.email}">${m.email}</td>
+<td data-role="${m.role}" data-label="${tm.role}">${roleLabel(v.locale, m.role)}</td>
+<td data-label="${tm.twoFactor}">${m.totpEnabledAt ? html`<span class="badge ok">${tm.on}</span>` : html`<span class="badge off">${tm.off}</span>`}</td>
+<td data-label="${tm.lastSignIn}">${last ? when(last) : tm.never}</td>${v.canManage ? html`<td>${memberActions(v, m)}</td>` : ''}</tr>`;
   })}</tbody></table></div>`;
 }
 

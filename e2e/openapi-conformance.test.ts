@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setMerchantStatus } from '@mm/db/merchants';
 import { waitFor, fetchFrom, signedClient, startTcpRelay, type SignOptions, type TcpRelay } from '@mm/testing';
 import { anotherMerchant, newOrderId, onceHeard, rawRequest, signedHeaders, unixTime } from './support/contract.js';
@@ -29,6 +30,8 @@ const c = new ConformanceClient();
 const today = () => new Date().toISOString().slice(0, 10);
 let paid: string; // a SUCCESS cash-in, refunded in part
 let refundId: string;
+let linkId: string; // a payment link, deactivated
+let payableLink: { id: string; url: string }; // a reusable payment link, paid through in the webhook test
 
 const cashin = (o: Partial<Record<string, unknown>> = {}): Operation => ({
   method: 'POST',
@@ -69,6 +72,36 @@ const exportOf = (query: string): Operation => ({
   template: '/transactions/export',
   path: `/transactions/export?${query}`,
 });
+const linkCreate = (o: Partial<Record<string, unknown>> = {}): Operation => ({
+  method: 'POST',
+  template: '/payment-links',
+  path: '/payment-links',
+  // A description of its own: no two creations are one request to the replay guard.
+  body: () => ({
+    description: `Robe wax ${newOrderId('link')}`,
+    country_code: 'CI',
+    ...('min_amount' in o || 'max_amount' in o ? {} : { amount: 15000 }),
+    metadata: { sku: 'RW-M-042' },
+    ...o,
+  }),
+});
+const linkRead = (id: string): Operation => ({
+  method: 'GET',
+  template: '/payment-links/{id}',
+  path: `/payment-links/${id}`,
+});
+const linkList = (query = ''): Operation => ({
+  method: 'GET',
+  template: '/payment-links',
+  path: `/payment-links${query}`,
+});
+/** The deactivation of link `id`, with the id in its body (as the SDK sends it) unless another body is given. */
+const deactivation = (id: string, body: Record<string, unknown> = { payment_link_id: id }): Operation => ({
+  method: 'POST',
+  template: '/payment-links/{id}/deactivate',
+  path: `/payment-links/${id}/deactivate`,
+  body: () => body,
+});
 const webhookEvents = (query = ''): Operation => ({
   method: 'GET',
   template: '/webhook-events',
@@ -84,6 +117,11 @@ const everyOperation = (): Operation[] => [
   balances,
   exportOf(`date_from=${today()}&date_to=${today()}`),
   webhookEvents(),
+  linkCreate(),
+  linkList(),
+  linkRead(linkId),
+  // An id of its own in each list: its body is not one signed earlier by the same merchant in the same second.
+  deactivation(randomUUID()),
 ];
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -156,6 +194,61 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
     await c.expect(sys.api, cashout({ beneficiary_msisdn: '+2250512345601' }), 503);
   });
 
+  it('payment links: created, read, listed, deactivated, and each way they are refused', async () => {
+    const created = await c.expect(
+      sys.api,
+      linkCreate({
+        reusable: true,
+        max_payments: 5,
+        expires_at: '2099-12-31T23:59:59Z',
+        redirect_url: 'https://boutique.example/merci',
+      }),
+      201,
+    );
+    expect(created.body.data).toMatchObject({ status: 'ACTIVE', amount: 15000, reusable: true, max_payments: 5 });
+    linkId = created.body.data.payment_link_id;
+    const ranged = await c.expect(sys.api, linkCreate({ min_amount: 500, max_amount: 20_000, reusable: true }), 201);
+    payableLink = { id: ranged.body.data.payment_link_id, url: ranged.body.data.url };
+    const single = await c.expect(sys.api, linkCreate({ amount: 1000 }), 201);
+    expect(single.body.data).toMatchObject({ reusable: false, max_payments: 1, min_amount: null, expires_at: null });
+
+    await c.expect(sys.api, linkRead(linkId), 200);
+    await c.expect(sys.api, linkRead(UNKNOWN_ID), 404);
+    await c.expect(sys.api, linkRead('not-a-uuid'), 404);
+    const page = await c.expect(sys.api, linkList('?status=ACTIVE&limit=1'), 200);
+    expect(page.body).toMatchObject({ has_more: true });
+    await c.expect(sys.api, linkList(`?limit=100&starting_after=${page.body.data[0].payment_link_id}`), 200);
+    await c.expect(sys.api, linkList('?limit=0'), 400);
+    await c.expect(sys.api, linkList('?status=PAID'), 400);
+
+    await c.expect(sys.api, linkCreate({ amount: '15000' }), 400);
+    await c.expect(sys.api, linkCreate({ min_amount: 500 }), 400);
+    await c.expect(sys.api, linkCreate({ max_payments: 2 }), 400);
+    await c.expect(sys.api, linkCreate({ expires_at: '2020-01-01T00:00:00Z' }), 400);
+    await c.expect(sys.api, linkCreate({ unknown_field: 1 }), 400);
+    await c.expect(sys.api, linkCreate({ amount: 50 }), 422);
+    await c.expect(sys.api, linkCreate({ min_amount: 500, max_amount: 999_999_999 }), 422);
+    await c.expect(sys.api, linkCreate({ country_code: 'FR' }), 422);
+    await c.expect(sys.api, linkCreate(), 415, { contentType: 'text/plain' });
+    await c.expect(sys.api, { ...linkCreate(), body: () => JSON.stringify({ description: 'x'.repeat(70_000) }) }, 413);
+
+    const deactivated = await c.expect(sys.api, deactivation(linkId), 200);
+    expect(deactivated.body.data.status).toBe('INACTIVE');
+    // Again (signed anew), and with the other documented body: the same link.
+    const again = await c.expect(sys.api, deactivation(linkId), 200, resigned());
+    expect(again.body.data).toEqual(deactivated.body.data);
+    expect((await c.expect(sys.api, deactivation(linkId, {}), 200)).body.data).toEqual(deactivated.body.data);
+    await c.expect(sys.api, deactivation(UNKNOWN_ID), 404);
+    await c.expect(sys.api, deactivation(linkId, { payment_link_id: randomUUID() }), 400);
+    await c.expect(sys.api, deactivation(linkId), 415, resigned({ contentType: 'text/plain' }));
+    await c.expect(
+      sys.api,
+      { ...deactivation(linkId), body: () => JSON.stringify({ payment_link_id: 'x'.repeat(70_000) }) },
+      413,
+    );
+    await c.expect(sys.api, linkRead(linkId), 200);
+  });
+
   it('balances, export (JSON and CSV), webhook events, and their refusals', async () => {
     await c.expect(sys.api, balances, 200);
     const json = await c.expect(sys.api, exportOf(`date_from=${today()}&date_to=${today()}`), 200);
@@ -217,7 +310,9 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
       // One request a second is allowed: of two in a row the second is refused, unless a new second
       // began between them; a third then is.
       const statuses: number[] = [];
-      while (statuses.length < 3 && !statuses.includes(429)) statuses.push((await c.send(limited, op)).status);
+      // Each send signed anew: the same body twice in a second would be refused as a replay before the limiter.
+      while (statuses.length < 3 && !statuses.includes(429))
+        statuses.push((await c.send(limited, op, resigned())).status);
       expect({ op: op.template, refused: statuses.includes(429) }).toEqual({ op: op.template, refused: true });
     }
   });
@@ -239,7 +334,8 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
       { what: 'cash-ins acknowledged and refunds decided' },
     );
     const before = await sys.db.transaction.count();
-    const tables = ['transactions', 'refunds', 'ledger_accounts', 'webhook_events'];
+    const linksBefore = await sys.db.paymentLink.count();
+    const tables = ['transactions', 'refunds', 'ledger_accounts', 'webhook_events', 'payment_links'];
     for (const t of tables) await sys.db.$executeRawUnsafe(`ALTER TABLE ${t} RENAME TO ${t}_away`);
     try {
       for (const op of everyOperation()) await c.expect(sys.api, op, 500);
@@ -247,6 +343,7 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
       for (const t of tables) await sys.db.$executeRawUnsafe(`ALTER TABLE ${t}_away RENAME TO ${t}`);
     }
     expect(await sys.db.transaction.count()).toBe(before);
+    expect(await sys.db.paymentLink.count()).toBe(linksBefore);
   });
 
   it('503 SERVICE_UNAVAILABLE with Retry-After when the database cannot be reached, on every operation, and nothing is written', async () => {
@@ -257,6 +354,7 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
     const gateway = await sys.startExtraGateway({ DATABASE_URL: through.toString() });
     const api = signedClient(gateway.url, sys.merchant.apiKey, sys.merchant.apiSecret);
     const before = await sys.db.transaction.count();
+    const linksBefore = await sys.db.paymentLink.count();
     await relay.cut();
     try {
       for (const op of everyOperation()) await c.expect(api, op, 503);
@@ -264,6 +362,7 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
       await relay.close();
     }
     expect(await sys.db.transaction.count()).toBe(before);
+    expect(await sys.db.paymentLink.count()).toBe(linksBefore);
   });
 
   it('every webhook received matches `webhooks`, every status of both events among them', async () => {
@@ -280,6 +379,15 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
       });
     await c.expect(sys.api, refund({ transaction_id: full, amount: undefined }), 202);
     await c.expect(sys.api, refund({ transaction_id: unrefundable, amount: 1000 }), 202);
+    // A cash-in paid through a payment link, from its page's own form: its webhook carries payment_link_id.
+    const submitted = await fetch(`${sys.gatewayUrl}${new URL(payableLink.url).pathname}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' },
+      body: new URLSearchParams({ msisdn: '0707000001', amount: '2500' }).toString(),
+    });
+    expect(submitted.status).toBe(303);
+    const throughLink = /^\/pay\/([0-9a-f-]{36})$/.exec(submitted.headers.get('location') ?? '')![1]!;
 
     const seen = () => new Set(sys.receiver.received.map((w) => `${w.body.event} ${w.body.status}`));
     const every = [
@@ -287,10 +395,23 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
       'refund.status_changed SUCCESS',
       'refund.status_changed FAILED',
     ];
-    await waitFor(() => every.every((e) => seen().has(e)) || undefined, {
-      what: `webhooks ${every.join(', ')}`,
+    const linkPaid = () =>
+      sys.receiver.received.some(
+        (w) =>
+          w.body.transaction_id === throughLink &&
+          w.body.status === 'SUCCESS' &&
+          w.body.payment_link_id === payableLink.id,
+      );
+    await waitFor(() => (every.every((e) => seen().has(e)) && linkPaid()) || undefined, {
+      what: `webhooks ${every.join(', ')} and the link payment's`,
       timeoutMs: 20_000,
     });
+    const read = await c.expect(sys.api, payment(throughLink), 200);
+    expect(read.body.data).toMatchObject({ status: 'SUCCESS', amount: 2500, payment_link_id: payableLink.id });
+    // Only a payment made through a link carries the field.
+    expect(
+      sys.receiver.received.filter((w) => w.body.transaction_id !== throughLink && 'payment_link_id' in w.body),
+    ).toEqual([]);
     expect([failed, expiring].map((r) => r.body.data.status)).not.toContain('SUCCESS');
     for (const w of sys.receiver.received) expect(c.checkWebhook(w.headers, w.rawBody)).toEqual([]);
   });

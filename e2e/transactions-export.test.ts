@@ -50,6 +50,7 @@ interface Fixture {
   failureReason?: string | null;
   refunded?: number;
   operator?: string;
+  paymentLinkId?: string | null;
 }
 
 /** One transaction row written with SQL, as the services would have left it. */
@@ -59,9 +60,10 @@ async function insert(f: Fixture): Promise<string> {
   await sql.query(
     `INSERT INTO transactions (id, merchant_id, merchant_order_id, type, status, amount, currency, country_code, msisdn,
        motif, metadata, request_fingerprint, provider_reference, provider_tx_id, provider_session_id, provider_state,
-       provider_txn_status, failure_code, failure_reason, refunded_amount, refund_reserved_amount, completed_at, created_at, updated_at, operator)
+       provider_txn_status, failure_code, failure_reason, refunded_amount, refund_reserved_amount, completed_at, created_at, updated_at, operator,
+       payment_link_id)
      VALUES ($1, $2, $3, 'CASHIN', $4, $5, $6, $7, $8, 'not exported, even with, commas', '{"cart": "=not exported"}', 'fp', $9, $10, $11, $12,
-       $13, $14, $15, $16, $16, $17, $18, $19, $20)`,
+       $13, $14, $15, $16, $16, $17, $18, $19, $20, $21)`,
     [
       id,
       f.merchantId ?? sys.merchant.id,
@@ -83,6 +85,7 @@ async function insert(f: Fixture): Promise<string> {
       f.createdAt,
       f.updatedAt ?? f.createdAt,
       f.operator ?? 'SIMULATOR',
+      f.paymentLinkId ?? null,
     ],
   );
   return id;
@@ -91,7 +94,7 @@ async function insert(f: Fixture): Promise<string> {
 const CSV_HEADER =
   'transaction_id,merchant_order_id,type,status,amount,currency,country_code,payment_method,provider_reference,' +
   'provider_tx_id,provider_session_id,provider_state,provider_txn_status,failure_code,failure_reason,refunded_amount,completed_at,' +
-  'msisdn,created_at,updated_at,operator';
+  'msisdn,created_at,updated_at,operator,payment_link_id';
 
 /** A strict RFC 4180 reader: every record ends with CRLF, no bare CR or LF outside quotes. */
 function parseCsv(text: string): string[][] {
@@ -139,6 +142,8 @@ describe('GET /api/v1/transactions/export', () => {
   const A2 = 'a0000000-0000-4000-8000-000000000002';
   const A3 = 'a0000000-0000-4000-8000-000000000003';
   const A4 = 'a0000000-0000-4000-8000-000000000004';
+  /** The payment link order-a2 was paid through. */
+  const LINK = 'b0000000-0000-4000-8000-000000000001';
   const row1 = {
     transaction_id: A1,
     merchant_order_id: 'order-a1',
@@ -161,6 +166,7 @@ describe('GET /api/v1/transactions/export', () => {
     created_at: '2026-02-01T00:00:00.000Z',
     updated_at: '2026-02-01T00:00:03.000Z',
     operator: 'SIMULATOR',
+    payment_link_id: null,
   };
   const row2 = {
     transaction_id: A2,
@@ -184,6 +190,7 @@ describe('GET /api/v1/transactions/export', () => {
     created_at: '2026-02-10T08:30:00.000Z',
     updated_at: '2026-02-10T08:30:07.250Z',
     operator: 'ORANGE',
+    payment_link_id: LINK,
   };
   const row3 = {
     transaction_id: A3,
@@ -207,6 +214,7 @@ describe('GET /api/v1/transactions/export', () => {
     created_at: '2026-02-20T12:00:00.000Z',
     updated_at: '2026-02-20T12:00:00.000Z',
     operator: 'SIMULATOR',
+    payment_link_id: null,
   };
   const row4 = {
     transaction_id: A4,
@@ -230,9 +238,15 @@ describe('GET /api/v1/transactions/export', () => {
     created_at: '2026-02-28T23:59:59.999Z',
     updated_at: '2026-03-02T10:00:00.000Z',
     operator: 'SIMULATOR',
+    payment_link_id: null,
   };
 
   beforeAll(async () => {
+    await sql.query(
+      `INSERT INTO payment_links (id, merchant_id, slug, description, country_code, currency, amount, reusable, max_payments)
+       VALUES ($1, $2, 'exportLinkSlug00000000', 'Robe wax taille M', 'SN', 'XOF', 12500, false, 1)`,
+      [LINK, sys.merchant.id],
+    );
     await insert({ order: 'order-jan', createdAt: '2026-01-31T23:59:59.999Z' });
     await insert({
       id: A1,
@@ -261,6 +275,7 @@ describe('GET /api/v1/transactions/export', () => {
       failureCode: 'INSUFFICIENT_BALANCE',
       failureReason: '60019',
       operator: 'ORANGE',
+      paymentLinkId: LINK,
     });
     await insert({
       id: A3,
@@ -385,10 +400,10 @@ describe('GET /api/v1/transactions/export', () => {
       expect(res.text).toBe(
         [
           CSV_HEADER,
-          `${A1},order-a1,CASHIN,SUCCESS,5000,XOF,CI,USSD_PUSH,REF-${A1},OP-A1,SESS-A1,OK,200,,,0,2026-02-01T00:00:03.000Z,'+22507******01,2026-02-01T00:00:00.000Z,2026-02-01T00:00:03.000Z,SIMULATOR`,
-          `${A2},order-a2,CASHIN,FAILED,12500,XOF,SN,USSD_PUSH,REF-${A2},,SESS-A2,canceled,54321,INSUFFICIENT_BALANCE,60019,0,2026-02-10T08:30:07.250Z,'+22177*****02,2026-02-10T08:30:00.000Z,2026-02-10T08:30:07.250Z,ORANGE`,
-          `${A3},order-a3,CASHIN,CREATED,700,XAF,CM,USSD_PUSH,REF-${A3},,,PENDING,,,,0,,'+23767*****56,2026-02-20T12:00:00.000Z,2026-02-20T12:00:00.000Z,SIMULATOR`,
-          `${A4},order-a4,CASHIN,REVERSED,9000,XOF,CI,USSD_PUSH,REF-${A4},OP-A4,SESS-A4,OK,200,,,9000,2026-02-28T23:59:59.999Z,'+22507******09,2026-02-28T23:59:59.999Z,2026-03-02T10:00:00.000Z,SIMULATOR`,
+          `${A1},order-a1,CASHIN,SUCCESS,5000,XOF,CI,USSD_PUSH,REF-${A1},OP-A1,SESS-A1,OK,200,,,0,2026-02-01T00:00:03.000Z,'+22507******01,2026-02-01T00:00:00.000Z,2026-02-01T00:00:03.000Z,SIMULATOR,`,
+          `${A2},order-a2,CASHIN,FAILED,12500,XOF,SN,USSD_PUSH,REF-${A2},,SESS-A2,canceled,54321,INSUFFICIENT_BALANCE,60019,0,2026-02-10T08:30:07.250Z,'+22177*****02,2026-02-10T08:30:00.000Z,2026-02-10T08:30:07.250Z,ORANGE,${LINK}`,
+          `${A3},order-a3,CASHIN,CREATED,700,XAF,CM,USSD_PUSH,REF-${A3},,,PENDING,,,,0,,'+23767*****56,2026-02-20T12:00:00.000Z,2026-02-20T12:00:00.000Z,SIMULATOR,`,
+          `${A4},order-a4,CASHIN,REVERSED,9000,XOF,CI,USSD_PUSH,REF-${A4},OP-A4,SESS-A4,OK,200,,,9000,2026-02-28T23:59:59.999Z,'+22507******09,2026-02-28T23:59:59.999Z,2026-03-02T10:00:00.000Z,SIMULATOR,`,
           '',
         ].join('\r\n'),
       );
@@ -567,7 +582,7 @@ describe('GET /api/v1/transactions/export', () => {
       const records = parseCsv(res.text);
       expect(records).toHaveLength(ROWS + 1);
       expect(records[0]!.join(',')).toBe(CSV_HEADER);
-      expect(records.slice(1).every((r) => r.length === 21 && r[1]!.startsWith('bulk-'))).toBe(true);
+      expect(records.slice(1).every((r) => r.length === 22 && r[1]!.startsWith('bulk-'))).toBe(true);
     });
 
     /** The export backend of this database that is still busy (running or holding its cursor open). */

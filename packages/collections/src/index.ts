@@ -94,3 +94,8 @@ export {
 } from './exports/export-body.js';
 export { EXPORT_COLUMNS, presentExportRow, type ExportRow } from './exports/export-row.js';
 export { paymentMethod, providerState } from './exports/transaction-fields.js';
+
+export type { PaymentLinkBody } from './payment-links/payment-link-body.js';
+export { paymentLinkListSchema, paymentLinkSchema } from './payment-links/payment-link-schema.js';
+export { createPaymentLink, type CreatePaymentLinkDeps } from './payment-links/create-payment-link.js';
+export { linkAmountOf, payThroughLink, type LinkPaymentForm } from './payment-links/pay-through-link.js';

@@ -20,3 +20,4 @@ export * from './operator-account-fields.js';
 export * from './late-success.js';
 export * from './reconciliation.js';
 export * from './pending-causes.js';
+export * from './payment-link.js';

@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 
 export interface ParsedMsisdn {
   e164: string;
@@ -17,4 +17,20 @@ export function parseMsisdn(raw: string): ParsedMsisdn | null {
 export function maskMsisdn(e164: string): string {
   if (e164.length <= 7) return '*'.repeat(e164.length);
   return e164.slice(0, 6) + '*'.repeat(e164.length - 8) + e164.slice(-2);
+}
+
+/** "+225" for CI: the prefix a customer's number starts with in that country. */
+export function callingCodeOf(countryCode: string): string {
+  return `+${getCountryCallingCode(countryCode as CountryCode)}`;
+}
+
+/**
+ * A number as a customer types it on a page of their country: spaces, dots, dashes and brackets
+ * dropped; "00" read as "+"; without either, the country's prefix put in front ("0707000001" in CI).
+ */
+export function typedMsisdn(typed: string, countryCode: string): string {
+  const compact = typed.replace(/[\s().-]/g, '');
+  if (compact.startsWith('+')) return compact;
+  if (compact.startsWith('00')) return `+${compact.slice(2)}`;
+  return compact === '' ? '' : `${callingCodeOf(countryCode)}${compact}`;
 }

@@ -119,3 +119,14 @@ function route(
 export function isOperatorPrefix(p: string): boolean {
   return /^\+[1-9]\d{2,14}$/.test(p);
 }
+
+/**
+ * The operators a customer may pick by name on a payment link's page: those with an account that
+ * takes payments now and serves no prefix (Wave: every number of its countries, reached only when
+ * named). Every other number goes where routeOperator sends it. Live: never the simulator.
+ */
+export function operatorsByNameOnly(accounts: readonly RoutableAccount[], mode: DeploymentMode = 'sandbox'): string[] {
+  return accounts
+    .filter((a) => a.enabled && !a.down && a.prefixes.length === 0 && !(mode === 'live' && a.simulated))
+    .map((a) => a.operator);
+}

@@ -13,6 +13,8 @@ export interface TransactionSnapshot {
   failureReason: string | null;
   /** The operator the payment went through (OPERATORS). */
   operator: string;
+  /** The payment link a cash-in was paid through (docs/payment-links.md). */
+  paymentLinkId?: string | null;
 }
 
 /** ISO 8601 with an explicit "+00:00" offset, as the interface's webhook timestamp asks (docs/interface.md). */
@@ -42,6 +44,8 @@ export function transactionStatusChangedPayload(
     provider_tx_id: t.providerTxId,
     ...(t.status === 'FAILED' ? { failure_code: t.failureCode, failure_reason: t.failureReason } : {}),
     operator: t.operator,
+    // Only on payments made through a link: every other webhook keeps its bytes.
+    ...(t.paymentLinkId ? { payment_link_id: t.paymentLinkId } : {}),
     timestamp: isoWithOffset(occurredAt),
   };
 }

@@ -1,6 +1,13 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { OperationObject, ResponseObject } from 'openapi3-ts/oas31';
-import { ERROR_CODES, ERROR_STATUS, FAILURE_CODES, OPERATORS, TRANSACTION_STATUSES } from '@mm/domain';
+import {
+  ERROR_CODES,
+  ERROR_STATUS,
+  FAILURE_CODES,
+  OPERATORS,
+  PAYMENT_LINK_STATUSES,
+  TRANSACTION_STATUSES,
+} from '@mm/domain';
 import { openApiDocument } from './document.js';
 
 /** Every `$ref` string anywhere in the document. */
@@ -122,8 +129,8 @@ describe('the OpenAPI document', () => {
     }
     expect(schemas.Cashout!.properties).not.toHaveProperty('customer_action');
     expect(schemas.ExportRow!.properties).not.toHaveProperty('customer_action');
-    // The CSV header is the ExportRow's required list in order: the added column comes last.
-    expect(schemas.ExportRow!.required.at(-1)).toBe('operator');
+    // The CSV header is the ExportRow's required list in order: the added columns come last, in the order added.
+    expect(schemas.ExportRow!.required.slice(-2)).toEqual(['operator', 'payment_link_id']);
     // Optional on the webhook: an event recorded before the field existed is delivered (and retried) as it was stored.
     expect(schemas.TransactionStatusChangedEvent!.properties.operator!.$ref).toBe('#/components/schemas/Operator');
     expect(schemas.TransactionStatusChangedEvent!.required).not.toContain('operator');
@@ -148,5 +155,47 @@ describe('the OpenAPI document', () => {
     }
     expect(ERROR_STATUS.OPERATOR_NOT_SUPPORTED).toBe(422);
     expect(ERROR_STATUS.OPERATOR_UNAVAILABLE).toBe(503);
+  });
+
+  it('describes payment links, and adds payment_link_id to the status read, the export and the webhook (additive)', () => {
+    type Obj = { required: string[]; properties: Record<string, { type?: unknown; format?: string; enum?: string[] }> };
+    const schemas = openApiDocument.components!.schemas as Record<string, Obj>;
+    expect((schemas.PaymentLinkStatus as unknown as { enum: string[] }).enum).toEqual([...PAYMENT_LINK_STATUSES]);
+    // Every field of the link always present.
+    expect(schemas.PaymentLink!.required).toEqual(Object.keys(schemas.PaymentLink!.properties));
+    expect(schemas.PaymentLinkRequest!.required).toEqual(['description', 'country_code']);
+    for (const name of ['Transaction', 'ExportRow']) {
+      expect(schemas[name]!.required).toContain('payment_link_id');
+      expect(schemas[name]!.properties.payment_link_id).toMatchObject({ type: ['string', 'null'], format: 'uuid' });
+    }
+    // Only on the events of a payment made through a link.
+    expect(schemas.TransactionStatusChangedEvent!.properties.payment_link_id).toMatchObject({ format: 'uuid' });
+    expect(schemas.TransactionStatusChangedEvent!.required).not.toContain('payment_link_id');
+    expect(schemas.CashinTransaction!.properties).not.toHaveProperty('payment_link_id');
+
+    const paths = openApiDocument.paths!;
+    const operations = Object.entries(paths)
+      .filter(([path]) => path.startsWith('/payment-links'))
+      .flatMap(([path, item]) =>
+        Object.entries(item).map(([method, op]) => [
+          `${method.toUpperCase()} ${path}`,
+          Object.keys((op as OperationObject).responses ?? {}).sort(),
+        ]),
+      );
+    expect(Object.fromEntries(operations)).toEqual({
+      'POST /payment-links': ['201', '400', '401', '403', '413', '415', '422', '429', '500', '503'],
+      'GET /payment-links': ['200', '400', '401', '403', '413', '429', '500', '503'],
+      'GET /payment-links/{id}': ['200', '400', '401', '403', '404', '413', '429', '500', '503'],
+      'POST /payment-links/{id}/deactivate': ['200', '400', '401', '403', '404', '413', '415', '429', '500', '503'],
+    });
+    const created = paths['/payment-links']!.post!.responses as Record<string, ResponseObject>;
+    expect(
+      (
+        created['422']!.content!['application/json']!.schema as {
+          properties: { error: { properties: { code: { enum: string[] } } } };
+        }
+      ).properties.error.properties.code.enum,
+    ).toEqual(['COUNTRY_NOT_SUPPORTED', 'AMOUNT_OUT_OF_RANGE']);
+    expect(openApiDocument.tags!.map((t) => t.name)).toContain('Payment links');
   });
 });

@@ -1,6 +1,7 @@
 import type { OpenAPIObject, SecuritySchemeObject } from 'openapi3-ts/oas31';
 import { errorResponses, errorSchemas } from './errors.js';
 import { headerComponents, requestIdHeader } from './headers.js';
+import { paymentLinkPaths } from './paths/payment-links.js';
 import { paymentPaths } from './paths/payments.js';
 import { refundPaths } from './paths/refunds.js';
 import { reportingPaths } from './paths/reporting.js';
@@ -55,13 +56,18 @@ export const openApiDocument: OpenAPIObject = {
   tags: [
     { name: 'Payments', description: 'Cash-in (collect) and cash-out (pay out), and reading either back.' },
     { name: 'Refunds' },
+    {
+      name: 'Payment links',
+      description:
+        "A link (and its QR code) to a page where any customer pays you a cash-in, with no website of yours: each payment carries the link's payment_link_id.",
+    },
     { name: 'Balances' },
     { name: 'Reconciliation' },
     { name: 'Webhooks', description: 'What was sent to you, and every delivery attempt.' },
     { name: 'Reference', description: 'This document.' },
   ],
   paths: {
-    ...withRequestSignature({ ...paymentPaths, ...refundPaths, ...reportingPaths }),
+    ...withRequestSignature({ ...paymentPaths, ...refundPaths, ...paymentLinkPaths, ...reportingPaths }),
     '/openapi.json': {
       get: {
         operationId: 'getOpenApiDocument',

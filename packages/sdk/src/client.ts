@@ -10,6 +10,10 @@ import type {
   ExportMeta,
   ExportQuery,
   ExportRow,
+  PaymentLink,
+  PaymentLinkPage,
+  PaymentLinkRequest,
+  PaymentLinksQuery,
   Refund,
   RefundRequest,
   Transaction,
@@ -73,6 +77,39 @@ export class MobileMoneyClient {
 
   getRefund(refundId: string): Promise<Refund> {
     return this.data({ method: 'GET', path: `/refunds/${encodeURIComponent(refundId)}` });
+  }
+
+  /**
+   * Creates a payment link: its `url` and `qr_code` to share, status ACTIVE. Not idempotent (the same
+   * request twice makes two links), so it is retried only after a 429: after a ConnectionError or a
+   * ServerError a link may have been made; look for it with listPaymentLinks before creating another.
+   */
+  createPaymentLink(body: PaymentLinkRequest): Promise<PaymentLink> {
+    return this.data({ method: 'POST', path: '/payment-links', body, notIdempotent: true });
+  }
+
+  /** A payment link by its payment_link_id, with its payments' counts and the total collected. */
+  getPaymentLink(paymentLinkId: string): Promise<PaymentLink> {
+    return this.data({ method: 'GET', path: `/payment-links/${encodeURIComponent(paymentLinkId)}` });
+  }
+
+  /**
+   * Your payment links, newest first, one page at a time: while `has_more`, ask for the next with
+   * `starting_after` set to the payment_link_id of the last link of `data`.
+   */
+  async listPaymentLinks(query: PaymentLinksQuery = {}): Promise<PaymentLinkPage> {
+    const call: Call = { method: 'GET', path: '/payment-links', query };
+    return readJson<PaymentLinkPage>(await this.transport.send(call), call);
+  }
+
+  /** Stops a link taking payments (one in progress goes on to its end); deactivating it again answers the same. */
+  deactivatePaymentLink(paymentLinkId: string): Promise<PaymentLink> {
+    return this.data({
+      method: 'POST',
+      path: `/payment-links/${encodeURIComponent(paymentLinkId)}/deactivate`,
+      // The signature covers the body, not the path: the id makes each link's deactivation its own request.
+      body: { payment_link_id: paymentLinkId },
+    });
   }
 
   /** One balance per active country subsidiary. */

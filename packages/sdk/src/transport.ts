@@ -9,8 +9,9 @@ export interface TransportOptions {
   /** Bound on each attempt, answer included (a cash-in waits up to 5 s for the operator). Default 30 000. */
   timeoutMs?: number;
   /**
-   * Attempts after the first when there is no answer, a 429, or a 5xx. Safe for every operation: cash-ins and
-   * cash-outs are idempotent on merchant_order_id, refunds carry an Idempotency-Key. Default 2.
+   * Attempts after the first when there is no answer, a 429, or a 5xx. Safe: cash-ins and cash-outs are
+   * idempotent on merchant_order_id, refunds carry an Idempotency-Key, reads and a link's deactivation change
+   * nothing twice; creating a payment link, which is not idempotent, is retried only after a 429. Default 2.
    */
   maxRetries?: number;
   /** Replaces the global fetch (tests, proxies). */
@@ -26,6 +27,11 @@ export interface Call {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * The operation is not idempotent (creating a payment link): retried only after a 429, which refused it
+   * before anything was done. After no answer or a 5xx it may have been done, and a retry would do it twice.
+   */
+  notIdempotent?: boolean;
 }
 
 const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504]);
@@ -59,7 +65,7 @@ export class Transport {
       const { timestamp, signature } = await this.signature(call.method, body);
       const outcome = await this.attempt(call, url, body, timestamp, signature);
       if (outcome instanceof Response) return outcome;
-      if (attempt >= this.maxRetries || !retried(outcome)) throw outcome;
+      if (attempt >= this.maxRetries || !retried(outcome, call)) throw outcome;
       await delay(this.retryDelayMs(attempt, outcome, timestamp));
     }
   }
@@ -175,7 +181,8 @@ function requestTarget(url: string): string {
   return `${u.pathname}${u.search}`;
 }
 
-function retried(outcome: MobileMoneyError): boolean {
+function retried(outcome: MobileMoneyError, call: Call): boolean {
+  if (call.notIdempotent) return outcome instanceof RateLimitError;
   return outcome instanceof ConnectionError || ('status' in outcome && RETRIED_STATUSES.has(outcome.status as number));
 }
 

@@ -18,12 +18,19 @@ export type TransactionStatus = Schemas['TransactionStatus'];
 export type FailureCode = Schemas['FailureCode'];
 export type ErrorCode = Schemas['ErrorCode'];
 export type FieldIssue = Schemas['FieldIssue'];
+/** A payment link, its QR code and its payments' counts (docs/payment-links.md). */
+export type PaymentLink = Schemas['PaymentLink'];
+export type PaymentLinkStatus = Schemas['PaymentLinkStatus'];
 
 export type CashinRequest = Schemas['CashinRequest'];
 export type CashoutRequest = Schemas['CashoutRequest'];
 export type RefundRequest = Schemas['RefundRequest'];
+export type PaymentLinkRequest = Schemas['PaymentLinkRequest'];
 export type ExportQuery = NonNullable<operations['exportTransactions']['parameters']['query']>;
 export type WebhookEventsQuery = NonNullable<operations['listWebhookEvents']['parameters']['query']>;
+export type PaymentLinksQuery = NonNullable<operations['listPaymentLinks']['parameters']['query']>;
+/** A page of links, newest first: ask for the next with `starting_after` set to the last one's payment_link_id. */
+export type PaymentLinkPage = operations['listPaymentLinks']['responses'][200]['content']['application/json'];
 
 export type TransactionStatusChangedEvent = Schemas['TransactionStatusChangedEvent'];
 export type RefundStatusChangedEvent = Schemas['RefundStatusChangedEvent'];

@@ -20,6 +20,9 @@ import { balancesRouter } from './routes/balances.js';
 import { cashoutRouter } from './routes/cashout.js';
 import { paymentPageRouter } from './routes/payment-page.js';
 import { paymentsRouter } from './routes/payments.js';
+import { paymentLinksRouter } from './routes/payment-links.js';
+import { linkPageRouter } from './routes/link-page.js';
+import type { LinkSubmitLimit } from './payment-links/link-submit-limit.js';
 import { paymentStatus } from './routes/payment-status.js';
 import { refundsRouter } from './routes/refunds.js';
 import { webhookEventsRouter } from './routes/webhook-events.js';
@@ -46,6 +49,8 @@ export interface GatewayDeps {
   /** One-time codes posted on the payment page (attempt limit, customer-codes queue). */
   codes?: CodeIntake;
   waiter: TransactionUpdateWaiter;
+  /** Submissions of payment links' pages, per link and per client address. */
+  linkSubmitLimit: LinkSubmitLimit;
   publicBaseUrl: string;
   toleranceS: number;
   ackWaitMs: number;
@@ -100,21 +105,29 @@ export function createGatewayApp(deps: GatewayDeps): Express {
 
   const paymentUrl = (id: string) => `${deps.publicBaseUrl.replace(/\/$/, '')}/pay/${id}`;
   const { isActiveCountry, operators } = deps;
+  const cashins = {
+    db: deps.db,
+    afterCommit: deps.afterCommit,
+    waiter: deps.waiter,
+    limits: deps.limits,
+    ackWaitMs: deps.ackWaitMs,
+    isActiveCountry,
+    operators,
+    faults: deps.faults,
+    databaseOutage: deps.databaseOutage,
+  };
+  app.use(linkPageRouter({ cashins, limit: deps.linkSubmitLimit, publicBaseUrl: deps.publicBaseUrl, now: deps.now }));
 
   const api = express.Router();
   api.use(...apiGuard);
+  api.use(paymentsRouter({ ...cashins, paymentUrl }));
   api.use(
-    paymentsRouter({
+    paymentLinksRouter({
       db: deps.db,
-      afterCommit: deps.afterCommit,
-      waiter: deps.waiter,
       limits: deps.limits,
-      ackWaitMs: deps.ackWaitMs,
-      paymentUrl,
       isActiveCountry,
-      operators,
-      faults: deps.faults,
-      databaseOutage: deps.databaseOutage,
+      now: deps.now,
+      publicBaseUrl: deps.publicBaseUrl,
     }),
   );
   api.use(

@@ -26,6 +26,9 @@ export interface GatewayEnv extends CommonEnv, NodeEnvEnv, ReferenceCacheEnv, Re
   RATE_LIMIT_BURST: number;
   AUTH_FAILURE_LIMIT: number;
   AUTH_FAILURE_WINDOW_S: number;
+  /** Payment links' pages: submissions per link, and per client address, per minute. */
+  LINK_SUBMIT_PER_LINK_PER_MIN: number;
+  LINK_SUBMIT_PER_ADDRESS_PER_MIN: number;
   /** Proxies in front whose X-Forwarded-For is trusted; `true` means one. */
   TRUST_PROXY: number;
   /** Retry-After of a 503 SERVICE_UNAVAILABLE (the database or Redis could not answer in time). */
@@ -56,6 +59,9 @@ const schema = Joi.object<GatewayEnv>({
   // Failed authentications (401) per client address and window, beyond which the address gets 429.
   AUTH_FAILURE_LIMIT: Joi.number().integer().min(1).default(100),
   AUTH_FAILURE_WINDOW_S: Joi.number().integer().min(1).default(60),
+  // Each submission of a payment link's page rings a phone: bounded per link and per address.
+  LINK_SUBMIT_PER_LINK_PER_MIN: Joi.number().integer().min(1).default(30),
+  LINK_SUBMIT_PER_ADDRESS_PER_MIN: Joi.number().integer().min(1).default(10),
   // false (the socket's peer is the client), true (one proxy: the Ingress), or the number of proxies in
   // front. More than there really are would let a client choose its address by sending X-Forwarded-For.
   TRUST_PROXY: Joi.alternatives()

@@ -47,11 +47,19 @@ describe('the gateway serves under /api/v1 exactly what the OpenAPI document des
   });
 });
 
-describe('outside /api/v1 the public app serves the payment page and liveness, nothing else', () => {
+describe('outside /api/v1 the public app serves the payment page, the payment-link page and its QR codes, and liveness, nothing else', () => {
   it('no /ready or /metrics: they are on the internal port', () => {
     const served = routesOf((app as unknown as { router: { stack: RouterLayer[] } }).router.stack).filter(
       (r) => !r.split(' ')[1]!.startsWith('/api/v1/'),
     );
-    expect(served.sort()).toEqual(['GET /health', 'GET /pay/:id', 'GET /pay/:id/status']);
+    expect(served.sort()).toEqual([
+      'GET /health',
+      'GET /l/:slug',
+      'GET /l/:slug/qr.png',
+      'GET /l/:slug/qr.svg',
+      'GET /pay/:id',
+      'GET /pay/:id/status',
+      'POST /l/:slug',
+    ]);
   });
 });

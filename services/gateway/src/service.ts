@@ -3,7 +3,7 @@ import { configurationErrorsOf, ReadReplica, listenForReferenceChanges, Referenc
 import { createServiceDb } from '@mm/db/service-db';
 import { findActiveSubsidiary, lookupApiKey } from '@mm/db/merchants';
 import { routableAccounts } from '@mm/collections';
-import { routeOperator, type RoutableAccount } from '@mm/domain';
+import { operatorsByNameOnly, routeOperator, type RoutableAccount } from '@mm/domain';
 import { createExportPool, exportConnections } from '@mm/db/payments';
 import {
   assertRedisNoEviction,
@@ -29,6 +29,7 @@ import {
   TransactionUpdateWaiter,
   type ProducerOptions,
 } from '@mm/queues';
+import { LinkSubmitLimit } from './payment-links/link-submit-limit.js';
 import { createGatewayApp } from './app.js';
 import { DatabaseOutage } from './database-outage.js';
 import type { GatewayEnv } from './env.js';
@@ -161,7 +162,14 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
       route: async (countryCode, e164, requested) =>
         routeOperator(await accounts.get(countryCode), e164, requested, env.DEPLOYMENT_MODE),
       unavailableRetryAfterS: env.OPERATOR_UNAVAILABLE_RETRY_AFTER_S,
+      byNameOnly: async (countryCode) => operatorsByNameOnly(await accounts.get(countryCode), env.DEPLOYMENT_MODE),
     },
+    linkSubmitLimit: new LinkSubmitLimit({
+      redis,
+      redisPrefix: env.REDIS_PREFIX,
+      perLinkPerMin: env.LINK_SUBMIT_PER_LINK_PER_MIN,
+      perAddressPerMin: env.LINK_SUBMIT_PER_ADDRESS_PER_MIN,
+    }),
     replayGuard: new ReplayGuard(redis, env.REDIS_PREFIX, env.AUTH_TOLERANCE_S),
     authFailures: new AuthFailureLimit({
       redis,

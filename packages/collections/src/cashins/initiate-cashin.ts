@@ -49,6 +49,8 @@ export async function initiateCashin(
   deps: InitiateCashinDeps,
   merchantId: string,
   body: CashinBody,
+  /** A payment through a link (payThroughLink): a place of the link is taken with the insert. */
+  through: { paymentLinkId?: string } = {},
 ): Promise<InitiateCashinResult> {
   const payer = await resolvePayer(
     {
@@ -86,7 +88,12 @@ export async function initiateCashin(
   });
   if ('replayed' in chosen) return chosen;
   const since = deps.databaseOutage?.mark();
-  const result = await createCashin(deps.db, { ...fields, requestFingerprint: fingerprint, operator: chosen.operator });
+  const result = await createCashin(deps.db, {
+    ...fields,
+    requestFingerprint: fingerprint,
+    operator: chosen.operator,
+    paymentLinkId: through.paymentLinkId,
+  });
 
   if (result.kind === 'existing') return replayOf(result.transaction, fingerprint, body.merchant_order_id);
 

@@ -25,6 +25,7 @@ const tx = (i: number, extra: Partial<ExportedTransaction> = {}): ExportedTransa
   createdAt: new Date('2026-01-01T00:00:00.000Z'),
   updatedAt: new Date('2026-01-01T00:00:01.000Z'),
   operator: 'SIMULATOR',
+  paymentLinkId: null,
   ...extra,
 });
 
@@ -50,20 +51,24 @@ describe('ExportBody', () => {
     expect(await render([], new ExportBody(csvLayout()))).toBe(`${EXPORT_COLUMNS.join(',')}\r\n`);
   });
 
-  it('writes CSV: the header, then one CRLF line per row; columns added later (operator) come last, after the original ones', async () => {
+  it('writes CSV: the header, then one CRLF line per row; columns added later (operator, then payment_link_id) come last, after the original ones', async () => {
     const out = await render(
-      [tx(1, { merchantOrderId: '=1+1' }), tx(2, { merchantOrderId: 'a,"b"' })],
+      [
+        tx(1, { merchantOrderId: '=1+1' }),
+        tx(2, { merchantOrderId: 'a,"b"', paymentLinkId: '0b8f3c9e-5a3e-4d0b-9a51-6c1f7a2b9e10' }),
+      ],
       new ExportBody(csvLayout()),
     );
     const lines = out.split('\r\n');
     expect(lines[0]).toBe(
-      'transaction_id,merchant_order_id,type,status,amount,currency,country_code,payment_method,provider_reference,provider_tx_id,provider_session_id,provider_state,provider_txn_status,failure_code,failure_reason,refunded_amount,completed_at,msisdn,created_at,updated_at,operator',
+      'transaction_id,merchant_order_id,type,status,amount,currency,country_code,payment_method,provider_reference,provider_tx_id,provider_session_id,provider_state,provider_txn_status,failure_code,failure_reason,refunded_amount,completed_at,msisdn,created_at,updated_at,operator,payment_link_id',
     );
     // The masked E.164 number starts with + too: it is prefixed like any other such cell.
     expect(lines[1]).toBe(
-      `00000000-0000-4000-8000-000000000001,'=1+1,CASHIN,SUCCESS,1001,XOF,CI,USSD_PUSH,REF-1,OP-1,,OK,200,,,0,2026-01-01T00:00:01.000Z,'+22507******01,2026-01-01T00:00:00.000Z,2026-01-01T00:00:01.000Z,SIMULATOR`,
+      `00000000-0000-4000-8000-000000000001,'=1+1,CASHIN,SUCCESS,1001,XOF,CI,USSD_PUSH,REF-1,OP-1,,OK,200,,,0,2026-01-01T00:00:01.000Z,'+22507******01,2026-01-01T00:00:00.000Z,2026-01-01T00:00:01.000Z,SIMULATOR,`,
     );
     expect(lines[2]).toContain(',"a,""b""",');
+    expect(lines[2]).toMatch(/,SIMULATOR,0b8f3c9e-5a3e-4d0b-9a51-6c1f7a2b9e10$/);
     expect(lines).toHaveLength(4);
     expect(lines[3]).toBe('');
   });

@@ -36,6 +36,7 @@ export function presentExportRow(t: ExportedTransaction) {
     updated_at: t.updatedAt.toISOString(),
     // Additive: last, so that the CSV columns before it keep their positions.
     operator: t.operator,
+    payment_link_id: t.paymentLinkId,
   };
 }
 
@@ -64,4 +65,5 @@ export const EXPORT_COLUMNS = [
   'created_at',
   'updated_at',
   'operator',
+  'payment_link_id',
 ] as const satisfies readonly (keyof ExportRow)[];

@@ -9,6 +9,8 @@ export interface OperatorChoice {
   route: RouteOperator;
   /** Retry-After of a 503 OPERATOR_UNAVAILABLE: how long an operator marked down usually stays so. */
   unavailableRetryAfterS: number;
+  /** The operators a payment link's customer may name (operatorsByNameOnly); none when absent. */
+  byNameOnly?(countryCode: string): Promise<string[]>;
 }
 
 function refusal(

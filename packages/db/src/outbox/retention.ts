@@ -21,6 +21,8 @@ export const TABLE_RETENTION = {
   // log names each invitation (target_id) and says when a link was used. Kept.
   merchant_invitations: 'kept',
   merchant_password_resets: 'kept',
+  // A link is named by the payments made through it (transactions.payment_link_id): kept like them.
+  payment_links: 'kept',
   transactions: 'kept',
   transaction_events: 'kept',
   refunds: 'kept',

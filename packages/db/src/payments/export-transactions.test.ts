@@ -109,6 +109,7 @@ describe('streamTransactionExport', () => {
       createdAt: new Date('2026-02-01T00:00:00.000Z'),
       updatedAt: new Date('2026-02-01T00:00:00.000Z'),
       operator: 'SIMULATOR',
+      paymentLinkId: null,
     });
     expect(rows.map((r) => r.operator)).toEqual(['SIMULATOR', 'SIMULATOR', 'SIMULATOR', 'ORANGE']);
     expect(busy()).toBe(0);

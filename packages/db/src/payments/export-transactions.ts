@@ -60,6 +60,7 @@ export type ExportedTransaction = Pick<
   | 'createdAt'
   | 'updatedAt'
   | 'operator'
+  | 'paymentLinkId'
 >;
 
 export interface TransactionExportFilter {
@@ -106,7 +107,8 @@ const COLUMNS = `id, merchant_order_id AS "merchantOrderId", type, status, amoun
   country_code AS "countryCode", msisdn, provider_reference AS "providerReference", provider_tx_id AS "providerTxId",
   provider_session_id AS "providerSessionId", provider_state AS "providerState", provider_txn_status AS "providerTxnStatus",
   failure_code AS "failureCode", failure_reason AS "failureReason", refunded_amount AS "refundedAmount",
-  completed_at AS "completedAt", created_at AS "createdAt", updated_at AS "updatedAt", operator`;
+  completed_at AS "completedAt", created_at AS "createdAt", updated_at AS "updatedAt", operator,
+  payment_link_id AS "paymentLinkId"`;
 
 /** The query of one export; the (merchant_id, created_at) index serves both the filter and the order. */
 export function exportQuery(filter: TransactionExportFilter): { text: string; values: unknown[] } {

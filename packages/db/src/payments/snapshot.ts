@@ -14,5 +14,6 @@ export function snapshotOf(t: Transaction): TransactionSnapshot {
     failureCode: t.failureCode,
     failureReason: t.failureReason,
     operator: t.operator,
+    paymentLinkId: t.paymentLinkId,
   };
 }

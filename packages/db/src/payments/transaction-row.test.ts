@@ -1,6 +1,7 @@
 import { createCashin } from './create-cashin.js';
 import { readTransaction, transactionColumns } from './transaction-row.js';
 import { transition } from './moves/transition.js';
+import { insertPaymentLink } from '../payment-links/index.js';
 import type { Transaction } from '../generated/prisma/client.js';
 import type { Db } from '../database/index.js';
 import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
@@ -17,6 +18,23 @@ describe('a transaction row read with raw SQL', () => {
   });
 
   it('is exactly what Prisma reads: every field, same names, same types', async () => {
+    // Paid through a payment link, so that payment_link_id too is compared filled.
+    const link = await insertPaymentLink(
+      db,
+      {
+        merchantId: fixture.merchantId,
+        description: 'row link',
+        countryCode: 'CI',
+        currency: 'XOF',
+        amount: { kind: 'fixed', amount: 1500 },
+        reusable: false,
+        maxPayments: 1,
+        expiresAt: null,
+        redirectUrl: null,
+        metadata: null,
+      },
+      new Date(),
+    );
     const created = await createCashin(db, {
       merchantId: fixture.merchantId,
       merchantOrderId: 'row-1',
@@ -29,9 +47,11 @@ describe('a transaction row read with raw SQL', () => {
       notifyUrl: 'https://shop.example/n',
       metadata: { a: 1 },
       requestFingerprint: 'fp',
+      paymentLinkId: link.id,
     });
     if (created.kind !== 'created') throw new Error('not created');
     const id = created.transaction.id;
+    expect(created.transaction.paymentLinkId).toBe(link.id);
     await db.$transaction((tx) => transition(tx, { transactionId: id, to: 'INITIATED', cause: 't' }));
     await db.$transaction((tx) =>
       transition(tx, {

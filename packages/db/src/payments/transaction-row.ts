@@ -39,6 +39,7 @@ const FIELDS: Record<keyof Transaction, string> = {
   completedAt: 'completed_at',
   createdAt: 'created_at',
   updatedAt: 'updated_at',
+  paymentLinkId: 'payment_link_id',
 };
 
 /** `id, merchant_id AS "merchantId", …` for these fields (all of them by default), columns of `alias` when given. */

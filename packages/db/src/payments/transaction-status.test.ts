@@ -29,6 +29,7 @@ const COLUMNS = {
   completedAt: true,
   operator: true,
   customerAction: true,
+  paymentLinkId: true,
 } as const;
 
 async function insert(

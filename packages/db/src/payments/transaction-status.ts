@@ -23,6 +23,7 @@ const STATUS_FIELDS = [
   'completedAt',
   'operator',
   'customerAction',
+  'paymentLinkId',
 ] as const satisfies readonly (keyof Transaction)[];
 
 export type TransactionStatusRow = Pick<Transaction, (typeof STATUS_FIELDS)[number]>;

@@ -1,3 +1,4 @@
+import { PAYMENT_LINK_STATUSES } from '@mm/domain';
 import type { ReferenceObject, SchemaObject } from 'openapi3-ts/oas31';
 import { conditional, orNull, ref, timestamp } from './primitives.js';
 
@@ -24,8 +25,92 @@ const refundFields: Record<string, Field> = {
 };
 const REFUND_FIELDS = Object.keys(refundFields);
 
+const count = (description: string): Schema => ({ type: 'integer', minimum: 0, description });
+const linkAmount = (description: string): Schema => orNull({ type: 'integer', minimum: 1, description });
+const linkAddress = (description: string): Schema => ({ type: 'string', format: 'uri', description });
+
+const paymentLinkFields: Record<string, Field> = {
+  payment_link_id: { type: 'string', format: 'uuid' },
+  url: linkAddress("The customer's page, https://<gateway>/l/<slug>: share it, or its QR code."),
+  qr_code: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['png', 'svg'],
+    properties: {
+      png: linkAddress('The link address as a QR code, PNG.'),
+      svg: linkAddress('The same QR code, SVG.'),
+    },
+  },
+  status: ref('PaymentLinkStatus'),
+  description: { type: 'string', minLength: 1, maxLength: 255 },
+  country_code: ref('CountryCode'),
+  currency: ref('Currency'),
+  amount: linkAmount(
+    'The fixed amount, in whole francs; null when the customer types it within min_amount..max_amount.',
+  ),
+  min_amount: linkAmount('With max_amount, the bounds of the amount the customer types; null for a fixed amount.'),
+  max_amount: linkAmount('With min_amount, the bounds of the amount the customer types; null for a fixed amount.'),
+  reusable: { type: 'boolean' },
+  max_payments: orNull({
+    type: 'integer',
+    minimum: 1,
+    maximum: 1_000_000,
+    description:
+      'At most this many successful or in-progress payments: 1 for a single-use link, null for a reusable one without a cap.',
+  }),
+  expires_at: orNull({ ...timestamp, description: 'After it the link takes no payment; null: it does not expire.' }),
+  redirect_url: orNull({
+    type: 'string',
+    format: 'uri',
+    description: 'Where the customer is sent once the payment has ended.',
+  }),
+  metadata: orNull({
+    type: 'object',
+    description: "Yours, as given: copied onto each payment's transaction.",
+    additionalProperties: { type: ['string', 'number', 'boolean'] },
+  }),
+  payments: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['succeeded', 'in_progress', 'collected_amount'],
+    description: 'The payments made through the link so far.',
+    properties: {
+      succeeded: count('Successful payments.'),
+      in_progress: count('Payments started and not yet decided (they hold their place under max_payments).'),
+      collected_amount: count('Sum of the successful payments, in whole francs.'),
+    },
+  },
+  created_at: timestamp,
+  deactivated_at: orNull({ ...timestamp, description: 'When you deactivated it; null while you have not.' }),
+};
+
 /** The merchant's records other than transactions: refunds, balances, webhook events and their attempts. */
 export const recordSchemas: Record<string, Schema> = {
+  PaymentLinkStatus: {
+    type: 'string',
+    enum: [...PAYMENT_LINK_STATUSES],
+    description:
+      'ACTIVE: it takes payments. COMPLETED: its successful payments reached max_payments (a single-use link once paid). ' +
+      'EXPIRED: expires_at has passed. INACTIVE: you deactivated it (it never takes a payment again).',
+  },
+  PaymentLink: {
+    type: 'object',
+    description:
+      "A payment link (docs/payment-links.md): every field always present, null where it does not apply. Each payment made through it is a cash-in carrying the link's payment_link_id.",
+    additionalProperties: false,
+    required: Object.keys(paymentLinkFields),
+    properties: paymentLinkFields,
+    allOf: [
+      // A fixed amount, or both bounds.
+      conditional(
+        { properties: { amount: { type: 'integer' } } },
+        { properties: { min_amount: { type: 'null' }, max_amount: { type: 'null' } } },
+        { properties: { amount: { type: 'null' }, min_amount: { type: 'integer' }, max_amount: { type: 'integer' } } },
+      ),
+      // A single-use link takes one payment.
+      conditional({ properties: { reusable: { const: false } } }, { properties: { max_payments: { const: 1 } } }, {}),
+    ],
+  },
   Refund: {
     type: 'object',
     additionalProperties: false,
@@ -171,6 +256,12 @@ export const recordSchemas: Record<string, Schema> = {
         description:
           'The operator the payment went through (additive field). On every event recorded since it was added; ' +
           'an event recorded before (or a retry or re-send of one) lacks it, as its body is stored when the change happens.',
+      },
+      payment_link_id: {
+        type: 'string',
+        format: 'uuid',
+        description:
+          'The payment link the payment was made through (additive field): only on the events of such a payment, absent on every other.',
       },
       timestamp: {
         type: 'string',

@@ -1,6 +1,6 @@
 import { OPERATORS } from '@mm/domain';
 import type { SchemaObject } from 'openapi3-ts/oas31';
-import { ref, text } from './primitives.js';
+import { conditional, ref, text } from './primitives.js';
 
 type Schema = SchemaObject;
 
@@ -28,6 +28,19 @@ const amount: Schema = {
   ...safeInteger,
   description:
     'Whole francs, within AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default; outside: 422 AMOUNT_OUT_OF_RANGE). JSON numbers are not coerced: "5000" is refused.',
+};
+const metadata: Schema = {
+  type: 'object',
+  maxProperties: 10,
+  description: 'Free data, at most 10 keys; values string (at most 500 characters), number or boolean.',
+  propertyNames: { minLength: 1, maxLength: 100 },
+  additionalProperties: {
+    oneOf: [
+      text(500),
+      { type: 'number', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+      { type: 'boolean' },
+    ],
+  },
 };
 
 /** Request bodies: unknown fields are refused (400 VALIDATION_ERROR), so every schema is closed. */
@@ -62,19 +75,7 @@ export const requestSchemas: Record<string, Schema> = {
         description: "Webhook URL of this transaction, instead of the merchant's default one.",
       },
       operator,
-      metadata: {
-        type: 'object',
-        maxProperties: 10,
-        description: 'Free data, at most 10 keys; values string (at most 500 characters), number or boolean.',
-        propertyNames: { minLength: 1, maxLength: 100 },
-        additionalProperties: {
-          oneOf: [
-            text(500),
-            { type: 'number', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
-            { type: 'boolean' },
-          ],
-        },
-      },
+      metadata,
     },
   },
   CashoutRequest: {
@@ -110,5 +111,68 @@ export const requestSchemas: Record<string, Schema> = {
       },
       reason: text(255),
     },
+  },
+  PaymentLinkRequest: {
+    type: 'object',
+    description:
+      'A payment link (docs/payment-links.md): either a fixed `amount`, or `min_amount` and `max_amount` (min_amount ≤ max_amount, else 400 VALIDATION_ERROR) ' +
+      'within which the customer types the amount. Not idempotent: the same request sent twice makes two links.',
+    additionalProperties: false,
+    required: ['description', 'country_code'],
+    properties: {
+      description: text(255, 'What the customer pays for, shown on the link page.'),
+      country_code: {
+        type: 'string',
+        pattern: '^[A-Z]{2}$',
+        description:
+          'The subsidiary that collects; the currency follows. Not an active subsidiary: 422 COUNTRY_NOT_SUPPORTED.',
+      },
+      amount: { ...amount, description: `A fixed amount. ${amount.description}` },
+      min_amount: {
+        ...amount,
+        description: `The least the customer may type; with max_amount, instead of amount. ${amount.description}`,
+      },
+      max_amount: {
+        ...amount,
+        description: `The most the customer may type; with min_amount, instead of amount. ${amount.description}`,
+      },
+      reusable: {
+        type: 'boolean',
+        // No `default` keyword: generated clients would make the field required. Omitted is false.
+        description:
+          'false (also when omitted): the link takes one payment; true: it takes payments until max_payments or expires_at.',
+      },
+      max_payments: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 1_000_000,
+        description:
+          'Reusable links only (with reusable: true, else 400 VALIDATION_ERROR): at most this many successful or in-progress payments. Omitted: no cap.',
+      },
+      expires_at: {
+        type: 'string',
+        format: 'date-time',
+        description: 'In the future: after it the link takes no payment. Omitted: it does not expire.',
+      },
+      redirect_url: {
+        ...httpUrl,
+        description: 'Where the customer is sent once the payment has ended.',
+      },
+      metadata: { ...metadata, description: `${metadata.description} Copied onto each payment's transaction.` },
+    },
+    allOf: [
+      // A fixed amount, or both bounds: never both, never neither.
+      conditional(
+        { required: ['amount'] },
+        { not: { anyOf: [{ required: ['min_amount'] }, { required: ['max_amount'] }] } },
+        { required: ['min_amount', 'max_amount'] },
+      ),
+      // A cap only on a reusable link.
+      conditional(
+        { required: ['max_payments'] },
+        { required: ['reusable'], properties: { reusable: { const: true } } },
+        {},
+      ),
+    ],
   },
 };

@@ -57,6 +57,12 @@ const operator: Schema = {
     'SIMULATOR for a subsidiary without operator accounts.',
 };
 const customerAction: Field = orNull(ref('CustomerAction'));
+const paymentLinkId: Schema = orNull({
+  type: 'string',
+  format: 'uuid',
+  description:
+    'The payment link the payment was made through (a cash-in paid on a link page); null for every other transaction. Additive field.',
+});
 
 const STATUS_FIELDS = [
   'transaction_id',
@@ -84,17 +90,26 @@ const paymentMethod: Schema = {
   description: 'USSD_PUSH for a cash-in, WALLET_TRANSFER for a cash-out.',
 };
 
-/** A cash-in's payment method is the push, a cash-out's the transfer: held together so neither can drift. */
+/**
+ * A cash-in's payment method is the push, a cash-out's the transfer: held together so neither can drift.
+ * Only a cash-in can be paid through a payment link.
+ */
 const methodMatchesType = conditional(
   { properties: { type: { const: 'CASHOUT' } } },
-  { properties: { payment_method: { const: 'WALLET_TRANSFER' } } },
+  { properties: { payment_method: { const: 'WALLET_TRANSFER' }, payment_link_id: { type: 'null' } } },
   { properties: { payment_method: { const: 'USSD_PUSH' } } },
 );
 
 /** The same, and a cash-out never asks anything of the customer: its customer_action is null. */
 const methodAndActionMatchType = conditional(
   { properties: { type: { const: 'CASHOUT' } } },
-  { properties: { payment_method: { const: 'WALLET_TRANSFER' }, customer_action: { type: 'null' } } },
+  {
+    properties: {
+      payment_method: { const: 'WALLET_TRANSFER' },
+      customer_action: { type: 'null' },
+      payment_link_id: { type: 'null' },
+    },
+  },
   { properties: { payment_method: { const: 'USSD_PUSH' } } },
 );
 
@@ -229,9 +244,9 @@ export const transactionSchemas: Record<string, Schema> = {
     type: 'object',
     description:
       'A transaction as read by GET /payments/{id}: the status fields of the v1 interface plus failure_code, failure_reason and refunded_amount, ' +
-      'and the additive operator and customer_action.',
+      'and the additive operator, customer_action and payment_link_id.',
     additionalProperties: false,
-    required: [...STATUS_FIELDS, 'operator', 'customer_action'],
+    required: [...STATUS_FIELDS, 'operator', 'customer_action', 'payment_link_id'],
     properties: {
       ...core,
       payment_method: paymentMethod,
@@ -243,6 +258,7 @@ export const transactionSchemas: Record<string, Schema> = {
       },
       operator: ref('Operator'),
       customer_action: { ...customerAction, description: `A cash-in: ${ACTION_WHEN} A cash-out: always null.` },
+      payment_link_id: paymentLinkId,
     },
     ...methodAndActionMatchType,
   },
@@ -289,9 +305,9 @@ export const transactionSchemas: Record<string, Schema> = {
     type: 'object',
     description:
       'One exported transaction: the GET /payments/{id} record without customer_action, plus the masked customer number and both timestamps. ' +
-      'In CSV, the columns in the order of `required`: operator, added later, is the last column.',
+      'In CSV, the columns in the order of `required`: those added later come last, operator then payment_link_id.',
     additionalProperties: false,
-    required: [...STATUS_FIELDS, 'msisdn', 'created_at', 'updated_at', 'operator'],
+    required: [...STATUS_FIELDS, 'msisdn', 'created_at', 'updated_at', 'operator', 'payment_link_id'],
     properties: {
       ...core,
       payment_method: paymentMethod,
@@ -302,6 +318,7 @@ export const transactionSchemas: Record<string, Schema> = {
       created_at: timestamp,
       updated_at: timestamp,
       operator: ref('Operator'),
+      payment_link_id: paymentLinkId,
     },
     ...methodMatchesType,
   },

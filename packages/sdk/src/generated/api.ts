@@ -97,6 +97,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your payment links, newest first
+         * @description Paged: has_more tells whether links come after the last one; ask for them with starting_after set to its payment_link_id.
+         */
+        get: operations["listPaymentLinks"];
+        put?: never;
+        /**
+         * Create a payment link and its QR code
+         * @description Answers the link with its address (url) and its QR code (qr_code.png, qr_code.svg), status ACTIVE. Either amount, or both min_amount and max_amount, within AMOUNT_MIN..AMOUNT_MAX (422 AMOUNT_OUT_OF_RANGE otherwise); max_payments only with reusable: true; expires_at in the future. Bad input is a 400 VALIDATION_ERROR naming each field, and nothing is written.
+         *
+         *     Not idempotent: the same request sent twice (signed anew) makes two links; deactivate the one you do not want.
+         */
+        post: operations["createPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a payment link, with its payments counts and the total collected */
+        get: operations["getPaymentLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-links/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a payment link
+         * @description Body {} or {"payment_link_id": <the same id>}. The link stops taking payments at once (a payment already in progress goes on to its end) and never takes one again. Answers the link, status INACTIVE; deactivating it again answers the same.
+         */
+        post: operations["deactivatePaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/balances": {
         parameters: {
             query?: never;
@@ -326,7 +389,7 @@ export interface components {
             /** @description Null until the operator has acknowledged the push (status CREATED or INITIATED); then what the operator asked of the customer, {"type": "NONE"} for a plain USSD push (the phone rings; also when the push was refused or the cash-in is decided). Additive field. */
             customer_action: components["schemas"]["CustomerAction"] | null;
         };
-        /** @description A transaction as read by GET /payments/{id}: the status fields of the v1 interface plus failure_code, failure_reason and refunded_amount, and the additive operator and customer_action. */
+        /** @description A transaction as read by GET /payments/{id}: the status fields of the v1 interface plus failure_code, failure_reason and refunded_amount, and the additive operator, customer_action and payment_link_id. */
         Transaction: {
             /**
              * Format: uuid
@@ -369,6 +432,11 @@ export interface components {
             operator: components["schemas"]["Operator"];
             /** @description A cash-in: Null until the operator has acknowledged the push (status CREATED or INITIATED); then what the operator asked of the customer, {"type": "NONE"} for a plain USSD push (the phone rings; also when the push was refused or the cash-in is decided). Additive field. A cash-out: always null. */
             customer_action: components["schemas"]["CustomerAction"] | null;
+            /**
+             * Format: uuid
+             * @description The payment link the payment was made through (a cash-in paid on a link page); null for every other transaction. Additive field.
+             */
+            payment_link_id: string | null;
         };
         /** @description A cash-out as answered by POST /payments/cashout. Read it later with GET /payments/{id}. */
         Cashout: {
@@ -403,7 +471,7 @@ export interface components {
             updated_at: string;
             operator: components["schemas"]["Operator"];
         };
-        /** @description One exported transaction: the GET /payments/{id} record without customer_action, plus the masked customer number and both timestamps. In CSV, the columns in the order of `required`: operator, added later, is the last column. */
+        /** @description One exported transaction: the GET /payments/{id} record without customer_action, plus the masked customer number and both timestamps. In CSV, the columns in the order of `required`: those added later come last, operator then payment_link_id. */
         ExportRow: {
             /**
              * Format: uuid
@@ -446,6 +514,11 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             operator: components["schemas"]["Operator"];
+            /**
+             * Format: uuid
+             * @description The payment link the payment was made through (a cash-in paid on a link page); null for every other transaction. Additive field.
+             */
+            payment_link_id: string | null;
         };
         CashinRequest: {
             merchant_order_id: components["schemas"]["MerchantOrderId"];
@@ -516,6 +589,107 @@ export interface components {
             amount?: number;
             reason?: string;
         };
+        /** @description A payment link (docs/payment-links.md): either a fixed `amount`, or `min_amount` and `max_amount` (min_amount ≤ max_amount, else 400 VALIDATION_ERROR) within which the customer types the amount. Not idempotent: the same request sent twice makes two links. */
+        PaymentLinkRequest: {
+            /** @description What the customer pays for, shown on the link page. */
+            description: string;
+            /** @description The subsidiary that collects; the currency follows. Not an active subsidiary: 422 COUNTRY_NOT_SUPPORTED. */
+            country_code: string;
+            /** @description A fixed amount. Whole francs, within AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default; outside: 422 AMOUNT_OUT_OF_RANGE). JSON numbers are not coerced: "5000" is refused. */
+            amount?: number;
+            /** @description The least the customer may type; with max_amount, instead of amount. Whole francs, within AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default; outside: 422 AMOUNT_OUT_OF_RANGE). JSON numbers are not coerced: "5000" is refused. */
+            min_amount?: number;
+            /** @description The most the customer may type; with min_amount, instead of amount. Whole francs, within AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default; outside: 422 AMOUNT_OUT_OF_RANGE). JSON numbers are not coerced: "5000" is refused. */
+            max_amount?: number;
+            /** @description false (also when omitted): the link takes one payment; true: it takes payments until max_payments or expires_at. */
+            reusable?: boolean;
+            /** @description Reusable links only (with reusable: true, else 400 VALIDATION_ERROR): at most this many successful or in-progress payments. Omitted: no cap. */
+            max_payments?: number;
+            /**
+             * Format: date-time
+             * @description In the future: after it the link takes no payment. Omitted: it does not expire.
+             */
+            expires_at?: string;
+            /**
+             * Format: uri
+             * @description Where the customer is sent once the payment has ended.
+             */
+            redirect_url?: string;
+            /** @description Free data, at most 10 keys; values string (at most 500 characters), number or boolean. Copied onto each payment's transaction. */
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+        } & (unknown & unknown);
+        /**
+         * @description ACTIVE: it takes payments. COMPLETED: its successful payments reached max_payments (a single-use link once paid). EXPIRED: expires_at has passed. INACTIVE: you deactivated it (it never takes a payment again).
+         * @enum {string}
+         */
+        PaymentLinkStatus: "ACTIVE" | "COMPLETED" | "EXPIRED" | "INACTIVE";
+        /** @description A payment link (docs/payment-links.md): every field always present, null where it does not apply. Each payment made through it is a cash-in carrying the link's payment_link_id. */
+        PaymentLink: {
+            /** Format: uuid */
+            payment_link_id: string;
+            /**
+             * Format: uri
+             * @description The customer's page, https://<gateway>/l/<slug>: share it, or its QR code.
+             */
+            url: string;
+            qr_code: {
+                /**
+                 * Format: uri
+                 * @description The link address as a QR code, PNG.
+                 */
+                png: string;
+                /**
+                 * Format: uri
+                 * @description The same QR code, SVG.
+                 */
+                svg: string;
+            };
+            status: components["schemas"]["PaymentLinkStatus"];
+            description: string;
+            country_code: components["schemas"]["CountryCode"];
+            currency: components["schemas"]["Currency"];
+            /** @description The fixed amount, in whole francs; null when the customer types it within min_amount..max_amount. */
+            amount: number | null;
+            /** @description With max_amount, the bounds of the amount the customer types; null for a fixed amount. */
+            min_amount: number | null;
+            /** @description With min_amount, the bounds of the amount the customer types; null for a fixed amount. */
+            max_amount: number | null;
+            reusable: boolean;
+            /** @description At most this many successful or in-progress payments: 1 for a single-use link, null for a reusable one without a cap. */
+            max_payments: number | null;
+            /**
+             * Format: date-time
+             * @description After it the link takes no payment; null: it does not expire.
+             */
+            expires_at: string | null;
+            /**
+             * Format: uri
+             * @description Where the customer is sent once the payment has ended.
+             */
+            redirect_url: string | null;
+            /** @description Yours, as given: copied onto each payment's transaction. */
+            metadata: {
+                [key: string]: string | number | boolean;
+            } | null;
+            /** @description The payments made through the link so far. */
+            payments: {
+                /** @description Successful payments. */
+                succeeded: number;
+                /** @description Payments started and not yet decided (they hold their place under max_payments). */
+                in_progress: number;
+                /** @description Sum of the successful payments, in whole francs. */
+                collected_amount: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When you deactivated it; null while you have not.
+             */
+            deactivated_at: string | null;
+        } & (unknown & unknown);
         /** @description A refund of a SUCCESS cash-in. Its amount is reserved from the available balance when accepted and released if it FAILS. */
         Refund: {
             /** Format: uuid */
@@ -624,6 +798,11 @@ export interface components {
             failure_reason?: string | null;
             /** @description The operator the payment went through (additive field). On every event recorded since it was added; an event recorded before (or a retry or re-send of one) lacks it, as its body is stored when the change happens. */
             operator?: components["schemas"]["Operator"];
+            /**
+             * Format: uuid
+             * @description The payment link the payment was made through (additive field): only on the events of such a payment, absent on every other.
+             */
+            payment_link_id?: string;
             /**
              * Format: date-time
              * @description When the change happened, ISO 8601 with offset.
@@ -1563,6 +1742,407 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /** @description SERVICE_UNAVAILABLE: the database or Redis could not answer in time (down, restarting, overloaded): retry after Retry-After seconds, signed anew; a write is idempotent, so a retry never does it twice. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "SERVICE_UNAVAILABLE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listPaymentLinks: {
+        parameters: {
+            query?: {
+                /** @description Only links in this status. */
+                status?: components["schemas"]["PaymentLinkStatus"];
+                limit?: number;
+                /** @description The payment_link_id of the last link of the previous page. */
+                starting_after?: string;
+            };
+            header?: {
+                /** @description Optional, recommended (the SDK sends it on every request); checked when present: a wrong one is 401 INVALID_SIGNATURE, an absent one changes nothing. X-Service-Signature covers only the timestamp and the body, so a GET signature is valid for every GET during the 300 s window; this one also covers the method and the target. Lowercase hex HMAC-SHA256, keyed with the API secret, of: the X-Service-Timestamp string, a line feed (\n), the method in capitals, a line feed, the request target exactly as sent on the request line (the path from the root, /api/v1 included, then ? and the query string if there is one, percent-encoding as sent, no scheme, host or fragment), a line feed, then the exact body bytes (none for a GET). Example: printf '%s\nGET\n%s\n' "$TS" "/api/v1/balances" | openssl dgst -sha256 -hmac "$SECRET" -hex. */
+                "X-Service-Request-Signature"?: components["parameters"]["RequestSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PaymentLink"][];
+                        /** @description More links follow the last one of data. */
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range, or unknown (`details` names each). Nothing was changed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED: an authentication header is missing. INVALID_API_KEY: the key is unknown or revoked. INVALID_SIGNATURE: the signature does not match the timestamp and body. TIMESTAMP_OUT_OF_TOLERANCE: the timestamp is more than 300 s from our clock. Nothing was changed. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_TOLERANCE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /** @description SERVICE_UNAVAILABLE: the database or Redis could not answer in time (down, restarting, overloaded): retry after Retry-After seconds, signed anew; a write is idempotent, so a retry never does it twice. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "SERVICE_UNAVAILABLE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, recommended (the SDK sends it on every request); checked when present: a wrong one is 401 INVALID_SIGNATURE, an absent one changes nothing. X-Service-Signature covers only the timestamp and the body, so a GET signature is valid for every GET during the 300 s window; this one also covers the method and the target. Lowercase hex HMAC-SHA256, keyed with the API secret, of: the X-Service-Timestamp string, a line feed (\n), the method in capitals, a line feed, the request target exactly as sent on the request line (the path from the root, /api/v1 included, then ? and the query string if there is one, percent-encoding as sent, no scheme, host or fragment), a line feed, then the exact body bytes (none for a GET). Example: printf '%s\nGET\n%s\n' "$TS" "/api/v1/balances" | openssl dgst -sha256 -hmac "$SECRET" -hex. */
+                "X-Service-Request-Signature"?: components["parameters"]["RequestSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Created: the link, ACTIVE. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PaymentLink"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range, or unknown (`details` names each). INVALID_JSON: the body is not UTF-8 JSON. Nothing was changed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "INVALID_JSON";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description COUNTRY_NOT_SUPPORTED: the country is not an active subsidiary, or cannot be told from the number. AMOUNT_OUT_OF_RANGE: the amount is outside AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default). Nothing was changed. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "COUNTRY_NOT_SUPPORTED" | "AMOUNT_OUT_OF_RANGE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /** @description SERVICE_UNAVAILABLE: the database or Redis could not answer in time (down, restarting, overloaded): retry after Retry-After seconds, signed anew; a write is idempotent, so a retry never does it twice. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "SERVICE_UNAVAILABLE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, recommended (the SDK sends it on every request); checked when present: a wrong one is 401 INVALID_SIGNATURE, an absent one changes nothing. X-Service-Signature covers only the timestamp and the body, so a GET signature is valid for every GET during the 300 s window; this one also covers the method and the target. Lowercase hex HMAC-SHA256, keyed with the API secret, of: the X-Service-Timestamp string, a line feed (\n), the method in capitals, a line feed, the request target exactly as sent on the request line (the path from the root, /api/v1 included, then ? and the query string if there is one, percent-encoding as sent, no scheme, host or fragment), a line feed, then the exact body bytes (none for a GET). Example: printf '%s\nGET\n%s\n' "$TS" "/api/v1/balances" | openssl dgst -sha256 -hmac "$SECRET" -hex. */
+                "X-Service-Request-Signature"?: components["parameters"]["RequestSignature"];
+            };
+            path: {
+                /** @description The payment_link_id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PaymentLink"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range, or unknown (`details` names each). Nothing was changed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED: an authentication header is missing. INVALID_API_KEY: the key is unknown or revoked. INVALID_SIGNATURE: the signature does not match the timestamp and body. TIMESTAMP_OUT_OF_TOLERANCE: the timestamp is more than 300 s from our clock. Nothing was changed. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "AUTHENTICATION_REQUIRED" | "INVALID_API_KEY" | "INVALID_SIGNATURE" | "TIMESTAMP_OUT_OF_TOLERANCE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /** @description SERVICE_UNAVAILABLE: the database or Redis could not answer in time (down, restarting, overloaded): retry after Retry-After seconds, signed anew; a write is idempotent, so a retry never does it twice. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "SERVICE_UNAVAILABLE";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deactivatePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, recommended (the SDK sends it on every request); checked when present: a wrong one is 401 INVALID_SIGNATURE, an absent one changes nothing. X-Service-Signature covers only the timestamp and the body, so a GET signature is valid for every GET during the 300 s window; this one also covers the method and the target. Lowercase hex HMAC-SHA256, keyed with the API secret, of: the X-Service-Timestamp string, a line feed (\n), the method in capitals, a line feed, the request target exactly as sent on the request line (the path from the root, /api/v1 included, then ? and the query string if there is one, percent-encoding as sent, no scheme, host or fragment), a line feed, then the exact body bytes (none for a GET). Example: printf '%s\nGET\n%s\n' "$TS" "/api/v1/balances" | openssl dgst -sha256 -hmac "$SECRET" -hex. */
+                "X-Service-Request-Signature"?: components["parameters"]["RequestSignature"];
+            };
+            path: {
+                /** @description The payment_link_id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The id of the link in the path (recommended): the signature covers the body, not the path, so two deactivations of {} signed in the same second are one request to the replay guard.
+                     */
+                    payment_link_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The link, INACTIVE. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PaymentLink"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: a field is missing, of the wrong type or out of range, or unknown (`details` names each). INVALID_JSON: the body is not UTF-8 JSON. Nothing was changed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_ERROR" | "INVALID_JSON";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             /** @description SERVICE_UNAVAILABLE: the database or Redis could not answer in time (down, restarting, overloaded): retry after Retry-After seconds, signed anew; a write is idempotent, so a retry never does it twice. */

@@ -90,7 +90,7 @@ var s=Math.max(0,Math.round((end-Date.now())/1000));c.textContent=('0'+Math.floo
 if(s>0)setTimeout(tick,1000)})()}
 show(D.s);setTimeout(poll,3000)})();`;
 
-function shell(lang: Lang, nonce: string, title: string, head: string, body: string): string {
+export function shell(lang: Lang, nonce: string, title: string, head: string, body: string): string {
   return `<!doctype html>
 <html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title>${head}

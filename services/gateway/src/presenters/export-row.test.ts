@@ -24,6 +24,7 @@ const base: ExportedTransaction = {
   createdAt: new Date('2026-03-01T10:00:00.000Z'),
   updatedAt: new Date('2026-03-01T10:00:05.123Z'),
   operator: 'SIMULATOR',
+  paymentLinkId: '0b1c3c2e-8a8e-4d55-9a55-0d3c1f1f0009',
 };
 
 describe('presentExportRow', () => {
@@ -50,6 +51,7 @@ describe('presentExportRow', () => {
       created_at: '2026-03-01T10:00:00.000Z',
       updated_at: '2026-03-01T10:00:05.123Z',
       operator: 'SIMULATOR',
+      payment_link_id: '0b1c3c2e-8a8e-4d55-9a55-0d3c1f1f0009',
     });
   });
 

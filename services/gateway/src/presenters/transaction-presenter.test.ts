@@ -28,6 +28,7 @@ const base: Transaction = {
   providerTxnStatus: null,
   failureCode: null,
   failureReason: null,
+  paymentLinkId: null,
   operator: 'SIMULATOR',
   customerAction: null,
   refundedAmount: 0n,
@@ -47,8 +48,21 @@ describe('operator and customer_action (additive fields)', () => {
       'operator',
       'customer_action',
     ]);
-    expect(Object.keys(presentStatusResponse(base)).slice(-3)).toEqual(['completed_at', 'operator', 'customer_action']);
+    expect(Object.keys(presentStatusResponse(base)).slice(-4)).toEqual([
+      'completed_at',
+      'operator',
+      'customer_action',
+      'payment_link_id',
+    ]);
     expect(Object.keys(presentCashoutResponse(cashout)).slice(-2)).toEqual(['updated_at', 'operator']);
+  });
+
+  it('payment_link_id (additive, last) is on the status read only: the link a cash-in was paid through, else null', () => {
+    const linkId = '0b1c3c2e-8a8e-4d55-9a55-0d3c1f1f0003';
+    expect(presentStatusResponse(base).payment_link_id).toBeNull();
+    expect(presentStatusResponse({ ...base, paymentLinkId: linkId }).payment_link_id).toBe(linkId);
+    expect(presentCashinResponse({ ...base, paymentLinkId: linkId }, 'u')).not.toHaveProperty('payment_link_id');
+    expect(presentCashoutResponse(cashout)).not.toHaveProperty('payment_link_id');
   });
 
   it('show the operator the payment went through', () => {

@@ -27,6 +27,7 @@ export type StatusFields = Pick<
   | 'completedAt'
   | 'operator'
   | 'customerAction'
+  | 'paymentLinkId'
 >;
 
 /** What the customer must do to pay a cash-in (the operator adapters' CustomerAction, as the API shows it). */
@@ -127,5 +128,6 @@ export function presentStatusResponse(t: StatusFields) {
     // Additive fields (after the interface's); customer_action is null for a cash-out.
     operator: t.operator,
     customer_action: customerAction(t),
+    payment_link_id: t.paymentLinkId,
   };
 }

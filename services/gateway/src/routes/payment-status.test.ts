@@ -92,6 +92,7 @@ const STATUS_BODY = () => ({
     completed_at: '2026-11-27T05:00:00.123Z',
     operator: 'SIMULATOR',
     customer_action: { type: 'NONE' },
+    payment_link_id: null,
   },
 });
 

@@ -1,0 +1,125 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { LinkAmount, PaymentLinkStatus } from '@mm/domain';
+import { rawQuery, type Db } from '../database/index.js';
+import { Prisma } from '../generated/prisma/client.js';
+import {
+  COUNTS_JOIN,
+  LINK_COLUMNS,
+  recordOf,
+  statusCondition,
+  type LinkRow,
+  type PaymentLinkRecord,
+} from './link-records.js';
+
+export interface NewPaymentLink {
+  merchantId: string;
+  description: string;
+  countryCode: string;
+  currency: string;
+  amount: LinkAmount;
+  reusable: boolean;
+  maxPayments: number | null;
+  expiresAt: Date | null;
+  redirectUrl: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+/** 16 random bytes (128 bits), base64url: 22 characters no one finds by guessing. */
+export function newLinkSlug(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+async function readLinks(db: Db, where: Prisma.Sql, now: Date, tail = Prisma.empty): Promise<PaymentLinkRecord[]> {
+  const rows = await rawQuery<LinkRow>(
+    db,
+    Prisma.sql`SELECT ${LINK_COLUMNS} FROM payment_links l ${COUNTS_JOIN} WHERE ${where} ${tail}`,
+  );
+  return rows.map((r) => recordOf(r, now));
+}
+
+export async function insertPaymentLink(db: Db, link: NewPaymentLink, now: Date): Promise<PaymentLinkRecord> {
+  const id = randomUUID();
+  const fixed = link.amount.kind === 'fixed' ? link.amount.amount : null;
+  const [min, max] = link.amount.kind === 'range' ? [link.amount.min, link.amount.max] : [null, null];
+  await rawQuery(
+    db,
+    Prisma.sql`INSERT INTO payment_links (id, merchant_id, slug, description, country_code, currency, amount, min_amount,
+      max_amount, reusable, max_payments, expires_at, redirect_url, metadata, created_at, updated_at)
+    VALUES (${id}::uuid, ${link.merchantId}::uuid, ${newLinkSlug()}, ${link.description}, ${link.countryCode}, ${link.currency},
+      ${fixed}::bigint, ${min}::bigint, ${max}::bigint, ${link.reusable}, ${link.maxPayments}::int, ${link.expiresAt}::timestamptz,
+      ${link.redirectUrl}::text, ${link.metadata === null ? null : JSON.stringify(link.metadata)}::jsonb, ${now}::timestamptz, ${now}::timestamptz)`,
+  );
+  const [record] = await readLinks(db, Prisma.sql`l.id = ${id}::uuid`, now);
+  return record!;
+}
+
+/** One of the merchant's links; another merchant's id answers null like an unknown one. */
+export async function findMerchantPaymentLink(
+  db: Db,
+  merchantId: string,
+  id: string,
+  now: Date,
+): Promise<PaymentLinkRecord | null> {
+  const [record] = await readLinks(db, Prisma.sql`l.id = ${id}::uuid AND l.merchant_id = ${merchantId}::uuid`, now);
+  return record ?? null;
+}
+
+/** The link behind a customer's page, with the merchant's name the page shows. */
+export async function findPaymentLinkBySlug(
+  db: Db,
+  slug: string,
+  now: Date,
+): Promise<(PaymentLinkRecord & { merchantName: string }) | null> {
+  const rows = await rawQuery<LinkRow & { merchantName: string }>(
+    db,
+    Prisma.sql`SELECT ${LINK_COLUMNS}, m.name AS "merchantName" FROM payment_links l JOIN merchants m ON m.id = l.merchant_id
+      ${COUNTS_JOIN} WHERE l.slug = ${slug}`,
+  );
+  return rows[0] ? { ...recordOf(rows[0], now), merchantName: rows[0].merchantName } : null;
+}
+
+export interface PaymentLinkPage {
+  links: PaymentLinkRecord[];
+  hasMore: boolean;
+}
+
+/**
+ * The merchant's links, newest first, `limit` at a time after the link `startingAfter` (its id: the
+ * page goes on from its (created_at, id)), optionally of one status. An unknown `startingAfter`
+ * gives an empty page.
+ */
+export async function listMerchantPaymentLinks(
+  db: Db,
+  q: { merchantId: string; limit: number; startingAfter?: string; status?: PaymentLinkStatus },
+  now: Date,
+): Promise<PaymentLinkPage> {
+  const conditions = [Prisma.sql`l.merchant_id = ${q.merchantId}::uuid`];
+  if (q.startingAfter)
+    conditions.push(
+      Prisma.sql`(l.created_at, l.id) < (SELECT a.created_at, a.id FROM payment_links a
+        WHERE a.id = ${q.startingAfter}::uuid AND a.merchant_id = ${q.merchantId}::uuid)`,
+    );
+  if (q.status) conditions.push(statusCondition(q.status, now));
+  const links = await readLinks(
+    db,
+    Prisma.join(conditions, ' AND '),
+    now,
+    Prisma.sql`ORDER BY l.created_at DESC, l.id DESC LIMIT ${q.limit + 1}`,
+  );
+  return { links: links.slice(0, q.limit), hasMore: links.length > q.limit };
+}
+
+/** Stops the link at once (a payment in progress goes on); a second call keeps the first time. */
+export async function deactivatePaymentLink(
+  db: Db,
+  merchantId: string,
+  id: string,
+  now: Date,
+): Promise<PaymentLinkRecord | null> {
+  await rawQuery(
+    db,
+    Prisma.sql`UPDATE payment_links SET deactivated_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
+      WHERE id = ${id}::uuid AND merchant_id = ${merchantId}::uuid AND deactivated_at IS NULL`,
+  );
+  return findMerchantPaymentLink(db, merchantId, id, now);
+}

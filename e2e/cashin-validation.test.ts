@@ -182,7 +182,7 @@ describe('cash-in deductions and the status read', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['data']);
     const data = res.body.data as Record<string, unknown>;
-    // The interface's status fields, plus the additive operator and customer_action.
+    // The interface's status fields, plus the additive operator, customer_action and payment_link_id.
     expect(Object.keys(data).sort()).toEqual([
       'amount',
       'completed_at',
@@ -193,6 +193,7 @@ describe('cash-in deductions and the status read', () => {
       'failure_reason',
       'merchant_order_id',
       'operator',
+      'payment_link_id',
       'payment_method',
       'provider_reference',
       'provider_session_id',
@@ -206,6 +207,7 @@ describe('cash-in deductions and the status read', () => {
     ]);
     expect(data).not.toHaveProperty('msisdn');
     expect(data).not.toHaveProperty('payment_url');
+    expect(data.payment_link_id).toBeNull();
     expect(data).toMatchObject({
       transaction_id: created.transaction_id,
       merchant_order_id: created.merchant_order_id,

@@ -321,5 +321,9 @@ describe('payment links: QR codes', () => {
     expect(svg.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     expect(await svg.text()).toMatch(/^<svg /);
     expect((await fetch(`${sys.gatewayUrl}/l/AAAAAAAAAAAAAAAAAAAAAA/qr.png`)).status).toBe(404);
+    const slug = new URL(link.url).pathname.split('/')[2]!;
+    const download = await fetch(`${pageOf(link)}/qr.svg?download=1`);
+    expect(download.headers.get('content-disposition')).toBe(`attachment; filename=payment-link-${slug}.svg`);
+    expect(png.headers.get('content-disposition')).toBeNull();
   });
 });

@@ -143,8 +143,9 @@ export function linkPageRouter(deps: LinkPageDeps): Router {
   );
 
   // The link's address as a QR code, to print or share. Any existing link's (a closed one's code
-  // still leads to the page that says so); the same bytes every time, so it may be cached.
-  const qr = (render: (url: string) => Promise<Buffer | string>, type: string) =>
+  // still leads to the page that says so); the same bytes every time, so it may be cached. ?download=1
+  // makes it a file to save (the dashboard's download buttons), named for the link.
+  const qr = (render: (url: string) => Promise<Buffer | string>, type: string, extension: string) =>
     async function qrCode(req: Request, res: Response) {
       const link = await linkOf(req);
       res.set({ 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'" });
@@ -152,13 +153,14 @@ export function linkPageRouter(deps: LinkPageDeps): Router {
         res.status(404).type('text').send('Not found');
         return;
       }
+      if (req.query.download === '1') res.attachment(`payment-link-${link.slug}.${extension}`);
       res
         .set('Cache-Control', 'public, max-age=86400')
         .type(type)
         .send(await render(linkUrl(deps.publicBaseUrl, link.slug)));
     };
-  router.get('/l/:slug/qr.png', qr(qrCodePng, QR_PNG_CONTENT_TYPE));
-  router.get('/l/:slug/qr.svg', qr(qrCodeSvg, QR_SVG_CONTENT_TYPE));
+  router.get('/l/:slug/qr.png', qr(qrCodePng, QR_PNG_CONTENT_TYPE, 'png'));
+  router.get('/l/:slug/qr.svg', qr(qrCodeSvg, QR_SVG_CONTENT_TYPE, 'svg'));
 
   return router;
 }

@@ -8,7 +8,7 @@ import { negotiateLang, type Lang } from '../payment-page/i18n.js';
 import { LINK_MESSAGES, type LinkClosedReason } from '../payment-page/link-i18n.js';
 import { renderLinkClosed, renderLinkPage } from '../payment-page/link-render.js';
 import type { LinkSubmitLimit } from '../payment-links/link-submit-limit.js';
-import { qrCodePng, qrCodeSvg, QR_PNG_CONTENT_TYPE, QR_SVG_CONTENT_TYPE } from '../payment-links/qr-code.js';
+import { qrCodePng, qrCodeSvg, QR_PNG_CONTENT_TYPE, QR_SVG_CONTENT_TYPE } from '@mm/web/qr-code';
 import { postedByThePage } from './payment-page.js';
 
 export interface LinkPageDeps {

@@ -1,4 +1,5 @@
 /**
+ * Shared by the gateway (a link's public images) and the merchant portal (shown inline, downloaded).
  * A payment link's address as a QR code (`/l/<slug>/qr.png` and `/l/<slug>/qr.svg`), to print or to share
  * as an image. The choices are for a code that is printed (a shop counter, a flyer) and read by any phone
  * camera:

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import concurrently from 'concurrently';
 import pg from 'pg';
-import { DEMO_MERCHANT, DEMO_STAFF, DEV_MASTER_KEY } from '@mm/config';
+import { DEMO_MERCHANT, DEMO_PAYMENT_LINK, DEMO_STAFF, DEV_MASTER_KEY } from '@mm/config';
 import { parseEnv as adminEnv, runCommand } from '@mm/admin-cli';
 import { DEFAULT_MOCK_PORTS, demoMockAccounts, mockUrls } from '@mm/operator-mocks';
 import { merchantDashboardLines } from './start-banner.js';
@@ -109,6 +109,7 @@ Demo merchant
   api_key     ${DEMO_MERCHANT.apiKey}
   api_secret  ${DEMO_MERCHANT.apiSecret}
 Merchant API  ${gateway}/api/v1
+Payment link  ${gateway}/l/${DEMO_PAYMENT_LINK.slug}  (QR code ${gateway}/l/${DEMO_PAYMENT_LINK.slug}/qr.png)
 Back-office   http://127.0.0.1:${env.BACKOFFICE_PORT}/  (password ${DEMO_STAFF.password})
 ${DEMO_STAFF.users.map((u) => `  ${u.role.padEnd(9)} ${u.email}`).join('\n')}
 ${merchantDashboardLines(`http://127.0.0.1:${env.MERCHANT_PORTAL_PORT}`)}

@@ -311,6 +311,18 @@ export const DEMO_STAFF = {
  * and its two-factor sign-in too. DEVELOPMENT SECRETS: anyone who has read this file can sign in as this
  * user, which is why a production service refuses a database where this account still works with them.
  */
+/**
+ * The demo merchant's payment link the development seed creates (never in production), under a slug
+ * published here so that `pnpm start` can print its address: reusable, 5 000 F CFA in Côte d'Ivoire.
+ */
+export const DEMO_PAYMENT_LINK = {
+  slug: 'DemoShopRobeWaxTailleM',
+  description: 'Robe wax taille M',
+  countryCode: 'CI',
+  currency: 'XOF',
+  amount: 5000,
+} as const;
+
 export const DEMO_PORTAL_OWNER = {
   email: 'owner@demo-shop.local',
   name: 'Demo Owner',

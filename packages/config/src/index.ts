@@ -14,6 +14,7 @@ export {
   parseSecondsList,
   DEMO_MERCHANT,
   DEMO_STAFF,
+  DEMO_PAYMENT_LINK,
   DEMO_PORTAL_OWNER,
   type CommonEnv,
   type OperatorEnv,

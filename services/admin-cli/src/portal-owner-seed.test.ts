@@ -1,7 +1,8 @@
 import { createDb, type Db, SecretBox } from '@mm/db';
 import { findMerchantUserForLogin, merchantUserTotpBinding, useRecoveryCode } from '@mm/db/merchant-users';
 import { verifyPassword } from '@mm/db/staff';
-import { DEMO_MERCHANT, DEMO_PORTAL_OWNER, DEV_MASTER_KEY } from '@mm/config';
+import { DEMO_MERCHANT, DEMO_PAYMENT_LINK, DEMO_PORTAL_OWNER, DEV_MASTER_KEY } from '@mm/config';
+import { findPaymentLinkBySlug } from '@mm/db/payment-links';
 import { createTestDatabase, type TestDatabase } from '@mm/testing';
 import { runCommand } from './run-command.js';
 import { parseEnv } from './env.js';
@@ -88,5 +89,27 @@ describe('admin CLI: the demo portal owner', () => {
     await expect(runCommand(['merchant-user:disable', '--email', 'nobody@shop.test'], env())).rejects.toThrow(
       'no merchant portal user nobody@shop.test',
     );
+  });
+
+  it('seed gives the demo merchant its published, reusable payment link once, and leaves a changed one as it is', async () => {
+    const first = await runCommand(['seed'], env());
+    expect(first).toContain(`demo payment link /l/${DEMO_PAYMENT_LINK.slug}`);
+    const key = await db.apiKey.findUniqueOrThrow({ where: { apiKey: DEMO_MERCHANT.apiKey } });
+    const link = await findPaymentLinkBySlug(db, DEMO_PAYMENT_LINK.slug, new Date());
+    expect(link).toMatchObject({
+      merchantId: key.merchantId,
+      description: DEMO_PAYMENT_LINK.description,
+      countryCode: 'CI',
+      currency: 'XOF',
+      amount: 5000n,
+      reusable: true,
+      maxPayments: null,
+      status: 'ACTIVE',
+    });
+    await db.$executeRaw`UPDATE payment_links SET deactivated_at = now() WHERE slug = ${DEMO_PAYMENT_LINK.slug}`;
+    const again = JSON.parse(await runCommand(['seed', '--json'], env()));
+    expect(again.payment_link).toEqual({ slug: DEMO_PAYMENT_LINK.slug, created: false });
+    expect((await findPaymentLinkBySlug(db, DEMO_PAYMENT_LINK.slug, new Date()))?.status).toBe('INACTIVE');
+    expect(await db.paymentLink.count()).toBe(1);
   });
 });

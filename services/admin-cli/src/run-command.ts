@@ -140,7 +140,8 @@ export async function runCommand(argv: string[], env: AdminEnv, io: CommandIo = 
         return out(
           r,
           `demo merchant ${r.merchant_id}\n  api_key    ${r.api_key}\n  api_secret ${r.api_secret}\ndemo staff (password ${r.staff_password})${staff}` +
-            `\ndemo portal owner ${r.portal_owner.email} (password ${r.portal_owner.password}, development TOTP secret ${r.portal_owner.totp_secret}, recovery codes ${r.portal_owner.recovery_codes.join(' ')})`,
+            `\ndemo portal owner ${r.portal_owner.email} (password ${r.portal_owner.password}, development TOTP secret ${r.portal_owner.totp_secret}, recovery codes ${r.portal_owner.recovery_codes.join(' ')})` +
+            `\ndemo payment link /l/${r.payment_link.slug}`,
         );
       }
       case 'seed:subsidiaries': {

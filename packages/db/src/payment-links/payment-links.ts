@@ -22,6 +22,8 @@ export interface NewPaymentLink {
   expiresAt: Date | null;
   redirectUrl: string | null;
   metadata: Record<string, unknown> | null;
+  /** Only the development seed names one (its published demo link); otherwise newLinkSlug(). */
+  slug?: string;
 }
 
 /** 16 random bytes (128 bits), base64url: 22 characters no one finds by guessing. */
@@ -45,7 +47,7 @@ export async function insertPaymentLink(db: Db, link: NewPaymentLink, now: Date)
     db,
     Prisma.sql`INSERT INTO payment_links (id, merchant_id, slug, description, country_code, currency, amount, min_amount,
       max_amount, reusable, max_payments, expires_at, redirect_url, metadata, created_at, updated_at)
-    VALUES (${id}::uuid, ${link.merchantId}::uuid, ${newLinkSlug()}, ${link.description}, ${link.countryCode}, ${link.currency},
+    VALUES (${id}::uuid, ${link.merchantId}::uuid, ${link.slug ?? newLinkSlug()}, ${link.description}, ${link.countryCode}, ${link.currency},
       ${fixed}::bigint, ${min}::bigint, ${max}::bigint, ${link.reusable}, ${link.maxPayments}::int, ${link.expiresAt}::timestamptz,
       ${link.redirectUrl}::text, ${link.metadata === null ? null : JSON.stringify(link.metadata)}::jsonb, ${now}::timestamptz, ${now}::timestamptz)`,
   );

@@ -1,4 +1,4 @@
-import { DEMO_MERCHANT, DEMO_PORTAL_OWNER, DEMO_STAFF } from '@mm/config';
+import { DEMO_MERCHANT, DEMO_PAYMENT_LINK, DEMO_PORTAL_OWNER, DEMO_STAFF } from '@mm/config';
 import type { Db } from '@mm/db';
 import {
   confirmTotpEnrolment,
@@ -10,6 +10,7 @@ import {
 import { createApiKey, createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/merchants';
 import { type SecretBox } from '@mm/db';
 import { createStaffUser, findStaffByEmail } from '@mm/db/staff';
+import { findPaymentLinkBySlug, insertPaymentLink } from '@mm/db/payment-links';
 
 /**
  * Reference data only, safe in production (nothing with a published credential): subsidiaries CI/SN/CM.
@@ -46,7 +47,14 @@ export async function seed(db: Db, box: SecretBox, demoWebhookUrl: string, nodeE
     staff.push({ email: user.email, role: user.role, created: !existing });
   }
   const portalOwner = await seedPortalOwner(db, box, merchant.merchant_id);
-  return { ...merchant, staff, staff_password: DEMO_STAFF.password, portal_owner: portalOwner };
+  const paymentLink = await seedPaymentLink(db, merchant.merchant_id);
+  return {
+    ...merchant,
+    staff,
+    staff_password: DEMO_STAFF.password,
+    portal_owner: portalOwner,
+    payment_link: paymentLink,
+  };
 }
 
 /**
@@ -73,6 +81,31 @@ async function seedPortalOwner(db: Db, box: SecretBox, merchantId: string) {
     await startTotpEnrolment(tx, user.id, box.seal(DEMO_PORTAL_OWNER.totpSecret, merchantUserTotpBinding(user.id)));
     await confirmTotpEnrolment(tx, user.id, [...DEMO_PORTAL_OWNER.recoveryCodes], new Date());
   });
+  return { ...shown, created: true };
+}
+
+/** The demo merchant's reusable link (DEMO_PAYMENT_LINK); an existing one is left as it is (deactivated on purpose, say). */
+async function seedPaymentLink(db: Db, merchantId: string) {
+  const now = new Date();
+  const shown = { slug: DEMO_PAYMENT_LINK.slug };
+  if (await findPaymentLinkBySlug(db, DEMO_PAYMENT_LINK.slug, now)) return { ...shown, created: false };
+  await insertPaymentLink(
+    db,
+    {
+      merchantId,
+      slug: DEMO_PAYMENT_LINK.slug,
+      description: DEMO_PAYMENT_LINK.description,
+      countryCode: DEMO_PAYMENT_LINK.countryCode,
+      currency: DEMO_PAYMENT_LINK.currency,
+      amount: { kind: 'fixed', amount: DEMO_PAYMENT_LINK.amount },
+      reusable: true,
+      maxPayments: null,
+      expiresAt: null,
+      redirectUrl: null,
+      metadata: null,
+    },
+    now,
+  );
   return { ...shown, created: true };
 }
 

@@ -116,7 +116,19 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     faults: deps.faults,
     databaseOutage: deps.databaseOutage,
   };
-  app.use(linkPageRouter({ cashins, limit: deps.linkSubmitLimit, publicBaseUrl: deps.publicBaseUrl, now: deps.now }));
+  app.use(
+    linkPageRouter({
+      cashins,
+      limit: deps.linkSubmitLimit,
+      publicBaseUrl: deps.publicBaseUrl,
+      now: deps.now,
+      errors: {
+        logger: deps.logger,
+        unavailableRetryAfterS: deps.unavailableRetryAfterS,
+        onDatabaseUnavailable: (err) => deps.databaseOutage?.seen(err),
+      },
+    }),
+  );
 
   const api = express.Router();
   api.use(...apiGuard);

@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { isDatabaseUnavailable } from '@mm/db';
 import { DomainError, ERROR_STATUS } from '@mm/domain';
 import type { Logger } from '@mm/observability';
@@ -83,6 +83,11 @@ export interface ErrorHandlerOptions {
   unavailableRetryAfterS?: number;
   /** Hears each database failure answered 503 (the gateway's DatabaseOutage); Redis's are not told. */
   onDatabaseUnavailable?(err: unknown): void;
+  /**
+   * Writes the answer once the error is classified (status, Retry-After set): the API's JSON envelope by
+   * default; a customer's page answers HTML instead (routes/link-page.ts).
+   */
+  respond?(req: Request, res: Response, error: DomainError): void;
 }
 
 export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}): ErrorRequestHandler {
@@ -98,7 +103,9 @@ export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}):
       if (isDatabaseUnavailable(err)) options.onDatabaseUnavailable?.(err);
     } else if (!known) logger.error({ err, request_id: requestIdOf(res), path: req.path }, 'unhandled error');
     if (error.retryAfterS !== undefined) res.setHeader('Retry-After', String(error.retryAfterS));
-    res.status(ERROR_STATUS[error.code]).json({
+    res.status(ERROR_STATUS[error.code]);
+    if (options.respond) return options.respond(req, res, error);
+    res.json({
       error: {
         code: error.code,
         message: error.message,

@@ -18,6 +18,7 @@ export interface LinkMessages {
   field: Record<'msisdn' | 'amount' | 'operator' | 'other', string>;
   tooMany: string;
   unavailable: string;
+  failed: string;
 }
 
 export const LINK_MESSAGES: Record<Lang, LinkMessages> = {
@@ -53,6 +54,7 @@ export const LINK_MESSAGES: Record<Lang, LinkMessages> = {
     },
     tooMany: 'Trop de tentatives. Réessayez dans une minute.',
     unavailable: 'Le paiement ne peut pas être lancé pour le moment. Réessayez dans quelques minutes.',
+    failed: 'Une erreur est survenue de notre côté. Rien ne vous a été débité ; réessayez plus tard.',
   },
   en: {
     htmlTitle: (m) => `Pay ${m}`,
@@ -86,5 +88,6 @@ export const LINK_MESSAGES: Record<Lang, LinkMessages> = {
     },
     tooMany: 'Too many attempts. Try again in a minute.',
     unavailable: 'The payment cannot be started right now. Try again in a few minutes.',
+    failed: 'Something went wrong on our side. Nothing was taken from you; try again later.',
   },
 };

@@ -50,6 +50,13 @@ ${operators}<button type="submit" id="pay">${escapeHtml(m.submit)}</button></for
   return shell(lang, nonce, m.htmlTitle(view.merchantName), LINK_CSS.replace('%N', escapeHtml(nonce)), body);
 }
 
+/** Something went wrong on our side: try again (503, the database or Redis away) or later (500). */
+export function renderLinkError(lang: Lang, nonce: string, unavailable: boolean): string {
+  const m = LINK_MESSAGES[lang];
+  const text = unavailable ? m.unavailable : m.failed;
+  return shell(lang, nonce, text, '', `<h1 id="link-failed">${escapeHtml(text)}</h1>`);
+}
+
 /** A link that takes no payment now, or none at that address: a page that says why, never a stack. */
 export function renderLinkClosed(
   lang: Lang,

@@ -6,7 +6,9 @@ import { clientAddressBucket } from '@mm/observability';
 import { newNonce, securityHeaders } from '../payment-page/headers.js';
 import { negotiateLang, type Lang } from '../payment-page/i18n.js';
 import { LINK_MESSAGES, type LinkClosedReason } from '../payment-page/link-i18n.js';
-import { renderLinkClosed, renderLinkPage } from '../payment-page/link-render.js';
+import { renderLinkClosed, renderLinkError, renderLinkPage } from '../payment-page/link-render.js';
+import { errorHandler, type ErrorHandlerOptions } from '../http/error-handler.js';
+import type { Logger } from '@mm/observability';
 import type { LinkSubmitLimit } from '../payment-links/link-submit-limit.js';
 import { qrCodePng, qrCodeSvg, QR_PNG_CONTENT_TYPE, QR_SVG_CONTENT_TYPE } from '@mm/web/qr-code';
 import { postedByThePage } from './payment-page.js';
@@ -16,6 +18,8 @@ export interface LinkPageDeps {
   limit: LinkSubmitLimit;
   publicBaseUrl: string;
   now(): number;
+  /** The app's error handling (its logging, Retry-After, the outage signal), answering a page instead of JSON. */
+  errors: Pick<ErrorHandlerOptions, 'unavailableRetryAfterS' | 'onDatabaseUnavailable'> & { logger: Logger };
 }
 
 /** A link's slug: 22 base64url characters (newLinkSlug). Anything else is not looked up. */
@@ -161,6 +165,21 @@ export function linkPageRouter(deps: LinkPageDeps): Router {
     };
   router.get('/l/:slug/qr.png', qr(qrCodePng, QR_PNG_CONTENT_TYPE, 'png'));
   router.get('/l/:slug/qr.svg', qr(qrCodeSvg, QR_SVG_CONTENT_TYPE, 'svg'));
+
+  // What the routes above did not expect (the database gone, a bug): classified and logged as the API's
+  // errors are, answered with a page the customer can read, never a stack or the API's JSON.
+  router.use(
+    '/l',
+    errorHandler(deps.errors.logger, {
+      ...deps.errors,
+      respond: (req, res, error) => {
+        const nonce = newNonce();
+        res.set(securityHeaders(nonce));
+        const lang = negotiateLang(req.get('accept-language'));
+        res.type('html').send(renderLinkError(lang, nonce, error.code === 'SERVICE_UNAVAILABLE'));
+      },
+    }),
+  );
 
   return router;
 }

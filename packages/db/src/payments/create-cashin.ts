@@ -45,7 +45,8 @@ export type CreateCashinResult =
  * journal in one autocommit statement on the client's pg pool (the journal through postingCte), so a
  * cash-in's creation is one round trip. A unique violation on (merchant, merchant_order_id) means
  * another request won: the existing row is returned and the caller decides replay (same fingerprint)
- * or conflict.
+ * or conflict. A payment through a link (paymentLinkId) is that statement inside a transaction that
+ * first takes a place of the link (claimLinkPlace): three statements, the link's row locked until commit.
  */
 export async function createCashin(db: Db, input: NewCashin): Promise<CreateCashinResult> {
   try {

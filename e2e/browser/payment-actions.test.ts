@@ -3,7 +3,7 @@ import { setOperatorAccountCredentials, upsertOperatorAccount } from '@mm/db/ope
 import { startOperatorMocks, type RunningOperatorMocks } from '@mm/operator-mocks';
 import { freePort, waitFor } from '@mm/testing';
 import { startSystem, type System } from '../support/system.js';
-import { launchBrowser, phoneContext, screenshot, waitForStatus } from './support.js';
+import { fitsTheScreen, launchBrowser, phoneContext, screenshot, waitForStatus } from './support.js';
 
 /**
  * The customer actions of non-push operators, in a real browser: a redirect operator's page (the Orange
@@ -85,13 +85,6 @@ const row = (id: string) => sys.db.transaction.findUniqueOrThrow({ where: { id }
 /** Until the operator acknowledged (the customer action is stored), as a customer would open the link right away. */
 const acknowledged = (id: string) =>
   waitFor(async () => (await row(id)).status === 'PENDING', { what: 'PENDING', timeoutMs: 10_000 });
-
-/** Nothing wider than the phone's 360 px screen: no sideways scrolling. */
-const fitsTheScreen = (page: Page) =>
-  page.evaluate(() => {
-    const w = globalThis as unknown as { innerWidth: number; document: { documentElement: { scrollWidth: number } } };
-    return w.document.documentElement.scrollWidth <= w.innerWidth;
-  });
 
 async function open(url: string): Promise<Page> {
   const page = await context.newPage();

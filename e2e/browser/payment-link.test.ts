@@ -4,6 +4,7 @@ import { startOperatorMocks, type RunningOperatorMocks } from '@mm/operator-mock
 import { freePort, waitFor } from '@mm/testing';
 import { startSystem, type System } from '../support/system.js';
 import {
+  fitsTheScreen,
   launchBrowser,
   phoneContext,
   screenshot,
@@ -96,13 +97,6 @@ async function createLink(extra: Record<string, unknown> = {}) {
   expect(res.status).toBe(201);
   return res.body.data as { payment_link_id: string; url: string };
 }
-
-/** Nothing wider than the phone's 360 px screen: no sideways scrolling. */
-const fitsTheScreen = (page: Page) =>
-  page.evaluate(() => {
-    const w = globalThis as unknown as { innerWidth: number; document: { documentElement: { scrollWidth: number } } };
-    return w.document.documentElement.scrollWidth <= w.innerWidth;
-  });
 
 async function pay(context: BrowserContext, url: string, number: string, button: string): Promise<Page> {
   const page = await context.newPage();

@@ -87,3 +87,10 @@ export async function startReturnServer(): Promise<ReturnServer> {
 export async function waitForStatus(page: Page, status: string, timeout = 15_000): Promise<void> {
   await page.waitForSelector(`#status[data-status="${status}"]`, { timeout });
 }
+
+/** Nothing wider than the phone's 360 px screen: no sideways scrolling. */
+export const fitsTheScreen = (page: Page) =>
+  page.evaluate(() => {
+    const w = globalThis as unknown as { innerWidth: number; document: { documentElement: { scrollWidth: number } } };
+    return w.document.documentElement.scrollWidth <= w.innerWidth;
+  });

@@ -11,7 +11,7 @@
  * that comes before each measured one, BENCH_EXPORT_ROWS (1 000 000; 0 skips) the export size,
  * BENCH_PORTAL_ROWS (1 000 000; 0 skips) the merchant portal's big merchant (portal-bench.ts).
  * BENCH_CPU_PROF=<dir> starts every service with --cpu-prof into that folder (profiles on exit);
- * BENCH_PHASES (ceiling,flow,cashin,status,export,portal; `scaling` and `growth` on request) runs only some phases, e.g. to
+ * BENCH_PHASES (ceiling,flow,cashin,status,export,portal; `scaling`, `growth` and `links` (link-bench.ts) on request) runs only some phases, e.g. to
  * profile one of them; only a run of every default phase rewrites docs/performance.md. `growth`
  * (BENCH_GROWTH_CASHINS, 500) prints the rows and bytes a cash-in leaves per table and in Redis, before and
  * after retention (growth.ts), for docs/reliability.md. Any error, lost
@@ -27,6 +27,7 @@ import { EXPIRY_TOPIC } from '@mm/db/payments';
 import { waitFor } from '@mm/testing';
 import { cpuPerRequest, cpuSnapshot } from './support/cpu.js';
 import { exportBench } from './export-bench.js';
+import { linkBench } from './link-bench.js';
 import { portalBench } from './portal-bench.js';
 import { measureGrowth } from './growth.js';
 import { flowTally } from './support/flow-sql.js';
@@ -39,7 +40,7 @@ import type { FlowResult, LoadJob, LoadResult } from './support/load-job.js';
 
 const SYSTEM_PHASES = ['ceiling', 'flow', 'cashin', 'status', 'export'];
 const DEFAULT_PHASES = [...SYSTEM_PHASES, 'portal'];
-const ALL_PHASES = [...DEFAULT_PHASES, 'scaling', 'growth'];
+const ALL_PHASES = [...DEFAULT_PHASES, 'scaling', 'growth', 'links'];
 const seconds = Number(process.env.BENCH_SECONDS ?? 30);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const flowConnections = Number(process.env.BENCH_FLOW_CONNECTIONS ?? 64);
@@ -142,6 +143,7 @@ if (SYSTEM_PHASES.some((p) => phases.has(p))) await systemPhases();
 if (phases.has('portal')) rows.push(...(await portalBench(portalRows, (p) => problems.push(p))));
 if (phases.has('scaling')) await scaling();
 if (phases.has('growth')) await growth();
+if (phases.has('links')) rows.push(...(await linkBench()));
 
 // Two lines, so that docs/performance.md keeps its prose within 120 characters (pnpm lint:docs).
 const heading =

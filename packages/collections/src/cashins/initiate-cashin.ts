@@ -50,7 +50,7 @@ export async function initiateCashin(
   merchantId: string,
   body: CashinBody,
   /** A payment through a link (payThroughLink): a place of the link is taken with the insert. */
-  through: { paymentLinkId?: string } = {},
+  through: { paymentLinkId?: string; paymentLinkCapped?: boolean } = {},
 ): Promise<InitiateCashinResult> {
   const payer = await resolvePayer(
     {
@@ -93,6 +93,7 @@ export async function initiateCashin(
     requestFingerprint: fingerprint,
     operator: chosen.operator,
     paymentLinkId: through.paymentLinkId,
+    paymentLinkCapped: through.paymentLinkCapped,
   });
 
   if (result.kind === 'existing') return replayOf(result.transaction, fingerprint, body.merchant_order_id);

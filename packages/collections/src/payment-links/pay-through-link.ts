@@ -70,7 +70,7 @@ export async function payThroughLink(
       ...(link.redirectUrl ? { return_url: link.redirectUrl } : {}),
       ...(link.metadata ? { metadata: link.metadata as Record<string, string | number | boolean> } : {}),
     },
-    { paymentLinkId: link.id },
+    { paymentLinkId: link.id, paymentLinkCapped: link.maxPayments !== null },
   );
   return { transactionId: transaction.id };
 }

@@ -35,6 +35,12 @@ export interface NewCashin {
   operator?: string;
   /** The payment link the customer pays through: a place of it is taken in the same transaction. */
   paymentLinkId?: string;
+  /**
+   * false: the link has no max_payments (it never changes once created), so no place is counted: its row
+   * is only read, not locked, and its customers' payments start side by side. Absent
+   * or true: locked and counted (claimLinkPlace).
+   */
+  paymentLinkCapped?: boolean;
 }
 
 export type CreateCashinResult =
@@ -53,7 +59,7 @@ export async function createCashin(db: Db, input: NewCashin): Promise<CreateCash
     if (input.paymentLinkId) {
       const linkId = input.paymentLinkId;
       return await runPgTransaction(db, async (tx) => {
-        await claimLinkPlace(tx, linkId, new Date());
+        await claimLinkPlace(tx, linkId, input.paymentLinkCapped ?? true, new Date());
         const statement = cashinStatement(input);
         return inserted(await tx.$queryRaw<InsertedRow[]>(statement.sql), statement.outbox);
       });
@@ -120,14 +126,22 @@ function cashinStatement(input: NewCashin): { sql: Prisma.Sql; outbox: OutboxRow
  * customers of a single-use link are taken one after the other, and the second finds the first's
  * payment in progress.
  */
-async function claimLinkPlace(tx: Tx, linkId: string, now: Date): Promise<void> {
+async function claimLinkPlace(tx: Tx, linkId: string, capped: boolean, now: Date): Promise<void> {
   const [link] = await tx.$queryRaw<
     { deactivatedAt: Date | null; expiresAt: Date | null; maxPayments: number | null }[]
   >(
     Prisma.sql`SELECT deactivated_at AS "deactivatedAt", expires_at AS "expiresAt", max_payments AS "maxPayments"
-      FROM payment_links WHERE id = ${linkId}::uuid FOR UPDATE`,
+      FROM payment_links WHERE id = ${linkId}::uuid ${capped ? Prisma.sql`FOR UPDATE` : Prisma.empty}`,
   );
   if (!link) throw new PaymentLinkRefused('INACTIVE');
+  if (!capped || link.maxPayments === null) {
+    // Nothing to count: only deactivation and expiry refuse, read as committed. Not locked: a lock of one
+    // row by every customer of a busy link costs half its rate (bench/link-bench.ts), and a deactivation
+    // committed while this payment starts is one in progress, which goes on as the API says.
+    const refusal = linkRefusal({ ...link, maxPayments: null, paid: 0, inProgress: 0 }, now);
+    if (refusal) throw new PaymentLinkRefused(refusal);
+    return;
+  }
   const [held] = await tx.$queryRaw<{ paid: number; inProgress: number }[]>(
     Prisma.sql`SELECT count(*) FILTER (WHERE status IN (${statusList(LINK_PAID_STATUSES)}))::int AS paid,
       count(*) FILTER (WHERE status IN (${statusList(LINK_IN_PROGRESS_STATUSES)}))::int AS "inProgress"

@@ -19,13 +19,16 @@ const ports = {
   bridge: process.env.OPERATOR_BRIDGE_PORT ?? '3002',
   simulator: process.env.OPERATOR_SIMULATOR_PORT ?? '3003',
 };
+// Where customers reach the gateway: the payment page, and the payment links the dashboard shows.
+const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${ports.gateway}`;
 const env = {
   NODE_ENV: process.env.NODE_ENV ?? 'development',
   DATABASE_URL: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/mobilemoney',
   REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
   MASTER_KEY: process.env.MASTER_KEY ?? DEV_MASTER_KEY,
   GATEWAY_PORT: ports.gateway,
-  PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${ports.gateway}`,
+  PUBLIC_BASE_URL: publicBaseUrl,
+  GATEWAY_PUBLIC_URL: process.env.GATEWAY_PUBLIC_URL ?? publicBaseUrl,
   BACKOFFICE_PORT: process.env.BACKOFFICE_PORT ?? '3001',
   // The merchants' dashboard: the back-office's MASTER_KEY, Redis and database (services/merchant-portal/src/env.ts).
   MERCHANT_PORTAL_PORT: process.env.MERCHANT_PORTAL_PORT ?? '3008',

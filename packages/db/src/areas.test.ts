@@ -21,7 +21,7 @@ const ALLOWED: Record<string, string[]> = {
   'operator-accounts': ['database', 'staff'],
   payments: ['database', 'ledger', 'outbox', 'webhooks', 'reconciliation', 'staff'],
   'service-db': ['database', 'staff', 'operator-accounts', 'merchant-users'],
-  'payment-links': ['database'],
+  'payment-links': ['database', 'staff'],
   testing: ['database'],
 };
 /** The areas' entry points as other packages import them: `@mm/db` is the database plumbing. */

@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { MERCHANT_PERMISSIONS, MERCHANT_ROLES, merchantCan, merchantPermissionsOf } from './merchant-permissions.js';
+import {
+  MERCHANT_PERMISSIONS,
+  MERCHANT_ROLES,
+  merchantCan,
+  merchantPermissionsOf,
+  STEP_UP_PERMISSIONS,
+} from './merchant-permissions.js';
 
 /** The table in the module's comment is the one the code enforces, cell by cell. */
 function documentedTable(): Map<string, Set<string>> {
@@ -28,6 +34,12 @@ describe('merchant portal permissions', () => {
           role,
           table.get(permission)!.has(role),
         ]);
+  });
+
+  it('let owners, admins and finance manage payment links, with no fresh code; everyone reads them', () => {
+    expect(MERCHANT_ROLES.filter((r) => merchantCan(r, 'links:manage'))).toEqual(['owner', 'admin', 'finance']);
+    expect(STEP_UP_PERMISSIONS.has('links:manage')).toBe(false);
+    expect(MERCHANT_ROLES.every((r) => merchantCan(r, 'payments:read'))).toBe(true);
   });
 
   it('grant nothing to an unknown role', () => {

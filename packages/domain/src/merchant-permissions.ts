@@ -9,6 +9,7 @@
  * | refunds:create    |   x   |   x   |           |    x    |        |
  * | cashouts:request  |   x   |   x   |           |    x    |        |
  * | statements:read   |   x   |   x   |           |    x    |        |
+ * | links:manage      |   x   |   x   |           |    x    |        |
  * | developers:read   |   x   |   x   |     x     |         |        |
  * | keys:manage       |   x   |   x   |     x     |         |        |
  * | webhooks:manage   |   x   |   x   |     x     |         |        |
@@ -18,7 +19,9 @@
  * | security:manage   |   x   |       |           |         |        |
  *
  * Money leaves the merchant's balance by a refund or a cash-out: the people who answer for the money
- * (owner, admin, finance) decide those, not the developer who wires the API. Keys and webhooks are the
+ * (owner, admin, finance) decide those, not the developer who wires the API. Payment links (create,
+ * deactivate) are the same people's: a link asks customers for money in the merchant's name; everyone
+ * reads them (payments:read), and no money leaves, so no fresh code is asked. Keys and webhooks are the
  * developer's tools; finance and viewers never see a key. The team and the audit log are the owner's and
  * the admin's; only an owner may require two-factor sign-in of the whole team or make another owner.
  */
@@ -31,6 +34,7 @@ export const MERCHANT_PERMISSIONS = [
   'refunds:create',
   'cashouts:request',
   'statements:read',
+  'links:manage',
   'developers:read',
   'keys:manage',
   'webhooks:manage',
@@ -42,7 +46,7 @@ export const MERCHANT_PERMISSIONS = [
 export type MerchantPermission = (typeof MERCHANT_PERMISSIONS)[number];
 
 const EVERYONE: readonly MerchantPermission[] = ['payments:read', 'team:read'];
-const MONEY: readonly MerchantPermission[] = ['refunds:create', 'cashouts:request', 'statements:read'];
+const MONEY: readonly MerchantPermission[] = ['refunds:create', 'cashouts:request', 'statements:read', 'links:manage'];
 const DEVELOPER: readonly MerchantPermission[] = ['developers:read', 'keys:manage', 'webhooks:manage'];
 
 const GRANTS: Readonly<Record<MerchantRole, ReadonlySet<MerchantPermission>>> = {

@@ -29,6 +29,7 @@ import { accountRouter } from './routes/account.js';
 import { cashoutsRouter } from './routes/cashouts.js';
 import { homeRouter } from './routes/home.js';
 import { invitationRouter } from './routes/invitations.js';
+import { linksRouter } from './routes/links.js';
 import { passwordResetRouter } from './routes/password-reset.js';
 import { paymentsRouter } from './routes/payments.js';
 import { securityRouter } from './routes/security.js';
@@ -43,6 +44,8 @@ export interface PortalDeps {
   mailer: Mailer;
   /** PORTAL_PUBLIC_URL, without a trailing slash: the links in mails. */
   publicUrl: string;
+  /** GATEWAY_PUBLIC_URL, without a trailing slash: where a payment link's customer page is. */
+  gatewayPublicUrl: string;
   /** Opens the users' TOTP secrets; seals the secrets of keys created here (MASTER_KEY, the gateway's). */
   box: SecretBox;
   /** The login throttle's and the TOTP replay guard's keys. */
@@ -163,6 +166,7 @@ export function createPortalApp(deps: PortalDeps): Express {
     }),
   );
   app.use('/cashouts', cashoutsRouter(deps));
+  app.use('/links', linksRouter(deps));
 
   app.use(statementsRouter(deps));
 

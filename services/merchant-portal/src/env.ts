@@ -23,6 +23,11 @@ export interface MerchantPortalEnv extends CommonEnv, MailEnv, NodeEnvEnv, WebAp
    * key, or the gateway could not open the secrets of keys rolled in the portal.
    */
   MASTER_KEY: string;
+  /**
+   * The gateway as customers reach it (its PUBLIC_BASE_URL): a payment link's address and QR code are
+   * `<this>/l/<slug>`, shown and downloaded in the Payment links area. Without a trailing slash.
+   */
+  GATEWAY_PUBLIC_URL: string;
 }
 
 const schema = Joi.object<MerchantPortalEnv>({
@@ -35,6 +40,10 @@ const schema = Joi.object<MerchantPortalEnv>({
   ...paymentRules,
   MERCHANT_PORTAL_PORT: Joi.number().port().default(3008),
   MERCHANT_PORTAL_INTERNAL_PORT: Joi.number().port().default(3108),
+  GATEWAY_PUBLIC_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .replace(/\/+$/, '')
+    .default('http://127.0.0.1:3000'),
 });
 
 export function parseEnv(source: NodeJS.ProcessEnv): MerchantPortalEnv {

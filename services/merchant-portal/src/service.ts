@@ -49,6 +49,7 @@ export async function startMerchantPortal(
     db: base.db,
     mailer,
     publicUrl: env.PORTAL_PUBLIC_URL,
+    gatewayPublicUrl: env.GATEWAY_PUBLIC_URL,
     box: base.box,
     redis: base.redis,
     redisPrefix: env.REDIS_PREFIX,

@@ -1,6 +1,6 @@
 import { currencyForCountry, DomainError, linkTerms, type AmountLimits } from '@mm/domain';
 import type { Db } from '@mm/db';
-import { insertPaymentLink, type PaymentLinkRecord } from '@mm/db/payment-links';
+import { insertPaymentLink, type LinkAudit, type PaymentLinkRecord } from '@mm/db/payment-links';
 import type { PaymentLinkBody } from './payment-link-body.js';
 
 export interface CreatePaymentLinkDeps {
@@ -18,6 +18,8 @@ export async function createPaymentLink(
   deps: CreatePaymentLinkDeps,
   merchantId: string,
   body: PaymentLinkBody,
+  /** The audit row of a link a person created (the portal's), written in the same transaction. */
+  audit?: LinkAudit,
 ): Promise<PaymentLinkRecord> {
   const now = new Date(deps.now());
   const currency = currencyForCountry(body.country_code);
@@ -39,5 +41,6 @@ export async function createPaymentLink(
       metadata: body.metadata ?? null,
     },
     now,
+    audit,
   );
 }

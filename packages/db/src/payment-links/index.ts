@@ -1,3 +1,4 @@
+export { listLinkPayments, type LinkPaymentRow, type LinkPaymentsPage } from './link-payments.js';
 export { type PaymentLinkRecord } from './link-records.js';
 export {
   deactivatePaymentLink,
@@ -6,6 +7,7 @@ export {
   insertPaymentLink,
   listMerchantPaymentLinks,
   newLinkSlug,
+  type LinkAudit,
   type NewPaymentLink,
   type PaymentLinkPage,
 } from './payment-links.js';

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { LinkAmount, PaymentLinkStatus } from '@mm/domain';
-import { rawQuery, type Db } from '../database/index.js';
+import { rawQuery, runTransaction, type Db, type Tx } from '../database/index.js';
+import { recordAudit, type AuditInput } from '../staff/index.js';
 import { Prisma } from '../generated/prisma/client.js';
 import {
   COUNTS_JOIN,
@@ -31,28 +32,47 @@ export function newLinkSlug(): string {
   return randomBytes(16).toString('base64url');
 }
 
+/** A person's change (the merchant portal's) has its audit row written in the change's own transaction. */
+export type LinkAudit = (link: PaymentLinkRecord) => AuditInput;
+
 async function readLinks(db: Db, where: Prisma.Sql, now: Date, tail = Prisma.empty): Promise<PaymentLinkRecord[]> {
-  const rows = await rawQuery<LinkRow>(
-    db,
-    Prisma.sql`SELECT ${LINK_COLUMNS} FROM payment_links l ${COUNTS_JOIN} WHERE ${where} ${tail}`,
-  );
-  return rows.map((r) => recordOf(r, now));
+  return (await rawQuery<LinkRow>(db, linksQuery(where, tail))).map((r) => recordOf(r, now));
 }
 
-export async function insertPaymentLink(db: Db, link: NewPaymentLink, now: Date): Promise<PaymentLinkRecord> {
+/** The same read on a transaction's own connection (Prisma's), rows typed alike. */
+async function readLinksIn(tx: Tx, where: Prisma.Sql, now: Date): Promise<PaymentLinkRecord[]> {
+  return (await tx.$queryRaw<LinkRow[]>(linksQuery(where))).map((r) => recordOf(r, now));
+}
+
+const linksQuery = (where: Prisma.Sql, tail = Prisma.empty) =>
+  Prisma.sql`SELECT ${LINK_COLUMNS} FROM payment_links l ${COUNTS_JOIN} WHERE ${where} ${tail}`;
+
+export async function insertPaymentLink(
+  db: Db,
+  link: NewPaymentLink,
+  now: Date,
+  audit?: LinkAudit,
+): Promise<PaymentLinkRecord> {
   const id = randomUUID();
   const fixed = link.amount.kind === 'fixed' ? link.amount.amount : null;
   const [min, max] = link.amount.kind === 'range' ? [link.amount.min, link.amount.max] : [null, null];
-  await rawQuery(
-    db,
-    Prisma.sql`INSERT INTO payment_links (id, merchant_id, slug, description, country_code, currency, amount, min_amount,
-      max_amount, reusable, max_payments, expires_at, redirect_url, metadata, created_at, updated_at)
-    VALUES (${id}::uuid, ${link.merchantId}::uuid, ${link.slug ?? newLinkSlug()}, ${link.description}, ${link.countryCode}, ${link.currency},
-      ${fixed}::bigint, ${min}::bigint, ${max}::bigint, ${link.reusable}, ${link.maxPayments}::int, ${link.expiresAt}::timestamptz,
-      ${link.redirectUrl}::text, ${link.metadata === null ? null : JSON.stringify(link.metadata)}::jsonb, ${now}::timestamptz, ${now}::timestamptz)`,
-  );
-  const [record] = await readLinks(db, Prisma.sql`l.id = ${id}::uuid`, now);
-  return record!;
+  const insert = Prisma.sql`INSERT INTO payment_links (id, merchant_id, slug, description, country_code, currency, amount,
+      min_amount, max_amount, reusable, max_payments, expires_at, redirect_url, metadata, created_at, updated_at)
+    VALUES (${id}::uuid, ${link.merchantId}::uuid, ${link.slug ?? newLinkSlug()}, ${link.description}, ${link.countryCode},
+      ${link.currency}, ${fixed}::bigint, ${min}::bigint, ${max}::bigint, ${link.reusable}, ${link.maxPayments}::int,
+      ${link.expiresAt}::timestamptz, ${link.redirectUrl}::text,
+      ${link.metadata === null ? null : JSON.stringify(link.metadata)}::jsonb, ${now}::timestamptz, ${now}::timestamptz)`;
+  const byId = Prisma.sql`l.id = ${id}::uuid`;
+  if (!audit) {
+    await rawQuery(db, insert);
+    return (await readLinks(db, byId, now))[0]!;
+  }
+  return runTransaction(db, async (tx) => {
+    await tx.$executeRaw(insert);
+    const record = (await readLinksIn(tx, byId, now))[0]!;
+    await recordAudit(tx, audit(record));
+    return record;
+  });
 }
 
 /** One of the merchant's links; another merchant's id answers null like an unknown one. */
@@ -111,17 +131,28 @@ export async function listMerchantPaymentLinks(
   return { links: links.slice(0, q.limit), hasMore: links.length > q.limit };
 }
 
-/** Stops the link at once (a payment in progress goes on); a second call keeps the first time. */
+/**
+ * Stops the link at once (a payment in progress goes on); a second call keeps the first time. `audit`
+ * is written with the change, only when this call made it.
+ */
 export async function deactivatePaymentLink(
   db: Db,
   merchantId: string,
   id: string,
   now: Date,
+  audit?: LinkAudit,
 ): Promise<PaymentLinkRecord | null> {
-  await rawQuery(
-    db,
-    Prisma.sql`UPDATE payment_links SET deactivated_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
-      WHERE id = ${id}::uuid AND merchant_id = ${merchantId}::uuid AND deactivated_at IS NULL`,
-  );
-  return findMerchantPaymentLink(db, merchantId, id, now);
+  const update = Prisma.sql`UPDATE payment_links SET deactivated_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
+      WHERE id = ${id}::uuid AND merchant_id = ${merchantId}::uuid AND deactivated_at IS NULL`;
+  const mine = Prisma.sql`l.id = ${id}::uuid AND l.merchant_id = ${merchantId}::uuid`;
+  if (!audit) {
+    await rawQuery(db, update);
+    return findMerchantPaymentLink(db, merchantId, id, now);
+  }
+  return runTransaction(db, async (tx) => {
+    const changed = await tx.$executeRaw(update);
+    const record = (await readLinksIn(tx, mine, now))[0] ?? null;
+    if (record && changed > 0) await recordAudit(tx, audit(record));
+    return record;
+  });
 }

@@ -3,6 +3,7 @@ import { ACCOUNT_ROUTES } from './account.js';
 import { CASHOUTS_ROUTES } from './cashouts.js';
 import { DEVELOPERS_ROUTES } from './developers.js';
 import { HOME_ROUTES } from './home.js';
+import { LINKS_ROUTES } from './links.js';
 import { PAYMENTS_ROUTES } from './payments.js';
 import type { RouteRule } from './route-rules.js';
 import { SECURITY_ROUTES } from './security.js';
@@ -16,6 +17,7 @@ export const ALL_ROUTES: readonly RouteRule[] = [
   ...SECURITY_ROUTES,
   ...DEVELOPERS_ROUTES,
   ...CASHOUTS_ROUTES,
+  ...LINKS_ROUTES,
   ...STATEMENTS_ROUTES,
   ...TEAM_ROUTES,
 ];

@@ -46,6 +46,24 @@ figure.chart figcaption{font-weight:600;margin:0 0 .3rem}
 .statement tr[data-line=closing]{font-weight:600}
 svg.chart .bar{fill:#2a8a66}
 svg.chart text{font-size:11px;fill:#5f6b7a}
+a.button{display:inline-block;padding:.4rem .9rem;border:1px solid #1f5a46;border-radius:4px;background:#1f5a46;color:#fff;text-decoration:none}
+a.button.secondary{background:#fff;color:#1f5a46}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem}
+.link-share{display:flex;flex-wrap:wrap;gap:0 2rem}
+.link-share>section{flex:1 1 18rem;min-width:0}
+.link-share h2{margin-top:1rem}
+p.link-url code{display:block;background:#fff;border:1px solid #b9c3cf;border-radius:4px;padding:.4rem .5rem;overflow-wrap:anywhere;user-select:all}
+#link-deactivate{margin-top:1.6rem}
+#link-deactivate>h2:first-child{margin-top:0}
+#link-filters>div:first-child{flex:0 1 20rem}
+.qr{background:#fff;border:1px solid #dde3ea;border-radius:6px;padding:.4rem;width:15rem;max-width:100%}
+.qr svg{display:block;width:100%;height:auto}
+.card.wide{max-width:36rem}
+fieldset{border:1px solid #dde3ea;border-radius:4px;margin:.9rem 0 0;padding:.2rem .8rem .8rem;min-width:0}
+legend{font-weight:500;padding:0 .3rem}
+label.choice{display:flex;gap:.45rem;align-items:baseline;font-weight:400}
+label.choice input{flex:none;width:auto}
+p.hint{margin:.2rem 0 0;font-size:.85em}
 `;
 
 function languageSwitch(input: LayoutInput): SafeHtml {

@@ -17,6 +17,7 @@ const ITEMS: readonly {
 }[] = [
   { id: 'home', href: '/', permission: 'payments:read', label: 'home' },
   { id: 'payments', href: '/payments', permission: 'payments:read', label: 'payments' },
+  { id: 'links', href: '/links', permission: 'payments:read', label: 'links' },
   { id: 'cashouts', href: '/cashouts', permission: 'cashouts:request', label: 'cashouts' },
   { id: 'statements', href: '/statements', permission: 'statements:read', label: 'statements' },
   { id: 'developers', href: '/developers', permission: 'developers:read', label: 'developers' },
@@ -33,6 +34,7 @@ const BUILT: ReadonlySet<string> = new Set([
   'cashouts',
   'statements',
   'team',
+  'links',
   // one line per area, as its router is mounted in app.ts
 ]);
 

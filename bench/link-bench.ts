@@ -12,6 +12,7 @@ import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/merc
 import { insertPaymentLink } from '@mm/db/payment-links';
 import { createCashin, type NewCashin } from '@mm/db/payments';
 import { createTestDatabase } from '@mm/testing';
+import { cashinInput } from '@mm/testing/test-database';
 import { percentile } from './support/percentile.js';
 import { fmt, pct, type Row } from './support/report.js';
 
@@ -63,22 +64,7 @@ export async function linkBench(): Promise<Row[]> {
   try {
     for (const s of SEED_SUBSIDIARIES) await upsertSubsidiary(db, s);
     const merchantId = (await createMerchant(db, { name: 'Link shop', webhookUrl: null })).id;
-    const base = (): NewCashin => {
-      const order = randomUUID();
-      return {
-        merchantId,
-        merchantOrderId: order,
-        amount: 1000,
-        currency: 'XOF',
-        countryCode: 'CI',
-        msisdn: '+2250707000001',
-        motif: null,
-        returnUrl: null,
-        notifyUrl: null,
-        metadata: null,
-        requestFingerprint: order,
-      };
-    };
+    const base = (): NewCashin => cashinInput(merchantId, randomUUID());
     const shared = await newLink(db, merchantId);
     const plain = await load(db, async () => base());
     const capped = await newLink(db, merchantId, 1_000_000_000);

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { setOperatorAccountCredentials, upsertOperatorAccount } from '@mm/db/operator-accounts';
-import { startOperatorMocks, type RunningOperatorMocks } from '@mm/operator-mocks';
+import type { RunningOperatorMocks } from '@mm/operator-mocks';
+import { withOperatorMocks } from '../support/operator-mocks.js';
 import { freePort, waitFor } from '@mm/testing';
 import { startSystem, type System } from '../support/system.js';
 import {
@@ -37,27 +37,9 @@ beforeAll(async () => {
     gatewayEnv: { GATEWAY_PORT: String(port), PUBLIC_BASE_URL: publicBaseUrl },
     bridgeEnv: { PUBLIC_BASE_URL: publicBaseUrl },
   });
-  mocks = await startOperatorMocks({
-    ports: { mtnCi: 0, mtnCm: 0, orangeWebpay: 0, orangeMp: 0, wave: 0 },
-    waveWebhookUrl: `${sys.bridgeUrl}/operator/callbacks/wave/ci`,
-    providerCallbackHost: new URL(sys.bridgeUrl).hostname,
-    outcomeDelayMs: 50,
-    lateConfirmDelayMs: 60_000,
-    waveAutoPay: false,
-  });
-  // CI's MTN (push), Orange (WebPay, redirect) and Wave (no prefix: named by the customer), as an admin sets them.
-  for (const a of mocks.accounts().filter((x) => x.countryCode === 'CI')) {
-    if (!['MTN', 'ORANGE', 'WAVE'].includes(a.operator)) continue;
-    await upsertOperatorAccount(sys.db, {
-      countryCode: a.countryCode,
-      operator: a.operator,
-      api: a.api,
-      baseUrl: a.baseUrl,
-      settings: a.settings,
-      enabled: true,
-    });
-    await setOperatorAccountCredentials(sys.db, sys.box, a.countryCode, a.operator, a.credentials);
-  }
+  // Every account of CI, SN and CM pointed at its mock, as an admin sets them: in CI, MTN (push), Orange
+  // (WebPay, redirect) and Wave (no prefix: named by the customer).
+  mocks = await withOperatorMocks(sys, { outcomeDelayMs: 50, lateConfirmDelayMs: 60_000, waveAutoPay: false });
   fr = await phoneContext(browser);
   en = await browser.newContext({
     viewport: VIEWPORT,

@@ -53,6 +53,8 @@ interface MocksOptions {
   outcomeDelayMs?: number;
   lateConfirmDelayMs?: number;
   recordsDir?: string;
+  /** false: Wave's launch page waits for the customer's Pay (a browser test clicks it); true by default. */
+  waveAutoPay?: boolean;
 }
 
 function startMocks(sys: System, ports: OperatorMocksOptions['ports'], o: MocksOptions): Promise<RunningOperatorMocks> {
@@ -63,7 +65,7 @@ function startMocks(sys: System, ports: OperatorMocksOptions['ports'], o: MocksO
     providerCallbackHost: new URL(sys.bridgeUrl).hostname,
     outcomeDelayMs: o.outcomeDelayMs ?? 100,
     lateConfirmDelayMs: o.lateConfirmDelayMs ?? 5_000,
-    waveAutoPay: true,
+    waveAutoPay: o.waveAutoPay ?? true,
     recordsDir: o.recordsDir ?? null,
   });
 }

@@ -4,6 +4,7 @@ import {
   linkRefusal,
   linkStatus,
   linkTerms,
+  paymentLinkUrl,
   type LinkAmount,
   type LinkStateInputs,
   type NewLinkTerms,
@@ -229,5 +230,16 @@ describe('linkRefusal', () => {
 
   it('null for a reusable link without a cap, however many payments it has', () => {
     expect(linkRefusal({ ...state({ maxPayments: null, paid: 1_000_000 }), inProgress: 1_000_000 }, now)).toBeNull();
+  });
+});
+
+describe('paymentLinkUrl', () => {
+  it('is the public base, with or without its trailing slash, then /l/ and the slug', () => {
+    expect(paymentLinkUrl('https://pay.example.com', 'x0Tn3C1bWQ7a0mF2yJb8pg')).toBe(
+      'https://pay.example.com/l/x0Tn3C1bWQ7a0mF2yJb8pg',
+    );
+    expect(paymentLinkUrl('https://pay.example.com/', 'x0Tn3C1bWQ7a0mF2yJb8pg')).toBe(
+      'https://pay.example.com/l/x0Tn3C1bWQ7a0mF2yJb8pg',
+    );
   });
 });

@@ -118,3 +118,12 @@ export class PaymentLinkRefused extends Error {
     super(`payment link refused: ${reason}`);
   }
 }
+
+/**
+ * The address a link is reached at, `<the gateway as customers reach it>/l/<slug>`: what the API answers as
+ * `url`, what its QR codes hold and what the dashboard shows (the gateway's PUBLIC_BASE_URL, the portal's
+ * GATEWAY_PUBLIC_URL).
+ */
+export function paymentLinkUrl(publicBaseUrl: string, slug: string): string {
+  return `${publicBaseUrl.replace(/\/$/, '')}/l/${slug}`;
+}

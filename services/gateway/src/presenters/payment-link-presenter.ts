@@ -1,12 +1,12 @@
 import type { PaymentLinkRecord } from '@mm/db/payment-links';
-import { linkUrl } from '../routes/link-page.js';
+import { paymentLinkUrl } from '@mm/domain';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const amount = (a: bigint | null) => (a === null ? null : Number(a));
 
 /** A payment link as the API answers it (docs/payment-links.md): every field present, null when unset. */
 export function presentPaymentLink(link: PaymentLinkRecord, publicBaseUrl: string) {
-  const url = linkUrl(publicBaseUrl, link.slug);
+  const url = paymentLinkUrl(publicBaseUrl, link.slug);
   return {
     payment_link_id: link.id,
     url,

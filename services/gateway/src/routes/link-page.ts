@@ -1,7 +1,7 @@
 import express, { Router, type Request, type Response } from 'express';
 import { linkAmountOf, payThroughLink, type InitiateCashinDeps } from '@mm/collections';
 import { findPaymentLinkBySlug, type PaymentLinkRecord } from '@mm/db/payment-links';
-import { callingCodeOf, DomainError, linkRefusal, PaymentLinkRefused } from '@mm/domain';
+import { callingCodeOf, DomainError, linkRefusal, PaymentLinkRefused, paymentLinkUrl } from '@mm/domain';
 import { clientAddressBucket } from '@mm/observability';
 import { newNonce, securityHeaders } from '../payment-page/headers.js';
 import { negotiateLang, type Lang } from '../payment-page/i18n.js';
@@ -24,11 +24,6 @@ export interface LinkPageDeps {
 
 /** A link's slug: 22 base64url characters (newLinkSlug). Anything else is not looked up. */
 const SLUG = /^[A-Za-z0-9_-]{22}$/;
-
-/** The address a link is reached at: what the API answers as `url`, and what its QR codes hold. */
-export function linkUrl(publicBaseUrl: string, slug: string): string {
-  return `${publicBaseUrl.replace(/\/$/, '')}/l/${slug}`;
-}
 
 const CLOSED_STATUS: Record<LinkClosedReason, number> = {
   NOT_FOUND: 404,
@@ -161,7 +156,7 @@ export function linkPageRouter(deps: LinkPageDeps): Router {
       res
         .set('Cache-Control', 'public, max-age=86400')
         .type(type)
-        .send(await render(linkUrl(deps.publicBaseUrl, link.slug)));
+        .send(await render(paymentLinkUrl(deps.publicBaseUrl, link.slug)));
     };
   router.get('/l/:slug/qr.png', qr(qrCodePng, QR_PNG_CONTENT_TYPE, 'png'));
   router.get('/l/:slug/qr.svg', qr(qrCodeSvg, QR_SVG_CONTENT_TYPE, 'svg'));

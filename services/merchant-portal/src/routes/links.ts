@@ -19,7 +19,14 @@ import {
   listMerchantPaymentLinks,
   type PaymentLinkRecord,
 } from '@mm/db/payment-links';
-import { DomainError, isUuid, merchantCan, PAYMENT_LINK_STATUSES, type PaymentLinkStatus } from '@mm/domain';
+import {
+  DomainError,
+  isUuid,
+  merchantCan,
+  PAYMENT_LINK_STATUSES,
+  paymentLinkUrl,
+  type PaymentLinkStatus,
+} from '@mm/domain';
 import { csrfToken, notFoundError } from '@mm/web';
 import { qrCodePng, qrCodeSvg, QR_PNG_CONTENT_TYPE, QR_SVG_CONTENT_TYPE } from '@mm/web/qr-code';
 import { currentUser, requirePermission } from '../auth/guard.js';
@@ -58,14 +65,6 @@ export interface LinksRouterDeps {
   /** The API's amount bounds (AMOUNT_MIN, AMOUNT_MAX), a link's as a cash-out's. */
   cashoutRules: CashoutRules;
   now(): number;
-}
-
-/**
- * The address a link is reached at, as the gateway's linkUrl writes it (services/gateway
- * routes/link-page.ts): what the API answers as `url`, and what its QR codes hold.
- */
-export function portalLinkUrl(gatewayPublicUrl: string, slug: string): string {
-  return `${gatewayPublicUrl.replace(/\/$/, '')}/l/${slug}`;
 }
 
 /** The audit's picture of a link: its terms and state, never its metadata (the merchant's own data). */
@@ -196,7 +195,7 @@ export function linksRouter(deps: LinksRouterDeps): Router {
     const user = currentUser(res);
     const m = linksText(localeOfResponse(res));
     const link = await ownLink(req, res);
-    const url = portalLinkUrl(deps.gatewayPublicUrl, link.slug);
+    const url = paymentLinkUrl(deps.gatewayPublicUrl, link.slug);
     const [qrSvg, payments, country] = await Promise.all([
       qrCodeSvg(url),
       listLinkPayments(deps.db, { merchantId: user.merchantId, linkId: link.id, limit: PAYMENTS_SHOWN }),
@@ -223,13 +222,13 @@ export function linksRouter(deps: LinksRouterDeps): Router {
   // Files to save, from the portal itself (no image from another origin): the gateway's bytes for the same address.
   router.get('/:id/qr.png', requirePermission('payments:read'), async (req, res) => {
     const link = await ownLink(req, res);
-    const png = await qrCodePng(portalLinkUrl(deps.gatewayPublicUrl, link.slug));
+    const png = await qrCodePng(paymentLinkUrl(deps.gatewayPublicUrl, link.slug));
     res.attachment(`payment-link-${link.slug}.png`).type(QR_PNG_CONTENT_TYPE).send(png);
   });
 
   router.get('/:id/qr.svg', requirePermission('payments:read'), async (req, res) => {
     const link = await ownLink(req, res);
-    const svg = await qrCodeSvg(portalLinkUrl(deps.gatewayPublicUrl, link.slug));
+    const svg = await qrCodeSvg(paymentLinkUrl(deps.gatewayPublicUrl, link.slug));
     res.attachment(`payment-link-${link.slug}.svg`).type(QR_SVG_CONTENT_TYPE).send(svg);
   });
 

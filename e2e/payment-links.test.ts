@@ -278,10 +278,11 @@ describe("payment links: the customer's page", () => {
     expect(expired.status).toBe(410);
     expect(await expired.text()).toContain('data-reason="EXPIRED"');
     expect((await readLink(link.payment_link_id)).status).toBe('EXPIRED');
-    for (const path of ['/l/AAAAAAAAAAAAAAAAAAAAAA', '/l/short', '/l/a.b']) {
+    for (const path of ['/l/AAAAAAAAAAAAAAAAAAAAAA', '/l/short', '/l/a.b', '/l/%E0%A4%A']) {
       const res = await fetch(`${sys.gatewayUrl}${path}`);
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await res.text()).toContain('data-reason="NOT_FOUND"');
     }
   });
 

@@ -67,4 +67,15 @@ describe('link page: the database gone', () => {
     expect(res.status).toBe(503);
     expect(await res.text()).toContain('id="link-failed"');
   });
+
+  it.each(['/l/%E0%A4%A', '/l/%zz/qr.png'])(
+    '%s, which does not percent-decode, answers the page for no such link',
+    async (path) => {
+      const res = await fetch(`${url}${path}`, { headers: { 'Accept-Language': 'en' } });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(await res.text()).toContain('Payment link not found');
+    },
+  );
 });

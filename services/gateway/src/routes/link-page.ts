@@ -171,6 +171,8 @@ export function linkPageRouter(deps: LinkPageDeps): Router {
         const nonce = newNonce();
         res.set(securityHeaders(nonce));
         const lang = negotiateLang(req.get('accept-language'));
+        // A slug that does not percent-decode fails the route's match: no such link, said as for any other.
+        if (error.code === 'NOT_FOUND') return closed(res, lang, nonce, 'NOT_FOUND', null);
         res.type('html').send(renderLinkError(lang, nonce, error.code === 'SERVICE_UNAVAILABLE'));
       },
     }),

@@ -21,6 +21,8 @@ export interface TransactionSearch {
   from?: Date;
   /** created_at < to */
   to?: Date;
+  /** Payments through this payment link (transactions_payment_link_idx). */
+  paymentLinkId?: string;
 }
 
 export interface SearchPage {
@@ -48,6 +50,7 @@ export async function searchTransactions(
     ...(q.merchantId ? { merchantId: q.merchantId } : {}),
     ...(q.countryCode ? { countryCode: q.countryCode } : {}),
     ...(q.operator ? { operator: q.operator } : {}),
+    ...(q.paymentLinkId ? { paymentLinkId: q.paymentLinkId } : {}),
     ...(q.amountMin !== undefined || q.amountMax !== undefined
       ? {
           amount: {

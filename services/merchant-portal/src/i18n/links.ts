@@ -63,7 +63,7 @@ const en = {
   customer: 'Customer',
   operator: 'Operator',
   orderId: 'Order id',
-  allPayments: 'All payments',
+  allPayments: 'All payments of this link',
   deactivateTitle: 'Deactivate',
   deactivateHelp:
     'The link stops taking payments at once and for good (a payment already under way goes on to its end). Its page then tells customers it is closed.',
@@ -164,7 +164,7 @@ const fr: Readonly<Record<Keys, string>> = {
   customer: 'Client',
   operator: 'Opérateur',
   orderId: 'Commande',
-  allPayments: 'Tous les paiements',
+  allPayments: 'Tous les paiements de ce lien',
   deactivateTitle: 'Désactiver',
   deactivateHelp:
     'Le lien cesse aussitôt et définitivement de prendre des paiements (un paiement déjà en cours va jusqu’à son terme). Sa page dit alors aux clients qu’il est fermé.',

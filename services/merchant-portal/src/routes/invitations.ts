@@ -21,7 +21,7 @@ import { linkMessages } from '../i18n/team.js';
 import { invitationPath } from '@mm/mail';
 import { acceptInvitationView, goneLinkView } from '../views/link-pages.js';
 import { renderPage } from '../views/render.js';
-import { LINK_TOKEN, readPasswordForm } from './link-forms.js';
+import { LINK_TOKEN, readPasswordForm } from './mail-link-forms.js';
 
 export interface InvitationRouterDeps {
   db: Db;

@@ -325,6 +325,24 @@ describe('a link’s page', () => {
     expect(page.text).toMatch(/data-field="collected">15\u202f000 XOF/);
     // The payment's page is the ordinary one.
     expect((await financeClient.get(`/payments/${paid.id}`)).status).toBe(200);
+
+    // Every payment of the link, in the Payments list filtered on it (its other filters still apply).
+    const all = /id="all-link-payments" href="([^"]+)"/.exec(page.text)?.[1];
+    expect(all).toBe(`/payments?link=${l.id}`);
+    const list = await financeClient.get(all!);
+    expect(list.status).toBe(200);
+    expect(list.text).toContain('id="link-filter"');
+    expect(list.text).toContain(`<input type="hidden" name="link" value="${l.id}">`);
+    const listed = [...list.text.matchAll(/<tr data-payment-id="([0-9a-f-]{36})">/g)].map((r) => r[1]);
+    expect(listed).toEqual([pending.id, paid.id]);
+    const succeeded = await financeClient.get(`${all}&status=SUCCESS`);
+    expect([...succeeded.text.matchAll(/<tr data-payment-id="([0-9a-f-]{36})">/g)].map((r) => r[1])).toEqual([paid.id]);
+    // Another merchant's link finds none of its payments; a damaged id runs no search.
+    const theirs = await link(otherShop);
+    expect((await financeClient.get(`/payments?link=${theirs.id}`)).text).toContain('id="no-results"');
+    const bad = await financeClient.get('/payments?link=nope');
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('The payment link in the address is damaged');
   });
 
   it('downloads its QR code as PNG and SVG files from the portal itself', async () => {

@@ -17,7 +17,7 @@ import {
 } from '../use-cases/password-reset.js';
 import { goneLinkView, resetPasswordView, resetRequestView } from '../views/link-pages.js';
 import { renderPage } from '../views/render.js';
-import { LINK_TOKEN, readPasswordForm } from './link-forms.js';
+import { LINK_TOKEN, readPasswordForm } from './mail-link-forms.js';
 
 const emailForm = Joi.object<{ email: string }>({ email: Joi.string().trim().max(254).required() }).unknown(true);
 

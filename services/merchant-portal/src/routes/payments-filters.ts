@@ -20,6 +20,7 @@ export const PAYMENT_FILTER_KEYS = [
   'amount_max',
   'number',
   'order_id',
+  'link',
 ] as const;
 
 export type PaymentFilterForm = Record<(typeof PAYMENT_FILTER_KEYS)[number], string>;
@@ -34,6 +35,8 @@ export interface ParsedPaymentFilters {
 
 // Whole francs (XOF and XAF have no minor unit); 15 digits keep it far inside a bigint column.
 const WHOLE = /^\d{1,15}$/;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const oneOf = (list: readonly string[], value: string) => list.includes(value);
 
@@ -96,6 +99,12 @@ export function parsePaymentFilters(query: unknown, m: PaymentsText): ParsedPaym
   if (form.order_id) {
     if (form.order_id.length <= 255) search.merchantOrderId = form.order_id;
     else errors.push(m.errOrderId);
+  }
+
+  // Set by a payment link's page ("all payments of this link"); another merchant's link finds nothing.
+  if (form.link) {
+    if (UUID.test(form.link)) search.paymentLinkId = form.link.toLowerCase();
+    else errors.push(m.errLink);
   }
 
   let after: Cursor | undefined;

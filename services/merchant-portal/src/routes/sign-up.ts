@@ -17,7 +17,7 @@ import { localeOfResponse, requestContext } from '../http/locals.js';
 import { linkMessages, teamMessages } from '../i18n/team.js';
 import { renderPage } from '../views/render.js';
 import { signedUpView, signUpView } from '../views/link-pages.js';
-import { readPasswordForm } from './link-forms.js';
+import { readPasswordForm } from './mail-link-forms.js';
 
 export interface SignUpDeps {
   db: Db;

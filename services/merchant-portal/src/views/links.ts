@@ -150,9 +150,8 @@ function deactivateForm(m: LinksText, v: LinkDetailView): SafeHtml {
 function paymentsTable(m: LinksText, v: LinkDetailView): SafeHtml {
   const { rows, hasMore } = v.payments;
   if (rows.length === 0) return html`<p class="muted" id="no-link-payments">${m.noPayments}</p>`;
-  const more = hasMore
-    ? html`<p class="muted" id="more-payments">${m.linkPaymentsHelp.replace('{n}', String(v.pageSize))} <a href="/payments">${m.allPayments}</a></p>`
-    : '';
+  const all = html`<a id="all-link-payments" href="/payments?link=${v.link.id}">${m.allPayments}</a>`;
+  const more = html`<p class="muted" id="more-payments">${hasMore ? `${m.linkPaymentsHelp.replace('{n}', String(v.pageSize))} ` : ''}${all}</p>`;
   return html`${more}<div class="scroll"><table id="link-payments" class="cards"><thead><tr><th>${m.created}</th><th>${m.status}</th>
 <th>${m.amount}</th><th>${m.customer}</th><th>${m.operator}</th></tr></thead><tbody>${rows.map(
     (

@@ -68,13 +68,18 @@ ${input('amount_min', m.amountMin, f.amount_min, 'text', raw(' inputmode="numeri
 ${input('amount_max', m.amountMax, f.amount_max, 'text', raw(' inputmode="numeric"'))}
 ${input('number', m.number, f.number, 'text', raw(' placeholder="+2250707000001" inputmode="tel"'))}
 ${input('order_id', m.orderId, f.order_id)}
+${f.link ? html`<input type="hidden" name="link" value="${f.link}">` : ''}
 <div><button type="submit">${m.search}</button> <a href="/payments">${m.clear}</a></div>
 </form>`;
   const errors =
     v.filters.errors.length > 0
       ? html`<div class="error" id="search-errors" role="alert"><p>${m.notRun}</p><ul>${v.filters.errors.map((e) => html`<li>${e}</li>`)}</ul></div>`
       : '';
-  return html`<h1>${m.title}</h1>${form}${errors}${v.page ? results(m, v.page, v.filters) : ''}`;
+  const linkId = v.filters.search.paymentLinkId;
+  const onlyLink = linkId
+    ? html`<p id="link-filter" class="notice">${m.linkFilter} <a href="/links/${linkId}">${m.linkFilterOpen}</a> · <a href="/payments">${m.clear}</a></p>`
+    : '';
+  return html`<h1>${m.title}</h1>${onlyLink}${form}${errors}${v.page ? results(m, v.page, v.filters) : ''}`;
 }
 
 function results(m: PaymentsText, page: SearchPage, filters: ParsedPaymentFilters): SafeHtml {

@@ -211,6 +211,12 @@ describe('every answer of every endpoint matches the OpenAPI document', () => {
     payableLink = { id: ranged.body.data.payment_link_id, url: ranged.body.data.url };
     const single = await c.expect(sys.api, linkCreate({ amount: 1000 }), 201);
     expect(single.body.data).toMatchObject({ reusable: false, max_payments: 1, min_amount: null, expires_at: null });
+    const key = { extraHeaders: { 'Idempotency-Key': `oas-link-${Date.now()}` } };
+    const keyed = linkCreate().body!() as Record<string, unknown>;
+    const once = await c.expect(sys.api, { ...linkCreate(), body: () => keyed }, 201, key);
+    const replayed = await c.expect(sys.api, { ...linkCreate(), body: () => keyed }, 200, resigned(key));
+    expect(replayed.body.data.payment_link_id).toBe(once.body.data.payment_link_id);
+    await c.expect(sys.api, { ...linkCreate(), body: () => ({ ...keyed, amount: 15001 }) }, 409, resigned(key));
 
     await c.expect(sys.api, linkRead(linkId), 200);
     await c.expect(sys.api, linkRead(UNKNOWN_ID), 404);

@@ -1,6 +1,7 @@
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { waitFor } from '@mm/testing';
+import { anotherMerchant } from './support/contract.js';
 import { startSystem, type System } from './support/system.js';
 
 // jsqr is CommonJS with a default export: under ESM the module itself is the function.
@@ -170,6 +171,87 @@ describe('payment links: the API', () => {
     const [count] = await sys.db.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM transactions WHERE payment_link_id = ${link.payment_link_id}::uuid`;
     expect(count!.n).toBe(0);
+  });
+});
+
+describe('payment links: Idempotency-Key', () => {
+  const body = () => ({ description: `Pagne ${++seq}`, country_code: 'CI', amount: 7500, reusable: true });
+  /** Signed at a second of its own, as a retry is: the same signed request twice is REQUEST_REPLAYED. */
+  const create = (b: Record<string, unknown>, key: string) =>
+    sys.api('POST', '/api/v1/payment-links', b, {
+      timestamp: String(Math.floor(Date.now() / 1000) - (++shift % 200)),
+      extraHeaders: { 'Idempotency-Key': key },
+    });
+  const keyed = async (key: string) =>
+    (
+      await sys.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM payment_links
+        WHERE merchant_id = ${sys.merchant.id}::uuid AND idempotency_key = ${key}`
+    ).map((r) => r.id);
+
+  it('the same key and body answer 200 with the link the first made, in its state now; nothing new is written', async () => {
+    const key = `link-${++seq}`;
+    const b = body();
+    const first = await create(b, key);
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const made = (first.body as { data: Link }).data;
+    await deactivate(made.payment_link_id, { payment_link_id: made.payment_link_id });
+    const before = await linkCount();
+    // The keys of the body in another order are the same request.
+    const again = await create(Object.fromEntries(Object.entries(b).reverse()), key);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect((again.body as { data: Link }).data).toMatchObject({
+      payment_link_id: made.payment_link_id,
+      status: 'INACTIVE',
+    });
+    expect(await linkCount()).toBe(before);
+    expect(await keyed(key)).toEqual([made.payment_link_id]);
+  });
+
+  it('the same key with another body is 409 IDEMPOTENCY_KEY_REUSED and writes nothing', async () => {
+    const key = `link-${++seq}`;
+    const b = body();
+    expect((await create(b, key)).status).toBe(201);
+    const before = await linkCount();
+    const other = await create({ ...b, amount: 8000 }, key);
+    expect(other.status).toBe(409);
+    expect((other.body as { error: { code: string } }).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(await linkCount()).toBe(before);
+  });
+
+  it('ten requests with one key at the same moment make one link, and all answer it', async () => {
+    const key = `link-${++seq}`;
+    const b = body();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => create(b, key)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    const ids = new Set(answers.map((a) => (a.body as { data: Link }).data.payment_link_id));
+    expect(ids.size).toBe(1);
+    expect(await keyed(key)).toEqual([...ids]);
+  });
+
+  it('a key is the merchant’s own: another merchant’s same key makes its own link', async () => {
+    const key = `link-${++seq}`;
+    const b = body();
+    const mine = (await create(b, key)).body as { data: Link };
+    const other = await anotherMerchant(sys, 'Boutique Idempotente');
+    const theirs = await other.api('POST', '/api/v1/payment-links', b, { extraHeaders: { 'Idempotency-Key': key } });
+    expect(theirs.status).toBe(201);
+    expect((theirs.body as { data: Link }).data.payment_link_id).not.toBe(mine.data.payment_link_id);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['with a space', 'my key'],
+    ['over 255 characters', 'k'.repeat(256)],
+  ])('refuses a key %s (400 naming Idempotency-Key) and writes nothing', async (_what, key) => {
+    const before = await linkCount();
+    const res = await create(body(), key);
+    expect(res.status).toBe(400);
+    const error = (res.body as { error: { code: string; details?: { field: string }[] } }).error;
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.details?.map((d) => d.field)).toEqual(['Idempotency-Key']);
+    expect(await linkCount()).toBe(before);
   });
 });
 

@@ -128,6 +128,37 @@ describe('MobileMoneyClient against the system', () => {
     expect(notified).toMatchObject({ status: 'SUCCESS', amount: 1500, transaction_id: paidId });
   });
 
+  it('creates a payment link once though its first answer was lost: the retry carries the same Idempotency-Key', async () => {
+    const keys: string[] = [];
+    // The first creation reaches the service, which makes the link; its answer never comes back.
+    const losing: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (String(input).endsWith('/payment-links')) {
+        keys.push(new Headers(init!.headers).get('idempotency-key')!);
+        if (keys.length === 1) throw new TypeError('fetch failed: the connection was reset');
+      }
+      return res;
+    };
+    const retrying = new MobileMoneyClient({
+      apiKey: sys.merchant.apiKey,
+      apiSecret: sys.merchant.apiSecret,
+      baseUrl: sys.gatewayUrl,
+      fetch: losing,
+    });
+    const description = `SDK link ${Date.now()}`;
+    const link = await retrying.createPaymentLink({ description, country_code: 'CI', amount: 2500 });
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    const made = await sys.db.paymentLink.findMany({ where: { description }, select: { id: true } });
+    expect(made).toEqual([{ id: link.payment_link_id }]);
+    // A refusal carries the key it was sent with, as a refund's does.
+    expect(await errorOf(client.createPaymentLink({ description, country_code: 'CI', amount: 0 }))).toMatchObject({
+      constructor: InvalidRequestError,
+      idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+  });
+
   it('balances, the export as JSON and as a CSV stream, and the webhook events with their attempts', async () => {
     const balances = await client.listBalances();
     expect(balances.find((b) => b.country_code === 'CI')).toMatchObject({

@@ -1,5 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import type { OperationObject, ResponseObject } from 'openapi3-ts/oas31';
+import type { OperationObject, ParameterObject, ResponseObject } from 'openapi3-ts/oas31';
 import {
   ERROR_CODES,
   ERROR_STATUS,
@@ -183,7 +183,7 @@ describe('the OpenAPI document', () => {
         ]),
       );
     expect(Object.fromEntries(operations)).toEqual({
-      'POST /payment-links': ['201', '400', '401', '403', '413', '415', '422', '429', '500', '503'],
+      'POST /payment-links': ['200', '201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503'],
       'GET /payment-links': ['200', '400', '401', '403', '413', '429', '500', '503'],
       'GET /payment-links/{id}': ['200', '400', '401', '403', '404', '413', '429', '500', '503'],
       'POST /payment-links/{id}/deactivate': ['200', '400', '401', '403', '404', '413', '415', '429', '500', '503'],
@@ -196,6 +196,11 @@ describe('the OpenAPI document', () => {
         }
       ).properties.error.properties.code.enum,
     ).toEqual(['COUNTRY_NOT_SUPPORTED', 'AMOUNT_OUT_OF_RANGE']);
+    // The creation takes the refunds' optional Idempotency-Key, and answers a replay 200 with Idempotent-Replayed.
+    const [linkKey] = paths['/payment-links']!.post!.parameters as ParameterObject[];
+    const [refundKey] = paths['/refunds']!.post!.parameters as ParameterObject[];
+    expect(linkKey).toEqual({ ...refundKey, description: expect.stringContaining('the same link') as string });
+    expect(created['200']!.headers).toHaveProperty('Idempotent-Replayed');
     expect(openApiDocument.tags!.map((t) => t.name)).toContain('Payment links');
   });
 });

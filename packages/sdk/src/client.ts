@@ -58,21 +58,8 @@ export class MobileMoneyClient {
    * none is given, so the client's own retries never refund twice; a thrown error carries the key used
    * (`err.idempotencyKey`), so that your retry can send it again.
    */
-  async createRefund(body: RefundRequest, options: { idempotencyKey?: string } = {}): Promise<Refund> {
-    const idempotencyKey = options.idempotencyKey ?? randomUUID();
-    try {
-      return await this.data({
-        method: 'POST',
-        path: '/refunds',
-        body,
-        headers: { 'Idempotency-Key': idempotencyKey },
-      });
-    } catch (err) {
-      // To retry a refund whose outcome is unknown (ConnectionError, ServerError) without refunding twice:
-      // createRefund(body, { idempotencyKey: err.idempotencyKey }).
-      if (err instanceof MobileMoneyError) err.idempotencyKey = idempotencyKey;
-      throw err;
-    }
+  createRefund(body: RefundRequest, options: { idempotencyKey?: string } = {}): Promise<Refund> {
+    return this.once({ method: 'POST', path: '/refunds', body }, options.idempotencyKey);
   }
 
   getRefund(refundId: string): Promise<Refund> {
@@ -80,12 +67,12 @@ export class MobileMoneyClient {
   }
 
   /**
-   * Creates a payment link: its `url` and `qr_code` to share, status ACTIVE. Not idempotent (the same
-   * request twice makes two links), so it is retried only after a 429: after a ConnectionError or a
-   * ServerError a link may have been made; look for it with listPaymentLinks before creating another.
+   * Creates a payment link: its `url` and `qr_code` to share, status ACTIVE. Sent with an Idempotency-Key
+   * (a random one unless you give yours), as a refund is: the client's retries never make two links, and
+   * a thrown error carries the key (`err.idempotencyKey`) for your own retry.
    */
-  createPaymentLink(body: PaymentLinkRequest): Promise<PaymentLink> {
-    return this.data({ method: 'POST', path: '/payment-links', body, notIdempotent: true });
+  createPaymentLink(body: PaymentLinkRequest, options: { idempotencyKey?: string } = {}): Promise<PaymentLink> {
+    return this.once({ method: 'POST', path: '/payment-links', body }, options.idempotencyKey);
   }
 
   /** A payment link by its payment_link_id, with its payments' counts and the total collected. */
@@ -141,6 +128,20 @@ export class MobileMoneyClient {
   /** Your webhook events, newest first, each with every delivery attempt. */
   listWebhookEvents(query: WebhookEventsQuery = {}): Promise<WebhookEventRecord[]> {
     return this.data({ method: 'GET', path: '/webhook-events', query });
+  }
+
+  /**
+   * A creation sent with an Idempotency-Key, so that the transport's retries never do it twice. To retry
+   * one whose outcome is unknown (ConnectionError, ServerError) yourself, send the key the error carries:
+   * e.g. createRefund(body, { idempotencyKey: err.idempotencyKey }).
+   */
+  private async once<T>(call: Call, idempotencyKey: string = randomUUID()): Promise<T> {
+    try {
+      return await this.data<T>({ ...call, headers: { ...call.headers, 'Idempotency-Key': idempotencyKey } });
+    } catch (err) {
+      if (err instanceof MobileMoneyError) err.idempotencyKey = idempotencyKey;
+      throw err;
+    }
   }
 
   private async data<T>(call: Call): Promise<T> {

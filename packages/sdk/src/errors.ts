@@ -3,7 +3,7 @@ import type { ErrorCode, FieldIssue } from './types.js';
 /** Everything the SDK throws. */
 export class MobileMoneyError extends Error {
   override name = 'MobileMoneyError';
-  /** On an error of createRefund: the Idempotency-Key it sent, to retry the same refund safely. */
+  /** On an error of createRefund or createPaymentLink: the Idempotency-Key it sent, to retry the same request safely. */
   idempotencyKey?: string;
 }
 

@@ -10,8 +10,8 @@ export interface TransportOptions {
   timeoutMs?: number;
   /**
    * Attempts after the first when there is no answer, a 429, or a 5xx. Safe: cash-ins and cash-outs are
-   * idempotent on merchant_order_id, refunds carry an Idempotency-Key, reads and a link's deactivation change
-   * nothing twice; creating a payment link, which is not idempotent, is retried only after a 429. Default 2.
+   * idempotent on merchant_order_id, refunds and payment links carry an Idempotency-Key, reads and a link's
+   * deactivation change nothing twice. Default 2.
    */
   maxRetries?: number;
   /** Replaces the global fetch (tests, proxies). */
@@ -27,11 +27,6 @@ export interface Call {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   headers?: Record<string, string>;
-  /**
-   * The operation is not idempotent (creating a payment link): retried only after a 429, which refused it
-   * before anything was done. After no answer or a 5xx it may have been done, and a retry would do it twice.
-   */
-  notIdempotent?: boolean;
 }
 
 const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504]);
@@ -65,7 +60,7 @@ export class Transport {
       const { timestamp, signature } = await this.signature(call.method, body);
       const outcome = await this.attempt(call, url, body, timestamp, signature);
       if (outcome instanceof Response) return outcome;
-      if (attempt >= this.maxRetries || !retried(outcome, call)) throw outcome;
+      if (attempt >= this.maxRetries || !retried(outcome)) throw outcome;
       await delay(this.retryDelayMs(attempt, outcome, timestamp));
     }
   }
@@ -181,8 +176,7 @@ function requestTarget(url: string): string {
   return `${u.pathname}${u.search}`;
 }
 
-function retried(outcome: MobileMoneyError, call: Call): boolean {
-  if (call.notIdempotent) return outcome instanceof RateLimitError;
+function retried(outcome: MobileMoneyError): boolean {
   return outcome instanceof ConnectionError || ('status' in outcome && RETRIED_STATUSES.has(outcome.status as number));
 }
 

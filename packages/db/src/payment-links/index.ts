@@ -2,12 +2,15 @@ export { listLinkPayments, type LinkPaymentRow, type LinkPaymentsPage } from './
 export { type PaymentLinkRecord } from './link-records.js';
 export {
   deactivatePaymentLink,
+  findLinkByIdempotencyKey,
   findMerchantPaymentLink,
   findPaymentLinkBySlug,
   insertPaymentLink,
+  insertPaymentLinkOnce,
   listMerchantPaymentLinks,
   newLinkSlug,
   type LinkAudit,
+  type LinkIdempotency,
   type NewPaymentLink,
   type PaymentLinkPage,
 } from './payment-links.js';

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { LinkAmount, PaymentLinkStatus } from '@mm/domain';
+import { DomainError, type LinkAmount, type PaymentLinkStatus } from '@mm/domain';
 import { rawQuery, runTransaction, type Db, type Tx } from '../database/index.js';
 import { recordAudit, type AuditInput } from '../staff/index.js';
 import { Prisma } from '../generated/prisma/client.js';
@@ -47,6 +47,25 @@ async function readLinksIn(tx: Tx, where: Prisma.Sql, now: Date): Promise<Paymen
 const linksQuery = (where: Prisma.Sql, tail = Prisma.empty) =>
   Prisma.sql`SELECT ${LINK_COLUMNS} FROM payment_links l ${COUNTS_JOIN} WHERE ${where} ${tail}`;
 
+/** A creation's Idempotency-Key and the fingerprint of its parameters (requestFingerprint). */
+export interface LinkIdempotency {
+  key: string;
+  fingerprint: string;
+}
+
+function insertSql(id: string, link: NewPaymentLink, now: Date, idempotency: LinkIdempotency | null): Prisma.Sql {
+  const fixed = link.amount.kind === 'fixed' ? link.amount.amount : null;
+  const [min, max] = link.amount.kind === 'range' ? [link.amount.min, link.amount.max] : [null, null];
+  return Prisma.sql`INSERT INTO payment_links (id, merchant_id, slug, description, country_code, currency, amount,
+      min_amount, max_amount, reusable, max_payments, expires_at, redirect_url, metadata, idempotency_key,
+      request_fingerprint, created_at, updated_at)
+    VALUES (${id}::uuid, ${link.merchantId}::uuid, ${link.slug ?? newLinkSlug()}, ${link.description}, ${link.countryCode},
+      ${link.currency}, ${fixed}::bigint, ${min}::bigint, ${max}::bigint, ${link.reusable}, ${link.maxPayments}::int,
+      ${link.expiresAt}::timestamptz, ${link.redirectUrl}::text,
+      ${link.metadata === null ? null : JSON.stringify(link.metadata)}::jsonb, ${idempotency?.key ?? null}::text,
+      ${idempotency?.fingerprint ?? null}::text, ${now}::timestamptz, ${now}::timestamptz)`;
+}
+
 export async function insertPaymentLink(
   db: Db,
   link: NewPaymentLink,
@@ -54,14 +73,7 @@ export async function insertPaymentLink(
   audit?: LinkAudit,
 ): Promise<PaymentLinkRecord> {
   const id = randomUUID();
-  const fixed = link.amount.kind === 'fixed' ? link.amount.amount : null;
-  const [min, max] = link.amount.kind === 'range' ? [link.amount.min, link.amount.max] : [null, null];
-  const insert = Prisma.sql`INSERT INTO payment_links (id, merchant_id, slug, description, country_code, currency, amount,
-      min_amount, max_amount, reusable, max_payments, expires_at, redirect_url, metadata, created_at, updated_at)
-    VALUES (${id}::uuid, ${link.merchantId}::uuid, ${link.slug ?? newLinkSlug()}, ${link.description}, ${link.countryCode},
-      ${link.currency}, ${fixed}::bigint, ${min}::bigint, ${max}::bigint, ${link.reusable}, ${link.maxPayments}::int,
-      ${link.expiresAt}::timestamptz, ${link.redirectUrl}::text,
-      ${link.metadata === null ? null : JSON.stringify(link.metadata)}::jsonb, ${now}::timestamptz, ${now}::timestamptz)`;
+  const insert = insertSql(id, link, now, null);
   const byId = Prisma.sql`l.id = ${id}::uuid`;
   if (!audit) {
     await rawQuery(db, insert);
@@ -73,6 +85,61 @@ export async function insertPaymentLink(
     await recordAudit(tx, audit(record));
     return record;
   });
+}
+
+const keyReused = () =>
+  new DomainError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was already used with a different request');
+
+/**
+ * The link the merchant's earlier creation with this Idempotency-Key made, in its state now; null when the
+ * key is new. The same key with other parameters is IDEMPOTENCY_KEY_REUSED.
+ */
+export async function findLinkByIdempotencyKey(
+  db: Db,
+  merchantId: string,
+  idempotency: LinkIdempotency,
+  now: Date,
+): Promise<PaymentLinkRecord | null> {
+  const [earlier] = await rawQuery<{ id: string; request_fingerprint: string }>(
+    db,
+    Prisma.sql`SELECT id::text, request_fingerprint FROM payment_links
+      WHERE merchant_id = ${merchantId}::uuid AND idempotency_key = ${idempotency.key}`,
+  );
+  if (!earlier) return null;
+  if (earlier.request_fingerprint !== idempotency.fingerprint) throw keyReused();
+  return (await readLinks(db, Prisma.sql`l.id = ${earlier.id}::uuid`, now))[0]!;
+}
+
+/**
+ * Creates the link once per Idempotency-Key: two requests with the same key at the same moment make one
+ * link (the unique index decides; the second waits for the first to commit and reads its link). The audit
+ * row of a person's creation is written with the link it made, and none for a replay.
+ */
+export async function insertPaymentLinkOnce(
+  db: Db,
+  link: NewPaymentLink,
+  idempotency: LinkIdempotency,
+  now: Date,
+  audit?: LinkAudit,
+): Promise<{ link: PaymentLinkRecord; replayed: boolean }> {
+  const id = randomUUID();
+  const insert = Prisma.sql`${insertSql(id, link, now, idempotency)}
+    ON CONFLICT (merchant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING id::text`;
+  const byId = Prisma.sql`l.id = ${id}::uuid`;
+  const made = audit
+    ? await runTransaction(db, async (tx) => {
+        if ((await tx.$queryRaw<{ id: string }[]>(insert)).length === 0) return null;
+        const record = (await readLinksIn(tx, byId, now))[0]!;
+        await recordAudit(tx, audit(record));
+        return record;
+      })
+    : (await rawQuery<{ id: string }>(db, insert)).length === 1
+      ? (await readLinks(db, byId, now))[0]!
+      : null;
+  if (made) return { link: made, replayed: false };
+  const earlier = await findLinkByIdempotencyKey(db, link.merchantId, idempotency, now);
+  if (!earlier) throw new Error('payment link insert skipped without a link holding its Idempotency-Key');
+  return { link: earlier, replayed: true };
 }
 
 /** One of the merchant's links; another merchant's id answers null like an unknown one. */

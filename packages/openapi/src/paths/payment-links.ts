@@ -1,8 +1,8 @@
 import type { ParameterObject, PathsObject } from 'openapi3-ts/oas31';
 import { errorResponse } from '../errors.js';
-import { okHeaders } from '../headers.js';
+import { okHeaders, replayedHeaders } from '../headers.js';
 import { ref } from '../schemas/primitives.js';
-import { dataOf, jsonBody, readErrors, writeErrors } from './shapes.js';
+import { dataOf, idempotencyKeyHeader, jsonBody, readErrors, writeErrors } from './shapes.js';
 
 const linkId: ParameterObject = {
   name: 'id',
@@ -23,11 +23,18 @@ export const paymentLinkPaths: PathsObject = {
         'Answers the link with its address (url) and its QR code (qr_code.png, qr_code.svg), status ACTIVE. ' +
         'Either amount, or both min_amount and max_amount, within AMOUNT_MIN..AMOUNT_MAX (422 AMOUNT_OUT_OF_RANGE otherwise); ' +
         'max_payments only with reusable: true; expires_at in the future. Bad input is a 400 VALIDATION_ERROR naming each field, and nothing is written.\n\n' +
-        'Not idempotent: the same request sent twice (signed anew) makes two links; deactivate the one you do not want.',
+        'Send an Idempotency-Key to make a retry safe: without one, the same request sent twice (signed anew) makes two links.',
+      parameters: [idempotencyKeyHeader('link, in its state now')],
       requestBody: jsonBody('PaymentLinkRequest'),
       responses: {
         201: { description: 'Created: the link, ACTIVE.', headers: okHeaders, content: dataOf('PaymentLink') },
+        200: {
+          description: 'The same Idempotency-Key and body again: the link the first request made, in its state now.',
+          headers: replayedHeaders,
+          content: dataOf('PaymentLink'),
+        },
         ...writeErrors,
+        409: errorResponse(409, ['IDEMPOTENCY_KEY_REUSED']),
         422: errorResponse(422, ['COUNTRY_NOT_SUPPORTED', 'AMOUNT_OUT_OF_RANGE']),
       },
     },

@@ -1,7 +1,7 @@
 import type { PathsObject } from 'openapi3-ts/oas31';
 import { errorResponse } from '../errors.js';
 import { okHeaders, replayedHeaders } from '../headers.js';
-import { dataOf, jsonBody, readErrors, writeErrors } from './shapes.js';
+import { dataOf, idempotencyKeyHeader, jsonBody, readErrors, writeErrors } from './shapes.js';
 
 export const refundPaths: PathsObject = {
   '/refunds': {
@@ -14,16 +14,7 @@ export const refundPaths: PathsObject = {
         'while the refunds that are not FAILED stay within the amount (422 REFUND_EXCEEDS_AMOUNT otherwise, checked atomically). ' +
         'The amount is reserved from the available balance (409 INSUFFICIENT_BALANCE when it cannot cover it). The refund becomes SUCCESS or FAILED ' +
         '(webhook refund.status_changed); when refunds that succeeded cover the whole amount the cash-in becomes REVERSED (webhook transaction.status_changed).',
-      parameters: [
-        {
-          name: 'Idempotency-Key',
-          in: 'header',
-          required: false,
-          description:
-            'Makes a retry safe: the same key with the same body answers 200 with the same refund; with another body 409 IDEMPOTENCY_KEY_REUSED.',
-          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
-        },
-      ],
+      parameters: [idempotencyKeyHeader('refund')],
       requestBody: jsonBody('RefundRequest'),
       responses: {
         202: { description: 'Accepted: the refund is PENDING.', headers: okHeaders, content: dataOf('Refund') },

@@ -1,4 +1,4 @@
-import type { MediaTypeObject, RequestBodyObject } from 'openapi3-ts/oas31';
+import type { MediaTypeObject, ParameterObject, RequestBodyObject } from 'openapi3-ts/oas31';
 import { errorResponse } from '../errors.js';
 import { ref } from '../schemas/primitives.js';
 
@@ -13,6 +13,17 @@ export function dataOf(schema: string, array = false): Record<string, MediaTypeO
         properties: { data: array ? { type: 'array', items: ref(schema) } : ref(schema) },
       },
     },
+  };
+}
+
+/** The optional Idempotency-Key of a creation that has no idempotency key of its own in the body. */
+export function idempotencyKeyHeader(what: string): ParameterObject {
+  return {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description: `Makes a retry safe: the same key with the same body answers 200 with the same ${what}; with another body 409 IDEMPOTENCY_KEY_REUSED.`,
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
   };
 }
 

@@ -116,7 +116,7 @@ export const requestSchemas: Record<string, Schema> = {
     type: 'object',
     description:
       'A payment link (docs/payment-links.md): either a fixed `amount`, or `min_amount` and `max_amount` (min_amount ≤ max_amount, else 400 VALIDATION_ERROR) ' +
-      'within which the customer types the amount. Not idempotent: the same request sent twice makes two links.',
+      'within which the customer types the amount. The same request sent twice makes two links unless it carries an Idempotency-Key.',
     additionalProperties: false,
     required: ['description', 'country_code'],
     properties: {

@@ -114,7 +114,7 @@ export interface paths {
          * Create a payment link and its QR code
          * @description Answers the link with its address (url) and its QR code (qr_code.png, qr_code.svg), status ACTIVE. Either amount, or both min_amount and max_amount, within AMOUNT_MIN..AMOUNT_MAX (422 AMOUNT_OUT_OF_RANGE otherwise); max_payments only with reusable: true; expires_at in the future. Bad input is a 400 VALIDATION_ERROR naming each field, and nothing is written.
          *
-         *     Not idempotent: the same request sent twice (signed anew) makes two links; deactivate the one you do not want.
+         *     Send an Idempotency-Key to make a retry safe: without one, the same request sent twice (signed anew) makes two links.
          */
         post: operations["createPaymentLink"];
         delete?: never;
@@ -589,7 +589,7 @@ export interface components {
             amount?: number;
             reason?: string;
         };
-        /** @description A payment link (docs/payment-links.md): either a fixed `amount`, or `min_amount` and `max_amount` (min_amount ≤ max_amount, else 400 VALIDATION_ERROR) within which the customer types the amount. Not idempotent: the same request sent twice makes two links. */
+        /** @description A payment link (docs/payment-links.md): either a fixed `amount`, or `min_amount` and `max_amount` (min_amount ≤ max_amount, else 400 VALIDATION_ERROR) within which the customer types the amount. The same request sent twice makes two links unless it carries an Idempotency-Key. */
         PaymentLinkRequest: {
             /** @description What the customer pays for, shown on the link page. */
             description: string;
@@ -1877,6 +1877,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes a retry safe: the same key with the same body answers 200 with the same link, in its state now; with another body 409 IDEMPOTENCY_KEY_REUSED. */
+                "Idempotency-Key"?: string;
                 /** @description Optional, recommended (the SDK sends it on every request); checked when present: a wrong one is 401 INVALID_SIGNATURE, an absent one changes nothing. X-Service-Signature covers only the timestamp and the body, so a GET signature is valid for every GET during the 300 s window; this one also covers the method and the target. Lowercase hex HMAC-SHA256, keyed with the API secret, of: the X-Service-Timestamp string, a line feed (\n), the method in capitals, a line feed, the request target exactly as sent on the request line (the path from the root, /api/v1 included, then ? and the query string if there is one, percent-encoding as sent, no scheme, host or fragment), a line feed, then the exact body bytes (none for a GET). Example: printf '%s\nGET\n%s\n' "$TS" "/api/v1/balances" | openssl dgst -sha256 -hmac "$SECRET" -hex. */
                 "X-Service-Request-Signature"?: components["parameters"]["RequestSignature"];
             };
@@ -1889,6 +1891,22 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same Idempotency-Key and body again: the link the first request made, in its state now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PaymentLink"];
+                    };
+                };
+            };
             /** @description Created: the link, ACTIVE. */
             201: {
                 headers: {
@@ -1927,6 +1945,27 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body. Nothing was changed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "IDEMPOTENCY_KEY_REUSED";
+                            /** @description For people; may change. Program against `code`. */
+                            message: string;
+                            /** @description With VALIDATION_ERROR: one entry per problem. */
+                            details?: components["schemas"]["FieldIssue"][];
+                            /** @description The X-Request-Id of the response; quote it to support. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description COUNTRY_NOT_SUPPORTED: the country is not an active subsidiary, or cannot be told from the number. AMOUNT_OUT_OF_RANGE: the amount is outside AMOUNT_MIN..AMOUNT_MAX (100..5 000 000 by default). Nothing was changed. */

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { Joi } from '@mm/config';
 import {
   createPaymentLink,
+  idempotencyKeySchema,
   paymentLinkListSchema,
   paymentLinkSchema,
   invalidField,
@@ -30,10 +31,16 @@ export function paymentLinksRouter(deps: CreatePaymentLinkDeps & { publicBaseUrl
   const present = (link: Parameters<typeof presentPaymentLink>[0]) => presentPaymentLink(link, deps.publicBaseUrl);
   const now = () => new Date(deps.now());
 
-  router.post('/payment-links', async (_req, res) => {
+  router.post('/payment-links', async (req, res) => {
     const body = validate(paymentLinkSchema, jsonBodyOf(res));
-    const link = await createPaymentLink(deps, merchantContext(res).merchantId, body);
-    res.status(201).json({ data: present(link) });
+    const idempotencyKey = req.get('idempotency-key') ?? null;
+    if (idempotencyKey !== null && idempotencyKeySchema.validate(idempotencyKey).error)
+      throw invalidField('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
+    const { link, replayed } = await createPaymentLink(deps, merchantContext(res).merchantId, body, {
+      idempotencyKey,
+    });
+    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.status(replayed ? 200 : 201).json({ data: present(link) });
   });
 
   router.get('/payment-links', async (req, res) => {

@@ -99,6 +99,8 @@ const en = {
   errExpires: 'The expiry must be a date and time in the future (UTC).',
   errRedirect: 'Type a full address starting with http:// or https://, or leave it empty.',
   errForm: 'The form could not be read. Reload the page and try again.',
+  errFormSent:
+    'This form already made a link (see Payment links). The form below is a new one: send it to make another link.',
 } as const;
 
 type Keys = keyof typeof en;
@@ -200,6 +202,8 @@ const fr: Readonly<Record<Keys, string>> = {
   errExpires: 'L’expiration doit être une date et une heure à venir (UTC).',
   errRedirect: 'Saisissez une adresse complète commençant par http:// ou https://, ou laissez vide.',
   errForm: "Le formulaire n'a pas pu être lu. Rechargez la page et réessayez.",
+  errFormSent:
+    'Ce formulaire a déjà créé un lien (voir Liens de paiement). Le formulaire ci-dessous est nouveau : envoyez-le pour créer un autre lien.',
 };
 
 export const linksText = defineMessages<Keys>(en, fr);

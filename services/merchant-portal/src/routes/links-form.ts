@@ -5,7 +5,8 @@
  * user's language: the rules are the use case's alone, the form only says them.
  */
 import { paymentLinkSchema, validate, type PaymentLinkBody } from '@mm/collections';
-import { DomainError, ERROR_STATUS } from '@mm/domain';
+import { randomUUID } from 'node:crypto';
+import { DomainError, ERROR_STATUS, isUuid } from '@mm/domain';
 import { formField } from '@mm/web';
 import type { Request } from 'express';
 import type { LinksText } from '../i18n/links.js';
@@ -22,6 +23,8 @@ export interface LinkFormValues {
   maxPayments: string;
   expiresAt: string;
   redirectUrl: string;
+  /** The form's one-time key (a UUID given with the empty form): one form sent twice makes one link. */
+  formKey: string;
 }
 
 /** The form's fields, named as the API's body names them. */
@@ -39,9 +42,17 @@ export type LinkFormField =
 /** The messages to show, one per field at most, in the form's order. */
 export type LinkFormErrors = Partial<Record<LinkFormField, string>>;
 
-export type ParsedLinkForm = { ok: true; body: PaymentLinkBody } | { ok: false; errors: LinkFormErrors };
+export type ParsedLinkForm =
+  { ok: true; body: PaymentLinkBody; formKey: string } | { ok: false; errors: LinkFormErrors };
 
-export const BLANK_LINK_FORM: LinkFormValues = {
+/**
+ * The Idempotency-Key of a link made from the form: its one-time key in the portal's namespace, as a
+ * cash-out's order id is. A double click, or the form sent again, then makes the one link.
+ */
+export const portalLinkKey = (formKey: string) => `portal:${formKey.toLowerCase()}`;
+
+/** An empty form, with a one-time key of its own. */
+export const blankLinkForm = (): LinkFormValues => ({
   description: '',
   country: '',
   amountKind: 'fixed',
@@ -52,7 +63,8 @@ export const BLANK_LINK_FORM: LinkFormValues = {
   maxPayments: '',
   expiresAt: '',
   redirectUrl: '',
-};
+  formKey: randomUUID(),
+});
 
 export function linkFormValues(req: Request): LinkFormValues {
   return {
@@ -66,6 +78,7 @@ export function linkFormValues(req: Request): LinkFormValues {
     maxPayments: formField(req, 'max_payments'),
     expiresAt: formField(req, 'expires_at'),
     redirectUrl: formField(req, 'redirect_url'),
+    formKey: formField(req, 'form_key'),
   };
 }
 
@@ -87,7 +100,7 @@ export function expiryOf(typed: string): string {
 export function parseLinkForm(req: Request, m: LinksText): ParsedLinkForm {
   const v = linkFormValues(req);
   const kind = formField(req, 'amount_kind');
-  if (kind !== 'fixed' && kind !== 'range') return { ok: false, errors: { form: m.errForm } };
+  if ((kind !== 'fixed' && kind !== 'range') || !isUuid(v.formKey)) return { ok: false, errors: { form: m.errForm } };
   const errors: LinkFormErrors = {};
   const whole = (typed: string, field: LinkFormField, message: string, required: boolean): number | undefined => {
     const text = compact(typed);
@@ -120,7 +133,7 @@ export function parseLinkForm(req: Request, m: LinksText): ParsedLinkForm {
   };
   try {
     const body = validate(paymentLinkSchema, input);
-    return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, body };
+    return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, body, formKey: v.formKey };
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
     // The form's own reading comes first: its message says what was typed wrong.
@@ -170,6 +183,9 @@ export function linkRefusal(
       return { status, errors: fieldErrors(err, m, kind) };
     case 'COUNTRY_NOT_SUPPORTED':
       return { status, errors: { country_code: m.errCountry } };
+    // This form made a link already, and was changed and sent again (the back button).
+    case 'IDEMPOTENCY_KEY_REUSED':
+      return { status, errors: { form: m.errFormSent } };
     case 'AMOUNT_OUT_OF_RANGE': {
       const message = m.errRange.replace('{min}', String(limits.min)).replace('{max}', String(limits.max));
       return { status, errors: kind === 'fixed' ? { amount: message } : { min_amount: message } };

@@ -82,9 +82,15 @@ async function snapshot(merchantId: string) {
   };
 }
 
+/** The empty form's one-time key. */
+async function formKey(client: TestClient): Promise<string> {
+  const page = await client.get('/links/new');
+  return /<input type="hidden" name="form_key" value="([0-9a-f-]{36})">/.exec(page.text)![1]!;
+}
+
+/** The form sent as the page sends it, with its key unless the test gives one. */
 async function create(client: TestClient, form: Record<string, string>) {
-  await client.get('/links/new');
-  return client.post('/links', form);
+  return client.post('/links', { form_key: await formKey(client), ...form });
 }
 
 const idOf = (location: string | null) => /^\/links\/([0-9a-f-]{36})\?created=1$/.exec(location ?? '')?.[1];
@@ -226,6 +232,45 @@ describe('creating a link', () => {
     expect(await snapshot(shop)).toEqual(before);
   });
 
+  it('one form sent twice (a double click, a reload) makes one link, and one audit row', async () => {
+    const key = await formKey(financeClient);
+    const form = { ...FORM, description: `Double clic ${Date.now()}`, form_key: key };
+    const [a, b] = await Promise.all([financeClient.post('/links', form), financeClient.post('/links', form)]);
+    const again = await financeClient.post('/links', form);
+    for (const res of [a, b, again]) expect(res.status).toBe(303);
+    const made = await portal.db.paymentLink.findMany({ where: { description: form.description } });
+    expect(made).toHaveLength(1);
+    expect(made[0]!.idempotencyKey).toBe(`portal:${key}`);
+    expect(new Set([a, b, again].map((r) => idOf(r.location)))).toEqual(new Set([made[0]!.id]));
+    expect(
+      await portal.db.auditEntry.count({ where: { action: 'portal.payment_link.created', targetId: made[0]!.id } }),
+    ).toBe(1);
+  });
+
+  it('a form that made its link, changed and sent again, is refused (409) and offered anew with a key of its own', async () => {
+    const key = await formKey(financeClient);
+    expect((await financeClient.post('/links', { ...FORM, form_key: key })).status).toBe(303);
+    const before = await snapshot(shop);
+    const changed = await financeClient.post('/links', { ...FORM, amount: '20000', form_key: key });
+    expect(changed.status).toBe(409);
+    expect(changed.text).toContain('This form already made a link');
+    expect(changed.text).toContain('value="20000"');
+    const fresh = /name="form_key" value="([0-9a-f-]{36})"/.exec(changed.text)![1]!;
+    expect(fresh).not.toBe(key);
+    expect(await snapshot(shop)).toEqual(before);
+    expect((await financeClient.post('/links', { ...FORM, amount: '20000', form_key: fresh })).status).toBe(303);
+  });
+
+  it('a form without its key is not read, and writes nothing', async () => {
+    const before = await snapshot(shop);
+    for (const key of ['', 'not-a-key']) {
+      const res = await financeClient.post('/links', { ...FORM, form_key: key });
+      expect(res.status).toBe(400);
+      expect(res.text).toContain('could not be read');
+    }
+    expect(await snapshot(shop)).toEqual(before);
+  });
+
   it('keeps what was typed, and offers only the countries open', async () => {
     const res = await create(financeClient, { ...FORM, description: 'Sac <b>', amount: 'abc', redirect_url: 'nope' });
     expect(res.status).toBe(400);
@@ -240,7 +285,7 @@ describe('creating a link', () => {
     const fr = await signedIn(finance, 'fr');
     const form = await fr.get('/links/new');
     expect(form.text).toContain('Créer un lien de paiement');
-    const res = await fr.post('/links', { ...FORM, amount: '' });
+    const res = await create(fr, { ...FORM, amount: '' });
     expect(res.text).toContain('Le lien n’a pas été créé');
     expect(res.text).toContain('Saisissez le montant');
   });

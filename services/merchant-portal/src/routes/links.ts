@@ -35,7 +35,8 @@ import { linksText } from '../i18n/links.js';
 import { linkDetailView, linkFormView, linksListView } from '../views/links.js';
 import { renderPage } from '../views/render.js';
 import {
-  BLANK_LINK_FORM,
+  blankLinkForm,
+  portalLinkKey,
   linkFormValues,
   linkRefusal,
   parseLinkForm,
@@ -153,7 +154,7 @@ export function linksRouter(deps: LinksRouterDeps): Router {
       status: opts.status ?? 200,
       title: m.newTitle,
       body: linkFormView(m, {
-        values: opts.values ?? BLANK_LINK_FORM,
+        values: opts.values ?? blankLinkForm(),
         errors: opts.errors ?? {},
         countries,
         csrfToken: csrfToken(req),
@@ -172,21 +173,26 @@ export function linksRouter(deps: LinksRouterDeps): Router {
     const body: PaymentLinkBody = parsed.body;
     let link: PaymentLinkRecord;
     try {
-      link = await createPaymentLink(useCase, user.merchantId, body, (created) => ({
-        staffId: null,
-        actor: user.email,
-        action: 'portal.payment_link.created',
-        targetType: 'payment_link',
-        targetId: created.id,
-        merchantId: user.merchantId,
-        merchantUserId: user.id,
-        ...requestContext(req, res),
-        after: audited(created),
+      ({ link } = await createPaymentLink(useCase, user.merchantId, body, {
+        idempotencyKey: portalLinkKey(parsed.formKey),
+        audit: (created) => ({
+          staffId: null,
+          actor: user.email,
+          action: 'portal.payment_link.created',
+          targetType: 'payment_link',
+          targetId: created.id,
+          merchantId: user.merchantId,
+          merchantUserId: user.id,
+          ...requestContext(req, res),
+          after: audited(created),
+        }),
       }));
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       const refusal = linkRefusal(err, m, values.amountKind, deps.cashoutRules.limits);
-      return showForm(req, res, { status: refusal.status, values, errors: refusal.errors });
+      // A form that made its link already is shown again with a key of its own, to make another.
+      const again = err.code === 'IDEMPOTENCY_KEY_REUSED' ? { ...values, formKey: blankLinkForm().formKey } : values;
+      return showForm(req, res, { status: refusal.status, values: again, errors: refusal.errors });
     }
     res.redirect(303, `/links/${link.id}?created=1`);
   });

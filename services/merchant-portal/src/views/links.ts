@@ -194,6 +194,7 @@ export function linkFormView(m: LinksText, v: LinkFormView): SafeHtml {
 <p class="muted">${m.newHelp}</p>
 ${summary}
 <form method="post" action="/links" id="link-form" class="card wide">${csrfField(v.csrfToken)}
+<input type="hidden" name="form_key" value="${f.formKey}">
 <label for="link-description">${m.description}</label>
 <input id="link-description" name="description" required maxlength="255" value="${f.description}" aria-describedby="link-description-help"${invalid('description')}>
 <p class="muted hint" id="link-description-help">${m.descriptionHelp}</p>

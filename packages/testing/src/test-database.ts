@@ -9,6 +9,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { createDb, type Db, listMigrations, migrate, MIGRATIONS_DIR } from '@mm/db';
 import type { NewCashin } from '@mm/db/payments';
+import type { NewPaymentLink } from '@mm/db/payment-links';
 import { createMerchant, SEED_SUBSIDIARIES, upsertSubsidiary } from '@mm/db/merchants';
 
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -220,6 +221,23 @@ export function cashinInput(merchantId: string, order: string, overrides: Partia
     notifyUrl: null,
     metadata: null,
     requestFingerprint: order,
+    ...overrides,
+  };
+}
+
+/** A single-use payment link of 1 000 XOF in Côte d'Ivoire, as the API writes one. */
+export function linkInput(merchantId: string, overrides: Partial<NewPaymentLink> = {}): NewPaymentLink {
+  return {
+    merchantId,
+    description: 'Robe wax taille M',
+    countryCode: 'CI',
+    currency: 'XOF',
+    amount: { kind: 'fixed', amount: 1000 },
+    reusable: false,
+    maxPayments: 1,
+    expiresAt: null,
+    redirectUrl: null,
+    metadata: null,
     ...overrides,
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
+import { createMerchantTestDatabase, linkInput, type MerchantTestDatabase } from '@mm/testing/test-database';
 import type { AuditInput } from '../staff/index.js';
-import { deactivatePaymentLink, findMerchantPaymentLink, insertPaymentLink, type NewPaymentLink } from './index.js';
+import { deactivatePaymentLink, findMerchantPaymentLink, insertPaymentLink } from './index.js';
 
 /**
  * A person's change of a link (the merchant portal's) is written with its audit row in one transaction:
@@ -16,18 +16,7 @@ afterAll(async () => {
   await fixture.close();
 });
 
-const terms = (): NewPaymentLink => ({
-  merchantId: fixture.merchantId,
-  description: 'Audited',
-  countryCode: 'CI',
-  currency: 'XOF',
-  amount: { kind: 'fixed', amount: 2000 },
-  reusable: true,
-  maxPayments: null,
-  expiresAt: null,
-  redirectUrl: null,
-  metadata: null,
-});
+const terms = () => linkInput(fixture.merchantId, { description: 'Audited', reusable: true, maxPayments: null });
 const row = (action: string, targetId: string, staffId: string | null = null): AuditInput => ({
   staffId,
   actor: 'owner@shop.test',

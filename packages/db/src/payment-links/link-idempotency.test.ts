@@ -1,5 +1,5 @@
-import { createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
-import { findLinkByIdempotencyKey, insertPaymentLinkOnce, type NewPaymentLink } from './index.js';
+import { createMerchantTestDatabase, linkInput, type MerchantTestDatabase } from '@mm/testing/test-database';
+import { findLinkByIdempotencyKey, insertPaymentLinkOnce } from './index.js';
 
 /**
  * A creation with an Idempotency-Key makes one link, whatever races it: the unique index decides, not the
@@ -13,18 +13,7 @@ afterAll(async () => {
   await fixture.close();
 });
 
-const terms = (): NewPaymentLink => ({
-  merchantId: fixture.merchantId,
-  description: 'Once',
-  countryCode: 'CI',
-  currency: 'XOF',
-  amount: { kind: 'fixed', amount: 2000 },
-  reusable: true,
-  maxPayments: null,
-  expiresAt: null,
-  redirectUrl: null,
-  metadata: null,
-});
+const terms = () => linkInput(fixture.merchantId, { reusable: true, maxPayments: null });
 
 it('twenty inserts with one key at the same moment make one link; one made it, the others answer it', async () => {
   const idempotency = { key: 'race-1', fingerprint: 'f1' };

@@ -1,4 +1,9 @@
-import { cashinInput, createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
+import {
+  cashinInput,
+  createMerchantTestDatabase,
+  linkInput,
+  type MerchantTestDatabase,
+} from '@mm/testing/test-database';
 import { createMerchant } from '../merchants/index.js';
 import { createCashin } from '../payments/index.js';
 import { insertPaymentLink, listLinkPayments, type PaymentLinkRecord } from './index.js';
@@ -20,18 +25,12 @@ let orders = 0;
 function link(merchantId: string): Promise<PaymentLinkRecord> {
   return insertPaymentLink(
     fixture.db,
-    {
-      merchantId,
+    linkInput(merchantId, {
       description: 'Cotisation',
-      countryCode: 'CI',
-      currency: 'XOF',
       amount: { kind: 'range', min: 100, max: 100_000 },
       reusable: true,
       maxPayments: null,
-      expiresAt: null,
-      redirectUrl: null,
-      metadata: null,
-    },
+    }),
     base,
   );
 }

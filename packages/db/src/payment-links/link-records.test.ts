@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { PAYMENT_LINK_STATUSES, type PaymentLinkStatus, type TransactionStatus } from '@mm/domain';
-import { cashinInput, createMerchantTestDatabase, type MerchantTestDatabase } from '@mm/testing/test-database';
+import {
+  cashinInput,
+  createMerchantTestDatabase,
+  linkInput,
+  type MerchantTestDatabase,
+} from '@mm/testing/test-database';
 import { createMerchant } from '../merchants/index.js';
 import { createCashin } from '../payments/index.js';
 import { insertPaymentLink, listMerchantPaymentLinks, type NewPaymentLink, type PaymentLinkRecord } from './index.js';
@@ -24,23 +29,7 @@ async function link(
   o: Partial<NewPaymentLink> = {},
   createdAt = minutes(-1000 + ++created),
 ): Promise<PaymentLinkRecord> {
-  return insertPaymentLink(
-    fixture.db,
-    {
-      merchantId,
-      description: 'Robe wax taille M',
-      countryCode: 'CI',
-      currency: 'XOF',
-      amount: { kind: 'fixed', amount: 1000 },
-      reusable: false,
-      maxPayments: 1,
-      expiresAt: null,
-      redirectUrl: null,
-      metadata: null,
-      ...o,
-    },
-    createdAt,
-  );
+  return insertPaymentLink(fixture.db, linkInput(merchantId, o), createdAt);
 }
 
 const reusable = (maxPayments: number | null): Partial<NewPaymentLink> => ({ reusable: true, maxPayments });

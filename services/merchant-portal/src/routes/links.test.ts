@@ -6,6 +6,7 @@
  */
 import { insertPaymentLink, type NewPaymentLink, type PaymentLinkRecord } from '@mm/db/payment-links';
 import type { TestClient } from '@mm/testing';
+import { linkInput } from '@mm/testing/test-database';
 import { cashin } from '../test-support/payment-seeds.js';
 import { startPortalFixture, type PortalFixture, type PortalUser } from '../test-support/portal-fixture.js';
 import { readSvgQr } from '../test-support/read-qr.js';
@@ -39,23 +40,7 @@ async function signedIn(user: PortalUser, lang = 'en'): Promise<TestClient> {
 async function link(merchantId: string, o: Partial<NewPaymentLink> = {}): Promise<PaymentLinkRecord> {
   const at = new Date(portal.clock.now);
   portal.clock.now += 1000;
-  return insertPaymentLink(
-    portal.db,
-    {
-      merchantId,
-      description: 'Robe wax taille M',
-      countryCode: 'CI',
-      currency: 'XOF',
-      amount: { kind: 'fixed', amount: 15_000 },
-      reusable: false,
-      maxPayments: 1,
-      expiresAt: null,
-      redirectUrl: null,
-      metadata: null,
-      ...o,
-    },
-    at,
-  );
+  return insertPaymentLink(portal.db, linkInput(merchantId, { amount: { kind: 'fixed', amount: 15_000 }, ...o }), at);
 }
 
 const FORM = {

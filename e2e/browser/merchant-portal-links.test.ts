@@ -134,6 +134,14 @@ describe('payment links in the dashboard', () => {
     await expect(page.locator(`tr[data-payment-id="${paymentId}"]`).count()).resolves.toBe(1);
     await expect(page.locator('[data-field="collected"]').innerText()).resolves.toContain('15');
     await expect(page.locator('[data-status]').first().getAttribute('data-status')).resolves.toBe('COMPLETED');
+    // All of the link's payments, in the payments list filtered on it.
+    await page.click('#all-link-payments');
+    await page.waitForURL(`${portal.url}/payments?link=${id}`);
+    await expect(page.locator('#link-filter').count()).resolves.toBe(1);
+    await expect(
+      page.locator('tr[data-payment-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-payment-id'))),
+    ).resolves.toEqual([paymentId]);
+    await goto(page, `/links/${id}`);
 
     // Screenshots, before the deactivation: the list and this link's page, each size, each language.
     for (const lang of ['fr', 'en'] as const) {
@@ -153,6 +161,9 @@ describe('payment links in the dashboard', () => {
           await goto(shot, '/links/new');
           expect(await pageWidth(shot)).toBeLessThanOrEqual(VIEWPORT.width);
           await screenshot(shot, `portal-phone-${lang}-link-new`);
+          await goto(shot, `/payments?link=${id}`);
+          expect(await pageWidth(shot)).toBeLessThanOrEqual(VIEWPORT.width);
+          await screenshot(shot, `portal-phone-${lang}-link-payments`);
         }
       }
     }

@@ -20,6 +20,7 @@ const ROWS = 20_000;
 const OTHERS = ROWS / 4;
 const NEWEST_FIRST = ['transactions_merchant_created_idx', 'transactions_created_idx'];
 const PAGE = 50;
+const LINK = '6c1d2a4e-8f3b-4c5d-9e7f-0a1b2c3d4e5f';
 
 let database: TestDatabase;
 let db: Db;
@@ -58,6 +59,11 @@ beforeAll(async () => {
       (ROWS * 600) / rows,
     );
   }
+  // One reusable payment link of the big merchant, paid once in 400 of its payments.
+  await db.$executeRaw`INSERT INTO payment_links (id, merchant_id, slug, description, country_code, currency, amount, reusable)
+    VALUES (${LINK}::uuid, ${big}::uuid, 'PlanTestLinkPlanTestLi', 'Cotisation', 'CI', 'XOF', 1000, true)`;
+  await db.$executeRaw`UPDATE transactions SET payment_link_id = ${LINK}::uuid
+    WHERE merchant_id = ${big}::uuid AND substring(merchant_order_id from 7)::int % 400 = 5`;
   await db.$executeRawUnsafe('ANALYZE transactions');
 });
 afterAll(async () => {
@@ -101,6 +107,7 @@ describe("a merchant's payments with a long history", () => {
     ['a rare status', { status: 'REVERSED' }, ['transactions_merchant_status_created_idx']],
     ['a rare amount range', { amountMin: 1_000_000n }, ['transactions_merchant_amount_created_idx']],
     ['a customer number', { msisdn: '+2250707012345' }, ['transactions_msisdn_idx']],
+    ['a payment link', { paymentLinkId: LINK }, ['transactions_payment_link_idx']],
     // Either serves: an order id names one row of each merchant at most.
     [
       'an order id',

@@ -2,7 +2,6 @@ import { Router } from 'express';
 import { Joi } from '@mm/config';
 import {
   createPaymentLink,
-  idempotencyKeySchema,
   paymentLinkListSchema,
   paymentLinkSchema,
   invalidField,
@@ -14,6 +13,7 @@ import { deactivatePaymentLink, findMerchantPaymentLink, listMerchantPaymentLink
 import { DomainError, type PaymentLinkStatus } from '@mm/domain';
 import { jsonBodyOf, merchantContext } from '../http/request-context.js';
 import { presentPaymentLink } from '../presenters/payment-link-presenter.js';
+import { idempotencyKeyOf } from '../validation/idempotency-key.js';
 import { isUuid } from '../validation/uuid.js';
 
 /**
@@ -33,11 +33,8 @@ export function paymentLinksRouter(deps: CreatePaymentLinkDeps & { publicBaseUrl
 
   router.post('/payment-links', async (req, res) => {
     const body = validate(paymentLinkSchema, jsonBodyOf(res));
-    const idempotencyKey = req.get('idempotency-key') ?? null;
-    if (idempotencyKey !== null && idempotencyKeySchema.validate(idempotencyKey).error)
-      throw invalidField('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
     const { link, replayed } = await createPaymentLink(deps, merchantContext(res).merchantId, body, {
-      idempotencyKey,
+      idempotencyKey: idempotencyKeyOf(req),
     });
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(replayed ? 200 : 201).json({ data: present(link) });

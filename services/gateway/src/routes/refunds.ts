@@ -1,8 +1,9 @@
 import { Router } from 'express';
 import { findMerchantRefund, requestRefund, type RequestRefundDeps } from '@mm/collections';
 import { DomainError } from '@mm/domain';
-import { idempotencyKeySchema, refundSchema } from '../validation/refund-schema.js';
-import { invalidField, validate } from '../validation/validate.js';
+import { idempotencyKeyOf } from '../validation/idempotency-key.js';
+import { refundSchema } from '../validation/refund-schema.js';
+import { validate } from '../validation/validate.js';
 import { isUuid } from '../validation/uuid.js';
 import { jsonBodyOf, merchantContext, setTransactionId, signedRequestOf } from '../http/request-context.js';
 import { signedRequestHash } from '../http/signed-request.js';
@@ -12,9 +13,7 @@ export function refundsRouter(deps: RequestRefundDeps): Router {
 
   router.post('/refunds', async (req, res) => {
     const body = validate(refundSchema, jsonBodyOf(res));
-    const key = req.get('idempotency-key') ?? null;
-    if (key !== null && idempotencyKeySchema.validate(key).error)
-      throw invalidField('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
+    const key = idempotencyKeyOf(req);
     const { replayed, record } = await requestRefund(
       deps,
       merchantContext(res).merchantId,

@@ -5,7 +5,7 @@
  * it is the signed-in user's (searchMerchantPayments).
  */
 import type { MerchantPaymentSearch } from '@mm/db/payments';
-import { OPERATORS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@mm/domain';
+import { isUuid, OPERATORS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@mm/domain';
 import { type Cursor, DAY_MS, decodeCursor, msisdnFilter, textField, utcDay } from '@mm/web';
 import type { PaymentsText } from '../i18n/payments.js';
 
@@ -35,8 +35,6 @@ export interface ParsedPaymentFilters {
 
 // Whole francs (XOF and XAF have no minor unit); 15 digits keep it far inside a bigint column.
 const WHOLE = /^\d{1,15}$/;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const oneOf = (list: readonly string[], value: string) => list.includes(value);
 
@@ -103,7 +101,7 @@ export function parsePaymentFilters(query: unknown, m: PaymentsText): ParsedPaym
 
   // Set by a payment link's page ("all payments of this link"); another merchant's link finds nothing.
   if (form.link) {
-    if (UUID.test(form.link)) search.paymentLinkId = form.link.toLowerCase();
+    if (isUuid(form.link)) search.paymentLinkId = form.link.toLowerCase();
     else errors.push(m.errLink);
   }
 

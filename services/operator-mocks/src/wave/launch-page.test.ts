@@ -2,17 +2,24 @@ import { waitFor } from '@mm/testing';
 import { checkout, waveHarness } from './test-support.js';
 
 describe("the Wave mock's launch page and session expiry", () => {
-  let h: Awaited<ReturnType<typeof waveHarness>>;
+  type Harness = Awaited<ReturnType<typeof waveHarness>>;
+  // The pages are read and pressed within a lifetime no loaded machine outlasts; the expiry test has a
+  // mock of its own whose sessions end after 300 ms (a shared short lifetime once expired a page before
+  // it was read, on a loaded CI machine).
+  let h: Harness;
+  let shortLived: Harness;
   beforeAll(async () => {
-    h = await waveHarness({ autoPay: false, sessionLifetimeMs: 300 });
+    h = await waveHarness({ autoPay: false, sessionLifetimeMs: 60_000 });
+    shortLived = await waveHarness({ autoPay: false, sessionLifetimeMs: 300 });
   });
   afterAll(async () => {
     await h.close();
+    await shortLived.close();
   });
 
-  async function launch(ending: string) {
+  async function launch(ending: string, on: Harness = h) {
     const req = checkout(ending);
-    const ack = await h.adapter.pushUssd(req);
+    const ack = await on.adapter.pushUssd(req);
     if (!ack.accepted || ack.customerAction?.type !== 'REDIRECT') throw new Error('no redirect');
     return { req, url: ack.customerAction.url, id: ack.providerSessionId! };
   }
@@ -56,10 +63,10 @@ describe("the Wave mock's launch page and session expiry", () => {
   });
 
   it('a session nobody pays expires after its lifetime (06: never confirms); a retried push then adopts it, never a second one', async () => {
-    const { req, id } = await launch('06');
+    const { req, id } = await launch('06', shortLived);
     const result = await waitFor(
       async () => {
-        const r = await h.adapter.queryStatus({ ...req, providerSessionId: id });
+        const r = await shortLived.adapter.queryStatus({ ...req, providerSessionId: id });
         return r.providerState !== 'PENDING' && r;
       },
       { what: 'expiry' },
@@ -69,8 +76,8 @@ describe("the Wave mock's launch page and session expiry", () => {
       providerTxnStatus: 'cancelled',
       failureCode: 'CUSTOMER_DID_NOT_VALIDATE',
     });
-    const again = await h.adapter.pushUssd(req);
+    const again = await shortLived.adapter.pushUssd(req);
     expect(again.accepted && again.providerSessionId).toBe(id);
-    expect(h.mock.control.sessionsFor(req.partnerReference)).toHaveLength(1);
+    expect(shortLived.mock.control.sessionsFor(req.partnerReference)).toHaveLength(1);
   });
 });
